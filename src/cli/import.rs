@@ -1,0 +1,80 @@
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use clap::Args;
+use protest::import::{self, Inputs, TranslationInput};
+use protest::master_file;
+use protest::model::Languages;
+use protest::summary::Summary;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Tokenised source text, one sentence per line.
+    #[arg(long, value_name = "FILE")]
+    source: PathBuf,
+    /// The human reference translation and its alignment to the source (Moses i-j, 0-based).
+    #[arg(long, num_args = 2, value_names = ["TEXT", "ALIGNMENT"])]
+    reference: Option<Vec<PathBuf>>,
+    /// An MT system's output, named, with its alignment to the source. Repeat for each system.
+    #[arg(long = "system", num_args = 3, value_names = ["NAME", "TEXT", "ALIGNMENT"], action = clap::ArgAction::Append)]
+    systems: Vec<String>,
+    /// Document starts: 0-based sentence numbers, one per line. Without it, one document.
+    #[arg(long, value_name = "FILE")]
+    documents: Option<PathBuf>,
+    /// The test-suite definition (see docs/suite-format.md).
+    #[arg(long, value_name = "FILE")]
+    suite: PathBuf,
+    /// Where to write the master.
+    #[arg(long, short, value_name = "FILE")]
+    output: PathBuf,
+    /// Name of the reference corpus.
+    #[arg(long, default_value = "reference")]
+    reference_name: String,
+    #[arg(long, default_value = "en")]
+    source_language: String,
+    #[arg(long, default_value = "fr")]
+    target_language: String,
+    /// Free-text description stored in the master.
+    #[arg(long, default_value = "")]
+    description: String,
+    /// Master id to use instead of a random one (to rebuild a master identically).
+    #[arg(long)]
+    id: Option<String>,
+    /// Creation time to record instead of now (RFC 3339), to rebuild a master identically.
+    #[arg(long)]
+    created: Option<DateTime<Utc>>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+pub fn run(args: ImportArgs) -> anyhow::Result<()> {
+    if args.output.exists() && !args.force {
+        anyhow::bail!("{} already exists; use --force to replace it", args.output.display());
+    }
+    let reference = args.reference.map(|v| TranslationInput {
+        name: args.reference_name.clone(),
+        text: v[0].clone(),
+        alignment: v[1].clone(),
+    });
+    let systems = args
+        .systems
+        .chunks(3)
+        .map(|c| TranslationInput { name: c[0].clone(), text: c[1].clone().into(), alignment: c[2].clone().into() })
+        .collect();
+    let inputs = Inputs {
+        source: args.source,
+        reference,
+        systems,
+        documents: args.documents,
+        suite: args.suite,
+        languages: Languages { source: args.source_language, target: args.target_language },
+        description: args.description,
+    };
+    let id = args.id.unwrap_or_else(import::new_master_id);
+    let master = import::build(&inputs, id, args.created.unwrap_or_else(Utc::now))?;
+    master_file::save(&master, &args.output).with_context(|| "could not write the master")?;
+    println!("wrote {}", args.output.display());
+    print!("{}", Summary::of(&master));
+    Ok(())
+}

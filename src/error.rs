@@ -1,0 +1,72 @@
+//! One error type for everything that reads or writes the user's files.
+//!
+//! Every message names the file, the place inside it and the problem, because the people reading
+//! it are annotators and researchers who must be able to fix the file (or tell us) without a
+//! debugger.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Where inside a file a problem sits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// 1-based line of a line-oriented text file.
+    Line(usize),
+    /// A JSON path such as `corpora[2].sentences[17]`, optionally with the parser's position.
+    Json { path: String, line: Option<usize> },
+    /// A table and row of a database.
+    Row { table: String, row: i64 },
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::Line(n) => write!(f, "line {n}"),
+            Place::Json { path, line: Some(l) } if path.is_empty() || path == "." => write!(f, "line {l}"),
+            Place::Json { path, line: Some(l) } => write!(f, "{path} (line {l})"),
+            Place::Json { path, line: None } => write!(f, "{path}"),
+            Place::Row { table, row } => write!(f, "table {table}, row {row}"),
+        }
+    }
+}
+
+/// A problem with one of the user's files.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{}{}: {message}", path.display(), place.as_ref().map(|p| format!(": {p}")).unwrap_or_default())]
+    Invalid { path: PathBuf, place: Option<Place>, message: String },
+}
+
+impl Error {
+    pub fn io(path: impl AsRef<Path>, source: io::Error) -> Self {
+        Error::Io { path: path.as_ref().to_path_buf(), source }
+    }
+
+    pub fn invalid(path: impl AsRef<Path>, place: Option<Place>, message: impl Into<String>) -> Self {
+        Error::Invalid { path: path.as_ref().to_path_buf(), place, message: message.into() }
+    }
+
+    pub fn at_line(path: impl AsRef<Path>, line: usize, message: impl Into<String>) -> Self {
+        Self::invalid(path, Some(Place::Line(line)), message)
+    }
+
+    pub fn whole_file(path: impl AsRef<Path>, message: impl Into<String>) -> Self {
+        Self::invalid(path, None, message)
+    }
+
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            Error::Io { path, .. } | Error::Invalid { path, .. } => path,
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,80 @@
+//! Identifiers. Newtypes so that a candidate id can never be passed where an example number is
+//! meant; all serialise as plain numbers.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub u32);
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A corpus (source, reference or MT system) of a master.
+    CorpusId
+);
+id_type!(
+    /// A test-suite example number (PROTEST numbers its 250 pronouns).
+    ExampleNo
+);
+id_type!(
+    /// A candidate: one example translated by one translation corpus.
+    CandidateId
+);
+id_type!(
+    /// A person who annotates. [`AnnotatorId::RESEARCHER`] is the master's own user.
+    AnnotatorId
+);
+
+impl AnnotatorId {
+    /// The researcher who owns the master. Their records are never conflict-checked and they need
+    /// no entry in the annotator list (the original tool called this user "MASTER", id −1).
+    pub const RESEARCHER: AnnotatorId = AnnotatorId(0);
+
+    pub fn is_researcher(self) -> bool {
+        self == Self::RESEARCHER
+    }
+}
+
+/// A token of a corpus: sentence (corpus line, 0-based) and token index within it (0-based).
+/// Serialised as a two-element array `[sentence, token]` to keep files compact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(from = "(u32, u32)", into = "(u32, u32)")]
+pub struct TokenRef {
+    pub sentence: u32,
+    pub token: u32,
+}
+
+impl TokenRef {
+    pub const fn new(sentence: u32, token: u32) -> Self {
+        TokenRef { sentence, token }
+    }
+}
+
+impl From<(u32, u32)> for TokenRef {
+    fn from((sentence, token): (u32, u32)) -> Self {
+        TokenRef { sentence, token }
+    }
+}
+
+impl From<TokenRef> for (u32, u32) {
+    fn from(t: TokenRef) -> Self {
+        (t.sentence, t.token)
+    }
+}
+
+impl fmt::Display for TokenRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "sentence {} token {}", self.sentence, self.token)
+    }
+}

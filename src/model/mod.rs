@@ -1,0 +1,18 @@
+//! The data model of spec §1–2. Plain data with lookups; no I/O and no UI.
+
+mod candidate;
+mod corpus;
+mod ids;
+mod master;
+mod record;
+mod suite;
+pub mod tags;
+mod tasks;
+
+pub use candidate::Candidate;
+pub use corpus::{Corpus, CorpusRole};
+pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
+pub use master::{Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, Master, Records, Settings};
+pub use record::{ConflictStatus, Judgement, Record, Role, Selection};
+pub use suite::{Antecedent, Category, Example, function, standard_categories};
+pub use tasks::{Task, TaskSet};

@@ -1,0 +1,357 @@
+//! Checks that a master is internally consistent before anyone works on it.
+//!
+//! Serde has already checked the shape of the file; these are the rules a JSON schema cannot
+//! express: indices in range, references that resolve, one reference per thing. Each problem
+//! carries the JSON path of the offending value so the message can point into the file.
+
+use crate::model::{CorpusRole, Master, Role, TokenRef, tags};
+use crate::tokens;
+use std::collections::{HashMap, HashSet};
+
+/// One thing wrong with a master.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// JSON path of the offending value, e.g. `examples[3].antecedents[0].head`.
+    pub path: String,
+    pub message: String,
+}
+
+/// Stop collecting after this many; the first few are what the user will fix first anyway.
+pub(crate) const MAX_PROBLEMS: usize = 50;
+
+struct Problems(Vec<Problem>);
+
+impl Problems {
+    fn add(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        if self.0.len() < MAX_PROBLEMS {
+            self.0.push(Problem { path: path.into(), message: message.into() });
+        }
+    }
+}
+
+/// Every problem found (at most 50), in file order. An empty list means the master is valid.
+///
+/// Expects [`Master::reindex`] to have been called.
+pub fn master(m: &Master) -> Vec<Problem> {
+    let mut p = Problems(Vec::new());
+    if m.id.trim().is_empty() {
+        p.add("id", "the master id is empty");
+    }
+    let counts = corpora(m, &mut p);
+    documents(m, &mut p);
+    categories(m, &mut p);
+    examples(m, &counts, &mut p);
+    candidates(m, &counts, &mut p);
+    annotators(m, &mut p);
+    records(m, &mut p);
+    task_sets(m, &mut p);
+    p.0
+}
+
+/// Token counts of every sentence of every corpus, by corpus position.
+type TokenCounts = Vec<Vec<u32>>;
+
+fn corpora(m: &Master, p: &mut Problems) -> TokenCounts {
+    let sources = m.corpora.iter().filter(|c| c.role == CorpusRole::Source).count();
+    if sources != 1 {
+        p.add("corpora", format!("a master needs exactly one source corpus, this one has {sources}"));
+    }
+    let references = m.corpora.iter().filter(|c| c.role == CorpusRole::Reference).count();
+    if references > 1 {
+        p.add("corpora", format!("a master has at most one reference translation, this one has {references}"));
+    }
+    let n = m.sentence_count() as usize;
+    let mut ids = HashSet::new();
+    let mut names = HashSet::new();
+    let counts: TokenCounts =
+        m.corpora.iter().map(|c| c.sentences.iter().map(|s| tokens::token_count(s) as u32).collect()).collect();
+    for (ci, c) in m.corpora.iter().enumerate() {
+        let at = format!("corpora[{ci}]");
+        if !ids.insert(c.id) {
+            p.add(format!("{at}.id"), format!("corpus id {} is used twice", c.id));
+        }
+        if c.name.trim().is_empty() {
+            p.add(format!("{at}.name"), "corpus name is empty");
+        } else if !names.insert(c.name.as_str()) {
+            p.add(format!("{at}.name"), format!("corpus name '{}' is used twice", c.name));
+        }
+        if c.sentences.len() != n {
+            p.add(
+                format!("{at}.sentences"),
+                format!(
+                    "corpus '{}' has {} sentences but corpus '{}' has {n}; all corpora must have the same number",
+                    c.name,
+                    c.sentences.len(),
+                    m.corpora[0].name
+                ),
+            );
+        }
+        for (si, s) in c.sentences.iter().enumerate() {
+            if let Some(why) = tokens::malformed(s) {
+                p.add(format!("{at}.sentences[{si}]"), format!("sentence {si} of corpus '{}' {why}", c.name));
+            }
+        }
+        let Some(alignment) = &c.alignment else { continue };
+        if !c.role.is_translation() {
+            p.add(format!("{at}.alignment"), "the source corpus cannot have an alignment");
+            continue;
+        }
+        if alignment.len() != c.sentences.len() {
+            p.add(
+                format!("{at}.alignment"),
+                format!("alignment of '{}' has {} lines for {} sentences", c.name, alignment.len(), c.sentences.len()),
+            );
+            continue;
+        }
+        let source_counts = m.corpora.iter().position(|s| s.role == CorpusRole::Source).map(|i| &counts[i]);
+        for (si, links) in alignment.sentences().enumerate() {
+            let src_len = source_counts.and_then(|s| s.get(si)).copied().unwrap_or(0);
+            let tgt_len = counts[ci][si];
+            if let Some(&(i, j)) = links.iter().find(|&&(i, j)| i >= src_len || j >= tgt_len) {
+                p.add(
+                    format!("{at}.alignment[{si}]"),
+                    format!(
+                        "alignment pair {i}-{j} of '{}' is outside sentence {si} ({src_len} source tokens, {tgt_len} target tokens)",
+                        c.name
+                    ),
+                );
+            }
+        }
+    }
+    counts
+}
+
+fn documents(m: &Master, p: &mut Problems) {
+    let n = m.sentence_count();
+    if n == 0 {
+        return;
+    }
+    if m.documents.first() != Some(&0) {
+        p.add("documents", "the first document must start at sentence 0");
+    }
+    for (i, w) in m.documents.windows(2).enumerate() {
+        if w[1] <= w[0] {
+            p.add(format!("documents[{}]", i + 1), format!("document starts must increase ({} after {})", w[1], w[0]));
+        }
+    }
+    if let Some(&last) = m.documents.last().filter(|&&l| l >= n) {
+        p.add("documents", format!("a document starts at sentence {last}, but there are only {n} sentences"));
+    }
+}
+
+fn categories(m: &Master, p: &mut Problems) {
+    let mut names = HashSet::new();
+    for (i, c) in m.categories.iter().enumerate() {
+        if !tags::is_valid(&c.name) {
+            p.add(format!("categories[{i}].name"), format!("category name '{}' is empty or has spaces", c.name));
+        } else if !names.insert(c.name.as_str()) {
+            p.add(format!("categories[{i}].name"), format!("category '{}' is defined twice", c.name));
+        }
+    }
+}
+
+fn in_range(counts: &[u32], t: TokenRef) -> bool {
+    counts.get(t.sentence as usize).is_some_and(|&n| t.token < n)
+}
+
+fn source_counts<'a>(m: &Master, counts: &'a TokenCounts) -> &'a [u32] {
+    m.corpora.iter().position(|c| c.role == CorpusRole::Source).map_or(&[], |i| &counts[i])
+}
+
+fn examples(m: &Master, counts: &TokenCounts, p: &mut Problems) {
+    let src = source_counts(m, counts);
+    let mut seen = HashSet::new();
+    for (i, e) in m.examples.iter().enumerate() {
+        let at = format!("examples[{i}]");
+        let ex = format!("example {}", e.no);
+        if !seen.insert(e.no) {
+            p.add(format!("{at}.no"), format!("{ex} is defined twice"));
+        }
+        if !in_range(src, e.pronoun_ref()) {
+            p.add(format!("{at}.token"), format!("{ex}: pronoun at {} is outside the source text", e.pronoun_ref()));
+        }
+        let Some(category) = m.category(&e.category) else {
+            p.add(format!("{at}.category"), format!("{ex}: unknown category '{}'", e.category));
+            continue;
+        };
+        if category.anaphoric && e.antecedents.is_empty() {
+            p.add(
+                format!("{at}.antecedents"),
+                format!("{ex}: category '{}' is anaphoric but no antecedent is given", e.category),
+            );
+        }
+        if !category.anaphoric && !e.antecedents.is_empty() {
+            p.add(
+                format!("{at}.antecedents"),
+                format!("{ex}: category '{}' is not anaphoric but antecedents are given", e.category),
+            );
+        }
+        let document = m.document_of(e.sentence);
+        for (ai, a) in e.antecedents.iter().enumerate() {
+            let at = format!("{at}.antecedents[{ai}]");
+            let len = src.get(a.sentence as usize).copied();
+            match len {
+                None => p.add(format!("{at}.sentence"), format!("{ex}: antecedent sentence {} does not exist", a.sentence)),
+                Some(len) if !(a.start <= a.head && a.head <= a.end && a.end < len) => p.add(
+                    at,
+                    format!(
+                        "{ex}: antecedent span {}-{} with head {} does not fit sentence {} ({len} tokens; need start ≤ head ≤ end)",
+                        a.start, a.end, a.head, a.sentence
+                    ),
+                ),
+                Some(_) if !document.contains(&a.sentence) => p.add(
+                    format!("{at}.sentence"),
+                    format!("{ex}: antecedent in sentence {} is in another document than the pronoun", a.sentence),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+fn candidates(m: &Master, counts: &TokenCounts, p: &mut Problems) {
+    let mut ids = HashSet::new();
+    let mut pairs = HashSet::new();
+    let positions: HashMap<_, _> = m.corpora.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
+    for (i, c) in m.candidates.iter().enumerate() {
+        let at = format!("candidates[{i}]");
+        let cand = format!("candidate {}", c.id);
+        if !ids.insert(c.id) {
+            p.add(format!("{at}.id"), format!("{cand} is defined twice"));
+        }
+        let Some(example) = m.example(c.example) else {
+            p.add(format!("{at}.example"), format!("{cand}: example {} does not exist", c.example));
+            continue;
+        };
+        let Some(&ci) = positions.get(&c.corpus) else {
+            p.add(format!("{at}.corpus"), format!("{cand}: corpus {} does not exist", c.corpus));
+            continue;
+        };
+        let corpus = &m.corpora[ci];
+        if !corpus.role.is_translation() {
+            p.add(format!("{at}.corpus"), format!("{cand}: corpus '{}' is not a translation", corpus.name));
+            continue;
+        }
+        if !pairs.insert((c.example, c.corpus)) {
+            p.add(at.clone(), format!("{cand}: example {} has two candidates in corpus '{}'", c.example, corpus.name));
+        }
+        if c.antecedents.len() != example.antecedents.len() {
+            p.add(
+                format!("{at}.antecedents"),
+                format!(
+                    "{cand}: {} antecedent translations for the {} antecedents of example {}",
+                    c.antecedents.len(),
+                    example.antecedents.len(),
+                    c.example
+                ),
+            );
+            continue;
+        }
+        let heads = std::iter::once((format!("{at}.pronoun"), example.pronoun_ref(), &c.pronoun)).chain(
+            example
+                .antecedents
+                .iter()
+                .zip(&c.antecedents)
+                .enumerate()
+                .map(|(ai, (a, t))| (format!("{at}.antecedents[{ai}]"), a.head_ref(), t)),
+        );
+        for (path, source, targets) in heads {
+            if let Some(t) = targets.iter().find(|t| t.sentence != source.sentence || !in_range(&counts[ci], **t)) {
+                p.add(
+                    path,
+                    format!(
+                        "{cand}: aligned token {t} is not in sentence {} of corpus '{}'",
+                        source.sentence, corpus.name
+                    ),
+                );
+            } else if let Some(alignment) = &corpus.alignment {
+                let expected: Vec<TokenRef> = alignment
+                    .targets(source.sentence, source.token)
+                    .into_iter()
+                    .map(|t| TokenRef::new(source.sentence, t))
+                    .collect();
+                if *targets != expected {
+                    p.add(
+                        path,
+                        format!(
+                            "{cand}: aligned tokens differ from what the alignment of '{}' gives for {source}",
+                            corpus.name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn annotators(m: &Master, p: &mut Problems) {
+    let mut ids = HashSet::new();
+    let mut names = HashSet::new();
+    for (i, a) in m.annotators.iter().enumerate() {
+        let at = format!("annotators[{i}]");
+        if a.id.is_researcher() {
+            p.add(format!("{at}.id"), "annotator id 0 is reserved for the researcher");
+        } else if !ids.insert(a.id) {
+            p.add(format!("{at}.id"), format!("annotator id {} is used twice", a.id));
+        }
+        if a.name.trim().is_empty() {
+            p.add(format!("{at}.name"), "annotator name is empty");
+        } else if !names.insert(a.name.as_str()) {
+            p.add(format!("{at}.name"), format!("annotator name '{}' is used twice", a.name));
+        }
+    }
+}
+
+fn records(m: &Master, p: &mut Problems) {
+    for (i, r) in m.records.iter().enumerate() {
+        let at = format!("records[{i}]");
+        let rec = format!("record of candidate {} by annotator {}", r.candidate, r.annotator);
+        let Some(candidate) = m.candidate(r.candidate) else {
+            p.add(format!("{at}.candidate"), format!("{rec}: the candidate does not exist"));
+            continue;
+        };
+        if !r.annotator.is_researcher() && m.annotator(r.annotator).is_none() {
+            p.add(format!("{at}.annotator"), format!("{rec}: the annotator does not exist"));
+        }
+        let anaphoric = m.example_of(candidate).is_some_and(|(_, cat)| cat.anaphoric);
+        if !anaphoric && r.antecedent.is_set() {
+            p.add(format!("{at}.antecedent"), format!("{rec}: an antecedent judgement on a non-anaphoric example"));
+        }
+        for role in Role::ALL {
+            if let Some(t) = r.selected.get(role).iter().find(|&&t| !candidate.is_aligned(role, t)) {
+                p.add(
+                    format!("{at}.selected"),
+                    format!("{rec}: selected {role:?} token {t} is not among the tokens aligned to the {role:?}")
+                        .to_lowercase(),
+                );
+            }
+        }
+        if let Some(tag) = r.tags.iter().find(|t| !tags::is_valid(t)) {
+            p.add(format!("{at}.tags"), format!("{rec}: tag '{tag}' is empty or contains spaces"));
+        }
+    }
+}
+
+fn task_sets(m: &Master, p: &mut Problems) {
+    let mut ids = HashSet::new();
+    for (i, ts) in m.task_sets.iter().enumerate() {
+        let at = format!("task_sets[{i}]");
+        if !ids.insert(ts.id) {
+            p.add(format!("{at}.id"), format!("task set id {} is used twice", ts.id));
+        }
+        if let Some(c) = ts.corpora.iter().find(|&&c| m.corpus(c).is_none()) {
+            p.add(format!("{at}.corpora"), format!("task set '{}': corpus {c} does not exist", ts.name));
+        }
+        if let Some(c) = ts.categories.iter().find(|c| m.category(c).is_none()) {
+            p.add(format!("{at}.categories"), format!("task set '{}': unknown category '{c}'", ts.name));
+        }
+        for (ti, task) in ts.tasks.iter().enumerate() {
+            if let Some(c) = task.candidates.iter().find(|&&c| m.candidate(c).is_none()) {
+                p.add(format!("{at}.tasks[{ti}]"), format!("task set '{}': candidate {c} does not exist", ts.name));
+            }
+            if let Some(a) = task.annotator.filter(|&a| !a.is_researcher() && m.annotator(a).is_none()) {
+                p.add(format!("{at}.tasks[{ti}]"), format!("task set '{}': annotator {a} does not exist", ts.name));
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! `protest import` and `protest check` as a user runs them.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny")
+}
+
+fn protest(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_protest")).args(args).current_dir(dir).output().unwrap()
+}
+
+/// A copy of the tiny fixture in a temporary folder, so tests can break files.
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in fs::read_dir(fixture()).unwrap() {
+        let entry = entry.unwrap();
+        fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+    }
+    dir
+}
+
+const IMPORT: &[&str] = &[
+    "import",
+    "--source",
+    "source.en",
+    "--reference",
+    "ref.fr",
+    "ref.alig",
+    "--system",
+    "mt",
+    "mt.fr",
+    "mt.alig",
+    "--documents",
+    "docs",
+    "--suite",
+    "suite.tsv",
+    "--id",
+    "tiny-0001",
+    "--created",
+    "2026-11-25T12:00:00Z",
+    "-o",
+    "out.json",
+];
+
+fn import_error(dir: &Path) -> String {
+    let out = protest(IMPORT, dir);
+    assert!(!out.status.success(), "import should fail");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!dir.join("out.json").exists(), "nothing is written on failure");
+    err.trim_end().to_string()
+}
+
+#[test]
+fn import_rebuilds_the_tiny_fixture_exactly() {
+    let dir = workspace();
+    let out = protest(IMPORT, dir.path());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(fs::read(dir.path().join("out.json")).unwrap(), fs::read(fixture().join("tiny.master.json")).unwrap());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("Candidates: 6"), "{stdout}");
+    // Refuses to overwrite without --force.
+    let again = protest(IMPORT, dir.path());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists; use --force"));
+}
+
+#[test]
+fn wrong_sentence_count() {
+    let dir = workspace();
+    fs::write(dir.path().join("mt.fr"), "J' ai une bicyclette .\nElle est rouge .\nIl pleut .\n").unwrap();
+    assert_eq!(
+        import_error(dir.path()),
+        "error: mt.fr: has 3 sentences but the source source.en has 4; a translation needs one line per source sentence"
+    );
+}
+
+#[test]
+fn alignment_errors_name_file_and_line() {
+    let dir = workspace();
+    fs::write(dir.path().join("ref.alig"), "0-0\n0-0 1-9\n0-0\n0-1\n").unwrap();
+    assert_eq!(
+        import_error(dir.path()),
+        "error: ref.alig: line 2: pair 1-9: target index 9 is out of range (ref.fr has 4 tokens in this sentence)"
+    );
+    fs::write(dir.path().join("ref.alig"), "0-0\n0-0\n0=0\n0-1\n").unwrap();
+    assert_eq!(
+        import_error(dir.path()),
+        "error: ref.alig: line 3: malformed pair '0=0': expected i-j with two numbers"
+    );
+}
+
+#[test]
+fn suite_errors_name_file_and_line() {
+    let dir = workspace();
+    let suite = fs::read_to_string(dir.path().join("suite.tsv")).unwrap();
+    let cases = [
+        ("\t1\t0\tIt\t", "\t1\t9\tIt\t", "error: suite.tsv: line 2: token 9 is out of range (sentence 1 has 4 tokens)"),
+        (
+            "\t1\t0\tIt\t",
+            "\t1\t1\tIt\t",
+            "error: suite.tsv: line 2: token 1 of sentence 1 is 'is', not 'It' (off by one?)",
+        ),
+        ("pleonastic_it", "pleonastic_they", "error: suite.tsv: line 3: unknown category 'pleonastic_they' (known: "),
+        (
+            "0:2-3@3",
+            "0:2-7@3",
+            "error: suite.tsv: line 2: antecedent span 2-7 is out of range (sentence 0 has 5 tokens)",
+        ),
+        (
+            "0:2-3@3",
+            "-",
+            "error: suite.tsv: line 2: category 'anaphoric_inter_subject_it' is anaphoric, so the example needs an antecedent",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        fs::write(dir.path().join("suite.tsv"), suite.replacen(from, to, 1)).unwrap();
+        let err = import_error(dir.path());
+        assert!(err.starts_with(expected), "{err}\nexpected: {expected}");
+    }
+    // An antecedent in the other document.
+    fs::write(dir.path().join("suite.tsv"), "1\t2\t0\tIt\tanaphoric_inter_subject_it\t1:0-0@0\n").unwrap();
+    assert_eq!(
+        import_error(dir.path()),
+        "error: suite.tsv: line 1: antecedent sentence 1 is outside the pronoun's document (sentences 2–3)"
+    );
+}
+
+#[test]
+fn check_prints_a_summary_or_the_error() {
+    let out = protest(&["check", "tiny.master.json"], &fixture());
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for expected in [
+        "tiny.master.json: valid",
+        "Corpora: 3",
+        "mt         MT system  4 sentences, word-aligned, 3 candidates",
+        "Documents: 2",
+        "Examples: 3 in 13 categories",
+        "pleonastic_it                      1",
+        "Candidates: 6",
+        "Records: 0",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+    let dir = workspace();
+    let broken =
+        fs::read_to_string(dir.path().join("tiny.master.json")).unwrap().replace("\"version\":1", "\"version\":2");
+    fs::write(dir.path().join("v2.json"), broken).unwrap();
+    let out = protest(&["check", "v2.json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap().trim_end(),
+        "error: v2.json: version: format version 2 is not supported (this build reads version 1); it was written by a newer PROTEST, update this one"
+    );
+}
