@@ -5,14 +5,18 @@
 //! no user-interface types. The GUI and the command line are thin shells over it.
 
 pub mod alignment;
+pub mod annotation;
 pub mod atomic;
 pub mod conflicts;
 pub mod context;
 pub mod error;
+pub mod history;
 pub mod import;
+pub mod journal;
 pub mod json;
 pub mod master_file;
 pub mod model;
+pub mod store;
 pub mod summary;
 pub mod tokens;
 pub mod validate;
