@@ -13,6 +13,7 @@ pub mod import;
 pub mod json;
 pub mod master_file;
 pub mod model;
+pub mod pronoun_alignment;
 pub mod summary;
 pub mod tokens;
 pub mod validate;
