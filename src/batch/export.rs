@@ -88,6 +88,21 @@ pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Ve
     Ok(given)
 }
 
+/// Gives the parts out (see [`assign`]) and makes every part's batch, in part order. On error the
+/// master is unchanged.
+pub fn export(
+    master: &mut Master,
+    task_set: u32,
+    names: &[String],
+    created: DateTime<Utc>,
+) -> Result<Vec<Batch>, ExportError> {
+    let mut draft = master.clone();
+    let parts = assign(&mut draft, task_set, names)?;
+    let batches = parts.iter().map(|p| build(&draft, task_set, p.annotator, created)).collect::<Result<_, _>>()?;
+    *master = draft;
+    Ok(batches)
+}
+
 /// How a batch relates to its master: master candidate ids in presentation order (batch candidate
 /// `n` is `order[n - 1]`) and master translation corpora in letter order ("Translation A" is
 /// `corpora[0]`). Drawn from the task set's seed on the annotator's own stream, so it is the same
@@ -151,11 +166,13 @@ pub fn build(
     let categories = master.categories.iter().filter(|c| names.contains(c.name.as_str())).cloned().collect();
 
     let windows: HashMap<_, Range<u32>> = examples.iter().map(|e| (e.no, context::of_example(master, e))).collect();
+    // Each translation needs its own candidates' windows; the source needs them all.
     let mut needed: BTreeMap<CorpusId, BTreeSet<u32>> = BTreeMap::new();
+    let mut source_needed = BTreeSet::new();
     for c in &originals {
         let window = windows[&c.example].clone();
         needed.entry(c.corpus).or_default().extend(window.clone());
-        needed.entry(CorpusId(u32::MAX)).or_default().extend(window);
+        source_needed.extend(window);
     }
     let keep = |corpus: &Corpus, wanted: &BTreeSet<u32>| -> Vec<String> {
         (0..).zip(&corpus.sentences).map(|(n, s)| if wanted.contains(&n) { s.clone() } else { String::new() }).collect()
@@ -166,7 +183,7 @@ pub fn build(
             id: CorpusId(0),
             name: source.name.clone(),
             role: CorpusRole::Source,
-            sentences: keep(source, &needed[&CorpusId(u32::MAX)]),
+            sentences: keep(source, &source_needed),
             alignment: None,
         });
     }
@@ -297,6 +314,20 @@ mod tests {
             assign(&mut again, 1, &["Zoe".into(), "zoe".into()]),
             Err(ExportError::PartTaken { task_set: 1, label: "1".into(), holder: "Annotator 1".into() })
         );
+    }
+
+    #[test]
+    fn export_gives_out_the_parts_and_makes_their_batches_or_changes_nothing() {
+        let mut m = sample();
+        let p = plan::plan(&m, &Request::everything(&m, 2, 30, 42), every, DateTime::UNIX_EPOCH).unwrap();
+        m.task_sets.push(p.task_set);
+        let before = m.clone();
+        assert!(export(&mut m, 1, &["Anna".into(), "Anna".into()], DateTime::UNIX_EPOCH).is_err());
+        assert_eq!(m, before);
+        let batches = export(&mut m, 1, &["Anna".into(), "Ben".into()], DateTime::UNIX_EPOCH).unwrap();
+        let names: Vec<&str> = batches.iter().map(|b| b.annotator().name.as_str()).collect();
+        assert_eq!(names, ["Anna", "Ben"]);
+        assert_eq!(m.task_sets[0].tasks[2].annotator, Some(AnnotatorId(2)));
     }
 
     #[test]

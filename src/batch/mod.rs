@@ -89,7 +89,7 @@ impl Document for Batch {
 
 /// The file as stored: the restricted master with sparse sentences.
 #[derive(Debug, Serialize, Deserialize)]
-struct File {
+struct BatchFile {
     format: String,
     version: u32,
     id: String,
@@ -160,8 +160,8 @@ pub fn load_current(path: &Path) -> Result<Batch> {
 
 /// Parses and validates batch bytes; `path` is only used in messages.
 pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
-    let file: File =
-        json::read(path, bytes, BATCH_FORMAT, &[BATCH_VERSION], |f: &File| (f.format.as_str(), f.version))?;
+    let file: BatchFile =
+        json::read(path, bytes, BATCH_FORMAT, &[BATCH_VERSION], |f: &BatchFile| (f.format.as_str(), f.version))?;
     let at = |json_path: String, message: String| {
         Error::invalid(path, Some(Place::Json { path: json_path, line: None }), message)
     };
@@ -231,7 +231,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
 /// Writes a batch atomically in our line layout, keeping only its non-empty sentences.
 pub fn save(batch: &Batch, path: &Path) -> Result<()> {
     let m = &batch.content;
-    let file = File {
+    let file = BatchFile {
         format: BATCH_FORMAT.into(),
         version: BATCH_VERSION,
         id: batch.id.clone(),

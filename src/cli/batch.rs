@@ -200,20 +200,19 @@ fn corpus_named(m: &Master, path: &Path, name: &str) -> anyhow::Result<CorpusId>
 
 fn export_batches(a: ExportArgs) -> anyhow::Result<()> {
     with_master(&a.master, |store| {
-        // Give the parts out on a copy first: if a batch cannot be made, the master stays as it was.
+        // Export from a copy first: if a batch cannot be written, the master stays as it was.
         let mut draft = store.master().clone();
-        let parts = export::assign(&mut draft, a.task_set, &a.annotators).in_file(&a.master)?;
         let created = a.created.unwrap_or_else(Utc::now);
+        let batches = export::export(&mut draft, a.task_set, &a.annotators, created).in_file(&a.master)?;
         let dir = output_dir(&a.master, a.output_dir.as_deref());
-        let mut batches = Vec::new();
-        for part in &parts {
-            let file = target(&draft, &a.master, &dir, a.task_set, part.annotator, a.force)?;
-            batches.push((export::build(&draft, a.task_set, part.annotator, created).in_file(&a.master)?, file));
-        }
+        let files = batches
+            .iter()
+            .map(|b| target(&draft, &a.master, &dir, a.task_set, b.annotator().id, a.force))
+            .collect::<anyhow::Result<Vec<_>>>()?;
         if draft.annotators != store.master().annotators || draft.task_sets != store.master().task_sets {
             store.update(|m| export::assign(m, a.task_set, &a.annotators).map(drop).in_file(&a.master))?;
         }
-        for (batch, file) in &batches {
+        for (batch, file) in batches.iter().zip(&files) {
             batch::save(batch, file)?;
             println!(
                 "wrote {} ({}: {} candidates, {} records)",
