@@ -6,6 +6,7 @@
 
 pub mod alignment;
 pub mod atomic;
+pub mod auto_eval;
 pub mod conflicts;
 pub mod context;
 pub mod error;
@@ -16,6 +17,10 @@ pub mod model;
 pub mod summary;
 pub mod tokens;
 pub mod validate;
+pub mod verdict;
 pub mod window;
+
+#[cfg(test)]
+mod testing;
 
 pub use error::{Error, Place, Result};
