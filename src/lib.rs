@@ -14,6 +14,7 @@ pub mod import;
 pub mod json;
 pub mod master_file;
 pub mod model;
+pub mod report;
 pub mod stats;
 pub mod summary;
 pub mod tokens;

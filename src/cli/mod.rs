@@ -1,7 +1,9 @@
 //! Command-line interface: argument definitions and one small function per subcommand.
 
+mod auto_eval;
 mod check;
 mod import;
+mod report;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -31,6 +33,10 @@ pub enum Command {
         /// The file to check.
         file: PathBuf,
     },
+    /// Match every MT translation against the reference and judged translations; store the results.
+    AutoEval(auto_eval::AutoEvalArgs),
+    /// Print or export the results, agreement, per-system score and automatic-match tables.
+    Report(report::ReportArgs),
 }
 
 /// Runs a headless subcommand; errors go to stderr with a non-zero exit code.
@@ -39,6 +45,8 @@ pub fn run(command: Command) -> ExitCode {
         Command::Open { .. } => unreachable!("the GUI handles open"),
         Command::Import(args) => import::run(*args),
         Command::Check { file } => check::run(&file),
+        Command::AutoEval(args) => auto_eval::run(args),
+        Command::Report(args) => report::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
