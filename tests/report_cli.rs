@@ -13,10 +13,12 @@ use std::process::{Command, Output};
 
 /// ✓ ✗ ? counts.
 type Counts = [u32; 3];
+/// A row of Table 1: count, pronoun A, pronoun B, antecedent A and B (anaphoric only).
+type PaperRow = (u32, Counts, Counts, Option<(Counts, Counts)>);
 
 /// Paper 001, Table 1, in the order of PROTEST's categories: count, pronoun A, pronoun B,
 /// antecedent A, antecedent B (None for non-anaphoric categories).
-const TABLE_1: [(u32, Counts, Counts, Option<(Counts, Counts)>); 13] = [
+const TABLE_1: [PaperRow; 13] = [
     (12, [7, 3, 2], [5, 5, 2], Some(([12, 0, 0], [12, 0, 0]))),
     (3, [2, 1, 0], [1, 2, 0], Some(([3, 0, 0], [3, 0, 0]))),
     (11, [10, 1, 0], [10, 1, 0], Some(([11, 0, 0], [11, 0, 0]))),
@@ -157,7 +159,7 @@ fn results_table_reproduces_paper_001_table_1() {
         ["Category", "Count", "Pronoun Annotator A ✓", "Pronoun Annotator A ✗", "Pronoun Annotator A ?"]
     );
     assert_eq!(rows[0][11..], ["Antecedent Annotator B ✓", "Antecedent Annotator B ✗", "Antecedent Annotator B ?"]);
-    let cells = |(count, pa, pb, ant): (u32, Counts, Counts, Option<(Counts, Counts)>)| {
+    let cells = |(count, pa, pb, ant): PaperRow| {
         let mut v = vec![count.to_string()];
         v.extend(pa.iter().chain(&pb).map(u32::to_string));
         match ant {
