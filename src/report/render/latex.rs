@@ -4,22 +4,23 @@
 
 use super::super::table::{Cell, RowKind, Table};
 
-/// Makes text safe in LaTeX's text mode, for pdfLaTeX with the default UTF-8 input encoding:
-/// the special characters are escaped and the symbols of our tables are given in core LaTeX.
+/// Makes text safe in LaTeX's text mode, for pdfLaTeX with the default UTF-8 input encoding and
+/// the default OT1 font encoding: the special characters are escaped and the symbols of our
+/// tables are given in core LaTeX, using math mode where OT1 has no text glyph.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
-            '\\' => out.push_str(r"\textbackslash{}"),
+            '\\' => out.push_str(r"$\backslash$"),
             '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
                 out.push('\\');
                 out.push(c);
             }
-            '~' => out.push_str(r"\textasciitilde{}"),
-            '^' => out.push_str(r"\textasciicircum{}"),
-            '<' => out.push_str(r"\textless{}"),
-            '>' => out.push_str(r"\textgreater{}"),
-            '|' => out.push_str(r"\textbar{}"),
+            '~' => out.push_str(r"\~{}"),
+            '^' => out.push_str(r"\^{}"),
+            '<' => out.push_str("$<$"),
+            '>' => out.push_str("$>$"),
+            '|' => out.push_str("$|$"),
             '"' | '”' => out.push_str("''"),
             '“' => out.push_str("``"),
             '‘' => out.push('`'),
@@ -129,10 +130,8 @@ mod tests {
 
     #[test]
     fn escapes_special_characters() {
-        assert_eq!(
-            escape(r"R&D_1 50% #2 {x} ~^\ $"),
-            r"R\&D\_1 50\% \#2 \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{} \$"
-        );
+        assert_eq!(escape(r"R&D_1 50% #2 {x} ~^\ $"), r"R\&D\_1 50\% \#2 \{x\} \~{}\^{}$\backslash$ \$");
+        assert_eq!(escape("a<b>c|d"), "a$<$b$>$c$|$d");
         assert_eq!(escape("“it” – ✓ ✗ κ"), r"``it'' -- $\surd$ $\times$ $\kappa$");
         let mut table = sample();
         table.rows[3].label = "A&B_C".into();
