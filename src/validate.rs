@@ -362,7 +362,6 @@ fn auto_eval(m: &Master, p: &mut Problems) {
     if let Some((i, r)) = rounds.iter().enumerate().find(|(i, r)| r.round as usize != i + 1) {
         p.add(format!("auto_eval.rounds[{i}].round"), format!("round {} should be numbered {}", r.round, i + 1));
     }
-    let is_system = |c: &crate::model::Candidate| m.corpus(c.corpus).is_some_and(|k| k.role == CorpusRole::System);
     let mut previous = None;
     for (i, e) in m.auto_eval.outcomes.iter().enumerate() {
         let at = format!("auto_eval.outcomes[{i}]");
@@ -375,11 +374,15 @@ fn auto_eval(m: &Master, p: &mut Problems) {
             p.add(format!("{at}.candidate"), format!("{of}: the candidate does not exist"));
             continue;
         };
-        if !is_system(candidate) {
+        if !crate::auto_eval::matching::is_compared(m, candidate) {
             p.add(format!("{at}.candidate"), format!("{of}: the candidate is not an MT system's translation"));
         }
         if e.round == 0 || e.round as usize > rounds.len() {
-            p.add(format!("{at}.round"), format!("{of}: round {} does not exist ({} rounds)", e.round, rounds.len()));
+            let last = match rounds.len() {
+                0 => "no round has been run".to_string(),
+                n => format!("the last is round {n}"),
+            };
+            p.add(format!("{at}.round"), format!("{of}: round {} does not exist ({last})", e.round));
         }
         match (e.outcome, e.reference) {
             (Outcome::Match, None) => {

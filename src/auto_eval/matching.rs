@@ -110,8 +110,8 @@ pub fn compare(candidate: CandidateId, words: &Words, references: &[Reference]) 
     }
 }
 
-/// Only MT systems' candidates are matched (the reference is not compared with itself).
-pub fn is_matched(master: &Master, candidate: &Candidate) -> bool {
+/// Only MT systems' candidates are compared (the reference is what they are compared with).
+pub fn is_compared(master: &Master, candidate: &Candidate) -> bool {
     master.corpus(candidate.corpus).is_some_and(|c| c.role == CorpusRole::System)
 }
 

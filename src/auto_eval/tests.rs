@@ -148,3 +148,40 @@ fn anaphoric_references_need_both_judgements_yes() {
     round(&mut m, 1);
     assert_eq!(outcome(&m, 7).0, Outcome::Mismatch);
 }
+
+#[test]
+fn stored_results_that_do_not_fit_the_master_are_refused() {
+    let mut m = tiny();
+    round(&mut m, 1);
+    let problems =
+        |m: &Master| validate::master(m).into_iter().map(|p| format!("{}: {}", p.path, p.message)).collect::<Vec<_>>();
+    let mut broken = m.clone();
+    broken.auto_eval.outcomes.swap(0, 1);
+    assert_eq!(
+        problems(&broken),
+        [
+            "auto_eval.outcomes[1].candidate: automatic match of candidate 2: outcomes must be in ascending candidate order, one each"
+        ]
+    );
+    let mut broken = m.clone();
+    broken.auto_eval.outcomes[0] =
+        MatchEntry { candidate: CandidateId(1), outcome: Outcome::Match, reference: None, round: 2 };
+    assert_eq!(
+        problems(&broken),
+        [
+            "auto_eval.outcomes[0].candidate: automatic match of candidate 1: the candidate is not an MT system's translation",
+            "auto_eval.outcomes[0].round: automatic match of candidate 1: round 2 does not exist (the last is round 1)",
+            "auto_eval.outcomes[0].reference: automatic match of candidate 1: a match must name its reference",
+        ]
+    );
+    let mut broken = m.clone();
+    broken.auto_eval.outcomes[0].reference = Some(CandidateId(1));
+    broken.auto_eval.rounds[0].round = 3;
+    assert_eq!(
+        problems(&broken),
+        [
+            "auto_eval.rounds[0].round: round 3 should be numbered 1",
+            "auto_eval.outcomes[0].reference: automatic match of candidate 2: only a match has a reference",
+        ]
+    );
+}
