@@ -62,7 +62,7 @@ fn rounds_settle_more_as_annotation_proceeds() {
 
     let first = stdout(protest(&["auto-eval", p]));
     assert!(
-        first.starts_with("Round 1: 6 MT candidates, 0 translations judged correct used as further references\n"),
+        first.starts_with("Round 1: 6 MT candidates compared with 'reference' and 0 translations judged correct\n"),
         "{first}"
     );
     assert!(first.contains("  match               2   settled this round: 2\n"), "{first}");
@@ -83,7 +83,10 @@ fn rounds_settle_more_as_annotation_proceeds() {
         m.records.put(r);
     });
     let second = stdout(protest(&["auto-eval", p]));
-    assert!(second.starts_with("Round 2: 6 MT candidates, 1 translations judged correct"), "{second}");
+    assert!(
+        second.starts_with("Round 2: 6 MT candidates compared with 'reference' and 1 translations judged correct"),
+        "{second}"
+    );
     assert!(second.contains("  match               3   settled this round: 1\n"), "{second}");
     assert_eq!(outcome(&path, 7), Outcome::Match);
 

@@ -18,7 +18,7 @@ pub fn run(args: AutoEvalArgs) -> anyhow::Result<()> {
     let mut master = master_file::load(&args.master)?;
     master.auto_eval = auto_eval::run(&master, Utc::now());
     let round = master.auto_eval.rounds.last().context("a round was just added")?;
-    print!("{}", describe(round));
+    print!("{}", describe(round, master.reference().map(|c| c.name.as_str())));
     if args.dry_run {
         println!("dry run: {} not changed", args.master.display());
     } else {
@@ -29,10 +29,14 @@ pub fn run(args: AutoEvalArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn describe(r: &Round) -> String {
+fn describe(r: &Round, reference: Option<&str>) -> String {
     let to_humans = r.candidates() - r.matches;
+    let against = match reference {
+        Some(name) => format!("'{name}' and"),
+        None => "(no reference corpus)".into(),
+    };
     let mut out = format!(
-        "Round {}: {} MT candidates, {} translations judged correct used as further references\n",
+        "Round {}: {} MT candidates compared with {against} {} translations judged correct\n",
         r.round,
         r.candidates(),
         r.judged_references

@@ -16,6 +16,7 @@ pub use render::Format;
 pub use table::{Cell, Column, Row, RowKind, Table};
 
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use std::cell::OnceCell;
 use std::fmt;
 use std::str::FromStr;
 
@@ -78,26 +79,21 @@ impl FromStr for TableKind {
 
 /// Builds the requested tables.
 pub fn tables(master: &Master, kinds: &[TableKind]) -> Vec<Table> {
-    // Agreement and scores feed two tables each; compute them once.
-    let agreement = kinds
-        .iter()
-        .any(|k| matches!(k, TableKind::Agreement | TableKind::Pairwise))
-        .then(|| agreement::agreement(master));
-    let scores = kinds
-        .iter()
-        .any(|k| matches!(k, TableKind::Scores | TableKind::CategoryScores))
-        .then(|| scores::scores(master));
+    // Agreement and scores feed two tables each; compute them once, when needed.
+    let agreement = OnceCell::new();
+    let agreement = || agreement.get_or_init(|| agreement::agreement(master));
+    let scores = OnceCell::new();
+    let scores = || scores.get_or_init(|| scores::scores(master));
     kinds
         .iter()
-        .map(|kind| match (kind, &agreement, &scores) {
-            (TableKind::Results, _, _) => results::results(master).table(master),
-            (TableKind::Agreement, Some(a), _) => a.table(),
-            (TableKind::Pairwise, Some(a), _) => a.pairwise_table(master),
-            (TableKind::Scores, _, Some(s)) => s.table(),
-            (TableKind::CategoryScores, _, Some(s)) => s.category_table(master),
-            (TableKind::AutoEval, _, _) => auto_stats::table(master),
-            (TableKind::Rounds, _, _) => auto_stats::rounds_table(master),
-            _ => unreachable!("computed above for every kind that needs it"),
+        .map(|kind| match kind {
+            TableKind::Results => results::results(master).table(master),
+            TableKind::Agreement => agreement().table(),
+            TableKind::Pairwise => agreement().pairwise_table(master),
+            TableKind::Scores => scores().table(),
+            TableKind::CategoryScores => scores().category_table(master),
+            TableKind::AutoEval => auto_stats::table(master),
+            TableKind::Rounds => auto_stats::rounds_table(master),
         })
         .collect()
 }
