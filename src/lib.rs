@@ -9,6 +9,7 @@ pub mod alignment;
 pub mod annotation;
 pub mod annotators;
 pub mod atomic;
+pub mod auto_eval;
 pub mod batch;
 pub mod conflicts;
 pub mod context;
@@ -22,10 +23,16 @@ pub mod merge;
 pub mod model;
 pub mod plan;
 pub mod pronoun_alignment;
+pub mod report;
+pub mod stats;
 pub mod store;
 pub mod summary;
 pub mod tokens;
 pub mod validate;
+pub mod verdict;
 pub mod window;
+
+#[cfg(test)]
+mod testing;
 
 pub use error::{Error, Place, Result};

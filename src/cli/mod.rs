@@ -2,8 +2,10 @@
 
 mod annotator;
 mod batch;
+mod auto_eval;
 mod check;
 mod import;
+mod report;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -37,6 +39,10 @@ pub enum Command {
     Annotator(annotator::AnnotatorArgs),
     /// Task sets and batches: plan, export, import (merge) and adjudicate.
     Batch(batch::BatchArgs),
+    /// Match every MT translation against the reference and judged translations; store the results.
+    AutoEval(auto_eval::AutoEvalArgs),
+    /// Print or export the results, agreement, per-system score and automatic-match tables.
+    Report(report::ReportArgs),
 }
 
 /// Runs a headless subcommand; errors go to stderr with a non-zero exit code.
@@ -47,6 +53,8 @@ pub fn run(command: Command) -> ExitCode {
         Command::Check { file } => check::run(&file),
         Command::Annotator(args) => annotator::run(args),
         Command::Batch(args) => batch::run(args),
+        Command::AutoEval(args) => auto_eval::run(args),
+        Command::Report(args) => report::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
