@@ -3,6 +3,7 @@
 mod annotator;
 mod batch;
 mod check;
+mod convert;
 mod import;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,8 @@ pub enum Command {
     Annotator(annotator::AnnotatorArgs),
     /// Task sets and batches: plan, export, import (merge) and adjudicate.
     Batch(batch::BatchArgs),
+    /// Convert the original PROTEST tool's SQLite master or annotation batch into our files.
+    Convert(convert::ConvertArgs),
 }
 
 /// Runs a headless subcommand; errors go to stderr with a non-zero exit code.
@@ -47,6 +50,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Check { file } => check::run(&file),
         Command::Annotator(args) => annotator::run(args),
         Command::Batch(args) => batch::run(args),
+        Command::Convert(args) => convert::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
