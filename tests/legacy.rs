@@ -602,3 +602,76 @@ fn a_new_annotator_of_a_batch_is_added_to_the_master() {
     let prepared = merge::prepare(&m, &[Incoming { path: "anna.json".into(), batch }]).unwrap();
     assert_eq!(prepared.new_records(), 7);
 }
+
+/// A file of PROTEST's size: 252 examples over 2,000 lines, a reference and six systems (1,764
+/// candidates), every candidate annotated by two annotators. Prints how long conversion takes:
+/// `cargo test --release --test legacy -- --ignored --nocapture protest_sized`.
+#[test]
+#[ignore]
+fn protest_sized_master_converts_quickly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.db");
+    let db = OldDb::create(&path, legacy_db::SCHEMA_1_1);
+    db.exec("BEGIN");
+    demo::suite(&db, "big");
+    db.exec("DELETE FROM sentences; DELETE FROM documents; DELETE FROM pro_candidates; DELETE FROM pro_antecedents; DELETE FROM translations;");
+    let texts = [
+        demo::SOURCE_TEXT,
+        demo::REFERENCE_TEXT,
+        demo::MT_A_TEXT,
+        demo::MT_B_TEXT,
+        demo::MT_A_TEXT,
+        demo::MT_B_TEXT,
+        demo::MT_A_TEXT,
+        demo::MT_B_TEXT,
+    ];
+    for (i, corpus) in [(5, "mt-c.fr"), (6, "mt-d.fr"), (7, "mt-e.fr"), (8, "mt-f.fr")] {
+        db.corpus(i, corpus, 1);
+    }
+    let blocks = 250;
+    for (corpus, text) in (1..).zip(texts) {
+        let lines: Vec<&str> = (0..blocks).flat_map(|_| text).collect();
+        db.sentences(corpus, &lines);
+        for b in 0..blocks {
+            db.document(corpus, b * 8, b * 8 + 7);
+        }
+    }
+    let mut id = 0;
+    for b in 0..36 {
+        for (example, line, pro, pos, category, antecedent) in demo::EXAMPLES {
+            let no = b * 7 + example;
+            let shift = b * 8;
+            for corpus in 2..=8 {
+                let like = [REFERENCE, MT_A, MT_B, MT_A, MT_B, MT_A, MT_B][corpus as usize - 2];
+                id += 1;
+                db.candidate(id, 1, corpus, no, line + shift, pro, pos, category);
+                let (pronoun, heads) = demo::aligned(example, like);
+                for p in pronoun {
+                    db.translation(corpus, no, None, line + shift, p);
+                }
+                if let Some((l, span, word, head)) = antecedent {
+                    db.antecedent(1, corpus, no, 1, l + shift, span, (word, head));
+                    for h in heads {
+                        db.translation(corpus, no, Some(1), l + shift, h);
+                    }
+                }
+                for who in [ANNA, BEN] {
+                    db.annotation(
+                        id,
+                        who,
+                        if antecedent.is_some() { "ok" } else { "unset" },
+                        "bad",
+                        "",
+                        "ana_ok ant_ok",
+                    );
+                }
+            }
+        }
+    }
+    db.exec("COMMIT");
+    drop(db);
+    let started = std::time::Instant::now();
+    let (m, report) = convert_master(&path);
+    println!("converted {} candidates, {} records in {:?}", m.candidates.len(), m.records.len(), started.elapsed());
+    assert_eq!((report.new.candidates, report.new.records), (1764, 3528));
+}

@@ -9,8 +9,9 @@ use super::master::lost_data;
 use super::old::OldFile;
 use super::records::{self, OLD_RESEARCHER};
 use super::report::{Counts, OldCounts, Report, count};
-use super::suite::{self, Reference, Suite};
+use super::suite::{self, Suite};
 use super::tasks::{self, Placement};
+use super::text::Reference;
 use super::{Options, modified_time};
 use crate::batch::{Batch, export};
 use crate::error::{Error, Result};
@@ -35,6 +36,9 @@ pub(super) fn convert(
         ));
     }
     let suite = suite::build(path, old, &Reference::None)?;
+    if suite.candidates.is_empty() {
+        return refuse("the batch has no candidates to annotate".into());
+    }
     let to_master = match match_suite(&suite, master) {
         Ok(map) => map,
         Err(why) => return refuse(format!("{why}; was the batch made from another master?")),
@@ -77,33 +81,20 @@ pub(super) fn convert(
     super::report::verify(&old_counts, &gathered, &new).map_err(|lost| lost_data(path, &lost))?;
 
     let mut notes = suite.notes.clone();
-    if old.meta.checks_disabled == master.settings.conflict_checks {
+    let old_checks = !old.meta.checks_disabled;
+    if old_checks != master.settings.conflict_checks {
+        let on_off = |on: bool| if on { "on" } else { "off" };
         notes.push(format!(
-            "the old batch has conflict checks {} but the master {}; the batch follows the master",
-            if old.meta.checks_disabled { "off" } else { "on" },
-            if master.settings.conflict_checks { "has them on" } else { "has them off" }
+            "the old batch has conflict checks {} but the master has them {}; the batch follows the master",
+            on_off(old_checks),
+            on_off(master.settings.conflict_checks)
         ));
     }
     notes.extend(compare_others(master, &others, &all.skipped));
     notes.extend(Report::gathering_notes(&gathered));
-    let placed = placement.describe(&draft);
-    let describe = |table: &str| match table {
-        "meta_data" => format!("batch of {} (old id {old_id}) for master {}", annotator.name, master.id),
-        "corpora" => format!("{}, the same as the master's", count(suite.corpora.len(), "corpus", "corpora")),
-        "sentences" => {
-            format!("the same as the master's; the batch keeps the {} its context windows need", new.sentences)
-        }
-        "documents" => "the same as the master's".into(),
-        "categories" => {
-            format!("the batch keeps the {} of its examples", count(new.categories, "category", "categories"))
-        }
-        "pro_antecedents" | "translations" => "the same as the master's candidates".into(),
-        "annotators" => format!("{} (id {})", annotator.name, annotator.id),
-        "annotation_tasks" => format!("its place in the master: {placed}"),
-        "task_definition" => "(the old tool leaves it empty in batches)".into(),
-        _ => format!("{}, numbered 1… in a new order", count(new.candidates, "candidate", "candidates")),
-    };
-    let lines = Report::lines(old, describe, &old_counts, &gathered, &new);
+    let context =
+        Context { old, suite: &suite, master, annotator: &annotator, old_id, placed: placement.describe(&draft) };
+    let lines = Report::lines(old, |table| context.describe(table, &new), &old_counts, &gathered, &new);
     let report = Report {
         file: path.to_path_buf(),
         version: old.meta.version.clone(),
@@ -114,6 +105,43 @@ pub(super) fn convert(
         notes,
     };
     Ok((batch, placement, report))
+}
+
+/// What the report needs to say what each table of an old batch became.
+struct Context<'a> {
+    old: &'a OldFile,
+    suite: &'a Suite,
+    master: &'a Master,
+    annotator: &'a Annotator,
+    old_id: i64,
+    placed: String,
+}
+
+impl Context<'_> {
+    fn describe(&self, table: &str, new: &Counts) -> String {
+        match table {
+            "meta_data" => format!(
+                "batch of {} (old id {}) for master {}{}",
+                self.annotator.name,
+                self.old_id,
+                self.master.id,
+                self.old.meta.time_created.as_deref().map_or(String::new(), |t| format!(", made {t}"))
+            ),
+            "corpora" => format!("{}, the same as the master's", count(self.suite.corpora.len(), "corpus", "corpora")),
+            "sentences" => {
+                format!("the same as the master's; the batch keeps the {} its context windows need", new.sentences)
+            }
+            "documents" => "the same as the master's".into(),
+            "categories" => {
+                format!("the batch keeps the {} of its examples", count(new.categories, "category", "categories"))
+            }
+            "pro_antecedents" | "translations" => "the same as the master's candidates".into(),
+            "annotators" => format!("{} (id {})", self.annotator.name, self.annotator.id),
+            "annotation_tasks" => format!("its place in the master: {}", self.placed),
+            "task_definition" => "(the old tool leaves it empty in batches)".into(),
+            _ => format!("{}, numbered 1… in a new order", count(new.candidates, "candidate", "candidates")),
+        }
+    }
 }
 
 /// The batch's annotator in the master: `(old id, annotator, whether to add them)`.

@@ -20,11 +20,12 @@ mod report;
 mod status;
 mod suite;
 mod tasks;
+mod text;
 
 pub use old::{FileType, VERSIONS};
 pub use report::{Counts, OldCounts, OldValues, Report};
-pub use suite::Reference;
 pub use tasks::{How, Placement};
+pub use text::Reference;
 
 use crate::batch::Batch;
 use crate::error::{Error, Result};

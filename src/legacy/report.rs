@@ -219,16 +219,10 @@ impl Report {
                 "annotations" => {
                     let implicit = match g.implicit {
                         0 => String::new(),
-                        k => format!(
-                            ", and {} for tags or tokens without an annotations row",
-                            count(k, "record", "records")
-                        ),
+                        k => format!(", and {k} more for tags or tokens without an annotations row"),
                     };
-                    lines.push((
-                        table,
-                        rows,
-                        format!("{}{implicit}{}", count(n.records, "record", "records"), skipped(table)),
-                    ));
+                    let from_rows = count(n.records - g.implicit.min(n.records), "record", "records");
+                    lines.push((table, rows, format!("{from_rows}{implicit}{}", skipped(table))));
                     let values =
                         |v: &OldValues| format!("ok {}, bad {}, unset {}, unsure {}", v.ok, v.bad, v.unset, v.unsure);
                     let judged = |j: [usize; 3]| format!("yes {}, no {}, unset {}", j[0], j[1], j[2]);
