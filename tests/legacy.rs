@@ -675,3 +675,19 @@ fn protest_sized_master_converts_quickly() {
     println!("converted {} candidates, {} records in {:?}", m.candidates.len(), m.records.len(), started.elapsed());
     assert_eq!((report.new.candidates, report.new.records), (1764, 3528));
 }
+
+#[test]
+fn parts_the_old_file_gives_to_annotators_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let [master_db, anna, _] = demo::write(dir.path());
+    OldDb { conn: rusqlite::Connection::open(&master_db).unwrap() }.exec(
+        "ALTER TABLE annotation_tasks ADD COLUMN annotator_id integer;
+         UPDATE annotation_tasks SET annotator_id = 1 WHERE task_no = 2;
+         UPDATE annotation_tasks SET annotator_id = 2 WHERE task_no = 3;",
+    );
+    let (m, _) = convert_master(&master_db);
+    let parts: Vec<_> = m.task_sets[0].tasks.iter().map(|t| t.annotator).collect();
+    assert_eq!(parts, [None, Some(AnnotatorId(1)), Some(AnnotatorId(2))]);
+    let (_, placement, _) = convert_batch(&anna, &m);
+    assert_eq!((placement.task_set, placement.how), (1, How::Existing));
+}

@@ -2,7 +2,7 @@
 //! gathered from `annotations`, `tag_annotations` and `token_annotations`.
 
 use super::db::at_row;
-use super::old::OldFile;
+use super::old::{self, OldFile};
 use super::status;
 use super::suite::Suite;
 use crate::error::{Error, Result};
@@ -119,36 +119,7 @@ pub(super) fn gather(
                 ),
             ));
         }
-        let bad = |message: String| Err(at_row(path, "annotations", a.id, message));
-        let mut r = Record::new(c.id, who, time);
-        for (column, value, slot) in
-            [("ant_annotation", &a.antecedent, &mut r.antecedent), ("anaph_annotation", &a.pronoun, &mut r.pronoun)]
-        {
-            *slot = match value.as_deref() {
-                Some("ok") => Judgement::Yes,
-                Some("bad") => Judgement::No,
-                None | Some("" | "unset") => Judgement::Unset,
-                Some("unsure") => {
-                    r.legacy.insert(column.into(), "unsure".into());
-                    Judgement::Unset
-                }
-                Some(other) => {
-                    return bad(format!("{column} is '{other}'; the old tool writes ok, bad, unset or unsure"));
-                }
-            };
-        }
-        let anaphoric = suite
-            .example(c.example)
-            .and_then(|e| suite.category(&e.category).map(|k| (e, k)))
-            .is_some_and(|(_, k)| k.anaphoric);
-        if r.antecedent.is_set() && !anaphoric {
-            return bad(format!(
-                "ant_annotation is '{}' but example {} is not anaphoric, so it has no antecedent to judge",
-                a.antecedent.as_deref().unwrap_or_default(),
-                c.example
-            ));
-        }
-        r.remarks = a.remarks.clone().unwrap_or_default();
+        let r = record_of(path, a, c, who, suite, time)?;
         records.insert((c.id, who), (r, a.conflict.clone(), a.id));
     }
 
@@ -210,6 +181,44 @@ pub(super) fn gather(
         out.records.push(r);
     }
     Ok(out)
+}
+
+/// The record an `annotations` row gives: judgements (an old `unsure` kept in `legacy`) and
+/// remarks; its conflict status follows once its tags are known.
+fn record_of(
+    path: &Path,
+    a: &old::Annotation,
+    c: &Candidate,
+    who: AnnotatorId,
+    suite: &Suite,
+    time: DateTime<Utc>,
+) -> Result<Record> {
+    let bad = |message: String| Err(at_row(path, "annotations", a.id, message));
+    let mut r = Record::new(c.id, who, time);
+    for (column, value, slot) in
+        [("ant_annotation", &a.antecedent, &mut r.antecedent), ("anaph_annotation", &a.pronoun, &mut r.pronoun)]
+    {
+        *slot = match value.as_deref() {
+            Some("ok") => Judgement::Yes,
+            Some("bad") => Judgement::No,
+            None | Some("" | "unset") => Judgement::Unset,
+            Some("unsure") => {
+                r.legacy.insert(column.into(), "unsure".into());
+                Judgement::Unset
+            }
+            Some(other) => return bad(format!("{column} is '{other}'; the old tool writes ok, bad, unset or unsure")),
+        };
+    }
+    let anaphoric = suite.example(c.example).and_then(|e| suite.category(&e.category)).is_some_and(|k| k.anaphoric);
+    if r.antecedent.is_set() && !anaphoric {
+        return bad(format!(
+            "ant_annotation is '{}' but example {} is not anaphoric, so it has no antecedent to judge",
+            a.antecedent.as_deref().unwrap_or_default(),
+            c.example
+        ));
+    }
+    r.remarks = a.remarks.clone().unwrap_or_default();
+    Ok(r)
 }
 
 /// Records being gathered, each with its raw conflict status (mapped once its tags are known)

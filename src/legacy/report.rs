@@ -332,3 +332,48 @@ impl fmt::Display for Report {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_finds_any_value_that_did_not_arrive() {
+        let old = OldCounts {
+            annotations: 2,
+            antecedent: OldValues { ok: 1, unset: 1, ..OldValues::default() },
+            pronoun: OldValues { ok: 1, unsure: 1, ..OldValues::default() },
+            remarks: 1,
+            status_ok: 2,
+            tag_rows: 3,
+            token_rows: 2,
+            ..OldCounts::default()
+        };
+        let gathered = Gathered { repeated_tags: 1, both_roles: 1, ..Gathered::default() };
+        let new = Counts {
+            records: 2,
+            antecedent: [1, 0, 1],
+            pronoun: [1, 0, 1],
+            unsure: 1,
+            remarks: 1,
+            tags: 2,
+            selected_pronoun: 2,
+            selected_antecedent: 1,
+            clear: 2,
+            ..Counts::default()
+        };
+        assert_eq!(verify(&old, &gathered, &new), Ok(()));
+        let lost_tag = Counts { tags: 1, ..new.clone() };
+        assert_eq!(verify(&old, &gathered, &lost_tag), Err("tags: 2 in the old file, 1 converted".into()));
+        let lost_unsure = Counts { unsure: 0, ..new.clone() };
+        assert!(verify(&old, &gathered, &lost_unsure).unwrap_err().starts_with("unsure judgements"));
+        let yes_for_no = Counts { pronoun: [2, 0, 0], ..new };
+        assert!(verify(&old, &gathered, &yes_for_no).unwrap_err().starts_with("pronoun yes"));
+    }
+
+    #[test]
+    fn counts_say_one_or_many() {
+        assert_eq!(count(1, "record", "records"), "1 record");
+        assert_eq!(count(0, "record", "records"), "0 records");
+    }
+}
