@@ -18,6 +18,7 @@ pub mod history;
 pub mod import;
 pub mod journal;
 pub mod json;
+pub mod legacy;
 pub mod master_file;
 pub mod merge;
 pub mod model;

@@ -1,9 +1,10 @@
 //! Command-line interface: argument definitions and one small function per subcommand.
 
 mod annotator;
-mod batch;
 mod auto_eval;
+mod batch;
 mod check;
+mod convert;
 mod import;
 mod report;
 
@@ -43,6 +44,8 @@ pub enum Command {
     AutoEval(auto_eval::AutoEvalArgs),
     /// Print or export the results, agreement, per-system score and automatic-match tables.
     Report(report::ReportArgs),
+    /// Convert the original PROTEST tool's SQLite master or annotation batch into our files.
+    Convert(convert::ConvertArgs),
 }
 
 /// Runs a headless subcommand; errors go to stderr with a non-zero exit code.
@@ -55,6 +58,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Batch(args) => batch::run(args),
         Command::AutoEval(args) => auto_eval::run(args),
         Command::Report(args) => report::run(args),
+        Command::Convert(args) => convert::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
