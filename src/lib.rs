@@ -14,6 +14,7 @@ pub mod json;
 pub mod master_file;
 pub mod model;
 pub mod summary;
+pub mod tokenize;
 pub mod tokens;
 pub mod validate;
 pub mod window;
