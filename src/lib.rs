@@ -6,14 +6,18 @@
 
 pub mod align;
 pub mod alignment;
+pub mod annotation;
 pub mod atomic;
 pub mod conflicts;
 pub mod context;
 pub mod error;
+pub mod history;
 pub mod import;
+pub mod journal;
 pub mod json;
 pub mod master_file;
 pub mod model;
+pub mod store;
 pub mod summary;
 pub mod tokenize;
 pub mod tokens;

@@ -4,7 +4,7 @@
 //! express: indices in range, references that resolve, one reference per thing. Each problem
 //! carries the JSON path of the offending value so the message can point into the file.
 
-use crate::model::{CorpusRole, Master, Role, TokenRef, tags};
+use crate::model::{CorpusRole, Master, Record, Role, TokenRef, tags};
 use crate::tokens;
 use std::collections::{HashMap, HashSet};
 
@@ -304,32 +304,38 @@ fn annotators(m: &Master, p: &mut Problems) {
 
 fn records(m: &Master, p: &mut Problems) {
     for (i, r) in m.records.iter().enumerate() {
-        let at = format!("records[{i}]");
-        let rec = format!("record of candidate {} by annotator {}", r.candidate, r.annotator);
-        let Some(candidate) = m.candidate(r.candidate) else {
-            p.add(format!("{at}.candidate"), format!("{rec}: the candidate does not exist"));
-            continue;
-        };
-        if !r.annotator.is_researcher() && m.annotator(r.annotator).is_none() {
-            p.add(format!("{at}.annotator"), format!("{rec}: the annotator does not exist"));
-        }
-        let anaphoric = m.example_of(candidate).is_some_and(|(_, cat)| cat.anaphoric);
-        if !anaphoric && r.antecedent.is_set() {
-            p.add(format!("{at}.antecedent"), format!("{rec}: an antecedent judgement on a non-anaphoric example"));
-        }
-        for role in Role::ALL {
-            if let Some(t) = r.selected.get(role).iter().find(|&&t| !candidate.is_aligned(role, t)) {
-                p.add(
-                    format!("{at}.selected"),
-                    format!("{rec}: selected {role:?} token {t} is not among the tokens aligned to the {role:?}")
-                        .to_lowercase(),
-                );
-            }
-        }
-        if let Some(tag) = r.tags.iter().find(|t| !tags::is_valid(t)) {
-            p.add(format!("{at}.tags"), format!("{rec}: tag '{tag}' is empty or contains spaces"));
+        if let Some((field, message)) = record(m, r) {
+            p.add(format!("records[{i}].{field}"), message);
         }
     }
+}
+
+/// The first problem of one record against its master: the field it is in and what is wrong.
+/// Used for records arriving from a journal or a batch as well as for the master's own.
+pub fn record(m: &Master, r: &Record) -> Option<(&'static str, String)> {
+    let rec = format!("record of candidate {} by annotator {}", r.candidate, r.annotator);
+    let Some(candidate) = m.candidate(r.candidate) else {
+        return Some(("candidate", format!("{rec}: the candidate does not exist")));
+    };
+    if !r.annotator.is_researcher() && m.annotator(r.annotator).is_none() {
+        return Some(("annotator", format!("{rec}: the annotator does not exist")));
+    }
+    let anaphoric = m.example_of(candidate).is_some_and(|(_, cat)| cat.anaphoric);
+    if !anaphoric && r.antecedent.is_set() {
+        return Some(("antecedent", format!("{rec}: an antecedent judgement on a non-anaphoric example")));
+    }
+    for role in Role::ALL {
+        if let Some(t) = r.selected.get(role).iter().find(|&&t| !candidate.is_aligned(role, t)) {
+            return Some((
+                "selected",
+                format!("{rec}: selected {role} token {t} is not among the tokens aligned to the {role}"),
+            ));
+        }
+    }
+    if let Some(tag) = r.tags.iter().find(|t| !tags::is_valid(t)) {
+        return Some(("tags", format!("{rec}: tag '{tag}' is empty or contains spaces")));
+    }
+    None
 }
 
 fn task_sets(m: &Master, p: &mut Problems) {

@@ -15,4 +15,4 @@ pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
 pub use master::{Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, Master, Records, Settings};
 pub use record::{ConflictStatus, Judgement, Record, Role, Selection};
 pub use suite::{Antecedent, Category, Example, function, standard_categories};
-pub use tasks::{Task, TaskSet};
+pub use tasks::{Purpose, Task, TaskSet};

@@ -43,6 +43,15 @@ impl Role {
     pub const ALL: [Role; 2] = [Role::Pronoun, Role::Antecedent];
 }
 
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Role::Pronoun => "pronoun",
+            Role::Antecedent => "antecedent",
+        })
+    }
+}
+
 /// The minimal correct tokens an annotator selected, per role.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Selection {

@@ -18,7 +18,21 @@ pub struct TaskSet {
     pub annotators: u32,
     /// Requested size of the inter-annotator agreement sample.
     pub iaa_size: u32,
+    #[serde(default)]
+    pub purpose: Purpose,
     pub tasks: Vec<Task>,
+}
+
+/// Why a task set was made.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Purpose {
+    /// Ordinary annotation.
+    #[default]
+    Annotation,
+    /// Candidates on which annotators disagreed, given to a further annotator whose judgement
+    /// then prevails wherever one judgement per candidate is needed.
+    Adjudication,
 }
 
 /// One share of a task set: the IAA sample (given to every annotator) or one annotator's part.

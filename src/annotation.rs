@@ -1,0 +1,311 @@
+//! What an annotator does to a record, as pure functions: judging, selecting tokens, tagging,
+//! remarks, and settling conflicts when leaving an example. The GUI turns clicks and keys into
+//! these calls and stores the result; nothing here knows about windows.
+
+use crate::conflicts::{self, Conflict};
+use crate::model::{
+    AnnotatorId, CandidateId, Category, ConflictStatus, CorpusId, Judgement, Master, Record, Role, TokenRef, tags,
+};
+use chrono::{DateTime, Utc};
+use std::collections::BTreeSet;
+
+/// One change an annotator makes to their record of a candidate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edit {
+    Judge(Role, Judgement),
+    /// Select the token for the role if it is not selected, deselect it if it is.
+    ToggleToken(Role, TokenRef),
+    AddTag(String),
+    RemoveTag(String),
+    Remarks(String),
+}
+
+/// Why an edit cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    #[error("candidate {0} does not exist")]
+    NoCandidate(CandidateId),
+    #[error("only anaphoric examples have an antecedent to judge or select")]
+    NotAnaphoric,
+    #[error("{1} is not aligned to the {0}, so it cannot be selected for it")]
+    NotAligned(Role, TokenRef),
+    #[error("a tag is one word without spaces")]
+    BadTag,
+}
+
+/// The record after `edit`, starting from `current` (or a new record). The conflict status goes
+/// back to unchecked because the content changed.
+pub fn apply(
+    master: &Master,
+    candidate: CandidateId,
+    annotator: AnnotatorId,
+    current: Option<&Record>,
+    edit: Edit,
+    now: DateTime<Utc>,
+) -> Result<Record, EditError> {
+    let cand = master.candidate(candidate).ok_or(EditError::NoCandidate(candidate))?;
+    let anaphoric = master.example_of(cand).is_some_and(|(_, c)| c.anaphoric);
+    let mut record = current.cloned().unwrap_or_else(|| Record::new(candidate, annotator, now));
+    match edit {
+        Edit::Judge(Role::Antecedent, _) | Edit::ToggleToken(Role::Antecedent, _) if !anaphoric => {
+            return Err(EditError::NotAnaphoric);
+        }
+        Edit::Judge(role, judgement) => *record.judgement_mut(role) = judgement,
+        Edit::ToggleToken(role, token) => {
+            if !cand.is_aligned(role, token) {
+                return Err(EditError::NotAligned(role, token));
+            }
+            let selected = record.selected.get_mut(role);
+            if !selected.remove(&token) {
+                selected.insert(token);
+            }
+        }
+        Edit::AddTag(tag) => {
+            let tag = tag.trim();
+            if !tags::is_valid(tag) {
+                return Err(EditError::BadTag);
+            }
+            record.tags.insert(tag.to_owned());
+        }
+        Edit::RemoveTag(tag) => {
+            record.tags.remove(&tag);
+        }
+        Edit::Remarks(text) => record.remarks = text,
+    }
+    record.conflict = ConflictStatus::Unchecked;
+    record.modified = now;
+    Ok(record)
+}
+
+/// The conflict rules that fail for a record, or none when checks do not apply to it: the
+/// researcher's own records, and masters (or batches from masters) with checks switched off.
+pub fn conflicts_on_leave(master: &Master, record: &Record) -> Vec<Conflict> {
+    if record.annotator.is_researcher() || !master.settings.conflict_checks || record.is_blank() {
+        return Vec::new();
+    }
+    let Some(candidate) = master.candidate(record.candidate) else { return Vec::new() };
+    let Some((_, category)) = master.example_of(candidate) else { return Vec::new() };
+    conflicts::check(category, candidate, record)
+}
+
+/// The record with the outcome of the checks stored: clear, or kept with its conflicts when the
+/// annotator chose *Keep as is*.
+pub fn settle(record: &Record, conflicts: Vec<Conflict>) -> Record {
+    let mut settled = record.clone();
+    settled.conflict = ConflictStatus::from_conflicts(conflicts);
+    settled
+}
+
+/// Where a candidate stands for one annotator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Not annotated yet.
+    New,
+    Done,
+    /// Kept with failed conflict rules.
+    Conflict,
+}
+
+pub fn status(record: Option<&Record>) -> Status {
+    match record {
+        None => Status::New,
+        Some(r) if r.is_blank() => Status::New,
+        Some(r) if r.conflict.has_conflicts() => Status::Conflict,
+        Some(_) => Status::Done,
+    }
+}
+
+/// One row of the category browser: the candidates of a category by status, in display order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CategoryRow {
+    pub category: String,
+    pub title: String,
+    pub new: Vec<CandidateId>,
+    pub done: Vec<CandidateId>,
+    pub conflict: Vec<CandidateId>,
+}
+
+impl CategoryRow {
+    pub fn total(&self) -> usize {
+        self.new.len() + self.done.len() + self.conflict.len()
+    }
+
+    /// Every candidate of the row in display order.
+    pub fn all(&self, order: &[CandidateId]) -> Vec<CandidateId> {
+        let members: BTreeSet<_> = self.new.iter().chain(&self.done).chain(&self.conflict).collect();
+        order.iter().filter(|c| members.contains(c)).copied().collect()
+    }
+}
+
+/// The category browser for `annotator`: one row per category of the master (in its order), over
+/// the candidates of `order` (the display order: example order for a master, the shuffled order
+/// of a batch), optionally only those of one translation corpus.
+pub fn browse(
+    master: &Master,
+    annotator: AnnotatorId,
+    order: &[CandidateId],
+    corpus: Option<CorpusId>,
+) -> Vec<CategoryRow> {
+    let mut rows: Vec<CategoryRow> = master
+        .categories
+        .iter()
+        .map(|c| CategoryRow {
+            category: c.name.clone(),
+            title: c.title().to_owned(),
+            new: Vec::new(),
+            done: Vec::new(),
+            conflict: Vec::new(),
+        })
+        .collect();
+    for &id in order {
+        let Some(candidate) = master.candidate(id) else { continue };
+        if corpus.is_some_and(|c| c != candidate.corpus) {
+            continue;
+        }
+        let Some((_, category)) = master.example_of(candidate) else { continue };
+        let Some(row) = rows.iter_mut().find(|r| r.category == category.name) else { continue };
+        match status(master.records.get(id, annotator)) {
+            Status::New => row.new.push(id),
+            Status::Done => row.done.push(id),
+            Status::Conflict => row.conflict.push(id),
+        }
+    }
+    rows
+}
+
+/// Candidates in example order, and within an example in corpus order (researcher mode).
+pub fn example_order(master: &Master) -> Vec<CandidateId> {
+    let corpus_rank = |id| master.corpora.iter().position(|c| c.id == id).unwrap_or(usize::MAX);
+    let mut ids: Vec<_> = master.candidates.iter().map(|c| (c.example, corpus_rank(c.corpus), c.id)).collect();
+    ids.sort_unstable();
+    ids.into_iter().map(|(_, _, id)| id).collect()
+}
+
+/// Tags to offer for a candidate of `category`: the standard ones that apply to it, then every
+/// other tag already used in the master, alphabetically.
+pub fn tag_suggestions(master: &Master, category: &Category) -> Vec<String> {
+    let standard = tags::STANDARD
+        .iter()
+        .filter(|t| (!t.anaphoric_only || category.anaphoric) && (!t.politeness_only || category.politeness))
+        .map(|t| t.name.to_owned());
+    let used: BTreeSet<&str> = master.records.iter().flat_map(|r| r.tags.iter().map(String::as_str)).collect();
+    let mut out: Vec<String> = standard.collect();
+    out.extend(used.into_iter().filter(|t| !tags::STANDARD.iter().any(|s| s.name == *t)).map(str::to_owned));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::master_file;
+    use std::path::Path;
+
+    fn tiny() -> Master {
+        master_file::from_bytes(Path::new("tiny"), include_bytes!("../tests/fixtures/tiny/tiny.master.json")).unwrap()
+    }
+
+    const ANNA: AnnotatorId = AnnotatorId(1);
+
+    fn edit(m: &Master, c: u32, current: Option<&Record>, e: Edit) -> Result<Record, EditError> {
+        apply(m, CandidateId(c), ANNA, current, e, Utc::now())
+    }
+
+    #[test]
+    fn judging_and_selecting_build_a_record() {
+        let m = tiny();
+        // Candidate 2: MT translation of "It" (→ "Elle") whose antecedent head "bicycle" → "bicyclette".
+        let r = edit(&m, 2, None, Edit::Judge(Role::Antecedent, Judgement::Yes)).unwrap();
+        let r = edit(&m, 2, Some(&r), Edit::ToggleToken(Role::Antecedent, TokenRef::new(0, 3))).unwrap();
+        let r = edit(&m, 2, Some(&r), Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
+        let r = edit(&m, 2, Some(&r), Edit::ToggleToken(Role::Pronoun, TokenRef::new(1, 0))).unwrap();
+        assert_eq!((r.antecedent, r.pronoun), (Judgement::Yes, Judgement::Yes));
+        assert!(r.selected.antecedent.contains(&TokenRef::new(0, 3)));
+        assert_eq!(conflicts_on_leave(&m, &r), vec![]);
+        // Toggling again deselects.
+        let r = edit(&m, 2, Some(&r), Edit::ToggleToken(Role::Pronoun, TokenRef::new(1, 0))).unwrap();
+        assert!(r.selected.pronoun.is_empty());
+        assert_eq!(conflicts_on_leave(&m, &r), vec![Conflict::PronounYesWithoutTokens]);
+    }
+
+    #[test]
+    fn only_aligned_tokens_and_anaphoric_antecedents() {
+        let m = tiny();
+        assert_eq!(
+            edit(&m, 2, None, Edit::ToggleToken(Role::Pronoun, TokenRef::new(1, 1))),
+            Err(EditError::NotAligned(Role::Pronoun, TokenRef::new(1, 1)))
+        );
+        assert_eq!(edit(&m, 4, None, Edit::Judge(Role::Antecedent, Judgement::No)), Err(EditError::NotAnaphoric));
+        assert_eq!(edit(&m, 4, None, Edit::AddTag("two words".into())), Err(EditError::BadTag));
+        assert_eq!(edit(&m, 99, None, Edit::Remarks("x".into())), Err(EditError::NoCandidate(CandidateId(99))));
+    }
+
+    #[test]
+    fn a_change_unsettles_the_conflict_status() {
+        let m = tiny();
+        let r = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
+        let kept = settle(&r, conflicts_on_leave(&m, &r));
+        assert_eq!(kept.conflict, ConflictStatus::Kept(vec![Conflict::PronounYesWithoutTokens]));
+        assert_eq!(status(Some(&kept)), Status::Conflict);
+        let changed = edit(&m, 4, Some(&kept), Edit::Remarks("hm".into())).unwrap();
+        assert_eq!(changed.conflict, ConflictStatus::Unchecked);
+        assert_eq!(status(Some(&changed)), Status::Done);
+    }
+
+    #[test]
+    fn researcher_records_and_disabled_checks_are_not_checked() {
+        let mut m = tiny();
+        let r = apply(
+            &m,
+            CandidateId(4),
+            AnnotatorId::RESEARCHER,
+            None,
+            Edit::Judge(Role::Pronoun, Judgement::Yes),
+            Utc::now(),
+        )
+        .unwrap();
+        assert!(conflicts_on_leave(&m, &r).is_empty());
+        let r = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
+        assert!(!conflicts_on_leave(&m, &r).is_empty());
+        m.settings.conflict_checks = false;
+        assert!(conflicts_on_leave(&m, &r).is_empty());
+    }
+
+    #[test]
+    fn browser_counts_by_status_and_corpus() {
+        let mut m = tiny();
+        m.annotators.push(crate::model::Annotator { id: ANNA, name: "Anna".into() });
+        let done = edit(&m, 3, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+        m.records.put(settle(&done, vec![]));
+        let conflict = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
+        m.records.put(settle(&conflict, vec![Conflict::PronounYesWithoutTokens]));
+        let order = example_order(&m);
+        assert_eq!(order, (1..=6).map(CandidateId).collect::<Vec<_>>());
+        let rows = browse(&m, ANNA, &order, None);
+        assert_eq!(rows.len(), 13);
+        let pleonastic = rows.iter().find(|r| r.category == "pleonastic_it").unwrap();
+        assert_eq!(
+            (pleonastic.new.len(), pleonastic.done.clone(), pleonastic.conflict.clone()),
+            (0, vec![CandidateId(3)], vec![CandidateId(4)])
+        );
+        assert_eq!(pleonastic.all(&order), vec![CandidateId(3), CandidateId(4)]);
+        // Only the MT system's candidates; another annotator sees everything as new.
+        let mt = browse(&m, ANNA, &order, Some(CorpusId(2)));
+        assert_eq!(mt.iter().map(CategoryRow::total).sum::<usize>(), 3);
+        let other = browse(&m, AnnotatorId(2), &order, None);
+        assert_eq!(other.iter().map(|r| r.new.len()).sum::<usize>(), 6);
+    }
+
+    #[test]
+    fn tag_suggestions_fit_the_category() {
+        let mut m = tiny();
+        let mut r = Record::new(CandidateId(3), AnnotatorId::RESEARCHER, Utc::now());
+        r.tags.insert("my_tag".into());
+        m.records.put(r);
+        let pleonastic = m.category("pleonastic_it").unwrap().clone();
+        let t = tag_suggestions(&m, &pleonastic);
+        assert!(t.contains(&"desc_vs_presc".to_string()) && t.contains(&"my_tag".to_string()));
+        assert!(!t.contains(&"ant_ensure".to_string()) && !t.contains(&"politeness_tu".to_string()));
+        let you = m.category("addressee_deictic_singular_you").unwrap().clone();
+        assert!(tag_suggestions(&m, &you).contains(&"politeness_unknown".to_string()));
+    }
+}

@@ -1,0 +1,368 @@
+//! An open master or batch: the file, its journal and its lock, behind one API that saves every
+//! change durably before reporting success.
+//!
+//! - Annotation changes ([`Store::put`], [`Store::remove`]) go to the journal (one fsynced line
+//!   each, see [`crate::journal`]), so their cost does not grow with the file.
+//! - Other changes ([`Store::update`]) and closing rewrite the file atomically and start a new
+//!   journal; so does a journal grown past [`FOLD_BYTES`].
+//! - A lock file beside the file (`FILE.lock`, an OS advisory lock) keeps a second instance to a
+//!   read-only view; the OS drops the lock when its holder dies, so a lock left by a crash is
+//!   simply taken over.
+
+use crate::error::{Error, Result};
+use crate::journal::{self, Entry, Journal};
+use crate::master_file;
+use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use crate::validate;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+/// Fold the journal into the file once it holds this much.
+pub const FOLD_BYTES: u64 = 8 << 20;
+
+/// A file the store can keep: a master, or a batch (which holds a restricted master).
+pub trait Document: Sized {
+    fn load(path: &Path) -> Result<Self>;
+    fn save(&self, path: &Path) -> Result<()>;
+    /// Identifies the file for its journal.
+    fn file_id(&self) -> &str;
+    fn master(&self) -> &Master;
+    fn master_mut(&mut self) -> &mut Master;
+}
+
+impl Document for Master {
+    fn load(path: &Path) -> Result<Self> {
+        master_file::load(path)
+    }
+
+    fn save(&self, path: &Path) -> Result<()> {
+        master_file::save(self, path)
+    }
+
+    fn file_id(&self) -> &str {
+        &self.id
+    }
+
+    fn master(&self) -> &Master {
+        self
+    }
+
+    fn master_mut(&mut self) -> &mut Master {
+        self
+    }
+}
+
+/// What opening found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Opened {
+    /// Changes recovered from the journal (work since the last full save, e.g. before a crash).
+    pub recovered: usize,
+    /// Someone else has the file open: why we are read-only.
+    pub read_only: Option<String>,
+}
+
+/// An open file with its journal and lock.
+#[derive(Debug)]
+pub struct Store<D: Document> {
+    path: PathBuf,
+    doc: D,
+    /// `None` when read-only.
+    journal: Option<Journal>,
+    lock: Option<Lock>,
+}
+
+impl<D: Document> Store<D> {
+    /// Opens `path`, taking its lock if nobody holds it, and replays its journal.
+    pub fn open(path: &Path) -> Result<(Self, Opened)> {
+        let lock = Lock::acquire(path)?;
+        let read_only = match &lock {
+            Ok(_) => None,
+            Err(holder) => {
+                Some(format!("{} is open in another PROTEST window ({holder}); showing it read-only", path.display()))
+            }
+        };
+        let mut doc = D::load(path)?;
+        let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
+        let replay = Journal::read(path, &id, revision)?;
+        let journal_path = journal::path_for(path);
+        for (i, entry) in replay.entries.iter().enumerate() {
+            apply(doc.master_mut(), entry)
+                .map_err(|m| Error::whole_file(&journal_path, format!("change {} cannot be applied: {m}", i + 1)))?;
+        }
+        let journal = match &lock {
+            Ok(_) => Some(Journal::resume(path, &replay, &id, revision)?),
+            Err(_) => None,
+        };
+        let opened = Opened { recovered: replay.entries.len(), read_only };
+        Ok((Store { path: path.to_path_buf(), doc, journal, lock: lock.ok() }, opened))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn doc(&self) -> &D {
+        &self.doc
+    }
+
+    pub fn master(&self) -> &Master {
+        self.doc.master()
+    }
+
+    pub fn is_read_only(&self) -> bool {
+        self.journal.is_none()
+    }
+
+    /// Stores a record durably (it is on disk when this returns) and in memory.
+    pub fn put(&mut self, record: Record) -> Result<()> {
+        self.change(Entry::Put(record))
+    }
+
+    /// Removes a record durably.
+    pub fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()> {
+        self.change(Entry::Remove { candidate, annotator })
+    }
+
+    fn change(&mut self, entry: Entry) -> Result<()> {
+        let Some(journal) = self.journal.as_mut() else { return Err(read_only_error(&self.path)) };
+        if let Entry::Put(record) = &entry
+            && let Some((_, problem)) = validate::record(self.doc.master(), record)
+        {
+            return Err(Error::whole_file(&self.path, problem));
+        }
+        journal.append(&entry)?;
+        let full = journal.bytes() > FOLD_BYTES;
+        apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
+        if full {
+            self.save()?;
+        }
+        Ok(())
+    }
+
+    /// Makes a change beyond single records (annotators, task sets, a merge…) and saves the
+    /// whole file. If `change` fails, nothing was modified on disk; the caller's closure must
+    /// leave the document unchanged when it returns an error.
+    pub fn update<T>(&mut self, change: impl FnOnce(&mut D) -> Result<T>) -> Result<T> {
+        if self.journal.is_none() {
+            return Err(read_only_error(&self.path));
+        }
+        let value = change(&mut self.doc)?;
+        self.doc.master_mut().reindex();
+        self.save()?;
+        Ok(value)
+    }
+
+    /// Writes the whole file at the next revision and starts an empty journal.
+    pub fn save(&mut self) -> Result<()> {
+        if self.journal.is_none() {
+            return Err(read_only_error(&self.path));
+        }
+        let master = self.doc.master_mut();
+        master.revision += 1;
+        if let Err(e) = self.doc.save(&self.path) {
+            self.doc.master_mut().revision -= 1;
+            return Err(e);
+        }
+        let (id, revision) = (self.doc.file_id().to_owned(), self.doc.master().revision);
+        self.journal = Some(Journal::start(&self.path, &id, revision)?);
+        Ok(())
+    }
+
+    /// Number of changes kept only in the journal so far.
+    pub fn unsaved_changes(&self) -> usize {
+        self.journal.as_ref().map_or(0, Journal::len)
+    }
+
+    /// Folds the journal into the file, removes it and releases the lock.
+    pub fn close(mut self) -> Result<()> {
+        if self.journal.is_none() {
+            return Ok(());
+        }
+        if self.unsaved_changes() > 0 {
+            self.save()?;
+        }
+        if let Some(j) = self.journal.take() {
+            j.delete()?;
+        }
+        if let Some(lock) = self.lock.take() {
+            lock.release();
+        }
+        Ok(())
+    }
+}
+
+fn read_only_error(path: &Path) -> Error {
+    Error::whole_file(path, "opened read-only because another PROTEST window has it open; changes cannot be saved")
+}
+
+fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> {
+    match entry {
+        Entry::Put(record) => {
+            if let Some((_, problem)) = validate::record(master, record) {
+                return Err(problem);
+            }
+            master.records.put(record.clone());
+        }
+        Entry::Remove { candidate, annotator } => {
+            master.records.remove(*candidate, *annotator);
+        }
+    }
+    Ok(())
+}
+
+/// The lock path for a master or batch file.
+pub fn lock_path(file: &Path) -> PathBuf {
+    let mut name = file.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// An advisory lock held for as long as the store is open.
+#[derive(Debug)]
+struct Lock {
+    path: PathBuf,
+    file: File,
+}
+
+impl Lock {
+    /// `Ok(Ok(lock))` when we hold it, `Ok(Err(holder))` when someone else does.
+    fn acquire(file: &Path) -> Result<std::result::Result<Lock, String>> {
+        let path = lock_path(file);
+        let io = |e| Error::io(&path, e);
+        let mut handle =
+            OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(io)?;
+        match handle.try_lock() {
+            Ok(()) => {
+                let holder = format!(
+                    "process {} of {} since {}",
+                    std::process::id(),
+                    std::env::var("USER").unwrap_or_else(|_| "this user".into()),
+                    chrono::Local::now().format("%Y-%m-%d %H:%M")
+                );
+                handle.set_len(0).map_err(io)?;
+                handle.rewind().map_err(io)?;
+                handle.write_all(holder.as_bytes()).map_err(io)?;
+                Ok(Ok(Lock { path, file: handle }))
+            }
+            Err(TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = handle.read_to_string(&mut holder);
+                Ok(Err(if holder.trim().is_empty() { "another process".into() } else { holder.trim().to_owned() }))
+            }
+            Err(TryLockError::Error(e)) => Err(io(e)),
+        }
+    }
+
+    fn release(self) {
+        // Remove the file while still holding the lock, so nobody locks a file we then delete.
+        let _ = std::fs::remove_file(&self.path);
+        drop(self.file);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Judgement;
+    use chrono::Utc;
+
+    const TINY: &str = include_str!("../tests/fixtures/tiny/tiny.master.json");
+
+    fn tiny(dir: &tempfile::TempDir) -> PathBuf {
+        let path = dir.path().join("tiny.master.json");
+        std::fs::write(&path, TINY).unwrap();
+        path
+    }
+
+    fn record(candidate: u32, pronoun: Judgement) -> Record {
+        let mut r = Record::new(CandidateId(candidate), AnnotatorId::RESEARCHER, Utc::now());
+        r.pronoun = pronoun;
+        r
+    }
+
+    #[test]
+    fn changes_survive_without_a_close() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, opened) = Store::<Master>::open(&path).unwrap();
+        assert_eq!(opened, Opened::default());
+        store.put(record(3, Judgement::Yes)).unwrap();
+        store.put(record(4, Judgement::No)).unwrap();
+        store.remove(CandidateId(4), AnnotatorId::RESEARCHER).unwrap();
+        // The master file itself is untouched; the journal has the changes.
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), TINY);
+        drop(store); // as if the process died: no close
+        let (store, opened) = Store::<Master>::open(&path).unwrap();
+        assert_eq!(opened.recovered, 3);
+        assert_eq!(store.master().records.len(), 1);
+        assert_eq!(
+            store.master().records.get(CandidateId(3), AnnotatorId::RESEARCHER).unwrap().pronoun,
+            Judgement::Yes
+        );
+    }
+
+    #[test]
+    fn close_folds_the_journal_into_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        store.close().unwrap();
+        assert!(!journal::path_for(&path).exists() && !lock_path(&path).exists());
+        let m = master_file::load(&path).unwrap();
+        assert_eq!(m.revision, 1);
+        assert_eq!(m.records.len(), 1);
+    }
+
+    #[test]
+    fn a_second_opener_is_read_only_until_the_first_closes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut first, _) = Store::<Master>::open(&path).unwrap();
+        first.put(record(3, Judgement::Yes)).unwrap();
+        let (mut second, opened) = Store::<Master>::open(&path).unwrap();
+        let why = opened.read_only.unwrap();
+        assert!(why.contains("open in another PROTEST window (process"), "{why}");
+        assert!(second.is_read_only());
+        // The read-only view still shows the first one's journaled work.
+        assert_eq!(second.master().records.len(), 1);
+        let err = second.put(record(4, Judgement::No)).unwrap_err().to_string();
+        assert!(err.contains("read-only"), "{err}");
+        first.close().unwrap();
+        drop(second);
+        let (third, opened) = Store::<Master>::open(&path).unwrap();
+        assert!(opened.read_only.is_none() && !third.is_read_only());
+    }
+
+    #[test]
+    fn records_that_do_not_fit_are_refused_before_touching_the_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        let err = store.put(record(99, Judgement::Yes)).unwrap_err().to_string();
+        assert!(err.contains("candidate 99") && err.contains("does not exist"), "{err}");
+        assert_eq!(store.unsaved_changes(), 0);
+    }
+
+    #[test]
+    fn update_saves_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        store
+            .update(|m| {
+                m.description = "changed".into();
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(store.unsaved_changes(), 0);
+        let m = master_file::load(&path).unwrap();
+        assert_eq!((m.description.as_str(), m.records.len(), m.revision), ("changed", 1, 1));
+        // The journal left over from revision 0 would be stale; the new one is for revision 1.
+        drop(store);
+        let (store, opened) = Store::<Master>::open(&path).unwrap();
+        assert_eq!((opened.recovered, store.master().records.len()), (0, 1));
+    }
+}
