@@ -4,6 +4,7 @@
 //! translation window's content, conflict rules, batches, matching, statistics and metrics — and
 //! no user-interface types. The GUI and the command line are thin shells over it.
 
+pub mod add_system;
 pub mod align;
 pub mod alignment;
 pub mod annotation;

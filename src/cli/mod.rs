@@ -1,5 +1,6 @@
 //! Command-line interface: argument definitions and one small function per subcommand.
 
+mod add_system;
 mod check;
 mod import;
 
@@ -26,6 +27,8 @@ pub enum Command {
     },
     /// Build a master from a tokenised source, translations, alignments and a test-suite definition.
     Import(Box<import::ImportArgs>),
+    /// Add a new MT system's output to a master: tokenised, word-aligned, one candidate per example.
+    AddSystem(Box<add_system::AddSystemArgs>),
     /// Validate a master file and print what it contains.
     Check {
         /// The file to check.
@@ -38,6 +41,7 @@ pub fn run(command: Command) -> ExitCode {
     let result = match command {
         Command::Open { .. } => unreachable!("the GUI handles open"),
         Command::Import(args) => import::run(*args),
+        Command::AddSystem(args) => add_system::run(*args),
         Command::Check { file } => check::run(&file),
     };
     match result {
