@@ -18,6 +18,7 @@ pub mod journal;
 pub mod json;
 pub mod master_file;
 pub mod model;
+pub mod pronoun_alignment;
 pub mod store;
 pub mod summary;
 pub mod tokenize;
