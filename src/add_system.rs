@@ -59,10 +59,19 @@ pub struct ParallelText {
 pub struct NewSystem {
     pub corpus: Corpus,
     pub candidates: Vec<Candidate>,
-    /// Sentence pairs the built-in aligner was trained on; `None` when the alignment came from
-    /// a file.
-    pub training_pairs: Option<usize>,
+    pub aligned_by: AlignedBy,
     origin: PathBuf,
+}
+
+/// Where the new system's word alignment came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlignedBy {
+    /// The alignment file given in the options.
+    File,
+    /// The built-in aligner, trained on this many sentence pairs, followed by the pronoun
+    /// repair, which added this many links (`None`: the repair has no word lists for the
+    /// master's languages).
+    BuiltIn { training_pairs: usize, pronoun_repairs: Option<usize> },
 }
 
 /// Adds a system's output to `master` and returns the id of its new corpus. On error the
@@ -77,15 +86,12 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
     check_name(master, name, origin)?;
     let source = master.source().ok_or_else(|| Error::whole_file(origin, "the master has no source corpus"))?;
     let sentences = sentences(master, output, options.tokenised)?;
-    let (links, training_pairs) = match &options.alignment {
+    let (links, aligned_by) = match &options.alignment {
         Some(file) => {
             let links = text::read_alignment_ordered(&file.path, file.order, &source.sentences, &sentences, origin)?;
-            (links, None)
+            (links, AlignedBy::File)
         }
-        None => {
-            let (links, pairs) = align_built_in(master, &source.sentences, &sentences, options)?;
-            (links, Some(pairs))
-        }
+        None => align_built_in(master, &source.sentences, &sentences, options)?,
     };
     let alignment = Alignment::new(links);
     let id = master.next_corpus_id();
@@ -95,7 +101,7 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
         .map(|(n, example)| import::candidate(crate::model::CandidateId(n), example, id, &alignment))
         .collect();
     let corpus = Corpus { id, name: name.to_owned(), role: CorpusRole::System, sentences, alignment: Some(alignment) };
-    Ok(NewSystem { corpus, candidates, training_pairs, origin: origin.to_path_buf() })
+    Ok(NewSystem { corpus, candidates, aligned_by, origin: origin.to_path_buf() })
 }
 
 impl NewSystem {
@@ -164,14 +170,13 @@ fn sentences(master: &Master, output: Output, tokenised: bool) -> Result<Vec<Str
 }
 
 /// Trains the built-in aligner on the source paired with every translation in the master, the
-/// new output and any extra parallel text, and aligns the new output. Returns its links and the
-/// number of training pairs.
+/// new output and any extra parallel text, aligns the new output and repairs its pronoun links.
 fn align_built_in(
     master: &Master,
     source: &[String],
     output: &[String],
     options: &Options,
-) -> Result<(Vec<Links>, usize)> {
+) -> Result<(Vec<Links>, AlignedBy)> {
     let extra = match &options.extra_parallel {
         Some(text) => read_parallel(text, &master.languages)?,
         None => Vec::new(),
@@ -184,8 +189,10 @@ fn align_built_in(
         .map(|(s, t)| (s.as_str(), t.as_str()))
         .collect();
     let aligner = Aligner::train(pairs.iter().copied(), &options.aligner);
-    let links = source.iter().zip(output).map(|(s, t)| aligner.align(s, t)).collect();
-    Ok((links, pairs.len()))
+    let mut links: Vec<Links> = source.iter().zip(output).map(|(s, t)| aligner.align(s, t)).collect();
+    let pronoun_repairs =
+        align::repair::lists(&master.languages).map(|lists| align::repair::repair(source, output, &mut links, &lists));
+    Ok((links, AlignedBy::BuiltIn { training_pairs: pairs.len(), pronoun_repairs }))
 }
 
 /// Reads and tokenises parallel text.
@@ -315,7 +322,7 @@ mod tests {
         let options = Options { extra_parallel: Some(extra), ..Options::default() };
         let system =
             prepare(&tiny(), "new", Output { origin: Path::new("new.fr"), lines: &lines(OUTPUT) }, &options).unwrap();
-        assert_eq!(system.training_pairs, Some(3 * 4 + 2));
+        assert!(matches!(system.aligned_by, AlignedBy::BuiltIn { training_pairs: 14, pronoun_repairs: Some(_) }));
         fs::write(&tgt, "Elle est rouge.\n").unwrap();
         let err = add(&mut tiny(), "new", OUTPUT, &options).unwrap_err().to_string();
         assert!(

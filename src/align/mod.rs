@@ -9,6 +9,7 @@
 mod diagonal;
 mod model;
 pub mod quality;
+pub mod repair;
 mod symmetrise;
 mod vocabulary;
 

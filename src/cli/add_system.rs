@@ -1,6 +1,6 @@
 use anyhow::{Context, bail};
 use clap::Args;
-use protest::add_system::{self, AlignmentFile, Options, Output, ParallelText};
+use protest::add_system::{self, AlignedBy, AlignmentFile, Options, Output, ParallelText};
 use protest::import::text::{self, PairOrder};
 use protest::master_file;
 use protest::model::Master;
@@ -63,11 +63,15 @@ pub fn run(args: AddSystemArgs) -> anyhow::Result<()> {
 
     println!("added system '{}' to {} as corpus {corpus}", args.name, args.master.display());
     println!("  {} sentences, {} candidates (ids {})", report.sentences, report.candidates, report.ids);
-    match report.training_pairs {
-        Some(pairs) => {
-            println!("  aligned by the built-in aligner, trained on {pairs} sentence pairs in {seconds:.1} s")
+    match report.aligned_by {
+        AlignedBy::BuiltIn { training_pairs, pronoun_repairs } => {
+            println!("  aligned by the built-in aligner, trained on {training_pairs} sentence pairs in {seconds:.1} s");
+            match pronoun_repairs {
+                Some(n) => println!("  pronoun alignment repair added {n} links"),
+                None => println!("  no pronoun alignment repair for these languages"),
+            }
         }
-        None => println!("  alignment read from the given file"),
+        AlignedBy::File => println!("  alignment read from the given file"),
     }
     println!("  pronoun aligned in {} of {} candidates", report.pronouns_aligned, report.candidates);
     Ok(())
@@ -79,7 +83,7 @@ struct Report {
     candidates: usize,
     ids: String,
     pronouns_aligned: usize,
-    training_pairs: Option<usize>,
+    aligned_by: AlignedBy,
 }
 
 impl Report {
@@ -93,7 +97,7 @@ impl Report {
             candidates: system.candidates.len(),
             ids,
             pronouns_aligned: system.candidates.iter().filter(|c| !c.pronoun.is_empty()).count(),
-            training_pairs: system.training_pairs,
+            aligned_by: system.aligned_by,
         }
     }
 }
