@@ -7,30 +7,18 @@
 //! DATA_DIR defaults to the nearest `shared/data/discomt-news-en-fr` above the current folder.
 
 use protest::tokenize::{Language, detokenize, tokenize};
-use std::path::PathBuf;
+
+mod common;
 
 fn main() -> anyhow::Result<()> {
-    let mut args = std::env::args().skip(1);
-    let mut data = None;
-    let mut show = 0;
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--show" => show = args.next().and_then(|n| n.parse().ok()).unwrap_or(10),
-            _ => data = Some(PathBuf::from(arg)),
-        }
-    }
-    let data = match data {
-        Some(d) => d,
-        None => find_data().ok_or_else(|| anyhow::anyhow!("no shared/data/discomt-news-en-fr above here; pass it"))?,
-    };
+    let common::Args { data, show } = common::Args::parse()?;
     println!("{:<22} {:>6} {:>22} {:>22}", "file", "lines", "detok→tok reproduced", "tok again unchanged");
     for (file, language) in [
         ("mt-output.fr", Language::French),
         ("pronoun-test.tok.fr", Language::French),
         ("mt-output.en", Language::English),
     ] {
-        let text = std::fs::read_to_string(data.join(file))?;
-        let lines: Vec<&str> = text.lines().collect();
+        let lines = common::lines(&data.join(file))?;
         let mut reproduced = 0;
         let mut unchanged = 0;
         let mut shown = 0;
@@ -54,9 +42,4 @@ fn main() -> anyhow::Result<()> {
         println!("{file:<22} {:>6} {:>22} {:>22}", lines.len(), pct(reproduced), pct(unchanged));
     }
     Ok(())
-}
-
-fn find_data() -> Option<PathBuf> {
-    let here = std::env::current_dir().ok()?;
-    here.ancestors().map(|a| a.join("shared/data/discomt-news-en-fr")).find(|p| p.is_dir())
 }
