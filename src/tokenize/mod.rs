@@ -3,8 +3,10 @@
 //! `c' est`; punctuation as separate tokens; hyphenated words and numbers kept whole; `&`, `<`
 //! and `>` escaped). The rules, with examples, are in docs/tokenisation.md.
 //!
-//! Tokenising already tokenised text leaves it unchanged, so a user who is unsure whether an MT
-//! output is tokenised can let it be tokenised again.
+//! Tokenising already tokenised text leaves it unchanged (elided words and clitics that are
+//! already split off keep their apostrophe), so a user who is unsure whether an MT output is
+//! tokenised can let it be tokenised again. The exception is an apostrophe that was split off
+//! inside a word that is no elision (`Poor' s`): on its own it reads as a quotation mark.
 
 mod detokenize;
 mod prefixes;
