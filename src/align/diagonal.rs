@@ -13,22 +13,42 @@ pub fn feature(i: usize, j: usize, m: usize, n: usize) -> f64 {
 
 /// The unnormalised prior weights of target word `i` of `m` linking to each of the `n` source
 /// words, written into `weights`; returns their sum.
+///
+/// On each side of the diagonal the weights form a geometric series (each step away from it
+/// multiplies the weight by `exp(−λ/n)`), so two exponentials per side are enough; this is where
+/// training spends most of its time.
 pub fn weights(i: usize, m: usize, n: usize, tension: f64, weights: &mut Vec<f64>) -> f64 {
     weights.clear();
-    weights.extend((1..=n).map(|j| (tension * feature(i, j, m, n)).exp()));
+    weights.resize(n, 0.0);
+    if n == 0 {
+        return 0.0;
+    }
+    let x = i as f64 / m as f64;
+    let step = (-tension / n as f64).exp();
+    // Source positions 1..=last are on or left of the diagonal, the rest right of it.
+    let last = ((x * n as f64).floor() as usize).min(n);
+    if last >= 1 {
+        let mut w = (tension * feature(i, last, m, n)).exp();
+        for j in (1..=last).rev() {
+            weights[j - 1] = w;
+            w *= step;
+        }
+    }
+    if last < n {
+        let mut w = (tension * feature(i, last + 1, m, n)).exp();
+        for j in last + 1..=n {
+            weights[j - 1] = w;
+            w *= step;
+        }
+    }
     weights.iter().sum()
 }
 
 /// The expected feature under the prior of target word `i` of `m` over `n` source words: the
 /// derivative of the log partition function with respect to the tension.
-fn expected_feature(i: usize, m: usize, n: usize, tension: f64) -> f64 {
-    let (mut z, mut weighted) = (0.0, 0.0);
-    for j in 1..=n {
-        let f = feature(i, j, m, n);
-        let w = (tension * f).exp();
-        z += w;
-        weighted += w * f;
-    }
+fn expected_feature(i: usize, m: usize, n: usize, tension: f64, scratch: &mut Vec<f64>) -> f64 {
+    let z = weights(i, m, n, tension, scratch);
+    let weighted: f64 = scratch.iter().enumerate().map(|(j, w)| w * feature(i, j + 1, m, n)).sum();
     weighted / z
 }
 
@@ -40,10 +60,11 @@ pub fn optimise_tension(mut tension: f64, empirical: f64, sizes: &[((usize, usiz
     if tokens == 0 {
         return tension;
     }
+    let mut scratch = Vec::new();
     for _ in 0..8 {
         let mut model = 0.0;
         for &((m, n), count) in sizes {
-            let sum: f64 = (1..=m).map(|i| expected_feature(i, m, n, tension)).sum();
+            let sum: f64 = (1..=m).map(|i| expected_feature(i, m, n, tension, &mut scratch)).sum();
             model += count as f64 * sum;
         }
         model /= tokens as f64;
@@ -55,6 +76,20 @@ pub fn optimise_tension(mut tension: f64, empirical: f64, sizes: &[((usize, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weights_are_the_exponentials_of_the_feature() {
+        let mut w = Vec::new();
+        for (i, m, n) in [(1, 1, 1), (3, 7, 5), (7, 7, 3), (1, 9, 20), (5, 9, 20), (2, 3, 0)] {
+            let z = weights(i, m, n, 4.0, &mut w);
+            let direct: Vec<f64> = (1..=n).map(|j| (4.0 * feature(i, j, m, n)).exp()).collect();
+            assert_eq!(w.len(), direct.len());
+            for (a, b) in w.iter().zip(&direct) {
+                assert!((a - b).abs() < 1e-12 * b.max(1.0), "{i} {m} {n}: {a} vs {b}");
+            }
+            assert!((z - direct.iter().sum::<f64>()).abs() < 1e-9);
+        }
+    }
 
     #[test]
     fn weights_peak_on_the_diagonal() {

@@ -41,6 +41,14 @@ pub const UNKNOWN: u32 = u32::MAX;
 /// Lexical probability of a pair the table does not hold (a word unseen in training).
 const FLOOR: f64 = 1e-9;
 
+/// The cell of a word pair the table does not hold.
+const NO_CELL: u32 = u32::MAX;
+
+/// Training looks up every (source word, target word) cell of every sentence pair in every
+/// iteration. Up to this many cells (4 bytes each, about 50,000 sentence pairs) the lookups are
+/// done once and kept, which makes training several times faster; beyond, they are repeated.
+const CELL_CACHE_LIMIT: usize = 1 << 25;
+
 /// `t(e | f)` for the pairs that co-occur in training, stored row by row (one row per source
 /// word, targets ascending) so that a lookup is a binary search in one row.
 #[derive(Debug)]
@@ -79,19 +87,27 @@ impl Table {
             table.targets.extend(row);
         }
         table.starts.push(table.targets.len());
+        assert!(table.targets.len() < NO_CELL as usize, "more distinct word pairs than cell numbers");
         // A constant start: the first E-step then follows the diagonal prior alone.
         table.probs = vec![1.0; table.targets.len()];
         table
     }
 
-    fn index(&self, f: u32, e: u32) -> Option<usize> {
-        let row = self.starts.get(f as usize..=f as usize + 1)?;
+    /// The cell of a word pair, or [`NO_CELL`].
+    fn index(&self, f: u32, e: u32) -> u32 {
+        let Some(row) = self.starts.get(f as usize..=f as usize + 1) else { return NO_CELL };
         let (start, end) = (row[0], row[1]);
-        self.targets[start..end].binary_search(&e).ok().map(|k| start + k)
+        self.targets[start..end].binary_search(&e).map_or(NO_CELL, |k| (start + k) as u32)
     }
 
-    fn prob(&self, cell: Option<usize>) -> f64 {
-        cell.map_or(FLOOR, |k| self.probs[k])
+    /// Appends the cells of target word `e` with NULL and with each source word, in that order.
+    fn cells(&self, source: &[u32], e: u32, out: &mut Vec<u32>) {
+        out.push(self.index(NULL, e));
+        out.extend(source.iter().map(|&f| self.index(f, e)));
+    }
+
+    fn prob(&self, cell: u32) -> f64 {
+        if cell == NO_CELL { FLOOR } else { self.probs[cell as usize] }
     }
 
     /// Replaces the probabilities by the normalised expected counts, row by row.
@@ -125,12 +141,10 @@ pub struct Model {
     null_probability: f64,
 }
 
-/// Reusable buffers for one sentence's computations.
+/// Reusable buffers for one target word's computations.
 #[derive(Default)]
 struct Scratch {
     weights: Vec<f64>,
-    /// Per link (NULL first), the table cell of its word pair.
-    cells: Vec<Option<usize>>,
     probs: Vec<f64>,
 }
 
@@ -138,6 +152,17 @@ impl Model {
     /// Trains on sentence pairs given as word ids (`source_words` ids in use on the source side,
     /// NULL included).
     pub fn train(sources: &[Vec<u32>], targets: &[Vec<u32>], source_words: usize, settings: &Settings) -> Model {
+        Model::train_caching(sources, targets, source_words, settings, CELL_CACHE_LIMIT)
+    }
+
+    /// [`Model::train`] keeping the cells of the word pairs when there are at most `cache_limit`.
+    fn train_caching(
+        sources: &[Vec<u32>],
+        targets: &[Vec<u32>],
+        source_words: usize,
+        settings: &Settings,
+        cache_limit: usize,
+    ) -> Model {
         let mut model = Model {
             table: Table::build(sources, targets, source_words),
             tension: settings.tension,
@@ -151,19 +176,40 @@ impl Model {
         }
         let mut sizes: Vec<_> = sizes.into_iter().collect();
         sizes.sort_unstable();
-        let mut scratch = Scratch::default();
+        let cells: usize = sources.iter().zip(targets).map(|(s, t)| t.len() * (s.len() + 1)).sum();
+        let cached = (cells <= cache_limit).then(|| {
+            let mut all = Vec::with_capacity(cells);
+            for (src, tgt) in sources.iter().zip(targets) {
+                for &e in tgt {
+                    model.table.cells(src, e, &mut all);
+                }
+            }
+            all
+        });
+        let (mut scratch, mut looked_up) = (Scratch::default(), Vec::new());
         for iteration in 0..settings.iterations {
             let mut counts = vec![0.0; model.table.probs.len()];
-            let (mut feature, mut tokens) = (0.0, 0usize);
+            let (mut feature, mut tokens, mut cursor) = (0.0, 0usize, 0usize);
             for (src, tgt) in sources.iter().zip(targets) {
                 let m = tgt.len();
                 tokens += m;
                 for (i, &e) in tgt.iter().enumerate() {
-                    let sum = model.link_probs(src, e, i + 1, m, &mut scratch);
-                    for (j, (&p, &cell)) in scratch.probs.iter().zip(&scratch.cells).enumerate() {
+                    let cells: &[u32] = match &cached {
+                        Some(all) => {
+                            cursor += src.len() + 1;
+                            &all[cursor - src.len() - 1..cursor]
+                        }
+                        None => {
+                            looked_up.clear();
+                            model.table.cells(src, e, &mut looked_up);
+                            &looked_up
+                        }
+                    };
+                    let sum = model.link_probs(cells, i + 1, m, &mut scratch);
+                    for (j, (&p, &cell)) in scratch.probs.iter().zip(cells).enumerate() {
                         let posterior = p / sum;
-                        if let Some(k) = cell {
-                            counts[k] += posterior;
+                        if cell != NO_CELL {
+                            counts[cell as usize] += posterior;
                         }
                         if j > 0 {
                             feature += posterior * diagonal::feature(i + 1, j, m, src.len());
@@ -181,20 +227,18 @@ impl Model {
         model
     }
 
-    /// Fills `scratch.probs` with the joint probability of target word `e` (position `i` of `m`,
-    /// 1-based) and each possible link: index 0 is NULL, `j` the `j`-th source word. Returns
-    /// their sum, which is never zero.
-    fn link_probs(&self, source: &[u32], e: u32, i: usize, m: usize, scratch: &mut Scratch) -> f64 {
-        let n = source.len();
-        scratch.cells.clear();
-        scratch.cells.push(self.table.index(NULL, e));
-        scratch.cells.extend(source.iter().map(|&f| self.table.index(f, e)));
+    /// Fills `scratch.probs` with the joint probability of a target word (position `i` of `m`,
+    /// 1-based) and each possible link, given the table `cells` of its pairs with NULL and with
+    /// each of the `n` source words: index 0 is NULL, `j` the `j`-th source word. Returns their
+    /// sum, which is never zero.
+    fn link_probs(&self, cells: &[u32], i: usize, m: usize, scratch: &mut Scratch) -> f64 {
+        let n = cells.len() - 1;
         scratch.probs.clear();
-        scratch.probs.push(self.null_probability * self.table.prob(scratch.cells[0]));
+        scratch.probs.push(self.null_probability * self.table.prob(cells[0]));
         if n > 0 {
             let z = diagonal::weights(i, m, n, self.tension, &mut scratch.weights);
             let scale = (1.0 - self.null_probability) / z;
-            for (&cell, &w) in scratch.cells[1..].iter().zip(&scratch.weights) {
+            for (&cell, &w) in cells[1..].iter().zip(&scratch.weights) {
                 scratch.probs.push(self.table.prob(cell) * w * scale);
             }
         }
@@ -205,10 +249,12 @@ impl Model {
     /// The most probable link of each target word: the 0-based source position, or `None` when
     /// the empty word generates it best. Unknown words are [`UNKNOWN`].
     pub fn viterbi(&self, source: &[u32], target: &[u32]) -> Vec<Option<usize>> {
-        let mut scratch = Scratch::default();
+        let (mut scratch, mut cells) = (Scratch::default(), Vec::new());
         (0..target.len())
             .map(|i| {
-                self.link_probs(source, target[i], i + 1, target.len(), &mut scratch);
+                cells.clear();
+                self.table.cells(source, target[i], &mut cells);
+                self.link_probs(&cells, i + 1, target.len(), &mut scratch);
                 let mut best = (0, scratch.probs[0]);
                 for (j, &p) in scratch.probs.iter().enumerate().skip(1) {
                     if p > best.1 {
@@ -256,11 +302,11 @@ mod tests {
     #[test]
     fn table_holds_co_occurring_pairs_only() {
         let table = Table::build(&[vec![1, 2], vec![1]], &[vec![5, 6], vec![7]], 3);
-        assert!(table.index(1, 7).is_some());
-        assert_eq!(table.index(2, 7), None, "2 and 7 never share a sentence");
-        assert!(table.index(NULL, 6).is_some());
+        assert_ne!(table.index(1, 7), NO_CELL);
+        assert_eq!(table.index(2, 7), NO_CELL, "2 and 7 never share a sentence");
+        assert_ne!(table.index(NULL, 6), NO_CELL);
         assert_eq!(table.prob(table.index(2, 7)), FLOOR);
-        assert_eq!(table.index(UNKNOWN, 5), None);
+        assert_eq!(table.index(UNKNOWN, 5), NO_CELL);
     }
 
     /// "the house" / "la maison", "the car" / "la voiture", "a house" / "une maison": every word
@@ -291,6 +337,15 @@ mod tests {
         let tgt = vec![vec![1, 2], vec![3, 2], vec![4, 1], vec![2], vec![1], vec![3]];
         let model = Model::train(&src, &tgt, 5, &Settings::default());
         assert_eq!(model.viterbi(&[1, 2], &[1, 2]), vec![Some(1), Some(0)]);
+    }
+
+    #[test]
+    fn training_without_the_cell_cache_gives_the_same_model() {
+        let (src, tgt) = toy();
+        let cached = Model::train_caching(&src, &tgt, 5, &Settings::default(), usize::MAX);
+        let uncached = Model::train_caching(&src, &tgt, 5, &Settings::default(), 0);
+        assert_eq!(cached.table.probs, uncached.table.probs);
+        assert_eq!(cached.tension, uncached.tension);
     }
 
     #[test]
