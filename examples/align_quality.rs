@@ -72,7 +72,7 @@ fn main() -> anyhow::Result<()> {
             let agree = quality::target_agreement(links, &shipped, pronouns.iter().copied());
             println!("{label:<34} {:>22} {:>22} {:>14}", prf(all), prf(pron), share(agree));
         }
-        if name == "MT output" && show > 0 {
+        if name == "MT output" {
             disagreements(&source, target, &run.repaired, &shipped, &pronouns, show);
         }
     }
@@ -117,7 +117,7 @@ fn pronoun_places(source: &[String]) -> Vec<(usize, u32)> {
     places
 }
 
-/// Prints the first `limit` pronouns whose target sets differ.
+/// Counts the kinds of disagreement on the pronouns and prints the first `limit` of them.
 fn disagreements(
     source: &[String],
     target: &[String],
@@ -126,22 +126,34 @@ fn disagreements(
     pronouns: &[(usize, u32)],
     limit: usize,
 ) {
-    println!("\nfirst {limit} disagreements (sentence: pronoun → ours | shipped):");
-    let words = |links: &Links, sentence: usize, token: u32| -> String {
+    let targets =
+        |links: &Links, token: u32| -> Vec<u32> { links.iter().filter(|l| l.0 == token).map(|l| l.1).collect() };
+    let words = |sentence: usize, at: &[u32]| -> String {
         let t: Vec<_> = tokens::tokens(&target[sentence]).collect();
-        let w: Vec<_> = links.iter().filter(|l| l.0 == token).map(|l| t[l.1 as usize]).collect();
-        if w.is_empty() { "∅".into() } else { w.join(" ") }
+        if at.is_empty() { "∅".into() } else { at.iter().map(|&k| t[k as usize]).collect::<Vec<_>>().join(" ") }
     };
-    let mut shown = 0;
+    let (mut ours_empty, mut shipped_empty, mut different, mut examples) = (0, 0, 0, Vec::new());
     for &(s, t) in pronouns {
-        if quality::target_agreement(&ours[s..=s], &shipped[s..=s], [(0, t)]).agreeing == 1 {
+        let (o, r) = (targets(&ours[s], t), targets(&shipped[s], t));
+        if (o.is_empty() && r.is_empty()) || o.iter().any(|x| r.contains(x)) {
             continue;
         }
+        match (o.is_empty(), r.is_empty()) {
+            (true, _) => ours_empty += 1,
+            (_, true) => shipped_empty += 1,
+            _ => different += 1,
+        }
         let pronoun = tokens::token(&source[s], t).unwrap_or("?");
-        println!("  {s}: {pronoun} → {} | {}", words(&ours[s], s, t), words(&shipped[s], s, t));
-        shown += 1;
-        if shown == limit {
-            break;
+        examples.push(format!("  {s}: {pronoun} → {} | {}", words(s, &o), words(s, &r)));
+    }
+    println!(
+        "disagreements: {} — ours unaligned {ours_empty}, shipped unaligned {shipped_empty}, different words {different}",
+        examples.len()
+    );
+    if limit > 0 {
+        println!("first {limit} (sentence: pronoun → ours | shipped):");
+        for line in examples.iter().take(limit) {
+            println!("{line}");
         }
     }
 }
