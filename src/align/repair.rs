@@ -7,6 +7,7 @@
 use crate::alignment::Links;
 use crate::model::Languages;
 use crate::pronoun_alignment::{self, Options, PronounLists};
+use crate::tokenize::Language;
 use crate::tokens;
 
 /// Source pronouns whose alignment is repaired, for English. `he` and `she` are listed so that
@@ -20,9 +21,10 @@ const FRENCH: &[&str] = &["il", "ils", "elle", "elles", "ce", "c'", "ça", "cela
 
 /// The word lists for a language pair, if the repair knows it.
 pub fn lists(languages: &Languages) -> Option<PronounLists> {
-    let primary = |code: &str| code.split(['-', '_']).next().unwrap_or_default().to_ascii_lowercase();
-    match (primary(&languages.source).as_str(), primary(&languages.target).as_str()) {
-        ("en", "fr") => Some(PronounLists::new(ENGLISH.iter().copied(), FRENCH.iter().copied())),
+    match (Language::from_code(&languages.source), Language::from_code(&languages.target)) {
+        (Language::English, Language::French) => {
+            Some(PronounLists::new(ENGLISH.iter().copied(), FRENCH.iter().copied()))
+        }
         _ => None,
     }
 }
