@@ -5,10 +5,13 @@
 //! no user-interface types. The GUI and the command line are thin shells over it.
 
 pub mod add_system;
+pub mod adjudication;
 pub mod align;
 pub mod alignment;
 pub mod annotation;
+pub mod annotators;
 pub mod atomic;
+pub mod batch;
 pub mod conflicts;
 pub mod context;
 pub mod error;
@@ -17,7 +20,9 @@ pub mod import;
 pub mod journal;
 pub mod json;
 pub mod master_file;
+pub mod merge;
 pub mod model;
+pub mod plan;
 pub mod pronoun_alignment;
 pub mod store;
 pub mod summary;

@@ -1,6 +1,8 @@
 //! Command-line interface: argument definitions and one small function per subcommand.
 
 mod add_system;
+mod annotator;
+mod batch;
 mod check;
 mod import;
 
@@ -29,11 +31,15 @@ pub enum Command {
     Import(Box<import::ImportArgs>),
     /// Add a new MT system's output to a master: tokenised, word-aligned, one candidate per example.
     AddSystem(Box<add_system::AddSystemArgs>),
-    /// Validate a master file and print what it contains.
+    /// Validate a master or batch file and print what it contains.
     Check {
         /// The file to check.
         file: PathBuf,
     },
+    /// Add, rename or list the annotators of a master.
+    Annotator(annotator::AnnotatorArgs),
+    /// Task sets and batches: plan, export, import (merge) and adjudicate.
+    Batch(batch::BatchArgs),
 }
 
 /// Runs a headless subcommand; errors go to stderr with a non-zero exit code.
@@ -43,6 +49,8 @@ pub fn run(command: Command) -> ExitCode {
         Command::Import(args) => import::run(*args),
         Command::AddSystem(args) => add_system::run(*args),
         Command::Check { file } => check::run(&file),
+        Command::Annotator(args) => annotator::run(args),
+        Command::Batch(args) => batch::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
