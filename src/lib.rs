@@ -4,7 +4,9 @@
 //! translation window's content, conflict rules, batches, matching, statistics and metrics — and
 //! no user-interface types. The GUI and the command line are thin shells over it.
 
+pub mod add_system;
 pub mod adjudication;
+pub mod align;
 pub mod alignment;
 pub mod annotation;
 pub mod annotators;
@@ -28,6 +30,7 @@ pub mod report;
 pub mod stats;
 pub mod store;
 pub mod summary;
+pub mod tokenize;
 pub mod tokens;
 pub mod validate;
 pub mod verdict;

@@ -1,5 +1,6 @@
 //! Command-line interface: argument definitions and one small function per subcommand.
 
+mod add_system;
 mod annotator;
 mod auto_eval;
 mod batch;
@@ -31,6 +32,8 @@ pub enum Command {
     },
     /// Build a master from a tokenised source, translations, alignments and a test-suite definition.
     Import(Box<import::ImportArgs>),
+    /// Add a new MT system's output to a master: tokenised, word-aligned, one candidate per example.
+    AddSystem(Box<add_system::AddSystemArgs>),
     /// Validate a master or batch file and print what it contains.
     Check {
         /// The file to check.
@@ -53,6 +56,7 @@ pub fn run(command: Command) -> ExitCode {
     let result = match command {
         Command::Open { .. } => unreachable!("the GUI handles open"),
         Command::Import(args) => import::run(*args),
+        Command::AddSystem(args) => add_system::run(*args),
         Command::Check { file } => check::run(&file),
         Command::Annotator(args) => annotator::run(args),
         Command::Batch(args) => batch::run(args),
