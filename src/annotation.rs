@@ -194,6 +194,38 @@ pub fn tag_suggestions(master: &Master, category: &Category) -> Vec<String> {
     out
 }
 
+/// The question the annotator answers for one judgement (spec §4, paper 001 §4.1–4.2).
+/// `untranslated`: nothing is aligned to the pronoun, so the question is whether leaving it
+/// untranslated is correct.
+pub fn question(role: Role, anaphoric: bool, untranslated: bool) -> &'static str {
+    match (role, anaphoric, untranslated) {
+        (Role::Antecedent, _, _) => "Antecedent head correctly translated?",
+        (Role::Pronoun, _, true) => {
+            "The pronoun was not translated (nothing is aligned to it). Is leaving it untranslated correct?"
+        }
+        (Role::Pronoun, true, false) => "Pronoun correctly translated (given the antecedent head)?",
+        (Role::Pronoun, false, false) => "Pronoun correctly translated?",
+    }
+}
+
+/// How many of `set` `annotator` has annotated (done or kept with conflicts).
+pub fn progress(master: &Master, annotator: AnnotatorId, set: &[CandidateId]) -> usize {
+    set.iter().filter(|&&c| status(master.records.get(c, annotator)) != Status::New).count()
+}
+
+/// The suggestions that contain `typed` (ignoring case), without the tags the record already has;
+/// those starting with it come first.
+pub fn matching_tags<'a>(suggestions: &'a [String], typed: &str, present: &BTreeSet<String>) -> Vec<&'a str> {
+    let typed = typed.trim().to_lowercase();
+    let mut out: Vec<&str> = suggestions
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !present.contains(*t) && t.to_lowercase().contains(&typed))
+        .collect();
+    out.sort_by_key(|t| !t.to_lowercase().starts_with(&typed));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,5 +339,39 @@ mod tests {
         assert!(!t.contains(&"ant_ensure".to_string()) && !t.contains(&"politeness_tu".to_string()));
         let you = m.category("addressee_deictic_singular_you").unwrap().clone();
         assert!(tag_suggestions(&m, &you).contains(&"politeness_unknown".to_string()));
+    }
+
+    #[test]
+    fn questions_follow_the_function_and_the_alignment() {
+        assert_eq!(question(Role::Pronoun, false, false), "Pronoun correctly translated?");
+        assert!(question(Role::Pronoun, true, false).ends_with("(given the antecedent head)?"));
+        assert!(question(Role::Pronoun, true, true).contains("Is leaving it untranslated correct?"));
+        assert_eq!(question(Role::Antecedent, true, false), "Antecedent head correctly translated?");
+    }
+
+    #[test]
+    fn progress_counts_annotated_candidates_of_the_set() {
+        let mut m = tiny();
+        m.annotators.push(crate::model::Annotator { id: ANNA, name: "Anna".into() });
+        let set = [CandidateId(3), CandidateId(4), CandidateId(5)];
+        assert_eq!(progress(&m, ANNA, &set), 0);
+        let r = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+        m.records.put(r);
+        m.records.put(Record::new(CandidateId(5), ANNA, Utc::now())); // blank: still new
+        let r = edit(&m, 1, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+        m.records.put(r); // not in the set
+        assert_eq!(progress(&m, ANNA, &set), 1);
+        assert_eq!(progress(&m, AnnotatorId::RESEARCHER, &set), 0);
+    }
+
+    #[test]
+    fn matching_tags_filters_by_what_was_typed() {
+        let all: Vec<String> =
+            ["bad_translation", "desc_vs_presc", "politeness_tu", "translation_odd"].map(String::from).to_vec();
+        let present = BTreeSet::from(["bad_translation".to_string()]);
+        assert_eq!(matching_tags(&all, "TRANS", &present), vec!["translation_odd"]);
+        assert_eq!(matching_tags(&all, "", &BTreeSet::new()).len(), 4);
+        assert_eq!(matching_tags(&all, "s", &present), vec!["desc_vs_presc", "politeness_tu", "translation_odd"]);
+        assert_eq!(matching_tags(&all, " po ", &present), vec!["politeness_tu"]);
     }
 }
