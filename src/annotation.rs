@@ -96,6 +96,31 @@ pub fn settle(record: &Record, conflicts: Vec<Conflict>) -> Record {
     settled
 }
 
+/// What leaving an example requires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Leaving {
+    /// Nothing to store: no record, a blank one, or one already settled as it is.
+    Nothing,
+    /// Store this record: every rule passes and its status is now clear.
+    Settle(Record),
+    /// Ask the annotator about these failed rules (*Amend* or *Keep as is*).
+    Ask(Vec<Conflict>),
+}
+
+/// Runs the checks for a record the annotator is leaving. A record already kept with exactly
+/// these conflicts is not asked about again: the annotator decided, and any later change resets
+/// its status to unchecked.
+pub fn on_leave(master: &Master, record: Option<&Record>) -> Leaving {
+    let Some(record) = record.filter(|r| !r.is_blank()) else { return Leaving::Nothing };
+    let conflicts = conflicts_on_leave(master, record);
+    match &record.conflict {
+        _ if conflicts.is_empty() && record.conflict == ConflictStatus::Clear => Leaving::Nothing,
+        _ if conflicts.is_empty() => Leaving::Settle(settle(record, conflicts)),
+        ConflictStatus::Kept(kept) if *kept == conflicts => Leaving::Nothing,
+        _ => Leaving::Ask(conflicts),
+    }
+}
+
 /// Where a candidate stands for one annotator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Status {
@@ -373,5 +398,32 @@ mod tests {
         assert_eq!(matching_tags(&all, "", &BTreeSet::new()).len(), 4);
         assert_eq!(matching_tags(&all, "s", &present), vec!["desc_vs_presc", "politeness_tu", "translation_odd"]);
         assert_eq!(matching_tags(&all, " po ", &present), vec!["politeness_tu"]);
+    }
+
+    #[test]
+    fn leaving_settles_asks_or_does_nothing() {
+        let m = tiny();
+        assert_eq!(on_leave(&m, None), Leaving::Nothing);
+        let blank = Record::new(CandidateId(4), ANNA, Utc::now());
+        assert_eq!(on_leave(&m, Some(&blank)), Leaving::Nothing);
+        let no = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+        let Leaving::Settle(settled) = on_leave(&m, Some(&no)) else { panic!("expected a settled record") };
+        assert_eq!(settled.conflict, ConflictStatus::Clear);
+        assert_eq!(on_leave(&m, Some(&settled)), Leaving::Nothing);
+        let yes = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
+        assert_eq!(on_leave(&m, Some(&yes)), Leaving::Ask(vec![Conflict::PronounYesWithoutTokens]));
+        let kept = settle(&yes, vec![Conflict::PronounYesWithoutTokens]);
+        assert_eq!(on_leave(&m, Some(&kept)), Leaving::Nothing);
+        // Researcher records are never checked, but still get their status.
+        let mine = apply(
+            &m,
+            CandidateId(4),
+            AnnotatorId::RESEARCHER,
+            None,
+            Edit::Judge(Role::Pronoun, Judgement::Yes),
+            Utc::now(),
+        )
+        .unwrap();
+        assert!(matches!(on_leave(&m, Some(&mine)), Leaving::Settle(_)));
     }
 }
