@@ -54,7 +54,7 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
         options,
         Box::new(move |cc| {
             let settings = Settings::load(cc.storage);
-            Ok(Box::new(App::new(&cc.egui_ctx, settings, file, eframe::storage_dir(settings::APP_ID))))
+            Ok(Box::new(App::new(settings, file, eframe::storage_dir(settings::APP_ID))))
         }),
     );
     match result {
@@ -108,12 +108,16 @@ pub struct App {
     may_close: bool,
     /// Commands for the window, sent at the end of the frame.
     viewport: Vec<ViewportCommand>,
+    /// The theme and text sizes were set.
+    styled: bool,
+    /// A text field or a popup had the keyboard at the end of the last frame. egui takes focus
+    /// away on Esc before the frame runs, so that Esc must not also count as "back".
+    keyboard_taken: bool,
 }
 
 impl App {
     /// Opens `file`, or the last file used, or the sample (a copy in `data_dir`).
-    pub fn new(ctx: &egui::Context, settings: Settings, file: Option<PathBuf>, data_dir: Option<PathBuf>) -> App {
-        style::apply(ctx, settings.theme);
+    pub fn new(settings: Settings, file: Option<PathBuf>, data_dir: Option<PathBuf>) -> App {
         let mut app = App {
             settings,
             session: None,
@@ -127,6 +131,8 @@ impl App {
             messages: Messages::default(),
             may_close: false,
             viewport: Vec::new(),
+            styled: false,
+            keyboard_taken: false,
         };
         let last = app.settings.last_file().filter(|p| p.exists()).map(Path::to_path_buf);
         match file.or(last) {
@@ -171,6 +177,9 @@ impl App {
     /// Draws everything; called by eframe every frame (and by the tests).
     pub fn ui(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
+        if !std::mem::replace(&mut self.styled, true) {
+            style::apply(&ctx, self.settings.theme);
+        }
         if ctx.input(|i| i.viewport().close_requested()) && !self.may_close {
             self.viewport.push(ViewportCommand::CancelClose);
             self.leave_then(Go::Quit);
@@ -210,6 +219,7 @@ impl App {
         for command in self.viewport.drain(..) {
             ctx.send_viewport_cmd(command);
         }
+        self.keyboard_taken = keyboard_taken(&ctx);
     }
 
     /// Stores what is left and closes the file (the window is closing).
@@ -224,7 +234,7 @@ impl App {
     }
 
     fn read_keys(&mut self, ctx: &egui::Context) -> Option<Command> {
-        let busy = self.dialog.is_some() || self.open_dialog.open || ctx.text_edit_focused() || Popup::is_any_open(ctx);
+        let busy = self.dialog.is_some() || self.open_dialog.open || self.keyboard_taken || keyboard_taken(ctx);
         if busy || self.session.is_none() {
             return None;
         }
@@ -251,10 +261,8 @@ impl App {
                     self.start(opening);
                 }
             }
-            (Command::Judge(role, judgement), Some((_, _, c))) => {
-                if self.has_role(c, role) {
-                    self.edit(c, Edit::Judge(role, judgement));
-                }
+            (Command::Judge(role, judgement), Some((_, _, c))) if self.has_role(c, role) => {
+                self.edit(c, Edit::Judge(role, judgement));
             }
             (Command::Toggle(role, n), Some((_, _, c))) => {
                 let token = self.session.as_ref().and_then(|s| s.master().candidate(c)?.aligned(role).nth(n));
@@ -315,7 +323,8 @@ impl App {
     }
 
     fn edit(&mut self, candidate: CandidateId, edit: Edit) {
-        let Some(session) = &mut self.session else { return };
+        // Read-only: the notice bar says so; the widgets are disabled and keys do nothing.
+        let Some(session) = self.session.as_mut().filter(|s| !s.is_read_only()) else { return };
         if let Err(e) = session.edit(candidate, edit) {
             self.messages.error(e);
         }
@@ -494,6 +503,11 @@ impl App {
             ui.label(egui::RichText::new(state).small());
         });
     }
+}
+
+/// Whether a text field or a popup (menu, drop-down) has the keyboard.
+fn keyboard_taken(ctx: &egui::Context) -> bool {
+    ctx.text_edit_focused() || Popup::is_any_open(ctx)
 }
 
 impl eframe::App for App {

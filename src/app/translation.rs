@@ -24,7 +24,7 @@ pub fn header(
     at: &Position,
 ) -> Option<Command> {
     let mut command = None;
-    let Some((example, category)) = master.example_of(candidate) else { return None };
+    let (example, category) = master.example_of(candidate)?;
     ui.horizontal(|ui| {
         if ui.button("⬅ Categories").on_hover_text("Back to the category browser (Esc)").clicked() {
             command = Some(Command::Back);
