@@ -26,8 +26,9 @@ impl<T> ConflictDialog<T> {
             Command::Keep => Some(Choice::Keep),
             _ => None,
         });
-        let modal = Modal::new(Id::unique("conflict dialog")).show(ctx, |ui| {
-            ui.set_max_width(560.0);
+        let frame = egui::Frame::popup(&ctx.global_style()).inner_margin(18.0);
+        let modal = Modal::new(Id::unique("conflict dialog")).frame(frame).show(ctx, |ui| {
+            ui.set_max_width(580.0);
             ui.heading("Check this annotation");
             ui.add_space(4.0);
             ui.label("Before you leave this example: the annotation does not follow these rules of the guidelines.");
@@ -45,11 +46,13 @@ impl<T> ConflictDialog<T> {
             );
             ui.add_space(6.0);
             ui.horizontal(|ui| {
-                let amend = ui.button(RichText::new("Amend").strong()).on_hover_text("Stay on this example (A or Esc)");
-                if amend.clicked() {
+                let amend = egui::Button::new(RichText::new("Amend").strong()).shortcut_text("A");
+                if ui.add(amend).accessible_name("Amend").on_hover_text("Stay on this example (A or Esc)").clicked() {
                     choice = Some(Choice::Amend);
                 }
-                if ui.button("Keep as is").on_hover_text("Store it with these conflicts and move on (K)").clicked() {
+                let keep = egui::Button::new("Keep as is").shortcut_text("K");
+                let keep = ui.add(keep).accessible_name("Keep as is");
+                if keep.on_hover_text("Store it with these conflicts and move on (K)").clicked() {
                     choice = Some(Choice::Keep);
                 }
             });

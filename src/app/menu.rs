@@ -87,12 +87,15 @@ impl MenuBar {
         ui.add_enabled_ui(can_switch, |ui| {
             let combo = egui::ComboBox::from_id_salt("annotator")
                 .selected_text(RichText::new(master.annotator_name(current)).strong())
+                // Clicks into the name field must not close it.
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
                 .show_ui(ui, |ui| {
                     let everyone =
                         std::iter::once(AnnotatorId::RESEARCHER).chain(master.annotators.iter().map(|a| a.id));
                     for id in everyone {
-                        if ui.selectable_label(id == current, master.annotator_name(id)).clicked() && id != current {
-                            action = Some(Action::Annotator(id));
+                        if ui.selectable_label(id == current, master.annotator_name(id)).clicked() {
+                            action = (id != current).then_some(Action::Annotator(id));
+                            ui.close();
                         }
                     }
                     ui.separator();

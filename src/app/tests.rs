@@ -390,3 +390,57 @@ fn annotator_mode_shows_the_batch_in_its_order_without_system_names() {
     press(&mut h, Key::N);
     assert_eq!(saved_record(&f.path, 6, ANNA).unwrap().pronoun, Judgement::No);
 }
+
+#[test]
+fn the_researcher_can_add_an_annotator_and_annotate_as_them() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    click(&mut h, "Annotator");
+    h.get_by_label("New annotator's name").click();
+    h.run();
+    h.get_by_label("New annotator's name").type_text("Anna");
+    h.run();
+    click(&mut h, "Add");
+    assert_eq!(h.state().session.as_ref().unwrap().annotator(), ANNA);
+    assert_eq!(saved(&f.path).annotator_name(ANNA), "Anna");
+    assert_eq!(h.state().settings.annotators.get(&f.path), Some(&ANNA), "remembered for next time");
+    click(&mut h, PLEONASTIC_NEW);
+    press(&mut h, Key::N);
+    assert_eq!(saved_record(&f.path, 3, ANNA).unwrap().pronoun, Judgement::No);
+}
+
+#[test]
+fn help_shows_the_keys_and_the_guidelines() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    press(&mut h, Key::F1);
+    assert!(h.query_by_label("undo the last change (this session, any example)").is_some());
+    click(&mut h, "Annotation guidelines");
+    assert!(h.query_by_label_contains("Precision over recall").is_some());
+    assert!(h.query_all_by_label_contains("politeness_unknown").count() > 0);
+    press(&mut h, Key::F1);
+    assert!(h.query_by_label("Annotation guidelines").is_none());
+}
+
+#[test]
+fn closing_the_window_checks_the_example_first() {
+    let f = tiny_with_anna();
+    let mut h = harness(&f.path, Some(ANNA));
+    click(&mut h, PLEONASTIC_NEW);
+    press(&mut h, Key::Y); // conflict: rule 4
+    let close = |h: &mut Harness<App>| {
+        h.input_mut().viewports.entry(egui::ViewportId::ROOT).or_default().events.push(egui::ViewportEvent::Close);
+        h.run();
+    };
+    close(&mut h);
+    assert!(!h.state().may_close, "the close is held back for the dialog");
+    press(&mut h, Key::A); // Amend
+    assert_eq!(position(&h), (1, 2));
+    close(&mut h);
+    press(&mut h, Key::K); // Keep as is
+    assert!(h.state().may_close);
+    assert_eq!(
+        saved_record(&f.path, 3, ANNA).unwrap().conflict,
+        ConflictStatus::Kept(vec![Conflict::PronounYesWithoutTokens])
+    );
+}

@@ -34,7 +34,7 @@ pub fn header(
         ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
             let last = at.index + 1 == at.len;
             let next = if last { "Finish ⏵" } else { "Next ⏵" };
-            let hint = if last { "Back to the categories (→)" } else { "Next example (→)" };
+            let hint = if last { "Back to the categories (Right arrow key)" } else { "Next example (Right arrow key)" };
             if ui.add_sized([96.0, 28.0], egui::Button::new(next)).on_hover_text(hint).clicked() {
                 command = Some(Command::Next);
             }
@@ -44,7 +44,7 @@ pub fn header(
                 egui::Label::new(RichText::new(format!("{} / {}", at.index + 1, at.len)).strong()),
             );
             let prev = ui.add_enabled_ui(at.index > 0, |ui| ui.add_sized([96.0, 28.0], egui::Button::new("⏴ Prev")));
-            if prev.inner.on_hover_text("Previous example (←)").clicked() {
+            if prev.inner.on_hover_text("Previous example (Left arrow key)").clicked() {
                 command = Some(Command::Prev);
             }
         });
