@@ -308,18 +308,16 @@ mod tests {
         assert_eq!(status(Some(&changed)), Status::Done);
     }
 
+    /// The researcher's record of candidate 4: pronoun correct, no token selected.
+    fn researcher_yes(m: &Master) -> Record {
+        apply(m, CandidateId(4), AnnotatorId::RESEARCHER, None, Edit::Judge(Role::Pronoun, Judgement::Yes), Utc::now())
+            .unwrap()
+    }
+
     #[test]
     fn researcher_records_and_disabled_checks_are_not_checked() {
         let mut m = tiny();
-        let r = apply(
-            &m,
-            CandidateId(4),
-            AnnotatorId::RESEARCHER,
-            None,
-            Edit::Judge(Role::Pronoun, Judgement::Yes),
-            Utc::now(),
-        )
-        .unwrap();
+        let r = researcher_yes(&m);
         assert!(conflicts_on_leave(&m, &r).is_empty());
         let r = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
         assert!(!conflicts_on_leave(&m, &r).is_empty());
@@ -415,15 +413,7 @@ mod tests {
         let kept = settle(&yes, vec![Conflict::PronounYesWithoutTokens]);
         assert_eq!(on_leave(&m, Some(&kept)), Leaving::Nothing);
         // Researcher records are never checked, but still get their status.
-        let mine = apply(
-            &m,
-            CandidateId(4),
-            AnnotatorId::RESEARCHER,
-            None,
-            Edit::Judge(Role::Pronoun, Judgement::Yes),
-            Utc::now(),
-        )
-        .unwrap();
+        let mine = researcher_yes(&m);
         assert!(matches!(on_leave(&m, Some(&mine)), Leaving::Settle(_)));
     }
 }

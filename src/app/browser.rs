@@ -85,7 +85,15 @@ impl Browser {
                         ui.label(RichText::new(h).strong());
                     }
                     ui.end_row();
+                    let mut function = None;
                     for row in rows.iter().filter(|r| r.total() > 0) {
+                        // A heading row whenever the pronoun function changes.
+                        let this = master.category(&row.category).map(|c| c.function.as_str());
+                        if this != function {
+                            function = this;
+                            ui.label(RichText::new(function_title(this.unwrap_or(""))).small().weak());
+                            ui.end_row();
+                        }
                         if let Some(o) = category_row(ui, row, &order) {
                             opening = Some(o);
                         }
@@ -115,6 +123,17 @@ impl Browser {
         });
         combo.response.accessible_name("Translation corpus");
         ui.label("Translation:");
+    }
+}
+
+fn function_title(function: &str) -> String {
+    use protest::model::function::*;
+    match function {
+        ANAPHORIC => "ANAPHORIC".into(),
+        EVENT => "EVENT REFERENCE".into(),
+        PLEONASTIC => "PLEONASTIC".into(),
+        ADDRESSEE => "ADDRESSEE REFERENCE".into(),
+        other => other.to_uppercase(),
     }
 }
 

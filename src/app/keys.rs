@@ -244,4 +244,14 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn the_readme_lists_every_key() {
+        let readme = include_str!("../../README.md");
+        for b in BINDINGS {
+            for key in b.shown.split(" / ").flat_map(|k| k.split(" or ")) {
+                assert!(readme.contains(&format!("`{key}`")), "README.md does not mention `{key}` ({})", b.help);
+            }
+        }
+    }
 }

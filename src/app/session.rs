@@ -82,7 +82,11 @@ impl Session {
         let after =
             annotation::apply(self.master(), candidate, self.annotator, before.as_ref(), edit, chrono::Utc::now())
                 .map_err(|e| e.to_string())?;
-        if before.as_ref().is_some_and(|b| b.same_content(&after)) {
+        let unchanged = match &before {
+            Some(b) => b.same_content(&after),
+            None => after.is_blank(),
+        };
+        if unchanged {
             return Ok(());
         }
         self.store(candidate, Some(after.clone()))?;

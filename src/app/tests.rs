@@ -242,6 +242,13 @@ fn undo_and_redo_store_the_earlier_state() {
     assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER), None, "back to no record at all");
     press_with(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap().pronoun, Judgement::Yes);
+    // Undoing a change made on another example goes back to it.
+    press(&mut h, Key::ArrowRight);
+    press(&mut h, Key::U); // changes nothing: no blank record, no undo step
+    assert_eq!(saved_record(&f.path, 4, AnnotatorId::RESEARCHER), None);
+    press_with(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(position(&h), (1, 2));
+    assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER), None);
 }
 
 #[test]

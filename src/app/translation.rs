@@ -84,7 +84,8 @@ pub fn texts(
     let pronoun_sentence = master.example(candidate.example).map(|e| e.sentence);
     let numbers = Numbers::of(candidate);
     let mut toggled = None;
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+    // One scroll position per candidate: each example starts at its top.
+    egui::ScrollArea::vertical().id_salt(candidate.id).auto_shrink([false, false]).show(ui, |ui| {
         for (source, target) in window.source.iter().zip(&window.target) {
             ui.horizontal_top(|ui| {
                 let number = RichText::new((source.index + 1).to_string()).size(13.0);
@@ -306,6 +307,6 @@ pub fn legend(ui: &mut Ui, anaphoric: bool) {
             ui.painter().hline(rect.x_range(), rect.bottom() - 3.0, Stroke::new(2.0, palette.span));
             ui.label(RichText::new("antecedent span").size(13.0));
         }
-        ui.label(RichText::new("small numbers: keys 1–9 (Shift+ for the antecedent)").size(13.0).weak());
+        ui.label(RichText::new("numbers: keys").size(13.0).weak());
     });
 }
