@@ -148,9 +148,20 @@ impl App {
         app
     }
 
+    /// Opens a file in place of the current one; if it cannot be opened, the current one stays.
     fn open(&mut self, path: &Path) {
+        let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
+        if self.session.as_ref().is_some_and(|s| same(s.path(), path)) {
+            self.view = View::Browser;
+            return;
+        }
         match workspace::open(path) {
             Ok((file, opened)) => {
+                if let Some(old) = self.session.take()
+                    && let Err(e) = old.close()
+                {
+                    self.messages.error(e);
+                }
                 let path = file.path().to_path_buf();
                 if opened.recovered > 0 {
                     self.messages.notice(format!(
@@ -403,15 +414,7 @@ impl App {
                 }
             }
             Go::Browser => self.view = View::Browser,
-            Go::Open(path) => {
-                if let Some(session) = self.session.take()
-                    && let Err(e) = session.close()
-                {
-                    self.messages.error(e);
-                }
-                self.view = View::Browser;
-                self.open(&path);
-            }
+            Go::Open(path) => self.open(&path),
             Go::Quit => {
                 self.may_close = true;
                 self.viewport.push(ViewportCommand::Close);

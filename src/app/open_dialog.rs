@@ -28,7 +28,7 @@ impl OpenDialog {
             ui.set_width(560.0);
             ui.heading("Open a master or batch file");
             ui.add_space(6.0);
-            let label = ui.label("File");
+            let label = ui.label("Path of the file");
             ui.horizontal(|ui| {
                 let field =
                     ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(430.0)).labelled_by(label.id);

@@ -451,3 +451,30 @@ fn closing_the_window_checks_the_example_first() {
         ConflictStatus::Kept(vec![Conflict::PronounYesWithoutTokens])
     );
 }
+
+#[test]
+fn opening_another_file_closes_this_one_and_a_bad_one_keeps_it() {
+    let f = tiny();
+    let other = tiny();
+    let mut h = harness(&f.path, None);
+    click(&mut h, PLEONASTIC_NEW);
+    press(&mut h, Key::N);
+    press_with(&mut h, Modifiers::COMMAND, Key::O);
+    h.get_by_label("Path of the file").click();
+    h.run();
+    h.get_by_label("Path of the file").type_text("/no/such/file.json");
+    h.run();
+    click(&mut h, "Open");
+    assert!(h.query_by_label_contains("Could not open the file").is_some());
+    assert_eq!(h.state().session.as_ref().unwrap().path(), f.path, "the open file stays");
+    press_with(&mut h, Modifiers::COMMAND, Key::O);
+    h.get_by_label("Path of the file").click();
+    h.run();
+    h.get_by_label("Path of the file").type_text(other.path.to_str().unwrap());
+    h.run();
+    click(&mut h, "Open");
+    assert_eq!(h.state().session.as_ref().unwrap().path(), other.path);
+    assert!(!protest::store::lock_path(&f.path).exists(), "the first file was closed");
+    let first = protest::master_file::load(&f.path).unwrap();
+    assert_eq!(first.records.get(CandidateId(3), AnnotatorId::RESEARCHER).unwrap().pronoun, Judgement::No);
+}
