@@ -98,9 +98,7 @@ impl AnnotationPanel {
             if let Some(j) = judgement(ui, question, Role::Pronoun, record, "Y / N / U") {
                 edits.push(Edit::Judge(Role::Pronoun, j));
             }
-            if !untranslated {
-                selected(ui, master, cand.corpus, record, Role::Pronoun, false);
-            }
+            selected(ui, master, cand.corpus, record, Role::Pronoun, untranslated);
             ui.add_space(10.0);
             let suggestions = annotation::tag_suggestions(master, category);
             let present = record.map(|r| r.tags.clone()).unwrap_or_default();

@@ -246,11 +246,12 @@ impl App {
 
     fn read_keys(&mut self, ctx: &egui::Context) -> Option<Command> {
         let busy = self.dialog.is_some() || self.open_dialog.open || self.keyboard_taken || keyboard_taken(ctx);
-        if busy || self.session.is_none() {
+        if busy {
             return None;
         }
         // A focused button takes Enter itself.
         let scope = match self.view {
+            _ if self.session.is_none() => Scope::Everywhere,
             View::Browser if ctx.memory(|m| m.focused().is_some()) => Scope::Everywhere,
             View::Browser => Scope::Browser,
             View::Example(_) => Scope::Example,

@@ -338,8 +338,10 @@ fn a_file_open_elsewhere_is_shown_read_only() {
 #[test]
 fn a_missing_file_is_an_error_message_not_a_crash() {
     let dir = tempfile::tempdir().unwrap();
-    let h = harness(&dir.path().join("nope.json"), None);
+    let mut h = harness(&dir.path().join("nope.json"), None);
     assert!(h.query_by_label_contains("Could not open the file").is_some());
+    press_with(&mut h, Modifiers::COMMAND, Key::O);
+    assert!(h.query_by_label("Path of the file").is_some(), "Ctrl+O works without a file");
 }
 
 /// A stand-in for the batch document type that is still to come: the tiny master, restricted to
