@@ -99,15 +99,18 @@ impl MenuBar {
                         }
                     }
                     ui.separator();
-                    ui.horizontal(|ui| {
-                        let field =
-                            egui::TextEdit::singleline(&mut self.new_annotator).hint_text("new annotator's name");
-                        let field = ui.add(field.desired_width(160.0)).accessible_name("New annotator's name");
-                        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                        if (ui.button("Add").clicked() || enter) && !self.new_annotator.trim().is_empty() {
-                            action = Some(Action::AddAnnotator(std::mem::take(&mut self.new_annotator)));
-                        }
-                    });
+                    let added = ui
+                        .horizontal(|ui| {
+                            let field = egui::TextEdit::singleline(&mut self.new_annotator).hint_text("new annotator");
+                            let field = ui.add(field.desired_width(180.0)).accessible_name("New annotator's name");
+                            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                            (ui.button("Add").clicked() || enter) && !self.new_annotator.trim().is_empty()
+                        })
+                        .inner;
+                    if added {
+                        action = Some(Action::AddAnnotator(std::mem::take(&mut self.new_annotator)));
+                        ui.close();
+                    }
                 });
             let hint = if can_switch {
                 "Whose annotations you see and make. The researcher's are not conflict-checked."

@@ -410,6 +410,7 @@ fn the_researcher_can_add_an_annotator_and_annotate_as_them() {
     h.get_by_label("New annotator's name").type_text("Anna");
     h.run();
     click(&mut h, "Add");
+    assert!(h.query_by_label("New annotator's name").is_none(), "the picker closed");
     assert_eq!(h.state().session.as_ref().unwrap().annotator(), ANNA);
     assert_eq!(saved(&f.path).annotator_name(ANNA), "Anna");
     assert_eq!(h.state().settings.annotators.get(&f.path), Some(&ANNA), "remembered for next time");
