@@ -101,7 +101,7 @@ pub const BINDINGS: &[Binding] = &[
         command: |_| Command::FocusTags,
         scope: Scope::Example,
         shown: "T",
-        help: "type a tag (Enter adds it, Up / Down pick a suggestion, Esc leaves the field)",
+        help: "type a tag (Up / Down pick from the drop-down, Enter adds, Esc leaves the field)",
     },
     Binding {
         modifiers: NONE,

@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 #[derive(Default)]
 pub struct TagBox {
     typed: String,
-    /// The suggestion picked with ↑/↓; `None` means what was typed.
-    highlight: Option<usize>,
+    /// The option Enter adds, moved with the Up and Down keys.
+    highlight: usize,
     /// The pointer was over the drop-down last frame: keep it open while the click completes.
     popup_hovered: bool,
     focus_requested: bool,
@@ -41,9 +41,9 @@ impl TagBox {
         }
         let field_id = ui.make_persistent_id("tag field");
         let had_focus = ui.memory(|m| m.has_focus(field_id));
-        let matches = annotation::matching_tags(suggestions, &self.typed, present);
+        let options = self.options(suggestions, present);
         if had_focus {
-            self.move_highlight(ui, matches.len());
+            self.move_highlight(ui, options.len());
         }
         let response = ui.add(
             egui::TextEdit::singleline(&mut self.typed)
@@ -56,39 +56,31 @@ impl TagBox {
             response.request_focus();
         }
         if response.changed() {
-            self.highlight = None;
+            self.highlight = 0;
             self.problem = None;
         }
+        let mut picked = None;
         if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
-            let chosen = self.highlight.and_then(|i| matches.get(i)).map(|s| s.to_string());
-            if let Some(tag) = chosen.or_else(|| Some(self.typed.trim().to_owned()).filter(|t| !t.is_empty())) {
-                edit = self.add(tag);
-                response.request_focus(); // keep typing tags; Esc leaves the field
-            }
+            picked = options.get(self.highlight).map(|o| o.tag.clone());
         }
-        let open = (response.has_focus() || self.popup_hovered) && !matches.is_empty();
+        let open = (response.has_focus() || self.popup_hovered) && !options.is_empty();
         let popup = Popup::from_response(&response).open(open).width(response.rect.width()).show(|ui| {
-            egui::ScrollArea::vertical()
-                .max_height(220.0)
-                .show(ui, |ui| {
-                    let mut picked = None;
-                    for (i, tag) in matches.iter().enumerate() {
-                        let item = ui.selectable_label(self.highlight == Some(i), *tag);
-                        if self.highlight == Some(i) {
-                            item.scroll_to_me(None);
-                        }
-                        if item.clicked() {
-                            picked = Some(tag.to_string());
-                        }
+            egui::ScrollArea::vertical().max_height(220.0).show(ui, |ui| {
+                for (i, option) in options.iter().enumerate() {
+                    let item = ui.selectable_label(self.highlight == i, &option.text);
+                    if self.highlight == i && had_focus {
+                        item.scroll_to_me(None);
                     }
-                    picked
-                })
-                .inner
+                    if item.clicked() {
+                        picked = Some(option.tag.clone());
+                    }
+                }
+            });
         });
-        self.popup_hovered = popup.as_ref().is_some_and(|p| p.response.contains_pointer());
-        if let Some(tag) = popup.and_then(|p| p.inner) {
+        self.popup_hovered = popup.is_some_and(|p| p.response.contains_pointer());
+        if let Some(tag) = picked {
             edit = self.add(tag);
-            response.request_focus();
+            response.request_focus(); // keep adding tags; Esc leaves the field
         }
         if let Some(problem) = &self.problem {
             ui.colored_label(ui.visuals().warn_fg_color, problem);
@@ -100,13 +92,22 @@ impl TagBox {
         let (down, up) = ui.input_mut(|i| {
             (i.consume_key(Modifiers::NONE, Key::ArrowDown), i.consume_key(Modifiers::NONE, Key::ArrowUp))
         });
-        if n == 0 {
-            self.highlight = None;
-        } else if down {
-            self.highlight = Some(self.highlight.map_or(0, |h| (h + 1).min(n - 1)));
+        if down {
+            self.highlight += 1;
         } else if up {
-            self.highlight = self.highlight.and_then(|h| h.checked_sub(1));
+            self.highlight = self.highlight.saturating_sub(1);
         }
+        self.highlight = self.highlight.min(n.saturating_sub(1));
+    }
+
+    /// The drop-down: the suggestions matching what was typed, then what was typed as a new tag.
+    fn options(&self, suggestions: &[String], present: &BTreeSet<String>) -> Vec<TagOption> {
+        let matches = annotation::matching_tags(suggestions, &self.typed, present);
+        let typed = self.typed.trim();
+        let new = (!typed.is_empty() && !matches.contains(&typed) && !present.contains(typed))
+            .then(|| TagOption { tag: typed.to_owned(), text: format!("new tag: {typed}") });
+        let existing = matches.into_iter().map(|t| TagOption { tag: t.to_owned(), text: t.to_owned() });
+        existing.chain(new).collect()
     }
 
     fn add(&mut self, tag: String) -> Option<Edit> {
@@ -115,10 +116,16 @@ impl TagBox {
             return None;
         }
         self.typed.clear();
-        self.highlight = None;
+        self.highlight = 0;
         self.problem = None;
         Some(Edit::AddTag(tag))
     }
+}
+
+/// A line of the drop-down.
+struct TagOption {
+    tag: String,
+    text: String,
 }
 
 /// A tag chip; true when its × was clicked.

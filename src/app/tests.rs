@@ -264,12 +264,21 @@ fn tags_are_added_from_suggestions_or_typed_and_removed() {
     h.get_by_label("Tags").type_text("my_own_tag");
     h.run();
     press(&mut h, Key::Enter);
+    // Enter takes the highlighted option: the first fits best (it starts with what was typed).
+    h.get_by_label("Tags").type_text("n");
+    h.run();
+    press(&mut h, Key::ArrowDown);
+    press(&mut h, Key::ArrowUp);
+    press(&mut h, Key::Enter);
     let r = saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap();
-    assert_eq!(r.tags.iter().map(String::as_str).collect::<Vec<_>>(), ["desc_vs_presc", "my_own_tag"]);
+    assert_eq!(
+        r.tags.iter().map(String::as_str).collect::<Vec<_>>(),
+        ["desc_vs_presc", "my_own_tag", "noncompositional_translation"]
+    );
     press(&mut h, Key::Escape); // leave the field
     click(&mut h, "Remove tag desc_vs_presc");
     let r = saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap();
-    assert_eq!(r.tags.iter().map(String::as_str).collect::<Vec<_>>(), ["my_own_tag"]);
+    assert_eq!(r.tags.iter().map(String::as_str).collect::<Vec<_>>(), ["my_own_tag", "noncompositional_translation"]);
 }
 
 #[test]
