@@ -196,8 +196,12 @@ impl App {
             self.leave_then(Go::Quit);
         }
         self.store_due_remarks(Some(ctx.input(|i| i.time)));
-        if let Some(command) = self.read_keys(&ctx) {
+        // Every key of the frame, in order: a slow frame may bring several ("n", "→", "n", "→").
+        while let Some(command) = self.read_keys(&ctx) {
             self.command(command);
+            if matches!(command, Command::FocusTags | Command::FocusRemarks) {
+                break; // what follows is typing, for the field that gets the focus
+            }
         }
 
         egui::Panel::top("menu").show(ui, |ui| {

@@ -490,3 +490,24 @@ fn opening_another_file_closes_this_one_and_a_bad_one_keeps_it() {
     let first = protest::master_file::load(&f.path).unwrap();
     assert_eq!(first.records.get(CandidateId(3), AnnotatorId::RESEARCHER).unwrap().pronoun, Judgement::No);
 }
+
+#[test]
+fn several_keys_in_one_frame_all_count() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    click(&mut h, PLEONASTIC_NEW);
+    for key in [Key::N, Key::ArrowRight, Key::Y, Key::Num1] {
+        // Straight into the next frame's input: one frame, four keys.
+        h.input_mut().events.push(egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    h.run();
+    assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap().pronoun, Judgement::No);
+    let r = saved_record(&f.path, 4, AnnotatorId::RESEARCHER).unwrap();
+    assert!(r.pronoun == Judgement::Yes && r.selected.pronoun.contains(&TokenRef::new(2, 0)));
+}
