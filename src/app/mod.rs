@@ -6,10 +6,12 @@
 
 mod annotation_panel;
 mod browser;
+mod commands;
 mod conflict_dialog;
 mod help;
 mod keys;
 mod menu;
+mod navigation;
 mod open_dialog;
 mod session;
 mod settings;
@@ -17,27 +19,26 @@ mod status;
 mod style;
 mod tag_box;
 mod translation;
+mod views;
 mod workspace;
 
 #[cfg(test)]
 mod tests;
 
 use annotation_panel::AnnotationPanel;
-use browser::{Browser, Opening};
-use conflict_dialog::{Choice, ConflictDialog};
+use browser::Browser;
+use conflict_dialog::ConflictDialog;
 use egui::{Popup, Ui, ViewportCommand};
 use help::Help;
-use keys::{Command, Scope};
-use menu::{Action, MenuBar};
+use keys::Command;
+use menu::MenuBar;
+use navigation::{Go, View};
 use open_dialog::OpenDialog;
-use protest::annotation::Edit;
-use protest::model::{CandidateId, Role};
 use session::Session;
 use settings::Settings;
 use status::Messages;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use workspace::Mode;
 
 pub fn run(file: Option<PathBuf>) -> ExitCode {
     let options = eframe::NativeOptions {
@@ -64,33 +65,6 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Working through a set of candidates.
-struct Walk {
-    title: String,
-    set: Vec<CandidateId>,
-    index: usize,
-}
-
-impl Walk {
-    fn current(&self) -> CandidateId {
-        self.set[self.index]
-    }
-}
-
-enum View {
-    Browser,
-    Example(Walk),
-}
-
-/// Where to go once the example being left is settled.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Go {
-    To(usize),
-    Browser,
-    Open(PathBuf),
-    Quit,
 }
 
 pub struct App {
@@ -247,274 +221,10 @@ impl App {
             eprintln!("error: {e}");
         }
     }
-
-    fn read_keys(&mut self, ctx: &egui::Context) -> Option<Command> {
-        let busy = self.dialog.is_some() || self.open_dialog.open || self.keyboard_taken || keyboard_taken(ctx);
-        if busy {
-            return None;
-        }
-        // A focused button takes Enter itself.
-        let scope = match self.view {
-            _ if self.session.is_none() => Scope::Everywhere,
-            View::Browser if ctx.memory(|m| m.focused().is_some()) => Scope::Everywhere,
-            View::Browser => Scope::Browser,
-            View::Example(_) => Scope::Example,
-        };
-        ctx.input_mut(|i| keys::read(i, scope))
-    }
-
-    fn command(&mut self, command: Command) {
-        let current = match &self.view {
-            View::Example(walk) => Some((walk.index, walk.set.len(), walk.current())),
-            View::Browser => None,
-        };
-        match (command, current) {
-            (Command::Prev, Some((i, _, _))) if i > 0 => self.leave_then(Go::To(i - 1)),
-            (Command::Next, Some((i, n, _))) if i + 1 < n => self.leave_then(Go::To(i + 1)),
-            (Command::Next, Some(_)) | (Command::Back, Some(_)) => self.leave_then(Go::Browser),
-            (Command::Continue, None) => {
-                if let Some(opening) = self.session.as_ref().and_then(|s| self.browser.continue_set(s)) {
-                    self.start(opening);
-                }
-            }
-            (Command::Judge(role, judgement), Some((_, _, c))) if self.has_role(c, role) => {
-                self.edit(c, Edit::Judge(role, judgement));
-            }
-            (Command::Toggle(role, n), Some((_, _, c))) => {
-                let token = self.session.as_ref().and_then(|s| s.master().candidate(c)?.aligned(role).nth(n));
-                if let Some(token) = token {
-                    self.edit(c, Edit::ToggleToken(role, token));
-                }
-            }
-            (Command::FocusTags, Some(_)) => self.panel.focus_tags(),
-            (Command::FocusRemarks, Some(_)) => self.panel.focus_remarks(),
-            (Command::Undo, _) => self.undo(true),
-            (Command::Redo, _) => self.undo(false),
-            (Command::Open, _) => self.open_dialog.show_with(None),
-            (Command::Help, _) => self.help.toggle(),
-            _ => {}
-        }
-    }
-
-    fn action(&mut self, ctx: &egui::Context, action: Action) {
-        match action {
-            Action::Open => self.open_dialog.show_with(None),
-            Action::Quit => self.leave_then(Go::Quit),
-            Action::Theme(choice) => {
-                self.settings.theme = choice;
-                style::apply(ctx, choice);
-            }
-            Action::Help => self.help.toggle(),
-            Action::Undo => self.undo(true),
-            Action::Redo => self.undo(false),
-            Action::Annotator(id) => {
-                if let Some(s) = &mut self.session {
-                    s.set_annotator(id);
-                    self.settings.annotators.insert(s.path().to_path_buf(), id);
-                }
-            }
-            Action::AddAnnotator(name) => {
-                let Some(s) = &mut self.session else { return };
-                match s.add_annotator(&name) {
-                    Ok(id) => {
-                        self.settings.annotators.insert(s.path().to_path_buf(), id);
-                    }
-                    Err(e) => self.messages.error(e),
-                }
-            }
-        }
-    }
-
-    /// Whether the candidate's example has the role (only anaphoric ones have an antecedent).
-    fn has_role(&mut self, candidate: CandidateId, role: Role) -> bool {
-        let Some(session) = &self.session else { return false };
-        let master = session.master();
-        let anaphoric =
-            master.candidate(candidate).and_then(|c| master.example_of(c)).is_some_and(|(_, c)| c.anaphoric);
-        if role == Role::Antecedent && !anaphoric {
-            self.messages.notice("This example is not anaphoric: there is no antecedent to judge.");
-            return false;
-        }
-        true
-    }
-
-    fn edit(&mut self, candidate: CandidateId, edit: Edit) {
-        // Read-only: the notice bar says so; the widgets are disabled and keys do nothing.
-        let Some(session) = self.session.as_mut().filter(|s| !s.is_read_only()) else { return };
-        if let Err(e) = session.edit(candidate, edit) {
-            self.messages.error(e);
-        }
-    }
-
-    fn store_due_remarks(&mut self, now: Option<f64>) {
-        if let Some((candidate, edit)) = self.panel.due_remarks(now) {
-            self.edit(candidate, edit);
-        }
-    }
-
-    fn undo(&mut self, undo: bool) {
-        self.store_due_remarks(None);
-        let Some(session) = &mut self.session else { return };
-        let result = if undo { session.undo() } else { session.redo() };
-        let candidate = match result {
-            Ok(Some(c)) => c,
-            Ok(None) => return,
-            Err(e) => return self.messages.error(e),
-        };
-        // Show the example the change was on, if it is in the set being worked through.
-        if let View::Example(walk) = &self.view
-            && walk.current() != candidate
-            && let Some(i) = walk.set.iter().position(|&c| c == candidate)
-        {
-            self.leave_then(Go::To(i));
-        }
-    }
-
-    fn start(&mut self, opening: Opening) {
-        if opening.set.is_empty() {
-            return;
-        }
-        let index = opening.start.min(opening.set.len() - 1);
-        self.view = View::Example(Walk { title: opening.title, set: opening.set, index });
-    }
-
-    /// Leaves the current example (if any): stores pending remarks, runs the conflict checks and
-    /// either goes on or asks first.
-    fn leave_then(&mut self, go: Go) {
-        self.store_due_remarks(None);
-        if let (View::Example(walk), Some(session)) = (&self.view, &mut self.session)
-            && !session.is_read_only()
-        {
-            let candidate = walk.current();
-            match session.leave(candidate) {
-                Ok(conflicts) if !conflicts.is_empty() => {
-                    self.dialog = Some(ConflictDialog { candidate, conflicts, then: go });
-                    return;
-                }
-                Ok(_) => {}
-                Err(e) => self.messages.error(e),
-            }
-        }
-        self.go(go);
-    }
-
-    fn settle(&mut self, choice: Choice) {
-        let Some(dialog) = self.dialog.take() else { return };
-        if choice == Choice::Amend {
-            return;
-        }
-        if let Some(session) = &mut self.session
-            && let Err(e) = session.keep(dialog.candidate, dialog.conflicts)
-        {
-            self.messages.error(e);
-        }
-        self.go(dialog.then);
-    }
-
-    fn go(&mut self, go: Go) {
-        match go {
-            Go::To(i) => {
-                if let View::Example(walk) = &mut self.view {
-                    walk.index = i.min(walk.set.len() - 1);
-                }
-            }
-            Go::Browser => self.view = View::Browser,
-            Go::Open(path) => self.open(&path),
-            Go::Quit => {
-                self.may_close = true;
-                self.viewport.push(ViewportCommand::Close);
-            }
-        }
-    }
-
-    fn browser_ui(&mut self, ui: &mut Ui) {
-        egui::CentralPanel::default().show(ui, |ui| {
-            let Some(session) = &self.session else {
-                ui.heading("No file is open");
-                ui.label("Use File › Open (Ctrl+O) to open a master or batch file.");
-                return;
-            };
-            ui.set_max_width(900.0);
-            if let Some(opening) = self.browser.ui(ui, session) {
-                self.start(opening);
-            }
-        });
-    }
-
-    fn example_ui(&mut self, ui: &mut Ui) {
-        let (Some(session), View::Example(walk)) = (&self.session, &self.view) else { return };
-        let candidate_id = walk.current();
-        let master = session.master();
-        let Some(candidate) = master.candidate(candidate_id) else { return };
-        let editable = !session.is_read_only();
-        let record = session.record(candidate_id);
-        let anaphoric = master.example_of(candidate).is_some_and(|(_, c)| c.anaphoric);
-        let mut edits = Vec::new();
-        let mut command = None;
-        egui::Panel::right("annotation panel").resizable(true).default_size(400.0).size_range(320.0..=640.0).show(
-            ui,
-            |ui| {
-                ui.add_space(6.0);
-                egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-                    edits.extend(self.panel.ui(ui, master, candidate_id, record, editable));
-                });
-            },
-        );
-        egui::CentralPanel::default().show(ui, |ui| {
-            egui::Panel::top("example header").show(ui, |ui| {
-                let position = translation::Position {
-                    index: walk.index,
-                    len: walk.set.len(),
-                    annotated: protest::annotation::progress(master, session.annotator(), &walk.set),
-                };
-                command = translation::header(ui, master, candidate, session.mode() == Mode::Researcher, &position);
-                ui.label(egui::RichText::new(&walk.title).small().weak());
-                ui.add_space(4.0);
-            });
-            egui::Panel::bottom("legend").show(ui, |ui| {
-                ui.add_space(4.0);
-                translation::legend(ui, anaphoric);
-            });
-            egui::CentralPanel::default().show(ui, |ui| {
-                if let Some((role, token)) = translation::texts(ui, master, candidate, record, editable) {
-                    edits.push(Edit::ToggleToken(role, token));
-                }
-            });
-        });
-        for edit in edits {
-            self.edit(candidate_id, edit);
-        }
-        if let Some(command) = command {
-            self.command(command);
-        }
-    }
-
-    fn status_line(&self, ui: &mut Ui) {
-        let Some(session) = &self.session else {
-            ui.label("No file open");
-            return;
-        };
-        ui.horizontal(|ui| {
-            ui.label(egui::RichText::new(session.path().display().to_string()).small());
-            ui.separator();
-            let mode = match session.mode() {
-                Mode::Researcher => "researcher mode",
-                Mode::Annotator => "annotator mode",
-            };
-            ui.label(egui::RichText::new(mode).small());
-            ui.separator();
-            let state = match () {
-                _ if session.is_read_only() => "read-only: changes are not saved",
-                _ if self.panel.typing() => "saving remarks…",
-                _ => "every change is saved",
-            };
-            ui.label(egui::RichText::new(state).small());
-        });
-    }
 }
 
 /// Whether a text field or a popup (menu, drop-down) has the keyboard.
-fn keyboard_taken(ctx: &egui::Context) -> bool {
+pub(super) fn keyboard_taken(ctx: &egui::Context) -> bool {
     ctx.text_edit_focused() || Popup::is_any_open(ctx)
 }
 

@@ -6,10 +6,10 @@ use egui::{Key, Modifiers, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use protest::conflicts::Conflict;
-use protest::model::{AnnotatorId, ConflictStatus, Judgement, Master, Record, TokenRef};
+use protest::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, TokenRef};
 use protest::store::{Document, Store};
 use std::path::Path;
-use workspace::Workspace;
+use workspace::{Mode, Workspace};
 
 const TINY: &str = include_str!("../../tests/fixtures/tiny/tiny.master.json");
 const ANNA: AnnotatorId = AnnotatorId(1);
