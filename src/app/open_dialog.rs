@@ -9,11 +9,13 @@ pub struct OpenDialog {
     pub open: bool,
     path: String,
     problem: Option<String>,
+    focus: bool,
 }
 
 impl OpenDialog {
     pub fn show_with(&mut self, current: Option<PathBuf>) {
         self.open = true;
+        self.focus = true;
         self.problem = None;
         self.path = current.map(|p| p.display().to_string()).unwrap_or_default();
     }
@@ -32,6 +34,11 @@ impl OpenDialog {
             ui.horizontal(|ui| {
                 let field =
                     ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(430.0)).labelled_by(label.id);
+                if self.focus && !ui.is_sizing_pass() {
+                    // Type right away (not in the dialog's first frame: that one only sizes it).
+                    field.request_focus();
+                    self.focus = false;
+                }
                 if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     chosen = Some(PathBuf::from(self.path.trim()));
                 }
@@ -39,9 +46,9 @@ impl OpenDialog {
                     chosen = self.browse();
                 }
             });
-            if let Some(problem) = &self.problem {
-                ui.label(RichText::new(problem).color(ui.visuals().warn_fg_color));
-            }
+            // The line is always there, so the centred dialog does not move when a problem shows.
+            let problem = self.problem.as_deref().unwrap_or(" ");
+            ui.add(egui::Label::new(RichText::new(problem).color(ui.visuals().warn_fg_color)).wrap());
             if !recent.is_empty() {
                 ui.add_space(8.0);
                 ui.label(RichText::new("Recent files").strong());
@@ -75,8 +82,8 @@ impl OpenDialog {
         let picked = dialog.pick_file();
         if picked.is_none() {
             // rfd reports a missing file chooser (no desktop portal, e.g. under Xvfb) as no choice.
-            self.problem =
-                Some("No file chosen. If no file chooser appeared, this desktop has none: type the path above.".into());
+            self.problem = Some("No file chosen. If no file chooser appeared, type the path above.".into());
+            self.focus = true;
         }
         picked
     }

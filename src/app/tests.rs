@@ -511,3 +511,11 @@ fn several_keys_in_one_frame_all_count() {
     let r = saved_record(&f.path, 4, AnnotatorId::RESEARCHER).unwrap();
     assert!(r.pronoun == Judgement::Yes && r.selected.pronoun.contains(&TokenRef::new(2, 0)));
 }
+
+#[test]
+fn the_open_dialog_takes_the_keyboard() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    press_with(&mut h, Modifiers::COMMAND, Key::O);
+    assert!(h.get_by_label("Path of the file").is_focused(), "type the path right away");
+}
