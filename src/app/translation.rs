@@ -193,13 +193,8 @@ fn token_widget(
 ) -> egui::Response {
     let fills = fills(marks, palette);
     let selected = marks.selected_pronoun || marks.selected_antecedent;
-    let text_color = match () {
-        _ if selected => palette.on_selected,
-        _ if !fills.is_empty() => palette.on_highlight,
-        _ => palette.text,
-    };
     let font = FontId::proportional(TEXT_SIZE);
-    let galley = ui.painter().layout_no_wrap(text.to_owned(), font, text_color);
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), font, palette.text);
     let badge = (!badges.is_empty()).then(|| {
         // Each number in its role's colour, so "1" and "Shift+1" tokens are told apart.
         let mut job = egui::text::LayoutJob::default();
@@ -221,16 +216,19 @@ fn token_widget(
     if ui.is_rect_visible(rect) {
         let painter = ui.painter();
         let radius = CornerRadius::same(4);
-        match fills[..] {
-            [] => {}
-            [one] => {
-                painter.rect_filled(word_rect, radius, one);
-            }
-            [left, right, ..] => {
-                let (l, r) = word_rect.split_left_right_at_fraction(0.5);
-                painter.rect_filled(l, CornerRadius { nw: 4, sw: 4, ne: 0, se: 0 }, left);
-                painter.rect_filled(r, CornerRadius { nw: 0, sw: 0, ne: 4, se: 4 }, right);
-            }
+        let split = word_rect.split_left_right_at_fraction(0.5);
+        let halves = [
+            (split.0, CornerRadius { nw: 4, sw: 4, ne: 0, se: 0 }),
+            (split.1, CornerRadius { nw: 0, sw: 0, ne: 4, se: 4 }),
+        ];
+        // A token aligned to both roles: left half pronoun, right half antecedent.
+        let parts: Vec<_> = match fills[..] {
+            [one] => vec![(word_rect, radius, one)],
+            [left, right] => vec![(halves[0].0, halves[0].1, left), (halves[1].0, halves[1].1, right)],
+            _ => Vec::new(),
+        };
+        for &(part, corners, (fill, _)) in &parts {
+            painter.rect_filled(part, corners, fill);
         }
         if marks.antecedent_span {
             let y = word_rect.bottom() - 0.5;
@@ -244,7 +242,14 @@ fn token_widget(
                 egui::StrokeKind::Outside,
             );
         }
-        painter.galley(word_rect.min + pad, galley, text_color);
+        let at = word_rect.min + pad;
+        if parts.is_empty() {
+            painter.galley(at, galley.clone(), palette.text);
+        }
+        for &(part, _, (_, ink)) in &parts {
+            let clip = part.intersect(painter.clip_rect());
+            painter.with_clip_rect(clip).galley_with_override_text_color(at, galley.clone(), ink);
+        }
         if let Some(b) = badge {
             painter.galley(egui::pos2(word_rect.right() + 1.0, rect.top()), b, Color32::GRAY);
         }
@@ -258,13 +263,23 @@ fn token_widget(
 }
 
 /// Background colours of a token: one per role it is aligned to (selected ones stronger).
-fn fills(marks: &Marks, palette: &Palette) -> Vec<Color32> {
+/// Background and text colour of a token, one pair per role it is aligned to (selected ones
+/// stronger, with light text).
+fn fills(marks: &Marks, palette: &Palette) -> Vec<(Color32, Color32)> {
     let mut fills = Vec::new();
     if marks.pronoun {
-        fills.push(if marks.selected_pronoun { palette.selected_pronoun } else { palette.pronoun });
+        fills.push(if marks.selected_pronoun {
+            (palette.selected_pronoun, palette.on_selected)
+        } else {
+            (palette.pronoun, palette.on_highlight)
+        });
     }
     if marks.antecedent {
-        fills.push(if marks.selected_antecedent { palette.selected_antecedent } else { palette.antecedent });
+        fills.push(if marks.selected_antecedent {
+            (palette.selected_antecedent, palette.on_selected)
+        } else {
+            (palette.antecedent, palette.on_highlight)
+        });
     }
     fills
 }
