@@ -27,9 +27,14 @@ impl Help {
 
     pub fn show(&mut self, ctx: &egui::Context) {
         let mut open = self.open;
-        egui::Window::new("Help").open(&mut open).default_size([680.0, 640.0]).resizable(true).collapsible(false).show(
-            ctx,
-            |ui| {
+        egui::Window::new("Help")
+            .open(&mut open)
+            .default_size([680.0, 640.0])
+            .pivot(egui::Align2::CENTER_CENTER)
+            .default_pos(ctx.content_rect().center())
+            .resizable(true)
+            .collapsible(false)
+            .show(ctx, |ui| {
                 ui.horizontal(|ui| {
                     ui.selectable_value(&mut self.tab, Tab::Keys, "Keys");
                     ui.selectable_value(&mut self.tab, Tab::Guidelines, "Annotation guidelines");
@@ -41,8 +46,7 @@ impl Help {
                         CommonMarkViewer::new().show(ui, &mut self.markdown, GUIDELINES);
                     }
                 });
-            },
-        );
+            });
         self.open = open;
     }
 }
