@@ -519,3 +519,17 @@ fn the_open_dialog_takes_the_keyboard() {
     press_with(&mut h, Modifiers::COMMAND, Key::O);
     assert!(h.get_by_label("Path of the file").is_focused(), "type the path right away");
 }
+
+#[test]
+fn remarks_typed_just_before_closing_are_kept() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    click(&mut h, PLEONASTIC_NEW);
+    press(&mut h, Key::R);
+    h.get_by_label(annotation_panel::REMARKS_LABEL).type_text("last words");
+    h.step(); // no time for the delay to pass
+    assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER), None);
+    h.state_mut().shutdown();
+    let on_disk = protest::master_file::load(&f.path).unwrap();
+    assert_eq!(on_disk.records.get(CandidateId(3), AnnotatorId::RESEARCHER).unwrap().remarks, "last words");
+}
