@@ -78,9 +78,7 @@ impl<D: Document> Store<D> {
         let lock = Lock::acquire(path)?;
         let read_only = match &lock {
             Ok(_) => None,
-            Err(holder) => {
-                Some(format!("{} is open in another PROTEST window ({holder}); showing it read-only", path.display()))
-            }
+            Err(holder) => Some(format!("{} is open in another PROTEST window ({holder})", path.display())),
         };
         let mut doc = D::load(path)?;
         let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);

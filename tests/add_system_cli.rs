@@ -165,7 +165,7 @@ fn refuses_while_the_master_is_open_elsewhere() {
     let out = protest(&["add-system", MASTER, "--name", "x", "new.fr"], dir.path());
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("is open in another PROTEST window") && err.contains("close it there and try again"), "{err}");
+    assert!(err.contains("is open in another PROTEST window") && err.contains("close it there first"), "{err}");
     assert_eq!(fs::read(dir.path().join(MASTER)).unwrap(), before);
     store.close().unwrap();
 }

@@ -3,10 +3,10 @@
 //! The app talks to a `dyn Workspace` only. A kind of file plugs in by implementing
 //! [`Annotatable`] for its [`Document`] type and adding one arm to [`open`].
 
-use protest::annotation;
 use protest::model::{AnnotatorId, CandidateId, Master, Record};
 use protest::store::{Document, Opened, Store};
 use protest::{Error, Result};
+use protest::{annotation, annotators};
 use std::path::Path;
 
 /// Who the file is for (spec §6).
@@ -93,7 +93,7 @@ impl<D: Annotatable> Workspace for Store<D> {
 
     fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId> {
         let path = self.path().to_path_buf();
-        self.update(|doc| doc.master_mut().add_annotator(name).map_err(|m| Error::whole_file(&path, m)))
+        self.update(|doc| annotators::add(doc.master_mut(), name).map_err(|e| Error::whole_file(&path, e.to_string())))
     }
 
     fn close(self: Box<Self>) -> Result<()> {

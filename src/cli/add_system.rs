@@ -1,10 +1,8 @@
-use anyhow::{Context, bail};
+use super::with_master;
 use clap::Args;
 use protest::add_system::{self, AlignedBy, AlignmentFile, Options, Output, ParallelText};
 use protest::import::text::{self, PairOrder};
 use protest::master_file;
-use protest::model::Master;
-use protest::store::Store;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -52,14 +50,8 @@ pub fn run(args: AddSystemArgs) -> anyhow::Result<()> {
     let system = add_system::prepare(&master, &args.name, Output { origin: &args.output, lines: &lines }, &options)?;
     let seconds = started.elapsed().as_secs_f64();
 
-    let (mut store, opened) = Store::<Master>::open(&args.master)?;
-    if let Some(why) = opened.read_only {
-        bail!("{why}; close it there and try again");
-    }
     let report = Report::of(&system);
-    let added = store.update(|m| system.add_to(m));
-    store.close().with_context(|| format!("could not close {}", args.master.display()))?;
-    let corpus = added?;
+    let corpus = with_master(&args.master, |store| Ok(store.update(|m| system.add_to(m))?))?;
 
     println!("added system '{}' to {} as corpus {corpus}", args.name, args.master.display());
     println!("  {} sentences, {} candidates (ids {})", report.sentences, report.candidates, report.ids);

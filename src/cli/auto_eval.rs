@@ -1,7 +1,8 @@
+use super::with_master;
 use anyhow::Context;
 use chrono::Utc;
 use clap::Args;
-use protest::model::Round;
+use protest::model::{Master, Round};
 use protest::{auto_eval, master_file};
 use std::path::PathBuf;
 
@@ -15,17 +16,26 @@ pub struct AutoEvalArgs {
 }
 
 pub fn run(args: AutoEvalArgs) -> anyhow::Result<()> {
-    let mut master = master_file::load(&args.master)?;
-    master.auto_eval = auto_eval::run(&master, Utc::now());
-    let round = master.auto_eval.rounds.last().context("a round was just added")?;
-    print!("{}", describe(round, master.reference().map(|c| c.name.as_str())));
+    let print = |master: &Master| -> anyhow::Result<()> {
+        let round = master.auto_eval.rounds.last().context("a round was just added")?;
+        print!("{}", describe(round, master.reference().map(|c| c.name.as_str())));
+        Ok(())
+    };
     if args.dry_run {
+        let mut master = master_file::load(&args.master)?;
+        master.auto_eval = auto_eval::run(&master, Utc::now());
+        print(&master)?;
         println!("dry run: {} not changed", args.master.display());
-    } else {
-        master.revision += 1;
-        master_file::save(&master, &args.master).context("could not write the master")?;
-        println!("stored in {}", args.master.display());
+        return Ok(());
     }
+    with_master(&args.master, |store| {
+        store.update(|m| {
+            m.auto_eval = auto_eval::run(m, Utc::now());
+            Ok(())
+        })?;
+        print(store.master())
+    })?;
+    println!("stored in {}", args.master.display());
     Ok(())
 }
 

@@ -1,4 +1,4 @@
-use super::batch::with_master;
+use super::with_master;
 use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::Args;

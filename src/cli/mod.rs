@@ -9,7 +9,12 @@ mod convert;
 mod import;
 mod report;
 
+use anyhow::bail;
 use clap::{Parser, Subcommand};
+use protest::Error;
+use protest::model::Master;
+use protest::store::Store;
+use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -53,6 +58,7 @@ pub enum Command {
 
 /// Runs a headless subcommand; errors go to stderr with a non-zero exit code.
 pub fn run(command: Command) -> ExitCode {
+    quiet_on_broken_pipe();
     let result = match command {
         Command::Open { .. } => unreachable!("the GUI handles open"),
         Command::Import(args) => import::run(*args),
@@ -70,5 +76,43 @@ pub fn run(command: Command) -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Runs `work` on a master opened for changing (refused if another PROTEST window has it open),
+/// and closes it whatever happens, so no journal or lock is left beside it.
+pub fn with_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> anyhow::Result<T>) -> anyhow::Result<T> {
+    let (mut store, opened) = Store::<Master>::open(path)?;
+    if let Some(why) = opened.read_only {
+        bail!("{why}; close it there first");
+    }
+    let result = work(&mut store);
+    let closed = store.close();
+    let value = result?;
+    closed?;
+    Ok(value)
+}
+
+/// Library errors about a master's content (a name taken, a task set missing…) become errors
+/// naming the master file.
+pub trait InFile<T> {
+    fn in_file(self, path: &Path) -> Result<T, Error>;
+}
+
+impl<T, E: std::fmt::Display> InFile<T> for Result<T, E> {
+    fn in_file(self, path: &Path) -> Result<T, Error> {
+        self.map_err(|e| Error::whole_file(path, e.to_string()))
+    }
+}
+
+/// `protest report … | head` should stop quietly when `head` has read enough, like other Unix
+/// tools, instead of panicking in `println!`: restore the default SIGPIPE action that the Rust
+/// runtime replaces with "ignore".
+fn quiet_on_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called once at start-up, before any thread exists; it only resets a signal
+    // disposition to the OS default.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -318,34 +318,4 @@ impl Master {
     pub fn next_annotator_id(&self) -> AnnotatorId {
         AnnotatorId(self.annotators.iter().map(|a| a.id.0 + 1).max().unwrap_or(1).max(1))
     }
-
-    /// Adds a named annotator and returns their id; the name must be new and not blank.
-    pub fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId, String> {
-        let name = name.trim();
-        if name.is_empty() {
-            return Err("an annotator needs a name".into());
-        }
-        if self.annotators.iter().any(|a| a.name == name) {
-            return Err(format!("there is already an annotator called '{name}'"));
-        }
-        let id = self.next_annotator_id();
-        self.annotators.push(Annotator { id, name: name.to_owned() });
-        Ok(id)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn annotators_get_fresh_ids_and_unique_names() {
-        let mut m = Master::new("m".into(), DateTime::UNIX_EPOCH);
-        assert_eq!(m.add_annotator(" Anna "), Ok(AnnotatorId(1)));
-        assert_eq!(m.add_annotator("Ben"), Ok(AnnotatorId(2)));
-        assert!(m.add_annotator("Anna").unwrap_err().contains("already"));
-        assert!(m.add_annotator("  ").is_err());
-        assert_eq!(m.annotator_name(AnnotatorId(1)), "Anna");
-        assert_eq!(m.annotators.len(), 2);
-    }
 }
