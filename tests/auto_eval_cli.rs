@@ -149,3 +149,28 @@ fn a_missing_master_is_named() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.master.json"));
 }
+
+#[test]
+fn plans_only_the_candidates_that_still_need_a_human() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = two_systems(dir.path());
+    let p = path.to_str().unwrap();
+    let plan = ["batch", "plan", p, "--annotators", "1", "--seed", "7", "--only-needing-human"];
+
+    let refused = protest(&plan);
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("two.master.json: the automatic reference match has not been run on this master yet")
+            && err.contains("run `protest auto-eval` on it first"),
+        "{err}"
+    );
+    assert!(master_file::load(&path).unwrap().task_sets.is_empty());
+
+    stdout(protest(&["auto-eval", p])); // matches 4 and 8 ("Il" = "Il")
+    stdout(protest(&plan));
+    let m = master_file::load(&path).unwrap();
+    let mut planned: Vec<u32> = m.task_sets[0].tasks.iter().flat_map(|t| &t.candidates).map(|c| c.0).collect();
+    planned.sort_unstable();
+    assert_eq!(planned, [1, 2, 3, 5, 6, 7, 9], "every candidate but the two matched ones");
+}

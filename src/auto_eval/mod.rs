@@ -6,7 +6,7 @@
 
 pub mod matching;
 
-use crate::model::{AutoEval, CandidateId, Master, MatchEntry, Outcome, Round};
+use crate::model::{AutoEval, Candidate, CandidateId, CorpusRole, Master, MatchEntry, Outcome, Round};
 use crate::verdict::Verdicts;
 use chrono::{DateTime, Utc};
 use matching::{Reference, Words};
@@ -62,6 +62,49 @@ pub fn run(master: &Master, now: DateTime<Utc>) -> AutoEval {
 /// human has already judged it.
 pub fn needs_human(master: &Master, candidate: CandidateId) -> bool {
     !master.auto_eval.matched(candidate)
+}
+
+/// Asked to keep only the candidates that need a human on a master where the match never ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the automatic reference match has not been run on this master yet, so it cannot tell which candidates still need a human")]
+pub struct NoRound;
+
+/// A filter keeping the candidates that still need a human ([`needs_human`]), e.g. for
+/// `plan::plan`. Refused before the first round: every candidate would pass, which is not what
+/// the caller asked for.
+pub fn needing_human(master: &Master) -> Result<impl Fn(&Candidate) -> bool + '_, NoRound> {
+    if master.auto_eval.rounds.is_empty() {
+        return Err(NoRound);
+    }
+    Ok(move |c: &Candidate| needs_human(master, c.id))
+}
+
+/// What the latest round says about a matched candidate, for the translation window: which
+/// translation it matched and since when. `None` when it is not matched.
+pub fn match_note(master: &Master, candidate: CandidateId) -> Option<String> {
+    let entry = master.auto_eval.entry(candidate).filter(|e| e.outcome == Outcome::Match)?;
+    let reference = entry.reference.and_then(|r| master.candidate(r)).and_then(|r| master.corpus(r.corpus));
+    let what = match reference {
+        Some(corpus) if corpus.role == CorpusRole::Reference => "the reference translation".to_owned(),
+        Some(corpus) => format!("a translation judged correct ({})", corpus.name),
+        None => "a reference".to_owned(),
+    };
+    Some(format!("matched automatically: same words as {what} (round {})", entry.round))
+}
+
+/// One line on what a round did, for the user who just ran it.
+pub fn summary(round: &Round) -> String {
+    let mut settled = format!("{} settled this round", round.settled);
+    if round.unsettled > 0 {
+        settled += &format!(", {} no longer matching", round.unsettled);
+    }
+    format!(
+        "Round {}: {} of {} MT candidates match ({settled}); {} left to humans.",
+        round.round,
+        round.matches,
+        round.candidates(),
+        round.candidates() - round.matches
+    )
 }
 
 #[cfg(test)]

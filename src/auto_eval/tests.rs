@@ -185,3 +185,40 @@ fn stored_results_that_do_not_fit_the_master_are_refused() {
         ]
     );
 }
+
+#[test]
+fn the_needing_human_filter_is_refused_before_the_first_round() {
+    let mut m = tiny();
+    assert_eq!(needing_human(&m).err(), Some(NoRound));
+    round(&mut m, 1); // matches candidate 4 only
+    let keep = needing_human(&m).unwrap();
+    let kept: Vec<u32> = m.candidates.iter().filter(|c| keep(c)).map(|c| c.id.0).collect();
+    assert_eq!(kept, [1, 2, 3, 5, 6], "reference candidates and unmatched MT candidates");
+}
+
+#[test]
+fn match_notes_name_what_was_matched() {
+    let mut m = two_systems();
+    judge(&mut m, 2, 1, Yes, Yes); // mt's "Elle … bicyclette" judged correct: a reference
+    round(&mut m, 1);
+    assert_eq!(
+        match_note(&m, CandidateId(4)).as_deref(),
+        Some("matched automatically: same words as the reference translation (round 1)")
+    );
+    // Candidate 7 (mt2's copy of 2) matches the MT translation judged correct.
+    assert_eq!(
+        match_note(&m, CandidateId(7)).as_deref(),
+        Some("matched automatically: same words as a translation judged correct (mt) (round 1)")
+    );
+    assert_eq!(match_note(&m, CandidateId(6)), None, "not matched");
+    assert_eq!(match_note(&m, CandidateId(1)), None, "a reference candidate is not compared");
+}
+
+#[test]
+fn a_round_in_one_line() {
+    let mut m = tiny();
+    let mut r = round(&mut m, 1);
+    assert_eq!(summary(&r), "Round 1: 1 of 3 MT candidates match (1 settled this round); 2 left to humans.");
+    r.unsettled = 2;
+    assert!(summary(&r).contains("(1 settled this round, 2 no longer matching)"));
+}

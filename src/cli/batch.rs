@@ -5,7 +5,7 @@ use clap::{Args, Subcommand};
 use protest::batch::{self, export};
 use protest::model::{AnnotatorId, CorpusId, Master};
 use protest::plan::{self, Request};
-use protest::{adjudication, annotators, journal, merge};
+use protest::{adjudication, annotators, auto_eval, journal, merge};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Args)]
@@ -47,6 +47,10 @@ struct PlanArgs {
     /// Name of the task set (default: "Task set N").
     #[arg(long, default_value = "")]
     name: String,
+    /// Only candidates that still need a human: those the latest automatic reference match
+    /// (`protest auto-eval`) did not settle.
+    #[arg(long)]
+    only_needing_human: bool,
     /// Only show the counts; store nothing.
     #[arg(long)]
     dry_run: bool,
@@ -135,7 +139,15 @@ fn plan_task_set(a: PlanArgs) -> anyhow::Result<()> {
         if !a.categories.is_empty() {
             request.categories = a.categories.clone();
         }
-        let planned = plan::plan(m, &request, plan::every, a.created.unwrap_or_else(Utc::now)).in_file(&a.master)?;
+        let created = a.created.unwrap_or_else(Utc::now);
+        let planned = if a.only_needing_human {
+            let keep = auto_eval::needing_human(m)
+                .map_err(|e| anyhow::anyhow!("{}: {e}; run `protest auto-eval` on it first", a.master.display()))?;
+            plan::plan(m, &request, keep, created)
+        } else {
+            plan::plan(m, &request, plan::every, created)
+        };
+        let planned = planned.in_file(&a.master)?;
         let ts = &planned.task_set;
         println!(
             "{} (id {}): seed {}, {} annotators, IAA sample of {} requested",

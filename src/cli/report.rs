@@ -1,7 +1,6 @@
-use anyhow::Context;
 use clap::Args;
+use protest::master_file;
 use protest::report::{self, Format, TableKind};
-use protest::{atomic, master_file};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -30,10 +29,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             print!("{}", rendered.join("\n"));
         }
         Some(dir) => {
-            std::fs::create_dir_all(&dir).with_context(|| format!("could not create {}", dir.display()))?;
-            for table in &tables {
-                let path = dir.join(format!("{}.{}", table.name, args.format.extension()));
-                atomic::write_with(&path, |w| w.write_all(args.format.render(table).as_bytes()))?;
+            for path in report::write_tables(&dir, &tables, args.format)? {
                 println!("wrote {}", path.display());
             }
         }

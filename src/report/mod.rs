@@ -16,8 +16,10 @@ pub use render::Format;
 pub use table::{Cell, Column, Row, RowKind, Table};
 
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use crate::{Error, Result, atomic};
 use std::cell::OnceCell;
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 /// The tables `protest report` can produce, in the order it prints them.
@@ -98,6 +100,24 @@ pub fn tables(master: &Master, kinds: &[TableKind]) -> Vec<Table> {
         .collect()
 }
 
+/// Writes one table to `path` in `format`, replacing the file atomically.
+pub fn write_table(path: &Path, table: &Table, format: Format) -> Result<()> {
+    atomic::write(path, format.render(table).as_bytes())
+}
+
+/// Writes each table to `dir/NAME.EXT` (e.g. `results.csv`), creating the folder; returns the
+/// files written. What `protest report --output DIR` and the GUI's *Export all* do.
+pub fn write_tables(dir: &Path, tables: &[Table], format: Format) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    tables
+        .iter()
+        .map(|table| {
+            let path = dir.join(format.file_name(table));
+            write_table(&path, table, format).map(|()| path)
+        })
+        .collect()
+}
+
 /// The people behind `records`: the researcher first if among them, then annotators in master
 /// order.
 fn annotators<'a>(master: &Master, records: impl Iterator<Item = &'a Record>) -> Vec<AnnotatorId> {
@@ -124,6 +144,23 @@ mod tests {
             assert_eq!(kind.name().parse(), Ok(kind));
         }
         assert!("kappa".parse::<TableKind>().unwrap_err().contains("results, agreement, pairwise"));
+    }
+
+    #[test]
+    fn tables_are_written_one_file_each_as_rendered() {
+        let dir = tempfile::tempdir().unwrap();
+        let master = crate::testing::tiny();
+        let tables = tables(&master, &[TableKind::Results, TableKind::Scores]);
+        let out = dir.path().join("new folder");
+        let written = write_tables(&out, &tables, Format::Latex).unwrap();
+        assert_eq!(written, [out.join("results.tex"), out.join("scores.tex")]);
+        for (path, table) in written.iter().zip(&tables) {
+            assert_eq!(std::fs::read_to_string(path).unwrap(), Format::Latex.render(table));
+        }
+        let blocked = dir.path().join("a file");
+        std::fs::write(&blocked, "").unwrap();
+        let err = write_tables(&blocked, &tables, Format::Csv).unwrap_err();
+        assert_eq!(err.path(), blocked, "{err}");
     }
 
     #[test]

@@ -44,6 +44,11 @@ impl Format {
         }
     }
 
+    /// The file a table is written to in this format: `NAME.EXT`.
+    pub fn file_name(self, table: &Table) -> String {
+        format!("{}.{}", table.name, self.extension())
+    }
+
     pub fn render(self, table: &Table) -> String {
         match self {
             Format::Text => text::render(table),
