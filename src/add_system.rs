@@ -13,7 +13,7 @@ use crate::alignment::{Alignment, Links};
 use crate::error::{Error, Result};
 use crate::import::{self, text, text::PairOrder};
 use crate::master_file;
-use crate::model::{Candidate, Corpus, CorpusId, CorpusRole, Master};
+use crate::model::{Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master};
 use crate::tokenize::{self, Language};
 use crate::tokens;
 use std::path::{Path, PathBuf};
@@ -98,7 +98,7 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
     let first = master.next_candidate_id().0;
     let candidates = (first..)
         .zip(&master.examples)
-        .map(|(n, example)| import::candidate(crate::model::CandidateId(n), example, id, &alignment))
+        .map(|(n, example)| import::candidate(CandidateId(n), example, id, &alignment))
         .collect();
     let corpus = Corpus { id, name: name.to_owned(), role: CorpusRole::System, sentences, alignment: Some(alignment) };
     Ok(NewSystem { corpus, candidates, aligned_by, origin: origin.to_path_buf() })
@@ -123,6 +123,64 @@ impl NewSystem {
         master_file::check(&self.origin, &updated)?;
         *master = updated;
         Ok(id)
+    }
+}
+
+/// What to tell the user about a prepared system before it is added.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    pub sentences: usize,
+    pub candidates: usize,
+    /// The new candidates' ids, first and last.
+    pub ids: Option<(CandidateId, CandidateId)>,
+    /// Candidates with at least one target token aligned to the pronoun.
+    pub pronouns_aligned: usize,
+    /// Antecedent heads (over all candidates) with at least one aligned target token, and all.
+    pub heads_aligned: usize,
+    pub heads: usize,
+    pub aligned_by: AlignedBy,
+}
+
+impl NewSystem {
+    pub fn report(&self) -> Report {
+        let heads = self.candidates.iter().flat_map(|c| &c.antecedents);
+        Report {
+            sentences: self.corpus.sentences.len(),
+            candidates: self.candidates.len(),
+            ids: self.candidates.first().zip(self.candidates.last()).map(|(a, b)| (a.id, b.id)),
+            pronouns_aligned: self.candidates.iter().filter(|c| !c.pronoun.is_empty()).count(),
+            heads_aligned: heads.clone().filter(|h| !h.is_empty()).count(),
+            heads: heads.count(),
+            aligned_by: self.aligned_by,
+        }
+    }
+}
+
+impl Report {
+    /// The report as lines for people; `seconds` is how long the preparation took.
+    pub fn lines(&self, seconds: f64) -> Vec<String> {
+        let ids = match self.ids {
+            Some((first, last)) => format!("{first}–{last}"),
+            None => "none".into(),
+        };
+        let mut lines = vec![format!("{} sentences, {} candidates (ids {ids})", self.sentences, self.candidates)];
+        match self.aligned_by {
+            AlignedBy::BuiltIn { training_pairs, pronoun_repairs } => {
+                lines.push(format!(
+                    "aligned by the built-in aligner, trained on {training_pairs} sentence pairs in {seconds:.1} s"
+                ));
+                lines.push(match pronoun_repairs {
+                    Some(n) => format!("pronoun alignment repair added {n} links"),
+                    None => "no pronoun alignment repair for these languages".into(),
+                });
+            }
+            AlignedBy::File => lines.push("alignment read from the given file".into()),
+        }
+        lines.push(format!("pronoun aligned in {} of {} candidates", self.pronouns_aligned, self.candidates));
+        if self.heads > 0 {
+            lines.push(format!("antecedent head aligned in {} of {}", self.heads_aligned, self.heads));
+        }
+        lines
     }
 }
 
@@ -217,7 +275,7 @@ fn read_parallel(parallel: &ParallelText, languages: &crate::model::Languages) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{CandidateId, TokenRef};
+    use crate::model::TokenRef;
     use std::fs;
 
     fn tiny() -> Master {
@@ -254,6 +312,40 @@ mod tests {
         assert_eq!(first.pronoun, vec![TokenRef::new(1, 0)]);
         assert_eq!(first.antecedents, vec![vec![TokenRef::new(0, 3)]]);
         assert_eq!(master_file::check(Path::new("m"), &master).map_err(|e| e.to_string()), Ok(()));
+    }
+
+    #[test]
+    fn the_report_counts_what_was_aligned() {
+        let dir = tempfile::tempdir().unwrap();
+        let alignment = dir.path().join("a.alig");
+        fs::write(&alignment, "3-3\n0-1\n\n0-0\n").unwrap(); // no link for "It" of example 2
+        let options = Options {
+            alignment: Some(AlignmentFile { path: alignment, order: PairOrder::SourceTarget }),
+            ..Options::default()
+        };
+        let system =
+            prepare(&tiny(), "new", Output { origin: Path::new("new.fr"), lines: &lines(OUTPUT) }, &options).unwrap();
+        let report = system.report();
+        assert_eq!((report.sentences, report.candidates, report.pronouns_aligned), (4, 3, 2));
+        assert_eq!((report.heads_aligned, report.heads), (1, 1));
+        assert_eq!(
+            report.lines(0.04),
+            [
+                "4 sentences, 3 candidates (ids 7–9)",
+                "alignment read from the given file",
+                "pronoun aligned in 2 of 3 candidates",
+                "antecedent head aligned in 1 of 1"
+            ]
+        );
+        let built_in =
+            Report { aligned_by: AlignedBy::BuiltIn { training_pairs: 12, pronoun_repairs: Some(2) }, ..report };
+        assert_eq!(
+            built_in.lines(1.26)[1..3],
+            [
+                "aligned by the built-in aligner, trained on 12 sentence pairs in 1.3 s".to_string(),
+                "pronoun alignment repair added 2 links".to_string()
+            ]
+        );
     }
 
     #[test]

@@ -66,7 +66,9 @@ pub fn needs_human(master: &Master, candidate: CandidateId) -> bool {
 
 /// Asked to keep only the candidates that need a human on a master where the match never ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the automatic reference match has not been run on this master yet, so it cannot tell which candidates still need a human")]
+#[error(
+    "the automatic reference match has not been run on this master yet, so it cannot tell which candidates still need a human"
+)]
 pub struct NoRound;
 
 /// A filter keeping the candidates that still need a human ([`needs_human`]), e.g. for

@@ -1,6 +1,6 @@
 use super::with_master;
 use clap::Args;
-use protest::add_system::{self, AlignedBy, AlignmentFile, Options, Output, ParallelText};
+use protest::add_system::{self, AlignmentFile, Options, Output, ParallelText};
 use protest::import::text::{self, PairOrder};
 use protest::master_file;
 use std::path::PathBuf;
@@ -50,46 +50,12 @@ pub fn run(args: AddSystemArgs) -> anyhow::Result<()> {
     let system = add_system::prepare(&master, &args.name, Output { origin: &args.output, lines: &lines }, &options)?;
     let seconds = started.elapsed().as_secs_f64();
 
-    let report = Report::of(&system);
+    let report = system.report();
     let corpus = with_master(&args.master, |store| Ok(store.update(|m| system.add_to(m))?))?;
 
     println!("added system '{}' to {} as corpus {corpus}", args.name, args.master.display());
-    println!("  {} sentences, {} candidates (ids {})", report.sentences, report.candidates, report.ids);
-    match report.aligned_by {
-        AlignedBy::BuiltIn { training_pairs, pronoun_repairs } => {
-            println!("  aligned by the built-in aligner, trained on {training_pairs} sentence pairs in {seconds:.1} s");
-            match pronoun_repairs {
-                Some(n) => println!("  pronoun alignment repair added {n} links"),
-                None => println!("  no pronoun alignment repair for these languages"),
-            }
-        }
-        AlignedBy::File => println!("  alignment read from the given file"),
+    for line in report.lines(seconds) {
+        println!("  {line}");
     }
-    println!("  pronoun aligned in {} of {} candidates", report.pronouns_aligned, report.candidates);
     Ok(())
-}
-
-/// What to tell the user about the system, taken before it moves into the master.
-struct Report {
-    sentences: usize,
-    candidates: usize,
-    ids: String,
-    pronouns_aligned: usize,
-    aligned_by: AlignedBy,
-}
-
-impl Report {
-    fn of(system: &add_system::NewSystem) -> Report {
-        let ids = match (system.candidates.first(), system.candidates.last()) {
-            (Some(first), Some(last)) => format!("{}–{}", first.id, last.id),
-            _ => "none".into(),
-        };
-        Report {
-            sentences: system.corpus.sentences.len(),
-            candidates: system.candidates.len(),
-            ids,
-            pronouns_aligned: system.candidates.iter().filter(|c| !c.pronoun.is_empty()).count(),
-            aligned_by: system.aligned_by,
-        }
-    }
 }

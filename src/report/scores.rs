@@ -33,6 +33,27 @@ impl Tally {
     pub fn score(&self) -> Option<f64> {
         (self.examples > 0).then(|| self.correct() as f64 / self.examples as f64)
     }
+
+    /// The counts behind the score, in words.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} of {} correct ({} judged, {} matched), {} incorrect, {} undecided",
+            self.correct(),
+            self.examples,
+            self.judged_correct,
+            self.matched,
+            self.incorrect,
+            self.undecided
+        )
+    }
+}
+
+/// A group of bars in a chart of scores: all categories, or one category; a tally per system.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChartGroup {
+    pub label: String,
+    /// In the order of [`Scores::systems`].
+    pub tallies: Vec<Tally>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,6 +140,18 @@ impl Scores {
             ));
         }
         notes
+    }
+
+    /// The groups of a bar chart: all categories first, then every category some system has
+    /// examples of, in master order.
+    pub fn chart_groups(&self, master: &Master) -> Vec<ChartGroup> {
+        let all =
+            ChartGroup { label: "All categories".into(), tallies: self.systems.iter().map(|s| s.overall).collect() };
+        let categories = master.categories.iter().enumerate().map(|(i, category)| ChartGroup {
+            label: category.title().to_owned(),
+            tallies: self.systems.iter().map(|s| s.categories[i]).collect(),
+        });
+        std::iter::once(all).chain(categories.filter(|g| g.tallies.iter().any(|t| t.examples > 0))).collect()
     }
 
     /// One row per translation: examples, where the correct ones come from, score.
@@ -220,6 +253,16 @@ mod tests {
         let s = scores(&m);
         assert_eq!(s.systems[1].overall, tally(3, 0, 0, 1, 2));
         assert_eq!((s.matched_and_judged, s.matched_but_incorrect), (1, 1));
+
+        let groups = s.chart_groups(&m);
+        let labels: Vec<&str> = groups.iter().map(|g| g.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["All categories", "Inter-sentential “it”, subject", "Pleonastic “it”", "Deictic singular “you”"]
+        );
+        assert_eq!(groups[0].tallies, [s.systems[0].overall, s.systems[1].overall]);
+        assert_eq!(groups[2].tallies[1], tally(1, 0, 0, 1, 0));
+        assert_eq!(groups[0].tallies[0].describe(), "2 of 3 correct (2 judged, 0 matched), 1 incorrect, 0 undecided");
 
         let table = s.category_table(&m);
         assert_eq!(table.columns[0].path, ["reference"]);
