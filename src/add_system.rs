@@ -80,6 +80,12 @@ pub fn add_system(master: &mut Master, name: &str, output: Output, options: &Opt
     prepare(master, name, output, options)?.add_to(master)
 }
 
+/// [`prepare`] for an output read from `path`.
+pub fn prepare_file(master: &Master, name: &str, path: &Path, options: &Options) -> Result<NewSystem> {
+    let lines = text::read_lines(path)?;
+    prepare(master, name, Output { origin: path, lines: &lines }, options)
+}
+
 /// Checks, tokenises and aligns a system's output for `master`, and builds its candidates.
 pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -> Result<NewSystem> {
     let origin = output.origin;
@@ -385,6 +391,18 @@ mod tests {
             assert!(err.contains(expected), "{err}\nexpected: {expected}");
             assert_eq!(master, before);
         }
+    }
+
+    #[test]
+    fn outputs_are_read_from_text_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let (text, binary) = (dir.path().join("new.fr"), dir.path().join("new.bin"));
+        fs::write(&text, OUTPUT).unwrap();
+        fs::write(&binary, b"\x7fELF\x00\x01").unwrap();
+        let system = prepare_file(&tiny(), "new", &text, &Options::default()).unwrap();
+        assert_eq!(system.corpus.sentences[1], "Elle est rouge .");
+        let err = prepare_file(&tiny(), "new", &binary, &Options::default()).unwrap_err().to_string();
+        assert!(err.ends_with("new.bin: this is a binary file, not text"), "{err}");
     }
 
     #[test]

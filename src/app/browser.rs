@@ -5,6 +5,7 @@ use super::session::Session;
 use super::workspace::Mode;
 use egui::{Align, Layout, RichText, Ui};
 use protest::annotation::{self, CategoryRow};
+use protest::auto_eval;
 use protest::model::{CandidateId, CorpusId};
 
 /// A set of candidates to work through.
@@ -18,6 +19,8 @@ pub struct Opening {
 pub struct Browser {
     /// Researcher mode: only this translation corpus.
     pub corpus: Option<CorpusId>,
+    /// Researcher mode: only candidates the automatic reference match did not settle.
+    pub needing_human: bool,
 }
 
 impl Browser {
@@ -29,6 +32,7 @@ impl Browser {
             .iter()
             .copied()
             .filter(|&c| self.corpus.is_none() || master.candidate(c).map(|c| c.corpus) == self.corpus)
+            .filter(|&c| !self.needing_human || auto_eval::needs_human(master, c))
             .collect()
     }
 
@@ -48,8 +52,10 @@ impl Browser {
         let master = session.master();
         if session.mode() == Mode::Researcher {
             self.corpus = self.corpus.filter(|&c| master.corpus(c).is_some());
+            self.needing_human &= !master.auto_eval.rounds.is_empty();
         } else {
             self.corpus = None;
+            self.needing_human = false;
         }
         let order = self.order(session);
         let rows = annotation::browse(master, session.annotator(), &order, None);
@@ -65,6 +71,7 @@ impl Browser {
             ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
                 if session.mode() == Mode::Researcher {
                     self.corpus_filter(ui, session);
+                    self.needing_human_filter(ui, session);
                 }
             });
         });
@@ -108,6 +115,15 @@ impl Browser {
             }
         });
         opening
+    }
+
+    fn needing_human_filter(&mut self, ui: &mut Ui, session: &Session) {
+        let ran = !session.master().auto_eval.rounds.is_empty();
+        let check = ui.add_enabled(ran, egui::Checkbox::new(&mut self.needing_human, "Only those needing a human"));
+        check
+            .on_hover_text("Only candidates the latest automatic reference match did not settle")
+            .on_disabled_hover_text("Run the automatic reference match first (Evaluate menu)");
+        ui.add_space(12.0);
     }
 
     fn corpus_filter(&mut self, ui: &mut Ui, session: &Session) {

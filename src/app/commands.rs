@@ -10,7 +10,12 @@ use protest::model::{CandidateId, Role};
 
 impl App {
     pub(super) fn read_keys(&mut self, ctx: &egui::Context) -> Option<Command> {
-        let busy = self.dialog.is_some() || self.open_dialog.open || self.keyboard_taken || keyboard_taken(ctx);
+        let busy = self.dialog.is_some()
+            || self.open_dialog.open
+            || self.add_system.open
+            || self.report.dialog_open()
+            || self.keyboard_taken
+            || keyboard_taken(ctx);
         if busy {
             return None;
         }
@@ -20,6 +25,7 @@ impl App {
             View::Browser if ctx.memory(|m| m.focused().is_some()) => Scope::Everywhere,
             View::Browser => Scope::Browser,
             View::Example(_) => Scope::Example,
+            View::Report => Scope::Everywhere,
         };
         ctx.input_mut(|i| keys::read(i, scope))
     }
@@ -27,7 +33,7 @@ impl App {
     pub(super) fn command(&mut self, command: Command) {
         let current = match &self.view {
             View::Example(walk) => Some((walk.index, walk.set.len(), walk.current())),
-            View::Browser => None,
+            View::Browser | View::Report => None,
         };
         match (command, current) {
             (Command::Prev, Some((i, _, _))) if i > 0 => self.leave_then(Go::To(i - 1)),
@@ -74,6 +80,9 @@ impl App {
                     self.settings.annotators.insert(s.path().to_path_buf(), id);
                 }
             }
+            Action::AddSystem => self.add_system.show(),
+            Action::Report => self.leave_then(Go::Report),
+            Action::RunAutoEval => self.run_auto_eval(),
             Action::AddAnnotator(name) => {
                 let Some(s) = &mut self.session else { return };
                 match s.add_annotator(&name) {

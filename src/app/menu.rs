@@ -2,6 +2,7 @@
 
 use super::session::Session;
 use super::style::ThemeChoice;
+use super::workspace::Mode;
 use egui::{Button, RichText, Ui};
 use protest::model::AnnotatorId;
 
@@ -16,6 +17,9 @@ pub enum Action {
     Redo,
     Annotator(AnnotatorId),
     AddAnnotator(String),
+    AddSystem,
+    Report,
+    RunAutoEval,
 }
 
 #[derive(Default)]
@@ -33,10 +37,14 @@ impl MenuBar {
         can_switch: bool,
     ) -> Option<Action> {
         let mut action = None;
+        let researcher = session.is_some_and(|s| s.mode() == Mode::Researcher);
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui.add(Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
                     action = Some(Action::Open);
+                }
+                if researcher && ui.button("Add MT system…").clicked() {
+                    action = Some(Action::AddSystem);
                 }
                 ui.separator();
                 if ui.button("Quit").clicked() {
@@ -60,6 +68,17 @@ impl MenuBar {
                     }
                 }
             });
+            if researcher {
+                ui.menu_button("Evaluate", |ui| {
+                    if ui.button("Report").clicked() {
+                        action = Some(Action::Report);
+                    }
+                    let writable = session.is_some_and(|s| !s.is_read_only());
+                    if ui.add_enabled(writable, Button::new("Run automatic reference match")).clicked() {
+                        action = Some(Action::RunAutoEval);
+                    }
+                });
+            }
             ui.menu_button("Help", |ui| {
                 if ui.add(Button::new("Keys and guidelines").shortcut_text("F1")).clicked() {
                     action = Some(Action::Help);

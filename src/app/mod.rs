@@ -4,15 +4,21 @@
 //! One struct per panel, each with a `ui` method returning what the user did; [`App`] applies it
 //! through the [`session::Session`] (which stores every change durably) and moves between views.
 
+mod add_system_dialog;
 mod annotation_panel;
 mod browser;
 mod commands;
 mod conflict_dialog;
+mod export_dialog;
+mod file_chooser;
 mod help;
 mod keys;
 mod menu;
 mod navigation;
 mod open_dialog;
+mod report_table;
+mod report_view;
+mod score_chart;
 mod session;
 mod settings;
 mod status;
@@ -25,6 +31,7 @@ mod workspace;
 #[cfg(test)]
 mod tests;
 
+use add_system_dialog::AddSystemDialog;
 use annotation_panel::AnnotationPanel;
 use browser::Browser;
 use conflict_dialog::ConflictDialog;
@@ -34,6 +41,7 @@ use keys::Command;
 use menu::MenuBar;
 use navigation::{Go, View};
 use open_dialog::OpenDialog;
+use report_view::ReportView;
 use session::Session;
 use settings::Settings;
 use status::Messages;
@@ -78,6 +86,8 @@ pub struct App {
     open_dialog: OpenDialog,
     help: Help,
     messages: Messages,
+    report: ReportView,
+    add_system: AddSystemDialog,
     /// The user confirmed quitting (the current example was settled).
     may_close: bool,
     /// Commands for the window, sent at the end of the frame.
@@ -103,6 +113,8 @@ impl App {
             open_dialog: OpenDialog::default(),
             help: Help::default(),
             messages: Messages::default(),
+            report: ReportView::default(),
+            add_system: AddSystemDialog::default(),
             may_close: false,
             viewport: Vec::new(),
             styled: false,
@@ -179,7 +191,7 @@ impl App {
         }
 
         egui::Panel::top("menu").show(ui, |ui| {
-            let can_switch = matches!(self.view, View::Browser);
+            let can_switch = matches!(self.view, View::Browser | View::Report);
             if let Some(action) = self.menu.ui(ui, self.session.as_ref(), self.settings.theme, can_switch) {
                 self.action(&ctx, action);
             }
@@ -188,9 +200,14 @@ impl App {
             egui::Panel::top("messages").show(ui, |ui| self.messages.ui(ui));
         }
         egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui));
+        let researcher = self.session.as_ref().is_some_and(|s| s.mode() == workspace::Mode::Researcher);
+        if researcher && matches!(self.view, View::Browser | View::Report) {
+            egui::Panel::top("tabs").show(ui, |ui| self.view_tabs(ui));
+        }
         match &self.view {
             View::Browser => self.browser_ui(ui),
             View::Example(_) => self.example_ui(ui),
+            View::Report => self.report_ui(ui),
         }
 
         if let Some(dialog) = &self.dialog
@@ -205,6 +222,7 @@ impl App {
         if self.help.open {
             self.help.show(&ctx);
         }
+        self.add_system_ui(&ctx);
         for command in self.viewport.drain(..) {
             ctx.send_viewport_cmd(command);
         }

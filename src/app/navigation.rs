@@ -24,6 +24,8 @@ impl Walk {
 pub(super) enum View {
     Browser,
     Example(Walk),
+    /// The report on the master (researcher mode).
+    Report,
 }
 
 /// Where to go once the example being left is settled.
@@ -31,6 +33,7 @@ pub(super) enum View {
 pub(super) enum Go {
     To(usize),
     Browser,
+    Report,
     Open(PathBuf),
     Quit,
 }
@@ -85,6 +88,7 @@ impl App {
                 }
             }
             Go::Browser => self.view = View::Browser,
+            Go::Report => self.view = View::Report,
             Go::Open(path) => self.open(&path),
             Go::Quit => {
                 self.may_close = true;

@@ -13,6 +13,8 @@ pub struct Session {
     annotator: AnnotatorId,
     order: Vec<CandidateId>,
     history: History,
+    /// Changes made through this session, so views computed from the master know when to redo it.
+    changes: u64,
 }
 
 impl Session {
@@ -24,7 +26,7 @@ impl Session {
             .or(preferred.filter(|&a| a.is_researcher() || master.annotator(a).is_some()))
             .unwrap_or(AnnotatorId::RESEARCHER);
         let order = file.order();
-        Session { file, annotator, order, history: History::default() }
+        Session { file, annotator, order, history: History::default(), changes: 0 }
     }
 
     pub fn master(&self) -> &Master {
@@ -67,8 +69,29 @@ impl Session {
 
     pub fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId, String> {
         let id = self.file.add_annotator(name).map_err(|e| e.to_string())?;
+        self.changes += 1;
         self.set_annotator(id);
         Ok(id)
+    }
+
+    /// How many changes have been made through this session: a new number means a changed master.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// Makes a change beyond single records (see `Workspace::update`) and saves the whole file.
+    /// The change may add candidates, so the display order is taken afresh.
+    pub fn update<T>(&mut self, change: impl FnOnce(&mut Master) -> protest::Result<T>) -> Result<T, String> {
+        let mut value = None;
+        self.file
+            .update(Box::new(|master| {
+                value = Some(change(master)?);
+                Ok(())
+            }))
+            .map_err(|e| e.to_string())?;
+        self.order = self.file.order();
+        self.changes += 1;
+        value.ok_or_else(|| "the change was not made".to_owned())
     }
 
     /// The current annotator's record of a candidate.
@@ -155,6 +178,7 @@ impl Session {
             Some(r) => self.file.put(r),
             None => self.file.remove(candidate, annotator),
         };
+        self.changes += 1;
         result.map_err(|e| format!("Could not save: {e}"))
     }
 

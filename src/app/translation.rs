@@ -55,6 +55,9 @@ pub fn header(
             about.push_str(&format!(" · translation: {}", corpus.name));
         }
         ui.label(RichText::new(about).weak());
+        if show_corpus && let Some(note) = protest::auto_eval::match_note(master, candidate.id) {
+            ui.label(RichText::new(format!("✔ {note}")).color(ui.visuals().hyperlink_color));
+        }
         ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
             let fraction = if at.len == 0 { 0.0 } else { at.annotated as f32 / at.len as f32 };
             ui.add(

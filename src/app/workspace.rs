@@ -54,6 +54,9 @@ pub trait Workspace {
     fn put(&mut self, record: Record) -> Result<()>;
     fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()>;
     fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId>;
+    /// Makes a change beyond single records (an automatic-match round, a new system) and saves
+    /// the whole file. `change` must leave the master as it was when it fails.
+    fn update(&mut self, change: Box<dyn FnOnce(&mut Master) -> Result<()> + '_>) -> Result<()>;
     /// Folds the journal into the file and releases the lock.
     fn close(self: Box<Self>) -> Result<()>;
 }
@@ -94,6 +97,10 @@ impl<D: Annotatable> Workspace for Store<D> {
     fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId> {
         let path = self.path().to_path_buf();
         self.update(|doc| annotators::add(doc.master_mut(), name).map_err(|e| Error::whole_file(&path, e.to_string())))
+    }
+
+    fn update(&mut self, change: Box<dyn FnOnce(&mut Master) -> Result<()> + '_>) -> Result<()> {
+        Store::update(self, |doc| change(doc.master_mut()))
     }
 
     fn close(self: Box<Self>) -> Result<()> {

@@ -1,7 +1,7 @@
 use super::with_master;
 use clap::Args;
-use protest::add_system::{self, AlignmentFile, Options, Output, ParallelText};
-use protest::import::text::{self, PairOrder};
+use protest::add_system::{self, AlignmentFile, Options, ParallelText};
+use protest::import::text::PairOrder;
 use protest::master_file;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -36,7 +36,6 @@ pub struct AddSystemArgs {
 pub fn run(args: AddSystemArgs) -> anyhow::Result<()> {
     // Everything that can fail on the inputs happens before the master is opened for writing.
     let master = master_file::load(&args.master)?;
-    let lines = text::read_lines(&args.output)?;
     let options = Options {
         tokenised: args.tokenised,
         alignment: args.alignment.map(|path| AlignmentFile {
@@ -47,7 +46,7 @@ pub fn run(args: AddSystemArgs) -> anyhow::Result<()> {
         ..Options::default()
     };
     let started = Instant::now();
-    let system = add_system::prepare(&master, &args.name, Output { origin: &args.output, lines: &lines }, &options)?;
+    let system = add_system::prepare_file(&master, &args.name, &args.output, &options)?;
     let seconds = started.elapsed().as_secs_f64();
 
     let report = system.report();

@@ -1,0 +1,260 @@
+//! The report view (researcher mode): the tables of `protest report` — annotation results,
+//! agreement, per-system scores with a bar chart, and the automatic reference match — computed by
+//! the library from the open master when the view is shown and kept until the master changes.
+//! Every table can be exported as the command line writes it.
+
+use super::App;
+use super::export_dialog::{ExportDialog, Target};
+use super::navigation::View;
+use super::session::Session;
+use super::{report_table, score_chart};
+use egui::{Align, Layout, RichText, Ui};
+use protest::auto_eval;
+use protest::report::scores::{self, ChartGroup, Scores};
+use protest::report::{self, Table, TableKind};
+use std::path::PathBuf;
+
+/// The parts of the report, one at a time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Section {
+    #[default]
+    Results,
+    Agreement,
+    Scores,
+    AutoMatch,
+}
+
+impl Section {
+    pub const ALL: [Section; 4] = [Section::Results, Section::Agreement, Section::Scores, Section::AutoMatch];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Section::Results => "Annotation results",
+            Section::Agreement => "Agreement",
+            Section::Scores => "System scores",
+            Section::AutoMatch => "Automatic match",
+        }
+    }
+
+    pub fn tables(self) -> &'static [TableKind] {
+        match self {
+            Section::Results => &[TableKind::Results],
+            Section::Agreement => &[TableKind::Agreement, TableKind::Pairwise],
+            Section::Scores => &[TableKind::Scores, TableKind::CategoryScores],
+            Section::AutoMatch => &[TableKind::AutoEval, TableKind::Rounds],
+        }
+    }
+}
+
+/// What the user asked for that the app does.
+pub enum Action {
+    RunAutoEval,
+    Notice(String),
+}
+
+/// The report as computed for one state of the master.
+pub struct Computed {
+    key: Key,
+    /// Every table of `protest report`, in its order.
+    pub tables: Vec<Table>,
+    scores: Scores,
+    groups: Vec<ChartGroup>,
+}
+
+/// A state of the open master: another file, another revision on disk or a change made here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key {
+    path: PathBuf,
+    id: String,
+    revision: u64,
+    changes: u64,
+}
+
+impl Key {
+    fn of(session: &Session) -> Key {
+        let master = session.master();
+        Key {
+            path: session.path().to_path_buf(),
+            id: master.id.clone(),
+            revision: master.revision,
+            changes: session.changes(),
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct ReportView {
+    pub section: Section,
+    pub computed: Option<Computed>,
+    /// How many times the report was computed (it must not be every frame).
+    pub computations: u32,
+    export: ExportDialog,
+}
+
+impl ReportView {
+    pub fn dialog_open(&self) -> bool {
+        self.export.open
+    }
+
+    /// The report for the session's master as it is now, computed only if it changed.
+    fn refresh(&mut self, session: &Session) -> &Computed {
+        let key = Key::of(session);
+        if self.computed.as_ref().is_none_or(|c| c.key != key) {
+            let master = session.master();
+            let scores = scores::scores(master);
+            self.computed = Some(Computed {
+                key,
+                tables: report::tables(master, &TableKind::ALL),
+                groups: scores.chart_groups(master),
+                scores,
+            });
+            self.computations += 1;
+        }
+        self.computed.as_ref().expect("computed above")
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: &Session) -> Option<Action> {
+        let mut action = None;
+        let mut export = None;
+        ui.horizontal(|ui| {
+            ui.heading("Report");
+            ui.add_space(12.0);
+            for section in Section::ALL {
+                ui.selectable_value(&mut self.section, section, section.label());
+            }
+            ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+                if ui.button("Export all…").on_hover_text("Every table as CSV, Markdown, LaTeX or text").clicked() {
+                    export = Some(Target::All);
+                }
+                if run_button(ui, session) {
+                    action = Some(Action::RunAutoEval);
+                }
+            });
+        });
+        ui.separator();
+        let section = self.section;
+        let computed = self.refresh(session);
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            ui.set_max_width(ui.available_width().min(1100.0));
+            if section == Section::AutoMatch {
+                auto_match_intro(ui, session);
+            }
+            if section == Section::Scores {
+                ui.label(RichText::new("Share of examples translated correctly").strong().size(17.0));
+                score_chart::show(ui, &computed.scores, &computed.groups);
+                ui.add_space(16.0);
+            }
+            for kind in section.tables() {
+                let Some(table) = computed.tables.iter().find(|t| t.name == kind.name()) else { continue };
+                if let Some(target) = table_block(ui, table) {
+                    export = Some(target);
+                }
+            }
+        });
+        if let Some(target) = export {
+            self.export.show_for(target, session.path());
+        }
+        let tables = self.computed.as_ref().map_or(&[][..], |c| &c.tables[..]);
+        if let Some(written) = self.export.ui(ui.ctx(), tables) {
+            action = Some(Action::Notice(written));
+        }
+        action
+    }
+}
+
+/// The button that runs a round of the automatic reference match.
+pub fn run_button(ui: &mut Ui, session: &Session) -> bool {
+    let enabled = !session.is_read_only();
+    let button = ui.add_enabled(enabled, egui::Button::new("Run automatic reference match"));
+    let hint = "Compare every MT translation with the reference and with translations judged correct; \
+                matches count as correct without manual work";
+    button.on_hover_text(hint).on_disabled_hover_text("The file is open read-only").clicked()
+}
+
+fn auto_match_intro(ui: &mut Ui, session: &Session) {
+    let (status, hint) = match session.master().auto_eval.rounds.last() {
+        Some(round) => (
+            auto_eval::summary(round),
+            "Run it again as annotation proceeds: translations judged correct become references, so fewer \
+             candidates are left to humans. The category browser can show only those.",
+        ),
+        None => (
+            "The automatic reference match has not been run on this master yet.".into(),
+            "It compares every MT translation with the reference translation and with translations judged \
+             correct; matches count as correct without manual work (docs/auto-eval.md).",
+        ),
+    };
+    ui.label(RichText::new(status).strong());
+    ui.label(RichText::new(hint).weak());
+    ui.add_space(10.0);
+}
+
+/// A table under its title, with its export button; returns the export asked for.
+fn table_block(ui: &mut Ui, table: &Table) -> Option<Target> {
+    let mut export = None;
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(report_table::shown(&table.title)).strong().size(17.0));
+        ui.add_space(8.0);
+        let button = ui.small_button("Export…").accessible_name(format!("Export the table {}", table.name));
+        if button.on_hover_text("This table as CSV, Markdown, LaTeX or text").clicked() {
+            export = Some(Target::One(table.name));
+        }
+    });
+    ui.add_space(2.0);
+    if table.rows.is_empty() {
+        ui.label(RichText::new("Nothing yet.").weak());
+        report_table::notes(ui, table);
+    } else {
+        report_table::show(ui, table);
+    }
+    ui.add_space(22.0);
+    export
+}
+
+/// Which of the researcher's two home views is shown.
+fn tab(ui: &mut Ui, on: bool, label: &str, hint: &str) -> bool {
+    let text = RichText::new(label).size(16.0);
+    ui.add(egui::Button::selectable(on, text)).on_hover_text(hint).clicked() && !on
+}
+
+impl App {
+    /// The tabs over the category browser and the report (researcher mode).
+    pub(super) fn view_tabs(&mut self, ui: &mut Ui) {
+        let on_report = matches!(self.view, View::Report);
+        ui.horizontal(|ui| {
+            if tab(ui, !on_report, "Categories", "The category browser: annotate") {
+                self.view = View::Browser;
+            }
+            if tab(ui, on_report, "Report", "Results, agreement, system scores and the automatic match") {
+                self.view = View::Report;
+            }
+        });
+    }
+
+    pub(super) fn report_ui(&mut self, ui: &mut Ui) {
+        let mut action = None;
+        egui::CentralPanel::default().show(ui, |ui| {
+            let Some(session) = &self.session else { return };
+            action = self.report.ui(ui, session);
+        });
+        match action {
+            Some(Action::RunAutoEval) => self.run_auto_eval(),
+            Some(Action::Notice(text)) => self.messages.notice(text),
+            None => {}
+        }
+    }
+
+    /// Runs a round of the automatic reference match, stores it and says what it settled.
+    pub(super) fn run_auto_eval(&mut self) {
+        let Some(session) = &mut self.session else { return };
+        let result = session.update(|master| {
+            master.auto_eval = auto_eval::run(master, chrono::Utc::now());
+            Ok(master.auto_eval.rounds.last().map(auto_eval::summary))
+        });
+        match result {
+            Ok(Some(summary)) => self.messages.notice(summary),
+            Ok(None) => {}
+            Err(e) => self.messages.error(format!("Could not store the automatic match: {e}")),
+        }
+    }
+}
