@@ -87,6 +87,11 @@ impl AddSystemDialog {
         self.state = State::Editing { problem: Some(message) };
     }
 
+    #[cfg(test)]
+    pub fn is_working(&self) -> bool {
+        matches!(self.state, State::Working { .. })
+    }
+
     /// Draws the dialog; returns the prepared system when the user adds it.
     pub fn ui(&mut self, ctx: &egui::Context, master: &Master, read_only: bool) -> Option<NewSystem> {
         if !self.open {
@@ -146,7 +151,10 @@ impl AddSystemDialog {
         });
         ui.add_space(4.0);
         ui.checkbox(&mut form.tokenised, "Already tokenised like the master (tokens separated by single spaces)");
-        ui.checkbox(&mut form.use_alignment, "Word alignment from a file (fast_align, eflomal, awesome-align: i-j pairs)");
+        ui.checkbox(
+            &mut form.use_alignment,
+            "Word alignment from a file (fast_align, eflomal, awesome-align: i-j pairs)",
+        );
         if form.use_alignment {
             ui.indent("alignment", |ui| {
                 ui.horizontal(|ui| {
@@ -159,21 +167,23 @@ impl AddSystemDialog {
                 ui.checkbox(&mut form.reversed, "Pairs are written target first (j-i)");
             });
         } else {
-            let pairs = master.translations().count() + 1;
+            let translations = master.translations().count();
             ui.label(
                 RichText::new(format!(
-                    "Without a file, the built-in aligner learns from this master's source paired with its {pairs} \
-                     translations ({} sentence pairs) and aligns the output; this takes a few seconds.",
-                    pairs * master.sentence_count() as usize
+                    "Without a file, the built-in aligner learns from this master's source paired with its \
+                     {translations} translations and with the new output ({} sentence pairs); this takes a few \
+                     seconds.",
+                    (translations + 1) * master.sentence_count() as usize
                 ))
                 .weak(),
             );
             ui.checkbox(&mut form.use_extra, "More parallel text for the aligner to learn from");
             if form.use_extra {
                 ui.indent("extra", |ui| {
-                    for (text, name) in
-                        [(&mut form.extra_source, "Parallel text, source"), (&mut form.extra_target, "Parallel text, target")]
-                    {
+                    for (text, name) in [
+                        (&mut form.extra_source, "Parallel text, source"),
+                        (&mut form.extra_target, "Parallel text, target"),
+                    ] {
                         ui.horizontal(|ui| {
                             ui.add(egui::TextEdit::singleline(text).desired_width(400.0).hint_text(name))
                                 .accessible_name(name);
@@ -198,7 +208,9 @@ impl AddSystemDialog {
                 ui.add_space(6.0);
                 ui.horizontal(|ui| {
                     let check = ui.button(RichText::new("Check and align").strong());
-                    if check.on_hover_text("Read, tokenise and align the output; the master is not changed yet").clicked()
+                    if check
+                        .on_hover_text("Read, tokenise and align the output; the master is not changed yet")
+                        .clicked()
                     {
                         next = Some(self.start(ui.ctx(), master));
                     }
@@ -227,11 +239,15 @@ impl AddSystemDialog {
                     }
                 });
                 if read_only {
-                    ui.label(RichText::new("The file is open read-only: it cannot be changed.").color(ui.visuals().warn_fg_color));
+                    ui.label(
+                        RichText::new("The file is open read-only: it cannot be changed.")
+                            .color(ui.visuals().warn_fg_color),
+                    );
                 }
                 ui.add_space(6.0);
                 ui.horizontal(|ui| {
-                    let button = ui.add_enabled(!read_only, egui::Button::new(RichText::new("Add to the master").strong()));
+                    let button =
+                        ui.add_enabled(!read_only, egui::Button::new(RichText::new("Add to the master").strong()));
                     add = button.clicked();
                     if ui.button("Change the options").clicked() {
                         next = Some(State::Editing { problem: None });
@@ -278,7 +294,9 @@ impl AddSystemDialog {
             Ok((Ok(system), seconds)) => State::Ready { report: system.report(), system: Box::new(system), seconds },
             Ok((Err(problem), _)) => State::Editing { problem: Some(problem) },
             Err(TryRecvError::Empty) => return,
-            Err(TryRecvError::Disconnected) => State::Editing { problem: Some("The work stopped unexpectedly.".into()) },
+            Err(TryRecvError::Disconnected) => {
+                State::Editing { problem: Some("The work stopped unexpectedly.".into()) }
+            }
         };
     }
 }

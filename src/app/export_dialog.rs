@@ -94,7 +94,8 @@ impl ExportDialog {
             };
             let label = ui.label(what);
             ui.horizontal(|ui| {
-                let field = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(430.0)).labelled_by(label.id);
+                let field =
+                    ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(430.0)).labelled_by(label.id);
                 if field.changed() {
                     self.confirmed = None;
                     self.problem = None;

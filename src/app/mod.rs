@@ -30,6 +30,8 @@ mod workspace;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_report;
 
 use add_system_dialog::AddSystemDialog;
 use annotation_panel::AnnotationPanel;

@@ -122,7 +122,8 @@ fn header_cell(
     for (level, spans) in groups.iter().enumerate() {
         let Some(span) = spans.iter().find(|s| s.start == column) else { continue };
         let Some(label) = &span.label else { continue };
-        let width: f32 = widths[span.start..span.start + span.len].iter().sum::<f32>() + spacing * (span.len - 1) as f32;
+        let width: f32 =
+            widths[span.start..span.start + span.len].iter().sum::<f32>() + spacing * (span.len - 1) as f32;
         let rect = egui::Rect::from_min_size(egui::pos2(left, top + line * level as f32), vec2(width, line));
         ui.painter().text(rect.center(), Align2::CENTER_CENTER, shown(label), font.clone(), color);
         ui.painter().hline(rect.x_range().shrink(3.0), rect.bottom() - 1.0, rule);

@@ -49,8 +49,7 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
                     let score = tally.score()?;
                     // Systems top to bottom within a group, in legend order.
                     let offset = 0.4 - bar_width * (s as f64 + 0.5);
-                    let hover =
-                        format!("{} · {}\nscore {score:.3}: {}", system.name, group.label, tally.describe());
+                    let hover = format!("{} · {}\nscore {score:.3}: {}", system.name, group.label, tally.describe());
                     let bar = Bar::new(position(g) + offset, score).width(bar_width * 0.9).name(hover);
                     Some(bar.fill(colour.gamma_multiply(0.85)).stroke(Stroke::new(1.0, colour)))
                 })

@@ -17,12 +17,12 @@ const ANNA: AnnotatorId = AnnotatorId(1);
 /// A copy of the tiny fixture (3 examples × reference and MT) in a temporary directory.
 /// Candidates: 1 / 2 anaphoric "It" (→ "Elle" / "Il", antecedent "bicycle"), 3 / 4 pleonastic
 /// "It" (→ "Il"), 5 / 6 deictic singular "You".
-struct Fixture {
-    _dir: tempfile::TempDir,
-    path: PathBuf,
+pub(super) struct Fixture {
+    pub(super) _dir: tempfile::TempDir,
+    pub(super) path: PathBuf,
 }
 
-fn tiny() -> Fixture {
+pub(super) fn tiny() -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tiny.master.json");
     std::fs::write(&path, TINY).unwrap();
@@ -38,7 +38,7 @@ fn tiny_with_anna() -> Fixture {
     f
 }
 
-fn harness(path: &Path, annotator: Option<AnnotatorId>) -> Harness<'static, App> {
+pub(super) fn harness(path: &Path, annotator: Option<AnnotatorId>) -> Harness<'static, App> {
     let mut settings = Settings::default();
     if let Some(a) = annotator {
         settings.annotators.insert(path.to_path_buf(), a);
@@ -53,7 +53,7 @@ fn harness(path: &Path, annotator: Option<AnnotatorId>) -> Harness<'static, App>
 }
 
 /// What is on disk now: the file with its journal replayed (read-only while the app has it).
-fn saved(path: &Path) -> Master {
+pub(super) fn saved(path: &Path) -> Master {
     let (store, _) = Store::<Master>::open(path).unwrap();
     store.master().clone()
 }
@@ -62,7 +62,7 @@ fn saved_record(path: &Path, candidate: u32, annotator: AnnotatorId) -> Option<R
     saved(path).records.get(CandidateId(candidate), annotator).cloned()
 }
 
-fn press(h: &mut Harness<App>, key: Key) {
+pub(super) fn press(h: &mut Harness<App>, key: Key) {
     h.key_press(key);
     h.run();
 }
@@ -72,7 +72,7 @@ fn press_with(h: &mut Harness<App>, modifiers: Modifiers, key: Key) {
     h.run();
 }
 
-fn click(h: &mut Harness<App>, label: &str) {
+pub(super) fn click(h: &mut Harness<App>, label: &str) {
     h.get_by_label(label).click();
     h.run();
 }
@@ -85,7 +85,7 @@ fn is_on(h: &Harness<App>, label: &str) -> bool {
 fn position(h: &Harness<App>) -> (usize, usize) {
     match &h.state().view {
         View::Example(walk) => (walk.index + 1, walk.set.len()),
-        View::Browser => (0, 0),
+        View::Browser | View::Report => (0, 0),
     }
 }
 

@@ -42,6 +42,9 @@ impl Annotatable for Master {
     }
 }
 
+/// A change to the whole master, for [`Workspace::update`].
+pub type Change<'a> = Box<dyn FnOnce(&mut Master) -> Result<()> + 'a>;
+
 /// An open file with its journal and lock, as the app uses it.
 pub trait Workspace {
     fn path(&self) -> &Path;
@@ -56,7 +59,7 @@ pub trait Workspace {
     fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId>;
     /// Makes a change beyond single records (an automatic-match round, a new system) and saves
     /// the whole file. `change` must leave the master as it was when it fails.
-    fn update(&mut self, change: Box<dyn FnOnce(&mut Master) -> Result<()> + '_>) -> Result<()>;
+    fn update(&mut self, change: Change<'_>) -> Result<()>;
     /// Folds the journal into the file and releases the lock.
     fn close(self: Box<Self>) -> Result<()>;
 }
@@ -99,7 +102,7 @@ impl<D: Annotatable> Workspace for Store<D> {
         self.update(|doc| annotators::add(doc.master_mut(), name).map_err(|e| Error::whole_file(&path, e.to_string())))
     }
 
-    fn update(&mut self, change: Box<dyn FnOnce(&mut Master) -> Result<()> + '_>) -> Result<()> {
+    fn update(&mut self, change: Change<'_>) -> Result<()> {
         Store::update(self, |doc| change(doc.master_mut()))
     }
 
