@@ -45,19 +45,12 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
                 .iter()
                 .enumerate()
                 .filter_map(|(g, group)| {
-                    let tally = group.tallies[s];
-                    let score = tally.score()?;
-                    // Systems top to bottom within a group, in legend order.
-                    let offset = 0.4 - bar_width * (s as f64 + 0.5);
-                    let hover = format!("{} · {}\nscore {score:.3}: {}", system.name, group.label, tally.describe());
-                    let bar = Bar::new(position(g) + offset, score).width(bar_width * 0.9).name(hover);
-                    Some(bar.fill(colour.gamma_multiply(0.85)).stroke(Stroke::new(1.0, colour)))
+                    let score = group.tallies[s].score()?;
+                    let bar = Bar::new(position(g) + offset(s, systems), score).width(bar_width * 0.9);
+                    Some(bar.name(&system.name).fill(colour.gamma_multiply(0.85)).stroke(Stroke::new(1.0, colour)))
                 })
                 .collect();
-            BarChart::new(system.name.clone(), bars)
-                .horizontal()
-                .color(colour)
-                .element_formatter(Box::new(|bar, _| bar.name.clone()))
+            BarChart::new(system.name.clone(), bars).horizontal().color(colour)
         })
         .collect();
     let labels: Vec<String> = groups.iter().map(|g| g.label.clone()).collect();
@@ -69,6 +62,7 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
         .allow_scroll(false)
         .allow_drag(false)
         .allow_boxed_zoom(false)
+        // egui_plot writes hover texts into the plot, over the bars; a tooltip reads better.
         .show_x(false)
         .show_y(false)
         .include_x(0.0)
@@ -91,7 +85,50 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
                 plot.bar_chart(chart);
             }
         });
-    response.response.accessible_name(LABEL);
+    let hovered = response.response.hover_pos().map(|p| response.transform.value_from_position(p));
+    let response = response.response.accessible_name(LABEL);
+    if let Some((g, s)) = hovered.and_then(|p| bar_at(p.y, n, systems)) {
+        let (group, system) = (&groups[g], &scores.systems[s]);
+        let tally = group.tallies[s];
+        response.on_hover_ui_at_pointer(|ui| {
+            ui.label(RichText::new(format!("{} · {}", system.name, group.label)).strong());
+            match tally.score() {
+                Some(score) => ui.label(format!("score {score:.3}: {}", tally.describe())),
+                None => ui.label("no examples"),
+            };
+        });
+    }
+}
+
+/// Where a system's bar sits within its group (systems top to bottom, in legend order).
+fn offset(system: usize, systems: usize) -> f64 {
+    0.4 - 0.8 / systems as f64 * (system as f64 + 0.5)
+}
+
+/// The (group, system) whose bar's row the plot height `y` falls in.
+fn bar_at(y: f64, groups: usize, systems: usize) -> Option<(usize, usize)> {
+    let from_top = groups as f64 - 1.0 - y;
+    let group = from_top.round();
+    let within = 0.4 - (y - (groups as f64 - 1.0 - group)); // 0 at the group's top edge
+    if group < 0.0 || group as usize >= groups || !(0.0..0.8).contains(&within) {
+        return None;
+    }
+    Some((group as usize, ((within / (0.8 / systems as f64)) as usize).min(systems - 1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bar_under_the_pointer() {
+        // Three groups (at y = 2, 1, 0), two systems (offsets +0.2 and -0.2).
+        assert_eq!(bar_at(2.2, 3, 2), Some((0, 0)));
+        assert_eq!(bar_at(1.8, 3, 2), Some((0, 1)));
+        assert_eq!(bar_at(0.0 + offset(1, 2), 3, 2), Some((2, 1)));
+        assert_eq!(bar_at(1.45, 3, 2), None, "between groups");
+        assert_eq!(bar_at(-0.7, 3, 2), None, "below the last group");
+    }
 }
 
 /// The systems and their colours, above the chart (the plot's own legend would cover bars).
