@@ -116,6 +116,18 @@ fn bar_at(y: f64, groups: usize, systems: usize) -> Option<(usize, usize)> {
     Some((group as usize, ((within / (0.8 / systems as f64)) as usize).min(systems - 1)))
 }
 
+/// The systems and their colours, above the chart (the plot's own legend would cover bars).
+fn legend(ui: &mut Ui, scores: &Scores) {
+    ui.horizontal(|ui| {
+        for (s, system) in scores.systems.iter().enumerate() {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, COLOURS[s % COLOURS.len()]);
+            ui.label(&system.name);
+            ui.add_space(12.0);
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,16 +141,4 @@ mod tests {
         assert_eq!(bar_at(1.45, 3, 2), None, "between groups");
         assert_eq!(bar_at(-0.7, 3, 2), None, "below the last group");
     }
-}
-
-/// The systems and their colours, above the chart (the plot's own legend would cover bars).
-fn legend(ui: &mut Ui, scores: &Scores) {
-    ui.horizontal(|ui| {
-        for (s, system) in scores.systems.iter().enumerate() {
-            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-            ui.painter().rect_filled(rect, 2.0, COLOURS[s % COLOURS.len()]);
-            ui.label(&system.name);
-            ui.add_space(12.0);
-        }
-    });
 }
