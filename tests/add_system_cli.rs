@@ -2,25 +2,19 @@
 
 use protest::master_file;
 use protest::model::{CorpusRole, Master, TokenRef};
+mod common;
+
+use common::{copy_of_folder, project, protest};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny")
-}
-
-fn protest(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_protest")).args(args).current_dir(dir).output().unwrap()
+    project("tests/fixtures/tiny")
 }
 
 /// A copy of the tiny fixture plus an untokenised French output of a new system.
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(fixture()).unwrap() {
-        let entry = entry.unwrap();
-        fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-    }
+    let dir = copy_of_folder("tests/fixtures/tiny");
     fs::write(dir.path().join("new.fr"), "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n").unwrap();
     dir
 }
@@ -37,7 +31,7 @@ fn files(dir: &Path) -> Vec<String> {
 fn adds_an_untokenised_output_with_the_built_in_aligner() {
     let dir = workspace();
     let before_files = files(dir.path());
-    let out = protest(&["add-system", MASTER, "--name", "newmt", "new.fr"], dir.path());
+    let out = protest(dir.path(), &["add-system", MASTER, "--name", "newmt", "new.fr"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("added system 'newmt' to tiny.master.json as corpus 3"), "{stdout}");
@@ -45,7 +39,7 @@ fn adds_an_untokenised_output_with_the_built_in_aligner() {
     assert!(stdout.contains("pronoun alignment repair added"), "{stdout}");
     assert_eq!(files(dir.path()), before_files, "no journal or lock is left behind");
 
-    let check = protest(&["check", MASTER], dir.path());
+    let check = protest(dir.path(), &["check", MASTER]);
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
     assert!(
         String::from_utf8(check.stdout)
@@ -80,11 +74,11 @@ fn accepts_external_alignments_in_either_order() {
     fs::write(dir.path().join("fwd.alig"), "0-0 1-1 2-2 3-3 4-4\n0-0 1-1 2-2 3-3\n0-0 1-1 2-1 3-2\n0-0\n").unwrap();
     fs::write(dir.path().join("rev.alig"), "0-0 1-1 2-2 3-3 4-4\n0-0 1-1 2-2 3-3\n0-0 1-1 1-2 2-3\n0-0\n").unwrap();
     let out =
-        protest(&["add-system", MASTER, "--name", "a", "tok.fr", "--tokenised", "--alignment", "fwd.alig"], dir.path());
+        protest(dir.path(), &["add-system", MASTER, "--name", "a", "tok.fr", "--tokenised", "--alignment", "fwd.alig"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8(out.stdout).unwrap().contains("alignment read from the given file"));
     let args = ["add-system", MASTER, "--name", "b", "new.fr", "--alignment", "rev.alig", "--reversed"];
-    let out = protest(&args, dir.path());
+    let out = protest(dir.path(), &args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let master = master_file::load(&dir.path().join(MASTER)).unwrap();
     let (a, b) = (&master.corpora[3], &master.corpora[4]);
@@ -99,7 +93,7 @@ fn refusal(dir: &Path, args: &[&str]) -> String {
     let before_files = files(dir);
     let mut all = vec!["add-system", MASTER];
     all.extend_from_slice(args);
-    let out = protest(&all, dir);
+    let out = protest(dir, &all);
     assert_eq!(out.status.code(), Some(1), "{args:?} should be refused");
     assert_eq!(fs::read(dir.join(MASTER)).unwrap(), before, "{args:?} changed the master");
     assert_eq!(files(dir), before_files, "{args:?} left files behind");
@@ -162,7 +156,7 @@ fn refuses_while_the_master_is_open_elsewhere() {
     let dir = workspace();
     let (store, _) = protest::store::Store::<Master>::open(&dir.path().join(MASTER)).unwrap();
     let before = fs::read(dir.path().join(MASTER)).unwrap();
-    let out = protest(&["add-system", MASTER, "--name", "x", "new.fr"], dir.path());
+    let out = protest(dir.path(), &["add-system", MASTER, "--name", "x", "new.fr"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("is open in another PROTEST window") && err.contains("close it there first"), "{err}");

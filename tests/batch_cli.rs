@@ -9,31 +9,13 @@ use protest::model::{Candidate, CandidateId, Judgement, Role};
 use protest::store::{Document, Store};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn protest(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_protest")).args(args).current_dir(dir).output().unwrap()
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = protest(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "protest {args:?} failed: {stderr}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn refused(dir: &Path, args: &[&str]) -> String {
-    let out = protest(dir, args);
-    assert!(!out.status.success(), "protest {args:?} should fail");
-    String::from_utf8(out.stderr).unwrap()
-}
+mod common;
+use common::{copies, ok, refused};
 
 /// A folder with a copy of the sample master.
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_batches/sample.master.json");
-    fs::copy(sample, dir.path().join("sample.master.json")).unwrap();
-    dir
+    copies(&["sample_batches/sample.master.json"])
 }
 
 /// Only the master is left in the folder besides what a test wrote on purpose: no journal, no lock.

@@ -1,25 +1,18 @@
 //! `protest import` and `protest check` as a user runs them.
 
+mod common;
+
+use common::{copy_of_folder, project, protest};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny")
-}
-
-fn protest(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_protest")).args(args).current_dir(dir).output().unwrap()
+    project("tests/fixtures/tiny")
 }
 
 /// A copy of the tiny fixture in a temporary folder, so tests can break files.
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(fixture()).unwrap() {
-        let entry = entry.unwrap();
-        fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-    }
-    dir
+    copy_of_folder("tests/fixtures/tiny")
 }
 
 const IMPORT: &[&str] = &[
@@ -46,7 +39,7 @@ const IMPORT: &[&str] = &[
 ];
 
 fn import_error(dir: &Path) -> String {
-    let out = protest(IMPORT, dir);
+    let out = protest(dir, IMPORT);
     assert!(!out.status.success(), "import should fail");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(!dir.join("out.json").exists(), "nothing is written on failure");
@@ -56,13 +49,13 @@ fn import_error(dir: &Path) -> String {
 #[test]
 fn import_rebuilds_the_tiny_fixture_exactly() {
     let dir = workspace();
-    let out = protest(IMPORT, dir.path());
+    let out = protest(dir.path(), IMPORT);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(fs::read(dir.path().join("out.json")).unwrap(), fs::read(fixture().join("tiny.master.json")).unwrap());
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("Candidates: 6"), "{stdout}");
     // Refuses to overwrite without --force.
-    let again = protest(IMPORT, dir.path());
+    let again = protest(dir.path(), IMPORT);
     assert!(String::from_utf8_lossy(&again.stderr).contains("already exists; use --force"));
 }
 
@@ -129,7 +122,7 @@ fn suite_errors_name_file_and_line() {
 
 #[test]
 fn check_prints_a_summary_or_the_error() {
-    let out = protest(&["check", "tiny.master.json"], &fixture());
+    let out = protest(&fixture(), &["check", "tiny.master.json"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     for expected in [
@@ -148,7 +141,7 @@ fn check_prints_a_summary_or_the_error() {
     let broken =
         fs::read_to_string(dir.path().join("tiny.master.json")).unwrap().replace("\"version\":1", "\"version\":2");
     fs::write(dir.path().join("v2.json"), broken).unwrap();
-    let out = protest(&["check", "v2.json"], dir.path());
+    let out = protest(dir.path(), &["check", "v2.json"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap().trim_end(),

@@ -1,43 +1,23 @@
 //! `protest convert` as a researcher moving from the original tool runs it, on the demo in
 //! tests/fixtures/legacy/: convert the old master and its two batches, merge, check.
 
+mod common;
 mod legacy_db;
 
+use common::{copies, ok, project, refused};
 use legacy_db::demo;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn protest(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_protest")).args(args).current_dir(dir).output().unwrap()
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = protest(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "protest {args:?} failed: {stderr}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn refused(dir: &Path, args: &[&str]) -> String {
-    let out = protest(dir, args);
-    assert!(!out.status.success(), "protest {args:?} should fail");
-    String::from_utf8(out.stderr).unwrap()
-}
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/legacy")
+    project("tests/fixtures/legacy")
 }
 
 const FILES: [&str; 3] = ["museum.master.db", "museum.batch-anna.db", "museum.batch-ben.db"];
 
 /// A folder with a copy of the demo's old files.
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for f in FILES {
-        fs::copy(fixtures().join(f), dir.path().join(f)).unwrap();
-    }
-    dir
+    copies(&FILES.map(|f| format!("tests/fixtures/legacy/{f}")).iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 #[test]
