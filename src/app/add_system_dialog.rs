@@ -13,7 +13,7 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::Instant;
 
 /// What the user typed and ticked.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Form {
     output: String,
     name: String,
@@ -109,11 +109,18 @@ impl AddSystemDialog {
             ));
             ui.add_space(6.0);
             let editing = matches!(self.state, State::Editing { .. });
+            let before = self.form.clone();
             ui.add_enabled_ui(editing, |ui| self.form_ui(ui, master));
+            if let State::Editing { problem } = &mut self.state
+                && self.form != before
+            {
+                *problem = None; // it was about what the user is changing
+            }
             ui.add_space(8.0);
             add = self.state_ui(ui, master, read_only);
         });
-        if modal.should_close() && !add {
+        // Esc closes it, a stray click beside it does not: that would lose the work.
+        if modal.should_close() && !add && ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
             self.open = false;
         }
         if !add {
@@ -144,7 +151,7 @@ impl AddSystemDialog {
             ui.end_row();
             let label = ui.label("Name");
             let taken: Vec<&str> = master.corpora.iter().map(|c| c.name.as_str()).collect();
-            ui.add(egui::TextEdit::singleline(&mut form.name).desired_width(240.0).hint_text("e.g. my-nmt-2026"))
+            ui.add(egui::TextEdit::singleline(&mut form.name).desired_width(320.0).hint_text("e.g. my-nmt-2026"))
                 .labelled_by(label.id)
                 .on_hover_text(format!("Not in use in the master ({} are)", taken.join(", ")));
             ui.end_row();
