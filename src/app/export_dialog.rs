@@ -89,8 +89,10 @@ impl ExportDialog {
             });
             ui.add_space(4.0);
             let what = match self.target {
-                Target::One(_) => "File to write",
-                Target::All => "Folder to write the tables to (one file each: results.csv, …)",
+                Target::One(_) => "File to write".to_owned(),
+                Target::All => {
+                    format!("Folder to write the tables to (one file each: results.{}, …)", self.format.extension())
+                }
             };
             let label = ui.label(what);
             ui.horizontal(|ui| {
