@@ -53,10 +53,10 @@ pub enum Action {
 }
 
 /// The report as computed for one state of the master.
-pub struct Computed {
+struct Computed {
     key: Key,
     /// Every table of `protest report`, in its order.
-    pub tables: Vec<Table>,
+    tables: Vec<Table>,
     scores: Scores,
     groups: Vec<ChartGroup>,
 }
@@ -85,7 +85,7 @@ impl Key {
 #[derive(Default)]
 pub struct ReportView {
     pub section: Section,
-    pub computed: Option<Computed>,
+    computed: Option<Computed>,
     /// How many times the report was computed (it must not be every frame).
     pub computations: u32,
     export: ExportDialog,
