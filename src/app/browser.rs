@@ -8,6 +8,7 @@ use protest::annotation::{self, CategoryRow};
 use protest::model::{CandidateId, CorpusId};
 
 /// A set of candidates to work through.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opening {
     pub title: String,
     pub set: Vec<CandidateId>,

@@ -1,7 +1,9 @@
 //! The menu bar and the annotator picker.
 
+use super::dialogs::Kind;
 use super::session::Session;
 use super::style::ThemeChoice;
+use super::workspace::Mode;
 use egui::{Button, RichText, Ui};
 use protest::model::AnnotatorId;
 
@@ -16,6 +18,9 @@ pub enum Action {
     Redo,
     Annotator(AnnotatorId),
     AddAnnotator(String),
+    /// A researcher's dialog.
+    Dialog(Kind),
+    ToggleOverview,
 }
 
 #[derive(Default)]
@@ -33,10 +38,16 @@ impl MenuBar {
         can_switch: bool,
     ) -> Option<Action> {
         let mut action = None;
+        // Annotator mode (a batch) has no researcher menus.
+        let annotator_mode = session.is_some_and(|s| s.mode() == Mode::Annotator);
+        let researcher = session.is_some_and(|s| s.mode() == Mode::Researcher);
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui.add(Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
                     action = Some(Action::Open);
+                }
+                if !annotator_mode && ui.button("Import old PROTEST file…").clicked() {
+                    action = Some(Action::Dialog(Kind::Legacy));
                 }
                 ui.separator();
                 if ui.button("Quit").clicked() {
@@ -53,6 +64,16 @@ impl MenuBar {
                 }
             });
             ui.menu_button("View", |ui| {
+                if researcher {
+                    if ui.add(Button::new("Go to example or candidate…").shortcut_text("Ctrl+G")).clicked() {
+                        action = Some(Action::Dialog(Kind::GoTo));
+                    }
+                    let toggle = Button::new("Annotation panel or overview").shortcut_text("O");
+                    if ui.add(toggle).on_hover_text("In the translation window").clicked() {
+                        action = Some(Action::ToggleOverview);
+                    }
+                    ui.separator();
+                }
                 ui.label(RichText::new("Theme").weak());
                 for choice in ThemeChoice::ALL {
                     if ui.radio(theme == choice, choice.label()).clicked() {
@@ -60,6 +81,22 @@ impl MenuBar {
                     }
                 }
             });
+            if researcher {
+                ui.menu_button("Batches", |ui| {
+                    let items = [
+                        (Kind::Annotators, "Annotators…"),
+                        (Kind::Plan, "Plan a task set…"),
+                        (Kind::Export, "Export batches…"),
+                        (Kind::Merge, "Import annotated batches…"),
+                        (Kind::Adjudication, "Adjudication…"),
+                    ];
+                    for (kind, text) in items {
+                        if ui.button(text).clicked() {
+                            action = Some(Action::Dialog(kind));
+                        }
+                    }
+                });
+            }
             ui.menu_button("Help", |ui| {
                 if ui.add(Button::new("Keys and guidelines").shortcut_text("F1")).clicked() {
                     action = Some(Action::Help);

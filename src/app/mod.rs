@@ -4,15 +4,25 @@
 //! One struct per panel, each with a `ui` method returning what the user did; [`App`] applies it
 //! through the [`session::Session`] (which stores every change durably) and moves between views.
 
+mod adjudication_dialog;
 mod annotation_panel;
+mod annotators_dialog;
 mod browser;
 mod commands;
 mod conflict_dialog;
+mod dialogs;
+mod export_dialog;
+mod goto_dialog;
 mod help;
 mod keys;
+mod legacy_dialog;
 mod menu;
+mod merge_dialog;
 mod navigation;
 mod open_dialog;
+mod overview_panel;
+mod path_field;
+mod plan_dialog;
 mod session;
 mod settings;
 mod status;
@@ -24,16 +34,24 @@ mod workspace;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_batches;
+#[cfg(test)]
+mod tests_legacy;
+#[cfg(test)]
+mod tests_overview;
 
 use annotation_panel::AnnotationPanel;
 use browser::Browser;
 use conflict_dialog::ConflictDialog;
+use dialogs::Dialogs;
 use egui::{Popup, Ui, ViewportCommand};
 use help::Help;
 use keys::Command;
 use menu::MenuBar;
 use navigation::{Go, View};
 use open_dialog::OpenDialog;
+use overview_panel::{OverviewPanel, Side};
 use session::Session;
 use settings::Settings;
 use status::Messages;
@@ -78,6 +96,10 @@ pub struct App {
     open_dialog: OpenDialog,
     help: Help,
     messages: Messages,
+    /// Researcher mode: the annotation panel or the overview panel beside the translation.
+    side: Side,
+    overview: OverviewPanel,
+    dialogs: Dialogs,
     /// The user confirmed quitting (the current example was settled).
     may_close: bool,
     /// Commands for the window, sent at the end of the frame.
@@ -103,6 +125,9 @@ impl App {
             open_dialog: OpenDialog::default(),
             help: Help::default(),
             messages: Messages::default(),
+            side: Side::default(),
+            overview: OverviewPanel::default(),
+            dialogs: Dialogs::default(),
             may_close: false,
             viewport: Vec::new(),
             styled: false,
@@ -124,6 +149,13 @@ impl App {
 
     /// Opens a file in place of the current one; if it cannot be opened, the current one stays.
     fn open(&mut self, path: &Path) {
+        if protest::legacy::is_legacy(path) {
+            // A file of the original tool: offer its conversion rather than fail.
+            self.messages
+                .notice(format!("{} is a file of the original PROTEST tool: convert it to open it.", path.display()));
+            self.dialogs.convert(path, self.session.as_ref());
+            return;
+        }
         let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
         if self.session.as_ref().is_some_and(|s| same(s.path(), path)) {
             self.view = View::Browser;
@@ -201,6 +233,9 @@ impl App {
         let recent = self.settings.recent.clone();
         if let Some(path) = self.open_dialog.ui(&ctx, &recent) {
             self.leave_then(Go::Open(path));
+        }
+        if let Some(outcome) = self.dialogs.ui(&ctx, self.session.as_mut()) {
+            self.outcome(outcome);
         }
         if self.help.open {
             self.help.show(&ctx);

@@ -31,6 +31,8 @@ pub(super) enum View {
 pub(super) enum Go {
     To(usize),
     Browser,
+    /// Another set (a lookup).
+    Show(Opening),
     Open(PathBuf),
     Quit,
 }
@@ -85,6 +87,7 @@ impl App {
                 }
             }
             Go::Browser => self.view = View::Browser,
+            Go::Show(opening) => self.start(opening),
             Go::Open(path) => self.open(&path),
             Go::Quit => {
                 self.may_close = true;

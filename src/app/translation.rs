@@ -104,6 +104,11 @@ pub fn texts(
     toggled
 }
 
+/// One sentence highlighted like the translation window's, not clickable (the lookup's rows).
+pub fn sentence(ui: &mut Ui, language: &str, sentence: &Sentence) {
+    line(ui, language, sentence, &Palette::of(ui.visuals()), None, false);
+}
+
 /// The small numbers on aligned target tokens, for the digit keys.
 struct Numbers {
     pronoun: Vec<TokenRef>,

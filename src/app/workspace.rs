@@ -3,6 +3,7 @@
 //! The app talks to a `dyn Workspace` only. A kind of file plugs in by implementing
 //! [`Annotatable`] for its [`Document`] type and adding one arm to [`open`].
 
+use protest::batch::{self, Batch};
 use protest::model::{AnnotatorId, CandidateId, Master, Record};
 use protest::store::{Document, Opened, Store};
 use protest::{Error, Result};
@@ -15,7 +16,6 @@ pub enum Mode {
     /// A master: every candidate, any annotator, corpus names and the corpus filter.
     Researcher,
     /// A batch: one annotator's candidates in the batch's order, no system names.
-    #[cfg_attr(not(test), allow(dead_code, reason = "made by the batch document type, still to come"))]
     Annotator,
 }
 
@@ -42,6 +42,20 @@ impl Annotatable for Master {
     }
 }
 
+impl Annotatable for Batch {
+    fn mode(&self) -> Mode {
+        Mode::Annotator
+    }
+
+    fn order(&self) -> Vec<CandidateId> {
+        Batch::order(self)
+    }
+
+    fn annotator(&self) -> Option<AnnotatorId> {
+        Some(Batch::annotator(self).id)
+    }
+}
+
 /// An open file with its journal and lock, as the app uses it.
 pub trait Workspace {
     fn path(&self) -> &Path;
@@ -54,6 +68,9 @@ pub trait Workspace {
     fn put(&mut self, record: Record) -> Result<()>;
     fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()>;
     fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId>;
+    /// A change beyond single records (task sets, a merge…), saved in full; on error nothing
+    /// changed. `change` must leave the master as it was when it fails.
+    fn update(&mut self, change: &mut dyn FnMut(&mut Master) -> Result<()>) -> Result<()>;
     /// Folds the journal into the file and releases the lock.
     fn close(self: Box<Self>) -> Result<()>;
 }
@@ -96,13 +113,22 @@ impl<D: Annotatable> Workspace for Store<D> {
         self.update(|doc| annotators::add(doc.master_mut(), name).map_err(|e| Error::whole_file(&path, e.to_string())))
     }
 
+    fn update(&mut self, change: &mut dyn FnMut(&mut Master) -> Result<()>) -> Result<()> {
+        Store::update(self, |doc| change(doc.master_mut()))
+    }
+
     fn close(self: Box<Self>) -> Result<()> {
         Store::close(*self)
     }
 }
 
-/// Opens a master (later also a batch, told apart by its `format` field) for the app.
+/// Opens a master or a batch (told apart by its `format` field) for the app.
 pub fn open(path: &Path) -> Result<(Box<dyn Workspace>, Opened)> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    if batch::is_batch(&bytes) {
+        let (store, opened) = Store::<Batch>::open(path)?;
+        return Ok((Box::new(store), opened));
+    }
     let (store, opened) = Store::<Master>::open(path)?;
     Ok((Box::new(store), opened))
 }
