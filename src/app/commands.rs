@@ -37,6 +37,12 @@ impl App {
             View::Example(walk) => Some((walk.index, walk.set.len(), walk.current())),
             View::Browser => None,
         };
+        // The overview shows others' work and is not editable, but for the researcher's tags.
+        let editing = |c: Command| matches!(c, Command::Judge(..) | Command::Toggle(..) | Command::FocusRemarks);
+        if editing(command) && self.overview_shown() {
+            self.messages.notice("The overview is not editable: press O to annotate.");
+            return;
+        }
         match (command, current) {
             (Command::Prev, Some((i, _, _))) if i > 0 => self.leave_then(Go::To(i - 1)),
             (Command::Next, Some((i, n, _))) if i + 1 < n => self.leave_then(Go::To(i + 1)),

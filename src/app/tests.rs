@@ -77,6 +77,16 @@ pub(super) fn click(h: &mut Harness<App>, label: &str) {
     h.run();
 }
 
+/// Types into a field, replacing what it holds.
+pub(super) fn type_into(h: &mut Harness<App>, label: &str, text: &str) {
+    h.get_by_label(label).click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.get_by_label(label).type_text(text);
+    h.run();
+}
+
 /// Whether a widget has this accessible name (a label's own text is its value instead).
 pub(super) fn named(h: &Harness<App>, name: &str) -> bool {
     h.query_all_by(|n| n.label().as_deref() == Some(name)).next().is_some()

@@ -1,7 +1,7 @@
 //! Headless tests of batches in the app: annotator mode on exported batches, and the
 //! researcher's dialogs (annotators, plan, export, merge, adjudication), read back from disk.
 
-use super::tests::{ANNA, PLEONASTIC_NEW, click, harness, named, position, press, press_with, saved, tiny};
+use super::tests::{ANNA, PLEONASTIC_NEW, click, harness, named, position, press, press_with, saved, tiny, type_into};
 use super::*;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -97,16 +97,6 @@ fn names_a_corpus(h: &Harness<App>, master: &Master) -> Option<String> {
 fn open_menu(h: &mut Harness<App>, menu: &str, item: &str) {
     click(h, menu);
     click(h, item);
-}
-
-/// Types into a field, replacing what it holds.
-fn type_into(h: &mut Harness<App>, label: &str, text: &str) {
-    h.get_by_label(label).click();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run();
-    h.get_by_label(label).type_text(text);
-    h.run();
 }
 
 #[test]

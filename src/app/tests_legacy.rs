@@ -1,10 +1,7 @@
 //! Headless tests of File › Import old PROTEST file and of opening an old file directly, on the
 //! demo files of the original tool in tests/fixtures/legacy/.
 
-use super::tests::{click, harness, saved};
-use super::*;
-use egui::{Key, Modifiers};
-use egui_kittest::Harness;
+use super::tests::{click, harness, saved, type_into};
 use egui_kittest::kittest::{NodeT, Queryable};
 use protest::legacy::{self, Converted, Options, Reference};
 use protest::model::{AnnotatorId, Master};
@@ -28,15 +25,6 @@ fn converted_master(dir: &Path) -> Master {
         Converted::Master { master, .. } => master,
         Converted::Batch { .. } => panic!("the master is a master"),
     }
-}
-
-fn type_into(h: &mut Harness<App>, label: &str, text: &str) {
-    h.get_by_label(label).click();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run();
-    h.get_by_label(label).type_text(text);
-    h.run();
 }
 
 #[test]

@@ -83,8 +83,12 @@ fn the_overview_shows_everyones_judgements_tags_and_remarks_and_steps_through_th
     assert!(h.query_by_label_contains("Showing the tokens selected by").is_some());
     press(&mut h, Key::CloseBracket);
     assert!(h.query_by_label("Anna (1 of 2)").is_some());
-    // The translation is not clickable in the overview: the tokens are no toggles.
+    // The translation is not clickable in the overview (the tokens are no toggles), nor are the
+    // judgement keys for anyone.
     assert!(h.query_by_label("Il").is_none());
+    press(&mut h, Key::N);
+    assert_eq!(saved_record(&f.path, 1, AnnotatorId::RESEARCHER), None);
+    assert!(h.query_by_label_contains("The overview is not editable").is_some());
     click(&mut h, "Annotate");
     assert!(!overview_shown(&h) && h.query_by_label("Il").is_some());
 }
