@@ -21,6 +21,8 @@ pub struct AdjudicationDialog {
     preview: Option<(String, Result<Plan, AdjudicationError>)>,
     problem: Option<String>,
     written: Option<String>,
+    /// The name field takes the keyboard once shown.
+    focus: bool,
 }
 
 impl AdjudicationDialog {
@@ -33,6 +35,7 @@ impl AdjudicationDialog {
             preview: None,
             problem: None,
             written: None,
+            focus: true,
         }
     }
 
@@ -70,7 +73,11 @@ impl AdjudicationDialog {
         let label = ui.label(RichText::new("Adjudicator").strong());
         let field =
             egui::TextEdit::singleline(&mut self.name).hint_text("a name; new names are added").desired_width(260.0);
-        ui.add(field).labelled_by(label.id);
+        let field = ui.add(field).labelled_by(label.id);
+        if self.focus && !ui.is_sizing_pass() {
+            field.request_focus();
+            self.focus = false;
+        }
         if !master.annotators.is_empty() {
             ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new("Annotators:").small().weak());

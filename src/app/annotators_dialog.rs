@@ -7,7 +7,6 @@ use egui::{Key, RichText, Ui};
 use protest::annotators;
 use protest::model::AnnotatorId;
 
-#[derive(Default)]
 pub struct AnnotatorsDialog {
     new_name: String,
     /// The annotator being renamed and the name typed so far.
@@ -15,6 +14,21 @@ pub struct AnnotatorsDialog {
     focus_rename: bool,
     problem: Option<String>,
     done: Option<String>,
+    /// The new name's field takes the keyboard once shown.
+    focus_new: bool,
+}
+
+impl Default for AnnotatorsDialog {
+    fn default() -> Self {
+        AnnotatorsDialog {
+            new_name: String::new(),
+            renaming: None,
+            focus_rename: false,
+            problem: None,
+            done: None,
+            focus_new: true,
+        }
+    }
 }
 
 impl AnnotatorsDialog {
@@ -70,6 +84,10 @@ impl AnnotatorsDialog {
             .horizontal(|ui| {
                 let field = egui::TextEdit::singleline(&mut self.new_name).hint_text("name").desired_width(260.0);
                 let field = ui.add(field).labelled_by(label.id);
+                if self.focus_new && !ui.is_sizing_pass() {
+                    field.request_focus();
+                    self.focus_new = false;
+                }
                 let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
                 ui.button("Add").clicked() || enter
             })

@@ -39,6 +39,8 @@ pub struct LegacyDialog {
     replace: bool,
     problem: Option<String>,
     done: Option<Done>,
+    /// Opened by opening an old file: say why this dialog is here.
+    opened: bool,
 }
 
 struct Done {
@@ -51,19 +53,25 @@ struct Done {
 
 impl LegacyDialog {
     pub fn new(old: Option<&Path>, session: Option<&Session>) -> LegacyDialog {
-        let open_master = session.filter(|s| s.mode() == Mode::Researcher).map(Session::path);
+        let open_master =
+            session.filter(|s| s.mode() == Mode::Researcher).and_then(|s| std::path::absolute(s.path()).ok());
+        let old = old.map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()));
         let mut dialog = LegacyDialog {
-            old: PathField::new(old),
+            opened: old.is_some(),
+            old: PathField::new(old.as_deref()),
             info: None,
             reference: ReferenceChoice::Guess,
             reference_name: String::new(),
-            master: PathField::new(open_master),
+            master: PathField::new(open_master.as_deref()),
             target: PathField::default(),
             target_suggested: true,
             replace: false,
             problem: None,
             done: None,
         };
+        if old.is_none() {
+            dialog.old.request_focus();
+        }
         dialog.old_changed();
         dialog
     }
@@ -86,6 +94,14 @@ impl LegacyDialog {
         dialogs::title(ui, "Import a file of the original PROTEST tool");
         if let Some(done) = &self.done {
             return done_ui(ui, done);
+        }
+        if self.opened {
+            let name = self.old.path().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+            let text = format!(
+                "{} is a file of the original PROTEST tool: convert it to open it here.",
+                name.unwrap_or_default()
+            );
+            ui.label(RichText::new(text).strong());
         }
         ui.label(
             "The original tool kept masters and annotator batches as SQLite files (PROTEST 1.1 or 1.0). They are \

@@ -28,7 +28,9 @@ impl MergeDialog {
     pub fn new(master: &Master, master_path: &Path) -> MergeDialog {
         let dir = std::path::absolute(master_path).ok().and_then(|p| p.parent().map(Path::to_path_buf));
         let found = dir.map(|d| batch::batches_in(&d, &master.id)).unwrap_or_default();
-        MergeDialog { found, ..MergeDialog::default() }
+        let mut files = PathField::default();
+        files.request_focus();
+        MergeDialog { found, files, ..MergeDialog::default() }
     }
 
     pub fn with(batches: &[PathBuf]) -> MergeDialog {

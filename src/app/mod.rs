@@ -151,8 +151,6 @@ impl App {
     fn open(&mut self, path: &Path) {
         if protest::legacy::is_legacy(path) {
             // A file of the original tool: offer its conversion rather than fail.
-            self.messages
-                .notice(format!("{} is a file of the original PROTEST tool: convert it to open it.", path.display()));
             self.dialogs.convert(path, self.session.as_ref());
             return;
         }

@@ -21,17 +21,23 @@ pub enum Pick {
 pub struct PathField {
     pub text: String,
     note: Option<String>,
+    focus: bool,
 }
 
 impl PathField {
     pub fn new(path: Option<&Path>) -> PathField {
-        PathField { text: path.map(|p| p.display().to_string()).unwrap_or_default(), note: None }
+        PathField { text: path.map(|p| p.display().to_string()).unwrap_or_default(), ..PathField::default() }
     }
 
     /// Several paths, one per line.
     pub fn many(paths: &[PathBuf]) -> PathField {
         let text = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join("\n");
-        PathField { text, note: None }
+        PathField { text, ..PathField::default() }
+    }
+
+    /// Takes the keyboard when next shown, to type right away.
+    pub fn request_focus(&mut self) {
+        self.focus = true;
     }
 
     /// Adds a path on a line of its own.
@@ -50,7 +56,12 @@ impl PathField {
                 Pick::Files(..) => egui::TextEdit::multiline(&mut self.text).desired_rows(3),
                 _ => egui::TextEdit::singleline(&mut self.text),
             };
-            changed |= ui.add(field.desired_width(width)).labelled_by(label.id).changed();
+            let field = ui.add(field.desired_width(width)).labelled_by(label.id);
+            if self.focus && !ui.is_sizing_pass() {
+                field.request_focus();
+                self.focus = false;
+            }
+            changed |= field.changed();
             if ui.button("Browse…").on_hover_text("Choose with the desktop's file chooser").clicked() {
                 changed |= self.browse(pick);
             }

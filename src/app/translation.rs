@@ -93,7 +93,9 @@ pub fn texts(
                 ui.add_sized([40.0, 22.0], egui::Label::new(number)).on_hover_text("Sentence number in the corpus");
                 ui.vertical(|ui| {
                     line(ui, &languages.source, source, &palette, None, editable);
-                    if let Some(t) = line(ui, &languages.target, target, &palette, Some(&numbers), editable) {
+                    // The key numbers only where the keys work.
+                    let numbers = editable.then_some(&numbers);
+                    if let Some(t) = line(ui, &languages.target, target, &palette, numbers, editable) {
                         toggled = Some(t);
                     }
                 });
