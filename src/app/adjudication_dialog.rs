@@ -12,6 +12,8 @@ use protest::plan::Plan;
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 
+const REPLACE: &str = "Replace a batch file that exists";
+
 pub struct AdjudicationDialog {
     name: String,
     seed: u64,
@@ -108,7 +110,7 @@ impl AdjudicationDialog {
         };
         ui.add_space(6.0);
         self.folder.ui(ui, "Folder", Pick::Folder);
-        ui.checkbox(&mut self.replace, "Replace a batch file that exists");
+        ui.checkbox(&mut self.replace, REPLACE);
         ui.add_space(8.0);
         dialogs::problem(ui, self.problem.as_deref());
         let mut reply = Reply::Stay;
@@ -128,22 +130,14 @@ impl AdjudicationDialog {
     }
 
     fn export(&mut self, session: &mut Session) -> Result<String, String> {
-        let dir = self.folder.path().ok_or("Type or choose the folder to write the batch to.")?;
-        if !dir.is_dir() {
-            return Err(format!("{} is not a folder.", dir.display()));
-        }
+        let dir = self.folder.folder()?;
         let now = chrono::Utc::now();
         let mut draft = session.master().clone();
         let (planned, who) = adjudication::assign(&mut draft, &self.name, self.seed, "", now)
             .map_err(|e| capitalised(&e.to_string()))?;
         let id = planned.task_set.id;
-        let file: PathBuf =
-            export::target(&draft, session.path(), &dir, id, who, self.replace).map_err(|e| match e {
-                export::TargetError::Exists(_) => {
-                    format!("{e}; tick “Replace a batch file that exists” to replace it.")
-                }
-                e => e.to_string(),
-            })?;
+        let file: PathBuf = export::target(&draft, session.path(), &dir, id, who, self.replace)
+            .map_err(|e| dialogs::target_problem(e, REPLACE))?;
         let batch = export::build(&draft, id, who, now).map_err(|e| e.to_string())?;
         change(session, |m| {
             *m = draft.clone();

@@ -12,6 +12,7 @@ use super::plan_dialog::PlanDialog;
 use super::session::Session;
 use egui::{Id, Modal, RichText, Ui};
 use protest::Error;
+use protest::batch::export;
 use protest::model::{ExampleNo, Master};
 use std::path::{Path, PathBuf};
 
@@ -151,6 +152,14 @@ pub fn change<T, E: std::fmt::Display>(
         (None, Err(e), _) => Err(e),
         (None, Ok(()), Some(v)) => Ok(v),
         (None, Ok(()), None) => Err("the change was not made".into()),
+    }
+}
+
+/// Why a batch file cannot be written, saying which tick box replaces an existing one.
+pub fn target_problem(e: export::TargetError, tick: &str) -> String {
+    match e {
+        export::TargetError::Exists(_) => format!("{e}; tick “{tick}” to replace it."),
+        e => e.to_string(),
     }
 }
 

@@ -11,6 +11,8 @@ use protest::plan::IAA_LABEL;
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 
+const REPLACE: &str = "Replace batch files that exist";
+
 pub struct ExportDialog {
     task_set: Option<u32>,
     /// One name per part of the chosen task set, in part order.
@@ -116,7 +118,7 @@ impl ExportDialog {
         ui.label(RichText::new("New names are added to the master's annotators.").small().weak());
         ui.add_space(6.0);
         self.folder.ui(ui, "Folder", Pick::Folder);
-        ui.checkbox(&mut self.replace, "Replace batch files that exist");
+        ui.checkbox(&mut self.replace, REPLACE);
         ui.add_space(8.0);
         dialogs::problem(ui, self.problem.as_deref());
         let mut reply = Reply::Stay;
@@ -135,10 +137,7 @@ impl ExportDialog {
 
     fn export(&mut self, session: &mut Session) -> Result<(), String> {
         let task_set = self.task_set.ok_or("Choose a task set.")?;
-        let dir = self.folder.path().ok_or("Type or choose the folder to write the batches to.")?;
-        if !dir.is_dir() {
-            return Err(format!("{} is not a folder.", dir.display()));
-        }
+        let dir = self.folder.folder()?;
         // No names at all: the parts keep their annotators, or get "Annotator 1", "Annotator 2"…
         let names: Vec<String> =
             if self.names.iter().all(|n| n.trim().is_empty()) { Vec::new() } else { self.names.clone() };
@@ -148,10 +147,7 @@ impl ExportDialog {
             .iter()
             .map(|b| export::target(&draft, session.path(), &dir, task_set, b.annotator().id, self.replace))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| match e {
-                export::TargetError::Exists(_) => format!("{e}; tick “Replace batch files that exist” to replace it."),
-                e => e.to_string(),
-            })?;
+            .map_err(|e| dialogs::target_problem(e, REPLACE))?;
         // The parts are given out in the master before the batches exist, so they always merge.
         if draft != *session.master() {
             change(session, |m| {

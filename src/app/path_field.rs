@@ -78,6 +78,12 @@ impl PathField {
         (!text.is_empty()).then(|| PathBuf::from(text))
     }
 
+    /// The folder typed or picked, which must exist.
+    pub fn folder(&self) -> Result<PathBuf, String> {
+        let dir = self.path().ok_or("Type or choose the folder to write to.")?;
+        if dir.is_dir() { Ok(dir) } else { Err(format!("{} is not a folder.", dir.display())) }
+    }
+
     /// Every path, one per line (for [`Pick::Files`]).
     pub fn paths(&self) -> Vec<PathBuf> {
         self.text.lines().map(str::trim).filter(|l| !l.is_empty()).map(PathBuf::from).collect()
