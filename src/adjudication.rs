@@ -3,6 +3,7 @@
 //! [`Purpose::Adjudication`], to a further annotator whose judgement then prevails wherever one
 //! judgement per candidate is needed (the reports read the purpose).
 
+use crate::annotators::{self, RosterError};
 use crate::model::{AnnotatorId, CandidateId, CorpusId, Judgement, Master, Purpose, Role, Task, TaskSet};
 use crate::plan::{self, Plan, Summary};
 use chrono::{DateTime, Utc};
@@ -51,6 +52,26 @@ pub enum AdjudicationError {
         "nothing to adjudicate: {found} candidates with disagreements, {earlier} of them in earlier adjudication task sets, {own} already annotated by {name}"
     )]
     Nothing { found: usize, earlier: usize, own: usize, name: String },
+    #[error(transparent)]
+    Roster(#[from] RosterError),
+}
+
+/// Adds the adjudicator by name (if new) and stores [`plan`]'s task set in the master; returns
+/// the plan and the adjudicator's id. On error the master is unchanged.
+pub fn assign(
+    master: &mut Master,
+    name: &str,
+    seed: u64,
+    task_set_name: &str,
+    created: DateTime<Utc>,
+) -> Result<(Plan, AnnotatorId), AdjudicationError> {
+    let mut draft = master.clone();
+    let who = annotators::find_or_add(&mut draft, name)?;
+    let planned = plan(&draft, who, seed, task_set_name, created)?;
+    draft.task_sets.push(planned.task_set.clone());
+    draft.reindex();
+    *master = draft;
+    Ok((planned, who))
 }
 
 /// A task set giving `adjudicator` every disagreement not yet adjudicated. Candidates already in
@@ -114,7 +135,6 @@ pub fn plan(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::annotators;
     use crate::master_file;
     use crate::model::Record;
     use std::path::Path;
@@ -211,5 +231,21 @@ mod tests {
             plan(&m, AnnotatorId(9), 5, "", DateTime::UNIX_EPOCH),
             Err(AdjudicationError::NoAnnotator(AnnotatorId(9)))
         );
+    }
+
+    #[test]
+    fn assigning_adds_the_adjudicator_and_the_task_set_or_nothing() {
+        let mut m = tiny_with_three();
+        judge(&mut m, 2, 1, Yes, Yes);
+        judge(&mut m, 2, 2, Yes, No);
+        let (p, who) = assign(&mut m, "Dora", 5, "", DateTime::UNIX_EPOCH).unwrap();
+        assert_eq!(m.annotator_name(who), "Dora");
+        assert_eq!(m.task_sets, [p.task_set]);
+        let before = m.clone();
+        let e = assign(&mut m, "Eve", 5, "", DateTime::UNIX_EPOCH).unwrap_err();
+        assert!(matches!(e, AdjudicationError::Nothing { earlier: 1, .. }), "{e}");
+        assert_eq!(m, before, "Eve was not added");
+        let e = assign(&mut m, " ", 5, "", DateTime::UNIX_EPOCH).unwrap_err();
+        assert_eq!(e, AdjudicationError::Roster(RosterError::EmptyName));
     }
 }

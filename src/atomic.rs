@@ -46,6 +46,15 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
     write_with(path, |w| w.write_all(bytes))
 }
 
+/// Whether two paths name the same file (through links, `..` and the like), so that writing one
+/// would replace the other. Paths that do not exist yet are compared as written.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
 /// Saving through a symbolic link replaces the file it points to, not the link.
 fn resolve(path: &Path) -> PathBuf {
     fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
@@ -71,6 +80,17 @@ mod tests {
         write(&path, b"new").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn same_file_sees_through_other_spellings() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.json");
+        fs::write(&path, "x").unwrap();
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        assert!(same_file(&path, &dir.path().join("sub/../m.json")));
+        assert!(!same_file(&path, &dir.path().join("n.json")));
+        assert!(same_file(Path::new("new.json"), Path::new("new.json")), "not there yet: as written");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use protest::auto_eval;
 use protest::model::{CandidateId, CorpusId};
 
 /// A set of candidates to work through.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opening {
     pub title: String,
     pub set: Vec<CandidateId>,

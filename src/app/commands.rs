@@ -1,12 +1,16 @@
 //! What keys and menus do: edits through the session, undo, and the menu actions.
 
+use super::dialogs::{Kind, Outcome};
 use super::keys::{self, Command, Scope};
 use super::menu::Action;
 use super::navigation::{Go, View};
+use super::overview_panel::Side;
 use super::style;
+use super::workspace::Mode;
 use super::{App, keyboard_taken};
 use protest::annotation::Edit;
-use protest::model::{CandidateId, Role};
+use protest::model::{AnnotatorId, CandidateId, Role};
+use protest::overview::Overview;
 
 impl App {
     pub(super) fn read_keys(&mut self, ctx: &egui::Context) -> Option<Command> {
@@ -14,6 +18,7 @@ impl App {
             || self.open_dialog.open
             || self.add_system.open
             || self.report.dialog_open()
+            || self.dialogs.is_open()
             || self.keyboard_taken
             || keyboard_taken(ctx);
         if busy {
@@ -35,6 +40,12 @@ impl App {
             View::Example(walk) => Some((walk.index, walk.set.len(), walk.current())),
             View::Browser | View::Report => None,
         };
+        // The overview shows others' work and is not editable, but for the researcher's tags.
+        let editing = |c: Command| matches!(c, Command::Judge(..) | Command::Toggle(..) | Command::FocusRemarks);
+        if editing(command) && self.overview_shown() {
+            self.messages.notice("The overview is not editable: press O to annotate.");
+            return;
+        }
         match (command, current) {
             (Command::Prev, Some((i, _, _))) if i > 0 => self.leave_then(Go::To(i - 1)),
             (Command::Next, Some((i, n, _))) if i + 1 < n => self.leave_then(Go::To(i + 1)),
@@ -53,7 +64,16 @@ impl App {
                     self.edit(c, Edit::ToggleToken(role, token));
                 }
             }
+            (Command::FocusTags, Some(_)) if self.overview_shown() => self.overview.focus_tags(),
             (Command::FocusTags, Some(_)) => self.panel.focus_tags(),
+            (Command::ToggleOverview, Some(_)) => self.toggle_overview(),
+            (Command::StepAnnotator(forward), Some((_, _, c))) if self.overview_shown() => {
+                let overview = self.session.as_ref().and_then(|s| Overview::of(s.master(), c));
+                if let Some(o) = overview {
+                    self.overview.step(&o, forward);
+                }
+            }
+            (Command::GoTo, _) => self.researcher_dialog(Kind::GoTo),
             (Command::FocusRemarks, Some(_)) => self.panel.focus_remarks(),
             (Command::Undo, _) => self.undo(true),
             (Command::Redo, _) => self.undo(false),
@@ -83,6 +103,8 @@ impl App {
             Action::AddSystem => self.add_system.show(),
             Action::Report => self.leave_then(Go::Report),
             Action::RunAutoEval => self.run_auto_eval(),
+            Action::Dialog(kind) => self.researcher_dialog(kind),
+            Action::ToggleOverview => self.toggle_overview(),
             Action::AddAnnotator(name) => {
                 let Some(s) = &mut self.session else { return };
                 match s.add_annotator(&name) {
@@ -92,6 +114,47 @@ impl App {
                     Err(e) => self.messages.error(e),
                 }
             }
+        }
+    }
+
+    fn is_researcher(&self) -> bool {
+        self.session.as_ref().is_some_and(|s| s.mode() == Mode::Researcher)
+    }
+
+    /// Whether the overview panel is beside the translation (researcher mode).
+    fn overview_shown(&self) -> bool {
+        self.side == Side::Overview && self.is_researcher()
+    }
+
+    fn toggle_overview(&mut self) {
+        if self.is_researcher() {
+            self.side = self.side.toggled();
+        }
+    }
+
+    /// Opens a dialog; those for a master only in researcher mode (the legacy import also
+    /// without a file).
+    fn researcher_dialog(&mut self, kind: Kind) {
+        if self.is_researcher() || (kind == Kind::Legacy && self.session.is_none()) {
+            self.dialogs.show(kind, self.session.as_ref());
+        }
+    }
+
+    /// What a dialog asked for once it closed.
+    pub(super) fn outcome(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Open(path) => self.leave_then(Go::Open(path)),
+            Outcome::Show(opening) => self.leave_then(Go::Show(opening)),
+            Outcome::Merge(batches) => self.dialogs.merge(&batches),
+            Outcome::Dialog(kind) => self.researcher_dialog(kind),
+        }
+    }
+
+    /// A change to the researcher's own record from the overview panel.
+    pub(super) fn edit_as_researcher(&mut self, candidate: CandidateId, edit: Edit) {
+        let Some(session) = self.session.as_mut().filter(|s| !s.is_read_only()) else { return };
+        if let Err(e) = session.edit_as(candidate, AnnotatorId::RESEARCHER, edit) {
+            self.messages.error(e);
         }
     }
 

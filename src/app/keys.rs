@@ -21,6 +21,12 @@ pub enum Command {
     Redo,
     Open,
     Help,
+    /// Researcher mode: the annotation panel or the overview panel.
+    ToggleOverview,
+    /// Overview: the previous (false) or next (true) annotator's selected tokens.
+    StepAnnotator(bool),
+    /// Researcher mode: look up an example or a candidate.
+    GoTo,
     /// Conflict dialog: stay on the example.
     Amend,
     /// Conflict dialog: store the annotation with its conflicts and move on.
@@ -113,6 +119,22 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         modifiers: NONE,
+        keys: &[Key::O],
+        command: |_| Command::ToggleOverview,
+        scope: Scope::Example,
+        shown: "O",
+        help: "researcher: switch between the annotation panel and the overview of everyone's annotations",
+    },
+    Binding {
+        modifiers: NONE,
+        keys: &[Key::OpenBracket, Key::CloseBracket],
+        command: |i| Command::StepAnnotator(i == 1),
+        scope: Scope::Example,
+        shown: "[ / ]",
+        help: "overview: show the previous / next annotator's selected tokens",
+    },
+    Binding {
+        modifiers: NONE,
         keys: &[Key::Escape],
         command: |_| Command::Back,
         scope: Scope::Example,
@@ -150,6 +172,14 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Everywhere,
         shown: "Ctrl+O",
         help: "open another file",
+    },
+    Binding {
+        modifiers: Modifiers::COMMAND,
+        keys: &[Key::G],
+        command: |_| Command::GoTo,
+        scope: Scope::Everywhere,
+        shown: "Ctrl+G",
+        help: "researcher: go to an example (every translation of it) or a candidate",
     },
     Binding {
         modifiers: NONE,

@@ -1,5 +1,6 @@
 //! The menu bar and the annotator picker.
 
+use super::dialogs::Kind;
 use super::session::Session;
 use super::style::ThemeChoice;
 use super::workspace::Mode;
@@ -20,6 +21,9 @@ pub enum Action {
     AddSystem,
     Report,
     RunAutoEval,
+    /// A researcher's dialog.
+    Dialog(Kind),
+    ToggleOverview,
 }
 
 #[derive(Default)]
@@ -37,6 +41,8 @@ impl MenuBar {
         can_switch: bool,
     ) -> Option<Action> {
         let mut action = None;
+        // Annotator mode (a batch) has no researcher menus.
+        let annotator_mode = session.is_some_and(|s| s.mode() == Mode::Annotator);
         let researcher = session.is_some_and(|s| s.mode() == Mode::Researcher);
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
@@ -45,6 +51,9 @@ impl MenuBar {
                 }
                 if researcher && ui.button("Add MT system…").clicked() {
                     action = Some(Action::AddSystem);
+                }
+                if !annotator_mode && ui.button("Import old PROTEST file…").clicked() {
+                    action = Some(Action::Dialog(Kind::Legacy));
                 }
                 ui.separator();
                 if ui.button("Quit").clicked() {
@@ -61,6 +70,16 @@ impl MenuBar {
                 }
             });
             ui.menu_button("View", |ui| {
+                if researcher {
+                    if ui.add(Button::new("Go to example or candidate…").shortcut_text("Ctrl+G")).clicked() {
+                        action = Some(Action::Dialog(Kind::GoTo));
+                    }
+                    let toggle = Button::new("Annotation panel or overview").shortcut_text("O");
+                    if ui.add(toggle).on_hover_text("In the translation window").clicked() {
+                        action = Some(Action::ToggleOverview);
+                    }
+                    ui.separator();
+                }
                 ui.label(RichText::new("Theme").weak());
                 for choice in ThemeChoice::ALL {
                     if ui.radio(theme == choice, choice.label()).clicked() {
@@ -76,6 +95,20 @@ impl MenuBar {
                     let writable = session.is_some_and(|s| !s.is_read_only());
                     if ui.add_enabled(writable, Button::new("Run automatic reference match")).clicked() {
                         action = Some(Action::RunAutoEval);
+                    }
+                });
+                ui.menu_button("Batches", |ui| {
+                    let items = [
+                        (Kind::Annotators, "Annotators…"),
+                        (Kind::Plan, "Plan a task set…"),
+                        (Kind::Export, "Export batches…"),
+                        (Kind::Merge, "Import annotated batches…"),
+                        (Kind::Adjudication, "Adjudication…"),
+                    ];
+                    for (kind, text) in items {
+                        if ui.button(text).clicked() {
+                            action = Some(Action::Dialog(kind));
+                        }
                     }
                 });
             }

@@ -5,17 +5,27 @@
 //! through the [`session::Session`] (which stores every change durably) and moves between views.
 
 mod add_system_dialog;
+mod adjudication_dialog;
 mod annotation_panel;
+mod annotators_dialog;
+mod batch_export_dialog;
 mod browser;
 mod commands;
 mod conflict_dialog;
-mod export_dialog;
+mod dialogs;
 mod file_chooser;
+mod goto_dialog;
 mod help;
 mod keys;
+mod legacy_dialog;
 mod menu;
+mod merge_dialog;
 mod navigation;
 mod open_dialog;
+mod overview_panel;
+mod path_field;
+mod plan_dialog;
+mod report_export;
 mod report_table;
 mod report_view;
 mod score_chart;
@@ -31,18 +41,26 @@ mod workspace;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_batches;
+#[cfg(test)]
+mod tests_legacy;
+#[cfg(test)]
+mod tests_overview;
+#[cfg(test)]
 mod tests_report;
 
 use add_system_dialog::AddSystemDialog;
 use annotation_panel::AnnotationPanel;
 use browser::Browser;
 use conflict_dialog::ConflictDialog;
+use dialogs::Dialogs;
 use egui::{Popup, Ui, ViewportCommand};
 use help::Help;
 use keys::Command;
 use menu::MenuBar;
 use navigation::{Go, View};
 use open_dialog::OpenDialog;
+use overview_panel::{OverviewPanel, Side};
 use report_view::ReportView;
 use session::Session;
 use settings::Settings;
@@ -90,6 +108,10 @@ pub struct App {
     messages: Messages,
     report: ReportView,
     add_system: AddSystemDialog,
+    /// Researcher mode: the annotation panel or the overview panel beside the translation.
+    side: Side,
+    overview: OverviewPanel,
+    dialogs: Dialogs,
     /// The user confirmed quitting (the current example was settled).
     may_close: bool,
     /// Commands for the window, sent at the end of the frame.
@@ -117,6 +139,9 @@ impl App {
             messages: Messages::default(),
             report: ReportView::default(),
             add_system: AddSystemDialog::default(),
+            side: Side::default(),
+            overview: OverviewPanel::default(),
+            dialogs: Dialogs::default(),
             may_close: false,
             viewport: Vec::new(),
             styled: false,
@@ -138,6 +163,11 @@ impl App {
 
     /// Opens a file in place of the current one; if it cannot be opened, the current one stays.
     fn open(&mut self, path: &Path) {
+        if protest::legacy::is_legacy(path) {
+            // A file of the original tool: offer its conversion rather than fail.
+            self.dialogs.convert(path, self.session.as_ref());
+            return;
+        }
         let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
         if self.session.as_ref().is_some_and(|s| same(s.path(), path)) {
             self.view = View::Browser;
@@ -220,6 +250,9 @@ impl App {
         let recent = self.settings.recent.clone();
         if let Some(path) = self.open_dialog.ui(&ctx, &recent) {
             self.leave_then(Go::Open(path));
+        }
+        if let Some(outcome) = self.dialogs.ui(&ctx, self.session.as_mut()) {
+            self.outcome(outcome);
         }
         if self.help.open {
             self.help.show(&ctx);

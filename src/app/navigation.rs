@@ -34,6 +34,8 @@ pub(super) enum Go {
     To(usize),
     Browser,
     Report,
+    /// Another set (a lookup).
+    Show(Opening),
     Open(PathBuf),
     Quit,
 }
@@ -89,6 +91,7 @@ impl App {
             }
             Go::Browser => self.view = View::Browser,
             Go::Report => self.view = View::Report,
+            Go::Show(opening) => self.start(opening),
             Go::Open(path) => self.open(&path),
             Go::Quit => {
                 self.may_close = true;

@@ -78,7 +78,10 @@ impl OpenDialog {
     }
 
     fn browse(&mut self) -> Option<PathBuf> {
-        let dialog = rfd::FileDialog::new().set_title("Open a PROTEST file").add_filter("PROTEST files", &["json"]);
+        let dialog = rfd::FileDialog::new()
+            .set_title("Open a PROTEST file")
+            .add_filter("PROTEST files", &["json"])
+            .add_filter("Original PROTEST files (converted on opening)", &["db", "sqlite", "sqlite3"]);
         let picked = dialog.pick_file();
         if picked.is_none() {
             // rfd reports a missing file chooser (no desktop portal, e.g. under Xvfb) as no choice.

@@ -4,8 +4,8 @@
 //! Every table can be exported as the command line writes it.
 
 use super::App;
-use super::export_dialog::{ExportDialog, Target};
 use super::navigation::View;
+use super::report_export::{ExportDialog, Target};
 use super::session::Session;
 use super::{report_table, score_chart};
 use egui::{Align, Layout, RichText, Ui};

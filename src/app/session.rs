@@ -79,9 +79,14 @@ impl Session {
         self.changes
     }
 
-    /// Makes a change beyond single records (see `Workspace::update`) and saves the whole file.
-    /// The change may add candidates, so the display order is taken afresh.
+    /// A change to the whole master (annotators, task sets, a merge, an automatic-match round, a
+    /// new system), saved in full. Masters only: a batch holds one annotator's work and nothing
+    /// else changes in it. The change may add candidates, so the display order is taken afresh.
     pub fn update<T>(&mut self, change: impl FnOnce(&mut Master) -> protest::Result<T>) -> Result<T, String> {
+        if self.mode() != Mode::Researcher {
+            return Err("Only a master can be changed this way; this is an annotator's batch.".into());
+        }
+        let records = self.master().records.clone();
         let mut value = None;
         self.file
             .update(Box::new(|master| {
@@ -89,6 +94,11 @@ impl Session {
                 Ok(())
             }))
             .map_err(|e| e.to_string())?;
+        if self.master().records != records {
+            // A merge: undoing an earlier step would overwrite what it brought, so the history
+            // starts afresh.
+            self.history = History::default();
+        }
         self.order = self.file.order();
         self.changes += 1;
         value.ok_or_else(|| "the change was not made".to_owned())
@@ -101,10 +111,15 @@ impl Session {
 
     /// Makes one change to the current annotator's record and stores it.
     pub fn edit(&mut self, candidate: CandidateId, edit: Edit) -> Result<(), String> {
-        let before = self.record(candidate).cloned();
-        let after =
-            annotation::apply(self.master(), candidate, self.annotator, before.as_ref(), edit, chrono::Utc::now())
-                .map_err(|e| e.to_string())?;
+        self.edit_as(candidate, self.annotator, edit)
+    }
+
+    /// Makes one change to someone's record (the researcher's tags in the overview) and stores
+    /// it; undo takes it back like any other change.
+    pub fn edit_as(&mut self, candidate: CandidateId, annotator: AnnotatorId, edit: Edit) -> Result<(), String> {
+        let before = self.master().records.get(candidate, annotator).cloned();
+        let after = annotation::apply(self.master(), candidate, annotator, before.as_ref(), edit, chrono::Utc::now())
+            .map_err(|e| e.to_string())?;
         let unchanged = match &before {
             Some(b) => b.same_content(&after),
             None => after.is_blank(),
@@ -112,7 +127,7 @@ impl Session {
         if unchanged {
             return Ok(());
         }
-        self.store(candidate, Some(after.clone()))?;
+        self.store_for(candidate, annotator, Some(after.clone()))?;
         self.history.push(before, Some(after));
         Ok(())
     }

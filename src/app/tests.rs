@@ -9,10 +9,10 @@ use protest::conflicts::Conflict;
 use protest::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, TokenRef};
 use protest::store::{Document, Store};
 use std::path::Path;
-use workspace::{Mode, Workspace};
+use workspace::Workspace;
 
-const TINY: &str = include_str!("../../tests/fixtures/tiny/tiny.master.json");
-const ANNA: AnnotatorId = AnnotatorId(1);
+pub(super) const TINY: &str = include_str!("../../tests/fixtures/tiny/tiny.master.json");
+pub(super) const ANNA: AnnotatorId = AnnotatorId(1);
 
 /// A copy of the tiny fixture (3 examples × reference and MT) in a temporary directory.
 /// Candidates: 1 / 2 anaphoric "It" (→ "Elle" / "Il", antecedent "bicycle"), 3 / 4 pleonastic
@@ -30,7 +30,7 @@ pub(super) fn tiny() -> Fixture {
 }
 
 /// The tiny fixture with an annotator, Anna, whose records are conflict-checked.
-fn tiny_with_anna() -> Fixture {
+pub(super) fn tiny_with_anna() -> Fixture {
     let f = tiny();
     let (mut store, _) = Store::<Master>::open(&f.path).unwrap();
     assert_eq!(Workspace::add_annotator(&mut store, "Anna").unwrap(), ANNA);
@@ -58,7 +58,7 @@ pub(super) fn saved(path: &Path) -> Master {
     store.master().clone()
 }
 
-fn saved_record(path: &Path, candidate: u32, annotator: AnnotatorId) -> Option<Record> {
+pub(super) fn saved_record(path: &Path, candidate: u32, annotator: AnnotatorId) -> Option<Record> {
     saved(path).records.get(CandidateId(candidate), annotator).cloned()
 }
 
@@ -67,7 +67,7 @@ pub(super) fn press(h: &mut Harness<App>, key: Key) {
     h.run();
 }
 
-fn press_with(h: &mut Harness<App>, modifiers: Modifiers, key: Key) {
+pub(super) fn press_with(h: &mut Harness<App>, modifiers: Modifiers, key: Key) {
     h.key_press_modifiers(modifiers, key);
     h.run();
 }
@@ -77,20 +77,35 @@ pub(super) fn click(h: &mut Harness<App>, label: &str) {
     h.run();
 }
 
+/// Types into a field, replacing what it holds.
+pub(super) fn type_into(h: &mut Harness<App>, label: &str, text: &str) {
+    h.get_by_label(label).click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.get_by_label(label).type_text(text);
+    h.run();
+}
+
+/// Whether a widget has this accessible name (a label's own text is its value instead).
+pub(super) fn named(h: &Harness<App>, name: &str) -> bool {
+    h.query_all_by(|n| n.label().as_deref() == Some(name)).next().is_some()
+}
+
 /// Whether a radio button or a token is on.
-fn is_on(h: &Harness<App>, label: &str) -> bool {
+pub(super) fn is_on(h: &Harness<App>, label: &str) -> bool {
     h.get_by_label(label).accesskit_node().toggled() == Some(egui::accesskit::Toggled::True)
 }
 
-fn position(h: &Harness<App>) -> (usize, usize) {
+pub(super) fn position(h: &Harness<App>) -> (usize, usize) {
     match &h.state().view {
         View::Example(walk) => (walk.index + 1, walk.set.len()),
         View::Browser | View::Report => (0, 0),
     }
 }
 
-const ANAPHORIC_NEW: &str = "Inter-sentential “it”, subject: 2 new";
-const PLEONASTIC_NEW: &str = "Pleonastic “it”: 2 new";
+pub(super) const ANAPHORIC_NEW: &str = "Inter-sentential “it”, subject: 2 new";
+pub(super) const PLEONASTIC_NEW: &str = "Pleonastic “it”: 2 new";
 
 #[test]
 fn a_count_in_the_browser_opens_that_set() {
@@ -351,62 +366,6 @@ fn a_missing_file_is_an_error_message_not_a_crash() {
     assert!(h.query_by_label_contains("Could not open the file").is_some());
     press_with(&mut h, Modifiers::COMMAND, Key::O);
     assert!(h.query_by_label("Path of the file").is_some(), "Ctrl+O works without a file");
-}
-
-/// A stand-in for the batch document type that is still to come: the tiny master, restricted to
-/// the MT system's candidates in reverse order, for Anna.
-struct FakeBatch(Master);
-
-impl Document for FakeBatch {
-    fn load(path: &Path) -> protest::Result<Self> {
-        protest::master_file::load(path).map(FakeBatch)
-    }
-    fn save(&self, path: &Path) -> protest::Result<()> {
-        protest::master_file::save(&self.0, path)
-    }
-    fn file_id(&self) -> &str {
-        &self.0.id
-    }
-    fn master(&self) -> &Master {
-        &self.0
-    }
-    fn master_mut(&mut self) -> &mut Master {
-        &mut self.0
-    }
-}
-
-impl workspace::Annotatable for FakeBatch {
-    fn mode(&self) -> Mode {
-        Mode::Annotator
-    }
-    fn order(&self) -> Vec<CandidateId> {
-        vec![CandidateId(6), CandidateId(4), CandidateId(2)]
-    }
-    fn annotator(&self) -> Option<AnnotatorId> {
-        Some(ANNA)
-    }
-}
-
-#[test]
-fn annotator_mode_shows_the_batch_in_its_order_without_system_names() {
-    let f = tiny_with_anna();
-    let (store, _) = Store::<FakeBatch>::open(&f.path).unwrap();
-    let mut app = App::new(Settings::default(), None, None);
-    app.session = Some(Session::new(Box::new(store), Some(AnnotatorId::RESEARCHER)));
-    let mut h =
-        Harness::builder().with_size(Vec2::new(1280.0, 820.0)).build_ui_state(|ui, app: &mut App| app.ui(ui), app);
-    h.run();
-    assert!(h.query_by_label("Annotator").is_none(), "a batch belongs to one annotator");
-    assert!(h.query_by_label("Anna").is_some());
-    assert!(h.query_by_label("Translation corpus").is_none(), "no corpus filter");
-    assert!(h.query_by_label("Pleonastic “it”: 1 new").is_some(), "only the batch's candidates");
-    press(&mut h, Key::Enter);
-    assert_eq!(position(&h), (1, 3));
-    assert_eq!(h.state().session.as_ref().unwrap().annotator(), ANNA);
-    assert!(h.query_by_label_contains("Deictic singular").is_some(), "the batch's first candidate is 6");
-    assert!(h.query_by_label_contains("translation: mt").is_none(), "the system is not named");
-    press(&mut h, Key::N);
-    assert_eq!(saved_record(&f.path, 6, ANNA).unwrap().pronoun, Judgement::No);
 }
 
 #[test]

@@ -96,7 +96,9 @@ pub fn texts(
                 ui.add_sized([40.0, 22.0], egui::Label::new(number)).on_hover_text("Sentence number in the corpus");
                 ui.vertical(|ui| {
                     line(ui, &languages.source, source, &palette, None, editable);
-                    if let Some(t) = line(ui, &languages.target, target, &palette, Some(&numbers), editable) {
+                    // The key numbers only where the keys work.
+                    let numbers = editable.then_some(&numbers);
+                    if let Some(t) = line(ui, &languages.target, target, &palette, numbers, editable) {
                         toggled = Some(t);
                     }
                 });
@@ -105,6 +107,11 @@ pub fn texts(
         }
     });
     toggled
+}
+
+/// One sentence highlighted like the translation window's, not clickable (the lookup's rows).
+pub fn sentence(ui: &mut Ui, language: &str, sentence: &Sentence) {
+    line(ui, language, sentence, &Palette::of(ui.visuals()), None, false);
 }
 
 /// The small numbers on aligned target tokens, for the digit keys.

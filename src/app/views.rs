@@ -3,10 +3,12 @@
 
 use super::App;
 use super::navigation::View;
+use super::overview_panel::{self, Side};
 use super::translation;
 use super::workspace::Mode;
 use egui::Ui;
 use protest::annotation::Edit;
+use protest::overview::Overview;
 
 impl App {
     pub(super) fn browser_ui(&mut self, ui: &mut Ui) {
@@ -29,16 +31,30 @@ impl App {
         let master = session.master();
         let Some(candidate) = master.candidate(candidate_id) else { return };
         let editable = !session.is_read_only();
+        let researcher = session.mode() == Mode::Researcher;
         let record = session.record(candidate_id);
         let anaphoric = master.example_of(candidate).is_some_and(|(_, c)| c.anaphoric);
+        // The overview shows someone's selections in the translation, which is then not clickable.
+        let overview =
+            if researcher && self.side == Side::Overview { Overview::of(master, candidate_id) } else { None };
+        let shown = overview.as_ref().and_then(|o| self.overview.shown(o));
+        let text_record = match &overview {
+            Some(_) => shown.and_then(|a| master.records.get(candidate_id, a)),
+            None => record,
+        };
         let mut edits = Vec::new();
+        let mut overview_action = None;
         let mut command = None;
         egui::Panel::right("annotation panel").resizable(true).default_size(400.0).size_range(320.0..=640.0).show(
             ui,
             |ui| {
                 ui.add_space(6.0);
-                egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-                    edits.extend(self.panel.ui(ui, master, candidate_id, record, editable));
+                if researcher {
+                    overview_panel::side_switch(ui, &mut self.side);
+                }
+                egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match &overview {
+                    Some(o) => overview_action = self.overview.ui(ui, master, o, editable),
+                    None => edits.extend(self.panel.ui(ui, master, candidate_id, record, editable)),
                 });
             },
         );
@@ -49,7 +65,7 @@ impl App {
                     len: walk.set.len(),
                     annotated: protest::annotation::progress(master, session.annotator(), &walk.set),
                 };
-                command = translation::header(ui, master, candidate, session.mode() == Mode::Researcher, &position);
+                command = translation::header(ui, master, candidate, researcher, &position);
                 ui.label(egui::RichText::new(&walk.title).small().weak());
                 ui.add_space(4.0);
             });
@@ -58,13 +74,23 @@ impl App {
                 translation::legend(ui, anaphoric);
             });
             egui::CentralPanel::default().show(ui, |ui| {
-                if let Some((role, token)) = translation::texts(ui, master, candidate, record, editable) {
+                if overview.is_some() {
+                    overview_panel::whose_tokens(ui, shown.map(|a| master.annotator_name(a)));
+                }
+                if let Some((role, token)) =
+                    translation::texts(ui, master, candidate, text_record, editable && overview.is_none())
+                {
                     edits.push(Edit::ToggleToken(role, token));
                 }
             });
         });
         for edit in edits {
             self.edit(candidate_id, edit);
+        }
+        match overview_action {
+            Some(overview_panel::Action::Researcher(edit)) => self.edit_as_researcher(candidate_id, edit),
+            Some(overview_panel::Action::Compare(no)) => self.dialogs.compare(no),
+            None => {}
         }
         if let Some(command) = command {
             self.command(command);

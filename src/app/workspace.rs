@@ -3,6 +3,7 @@
 //! The app talks to a `dyn Workspace` only. A kind of file plugs in by implementing
 //! [`Annotatable`] for its [`Document`] type and adding one arm to [`open`].
 
+use protest::batch::{self, Batch};
 use protest::model::{AnnotatorId, CandidateId, Master, Record};
 use protest::store::{Document, Opened, Store};
 use protest::{Error, Result};
@@ -15,7 +16,6 @@ pub enum Mode {
     /// A master: every candidate, any annotator, corpus names and the corpus filter.
     Researcher,
     /// A batch: one annotator's candidates in the batch's order, no system names.
-    #[cfg_attr(not(test), allow(dead_code, reason = "made by the batch document type, still to come"))]
     Annotator,
 }
 
@@ -45,6 +45,20 @@ impl Annotatable for Master {
 /// A change to the whole master, for [`Workspace::update`].
 pub type Change<'a> = Box<dyn FnOnce(&mut Master) -> Result<()> + 'a>;
 
+impl Annotatable for Batch {
+    fn mode(&self) -> Mode {
+        Mode::Annotator
+    }
+
+    fn order(&self) -> Vec<CandidateId> {
+        Batch::order(self)
+    }
+
+    fn annotator(&self) -> Option<AnnotatorId> {
+        Some(Batch::annotator(self).id)
+    }
+}
+
 /// An open file with its journal and lock, as the app uses it.
 pub trait Workspace {
     fn path(&self) -> &Path;
@@ -57,8 +71,8 @@ pub trait Workspace {
     fn put(&mut self, record: Record) -> Result<()>;
     fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()>;
     fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId>;
-    /// Makes a change beyond single records (an automatic-match round, a new system) and saves
-    /// the whole file. `change` must leave the master as it was when it fails.
+    /// Makes a change beyond single records (task sets, a merge, an automatic-match round, a new
+    /// system…) and saves the whole file. `change` must leave the master as it was when it fails.
     fn update(&mut self, change: Change<'_>) -> Result<()>;
     /// Folds the journal into the file and releases the lock.
     fn close(self: Box<Self>) -> Result<()>;
@@ -111,8 +125,13 @@ impl<D: Annotatable> Workspace for Store<D> {
     }
 }
 
-/// Opens a master (later also a batch, told apart by its `format` field) for the app.
+/// Opens a master or a batch (told apart by its `format` field) for the app.
 pub fn open(path: &Path) -> Result<(Box<dyn Workspace>, Opened)> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    if batch::is_batch(&bytes) {
+        let (store, opened) = Store::<Batch>::open(path)?;
+        return Ok((Box::new(store), opened));
+    }
     let (store, opened) = Store::<Master>::open(path)?;
     Ok((Box::new(store), opened))
 }

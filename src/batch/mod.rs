@@ -136,6 +136,27 @@ pub fn is_batch(bytes: &[u8]) -> bool {
     serde_json::from_slice::<Header>(bytes).is_ok_and(|h| h.format.is_some_and(|f| f == BATCH_FORMAT))
 }
 
+/// The batch files of master `master_id` in a folder (the `.json` files whose header says so),
+/// sorted by name: for a merge dialog to offer. Unreadable files are skipped.
+pub fn batches_in(dir: &Path, master_id: &str) -> Vec<std::path::PathBuf> {
+    #[derive(Deserialize)]
+    struct Header {
+        format: Option<String>,
+        master: Option<String>,
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut found: Vec<_> = entries
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter(|p| {
+            let header = std::fs::read(p).ok().and_then(|b| serde_json::from_slice::<Header>(&b).ok());
+            header.is_some_and(|h| h.format.as_deref() == Some(BATCH_FORMAT) && h.master.as_deref() == Some(master_id))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 /// Reads and validates a batch file (without any journal beside it).
 pub fn load(path: &Path) -> Result<Batch> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
@@ -342,6 +363,18 @@ mod tests {
         // Sparse on disk: far smaller than the master.
         let size = std::fs::metadata(&path).unwrap().len() as usize;
         assert!(size * 2 < include_bytes!("../../sample_batches/sample.master.json").len(), "{size} bytes");
+    }
+
+    #[test]
+    fn the_batches_of_a_master_are_found_in_a_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let (m, path) = anna_batch(&dir);
+        std::fs::write(dir.path().join("master.json"), include_bytes!("../../sample_batches/sample.master.json"))
+            .unwrap();
+        std::fs::write(dir.path().join("broken.json"), "{").unwrap();
+        assert_eq!(batches_in(dir.path(), &m.id), [path]);
+        assert!(batches_in(dir.path(), "another master").is_empty());
+        assert!(batches_in(&dir.path().join("nowhere"), &m.id).is_empty());
     }
 
     #[test]

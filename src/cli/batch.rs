@@ -5,7 +5,8 @@ use clap::{Args, Subcommand};
 use protest::batch::{self, export};
 use protest::model::{AnnotatorId, CorpusId, Master};
 use protest::plan::{self, Request};
-use protest::{adjudication, annotators, auto_eval, journal, merge};
+use protest::{adjudication, auto_eval, merge};
+
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Args)]
@@ -216,30 +217,19 @@ fn output_dir(master: &Path, chosen: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Where a batch goes: a name made only of safe characters inside `dir`. Refuses to replace a
-/// batch without `force`, and always refuses one with changes still in its journal.
+/// Where a batch goes (see `export::target`), with the flag that replaces an existing one.
 fn target(
-    master: &Master,
-    master_path: &Path,
+    m: &Master,
+    path: &Path,
     dir: &Path,
     task_set: u32,
     who: AnnotatorId,
     force: bool,
 ) -> anyhow::Result<PathBuf> {
-    let master_name = master_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let name = export::file_name(&master_name, task_set, &master.annotator_name(who), who);
-    let path = dir.join(name);
-    if journal::path_for(&path).exists() {
-        bail!(
-            "{} has annotation work not yet saved into it ({} exists): open it in PROTEST and close it, or move both away",
-            path.display(),
-            journal::path_for(&path).display()
-        );
-    }
-    if path.exists() && !force {
-        bail!("{} already exists; use --force to replace it", path.display());
-    }
-    Ok(path)
+    export::target(m, path, dir, task_set, who, force).map_err(|e| match e {
+        export::TargetError::Exists(_) => anyhow::anyhow!("{e}; use --force to replace it"),
+        e => e.into(),
+    })
 }
 
 fn import_batches(a: ImportArgs) -> anyhow::Result<()> {
@@ -284,10 +274,10 @@ fn import_batches(a: ImportArgs) -> anyhow::Result<()> {
 fn adjudicate(a: AdjudicateArgs) -> anyhow::Result<()> {
     with_master(&a.master, |store| {
         let mut draft = store.master().clone();
-        let who = annotators::find_or_add(&mut draft, &a.annotator).in_file(&a.master)?;
         let seed = a.seed.unwrap_or_else(|| u64::from(rand::random::<u32>()));
         let created = a.created.unwrap_or_else(Utc::now);
-        let planned = adjudication::plan(&draft, who, seed, &a.name, created).in_file(&a.master)?;
+        let (planned, who) =
+            adjudication::assign(&mut draft, &a.annotator, seed, &a.name, created).in_file(&a.master)?;
         let ts = planned.task_set;
         println!(
             "{} (id {}): {} candidates with disagreements, seed {seed}",
@@ -300,14 +290,11 @@ fn adjudicate(a: AdjudicateArgs) -> anyhow::Result<()> {
             println!("dry run: nothing stored or written");
             return Ok(());
         }
-        draft.task_sets.push(ts.clone());
-        draft.reindex();
         let dir = output_dir(&a.master, a.output_dir.as_deref());
         let file = target(&draft, &a.master, &dir, ts.id, who, a.force)?;
         let batch = export::build(&draft, ts.id, who, created).in_file(&a.master)?;
         store.update(|m| {
-            annotators::find_or_add(m, &a.annotator).in_file(&a.master)?;
-            m.task_sets.push(ts);
+            *m = draft;
             Ok(())
         })?;
         batch::save(&batch, &file)?;

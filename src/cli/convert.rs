@@ -2,10 +2,11 @@ use super::with_master;
 use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::Args;
+use protest::atomic::same_file;
 use protest::legacy::{self, Converted, Options, Reference};
 use protest::summary::Summary;
 use protest::{batch, master_file};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
@@ -83,11 +84,4 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
         );
         Ok(())
     })
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
 }

@@ -32,7 +32,8 @@ pub struct Args {
 pub enum Command {
     /// Open a master or batch file in the annotation window.
     Open {
-        /// The master (.json) or batch file to open.
+        /// The master or batch file (.json) to open; a file of the original PROTEST tool (.db) is
+        /// offered for conversion.
         file: PathBuf,
     },
     /// Build a master from a tokenised source, translations, alignments and a test-suite definition.

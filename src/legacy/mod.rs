@@ -31,12 +31,19 @@ use crate::batch::Batch;
 use crate::error::{Error, Result};
 use crate::model::Master;
 use chrono::{DateTime, Utc};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Whether the file looks like an original-tool file (an SQLite database). Cheap: reads 16
 /// bytes; false when the file cannot be read.
 pub fn is_legacy(path: &Path) -> bool {
     db::has_sqlite_header(path).unwrap_or(false)
+}
+
+/// Where the conversion of `old` goes unless the user says otherwise: beside it, its extension
+/// (`.db`, `.sqlite`…) replaced by `.json`; never the old file itself.
+pub fn suggested_path(old: &Path) -> PathBuf {
+    let path = old.with_extension("json");
+    if path == old { old.with_extension("converted.json") } else { path }
 }
 
 /// What an old file is, from its metadata alone.
@@ -117,4 +124,16 @@ fn modified_time(path: &Path) -> Result<DateTime<Utc>> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
     let modified = meta.modified().map_err(|e| Error::io(path, e))?;
     Ok(DateTime::<Utc>::from(modified))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_suggested_path_is_beside_the_old_file_and_never_the_old_file() {
+        assert_eq!(suggested_path(Path::new("/d/museum.master.db")), Path::new("/d/museum.master.json"));
+        assert_eq!(suggested_path(Path::new("old")), Path::new("old.json"));
+        assert_eq!(suggested_path(Path::new("odd.json")), Path::new("odd.converted.json"));
+    }
 }

@@ -1,0 +1,124 @@
+//! Batches › Annotators: the master's annotators, adding and renaming them by name
+//! (`annotators::add` / `rename`; ids never change).
+
+use super::dialogs::{self, Reply, change};
+use super::session::Session;
+use egui::{Key, RichText, Ui};
+use protest::annotators;
+use protest::model::AnnotatorId;
+
+pub struct AnnotatorsDialog {
+    new_name: String,
+    /// The annotator being renamed and the name typed so far.
+    renaming: Option<(AnnotatorId, String)>,
+    focus_rename: bool,
+    problem: Option<String>,
+    done: Option<String>,
+    /// The new name's field takes the keyboard once shown.
+    focus_new: bool,
+}
+
+impl Default for AnnotatorsDialog {
+    fn default() -> Self {
+        AnnotatorsDialog {
+            new_name: String::new(),
+            renaming: None,
+            focus_rename: false,
+            problem: None,
+            done: None,
+            focus_new: true,
+        }
+    }
+}
+
+impl AnnotatorsDialog {
+    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        ui.set_width(520.0);
+        dialogs::title(ui, "Annotators");
+        ui.label("Everyone who annotates this master. Names are unique (ignoring case); renaming keeps a person's records and batches.");
+        ui.add_space(8.0);
+        let master = session.master();
+        let mut rename = None;
+        let mut cancel_rename = false;
+        if master.annotators.is_empty() {
+            ui.label(RichText::new("No annotators yet.").weak());
+        }
+        egui::Grid::new("annotators").striped(true).num_columns(3).spacing([16.0, 6.0]).show(ui, |ui| {
+            for a in &master.annotators {
+                let records = master.records.iter().filter(|r| r.annotator == a.id && !r.is_blank()).count();
+                match &mut self.renaming {
+                    Some((id, name)) if *id == a.id => {
+                        let field = ui.add_sized([220.0, 24.0], egui::TextEdit::singleline(name));
+                        let field = field.accessible_name(format!("New name for {}", a.name));
+                        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                        if std::mem::take(&mut self.focus_rename) {
+                            field.request_focus();
+                        }
+                        let (save, cancel) =
+                            ui.horizontal(|ui| (ui.button("Save").clicked(), ui.button("Cancel").clicked())).inner;
+                        if save || enter {
+                            rename = Some((a.name.clone(), name.clone()));
+                        } else if cancel {
+                            cancel_rename = true;
+                        }
+                    }
+                    _ => {
+                        ui.label(RichText::new(&a.name).strong());
+                        let button = ui.button("Rename…").accessible_name(format!("Rename {}", a.name));
+                        if button.clicked() {
+                            self.renaming = Some((a.id, a.name.clone()));
+                            self.focus_rename = true;
+                        }
+                    }
+                }
+                ui.label(RichText::new(format!("{records} records")).weak());
+                ui.end_row();
+            }
+        });
+        if cancel_rename {
+            self.renaming = None;
+        }
+        ui.add_space(10.0);
+        let label = ui.label(RichText::new("Add an annotator").strong());
+        let add = ui
+            .horizontal(|ui| {
+                let field = egui::TextEdit::singleline(&mut self.new_name).hint_text("name").desired_width(260.0);
+                let field = ui.add(field).labelled_by(label.id);
+                if self.focus_new && !ui.is_sizing_pass() {
+                    field.request_focus();
+                    self.focus_new = false;
+                }
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                ui.button("Add").clicked() || enter
+            })
+            .inner;
+        if add {
+            let name = self.new_name.trim().to_owned();
+            match change(session, |m| annotators::add(m, &name)) {
+                Ok(_) => {
+                    self.done = Some(format!("Added {name}."));
+                    self.problem = None;
+                    self.new_name.clear();
+                }
+                Err(e) => self.problem = Some(e),
+            }
+        }
+        if let Some((old, new)) = rename {
+            match change(session, |m| annotators::rename(m, &old, &new)) {
+                Ok(_) => {
+                    self.done = Some(format!("Renamed {old} to {}.", new.trim()));
+                    self.problem = None;
+                    self.renaming = None;
+                }
+                Err(e) => self.problem = Some(e),
+            }
+        }
+        ui.add_space(6.0);
+        dialogs::problem(ui, self.problem.as_deref());
+        if let (None, Some(done)) = (&self.problem, &self.done) {
+            dialogs::done(ui, done);
+        }
+        ui.add_space(8.0);
+        if dialogs::close_button(ui) { Reply::Close } else { Reply::Stay }
+    }
+}

@@ -1,0 +1,186 @@
+//! Batches › Export batches (`batch::export`): a task set, who gets each part, the folder; writes
+//! one batch file per part and lists them.
+
+use super::dialogs::{self, Reply, change};
+use super::path_field::{PathField, Pick};
+use super::session::Session;
+use egui::{RichText, Ui};
+use protest::batch::{self, export};
+use protest::model::{Master, Purpose};
+use protest::plan::IAA_LABEL;
+use std::convert::Infallible;
+use std::path::{Path, PathBuf};
+
+const REPLACE: &str = "Replace batch files that exist";
+
+pub struct BatchExportDialog {
+    task_set: Option<u32>,
+    /// One name per part of the chosen task set, in part order.
+    names: Vec<String>,
+    folder: PathField,
+    replace: bool,
+    problem: Option<String>,
+    /// Files written: path, annotator, candidates, records.
+    written: Vec<(PathBuf, String, usize, usize)>,
+}
+
+impl BatchExportDialog {
+    pub fn new(master: &Master, master_path: &Path) -> BatchExportDialog {
+        let mut dialog = BatchExportDialog {
+            task_set: None,
+            names: Vec::new(),
+            folder: PathField::new(std::path::absolute(master_path).ok().as_deref().and_then(Path::parent)),
+            replace: false,
+            problem: None,
+            written: Vec::new(),
+        };
+        // The newest task set: the one just planned, most likely.
+        dialog.choose(master, master.task_sets.last().map(|t| t.id));
+        dialog
+    }
+
+    /// Chooses a task set and fills in the names: each part's annotator, or else the master's
+    /// annotators who have no part in it yet, in order.
+    fn choose(&mut self, master: &Master, task_set: Option<u32>) {
+        self.task_set = task_set;
+        self.names.clear();
+        let Some(ts) = task_set.and_then(|id| master.task_sets.iter().find(|t| t.id == id)) else { return };
+        let holders: Vec<_> = ts.tasks.iter().filter_map(|t| t.annotator).collect();
+        let mut free = master.annotators.iter().filter(|a| !holders.contains(&a.id)).map(|a| a.name.clone());
+        for task in ts.tasks.iter().filter(|t| t.label != IAA_LABEL) {
+            let name = match task.annotator {
+                Some(a) => master.annotator_name(a),
+                None => free.next().unwrap_or_default(),
+            };
+            self.names.push(name);
+        }
+    }
+
+    /// How many candidates each part's batch holds (its own part and the IAA sample).
+    fn part_sizes(&self, master: &Master) -> Vec<usize> {
+        let Some(ts) = self.task_set.and_then(|id| master.task_sets.iter().find(|t| t.id == id)) else {
+            return Vec::new();
+        };
+        let iaa: usize = ts.tasks.iter().filter(|t| t.label == IAA_LABEL).map(|t| t.candidates.len()).sum();
+        ts.tasks.iter().filter(|t| t.label != IAA_LABEL).map(|t| t.candidates.len() + iaa).collect()
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        ui.set_width(640.0);
+        dialogs::title(ui, "Export batches");
+        if !self.written.is_empty() {
+            return self.written_ui(ui);
+        }
+        let master = session.master();
+        if master.task_sets.is_empty() {
+            ui.label("This master has no task set yet: plan one first (Batches › Plan a task set…).");
+            ui.add_space(8.0);
+            return if dialogs::close_button(ui) { Reply::Close } else { Reply::Stay };
+        }
+        ui.label("One file per annotator: their candidates in a shuffled order, without the names of the systems.");
+        ui.add_space(8.0);
+        let label = ui.label(RichText::new("Task set").strong());
+        let describe = |id: u32| {
+            master.task_sets.iter().find(|t| t.id == id).map_or(String::new(), |t| {
+                let purpose = if t.purpose == Purpose::Adjudication { "adjudication, " } else { "" };
+                let parts = t.tasks.iter().filter(|t| t.label != IAA_LABEL).count();
+                format!("{} ({purpose}id {}, {parts} parts)", t.name, t.id)
+            })
+        };
+        let mut chosen = self.task_set;
+        let combo = egui::ComboBox::from_id_salt("export task set")
+            .width(360.0)
+            .selected_text(chosen.map(describe).unwrap_or_default())
+            .show_ui(ui, |ui| {
+                for t in &master.task_sets {
+                    ui.selectable_value(&mut chosen, Some(t.id), describe(t.id));
+                }
+            });
+        combo.response.labelled_by(label.id);
+        if chosen != self.task_set {
+            self.choose(master, chosen);
+            self.problem = None;
+        }
+        ui.add_space(6.0);
+        ui.label(RichText::new("Who gets each part").strong());
+        let sizes = self.part_sizes(master);
+        egui::Grid::new("export names").num_columns(3).spacing([12.0, 6.0]).show(ui, |ui| {
+            for (i, name) in self.names.iter_mut().enumerate() {
+                let label = ui.label(format!("Part {}", i + 1));
+                let field = egui::TextEdit::singleline(name).hint_text(format!("Annotator {}", i + 1));
+                ui.add_sized([260.0, 24.0], field).labelled_by(label.id);
+                if let Some(n) = sizes.get(i) {
+                    ui.label(RichText::new(format!("{n} candidates")).weak());
+                }
+                ui.end_row();
+            }
+        });
+        ui.label(RichText::new("New names are added to the master's annotators.").small().weak());
+        ui.add_space(6.0);
+        self.folder.ui(ui, "Folder", Pick::Folder);
+        ui.checkbox(&mut self.replace, REPLACE);
+        ui.add_space(8.0);
+        dialogs::problem(ui, self.problem.as_deref());
+        let mut reply = Reply::Stay;
+        ui.horizontal(|ui| {
+            if ui.button(RichText::new("Export").strong()).clicked()
+                && let Err(e) = self.export(session)
+            {
+                self.problem = Some(e);
+            }
+            if ui.button("Cancel").clicked() {
+                reply = Reply::Close;
+            }
+        });
+        reply
+    }
+
+    fn export(&mut self, session: &mut Session) -> Result<(), String> {
+        let task_set = self.task_set.ok_or("Choose a task set.")?;
+        let dir = self.folder.folder()?;
+        // No names at all: the parts keep their annotators, or get "Annotator 1", "Annotator 2"…
+        let names: Vec<String> =
+            if self.names.iter().all(|n| n.trim().is_empty()) { Vec::new() } else { self.names.clone() };
+        let mut draft = session.master().clone();
+        let batches = export::export(&mut draft, task_set, &names, chrono::Utc::now()).map_err(|e| e.to_string())?;
+        let files = batches
+            .iter()
+            .map(|b| export::target(&draft, session.path(), &dir, task_set, b.annotator().id, self.replace))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| dialogs::target_problem(e, REPLACE))?;
+        // The parts are given out in the master before the batches exist, so they always merge.
+        if draft != *session.master() {
+            change(session, |m| {
+                *m = draft.clone();
+                Ok::<_, Infallible>(())
+            })?;
+        }
+        for (batch, file) in batches.iter().zip(&files) {
+            batch::save(batch, file).map_err(|e| e.to_string())?;
+            let content = batch.content();
+            self.written.push((
+                file.clone(),
+                batch.annotator().name.clone(),
+                content.candidates.len(),
+                content.records.len(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn written_ui(&mut self, ui: &mut Ui) -> Reply {
+        dialogs::done(ui, &format!("Wrote {} batch files:", self.written.len()));
+        egui::Grid::new("written batches").striped(true).spacing([14.0, 4.0]).show(ui, |ui| {
+            for (path, who, candidates, records) in &self.written {
+                ui.label(RichText::new(who).strong());
+                ui.label(path.display().to_string());
+                ui.label(format!("{candidates} candidates, {records} records"));
+                ui.end_row();
+            }
+        });
+        ui.add_space(6.0);
+        ui.label("Send each annotator their file; they open it in PROTEST (annotator mode). Merge the annotated files back with Batches › Import annotated batches….");
+        ui.add_space(8.0);
+        if dialogs::close_button(ui) { Reply::Close } else { Reply::Stay }
+    }
+}

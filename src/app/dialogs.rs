@@ -1,0 +1,187 @@
+//! The researcher's dialogs (annotators, task sets, batches, adjudication, lookup, old files):
+//! one open at a time, each a small struct with a `ui` method in its own file.
+
+use super::adjudication_dialog::AdjudicationDialog;
+use super::annotators_dialog::AnnotatorsDialog;
+use super::batch_export_dialog::BatchExportDialog;
+use super::browser::Opening;
+use super::goto_dialog::GoToDialog;
+use super::legacy_dialog::LegacyDialog;
+use super::merge_dialog::MergeDialog;
+use super::plan_dialog::PlanDialog;
+use super::session::Session;
+use egui::{Id, Modal, RichText, Ui};
+use protest::Error;
+use protest::batch::export;
+use protest::model::{ExampleNo, Master};
+use std::path::{Path, PathBuf};
+
+/// Which dialog to open (from the menus and keys).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Annotators,
+    Plan,
+    Export,
+    Merge,
+    Adjudication,
+    Legacy,
+    GoTo,
+}
+
+/// What a dialog asks the app to do once it closes.
+pub enum Outcome {
+    Open(PathBuf),
+    Show(Opening),
+    /// The merge dialog with these batches.
+    Merge(Vec<PathBuf>),
+    /// The next step's dialog.
+    Dialog(Kind),
+}
+
+/// What a dialog's `ui` returns each frame.
+pub enum Reply {
+    Stay,
+    Close,
+    Then(Outcome),
+}
+
+enum Dialog {
+    Annotators(AnnotatorsDialog),
+    Plan(PlanDialog),
+    Export(BatchExportDialog),
+    Merge(MergeDialog),
+    Adjudication(AdjudicationDialog),
+    Legacy(LegacyDialog),
+    GoTo(GoToDialog),
+}
+
+#[derive(Default)]
+pub struct Dialogs {
+    open: Option<Dialog>,
+}
+
+impl Dialogs {
+    pub fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
+    /// Opens a dialog afresh, filled in from the open file.
+    pub fn show(&mut self, kind: Kind, session: Option<&Session>) {
+        let master = session.map(Session::master);
+        let path = session.map(Session::path);
+        self.open = Some(match (kind, master, path) {
+            (Kind::Legacy, _, _) => Dialog::Legacy(LegacyDialog::new(None, session)),
+            (Kind::Annotators, Some(_), _) => Dialog::Annotators(AnnotatorsDialog::default()),
+            (Kind::Plan, Some(m), _) => Dialog::Plan(PlanDialog::new(m)),
+            (Kind::Export, Some(m), Some(p)) => Dialog::Export(BatchExportDialog::new(m, p)),
+            (Kind::Merge, Some(m), Some(p)) => Dialog::Merge(MergeDialog::new(m, p)),
+            (Kind::Adjudication, Some(m), Some(p)) => Dialog::Adjudication(AdjudicationDialog::new(m, p)),
+            (Kind::GoTo, Some(_), _) => Dialog::GoTo(GoToDialog::default()),
+            _ => return, // nothing open to work on
+        });
+    }
+
+    /// The lookup, showing every translation of an example.
+    pub fn compare(&mut self, no: ExampleNo) {
+        self.open = Some(Dialog::GoTo(GoToDialog::on_example(no)));
+    }
+
+    /// Offers to convert a file of the original tool.
+    pub fn convert(&mut self, old: &Path, session: Option<&Session>) {
+        self.open = Some(Dialog::Legacy(LegacyDialog::new(Some(old), session)));
+    }
+
+    /// The merge dialog with these batches chosen.
+    pub fn merge(&mut self, batches: &[PathBuf]) {
+        self.open = Some(Dialog::Merge(MergeDialog::with(batches)));
+    }
+
+    pub fn ui(&mut self, ctx: &egui::Context, session: Option<&mut Session>) -> Option<Outcome> {
+        let dialog = self.open.as_mut()?;
+        let modal = Modal::new(Id::unique("researcher dialog")).show(ctx, |ui| {
+            // Tall dialogs scroll rather than leave the window.
+            let max = (ctx.content_rect().height() - 60.0).max(240.0);
+            let scroll = egui::ScrollArea::vertical().id_salt("dialog").max_height(max).min_scrolled_height(max);
+            scroll
+                .show(ui, |ui| match (dialog, session) {
+                    (Dialog::Legacy(d), session) => d.ui(ui, session),
+                    (_, None) => Reply::Close,
+                    (Dialog::Annotators(d), Some(s)) => d.ui(ui, s),
+                    (Dialog::Plan(d), Some(s)) => d.ui(ui, s),
+                    (Dialog::Export(d), Some(s)) => d.ui(ui, s),
+                    (Dialog::Merge(d), Some(s)) => d.ui(ui, s),
+                    (Dialog::Adjudication(d), Some(s)) => d.ui(ui, s),
+                    (Dialog::GoTo(d), Some(s)) => d.ui(ui, s),
+                })
+                .inner
+        });
+        let reply = if modal.should_close() { Reply::Close } else { modal.inner };
+        match reply {
+            Reply::Stay => None,
+            Reply::Close => {
+                self.open = None;
+                None
+            }
+            Reply::Then(outcome) => {
+                self.open = None;
+                Some(outcome)
+            }
+        }
+    }
+}
+
+/// Runs a library change on the open master and saves it in full. A refusal comes back as the
+/// library's own words; a failed save as the store's message (naming the file).
+pub fn change<T, E: std::fmt::Display>(
+    session: &mut Session,
+    f: impl FnOnce(&mut Master) -> Result<T, E>,
+) -> Result<T, String> {
+    let mut refusal = None;
+    let saved = session.update(|m| {
+        f(m).map_err(|e| {
+            refusal = Some(e.to_string());
+            Error::whole_file(Path::new(""), "refused")
+        })
+    });
+    match refusal {
+        Some(refusal) => Err(refusal),
+        None => saved,
+    }
+}
+
+/// Why a batch file cannot be written, saying which tick box replaces an existing one.
+pub fn target_problem(e: export::TargetError, tick: &str) -> String {
+    match e {
+        export::TargetError::Exists(_) => format!("{e}; tick “{tick}” to replace it."),
+        e => e.to_string(),
+    }
+}
+
+/// The dialog's title.
+pub fn title(ui: &mut Ui, text: &str) {
+    ui.heading(text);
+    ui.add_space(6.0);
+}
+
+/// A problem in the dialog's warning colour (empty: nothing, but the space is kept so the
+/// dialog does not jump).
+pub fn problem(ui: &mut Ui, problem: Option<&str>) {
+    if let Some(p) = problem {
+        ui.add(egui::Label::new(RichText::new(p).color(ui.visuals().error_fg_color)).wrap());
+    }
+}
+
+/// Something done, in a calm colour.
+pub fn done(ui: &mut Ui, text: &str) {
+    let colour = if ui.visuals().dark_mode {
+        egui::Color32::from_rgb(0x8F, 0xD1, 0x9E)
+    } else {
+        egui::Color32::from_rgb(0x1E, 0x6B, 0x30)
+    };
+    ui.add(egui::Label::new(RichText::new(text).color(colour)).wrap());
+}
+
+/// A *Close* button at the bottom.
+pub fn close_button(ui: &mut Ui) -> bool {
+    ui.button("Close").clicked()
+}

@@ -1,0 +1,303 @@
+//! File › Import old PROTEST file (`legacy::convert`, docs/legacy.md): converts a master or a
+//! batch of the original tool's SQLite files, never touching the old file, and shows the
+//! round-trip summary. A batch is converted against its converted master, which may gain the
+//! batch's annotator and their part of a task set (`Placement`).
+
+use super::dialogs::{self, Outcome, Reply, change};
+use super::path_field::{PathField, Pick};
+use super::session::Session;
+use super::workspace::Mode;
+use egui::{RichText, Ui};
+use protest::atomic::same_file;
+use protest::batch::{self, Batch};
+use protest::legacy::{self, Converted, FileType, Info, Options, Placement, Reference, Report};
+use protest::master_file;
+use protest::model::Master;
+use protest::store::Store;
+use std::convert::Infallible;
+use std::path::{Path, PathBuf};
+
+const OLD_FILES: Pick = Pick::File("PROTEST 1.x files", &["db", "sqlite", "sqlite3", "protest"]);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReferenceChoice {
+    Guess,
+    Named,
+    None,
+}
+
+pub struct LegacyDialog {
+    old: PathField,
+    /// The old file's metadata, for the path it was read from.
+    info: Option<(PathBuf, Result<Info, String>)>,
+    reference: ReferenceChoice,
+    reference_name: String,
+    master: PathField,
+    target: PathField,
+    /// The target is still the one suggested for the old file (follow it when that changes).
+    target_suggested: bool,
+    replace: bool,
+    problem: Option<String>,
+    done: Option<Done>,
+    /// Opened by opening an old file: say why this dialog is here.
+    opened: bool,
+}
+
+struct Done {
+    summary: String,
+    path: PathBuf,
+    /// A batch converted against the master open in the app: offer to merge it.
+    mergeable: bool,
+    master: bool,
+}
+
+impl LegacyDialog {
+    pub fn new(old: Option<&Path>, session: Option<&Session>) -> LegacyDialog {
+        let open_master =
+            session.filter(|s| s.mode() == Mode::Researcher).and_then(|s| std::path::absolute(s.path()).ok());
+        let old = old.map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()));
+        let mut dialog = LegacyDialog {
+            opened: old.is_some(),
+            old: PathField::new(old.as_deref()),
+            info: None,
+            reference: ReferenceChoice::Guess,
+            reference_name: String::new(),
+            master: PathField::new(open_master.as_deref()),
+            target: PathField::default(),
+            target_suggested: true,
+            replace: false,
+            problem: None,
+            done: None,
+        };
+        if old.is_none() {
+            dialog.old.request_focus();
+        }
+        dialog.old_changed();
+        dialog
+    }
+
+    fn old_changed(&mut self) {
+        self.problem = None;
+        let Some(old) = self.old.path() else {
+            self.info = None;
+            return;
+        };
+        if self.target_suggested {
+            self.target = PathField::new(Some(&legacy::suggested_path(&old)));
+        }
+        let info = if old.is_file() { legacy::inspect(&old).map_err(|e| e.to_string()) } else { Err(String::new()) };
+        self.info = Some((old, info));
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: Option<&mut Session>) -> Reply {
+        ui.set_width(760.0);
+        dialogs::title(ui, "Import a file of the original PROTEST tool");
+        if let Some(done) = &self.done {
+            return done_ui(ui, done);
+        }
+        if self.opened {
+            let name = self.old.path().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+            let text = format!(
+                "{} is a file of the original PROTEST tool: convert it to open it here.",
+                name.unwrap_or_default()
+            );
+            ui.label(RichText::new(text).strong());
+        }
+        ui.label(
+            "The original tool kept masters and annotator batches as SQLite files (PROTEST 1.1 or 1.0). They are \
+             converted into this tool's files without losing a judgement; the old file is only read.",
+        );
+        ui.add_space(8.0);
+        if self.old.ui(ui, "The old file", OLD_FILES) {
+            self.old_changed();
+        }
+        let info = self.info.as_ref().map(|(_, i)| i.clone());
+        match &info {
+            Some(Ok(info)) => describe(ui, info),
+            Some(Err(e)) if !e.is_empty() => dialogs::problem(ui, Some(e)),
+            _ => {}
+        }
+        ui.add_space(6.0);
+        if let Some(Ok(info)) = &info {
+            match info.file_type {
+                FileType::Master => self.reference_ui(ui),
+                FileType::Batch => {
+                    self.master.ui(ui, "Its converted master", Pick::File("PROTEST masters", &["json"]));
+                    ui.label(
+                        RichText::new(
+                            "Convert the old master first. The master may gain the batch's annotator and their part of a task set, so the batch merges into it.",
+                        )
+                        .small()
+                        .weak(),
+                    );
+                }
+            }
+            ui.add_space(6.0);
+        }
+        if self.target.ui(ui, "Write the converted file to", Pick::Save) {
+            self.target_suggested = false;
+        }
+        if self.target.path().is_some_and(|t| t.exists()) {
+            ui.checkbox(&mut self.replace, "Replace the existing file");
+        }
+        ui.add_space(8.0);
+        dialogs::problem(ui, self.problem.as_deref());
+        let mut reply = Reply::Stay;
+        let mut convert = false;
+        ui.horizontal(|ui| {
+            let ready = matches!(info, Some(Ok(_)));
+            convert = ui.add_enabled(ready, egui::Button::new(RichText::new("Convert").strong())).clicked();
+            if ui.button("Cancel").clicked() {
+                reply = Reply::Close;
+            }
+        });
+        if convert {
+            match self.convert(session) {
+                Ok(done) => self.done = Some(done),
+                Err(e) => self.problem = Some(e),
+            }
+        }
+        reply
+    }
+
+    fn reference_ui(&mut self, ui: &mut Ui) {
+        ui.label(RichText::new("The human reference translation").strong());
+        ui.radio_value(
+            &mut self.reference,
+            ReferenceChoice::Guess,
+            "The translation whose name says “ref” or “reference”",
+        );
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut self.reference, ReferenceChoice::Named, "The translation named");
+            let field = ui.add_enabled(
+                self.reference == ReferenceChoice::Named,
+                egui::TextEdit::singleline(&mut self.reference_name).desired_width(200.0),
+            );
+            field.accessible_name("Name of the reference translation");
+        });
+        ui.radio_value(&mut self.reference, ReferenceChoice::None, "None: every translation is an MT system");
+    }
+
+    fn reference(&self) -> Reference {
+        match self.reference {
+            ReferenceChoice::Guess => Reference::Guess,
+            ReferenceChoice::Named => Reference::Named(self.reference_name.trim().to_owned()),
+            ReferenceChoice::None => Reference::None,
+        }
+    }
+
+    fn convert(&mut self, session: Option<&mut Session>) -> Result<Done, String> {
+        let old = self.old.path().ok_or("Type or choose the old file.")?;
+        let target = self.target.path().ok_or("Type or choose where to write the converted file.")?;
+        if same_file(&old, &target) {
+            return Err("The converted file cannot replace the old one: choose another name.".into());
+        }
+        if session.as_ref().is_some_and(|s| same_file(s.path(), &target)) {
+            return Err(format!("{} is open here: choose another name.", target.display()));
+        }
+        if target.exists() && !self.replace {
+            return Err(format!(
+                "{} already exists: tick “Replace the existing file”, or choose another name.",
+                target.display()
+            ));
+        }
+        let now = chrono::Utc::now();
+        let text = |e: protest::Error| e.to_string();
+        let info = legacy::inspect(&old).map_err(text)?;
+        if info.file_type == FileType::Master {
+            let options = Options { reference: self.reference(), master: None, now };
+            let Converted::Master { master, report } = legacy::convert(&old, &options).map_err(text)? else {
+                return Err("This old file changed from a master to a batch; choose it again.".into());
+            };
+            master_file::save(&master, &target).map_err(text)?;
+            return Ok(Done { summary: summary(&report, &target), path: target, mergeable: false, master: true });
+        }
+        let master_path =
+            self.master.path().ok_or("Choose the converted master of this batch (convert its old master first).")?;
+        if same_file(&master_path, &target) || same_file(&master_path, &old) {
+            return Err("The old batch, its master and the converted batch must be three different files.".into());
+        }
+        let convert = |master: &Master| -> Result<(Batch, Placement, Report), String> {
+            match legacy::convert(&old, &Options { reference: Reference::Guess, master: Some(master), now }) {
+                Ok(Converted::Batch { batch, placement, report }) => Ok((batch, placement, report)),
+                Ok(Converted::Master { .. }) => Err("This old file is a master, not a batch.".into()),
+                Err(e) => Err(e.to_string()),
+            }
+        };
+        let here = session.filter(|s| s.mode() == Mode::Researcher && same_file(s.path(), &master_path));
+        let mergeable = here.is_some();
+        let report = match here {
+            // The master is open in this window: it changes through the open file.
+            Some(session) => {
+                let (batch, placement, report) = convert(session.master())?;
+                if placement.changes_master() {
+                    change(session, |m| {
+                        placement.apply(m);
+                        Ok::<_, Infallible>(())
+                    })?;
+                }
+                batch::save(&batch, &target).map_err(text)?;
+                report
+            }
+            None => {
+                let (mut store, opened) = Store::<Master>::open(&master_path).map_err(text)?;
+                if let Some(why) = opened.read_only {
+                    return Err(format!("{why}; close it there first."));
+                }
+                let (batch, placement, report) = convert(store.master())?;
+                if placement.changes_master() {
+                    store
+                        .update(|m| {
+                            placement.apply(m);
+                            Ok(())
+                        })
+                        .map_err(text)?;
+                }
+                batch::save(&batch, &target).map_err(text)?;
+                store.close().map_err(text)?;
+                report
+            }
+        };
+        Ok(Done { summary: summary(&report, &target), path: target, mergeable, master: false })
+    }
+}
+
+fn describe(ui: &mut Ui, info: &Info) {
+    let text = match info.file_type {
+        FileType::Master => format!("A {} master", info.version),
+        FileType::Batch => {
+            format!(
+                "A {} annotation batch of {}",
+                info.version,
+                info.annotator.as_deref().unwrap_or("an unnamed annotator")
+            )
+        }
+    };
+    let id = info.master_id.as_deref().map_or(String::new(), |id| format!(" (master id {id})"));
+    dialogs::done(ui, &format!("{text}{id}."));
+}
+
+fn summary(report: &Report, target: &Path) -> String {
+    format!("{report}wrote {}\n", target.display())
+}
+
+fn done_ui(ui: &mut Ui, done: &Done) -> Reply {
+    dialogs::done(ui, &format!("Converted into {}. What the old file had and what it became:", done.path.display()));
+    egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
+        ui.add(egui::Label::new(RichText::new(&done.summary).monospace().size(12.5)).extend());
+    });
+    ui.add_space(8.0);
+    let mut reply = Reply::Stay;
+    ui.horizontal(|ui| {
+        if done.master && ui.button(RichText::new("Open the converted master").strong()).clicked() {
+            reply = Reply::Then(Outcome::Open(done.path.clone()));
+        }
+        if done.mergeable && ui.button(RichText::new("Merge it into this master…").strong()).clicked() {
+            reply = Reply::Then(Outcome::Merge(vec![done.path.clone()]));
+        }
+        if dialogs::close_button(ui) {
+            reply = Reply::Close;
+        }
+    });
+    reply
+}

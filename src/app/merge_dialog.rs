@@ -1,0 +1,167 @@
+//! Batches › Import annotated batches (`merge::prepare`, then `merge::apply`): pick batch files,
+//! see per batch what would change, confirm before records are replaced. All or nothing: any
+//! refusal (naming the file) stops the whole import.
+
+use super::dialogs::{self, Reply, change};
+use super::path_field::{PathField, Pick};
+use super::session::Session;
+use egui::{RichText, Ui};
+use protest::batch;
+use protest::merge::{self, Incoming, Merge};
+use protest::model::Master;
+use std::path::{Path, PathBuf};
+
+#[derive(Default)]
+pub struct MergeDialog {
+    files: PathField,
+    /// The batches read and what merging them would do, for the files as listed.
+    checked: Option<(Vec<Incoming>, Merge)>,
+    problem: Option<String>,
+    merged: Option<String>,
+    /// Check the files in the next frame (chosen elsewhere, or *Check* clicked).
+    check: bool,
+    /// Batches of this master in its folder, to add with a click.
+    found: Vec<PathBuf>,
+}
+
+impl MergeDialog {
+    pub fn new(master: &Master, master_path: &Path) -> MergeDialog {
+        let dir = std::path::absolute(master_path).ok().and_then(|p| p.parent().map(Path::to_path_buf));
+        let found = dir.map(|d| batch::batches_in(&d, &master.id)).unwrap_or_default();
+        let mut files = PathField::default();
+        files.request_focus();
+        MergeDialog { found, files, ..MergeDialog::default() }
+    }
+
+    pub fn with(batches: &[PathBuf]) -> MergeDialog {
+        MergeDialog { files: PathField::many(batches), check: true, ..MergeDialog::default() }
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        ui.set_width(760.0);
+        dialogs::title(ui, "Import annotated batches");
+        if let Some(merged) = &self.merged {
+            dialogs::done(ui, merged);
+            ui.add_space(8.0);
+            return if dialogs::close_button(ui) { Reply::Close } else { Reply::Stay };
+        }
+        ui.label(
+            "Brings the annotators' records into this master. Nothing changes unless every batch can be merged; \
+             other annotators' records are never touched.",
+        );
+        ui.add_space(8.0);
+        let mut changed = self.files.ui(ui, "Batch files (one per line)", Pick::Files("PROTEST batches", &["json"]));
+        let listed = self.files.paths();
+        let unlisted: Vec<&PathBuf> = self.found.iter().filter(|p| !listed.contains(p)).collect();
+        if !unlisted.is_empty() {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new("Batches of this master beside it:").small().weak());
+                for path in unlisted {
+                    let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                    if ui.small_button(format!("+ {name}")).on_hover_text("Add it to the list").clicked() {
+                        self.files.add(path);
+                        changed = true;
+                    }
+                }
+            });
+        }
+        if changed {
+            self.checked = None;
+            self.problem = None;
+        }
+        let label = if self.checked.is_some() { "Check again" } else { "Check" };
+        if ui.button(label).on_hover_text("Read the batches and see what merging them would do").clicked() {
+            self.checked = None;
+            self.check = true;
+        }
+        if std::mem::take(&mut self.check) {
+            self.problem = None;
+            match check(session, &self.files.paths()) {
+                Ok(checked) => self.checked = Some(checked),
+                Err(e) => self.problem = Some(e),
+            }
+        }
+        ui.add_space(6.0);
+        dialogs::problem(ui, self.problem.as_deref());
+        let mut reply = Reply::Stay;
+        let mut merge = false;
+        if let Some((_, prepared)) = &self.checked {
+            reports(ui, prepared);
+            ui.add_space(6.0);
+            let replaced = prepared.replaced();
+            if prepared.is_empty() {
+                dialogs::done(ui, "Nothing to merge: the master already has all these records.");
+            } else if replaced > 0 {
+                let older: usize = prepared.reports.iter().map(|r| r.older).sum();
+                let older = if older > 0 { format!(", {older} of them by older ones") } else { String::new() };
+                ui.label(
+                    RichText::new(format!(
+                        "{replaced} existing records of the same annotators would be replaced by the batches' versions{older}."
+                    ))
+                    .color(ui.visuals().warn_fg_color),
+                );
+                merge = ui.button(RichText::new(format!("Replace {replaced} records and merge")).strong()).clicked();
+            } else {
+                let new = prepared.new_records();
+                merge = ui.button(RichText::new(format!("Merge {new} new records")).strong()).clicked();
+            }
+        }
+        if merge {
+            self.merge(session);
+        }
+        ui.add_space(4.0);
+        if ui.button("Cancel").clicked() {
+            reply = Reply::Close;
+        }
+        reply
+    }
+
+    fn merge(&mut self, session: &mut Session) {
+        let Some((incoming, _)) = &self.checked else { return };
+        // Prepared again on the master as it is now: the same result unless it changed meanwhile.
+        let result = change(session, |m| {
+            let prepared = merge::prepare(m, incoming)?;
+            Ok::<_, protest::Error>(merge::apply(m, &prepared))
+        });
+        match result {
+            Ok(n) => {
+                self.merged = Some(format!("Merged {n} records from {} batch files into the master.", incoming.len()))
+            }
+            Err(e) => self.problem = Some(e),
+        }
+    }
+}
+
+/// Reads the batches (with any work still in their journals) and works out the merge.
+fn check(session: &Session, paths: &[PathBuf]) -> Result<(Vec<Incoming>, Merge), String> {
+    if paths.is_empty() {
+        return Err("Type or choose the batch files first.".into());
+    }
+    let incoming = paths
+        .iter()
+        .map(|path| Ok(Incoming { path: path.clone(), batch: batch::load_current(path)? }))
+        .collect::<protest::Result<Vec<_>>>()
+        .map_err(|e| e.to_string())?;
+    let prepared = merge::prepare(session.master(), &incoming).map_err(|e| e.to_string())?;
+    Ok((incoming, prepared))
+}
+
+fn reports(ui: &mut Ui, prepared: &Merge) {
+    egui::Grid::new("merge reports").striped(true).spacing([14.0, 4.0]).show(ui, |ui| {
+        for h in ["batch", "annotator", "records", "new", "replaced", "unchanged"] {
+            ui.label(RichText::new(h).strong());
+        }
+        ui.end_row();
+        for r in &prepared.reports {
+            let name = r.path.file_name().map_or(r.path.display().to_string(), |n| n.to_string_lossy().into_owned());
+            ui.label(name).on_hover_text(r.path.display().to_string());
+            ui.label(format!("{} (task set {})", r.annotator, r.task_set));
+            for (what, n) in
+                [("records", r.records), ("new", r.new), ("replaced", r.replaced), ("unchanged", r.unchanged)]
+            {
+                ui.label(n.to_string()).accessible_name(format!("{}: {n} {what}", r.annotator));
+            }
+            ui.end_row();
+        }
+    });
+}

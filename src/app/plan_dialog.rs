@@ -1,0 +1,260 @@
+//! Batches › Plan a task set (`plan::plan`): the corpora and categories to draw from, the number
+//! of annotators, the IAA sample and the seed, with a live preview of what each annotator would
+//! get; *Store the task set* saves it in the master.
+
+use super::dialogs::{self, Kind, Outcome, Reply, change};
+use super::session::Session;
+use egui::{RichText, Ui};
+use protest::auto_eval;
+use protest::model::{Candidate, CorpusId, Master};
+use protest::plan::{self, Plan, PlanError, Request, Row};
+
+pub struct PlanDialog {
+    name: String,
+    corpora: Vec<(CorpusId, bool)>,
+    categories: Vec<(String, bool)>,
+    annotators: u32,
+    iaa: u32,
+    /// As typed: a whole number.
+    seed: String,
+    /// Only candidates the automatic reference match left for a human.
+    needing_human: bool,
+    /// The preview and what it was computed for.
+    preview: Option<(Request, bool, Result<Plan, PlanError>)>,
+    problem: Option<String>,
+    stored: Option<String>,
+}
+
+/// A seed to start from; the user can type another or draw a new one.
+fn new_seed() -> String {
+    rand::random::<u32>().to_string()
+}
+
+impl PlanDialog {
+    pub fn new(master: &Master) -> PlanDialog {
+        let pool = master.candidates.len() as u32;
+        // The sample needs one of every (translation, category) group at least.
+        let groups = plan::plan(master, &Request::everything(master, 1, 1, 0), plan::every, chrono::Utc::now())
+            .map_or(0, |p| p.summary.total.iaa as u32);
+        PlanDialog {
+            name: String::new(),
+            corpora: master.translations().map(|c| (c.id, true)).collect(),
+            categories: master.categories.iter().map(|c| (c.name.clone(), true)).collect(),
+            annotators: 2,
+            // The original team's share (paper 001 §5: 116 of 1,750), rounded up.
+            iaa: pool.div_ceil(15).max(groups),
+            seed: new_seed(),
+            needing_human: false,
+            preview: None,
+            problem: None,
+            stored: None,
+        }
+    }
+
+    /// What to plan; `None` while the seed is not a number.
+    fn request(&self) -> Option<Request> {
+        Some(Request {
+            name: self.name.clone(),
+            corpora: self.corpora.iter().filter(|(_, on)| *on).map(|(c, _)| *c).collect(),
+            categories: self.categories.iter().filter(|(_, on)| *on).map(|(c, _)| c.clone()).collect(),
+            annotators: self.annotators,
+            iaa_size: self.iaa,
+            seed: self.seed.trim().parse().ok()?,
+        })
+    }
+
+    /// The plan for the current choices, recomputed only when they change.
+    fn preview(&mut self, master: &Master) -> Option<&Result<Plan, PlanError>> {
+        let request = self.request()?;
+        let fresh = self.preview.as_ref().is_some_and(|(r, h, _)| *r == request && *h == self.needing_human);
+        if !fresh {
+            let planned = plan_with(master, &request, self.needing_human);
+            self.preview = Some((request, self.needing_human, planned));
+        }
+        self.preview.as_ref().map(|(_, _, planned)| planned)
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        ui.set_width(880.0);
+        dialogs::title(ui, "Plan a task set");
+        if let Some(stored) = &self.stored {
+            dialogs::done(ui, stored);
+            ui.add_space(8.0);
+            let mut reply = Reply::Stay;
+            ui.horizontal(|ui| {
+                if ui.button(RichText::new("Export its batches…").strong()).clicked() {
+                    reply = Reply::Then(Outcome::Dialog(Kind::Export));
+                }
+                if dialogs::close_button(ui) {
+                    reply = Reply::Close;
+                }
+            });
+            return reply;
+        }
+        let master = session.master();
+        ui.label(
+            "The IAA sample goes to every annotator, drawn from each (translation, category) group in proportion to \
+             its size, at least one each; the rest is split evenly. The same choices and seed give the same plan.",
+        );
+        ui.add_space(8.0);
+        ui.columns(2, |cols| {
+            self.choices(&mut cols[0], master);
+            self.lists(&mut cols[1], master);
+        });
+        ui.separator();
+        let mut store = false;
+        let mut reply = Reply::Stay;
+        let name = match self.preview(master) {
+            None => {
+                dialogs::problem(ui, Some("The seed is a whole number, e.g. 42."));
+                None
+            }
+            Some(Ok(planned)) => {
+                preview(ui, master, planned);
+                Some(planned.task_set.name.clone())
+            }
+            Some(Err(e)) => {
+                dialogs::problem(ui, Some(&format!("Nothing to plan: {e}.")));
+                None
+            }
+        };
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            let label = format!("Store “{}” in the master", name.as_deref().unwrap_or("the task set"));
+            store = ui.add_enabled(name.is_some(), egui::Button::new(RichText::new(label).strong())).clicked();
+            if ui.button("Cancel").clicked() {
+                reply = Reply::Close;
+            }
+        });
+        if store && let Some(request) = self.request() {
+            let needing_human = self.needing_human;
+            // Planned again on the master as it is when stored, so the id is the next free one.
+            let result = change(session, |m| {
+                let planned = plan_with(m, &request, needing_human)?;
+                let (id, name) = (planned.task_set.id, planned.task_set.name.clone());
+                m.task_sets.push(planned.task_set);
+                Ok::<_, PlanError>((id, name))
+            });
+            match result {
+                Ok((id, name)) => self.stored = Some(format!("Stored “{name}” as task set {id}.")),
+                Err(e) => self.problem = Some(e),
+            }
+        }
+        dialogs::problem(ui, self.problem.as_deref());
+        reply
+    }
+
+    fn choices(&mut self, ui: &mut Ui, master: &Master) {
+        egui::Grid::new("plan choices").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
+            let label = ui.label("Name");
+            let hint = format!("Task set {}", plan::next_task_set_id(master));
+            let field = egui::TextEdit::singleline(&mut self.name).hint_text(hint).desired_width(220.0);
+            ui.add(field).labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Annotators");
+            ui.add(egui::DragValue::new(&mut self.annotators).range(1..=20)).labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("IAA sample size");
+            ui.add(egui::DragValue::new(&mut self.iaa).range(0..=100_000))
+                .labelled_by(label.id)
+                .on_hover_text("Candidates every annotator gets, for the agreement figures; 0 for none");
+            ui.end_row();
+            let label = ui.label("Seed");
+            ui.horizontal(|ui| {
+                ui.add(egui::TextEdit::singleline(&mut self.seed).desired_width(120.0)).labelled_by(label.id);
+                if ui.button("New seed").on_hover_text("Draw another random seed").clicked() {
+                    self.seed = new_seed();
+                }
+            });
+            ui.end_row();
+        });
+        if !master.auto_eval.is_empty() {
+            ui.add_space(6.0);
+            ui.checkbox(&mut self.needing_human, "Only candidates still needing a human judgement")
+                .on_hover_text("Leave out those the automatic reference match settled");
+        }
+    }
+
+    fn lists(&mut self, ui: &mut Ui, master: &Master) {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Translations").strong());
+            all_none(ui, &mut self.corpora, "translations");
+        });
+        for (id, on) in &mut self.corpora {
+            let name = master.corpus(*id).map_or("?", |c| c.name.as_str());
+            ui.checkbox(on, name);
+        }
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Categories").strong());
+            all_none(ui, &mut self.categories, "categories");
+        });
+        egui::ScrollArea::vertical().id_salt("plan categories").max_height(200.0).show(ui, |ui| {
+            for (name, on) in &mut self.categories {
+                let Some(category) = master.category(name) else { continue };
+                let n = master.examples.iter().filter(|e| e.category == *name).count();
+                ui.checkbox(on, format!("{} ({n})", category.title())).on_hover_text(name.as_str());
+            }
+        });
+    }
+}
+
+fn plan_with(master: &Master, request: &Request, needing_human: bool) -> Result<Plan, PlanError> {
+    let keep = |c: &Candidate| !needing_human || auto_eval::needs_human(master, c.id);
+    plan::plan(master, request, keep, chrono::Utc::now())
+}
+
+fn all_none<T>(ui: &mut Ui, items: &mut [(T, bool)], what: &str) {
+    if ui.small_button("all").on_hover_text(format!("Choose all {what}")).clicked() {
+        items.iter_mut().for_each(|(_, on)| *on = true);
+    }
+    if ui.small_button("none").on_hover_text(format!("Choose no {what}")).clicked() {
+        items.iter_mut().for_each(|(_, on)| *on = false);
+    }
+}
+
+/// The counts per category and translation: available, IAA, each part; then per annotator.
+fn preview(ui: &mut Ui, master: &Master, planned: &Plan) {
+    let s = &planned.summary;
+    ui.label(RichText::new("Preview").strong());
+    egui::ScrollArea::vertical().id_salt("plan preview").max_height(240.0).show(ui, |ui| {
+        egui::Grid::new("plan preview grid").striped(true).spacing([18.0, 4.0]).show(ui, |ui| {
+            ui.label("");
+            for h in ["available", "IAA"] {
+                ui.label(RichText::new(h).strong());
+            }
+            for p in &s.parts {
+                ui.label(RichText::new(format!("part {p}")).strong());
+            }
+            ui.end_row();
+            let row = |ui: &mut Ui, name: &str, r: &Row, strong: bool| {
+                ui.label(if strong { RichText::new(name).strong() } else { RichText::new(name) });
+                ui.label(r.available.to_string());
+                ui.label(r.iaa.to_string());
+                for n in &r.own {
+                    ui.label(n.to_string());
+                }
+                ui.end_row();
+            };
+            for r in &s.categories {
+                let title = master.category(&r.name).map_or(r.name.as_str(), |c| c.title());
+                row(ui, title, r, false);
+            }
+            for r in &s.corpora {
+                row(ui, &format!("translation: {}", r.name), r, false);
+            }
+            row(ui, "Total", &s.total, true);
+        });
+    });
+    let each: Vec<String> =
+        s.parts.iter().zip(s.per_annotator()).map(|(p, n)| format!("part {p}: {n} candidates")).collect();
+    let text = if s.total.iaa > 0 {
+        format!("Each annotator gets the {} IAA candidates and their own part — {}.", s.total.iaa, each.join(", "))
+    } else {
+        format!("No IAA sample; each annotator gets their own part — {}.", each.join(", "))
+    };
+    ui.label(RichText::new(text).strong());
+    for note in &s.notes {
+        ui.label(RichText::new(note).color(ui.visuals().warn_fg_color));
+    }
+}
