@@ -3,7 +3,7 @@
 //! takes seconds — while the dialog shows a spinner; then the report, and *Add to the master*
 //! hands the prepared system to the app, which adds it through the store.
 
-use super::file_chooser;
+use super::file_chooser::{self, Pick};
 use egui::{Id, Modal, RichText, Ui};
 use protest::add_system::{self, AlignmentFile, NewSystem, Options, ParallelText, Report};
 use protest::import::text::PairOrder;
@@ -311,7 +311,7 @@ impl AddSystemDialog {
 /// Fills `field` from the file chooser, or says why nothing came.
 fn browse(field: &mut String, title: &str, state: &mut State) {
     let near = PathBuf::from(field.trim());
-    match file_chooser::pick_file(title, Some(&near)) {
+    match file_chooser::choose_one(Pick::File(&[]), title, Some(&near)) {
         Some(path) => *field = path.display().to_string(),
         None => *state = State::Editing { problem: Some(file_chooser::NOTHING_CHOSEN.into()) },
     }

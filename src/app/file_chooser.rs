@@ -1,40 +1,58 @@
-//! The desktop's file chooser (rfd, through the XDG portal), for dialogs that also have a path
-//! field: a desktop without a file-chooser portal (e.g. a bare X server) shows no chooser, and
-//! rfd reports that as no choice, so the dialogs say so and the user types the path instead.
+//! The desktop's file chooser (rfd, through the XDG portal) — the only place the app calls it.
+//! Every dialog that uses it also has a path field: a desktop without a file-chooser portal (a
+//! bare X server) shows no chooser and rfd reports that as no choice, so the dialogs say so and
+//! the user types the path instead.
 
 use std::path::{Path, PathBuf};
 
 /// What the dialogs say when no file came back.
 pub const NOTHING_CHOSEN: &str = "Nothing chosen. If no file chooser appeared, type the path instead.";
 
-/// A file to read.
-pub fn pick_file(title: &str, near: Option<&Path>) -> Option<PathBuf> {
+/// Files offered by a chooser: a description and the extensions.
+pub type Filter = (&'static str, &'static [&'static str]);
+
+/// What to choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    Folder,
+    /// One existing file of these kinds.
+    File(&'static [Filter]),
+    /// Several existing files of these kinds.
+    Files(&'static [Filter]),
+    /// A file to write.
+    Save,
+}
+
+/// Shows the chooser starting near `near` (a file's folder or a folder) and returns what was
+/// chosen — nothing if the user cancelled or no chooser could be shown. For [`Pick::Save`] the
+/// file name of `near` is offered.
+pub fn choose(pick: Pick, title: &str, near: Option<&Path>) -> Vec<PathBuf> {
     let mut dialog = rfd::FileDialog::new().set_title(title);
     if let Some(dir) = near.and_then(folder_of) {
         dialog = dialog.set_directory(dir);
     }
-    dialog.pick_file()
+    let filtered = |mut dialog: rfd::FileDialog, filters: &[Filter]| {
+        for (name, extensions) in filters {
+            dialog = dialog.add_filter(*name, extensions);
+        }
+        dialog
+    };
+    match pick {
+        Pick::Folder => dialog.pick_folder().into_iter().collect(),
+        Pick::File(filters) => filtered(dialog, filters).pick_file().into_iter().collect(),
+        Pick::Files(filters) => filtered(dialog, filters).pick_files().unwrap_or_default(),
+        Pick::Save => {
+            if let Some(name) = near.and_then(Path::file_name).filter(|_| !near.is_some_and(Path::is_dir)) {
+                dialog = dialog.set_file_name(name.to_string_lossy());
+            }
+            dialog.save_file().into_iter().collect()
+        }
+    }
 }
 
-/// A file to write, offered under `suggested` (its folder and name).
-pub fn save_file(title: &str, suggested: &Path) -> Option<PathBuf> {
-    let mut dialog = rfd::FileDialog::new().set_title(title);
-    if let Some(dir) = folder_of(suggested) {
-        dialog = dialog.set_directory(dir);
-    }
-    if let Some(name) = suggested.file_name() {
-        dialog = dialog.set_file_name(name.to_string_lossy());
-    }
-    dialog.save_file()
-}
-
-/// A folder.
-pub fn pick_folder(title: &str, near: Option<&Path>) -> Option<PathBuf> {
-    let mut dialog = rfd::FileDialog::new().set_title(title);
-    if let Some(dir) = near.and_then(folder_of) {
-        dialog = dialog.set_directory(dir);
-    }
-    dialog.pick_folder()
+/// One file, folder or save target (see [`choose`]).
+pub fn choose_one(pick: Pick, title: &str, near: Option<&Path>) -> Option<PathBuf> {
+    choose(pick, title, near).into_iter().next()
 }
 
 /// The folder to start in: the path itself if it is one, else the folder it is in.

@@ -17,7 +17,7 @@ use protest::store::Store;
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 
-const OLD_FILES: Pick = Pick::File("PROTEST 1.x files", &["db", "sqlite", "sqlite3", "protest"]);
+const OLD_FILES: Pick = Pick::File(&[("PROTEST 1.x files", &["db", "sqlite", "sqlite3", "protest"])]);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ReferenceChoice {
@@ -122,7 +122,7 @@ impl LegacyDialog {
             match info.file_type {
                 FileType::Master => self.reference_ui(ui),
                 FileType::Batch => {
-                    self.master.ui(ui, "Its converted master", Pick::File("PROTEST masters", &["json"]));
+                    self.master.ui(ui, "Its converted master", Pick::File(&[("PROTEST masters", &["json"])]));
                     ui.label(
                         RichText::new(
                             "Convert the old master first. The master may gain the batch's annotator and their part of a task set, so the batch merges into it.",

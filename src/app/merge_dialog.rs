@@ -50,7 +50,8 @@ impl MergeDialog {
              other annotators' records are never touched.",
         );
         ui.add_space(8.0);
-        let mut changed = self.files.ui(ui, "Batch files (one per line)", Pick::Files("PROTEST batches", &["json"]));
+        let mut changed =
+            self.files.ui(ui, "Batch files (one per line)", Pick::Files(&[("PROTEST batches", &["json"])]));
         let listed = self.files.paths();
         let unlisted: Vec<&PathBuf> = self.found.iter().filter(|p| !listed.contains(p)).collect();
         if !unlisted.is_empty() {

@@ -1,6 +1,7 @@
 //! File › Open: a path field, the native file chooser (rfd) and the recent files. The path
 //! field is there because a desktop without a file-chooser portal shows no native dialog.
 
+use super::file_chooser::{self, Filter, NOTHING_CHOSEN, Pick};
 use egui::{Id, Modal, RichText};
 use std::path::PathBuf;
 
@@ -78,14 +79,13 @@ impl OpenDialog {
     }
 
     fn browse(&mut self) -> Option<PathBuf> {
-        let dialog = rfd::FileDialog::new()
-            .set_title("Open a PROTEST file")
-            .add_filter("PROTEST files", &["json"])
-            .add_filter("Original PROTEST files (converted on opening)", &["db", "sqlite", "sqlite3"]);
-        let picked = dialog.pick_file();
+        const KINDS: &[Filter] = &[
+            ("PROTEST files", &["json"]),
+            ("Original PROTEST files (converted on opening)", &["db", "sqlite", "sqlite3"]),
+        ];
+        let picked = file_chooser::choose_one(Pick::File(KINDS), "Open a PROTEST file", None);
         if picked.is_none() {
-            // rfd reports a missing file chooser (no desktop portal, e.g. under Xvfb) as no choice.
-            self.problem = Some("No file chosen. If no file chooser appeared, type the path above.".into());
+            self.problem = Some(NOTHING_CHOSEN.into());
             self.focus = true;
         }
         picked

@@ -5,17 +5,8 @@
 use egui::{RichText, Ui};
 use std::path::{Path, PathBuf};
 
-/// What the chooser picks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pick {
-    Folder,
-    /// Existing files with these extensions; several at once, one per line.
-    Files(&'static str, &'static [&'static str]),
-    /// One existing file with these extensions.
-    File(&'static str, &'static [&'static str]),
-    /// A file to write.
-    Save,
-}
+pub use super::file_chooser::Pick;
+use super::file_chooser::{self, NOTHING_CHOSEN};
 
 #[derive(Debug, Clone, Default)]
 pub struct PathField {
@@ -48,6 +39,7 @@ impl PathField {
 
     /// The field with its label and a *Browse…* button; true when the path changed.
     pub fn ui(&mut self, ui: &mut Ui, label: &str, pick: Pick) -> bool {
+        let label_text = label;
         let label = ui.label(RichText::new(label).strong());
         let mut changed = false;
         ui.horizontal(|ui| {
@@ -63,7 +55,7 @@ impl PathField {
             }
             changed |= field.changed();
             if ui.button("Browse…").on_hover_text("Choose with the desktop's file chooser").clicked() {
-                changed |= self.browse(pick);
+                changed |= self.browse(pick, label_text);
             }
         });
         if let Some(note) = &self.note {
@@ -89,23 +81,10 @@ impl PathField {
         self.text.lines().map(str::trim).filter(|l| !l.is_empty()).map(PathBuf::from).collect()
     }
 
-    fn browse(&mut self, pick: Pick) -> bool {
-        let start = self
-            .paths()
-            .first()
-            .and_then(|p| if p.is_dir() { Some(p.clone()) } else { p.parent().map(Path::to_path_buf) });
-        let mut dialog = rfd::FileDialog::new();
-        if let Some(dir) = start.filter(|d| d.is_dir()) {
-            dialog = dialog.set_directory(dir);
-        }
-        let picked: Vec<PathBuf> = match pick {
-            Pick::Folder => dialog.pick_folder().into_iter().collect(),
-            Pick::File(name, ext) => dialog.add_filter(name, ext).pick_file().into_iter().collect(),
-            Pick::Files(name, ext) => dialog.add_filter(name, ext).pick_files().unwrap_or_default(),
-            Pick::Save => dialog.save_file().into_iter().collect(),
-        };
+    fn browse(&mut self, pick: Pick, title: &str) -> bool {
+        let picked = file_chooser::choose(pick, title, self.paths().first().map(PathBuf::as_path));
         if picked.is_empty() {
-            self.note = Some("Nothing chosen. If no file chooser appeared, type the path.".into());
+            self.note = Some(NOTHING_CHOSEN.into());
             return false;
         }
         self.note = None;

@@ -2,7 +2,7 @@
 //! `protest report --output DIR` writes them), as CSV, Markdown, LaTeX or text. The files are the
 //! library's renderings, so they are byte for byte what the command line writes.
 
-use super::file_chooser;
+use super::file_chooser::{self, Pick};
 use egui::{Id, Modal, RichText};
 use protest::report::{self, Format, Table};
 use std::path::{Path, PathBuf};
@@ -139,8 +139,8 @@ impl ExportDialog {
     fn browse(&mut self) {
         let current = PathBuf::from(self.path.trim());
         let chosen = match self.target {
-            Target::One(_) => file_chooser::save_file("Export the table", &current),
-            Target::All => file_chooser::pick_folder("Export the tables to a folder", Some(&current)),
+            Target::One(_) => file_chooser::choose_one(Pick::Save, "Export the table", Some(&current)),
+            Target::All => file_chooser::choose_one(Pick::Folder, "Export the tables to a folder", Some(&current)),
         };
         match chosen {
             Some(path) => {
