@@ -5,12 +5,14 @@
 //! no user-interface types. The GUI and the command line are thin shells over it.
 
 pub mod alignment;
+pub mod apt;
 pub mod atomic;
 pub mod conflicts;
 pub mod context;
 pub mod error;
 pub mod import;
 pub mod json;
+pub mod lines;
 pub mod master_file;
 pub mod model;
 pub mod pronoun_alignment;

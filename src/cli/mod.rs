@@ -1,5 +1,6 @@
 //! Command-line interface: argument definitions and one small function per subcommand.
 
+mod apt;
 mod check;
 mod import;
 
@@ -26,6 +27,8 @@ pub enum Command {
     },
     /// Build a master from a tokenised source, translations, alignments and a test-suite definition.
     Import(Box<import::ImportArgs>),
+    /// APT pronoun metric from a configuration file of the reference tool (writes STEM.score, STEM.detail).
+    Apt(apt::AptArgs),
     /// Validate a master file and print what it contains.
     Check {
         /// The file to check.
@@ -39,6 +42,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Open { .. } => unreachable!("the GUI handles open"),
         Command::Import(args) => import::run(*args),
         Command::Check { file } => check::run(&file),
+        Command::Apt(args) => apt::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
