@@ -7,6 +7,7 @@
 pub mod alignment;
 pub mod apt;
 pub mod atomic;
+pub mod autoprf;
 pub mod conflicts;
 pub mod context;
 pub mod error;

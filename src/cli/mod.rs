@@ -1,6 +1,7 @@
 //! Command-line interface: argument definitions and one small function per subcommand.
 
 mod apt;
+mod autoprf;
 mod check;
 mod import;
 
@@ -29,6 +30,8 @@ pub enum Command {
     Import(Box<import::ImportArgs>),
     /// APT pronoun metric from a configuration file of the reference tool (writes STEM.score, STEM.detail).
     Apt(apt::AptArgs),
+    /// AutoPRF pronoun precision/recall, as the original scorer (Hardmeier & Federico 2010).
+    Autoprf(autoprf::AutoPrfArgs),
     /// Validate a master file and print what it contains.
     Check {
         /// The file to check.
@@ -43,6 +46,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Import(args) => import::run(*args),
         Command::Check { file } => check::run(&file),
         Command::Apt(args) => apt::run(args),
+        Command::Autoprf(args) => autoprf::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
