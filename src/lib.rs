@@ -10,6 +10,7 @@ pub mod atomic;
 pub mod autoprf;
 pub mod conflicts;
 pub mod context;
+pub mod correlate;
 pub mod error;
 pub mod import;
 pub mod json;

@@ -93,6 +93,43 @@ impl Weighting {
     }
 }
 
+/// Findings per case, all six.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    counts: [u64; 6],
+}
+
+impl Tally {
+    pub fn add(&mut self, case: Case) {
+        self.counts[case as usize - 1] += 1;
+    }
+
+    pub fn get(&self, case: Case) -> u64 {
+        self.counts[case as usize - 1]
+    }
+
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// The APT score under a weighting (NaN when no used case was found).
+    pub fn score(&self, weighting: &Weighting) -> f64 {
+        let mut counts = CaseCounts::new(weighting.clone());
+        for case in Case::ALL {
+            counts.add_many(case, self.get(case));
+        }
+        counts.score()
+    }
+}
+
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts) {
+            *a += b;
+        }
+    }
+}
+
 /// Findings per listed case, in the weighting's order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseCounts {
@@ -108,9 +145,13 @@ impl CaseCounts {
 
     /// Counts one finding; false if its case is not used.
     pub fn add(&mut self, case: Case) -> bool {
+        self.add_many(case, 1)
+    }
+
+    fn add_many(&mut self, case: Case, n: u64) -> bool {
         match self.weighting.slot(case) {
             Some(slot) => {
-                self.counts[slot] += 1;
+                self.counts[slot] += n;
                 true
             }
             None => false,
@@ -179,6 +220,22 @@ mod tests {
         counts.add(Case::Different);
         assert_eq!(counts.per_slot(), [1, 0, 1]);
         assert_eq!(counts.score(), 0.5);
+    }
+
+    #[test]
+    fn tally_scores_under_any_weighting() {
+        let mut tally = Tally::default();
+        for case in [Case::Identical, Case::Identical, Case::Equivalent, Case::NoReference] {
+            tally.add(case);
+        }
+        assert_eq!((tally.get(Case::Identical), tally.total()), (2, 4));
+        assert_eq!(tally.score(&Weighting::apt_b()), 2.5 / 4.0);
+        let cases_1_to_3 =
+            Weighting::new(vec![(Case::Identical, 1.0), (Case::Equivalent, 1.0), (Case::Different, 0.0)]);
+        assert_eq!(tally.score(&cases_1_to_3), 1.0);
+        let mut sum = tally;
+        sum += tally;
+        assert_eq!(sum.total(), 8);
     }
 
     #[test]

@@ -55,6 +55,14 @@ impl Categories {
         Categories::new(reference.union(candidate).iter().cloned().chain([NONE.to_owned()]).collect())
     }
 
+    /// Words in the given order (repeats ignored), then `NONE`: the categories of a run without
+    /// a target list when the order does not matter (no confusion matrix is printed).
+    pub fn from_words(words: impl IntoIterator<Item = String>) -> Self {
+        let mut seen = std::collections::HashSet::new();
+        let words = words.into_iter().filter(|w| seen.insert(w.clone()));
+        Categories::new(words.chain([NONE.to_owned()]).collect())
+    }
+
     fn new(names: Vec<String>) -> Self {
         let mut index = HashMap::with_capacity(names.len());
         for (i, name) in names.iter().enumerate() {

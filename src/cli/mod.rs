@@ -1,8 +1,10 @@
 //! Command-line interface: argument definitions and one small function per subcommand.
 
 mod apt;
+mod apt_master;
 mod autoprf;
 mod check;
+mod correlate;
 mod import;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +32,10 @@ pub enum Command {
     Import(Box<import::ImportArgs>),
     /// APT pronoun metric from a configuration file of the reference tool (writes STEM.score, STEM.detail).
     Apt(apt::AptArgs),
+    /// APT per system and category of a master (French preset, APT-A and APT-B), optionally against human judgements.
+    AptMaster(apt_master::AptMasterArgs),
+    /// Pearson and Spearman correlation between the numeric columns of a CSV file.
+    Correlate(correlate::CorrelateArgs),
     /// AutoPRF pronoun precision/recall, as the original scorer (Hardmeier & Federico 2010).
     Autoprf(autoprf::AutoPrfArgs),
     /// Validate a master file and print what it contains.
@@ -47,6 +53,8 @@ pub fn run(command: Command) -> ExitCode {
         Command::Check { file } => check::run(&file),
         Command::Apt(args) => apt::run(args),
         Command::Autoprf(args) => autoprf::run(args),
+        Command::AptMaster(args) => apt_master::run(args),
+        Command::Correlate(args) => correlate::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
