@@ -290,6 +290,21 @@ fn output_defaults_to_the_config_and_paths_are_relative_to_it() {
 }
 
 #[test]
+fn paths_not_beside_the_config_are_looked_up_in_the_working_directory() {
+    let dir = copy_of(&fixture("apt"));
+    let sub = dir.path().join("cfg");
+    fs::create_dir(&sub).unwrap();
+    fs::rename(dir.path().join("config.ini"), sub.join("config.ini")).unwrap();
+    protest_ok(&["apt", "cfg/config.ini", "--output", "here"], dir.path());
+    assert!(dir.path().join("here.score").is_file(), "--output is relative to the working directory");
+    // A file that is in both places is taken from beside the configuration.
+    fs::copy(dir.path().join("source.list"), sub.join("source.list")).unwrap();
+    fs::write(sub.join("source.list"), "they\n").unwrap();
+    protest_ok(&["apt", "cfg/config.ini", "--output", "here"], dir.path());
+    assert!(read(dir.path().join("here.score")).contains("Total findings: 2\n"), "only the two they");
+}
+
+#[test]
 fn configuration_errors_name_the_file_line_and_problem() {
     let err = |edits: &[(&str, &str)]| {
         let dir = copy_of(&fixture("apt"));
