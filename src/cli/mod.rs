@@ -2,10 +2,14 @@
 
 mod add_system;
 mod annotator;
+mod apt;
+mod apt_master;
 mod auto_eval;
+mod autoprf;
 mod batch;
 mod check;
 mod convert;
+mod correlate;
 mod import;
 mod report;
 
@@ -38,13 +42,13 @@ pub enum Command {
     },
     /// Build a master from a tokenised source, translations, alignments and a test-suite definition.
     Import(Box<import::ImportArgs>),
-    /// Add a new MT system's output to a master: tokenised, word-aligned, one candidate per example.
-    AddSystem(Box<add_system::AddSystemArgs>),
     /// Validate a master or batch file and print what it contains.
     Check {
         /// The file to check.
         file: PathBuf,
     },
+    /// Add a new MT system's output to a master: tokenised, word-aligned, one candidate per example.
+    AddSystem(Box<add_system::AddSystemArgs>),
     /// Add, rename or list the annotators of a master.
     Annotator(annotator::AnnotatorArgs),
     /// Task sets and batches: plan, export, import (merge) and adjudicate.
@@ -53,6 +57,14 @@ pub enum Command {
     AutoEval(auto_eval::AutoEvalArgs),
     /// Print or export the results, agreement, per-system score and automatic-match tables.
     Report(report::ReportArgs),
+    /// APT pronoun metric from a configuration file of the reference tool (writes STEM.score, STEM.detail).
+    Apt(apt::AptArgs),
+    /// APT per system and category of a master (French preset, APT-A and APT-B), optionally against human judgements.
+    AptMaster(apt_master::AptMasterArgs),
+    /// AutoPRF pronoun precision/recall, as the original scorer (Hardmeier & Federico 2010).
+    Autoprf(autoprf::AutoPrfArgs),
+    /// Pearson and Spearman correlation between the numeric columns of a CSV file.
+    Correlate(correlate::CorrelateArgs),
     /// Convert the original PROTEST tool's SQLite master or annotation batch into our files.
     Convert(convert::ConvertArgs),
 }
@@ -70,6 +82,10 @@ pub fn run(command: Command) -> ExitCode {
         Command::AutoEval(args) => auto_eval::run(args),
         Command::Report(args) => report::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Apt(args) => apt::run(args),
+        Command::Autoprf(args) => autoprf::run(args),
+        Command::AptMaster(args) => apt_master::run(args),
+        Command::Correlate(args) => correlate::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

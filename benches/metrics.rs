@@ -1,0 +1,110 @@
+//! APT and AutoPRF over the DiscoMT news corpus repeated 100 times (≈ 495,000 sentences).
+//!
+//! The big input is generated once in a temporary folder from `shared/data/discomt-news-en-fr`.
+//! `METRICS_BENCH_REPEAT` changes the number of copies (`cargo test` uses one). Figures:
+//! docs/metrics.md.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use protest::apt::{self, AptConfig};
+use protest::autoprf::{self, AlignedCorpus, DocumentStarts};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+const FILES: [&str; 6] = [
+    "pronoun-test.tok.en",
+    "pronoun-test.tok.fr",
+    "pronoun-test.tok.en-fr.alig",
+    "mt-output.en",
+    "mt-output.fr",
+    "mt-output.en-fr.alig",
+];
+
+const APT_CONFIG: &str = "[lang]
+source: en
+target: fr
+source_word_separator:
+target_word_separator: -
+[files]
+source: pronoun-test.tok.en
+reference: pronoun-test.tok.fr
+target: mt-output.fr
+alignment_source_reference: pronoun-test.tok.en-fr.alig
+alignment_source_target: mt-output.en-fr.alig
+list_source_pronouns: source.list
+input_type: word
+list_target_pronouns: target.list
+[dictionary]
+equal: equal.groups
+similar: similar.groups
+source_pronouns: source.list
+target_pronouns: target.list
+[cases]
+cases_to_use: 1,2,3,4,5,6
+weigths_per_case: 1,0.5,0,0,0,0
+count_OTHER_as_equal: false
+[output]
+output_file: apt-out
+counting_multiword_in_matrix: false
+max_length_matrix = 15
+";
+
+fn news_corpus() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .map(|d| d.join("shared/data/discomt-news-en-fr"))
+        .find(|d| d.is_dir())
+        .expect("shared/data/discomt-news-en-fr beside the checkout")
+}
+
+/// The news corpus `times` times over, with its document starts shifted for each copy.
+fn big_corpus(times: usize) -> tempfile::TempDir {
+    let news = news_corpus();
+    let dir = tempfile::tempdir().unwrap();
+    for name in FILES {
+        let text = fs::read_to_string(news.join(name)).unwrap();
+        // One line per sentence: the MT alignment's extra empty last line would shift the copies.
+        let lines: Vec<&str> = text.lines().take(4954).collect();
+        let mut out = std::io::BufWriter::new(fs::File::create(dir.path().join(name)).unwrap());
+        for _ in 0..times {
+            for line in &lines {
+                writeln!(out, "{line}").unwrap();
+            }
+        }
+    }
+    let starts: Vec<u32> =
+        fs::read_to_string(news.join("doc-boundaries")).unwrap().lines().map(|l| l.trim().parse().unwrap()).collect();
+    let shifted: String =
+        (0..times as u32).flat_map(|k| starts.iter().map(move |s| format!("{}\n", s + k * 4954))).collect();
+    fs::write(dir.path().join("doc-boundaries"), shifted).unwrap();
+    let write = |name: &str, text: &str| fs::write(dir.path().join(name), text).unwrap();
+    write("apt.config", APT_CONFIG);
+    write("source.list", "it\nthey\n");
+    write("target.list", "il\nelle\nils\nelles\nce\nc'\nça\nç'\ncela\non\nle\nla\nl'\nlui\nleur\nles\ny\nen\n");
+    write("equal.groups", "ce,c'\nça,ç',cela\n");
+    write("similar.groups", "ce,il\nce,ça\n");
+    dir
+}
+
+fn metrics(c: &mut Criterion) {
+    // `cargo test` runs benchmarks once to check them (without `--bench`): one copy is enough.
+    let measuring = std::env::args().any(|a| a == "--bench");
+    let times = std::env::var("METRICS_BENCH_REPEAT").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
+    let times = if measuring { times } else { 1 };
+    let dir = big_corpus(times);
+    let config = AptConfig::read(&dir.path().join("apt.config")).unwrap();
+    let stem = dir.path().join("apt-out");
+    let corpus = |stem: &str| AlignedCorpus::from_stem(&dir.path().join(stem), "en", "fr");
+    let (reference, candidate) = (corpus("pronoun-test.tok"), corpus("mt-output"));
+    let documents = DocumentStarts::read(&dir.path().join("doc-boundaries")).unwrap();
+
+    let mut group = c.benchmark_group(format!("news corpus x{times}"));
+    group.sample_size(10);
+    group.bench_function("apt (writing .score and .detail)", |b| b.iter(|| apt::run(&config, &stem).unwrap()));
+    group.bench_function("autoprf", |b| b.iter(|| autoprf::evaluate(&reference, &candidate, &documents).unwrap()));
+    group.finish();
+}
+
+criterion_group!(benches, metrics);
+criterion_main!(benches);

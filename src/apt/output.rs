@@ -1,0 +1,107 @@
+//! The reference's output files: `STEM.score` (score, cases, weights, findings, confusion
+//! matrix) and `STEM.detail` (one tab-separated line per instance).
+
+use super::case::{Case, CaseCounts};
+use super::instances::{Instance, Translation};
+use super::matrix::MatrixTable;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+/// The first line of a `.detail` file.
+pub const DETAIL_HEADER: &str = "SENT.\tPOS. SOURCE\tSOURCE\tPOS. REF.\tREF.\tPOS. TARGET\tTARGET\tCASE\n";
+
+/// One `.detail` line: sentence, source position, source word, then positions and words of the
+/// reference and of the candidate (`-` when there is no translation), then the case.
+pub fn write_detail(out: &mut dyn Write, instance: &Instance, case: Case) -> io::Result<()> {
+    let side = |t: &Option<Translation>| match t {
+        Some(t) => (t.positions.iter().map(u32::to_string).collect::<Vec<_>>().join(" "), t.words.join(" ")),
+        None => ("-".to_owned(), "-".to_owned()),
+    };
+    let (ref_positions, ref_words) = side(&instance.reference);
+    let (cand_positions, cand_words) = side(&instance.candidate);
+    writeln!(
+        out,
+        "{}\t{}\t{}\t{ref_positions}\t{ref_words}\t{cand_positions}\t{cand_words}\t{case}",
+        instance.sentence, instance.position, instance.word
+    )
+}
+
+/// The whole `.score` file.
+pub fn score_text(counts: &CaseCounts, matrix: &MatrixTable) -> String {
+    let entries = counts.weighting().entries();
+    let join = |items: Vec<String>| items.join(",");
+    let mut out = String::new();
+    let _ = writeln!(out, "Score: {}", python_fixed4(counts.score()));
+    let _ = writeln!(out, "Cases: {}", join(entries.iter().map(|(c, _)| c.to_string()).collect()));
+    let _ = writeln!(out, "Weights: {}", join(entries.iter().map(|&(_, w)| python2_str(w)).collect()));
+    let _ = writeln!(out, "Findings per case: {}", join(counts.per_slot().iter().map(u64::to_string).collect()));
+    let _ = writeln!(out, "Total findings: {}", counts.total());
+    let _ = writeln!(out, "\t{}", matrix.labels.join("\t"));
+    for (label, row) in matrix.labels.iter().zip(&matrix.rows) {
+        let cells: Vec<String> = row.iter().map(u64::to_string).collect();
+        let _ = writeln!(out, "{label}\t{}", cells.join("\t"));
+    }
+    out
+}
+
+/// Python's `"%0.4f" % x` (`nan`, `inf` spelled as Python spells them).
+fn python_fixed4(x: f64) -> String {
+    match x {
+        x if x.is_nan() => "nan".into(),
+        x if x.is_infinite() => (if x > 0.0 { "inf" } else { "-inf" }).into(),
+        x => format!("{x:.4}"),
+    }
+}
+
+/// Python 2's `str(float)`: 12 significant digits (`%.12g`), with `.0` added to whole numbers.
+pub fn python2_str(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return (if x > 0.0 { "inf" } else { "-inf" }).into();
+    }
+    let scientific = format!("{x:.11e}");
+    let (mantissa, exponent) = scientific.split_once('e').expect("exponent form");
+    let exponent: i32 = exponent.parse().expect("exponent");
+    let trim = |digits: &str| {
+        if digits.contains('.') {
+            digits.trim_end_matches('0').trim_end_matches('.').to_owned()
+        } else {
+            digits.to_owned()
+        }
+    };
+    if !(-4..12).contains(&exponent) {
+        let sign = if exponent < 0 { '-' } else { '+' };
+        return format!("{}e{sign}{:02}", trim(mantissa), exponent.abs());
+    }
+    let fixed = trim(&format!("{x:.*}", (11 - exponent) as usize));
+    if fixed.contains('.') { fixed } else { fixed + ".0" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_number_formats() {
+        // CPython 2.7's str() of these floats.
+        for (x, s) in [
+            (1.0, "1.0"),
+            (0.5, "0.5"),
+            (0.0, "0.0"),
+            (0.1 + 0.2, "0.3"),
+            (1e-5, "1e-05"),
+            (1e16, "1e+16"),
+            (123456789012.0, "123456789012.0"),
+            (1234567890123.0, "1.23456789012e+12"),
+            (1.0 / 3.0, "0.333333333333"),
+            (-2.5, "-2.5"),
+        ] {
+            assert_eq!(python2_str(x), s, "{x}");
+        }
+        assert_eq!(python_fixed4(0.4), "0.4000");
+        assert_eq!(python_fixed4(0.03125), "0.0312");
+        assert_eq!(python_fixed4(f64::NAN), "nan");
+    }
+}

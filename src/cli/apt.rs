@@ -1,0 +1,29 @@
+//! `protest apt CONFIG [--output STEM]`: APT with the reference tool's configuration file.
+
+use anyhow::Context;
+use protest::apt::{self, AptConfig, run::output_paths};
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct AptArgs {
+    /// The configuration file, in the format of APT's reference implementation.
+    config: PathBuf,
+    /// Write STEM.score and STEM.detail (default: [output] output_file, next to the config).
+    #[arg(long, short, value_name = "STEM")]
+    output: Option<PathBuf>,
+}
+
+pub fn run(args: AptArgs) -> anyhow::Result<()> {
+    let config = AptConfig::read(&args.config)?;
+    for warning in &config.warnings {
+        eprintln!("warning: {}: {warning}", args.config.display());
+    }
+    let stem = args.output.or_else(|| config.output.clone()).with_context(|| {
+        format!("{}: [output] output_file is empty; set it or give --output STEM", args.config.display())
+    })?;
+    let outcome = apt::run(&config, &stem)?;
+    let (score, detail) = output_paths(&stem);
+    println!("{}", outcome.score_text(0).lines().next().unwrap_or_default());
+    println!("{} instances; wrote {} and {}", outcome.instances, score.display(), detail.display());
+    Ok(())
+}

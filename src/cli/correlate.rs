@@ -1,0 +1,16 @@
+//! `protest correlate FILE.csv`: Pearson and Spearman between every pair of numeric columns.
+
+use protest::correlate::{ScoreTable, report};
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct CorrelateArgs {
+    /// CSV with a header row; the first column labels the rows, the others are numbers.
+    file: PathBuf,
+}
+
+pub fn run(args: CorrelateArgs) -> anyhow::Result<()> {
+    let table = ScoreTable::read(&args.file)?;
+    print!("{}", report(&table.correlations()));
+    Ok(())
+}

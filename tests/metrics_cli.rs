@@ -1,0 +1,63 @@
+//! `protest correlate` and `protest apt-master` as a user runs them.
+
+mod metrics_support;
+
+use metrics_support::*;
+use protest::master_file;
+use protest::model::{AnnotatorId, CandidateId, Judgement, Record};
+use std::fs;
+
+#[test]
+fn correlate_reproduces_paper_003_table_2() {
+    let out = protest_ok(&["correlate", "paper003-table1.csv"], &fixture("correlate"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1 + 10, "a header and one line per pair of the five columns");
+    let pair = |a: &str, b: &str| {
+        let line = lines.iter().find(|l| l.starts_with(a) && l[a.len()..].trim_start().starts_with(b)).unwrap();
+        line.split_whitespace().rev().take(2).collect::<Vec<_>>()
+    };
+    // Spearman, Pearson (read from the right).
+    assert_eq!(pair("APT-A with heuristics", "PROTEST"), ["0.778", "0.907"]);
+    assert_eq!(pair("APT-B with heuristics", "PROTEST"), ["0.803", "0.913"]);
+    assert_eq!(pair("APT-A without", "PROTEST"), ["0.778", "0.913"]);
+    assert_eq!(pair("APT-B without", "PROTEST"), ["0.803", "0.919"]);
+}
+
+#[test]
+fn correlate_rejects_bad_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |text: &str| {
+        fs::write(dir.path().join("t.csv"), text).unwrap();
+        protest_err(&["correlate", "t.csv"], dir.path())
+    };
+    assert!(run("system,a,b\nx,1,2\ny,0.5,oops\n").contains("t.csv: line 3: column \"b\": \"oops\" is not a number"));
+    assert!(
+        run("system,a\nx,1\ny,2\n").contains("t.csv: line 1: need a label column and at least two numeric columns")
+    );
+    assert!(run("system,a,b\nx,1,2\n").contains("need at least two rows"));
+    assert!(run("system,a,b\nx,1,2\ny,1\n").contains("t.csv: line 3:"));
+    assert!(protest_err(&["correlate", "missing.csv"], dir.path()).contains("missing.csv"));
+}
+
+#[test]
+fn apt_master_tables_with_and_without_human_judgements() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut master = master_file::load(&fixture("tiny").join("tiny.master.json")).unwrap();
+    let out = protest_ok(&["apt-master", fixture("tiny").join("tiny.master.json").to_str().unwrap()], dir.path());
+    assert!(out.contains("reference   1.000   1.000         3      3"), "{out}");
+    assert!(out.contains("mt          0.333   0.333         3      1      0      2"), "{out}");
+    assert!(!out.contains("disagreement"));
+    // The researcher judges the MT's "Elle" (APT: different) correct, its "Il" correct and its
+    // "Tu" wrong: one disagreement out of three.
+    for (candidate, judgement) in [(2, Judgement::Yes), (4, Judgement::Yes), (6, Judgement::No)] {
+        let mut record = Record::new(CandidateId(candidate), AnnotatorId::RESEARCHER, master.created);
+        record.pronoun = judgement;
+        master.records.put(record);
+    }
+    master_file::save(&master, &dir.path().join("judged.json")).unwrap();
+    let out = protest_ok(&["apt-master", "judged.json", "--annotator", "0"], dir.path());
+    let total = out.lines().find(|l| l.starts_with("Total")).unwrap();
+    assert_eq!(total.split_whitespace().collect::<Vec<_>>(), ["Total", "1", "0", "2", "2", "1", "1/3", "33.3"]);
+    assert!(out.contains("mt: 0.333 0.333 0.667"), "{out}");
+    assert!(out.contains("APT-A     human"), "{out}");
+}
