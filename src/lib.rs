@@ -18,6 +18,7 @@ pub mod master_file;
 pub mod model;
 pub mod store;
 pub mod summary;
+pub mod synth;
 pub mod tokens;
 pub mod validate;
 pub mod window;

@@ -2,6 +2,7 @@
 
 mod check;
 mod import;
+mod synth;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -31,6 +32,8 @@ pub enum Command {
         /// The file to check.
         file: PathBuf,
     },
+    /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
+    Synth(Box<synth::SynthArgs>),
 }
 
 /// Runs a headless subcommand; errors go to stderr with a non-zero exit code.
@@ -39,6 +42,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Open { .. } => unreachable!("the GUI handles open"),
         Command::Import(args) => import::run(*args),
         Command::Check { file } => check::run(&file),
+        Command::Synth(args) => synth::run(*args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
