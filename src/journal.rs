@@ -62,6 +62,8 @@ pub struct Replay {
 pub struct Journal {
     path: PathBuf,
     file: Option<File>,
+    /// The revision of the file this journal continues.
+    revision: u64,
     entries: usize,
     bytes: u64,
 }
@@ -140,7 +142,7 @@ impl Journal {
         line.push(b'\n');
         atomic::write(&path, &line)?;
         let file = OpenOptions::new().append(true).open(&path).map_err(|e| Error::io(&path, e))?;
-        Ok(Journal { path, file: Some(file), entries: 0, bytes: line.len() as u64 })
+        Ok(Journal { path, file: Some(file), revision, entries: 0, bytes: line.len() as u64 })
     }
 
     /// Continues an existing journal that was just read and replayed.
@@ -156,7 +158,7 @@ impl Journal {
         let path = path_for(file);
         let handle = OpenOptions::new().append(true).open(&path).map_err(|e| Error::io(&path, e))?;
         let bytes = handle.metadata().map_err(|e| Error::io(&path, e))?.len();
-        Ok(Journal { path, file: Some(handle), entries: replay.entries.len(), bytes })
+        Ok(Journal { path, file: Some(handle), revision, entries: replay.entries.len(), bytes })
     }
 
     /// Appends one change and waits until it is on disk.
@@ -168,6 +170,11 @@ impl Journal {
         self.entries += 1;
         self.bytes += line.len() as u64;
         Ok(())
+    }
+
+    /// The revision of the file this journal continues.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// Number of changes in the journal.

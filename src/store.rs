@@ -9,8 +9,9 @@
 //!   read-only view; the OS drops the lock when its holder dies, so a lock left by a crash is
 //!   simply taken over.
 
+use crate::atomic;
 use crate::error::{Error, Result};
-use crate::journal::{self, Entry, Journal};
+use crate::journal::{self, Entry, Journal, Replay};
 use crate::master_file;
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
 use crate::validate;
@@ -70,6 +71,7 @@ pub struct Store<D: Document> {
     /// `None` when read-only.
     journal: Option<Journal>,
     lock: Option<Lock>,
+    fold_bytes: u64,
 }
 
 impl<D: Document> Store<D> {
@@ -82,20 +84,29 @@ impl<D: Document> Store<D> {
                 Some(format!("{} is open in another PROTEST window ({holder}); showing it read-only", path.display()))
             }
         };
-        let mut doc = D::load(path)?;
-        let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
-        let replay = Journal::read(path, &id, revision)?;
-        let journal_path = journal::path_for(path);
-        for (i, entry) in replay.entries.iter().enumerate() {
-            apply(doc.master_mut(), entry)
-                .map_err(|m| Error::whole_file(&journal_path, format!("change {} cannot be applied: {m}", i + 1)))?;
+        if lock.is_ok() {
+            // A crash in the middle of a full save leaves its temporary file behind; nobody else
+            // can be writing this file or its journal now.
+            atomic::remove_leftovers(path);
+            atomic::remove_leftovers(&journal::path_for(path));
         }
+        // Without the lock we read while the holder may be folding its journal into the file, and
+        // could read the file just before and the journal just after: try again then.
+        let mut attempts = if lock.is_ok() { 1 } else { 3 };
+        let (doc, replay) = loop {
+            attempts -= 1;
+            match load_with_journal::<D>(path) {
+                Err(_) if attempts > 0 => std::thread::sleep(std::time::Duration::from_millis(50)),
+                result => break result?,
+            }
+        };
         let journal = match &lock {
-            Ok(_) => Some(Journal::resume(path, &replay, &id, revision)?),
+            Ok(_) => Some(Journal::resume(path, &replay, doc.file_id(), doc.master().revision)?),
             Err(_) => None,
         };
         let opened = Opened { recovered: replay.entries.len(), read_only };
-        Ok((Store { path: path.to_path_buf(), doc, journal, lock: lock.ok() }, opened))
+        let store = Store { path: path.to_path_buf(), doc, journal, lock: lock.ok(), fold_bytes: FOLD_BYTES };
+        Ok((store, opened))
     }
 
     pub fn path(&self) -> &Path {
@@ -112,6 +123,12 @@ impl<D: Document> Store<D> {
 
     pub fn is_read_only(&self) -> bool {
         self.journal.is_none()
+    }
+
+    /// Folds the journal into the file once it holds more than `bytes` (default
+    /// [`FOLD_BYTES`]); the crash test folds every few changes.
+    pub fn set_fold_bytes(&mut self, bytes: u64) {
+        self.fold_bytes = bytes;
     }
 
     /// Stores a record durably (it is on disk when this returns) and in memory.
@@ -131,8 +148,14 @@ impl<D: Document> Store<D> {
         {
             return Err(Error::whole_file(&self.path, problem));
         }
+        let revision = self.doc.master().revision;
+        if journal.revision() != revision {
+            // The last full save wrote the file but could not start its journal; changes appended
+            // to the old one would be discarded as already folded in.
+            *journal = Journal::start(&self.path, self.doc.file_id(), revision)?;
+        }
         journal.append(&entry)?;
-        let full = journal.bytes() > FOLD_BYTES;
+        let full = journal.bytes() > self.fold_bytes;
         apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
         if full {
             self.save()?;
@@ -192,6 +215,19 @@ impl<D: Document> Store<D> {
     }
 }
 
+/// The file with its journal's changes applied.
+fn load_with_journal<D: Document>(path: &Path) -> Result<(D, Replay)> {
+    let mut doc = D::load(path)?;
+    let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
+    let replay = Journal::read(path, &id, revision)?;
+    let journal_path = journal::path_for(path);
+    for (i, entry) in replay.entries.iter().enumerate() {
+        apply(doc.master_mut(), entry)
+            .map_err(|m| Error::whole_file(&journal_path, format!("change {} cannot be applied: {m}", i + 1)))?;
+    }
+    Ok((doc, replay))
+}
+
 fn read_only_error(path: &Path) -> Error {
     Error::whole_file(path, "opened read-only because another PROTEST window has it open; changes cannot be saved")
 }
@@ -230,28 +266,35 @@ impl Lock {
     fn acquire(file: &Path) -> Result<std::result::Result<Lock, String>> {
         let path = lock_path(file);
         let io = |e| Error::io(&path, e);
-        let mut handle =
-            OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(io)?;
-        match handle.try_lock() {
-            Ok(()) => {
-                let holder = format!(
-                    "process {} of {} since {}",
-                    std::process::id(),
-                    std::env::var("USER").unwrap_or_else(|_| "this user".into()),
-                    chrono::Local::now().format("%Y-%m-%d %H:%M")
-                );
-                handle.set_len(0).map_err(io)?;
-                handle.rewind().map_err(io)?;
-                handle.write_all(holder.as_bytes()).map_err(io)?;
-                Ok(Ok(Lock { path, file: handle }))
+        for attempt in 1.. {
+            let mut handle =
+                OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(io)?;
+            match handle.try_lock() {
+                // A holder that was closing may have removed the file between our opening and our
+                // locking it; a lock on a removed file keeps nobody out, so start again.
+                Ok(()) if attempt < 10 && !is_at(&handle, &path) => continue,
+                Ok(()) => {
+                    let holder = format!(
+                        "process {} of {} since {}",
+                        std::process::id(),
+                        std::env::var("USER").unwrap_or_else(|_| "this user".into()),
+                        chrono::Local::now().format("%Y-%m-%d %H:%M")
+                    );
+                    handle.set_len(0).map_err(io)?;
+                    handle.rewind().map_err(io)?;
+                    handle.write_all(holder.as_bytes()).map_err(io)?;
+                    return Ok(Ok(Lock { path, file: handle }));
+                }
+                Err(TryLockError::WouldBlock) => {
+                    let mut holder = String::new();
+                    let _ = handle.read_to_string(&mut holder);
+                    let holder = holder.trim();
+                    return Ok(Err(if holder.is_empty() { "another process".into() } else { holder.to_owned() }));
+                }
+                Err(TryLockError::Error(e)) => return Err(io(e)),
             }
-            Err(TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = handle.read_to_string(&mut holder);
-                Ok(Err(if holder.trim().is_empty() { "another process".into() } else { holder.trim().to_owned() }))
-            }
-            Err(TryLockError::Error(e)) => Err(io(e)),
         }
+        unreachable!("the loop returns")
     }
 
     fn release(self) {
@@ -259,6 +302,22 @@ impl Lock {
         let _ = std::fs::remove_file(&self.path);
         drop(self.file);
     }
+}
+
+/// Whether the open `handle` is the file now at `path`.
+#[cfg(unix)]
+fn is_at(handle: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (handle.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn is_at(_handle: &File, path: &Path) -> bool {
+    // Elsewhere an open file cannot be removed, so it is still there.
+    path.exists()
 }
 
 #[cfg(test)]
@@ -364,5 +423,41 @@ mod tests {
         drop(store);
         let (store, opened) = Store::<Master>::open(&path).unwrap();
         assert_eq!((opened.recovered, store.master().records.len()), (0, 1));
+    }
+
+    #[test]
+    fn a_journal_that_could_not_be_restarted_is_restarted_before_the_next_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        // The full save writes the file, then fails to start the journal of the new revision.
+        let journal = journal::path_for(&path);
+        std::fs::remove_file(&journal).unwrap();
+        std::fs::create_dir(&journal).unwrap();
+        assert!(store.save().is_err());
+        std::fs::remove_dir(&journal).unwrap();
+        // This change must not go to the journal of the old revision, which is now stale.
+        store.put(record(4, Judgement::No)).unwrap();
+        drop(store);
+        let (store, opened) = Store::<Master>::open(&path).unwrap();
+        assert_eq!((opened.recovered, store.master().records.len()), (1, 2));
+    }
+
+    #[test]
+    fn temporary_files_left_by_a_crash_are_removed_by_the_next_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let leftovers = [".tiny.master.json.protest-Xy12ab.tmp", ".tiny.master.json.journal.protest-Xy12ab.tmp"];
+        for name in leftovers {
+            std::fs::write(dir.path().join(name), "half a file").unwrap();
+        }
+        let (first, _) = Store::<Master>::open(&path).unwrap();
+        assert!(leftovers.iter().all(|n| !dir.path().join(n).exists()));
+        // A read-only opener removes nothing: the holder may be writing.
+        std::fs::write(dir.path().join(leftovers[0]), "being written").unwrap();
+        let (_second, opened) = Store::<Master>::open(&path).unwrap();
+        assert!(opened.read_only.is_some() && dir.path().join(leftovers[0]).exists());
+        drop(first);
     }
 }
