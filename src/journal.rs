@@ -73,11 +73,16 @@ impl Journal {
     /// anything on disk.
     pub fn read(file: &Path, id: &str, revision: u64) -> Result<Replay> {
         let path = path_for(file);
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Replay::default()),
-            Err(e) => return Err(Error::io(&path, e)),
-        };
+        match std::fs::read(&path) {
+            Ok(bytes) => Journal::parse(file, &bytes, id, revision),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Replay::default()),
+            Err(e) => Err(Error::io(&path, e)),
+        }
+    }
+
+    /// Parses the content of the journal of `file`, as [`Journal::read`] does.
+    pub fn parse(file: &Path, bytes: &[u8], id: &str, revision: u64) -> Result<Replay> {
+        let path = path_for(file);
         let mut replay = Replay::default();
         let mut lines = bytes.split_inclusive(|&b| b == b'\n').enumerate().peekable();
         let Some((_, first)) = lines.next() else { return Ok(replay) };

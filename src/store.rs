@@ -71,19 +71,15 @@ pub struct Store<D: Document> {
     /// `None` when read-only.
     journal: Option<Journal>,
     lock: Option<Lock>,
+    /// Why the file could not be opened for writing.
+    read_only: Option<String>,
     fold_bytes: u64,
 }
 
 impl<D: Document> Store<D> {
     /// Opens `path`, taking its lock if nobody holds it, and replays its journal.
     pub fn open(path: &Path) -> Result<(Self, Opened)> {
-        let lock = Lock::acquire(path)?;
-        let read_only = match &lock {
-            Ok(_) => None,
-            Err(holder) => {
-                Some(format!("{} is open in another PROTEST window ({holder}); showing it read-only", path.display()))
-            }
-        };
+        let lock = Lock::acquire(path);
         if lock.is_ok() {
             // A crash in the middle of a full save leaves its temporary file behind; nobody else
             // can be writing this file or its journal now.
@@ -97,15 +93,24 @@ impl<D: Document> Store<D> {
             attempts -= 1;
             match load_with_journal::<D>(path) {
                 Err(_) if attempts > 0 => std::thread::sleep(std::time::Duration::from_millis(50)),
-                result => break result?,
+                Err(e) => {
+                    // Leave no lock file beside something that is not ours or not there.
+                    if let Ok(lock) = lock {
+                        lock.release();
+                    }
+                    return Err(e);
+                }
+                Ok(loaded) => break loaded,
             }
         };
         let journal = match &lock {
             Ok(_) => Some(Journal::resume(path, &replay, doc.file_id(), doc.master().revision)?),
             Err(_) => None,
         };
-        let opened = Opened { recovered: replay.entries.len(), read_only };
-        let store = Store { path: path.to_path_buf(), doc, journal, lock: lock.ok(), fold_bytes: FOLD_BYTES };
+        let read_only = lock.as_ref().err().map(|why| format!("{} {why}; showing it read-only", path.display()));
+        let opened = Opened { recovered: replay.entries.len(), read_only: read_only.clone() };
+        let store =
+            Store { path: path.to_path_buf(), doc, journal, lock: lock.ok(), read_only, fold_bytes: FOLD_BYTES };
         Ok((store, opened))
     }
 
@@ -142,7 +147,7 @@ impl<D: Document> Store<D> {
     }
 
     fn change(&mut self, entry: Entry) -> Result<()> {
-        let Some(journal) = self.journal.as_mut() else { return Err(read_only_error(&self.path)) };
+        let Some(journal) = self.journal.as_mut() else { return Err(self.read_only_error()) };
         if let Entry::Put(record) = &entry
             && let Some((_, problem)) = validate::record(self.doc.master(), record)
         {
@@ -168,7 +173,7 @@ impl<D: Document> Store<D> {
     /// leave the document unchanged when it returns an error.
     pub fn update<T>(&mut self, change: impl FnOnce(&mut D) -> Result<T>) -> Result<T> {
         if self.journal.is_none() {
-            return Err(read_only_error(&self.path));
+            return Err(self.read_only_error());
         }
         let value = change(&mut self.doc)?;
         self.doc.master_mut().reindex();
@@ -179,7 +184,7 @@ impl<D: Document> Store<D> {
     /// Writes the whole file at the next revision and starts an empty journal.
     pub fn save(&mut self) -> Result<()> {
         if self.journal.is_none() {
-            return Err(read_only_error(&self.path));
+            return Err(self.read_only_error());
         }
         let master = self.doc.master_mut();
         master.revision += 1;
@@ -190,6 +195,11 @@ impl<D: Document> Store<D> {
         let (id, revision) = (self.doc.file_id().to_owned(), self.doc.master().revision);
         self.journal = Some(Journal::start(&self.path, &id, revision)?);
         Ok(())
+    }
+
+    fn read_only_error(&self) -> Error {
+        let why = self.read_only.as_deref().unwrap_or("");
+        Error::whole_file(&self.path, format!("changes cannot be saved: {why}"))
     }
 
     /// Number of changes kept only in the journal so far.
@@ -220,16 +230,18 @@ fn load_with_journal<D: Document>(path: &Path) -> Result<(D, Replay)> {
     let mut doc = D::load(path)?;
     let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
     let replay = Journal::read(path, &id, revision)?;
-    let journal_path = journal::path_for(path);
-    for (i, entry) in replay.entries.iter().enumerate() {
-        apply(doc.master_mut(), entry)
-            .map_err(|m| Error::whole_file(&journal_path, format!("change {} cannot be applied: {m}", i + 1)))?;
-    }
+    replay_into(doc.master_mut(), &replay, path)?;
     Ok((doc, replay))
 }
 
-fn read_only_error(path: &Path) -> Error {
-    Error::whole_file(path, "opened read-only because another PROTEST window has it open; changes cannot be saved")
+/// Applies the changes of the journal of `file` to its master, checking each.
+pub fn replay_into(master: &mut Master, replay: &Replay, file: &Path) -> Result<()> {
+    for (i, entry) in replay.entries.iter().enumerate() {
+        apply(master, entry).map_err(|m| {
+            Error::whole_file(journal::path_for(file), format!("change {} cannot be applied: {m}", i + 1))
+        })?;
+    }
+    Ok(())
 }
 
 fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> {
@@ -262,13 +274,19 @@ struct Lock {
 }
 
 impl Lock {
-    /// `Ok(Ok(lock))` when we hold it, `Ok(Err(holder))` when someone else does.
-    fn acquire(file: &Path) -> Result<std::result::Result<Lock, String>> {
+    /// The lock, or why it cannot be had (to end the sentence "FILE …"): someone else holds it,
+    /// or the lock file cannot be written (a read-only folder or medium, for instance).
+    fn acquire(file: &Path) -> std::result::Result<Lock, String> {
         let path = lock_path(file);
-        let io = |e| Error::io(&path, e);
+        let unwritable = |e: std::io::Error| format!("cannot be locked for writing ({}: {e})", path.display());
         for attempt in 1.. {
-            let mut handle =
-                OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(io)?;
+            let mut handle = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(unwritable)?;
             match handle.try_lock() {
                 // A holder that was closing may have removed the file between our opening and our
                 // locking it; a lock on a removed file keeps nobody out, so start again.
@@ -280,18 +298,22 @@ impl Lock {
                         std::env::var("USER").unwrap_or_else(|_| "this user".into()),
                         chrono::Local::now().format("%Y-%m-%d %H:%M")
                     );
-                    handle.set_len(0).map_err(io)?;
-                    handle.rewind().map_err(io)?;
-                    handle.write_all(holder.as_bytes()).map_err(io)?;
-                    return Ok(Ok(Lock { path, file: handle }));
+                    // Who holds the lock is only information for others; failing to write it is
+                    // no reason not to hold it.
+                    let _ = handle
+                        .set_len(0)
+                        .and_then(|()| handle.rewind())
+                        .and_then(|()| handle.write_all(holder.as_bytes()));
+                    return Ok(Lock { path, file: handle });
                 }
                 Err(TryLockError::WouldBlock) => {
                     let mut holder = String::new();
                     let _ = handle.read_to_string(&mut holder);
                     let holder = holder.trim();
-                    return Ok(Err(if holder.is_empty() { "another process".into() } else { holder.to_owned() }));
+                    let holder = if holder.is_empty() { "another process" } else { holder };
+                    return Err(format!("is open in another PROTEST window ({holder})"));
                 }
-                Err(TryLockError::Error(e)) => return Err(io(e)),
+                Err(TryLockError::Error(e)) => return Err(unwritable(e)),
             }
         }
         unreachable!("the loop returns")
@@ -459,5 +481,30 @@ mod tests {
         let (_second, opened) = Store::<Master>::open(&path).unwrap();
         assert!(opened.read_only.is_some() && dir.path().join(leftovers[0]).exists());
         drop(first);
+    }
+
+    #[test]
+    fn a_file_whose_lock_cannot_be_written_opens_read_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        std::fs::create_dir(lock_path(&path)).unwrap();
+        let (mut store, opened) = Store::<Master>::open(&path).unwrap();
+        let why = opened.read_only.unwrap();
+        assert!(why.contains("cannot be locked for writing") && why.contains("tiny.master.json.lock"), "{why}");
+        let err = store.put(record(3, Judgement::Yes)).unwrap_err().to_string();
+        assert!(err.contains("changes cannot be saved: ") && err.contains("cannot be locked"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), TINY);
+    }
+
+    #[test]
+    fn a_file_that_does_not_open_leaves_no_lock_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.json");
+        assert!(Store::<Master>::open(&missing).is_err());
+        let garbage = dir.path().join("garbage.json");
+        std::fs::write(&garbage, "not json").unwrap();
+        assert!(Store::<Master>::open(&garbage).is_err());
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("garbage.json")]);
     }
 }

@@ -8,7 +8,12 @@ use std::path::Path;
 
 /// Reads a UTF-8 text file as lines (a final newline is optional; `\r\n` is accepted).
 pub fn read_lines(path: &Path) -> Result<Vec<String>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    lines(path, std::fs::read(path).map_err(|e| Error::io(path, e))?)
+}
+
+/// The lines of a text file's content; `path` is only used in messages. The `from_bytes` of the
+/// readers below, which each take these lines.
+pub fn lines(path: &Path, bytes: Vec<u8>) -> Result<Vec<String>> {
     if bytes.iter().take(8192).any(|&b| b == 0) {
         return Err(Error::whole_file(path, "this is a binary file, not text"));
     }
@@ -22,7 +27,10 @@ pub fn read_lines(path: &Path) -> Result<Vec<String>> {
 
 /// Reads a tokenised corpus: one sentence per line, tokens separated by single spaces.
 pub fn read_corpus(path: &Path) -> Result<Vec<String>> {
-    let lines = read_lines(path)?;
+    corpus(path, read_lines(path)?)
+}
+
+pub fn corpus(path: &Path, lines: Vec<String>) -> Result<Vec<String>> {
     for (i, line) in lines.iter().enumerate() {
         if let Some(why) = tokens::malformed(line) {
             return Err(Error::at_line(path, i + 1, format!("the sentence {why}")));
@@ -35,7 +43,16 @@ pub fn read_corpus(path: &Path) -> Result<Vec<String>> {
 /// the sentences' token counts. Surplus empty lines at the very end are ignored (the news
 /// corpus's MT alignment has one).
 pub fn read_alignment(path: &Path, source: &[String], target: &[String], target_name: &Path) -> Result<Vec<Links>> {
-    let mut lines = read_lines(path)?;
+    alignment(path, read_lines(path)?, source, target, target_name)
+}
+
+pub fn alignment(
+    path: &Path,
+    mut lines: Vec<String>,
+    source: &[String],
+    target: &[String],
+    target_name: &Path,
+) -> Result<Vec<Links>> {
     while lines.len() > source.len() && lines.last().is_some_and(|l| l.trim().is_empty()) {
         lines.pop();
     }
@@ -73,8 +90,12 @@ pub fn read_alignment(path: &Path, source: &[String], target: &[String], target_
 
 /// Reads document starts: 0-based sentence numbers, one per line, ascending from 0.
 pub fn read_document_starts(path: &Path, sentences: usize) -> Result<Vec<u32>> {
+    document_starts(path, &read_lines(path)?, sentences)
+}
+
+pub fn document_starts(path: &Path, lines: &[String], sentences: usize) -> Result<Vec<u32>> {
     let mut starts = Vec::new();
-    for (i, line) in read_lines(path)?.iter().enumerate() {
+    for (i, line) in lines.iter().enumerate() {
         let line = line.trim();
         if line.is_empty() {
             continue;
