@@ -4,9 +4,12 @@
 //! translation window's content, conflict rules, batches, matching, statistics and metrics — and
 //! no user-interface types. The GUI and the command line are thin shells over it.
 
+pub mod adjudication;
 pub mod alignment;
 pub mod annotation;
+pub mod annotators;
 pub mod atomic;
+pub mod batch;
 pub mod conflicts;
 pub mod context;
 pub mod error;
@@ -15,7 +18,10 @@ pub mod import;
 pub mod journal;
 pub mod json;
 pub mod master_file;
+pub mod merge;
 pub mod model;
+pub mod plan;
+pub mod pronoun_alignment;
 pub mod store;
 pub mod summary;
 pub mod synth;

@@ -1,5 +1,7 @@
 //! Command-line interface: argument definitions and one small function per subcommand.
 
+mod annotator;
+mod batch;
 mod check;
 mod import;
 mod synth;
@@ -27,11 +29,15 @@ pub enum Command {
     },
     /// Build a master from a tokenised source, translations, alignments and a test-suite definition.
     Import(Box<import::ImportArgs>),
-    /// Validate a master file and print what it contains.
+    /// Validate a master or batch file and print what it contains.
     Check {
         /// The file to check.
         file: PathBuf,
     },
+    /// Add, rename or list the annotators of a master.
+    Annotator(annotator::AnnotatorArgs),
+    /// Task sets and batches: plan, export, import (merge) and adjudicate.
+    Batch(batch::BatchArgs),
     /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
     Synth(Box<synth::SynthArgs>),
 }
@@ -42,6 +48,8 @@ pub fn run(command: Command) -> ExitCode {
         Command::Open { .. } => unreachable!("the GUI handles open"),
         Command::Import(args) => import::run(*args),
         Command::Check { file } => check::run(&file),
+        Command::Annotator(args) => annotator::run(args),
+        Command::Batch(args) => batch::run(args),
         Command::Synth(args) => synth::run(*args),
     };
     match result {

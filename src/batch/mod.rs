@@ -1,0 +1,416 @@
+//! Batch files (`protest-batch`, version 1; see docs/batch-format.md): what one annotator needs
+//! for the candidates a task set gives them, and their records.
+//!
+//! In memory a batch is a [`Master`] restricted to those candidates, so every library function
+//! (context windows, the annotation edits, conflict checks, the category browser, the store with
+//! its journal) works on it unchanged. On disk it keeps only the sentences the context windows
+//! need, and nothing that tells which system produced a translation: translation corpora are
+//! "Translation A", "Translation B"… in an order drawn per batch, all with the role `system`, and
+//! candidates are numbered 1, 2, … in the batch's shuffled presentation order. The mapping back to
+//! the master is recomputed from the master's task set when the batch is merged (see
+//! [`export::layout`]).
+
+pub mod export;
+
+use crate::error::{Error, Place, Result};
+use crate::model::{
+    Annotator, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, Languages, Master, Purpose,
+    Records, Settings,
+};
+use crate::store::{Document, Store};
+use crate::{annotation, atomic, journal, json, master_file};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::Path;
+
+/// The `format` field of every batch file.
+pub const BATCH_FORMAT: &str = "protest-batch";
+/// The batch format version this build writes (and the newest it reads).
+pub const BATCH_VERSION: u32 = 1;
+
+/// One annotator's share of a task set, with their records.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Batch {
+    /// Identifies the batch file (its journal is tied to it).
+    pub id: String,
+    /// The id of the master the batch was exported from; it merges only into that master.
+    pub master_id: String,
+    pub created: DateTime<Utc>,
+    pub task_set: u32,
+    pub purpose: Purpose,
+    /// The restricted master: its only annotator is the batch's.
+    content: Master,
+}
+
+impl Batch {
+    /// The annotator the batch was made for.
+    pub fn annotator(&self) -> &Annotator {
+        &self.content.annotators[0]
+    }
+
+    /// The restricted master the batch holds.
+    pub fn content(&self) -> &Master {
+        &self.content
+    }
+
+    /// The candidates in the order the annotator is meant to see them (ids 1, 2, …).
+    pub fn order(&self) -> Vec<CandidateId> {
+        self.content.candidates.iter().map(|c| c.id).collect()
+    }
+
+    /// What `protest check` shows about the batch.
+    pub fn summary(&self) -> Summary<'_> {
+        Summary(self)
+    }
+}
+
+impl Document for Batch {
+    fn load(path: &Path) -> Result<Self> {
+        load(path)
+    }
+
+    fn save(&self, path: &Path) -> Result<()> {
+        save(self, path)
+    }
+
+    fn file_id(&self) -> &str {
+        &self.id
+    }
+
+    fn master(&self) -> &Master {
+        &self.content
+    }
+
+    fn master_mut(&mut self) -> &mut Master {
+        &mut self.content
+    }
+}
+
+/// The file as stored: the restricted master with sparse sentences.
+#[derive(Debug, Serialize, Deserialize)]
+struct BatchFile {
+    format: String,
+    version: u32,
+    id: String,
+    master: String,
+    annotator: Annotator,
+    created: DateTime<Utc>,
+    task_set: u32,
+    #[serde(default)]
+    purpose: Purpose,
+    #[serde(default)]
+    revision: u64,
+    #[serde(default)]
+    settings: Settings,
+    #[serde(default)]
+    languages: Languages,
+    documents: Vec<u32>,
+    /// Sentences of every corpus of the master, including those not kept.
+    sentence_count: u32,
+    corpora: Vec<SparseCorpus>,
+    categories: Vec<Category>,
+    examples: Vec<Example>,
+    /// In presentation order, numbered from 1.
+    candidates: Vec<Candidate>,
+    #[serde(default)]
+    records: Records,
+}
+
+/// A corpus with only the sentences the batch needs, as `[sentence number, text]` pairs.
+#[derive(Debug, Serialize, Deserialize)]
+struct SparseCorpus {
+    id: CorpusId,
+    name: String,
+    role: CorpusRole,
+    sentences: Vec<(u32, String)>,
+}
+
+/// Whether these bytes are a batch file rather than a master (or anything else): for callers
+/// that accept either, before they load it properly.
+pub fn is_batch(bytes: &[u8]) -> bool {
+    #[derive(Deserialize)]
+    struct Header {
+        format: Option<serde_json::Value>,
+    }
+    serde_json::from_slice::<Header>(bytes).is_ok_and(|h| h.format.is_some_and(|f| f == BATCH_FORMAT))
+}
+
+/// Reads and validates a batch file (without any journal beside it).
+pub fn load(path: &Path) -> Result<Batch> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    from_bytes(path, &bytes)
+}
+
+/// The batch as its annotator last left it: the file plus any changes still in its journal
+/// (a window that has it open, or a session that ended without closing). When nobody has it
+/// open, the journal is folded into the file on the way, as closing it in PROTEST would do.
+pub fn load_current(path: &Path) -> Result<Batch> {
+    let batch = load(path)?;
+    if !journal::path_for(path).exists() {
+        return Ok(batch);
+    }
+    let (store, opened) = Store::<Batch>::open(path)?;
+    let batch = store.doc().clone();
+    if opened.read_only.is_none() {
+        store.close()?;
+    }
+    Ok(batch)
+}
+
+/// Parses and validates batch bytes; `path` is only used in messages.
+pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
+    let file: BatchFile =
+        json::read(path, bytes, BATCH_FORMAT, &[BATCH_VERSION], |f: &BatchFile| (f.format.as_str(), f.version))?;
+    let at = |json_path: String, message: String| {
+        Error::invalid(path, Some(Place::Json { path: json_path, line: None }), message)
+    };
+    if file.annotator.id.is_researcher() {
+        return Err(at("annotator.id".into(), "a batch belongs to an annotator; id 0 is the researcher".into()));
+    }
+    for (i, c) in file.candidates.iter().enumerate() {
+        if c.id.0 as usize != i + 1 {
+            return Err(at(
+                format!("candidates[{i}].id"),
+                format!(
+                    "candidate {} is listed at position {}; a batch numbers its candidates 1, 2, … in order",
+                    c.id,
+                    i + 1
+                ),
+            ));
+        }
+    }
+    if let Some((i, r)) = file.records.iter().enumerate().find(|(_, r)| r.annotator != file.annotator.id) {
+        return Err(at(
+            format!("records[{i}].annotator"),
+            format!(
+                "record by annotator {}, but the batch belongs to {} (id {})",
+                r.annotator, file.annotator.name, file.annotator.id
+            ),
+        ));
+    }
+    let mut corpora = Vec::with_capacity(file.corpora.len());
+    for (ci, c) in file.corpora.into_iter().enumerate() {
+        let mut sentences = vec![String::new(); file.sentence_count as usize];
+        let mut last = None;
+        for (si, (n, text)) in c.sentences.into_iter().enumerate() {
+            if n >= file.sentence_count || last.is_some_and(|l| n <= l) {
+                return Err(at(
+                    format!("corpora[{ci}].sentences[{si}]"),
+                    format!("sentence number {n} must be below {} and above the one before", file.sentence_count),
+                ));
+            }
+            last = Some(n);
+            sentences[n as usize] = text;
+        }
+        corpora.push(Corpus { id: c.id, name: c.name, role: c.role, sentences, alignment: None });
+    }
+    let mut content = Master::new(file.master.clone(), file.created);
+    content.revision = file.revision;
+    content.settings = file.settings;
+    content.languages = file.languages;
+    content.documents = file.documents;
+    content.corpora = corpora;
+    content.categories = file.categories;
+    content.examples = file.examples;
+    content.candidates = file.candidates;
+    content.annotators = vec![file.annotator];
+    content.records = file.records;
+    content.reindex();
+    master_file::check(path, &content)?;
+    Ok(Batch {
+        id: file.id,
+        master_id: file.master,
+        created: file.created,
+        task_set: file.task_set,
+        purpose: file.purpose,
+        content,
+    })
+}
+
+/// Writes a batch atomically in our line layout, keeping only its non-empty sentences.
+pub fn save(batch: &Batch, path: &Path) -> Result<()> {
+    let m = &batch.content;
+    let file = BatchFile {
+        format: BATCH_FORMAT.into(),
+        version: BATCH_VERSION,
+        id: batch.id.clone(),
+        master: batch.master_id.clone(),
+        annotator: batch.annotator().clone(),
+        created: batch.created,
+        task_set: batch.task_set,
+        purpose: batch.purpose,
+        revision: m.revision,
+        settings: m.settings.clone(),
+        languages: m.languages.clone(),
+        documents: m.documents.clone(),
+        sentence_count: m.sentence_count(),
+        corpora: m
+            .corpora
+            .iter()
+            .map(|c| SparseCorpus {
+                id: c.id,
+                name: c.name.clone(),
+                role: c.role,
+                sentences: (0..)
+                    .zip(&c.sentences)
+                    .filter(|(_, s)| !s.is_empty())
+                    .map(|(n, s)| (n, s.clone()))
+                    .collect(),
+            })
+            .collect(),
+        categories: m.categories.clone(),
+        examples: m.examples.clone(),
+        candidates: m.candidates.clone(),
+        records: m.records.clone(),
+    };
+    atomic::write_with(path, |w| json::write(w, &file))
+}
+
+/// What `protest check` prints about a batch.
+pub struct Summary<'a>(&'a Batch);
+
+impl fmt::Display for Summary<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = self.0;
+        let m = &b.content;
+        let purpose = match b.purpose {
+            Purpose::Annotation => "annotation",
+            Purpose::Adjudication => "adjudication",
+        };
+        writeln!(f, "PROTEST batch, format version {BATCH_VERSION}, id {}", b.id)?;
+        writeln!(f, "Master: {}, task set {} ({purpose})", b.master_id, b.task_set)?;
+        writeln!(f, "Annotator: {} (id {})", b.annotator().name, b.annotator().id)?;
+        writeln!(f, "Created: {}", b.created.format("%Y-%m-%d %H:%M UTC"))?;
+        for c in m.translations() {
+            let n = m.candidates.iter().filter(|k| k.corpus == c.id).count();
+            writeln!(f, "  {}: {n} candidates", c.name)?;
+        }
+        let kept = m.source().map_or(0, |s| s.sentences.iter().filter(|s| !s.is_empty()).count());
+        writeln!(f, "Source sentences kept: {kept} of {}", m.sentence_count())?;
+        let rows = annotation::browse(m, b.annotator().id, &b.order(), None);
+        let width = rows.iter().map(|r| r.category.chars().count()).max().unwrap_or(0);
+        writeln!(f, "{:w$}  {:>5}  {:>5}  {:>8}", "Categories", "new", "done", "conflict", w = width + 2)?;
+        for r in rows.iter().filter(|r| r.total() > 0) {
+            writeln!(f, "  {:width$}  {:>5}  {:>5}  {:>8}", r.category, r.new.len(), r.done.len(), r.conflict.len())?;
+        }
+        let count = |pick: fn(&annotation::CategoryRow) -> usize| rows.iter().map(pick).sum::<usize>();
+        writeln!(
+            f,
+            "Candidates: {} ({} new, {} done, {} kept with conflicts)",
+            m.candidates.len(),
+            count(|r| r.new.len()),
+            count(|r| r.done.len()),
+            count(|r| r.conflict.len())
+        )?;
+        writeln!(f, "Records: {}", m.records.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::annotation::{self, Edit};
+    use crate::model::{AnnotatorId, Judgement, Role};
+    use crate::plan::{self, Request, every};
+    use std::path::PathBuf;
+
+    /// The sample master planned for Anna and Ben, and Anna's batch written to a temporary folder.
+    fn anna_batch(dir: &tempfile::TempDir) -> (Master, PathBuf) {
+        let mut m =
+            master_file::from_bytes(Path::new("sample"), include_bytes!("../../sample_batches/sample.master.json"))
+                .unwrap();
+        let p = plan::plan(&m, &Request::everything(&m, 2, 30, 42), every, DateTime::UNIX_EPOCH).unwrap();
+        m.task_sets.push(p.task_set);
+        export::assign(&mut m, 1, &["Anna".into(), "Ben".into()]).unwrap();
+        m.reindex();
+        let batch = export::build(&m, 1, AnnotatorId(1), DateTime::UNIX_EPOCH).unwrap();
+        let path = dir.path().join("anna.json");
+        save(&batch, &path).unwrap();
+        (m, path)
+    }
+
+    #[test]
+    fn a_saved_batch_loads_back_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let (m, path) = anna_batch(&dir);
+        let loaded = load(&path).unwrap();
+        assert_eq!(loaded, export::build(&m, 1, AnnotatorId(1), DateTime::UNIX_EPOCH).unwrap());
+        assert_eq!(loaded.annotator().name, "Anna");
+        assert!(is_batch(&std::fs::read(&path).unwrap()));
+        assert!(!is_batch(include_bytes!("../../sample_batches/sample.master.json")));
+        // Sparse on disk: far smaller than the master.
+        let size = std::fs::metadata(&path).unwrap().len() as usize;
+        assert!(size * 2 < include_bytes!("../../sample_batches/sample.master.json").len(), "{size} bytes");
+    }
+
+    #[test]
+    fn annotator_work_survives_a_crash() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, path) = anna_batch(&dir);
+        let (mut store, _) = Store::<Batch>::open(&path).unwrap();
+        let anna = store.doc().annotator().id;
+        let first = store.doc().order()[0];
+        let r =
+            annotation::apply(store.master(), first, anna, None, Edit::Judge(Role::Pronoun, Judgement::No), Utc::now())
+                .unwrap();
+        let r =
+            annotation::apply(store.master(), first, anna, Some(&r), Edit::Remarks("wrong gender".into()), Utc::now())
+                .unwrap();
+        store.put(r.clone()).unwrap();
+        drop(store); // no close: as if the app was killed
+        let (store, opened) = Store::<Batch>::open(&path).unwrap();
+        assert_eq!(opened.recovered, 1);
+        assert_eq!(store.master().records.get(first, anna), Some(&r));
+        store.close().unwrap();
+        let folded = load(&path).unwrap();
+        assert_eq!(folded.content().records.get(first, anna), Some(&r));
+        assert_eq!(folded.content().revision, 1);
+    }
+
+    #[test]
+    fn load_current_includes_the_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, path) = anna_batch(&dir);
+        let (mut store, _) = Store::<Batch>::open(&path).unwrap();
+        let c = store.doc().order()[3];
+        let r = annotation::apply(
+            store.master(),
+            c,
+            AnnotatorId(1),
+            None,
+            Edit::Judge(Role::Pronoun, Judgement::Yes),
+            Utc::now(),
+        )
+        .unwrap();
+        store.put(r).unwrap();
+        // Still open in "another window": read without taking it over.
+        assert_eq!(load_current(&path).unwrap().content().records.len(), 1);
+        assert_eq!(load(&path).unwrap().content().records.len(), 0);
+        drop(store);
+        // Left by a crash: folded into the file.
+        assert_eq!(load_current(&path).unwrap().content().records.len(), 1);
+        assert!(!journal::path_for(&path).exists());
+        assert_eq!(load(&path).unwrap().content().records.len(), 1);
+    }
+
+    #[test]
+    fn damaged_batches_are_refused_with_the_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, path) = anna_batch(&dir);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let refused = |text: &str| from_bytes(Path::new("b.json"), text.as_bytes()).unwrap_err().to_string();
+        let e = refused(&text.replacen("{\"id\":2,", "{\"id\":7,", 1));
+        assert!(e.contains("candidates[1].id: candidate 7 is listed at position 2"), "{e}");
+        let e = refused(&text.replacen("\"sentence_count\":316", "\"sentence_count\":100", 1));
+        assert!(e.contains("must be below 100"), "{e}");
+        let e = refused(&text.replacen("\"annotator\":{\"id\":1", "\"annotator\":{\"id\":0", 1));
+        assert!(e.contains("b.json: annotator.id: a batch belongs to an annotator"), "{e}");
+        let e = refused(&text.replacen("\"version\":1", "\"version\":2", 1));
+        assert!(e.contains("format version 2 is not supported"), "{e}");
+        let e = refused(&text[..text.len() / 2]);
+        assert!(e.contains("truncated"), "{e}");
+        let e = refused(&String::from_utf8_lossy(include_bytes!("../../sample_batches/sample.master.json")));
+        assert!(e.contains("this is a master file, not a batch file"), "{e}");
+    }
+}
