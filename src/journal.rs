@@ -17,7 +17,8 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-const FORMAT: &str = "protest-journal";
+/// The `journal` field of a journal's first line.
+pub const FORMAT: &str = "protest-journal";
 const VERSION: u32 = 1;
 
 #[derive(Debug, Serialize, Deserialize)]
