@@ -90,7 +90,9 @@ fn benches(c: &mut Criterion) {
         let annotator = AnnotatorId(1);
 
         // Leaving one example for the next: conflict check and settling of the record being
-        // left, the next candidate's translation window, and the category browser's counts.
+        // left, the category browser's counts brought up to date for it, and the next
+        // candidate's translation window.
+        let mut browser = annotation::Browser::new(store.master(), annotator, &order, None);
         let mut at = 0;
         configure(c, "next_example", times).bench_function(id.clone(), |b| {
             b.iter(|| {
@@ -98,11 +100,11 @@ fn benches(c: &mut Criterion) {
                 let left =
                     m.records.get(order[at], annotator).cloned().unwrap_or_else(|| record(m, order[at], Judgement::No));
                 let settled = annotation::settle(&left, annotation::conflicts_on_leave(m, &left));
+                browser.update(m, left.candidate);
                 at = (at + 1) % order.len();
                 let next = m.candidate(order[at]).expect("candidate");
                 let view = window::of_candidate(m, next, m.records.get(next.id, annotator));
-                let rows = annotation::browse(m, annotator, &order, None);
-                black_box((settled, view, rows))
+                black_box((settled, view))
             })
         });
 
@@ -115,7 +117,14 @@ fn benches(c: &mut Criterion) {
                 black_box(window::of_candidate(m, next, m.records.get(next.id, annotator)))
             })
         });
-        configure(c, "browser", times).bench_function(id.clone(), |b| {
+        configure(c, "browser_update", times).bench_function(id.clone(), |b| {
+            b.iter(|| {
+                at = (at + 1) % order.len();
+                browser.update(store.master(), order[at]);
+            })
+        });
+        // Building the browser from scratch (opening a file, switching annotator or corpus).
+        configure(c, "browser_build", times).bench_function(id.clone(), |b| {
             b.iter(|| black_box(annotation::browse(store.master(), annotator, &order, None)))
         });
 
@@ -127,7 +136,7 @@ fn benches(c: &mut Criterion) {
             b.iter(|| {
                 n += 1;
                 let candidate = order[n as usize % order.len()];
-                let judgement = if n % 2 == 0 { Judgement::Yes } else { Judgement::No };
+                let judgement = if n.is_multiple_of(2) { Judgement::Yes } else { Judgement::No };
                 let r = record(store.master(), candidate, judgement);
                 store.put(r).expect("put");
             })

@@ -8,8 +8,11 @@ use protest::model::Master;
 use std::path::Path;
 use std::sync::OnceLock;
 
+/// Reads one input; true when it was accepted.
+pub type Driver = fn(&[u8]) -> bool;
+
 /// Every target by name (the name of its folder of regression inputs).
-pub const TARGETS: &[(&str, fn(&[u8]) -> bool)] = &[
+pub const TARGETS: &[(&str, Driver)] = &[
     ("master", master),
     ("suite_def", suite_def),
     ("alignment_line", alignment_line),

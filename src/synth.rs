@@ -524,7 +524,7 @@ mod tests {
         let one = generate(&sources, &params(10)).unwrap();
         let many = generate(&sources, &params(600)).unwrap();
         let n = one.sentence_count();
-        assert!(many.sentence_count() > n && many.sentence_count() % n == 0);
+        assert!(many.sentence_count() > n && many.sentence_count().is_multiple_of(n));
         assert_eq!(many.documents.len() as u32, one.documents.len() as u32 * (many.sentence_count() / n));
         // Every example still points at a real English pronoun.
         let source = many.source().unwrap();

@@ -71,7 +71,7 @@ fn child() {
     // libtest has written "test child ... " without a line end.
     writeln!(out).unwrap();
     loop {
-        if seq % SAVE_EVERY == 0 {
+        if seq.is_multiple_of(SAVE_EVERY) {
             writeln!(out, "fold").unwrap();
             store.save().unwrap();
             writeln!(out, "folded").unwrap();
