@@ -47,8 +47,15 @@ pub fn alignment_line(data: &[u8]) -> bool {
 }
 
 /// A source corpus, a target corpus, the alignment between them and document starts, given as
-/// one input split at 0xFF bytes (which UTF-8 text never contains).
+/// one input split at 0xFF bytes (which UTF-8 text never contains), after a byte whose parity
+/// chooses the alignment's pair order.
 pub fn text_files(data: &[u8]) -> bool {
+    // The first byte chooses how the alignment writes its pairs.
+    let (order, data) = match data.split_first() {
+        Some((b, rest)) if b % 2 == 1 => (text::PairOrder::TargetSource, rest),
+        Some((_, rest)) => (text::PairOrder::SourceTarget, rest),
+        None => (text::PairOrder::SourceTarget, data),
+    };
     let mut parts = data.split(|&b| b == 0xff).map(<[u8]>::to_vec);
     let mut next = || parts.next().unwrap_or_default();
     let corpus = |name: &str, bytes: Vec<u8>| {
@@ -58,7 +65,7 @@ pub fn text_files(data: &[u8]) -> bool {
     let (Ok(source), Ok(target)) = (corpus("fuzz.en", next()), corpus("fuzz.fr", next())) else { return false };
     let path = Path::new("fuzz.alig");
     let alignment = text::lines(path, next())
-        .and_then(|lines| text::alignment(path, lines, &source, &target, Path::new("fuzz.fr")));
+        .and_then(|lines| text::alignment(path, lines, order, &source, &target, Path::new("fuzz.fr")));
     let path = Path::new("fuzz.docs");
     let documents = text::lines(path, next()).and_then(|lines| text::document_starts(path, &lines, source.len()));
     alignment.is_ok() && documents.is_ok()

@@ -96,6 +96,31 @@ pub fn settle(record: &Record, conflicts: Vec<Conflict>) -> Record {
     settled
 }
 
+/// What leaving an example requires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Leaving {
+    /// Nothing to store: no record, a blank one, or one already settled as it is.
+    Nothing,
+    /// Store this record: every rule passes and its status is now clear.
+    Settle(Record),
+    /// Ask the annotator about these failed rules (*Amend* or *Keep as is*).
+    Ask(Vec<Conflict>),
+}
+
+/// Runs the checks for a record the annotator is leaving. A record already kept with exactly
+/// these conflicts is not asked about again: the annotator decided, and any later change resets
+/// its status to unchecked.
+pub fn on_leave(master: &Master, record: Option<&Record>) -> Leaving {
+    let Some(record) = record.filter(|r| !r.is_blank()) else { return Leaving::Nothing };
+    let conflicts = conflicts_on_leave(master, record);
+    match &record.conflict {
+        _ if conflicts.is_empty() && record.conflict == ConflictStatus::Clear => Leaving::Nothing,
+        _ if conflicts.is_empty() => Leaving::Settle(settle(record, conflicts)),
+        ConflictStatus::Kept(kept) if *kept == conflicts => Leaving::Nothing,
+        _ => Leaving::Ask(conflicts),
+    }
+}
+
 /// Where a candidate stands for one annotator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Status {
@@ -240,6 +265,38 @@ pub fn tag_suggestions(master: &Master, category: &Category) -> Vec<String> {
     out
 }
 
+/// The question the annotator answers for one judgement (spec §4, paper 001 §4.1–4.2).
+/// `untranslated`: nothing is aligned to the pronoun, so the question is whether leaving it
+/// untranslated is correct.
+pub fn question(role: Role, anaphoric: bool, untranslated: bool) -> &'static str {
+    match (role, anaphoric, untranslated) {
+        (Role::Antecedent, _, _) => "Antecedent head correctly translated?",
+        (Role::Pronoun, _, true) => {
+            "The pronoun was not translated (nothing is aligned to it). Is leaving it untranslated correct?"
+        }
+        (Role::Pronoun, true, false) => "Pronoun correctly translated (given the antecedent head)?",
+        (Role::Pronoun, false, false) => "Pronoun correctly translated?",
+    }
+}
+
+/// How many of `set` `annotator` has annotated (done or kept with conflicts).
+pub fn progress(master: &Master, annotator: AnnotatorId, set: &[CandidateId]) -> usize {
+    set.iter().filter(|&&c| status(master.records.get(c, annotator)) != Status::New).count()
+}
+
+/// The suggestions that contain `typed` (ignoring case), without the tags the record already has;
+/// those starting with it come first.
+pub fn matching_tags<'a>(suggestions: &'a [String], typed: &str, present: &BTreeSet<String>) -> Vec<&'a str> {
+    let typed = typed.trim().to_lowercase();
+    let mut out: Vec<&str> = suggestions
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !present.contains(*t) && t.to_lowercase().contains(&typed))
+        .collect();
+    out.sort_by_key(|t| !t.to_lowercase().starts_with(&typed));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,18 +354,16 @@ mod tests {
         assert_eq!(status(Some(&changed)), Status::Done);
     }
 
+    /// The researcher's record of candidate 4: pronoun correct, no token selected.
+    fn researcher_yes(m: &Master) -> Record {
+        apply(m, CandidateId(4), AnnotatorId::RESEARCHER, None, Edit::Judge(Role::Pronoun, Judgement::Yes), Utc::now())
+            .unwrap()
+    }
+
     #[test]
     fn researcher_records_and_disabled_checks_are_not_checked() {
         let mut m = tiny();
-        let r = apply(
-            &m,
-            CandidateId(4),
-            AnnotatorId::RESEARCHER,
-            None,
-            Edit::Judge(Role::Pronoun, Judgement::Yes),
-            Utc::now(),
-        )
-        .unwrap();
+        let r = researcher_yes(&m);
         assert!(conflicts_on_leave(&m, &r).is_empty());
         let r = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
         assert!(!conflicts_on_leave(&m, &r).is_empty());
@@ -386,5 +441,58 @@ mod tests {
         let mut mt_only = Browser::new(&m, ANNA, &order, Some(CorpusId(2)));
         mt_only.update(&m, CandidateId(3));
         assert_eq!(mt_only.rows(), browse(&m, ANNA, &order, Some(CorpusId(2))).as_slice());
+    }
+
+    #[test]
+    fn questions_follow_the_function_and_the_alignment() {
+        assert_eq!(question(Role::Pronoun, false, false), "Pronoun correctly translated?");
+        assert!(question(Role::Pronoun, true, false).ends_with("(given the antecedent head)?"));
+        assert!(question(Role::Pronoun, true, true).contains("Is leaving it untranslated correct?"));
+        assert_eq!(question(Role::Antecedent, true, false), "Antecedent head correctly translated?");
+    }
+
+    #[test]
+    fn progress_counts_annotated_candidates_of_the_set() {
+        let mut m = tiny();
+        m.annotators.push(crate::model::Annotator { id: ANNA, name: "Anna".into() });
+        let set = [CandidateId(3), CandidateId(4), CandidateId(5)];
+        assert_eq!(progress(&m, ANNA, &set), 0);
+        let r = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+        m.records.put(r);
+        m.records.put(Record::new(CandidateId(5), ANNA, Utc::now())); // blank: still new
+        let r = edit(&m, 1, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+        m.records.put(r); // not in the set
+        assert_eq!(progress(&m, ANNA, &set), 1);
+        assert_eq!(progress(&m, AnnotatorId::RESEARCHER, &set), 0);
+    }
+
+    #[test]
+    fn matching_tags_filters_by_what_was_typed() {
+        let all: Vec<String> =
+            ["bad_translation", "desc_vs_presc", "politeness_tu", "translation_odd"].map(String::from).to_vec();
+        let present = BTreeSet::from(["bad_translation".to_string()]);
+        assert_eq!(matching_tags(&all, "TRANS", &present), vec!["translation_odd"]);
+        assert_eq!(matching_tags(&all, "", &BTreeSet::new()).len(), 4);
+        assert_eq!(matching_tags(&all, "s", &present), vec!["desc_vs_presc", "politeness_tu", "translation_odd"]);
+        assert_eq!(matching_tags(&all, " po ", &present), vec!["politeness_tu"]);
+    }
+
+    #[test]
+    fn leaving_settles_asks_or_does_nothing() {
+        let m = tiny();
+        assert_eq!(on_leave(&m, None), Leaving::Nothing);
+        let blank = Record::new(CandidateId(4), ANNA, Utc::now());
+        assert_eq!(on_leave(&m, Some(&blank)), Leaving::Nothing);
+        let no = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+        let Leaving::Settle(settled) = on_leave(&m, Some(&no)) else { panic!("expected a settled record") };
+        assert_eq!(settled.conflict, ConflictStatus::Clear);
+        assert_eq!(on_leave(&m, Some(&settled)), Leaving::Nothing);
+        let yes = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
+        assert_eq!(on_leave(&m, Some(&yes)), Leaving::Ask(vec![Conflict::PronounYesWithoutTokens]));
+        let kept = settle(&yes, vec![Conflict::PronounYesWithoutTokens]);
+        assert_eq!(on_leave(&m, Some(&kept)), Leaving::Nothing);
+        // Researcher records are never checked, but still get their status.
+        let mine = researcher_yes(&m);
+        assert!(matches!(on_leave(&m, Some(&mine)), Leaving::Settle(_)));
     }
 }

@@ -34,19 +34,17 @@ impl fmt::Display for Place {
 /// A problem with one of the user's files.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
+    // The I/O error is part of the message rather than a `source`, so that error chains
+    // (anyhow's `{:#}`) do not print it twice.
+    #[error("{}: {error}", path.display())]
+    Io { path: PathBuf, error: io::Error },
     #[error("{}{}: {message}", path.display(), place.as_ref().map(|p| format!(": {p}")).unwrap_or_default())]
     Invalid { path: PathBuf, place: Option<Place>, message: String },
 }
 
 impl Error {
     pub fn io(path: impl AsRef<Path>, source: io::Error) -> Self {
-        Error::Io { path: path.as_ref().to_path_buf(), source }
+        Error::Io { path: path.as_ref().to_path_buf(), error: source }
     }
 
     pub fn invalid(path: impl AsRef<Path>, place: Option<Place>, message: impl Into<String>) -> Self {

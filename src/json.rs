@@ -25,11 +25,16 @@ const LINE_ARRAYS: &[&str] = &[
     "task_sets",
     "tasks",
     "items",
+    "outcomes",
+    "rounds",
 ];
 
 /// Objects that are elements of these arrays lay their keys out one per line (they contain
 /// line arrays themselves).
 const LINE_OBJECTS_IN: &[&str] = &["corpora", "task_sets"];
+
+/// Objects that are the values of these keys in a line object lay their keys out one per line too.
+const LINE_OBJECTS_AT: &[&str] = &["auto_eval"];
 
 #[derive(Default)]
 struct LineFormatter {
@@ -95,8 +100,10 @@ impl Formatter for LineFormatter {
 
     fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
         let in_array = self.array_keys.last().map(String::as_str).unwrap_or("");
+        let key = std::mem::take(&mut self.last_key);
         let root = self.breaks.is_empty();
-        let line_object = root || (self.breaking() && LINE_OBJECTS_IN.contains(&in_array));
+        let line_object = root
+            || (self.breaking() && (LINE_OBJECTS_IN.contains(&in_array) || LINE_OBJECTS_AT.contains(&key.as_str())));
         self.breaks.push(line_object);
         self.array_keys.push(String::new());
         self.has_value = false;

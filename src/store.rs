@@ -107,7 +107,7 @@ impl<D: Document> Store<D> {
             Ok(_) => Some(Journal::resume(path, &replay, doc.file_id(), doc.master().revision)?),
             Err(_) => None,
         };
-        let read_only = lock.as_ref().err().map(|why| format!("{} {why}; showing it read-only", path.display()));
+        let read_only = lock.as_ref().err().map(|why| format!("{} {why}", path.display()));
         let opened = Opened { recovered: replay.entries.len(), read_only: read_only.clone() };
         let store =
             Store { path: path.to_path_buf(), doc, journal, lock: lock.ok(), read_only, fold_bytes: FOLD_BYTES };

@@ -4,7 +4,8 @@
 //! express: indices in range, references that resolve, one reference per thing. Each problem
 //! carries the JSON path of the offending value so the message can point into the file.
 
-use crate::model::{CorpusRole, Master, Record, Role, TokenRef, tags};
+use crate::model::{CorpusRole, Master, Outcome, Record, Role, TokenRef, tags};
+
 use crate::tokens;
 use std::collections::{HashMap, HashSet};
 
@@ -45,6 +46,7 @@ pub fn master(m: &Master) -> Vec<Problem> {
     annotators(m, &mut p);
     records(m, &mut p);
     task_sets(m, &mut p);
+    auto_eval(m, &mut p);
     p.0
 }
 
@@ -364,6 +366,51 @@ fn task_sets(m: &Master, p: &mut Problems) {
             if let Some(a) = task.annotator.filter(|&a| !a.is_researcher() && m.annotator(a).is_none()) {
                 p.add(format!("{at}.tasks[{ti}]"), format!("task set '{}': annotator {a} does not exist", ts.name));
             }
+        }
+    }
+}
+
+fn auto_eval(m: &Master, p: &mut Problems) {
+    let rounds = &m.auto_eval.rounds;
+    if let Some((i, r)) = rounds.iter().enumerate().find(|(i, r)| r.round as usize != i + 1) {
+        p.add(format!("auto_eval.rounds[{i}].round"), format!("round {} should be numbered {}", r.round, i + 1));
+    }
+    let mut previous = None;
+    for (i, e) in m.auto_eval.outcomes.iter().enumerate() {
+        let at = format!("auto_eval.outcomes[{i}]");
+        let of = format!("automatic match of candidate {}", e.candidate);
+        if previous.is_some_and(|c| c >= e.candidate) {
+            p.add(format!("{at}.candidate"), format!("{of}: outcomes must be in ascending candidate order, one each"));
+        }
+        previous = Some(e.candidate);
+        let Some(candidate) = m.candidate(e.candidate) else {
+            p.add(format!("{at}.candidate"), format!("{of}: the candidate does not exist"));
+            continue;
+        };
+        if !crate::auto_eval::matching::is_compared(m, candidate) {
+            p.add(format!("{at}.candidate"), format!("{of}: the candidate is not an MT system's translation"));
+        }
+        if e.round == 0 || e.round as usize > rounds.len() {
+            let last = match rounds.len() {
+                0 => "no round has been run".to_string(),
+                n => format!("the last is round {n}"),
+            };
+            p.add(format!("{at}.round"), format!("{of}: round {} does not exist ({last})", e.round));
+        }
+        match (e.outcome, e.reference) {
+            (Outcome::Match, None) => {
+                p.add(format!("{at}.reference"), format!("{of}: a match must name its reference"))
+            }
+            (Outcome::Match, Some(r)) => {
+                if m.candidate(r).is_none_or(|r| r.example != candidate.example || r.id == candidate.id) {
+                    p.add(
+                        format!("{at}.reference"),
+                        format!("{of}: reference {r} is not another candidate of example {}", candidate.example),
+                    );
+                }
+            }
+            (_, Some(_)) => p.add(format!("{at}.reference"), format!("{of}: only a match has a reference")),
+            (_, None) => {}
         }
     }
 }

@@ -1,21 +1,63 @@
-//! The annotation GUI (eframe/egui). Draws the library's state and turns clicks into calls on it.
+//! The annotation GUI (eframe/egui). Draws the library's state and turns clicks and keys into
+//! calls on it; every rule lives in the library.
+//!
+//! One struct per panel, each with a `ui` method returning what the user did; [`App`] applies it
+//! through the [`session::Session`] (which stores every change durably) and moves between views.
 
-use protest::master_file;
-use protest::model::Master;
-use std::path::PathBuf;
+mod annotation_panel;
+mod browser;
+mod commands;
+mod conflict_dialog;
+mod help;
+mod keys;
+mod menu;
+mod navigation;
+mod open_dialog;
+mod session;
+mod settings;
+mod status;
+mod style;
+mod tag_box;
+mod translation;
+mod views;
+mod workspace;
+
+#[cfg(test)]
+mod tests;
+
+use annotation_panel::AnnotationPanel;
+use browser::Browser;
+use conflict_dialog::ConflictDialog;
+use egui::{Popup, Ui, ViewportCommand};
+use help::Help;
+use keys::Command;
+use menu::MenuBar;
+use navigation::{Go, View};
+use open_dialog::OpenDialog;
+use session::Session;
+use settings::Settings;
+use status::Messages;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The bundled sample, opened when no file is given.
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.master.json");
-
 pub fn run(file: Option<PathBuf>) -> ExitCode {
-    let path = file.unwrap_or_else(|| PathBuf::from(SAMPLE));
-    let loaded = master_file::load(&path).map_err(|e| e.to_string());
     let options = eframe::NativeOptions {
-        viewport: eframe::egui::ViewportBuilder::default().with_inner_size([1200.0, 800.0]).with_title("PROTEST"),
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1280.0, 820.0])
+            .with_min_inner_size([760.0, 480.0])
+            .with_title("PROTEST")
+            .with_app_id(settings::APP_ID),
+        persistence_path: eframe::storage_dir(settings::APP_ID).map(|d| d.join("app.ron")),
         ..Default::default()
     };
-    let result = eframe::run_native("PROTEST", options, Box::new(move |_cc| Ok(Box::new(App { path, loaded }))));
+    let result = eframe::run_native(
+        "PROTEST",
+        options,
+        Box::new(move |cc| {
+            let settings = Settings::load(cc.storage);
+            Ok(Box::new(App::new(settings, file, eframe::storage_dir(settings::APP_ID))))
+        }),
+    );
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -25,26 +67,177 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
     }
 }
 
-struct App {
-    path: PathBuf,
-    loaded: Result<Master, String>,
+pub struct App {
+    settings: Settings,
+    session: Option<Session>,
+    view: View,
+    menu: MenuBar,
+    browser: Browser,
+    panel: AnnotationPanel,
+    dialog: Option<ConflictDialog<Go>>,
+    open_dialog: OpenDialog,
+    help: Help,
+    messages: Messages,
+    /// The user confirmed quitting (the current example was settled).
+    may_close: bool,
+    /// Commands for the window, sent at the end of the frame.
+    viewport: Vec<ViewportCommand>,
+    /// The theme and text sizes were set.
+    styled: bool,
+    /// A text field or a popup had the keyboard at the end of the last frame. egui takes focus
+    /// away on Esc before the frame runs, so that Esc must not also count as "back".
+    keyboard_taken: bool,
+}
+
+impl App {
+    /// Opens `file`, or the last file used, or the sample (a copy in `data_dir`).
+    pub fn new(settings: Settings, file: Option<PathBuf>, data_dir: Option<PathBuf>) -> App {
+        let mut app = App {
+            settings,
+            session: None,
+            view: View::Browser,
+            menu: MenuBar::default(),
+            browser: Browser::default(),
+            panel: AnnotationPanel::default(),
+            dialog: None,
+            open_dialog: OpenDialog::default(),
+            help: Help::default(),
+            messages: Messages::default(),
+            may_close: false,
+            viewport: Vec::new(),
+            styled: false,
+            keyboard_taken: false,
+        };
+        let last = app.settings.last_file().filter(|p| p.exists()).map(Path::to_path_buf);
+        match file.or(last) {
+            Some(path) => app.open(&path),
+            None => match settings::sample_copy(data_dir) {
+                Ok(path) => {
+                    app.open(&path);
+                    app.messages.notice(format!("This is a copy of the bundled sample master: {}", path.display()));
+                }
+                Err(e) => app.messages.error(format!("Could not copy the sample master: {e}")),
+            },
+        }
+        app
+    }
+
+    /// Opens a file in place of the current one; if it cannot be opened, the current one stays.
+    fn open(&mut self, path: &Path) {
+        let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
+        if self.session.as_ref().is_some_and(|s| same(s.path(), path)) {
+            self.view = View::Browser;
+            return;
+        }
+        match workspace::open(path) {
+            Ok((file, opened)) => {
+                if let Some(old) = self.session.take()
+                    && let Err(e) = old.close()
+                {
+                    self.messages.error(e);
+                }
+                let path = file.path().to_path_buf();
+                if opened.recovered > 0 {
+                    self.messages.notice(format!(
+                        "Recovered {} change{} from the journal (work saved since the file was last closed).",
+                        opened.recovered,
+                        if opened.recovered == 1 { "" } else { "s" }
+                    ));
+                }
+                if let Some(why) = &opened.read_only {
+                    self.messages.notice(format!("Read-only: {why}. Your changes would not be saved."));
+                }
+                let preferred = self.settings.annotators.get(&path).copied();
+                self.session = Some(Session::new(file, preferred));
+                self.settings.opened(&path);
+                self.view = View::Browser;
+                self.browser = Browser::default();
+                let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                self.viewport.push(ViewportCommand::Title(format!("PROTEST — {name}")));
+            }
+            Err(e) => self.messages.error(format!("Could not open the file: {e}")),
+        }
+    }
+
+    /// Draws everything; called by eframe every frame (and by the tests).
+    pub fn ui(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        if !std::mem::replace(&mut self.styled, true) {
+            style::apply(&ctx, self.settings.theme);
+        }
+        if ctx.input(|i| i.viewport().close_requested()) && !self.may_close {
+            self.viewport.push(ViewportCommand::CancelClose);
+            self.leave_then(Go::Quit);
+        }
+        self.store_due_remarks(Some(ctx.input(|i| i.time)));
+        // Every key of the frame, in order: a slow frame may bring several ("n", "→", "n", "→").
+        while let Some(command) = self.read_keys(&ctx) {
+            self.command(command);
+            if matches!(command, Command::FocusTags | Command::FocusRemarks) {
+                break; // what follows is typing, for the field that gets the focus
+            }
+        }
+
+        egui::Panel::top("menu").show(ui, |ui| {
+            let can_switch = matches!(self.view, View::Browser);
+            if let Some(action) = self.menu.ui(ui, self.session.as_ref(), self.settings.theme, can_switch) {
+                self.action(&ctx, action);
+            }
+        });
+        if !self.messages.is_empty() {
+            egui::Panel::top("messages").show(ui, |ui| self.messages.ui(ui));
+        }
+        egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui));
+        match &self.view {
+            View::Browser => self.browser_ui(ui),
+            View::Example(_) => self.example_ui(ui),
+        }
+
+        if let Some(dialog) = &self.dialog
+            && let Some(choice) = dialog.ui(&ctx)
+        {
+            self.settle(choice);
+        }
+        let recent = self.settings.recent.clone();
+        if let Some(path) = self.open_dialog.ui(&ctx, &recent) {
+            self.leave_then(Go::Open(path));
+        }
+        if self.help.open {
+            self.help.show(&ctx);
+        }
+        for command in self.viewport.drain(..) {
+            ctx.send_viewport_cmd(command);
+        }
+        self.keyboard_taken = keyboard_taken(&ctx);
+    }
+
+    /// Stores what is left and closes the file (the window is closing).
+    pub fn shutdown(&mut self) {
+        self.store_due_remarks(None);
+        if let Some(session) = self.session.take()
+            && let Err(e) = session.close()
+        {
+            // The journal still holds every change; the next start recovers it.
+            eprintln!("error: {e}");
+        }
+    }
+}
+
+/// Whether a text field or a popup (menu, drop-down) has the keyboard.
+pub(super) fn keyboard_taken(ctx: &egui::Context) -> bool {
+    ctx.text_edit_focused() || Popup::is_any_open(ctx)
 }
 
 impl eframe::App for App {
-    fn ui(&mut self, ui: &mut eframe::egui::Ui, _frame: &mut eframe::Frame) {
-        eframe::egui::CentralPanel::default().show(ui, |ui| {
-            ui.heading(self.path.display().to_string());
-            match &self.loaded {
-                Err(e) => {
-                    ui.colored_label(ui.visuals().error_fg_color, e);
-                }
-                Ok(master) => {
-                    for c in &master.categories {
-                        let n = master.examples.iter().filter(|e| e.category == c.name).count();
-                        ui.label(format!("{}: {n} examples", c.title()));
-                    }
-                }
-            }
-        });
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        App::ui(self, ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, settings::KEY, &self.settings);
+    }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.shutdown();
     }
 }

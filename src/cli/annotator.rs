@@ -1,4 +1,4 @@
-use super::batch::{InFile, with_master};
+use super::{InFile, with_master};
 use clap::{Args, Subcommand};
 use protest::{annotators, master_file};
 use std::path::PathBuf;

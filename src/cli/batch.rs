@@ -1,11 +1,11 @@
+use super::{InFile, with_master};
 use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand};
 use protest::batch::{self, export};
 use protest::model::{AnnotatorId, CorpusId, Master};
 use protest::plan::{self, Request};
-use protest::store::Store;
-use protest::{Error, adjudication, annotators, journal, merge};
+use protest::{adjudication, annotators, journal, merge};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Args)]
@@ -119,35 +119,6 @@ pub fn run(args: BatchArgs) -> anyhow::Result<()> {
         BatchCommand::Export(a) => export_batches(a),
         BatchCommand::Import(a) => import_batches(a),
         BatchCommand::Adjudicate(a) => adjudicate(a),
-    }
-}
-
-/// Runs `work` on a master opened for changing (refused if another PROTEST window has it open),
-/// and closes it whatever happens, so no journal or lock is left beside it.
-pub(super) fn with_master<T>(
-    path: &Path,
-    work: impl FnOnce(&mut Store<Master>) -> anyhow::Result<T>,
-) -> anyhow::Result<T> {
-    let (mut store, opened) = Store::<Master>::open(path)?;
-    if let Some(why) = opened.read_only {
-        bail!("{why}; close it there first");
-    }
-    let result = work(&mut store);
-    let closed = store.close();
-    let value = result?;
-    closed?;
-    Ok(value)
-}
-
-/// Library errors about a master's content (a name taken, a task set missing…) become errors
-/// naming the master file.
-pub(super) trait InFile<T> {
-    fn in_file(self, path: &Path) -> Result<T, Error>;
-}
-
-impl<T, E: std::fmt::Display> InFile<T> for Result<T, E> {
-    fn in_file(self, path: &Path) -> Result<T, Error> {
-        self.map_err(|e| Error::whole_file(path, e.to_string()))
     }
 }
 

@@ -1,12 +1,21 @@
 //! Command-line interface: argument definitions and one small function per subcommand.
 
+mod add_system;
 mod annotator;
+mod auto_eval;
 mod batch;
 mod check;
+mod convert;
 mod import;
+mod report;
 mod synth;
 
+use anyhow::bail;
 use clap::{Parser, Subcommand};
+use protest::Error;
+use protest::model::Master;
+use protest::store::Store;
+use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -29,6 +38,8 @@ pub enum Command {
     },
     /// Build a master from a tokenised source, translations, alignments and a test-suite definition.
     Import(Box<import::ImportArgs>),
+    /// Add a new MT system's output to a master: tokenised, word-aligned, one candidate per example.
+    AddSystem(Box<add_system::AddSystemArgs>),
     /// Validate a master or batch file and print what it contains.
     Check {
         /// The file to check.
@@ -38,18 +49,29 @@ pub enum Command {
     Annotator(annotator::AnnotatorArgs),
     /// Task sets and batches: plan, export, import (merge) and adjudicate.
     Batch(batch::BatchArgs),
+    /// Match every MT translation against the reference and judged translations; store the results.
+    AutoEval(auto_eval::AutoEvalArgs),
+    /// Print or export the results, agreement, per-system score and automatic-match tables.
+    Report(report::ReportArgs),
+    /// Convert the original PROTEST tool's SQLite master or annotation batch into our files.
+    Convert(convert::ConvertArgs),
     /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
     Synth(Box<synth::SynthArgs>),
 }
 
 /// Runs a headless subcommand; errors go to stderr with a non-zero exit code.
 pub fn run(command: Command) -> ExitCode {
+    quiet_on_broken_pipe();
     let result = match command {
         Command::Open { .. } => unreachable!("the GUI handles open"),
         Command::Import(args) => import::run(*args),
+        Command::AddSystem(args) => add_system::run(*args),
         Command::Check { file } => check::run(&file),
         Command::Annotator(args) => annotator::run(args),
         Command::Batch(args) => batch::run(args),
+        Command::AutoEval(args) => auto_eval::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Convert(args) => convert::run(args),
         Command::Synth(args) => synth::run(*args),
     };
     match result {
@@ -58,5 +80,43 @@ pub fn run(command: Command) -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Runs `work` on a master opened for changing (refused if another PROTEST window has it open),
+/// and closes it whatever happens, so no journal or lock is left beside it.
+pub fn with_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> anyhow::Result<T>) -> anyhow::Result<T> {
+    let (mut store, opened) = Store::<Master>::open(path)?;
+    if let Some(why) = opened.read_only {
+        bail!("{why}; close it there first");
+    }
+    let result = work(&mut store);
+    let closed = store.close();
+    let value = result?;
+    closed?;
+    Ok(value)
+}
+
+/// Library errors about a master's content (a name taken, a task set missing…) become errors
+/// naming the master file.
+pub trait InFile<T> {
+    fn in_file(self, path: &Path) -> Result<T, Error>;
+}
+
+impl<T, E: std::fmt::Display> InFile<T> for Result<T, E> {
+    fn in_file(self, path: &Path) -> Result<T, Error> {
+        self.map_err(|e| Error::whole_file(path, e.to_string()))
+    }
+}
+
+/// `protest report … | head` should stop quietly when `head` has read enough, like other Unix
+/// tools, instead of panicking in `println!`: restore the default SIGPIPE action that the Rust
+/// runtime replaces with "ignore".
+fn quiet_on_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called once at start-up, before any thread exists; it only resets a signal
+    // disposition to the OS default.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -198,18 +198,24 @@ pub(crate) fn candidates(master: &Master) -> Vec<Candidate> {
     for example in &master.examples {
         for corpus in master.translations() {
             let Some(alignment) = &corpus.alignment else { continue };
-            let aligned = |at: TokenRef| {
-                alignment.targets(at.sentence, at.token).into_iter().map(|t| TokenRef::new(at.sentence, t)).collect()
-            };
-            out.push(Candidate {
-                id: next,
-                example: example.no,
-                corpus: corpus.id,
-                pronoun: aligned(example.pronoun_ref()),
-                antecedents: example.antecedents.iter().map(|a| aligned(a.head_ref())).collect(),
-            });
+            out.push(candidate(next, example, corpus.id, alignment));
             next.0 += 1;
         }
     }
     out
+}
+
+/// The candidate of one example in one translation corpus: the target tokens `alignment` links
+/// to the example's pronoun and to each antecedent head.
+pub fn candidate(id: CandidateId, example: &Example, corpus: CorpusId, alignment: &Alignment) -> Candidate {
+    let aligned = |at: TokenRef| {
+        alignment.targets(at.sentence, at.token).into_iter().map(|t| TokenRef::new(at.sentence, t)).collect()
+    };
+    Candidate {
+        id,
+        example: example.no,
+        corpus,
+        pronoun: aligned(example.pronoun_ref()),
+        antecedents: example.antecedents.iter().map(|a| aligned(a.head_ref())).collect(),
+    }
 }

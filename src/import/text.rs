@@ -43,16 +43,50 @@ pub fn corpus(path: &Path, lines: Vec<String>) -> Result<Vec<String>> {
 /// the sentences' token counts. Surplus empty lines at the very end are ignored (the news
 /// corpus's MT alignment has one).
 pub fn read_alignment(path: &Path, source: &[String], target: &[String], target_name: &Path) -> Result<Vec<Links>> {
-    alignment(path, read_lines(path)?, source, target, target_name)
+    read_alignment_ordered(path, PairOrder::SourceTarget, source, target, target_name)
 }
 
-pub fn alignment(
+/// The order of the two numbers of each pair in an alignment file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PairOrder {
+    /// `i-j`, source index first: Moses, fast_align, eflomal, awesome-align.
+    #[default]
+    SourceTarget,
+    /// `j-i`, target index first.
+    TargetSource,
+}
+
+/// [`read_alignment`] for a file whose pairs may be written target index first; the links
+/// returned are always (source, target), and messages quote pairs as the file writes them.
+pub fn read_alignment_ordered(
     path: &Path,
-    mut lines: Vec<String>,
+    order: PairOrder,
     source: &[String],
     target: &[String],
     target_name: &Path,
 ) -> Result<Vec<Links>> {
+    alignment(path, read_lines(path)?, order, source, target, target_name)
+}
+
+/// [`read_alignment_ordered`] on the lines of the file.
+pub fn alignment(
+    path: &Path,
+    mut lines: Vec<String>,
+    order: PairOrder,
+    source: &[String],
+    target: &[String],
+    target_name: &Path,
+) -> Result<Vec<Links>> {
+    if target.len() != source.len() {
+        return Err(Error::whole_file(
+            target_name,
+            format!(
+                "has {} sentences but the source has {}; a translation needs one line per source sentence",
+                target.len(),
+                source.len()
+            ),
+        ));
+    }
     while lines.len() > source.len() && lines.last().is_some_and(|l| l.trim().is_empty()) {
         lines.pop();
     }
@@ -70,7 +104,11 @@ pub fn alignment(
         .iter()
         .enumerate()
         .map(|(i, line)| {
-            let links = alignment::parse_line(line).map_err(|m| Error::at_line(path, i + 1, m))?;
+            let mut links = alignment::parse_line(line).map_err(|m| Error::at_line(path, i + 1, m))?;
+            if order == PairOrder::TargetSource {
+                links = links.into_iter().map(|(t, s)| (s, t)).collect();
+                links.sort_unstable();
+            }
             let (src_len, tgt_len) = (tokens::token_count(&source[i]) as u32, tokens::token_count(&target[i]) as u32);
             if let Some(&(s, t)) = links.iter().find(|&&(s, t)| s >= src_len || t >= tgt_len) {
                 let what = if s >= src_len {
@@ -81,7 +119,11 @@ pub fn alignment(
                         target_name.display()
                     )
                 };
-                return Err(Error::at_line(path, i + 1, format!("pair {s}-{t}: {what}")));
+                let pair = match order {
+                    PairOrder::SourceTarget => format!("{s}-{t}"),
+                    PairOrder::TargetSource => format!("{t}-{s}"),
+                };
+                return Err(Error::at_line(path, i + 1, format!("pair {pair}: {what}")));
             }
             Ok(links)
         })
@@ -168,6 +210,24 @@ mod tests {
         assert!(err.contains("src: line 1: pair 2-0: source index 2 is out of range"), "{err}");
         let err = read_alignment(&file(&d, "bad", b"0-0\n0:1\n"), &src, &tgt, tname).unwrap_err().to_string();
         assert!(err.contains("bad: line 2: malformed pair '0:1'"), "{err}");
+        // Found by fuzzing: a target with fewer sentences than the source used to panic.
+        let err = read_alignment(&file(&d, "ok2", b"0-0\n0-0\n"), &src, &tgt[..1], tname).unwrap_err().to_string();
+        assert!(err.contains("t.fr: has 1 sentences but the source has 2"), "{err}");
+    }
+
+    #[test]
+    fn reversed_alignment_files_are_read_target_first() {
+        let d = tempfile::tempdir().unwrap();
+        let src = lines(&["a b", "c"]);
+        let tgt = lines(&["x", "y z"]);
+        let tname = Path::new("t.fr");
+        let reversed = file(&d, "rev", b"0-1 0-0\n1-0\n");
+        let links = read_alignment_ordered(&reversed, PairOrder::TargetSource, &src, &tgt, tname).unwrap();
+        assert_eq!(links, vec![vec![(0, 0), (1, 0)], vec![(0, 1)]]);
+        let err = read_alignment_ordered(&file(&d, "far", b"0-0\n0-1\n"), PairOrder::TargetSource, &src, &tgt, tname)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("far: line 2: pair 0-1: source index 1 is out of range"), "{err}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The master: a whole test suite with its translations, annotators and annotations.
 
+use super::auto_eval::AutoEval;
 use super::candidate::Candidate;
 use super::corpus::{Corpus, CorpusRole};
 use super::ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo};
@@ -171,6 +172,9 @@ pub struct Master {
     pub records: Records,
     #[serde(default)]
     pub task_sets: Vec<TaskSet>,
+    /// Results of the automatic reference match; left out of the file until it has run.
+    #[serde(default, skip_serializing_if = "AutoEval::is_empty")]
+    pub auto_eval: AutoEval,
     #[serde(skip)]
     index: Index,
 }
@@ -194,6 +198,7 @@ impl PartialEq for Master {
             && self.annotators == other.annotators
             && self.records == other.records
             && self.task_sets == other.task_sets
+            && self.auto_eval == other.auto_eval
     }
 }
 
@@ -217,6 +222,7 @@ impl Master {
             annotators: Vec::new(),
             records: Records::default(),
             task_sets: Vec::new(),
+            auto_eval: AutoEval::default(),
             index: Index::default(),
         }
     }

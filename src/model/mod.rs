@@ -1,5 +1,6 @@
 //! The data model of spec §1–2. Plain data with lookups; no I/O and no UI.
 
+mod auto_eval;
 mod candidate;
 mod corpus;
 mod ids;
@@ -9,6 +10,7 @@ mod suite;
 pub mod tags;
 mod tasks;
 
+pub use auto_eval::{AutoEval, MatchEntry, Outcome, Round};
 pub use candidate::Candidate;
 pub use corpus::{Corpus, CorpusRole};
 pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};

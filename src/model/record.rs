@@ -4,7 +4,7 @@ use super::ids::{AnnotatorId, CandidateId, TokenRef};
 use crate::conflicts::Conflict;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A yes / no answer, or none yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -124,6 +124,11 @@ pub struct Record {
     pub selected: Selection,
     #[serde(default)]
     pub conflict: ConflictStatus,
+    /// Values of a record converted from the original PROTEST tool that the fields above cannot
+    /// hold exactly, by the old column name (`anaph_annotation: unsure`, an inconsistent
+    /// `conflict_status`; see docs/legacy.md). Historical: later edits do not change it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub legacy: BTreeMap<String, String>,
     pub created: DateTime<Utc>,
     pub modified: DateTime<Utc>,
 }
@@ -139,6 +144,7 @@ impl Record {
             remarks: String::new(),
             selected: Selection::default(),
             conflict: ConflictStatus::Unchecked,
+            legacy: BTreeMap::new(),
             created: now,
             modified: now,
         }
@@ -158,13 +164,15 @@ impl Record {
         }
     }
 
-    /// True when the annotator has entered nothing, so the candidate still counts as new.
+    /// True when the annotator has entered nothing, so the candidate still counts as new. A
+    /// converted record with a legacy value (an old "unsure") is not blank.
     pub fn is_blank(&self) -> bool {
         !self.pronoun.is_set()
             && !self.antecedent.is_set()
             && self.tags.is_empty()
             && self.remarks.trim().is_empty()
             && self.selected.is_empty()
+            && self.legacy.is_empty()
     }
 
     /// The same annotation, ignoring timestamps and conflict status.
@@ -176,5 +184,6 @@ impl Record {
             && self.tags == other.tags
             && self.remarks == other.remarks
             && self.selected == other.selected
+            && self.legacy == other.legacy
     }
 }

@@ -1,0 +1,95 @@
+//! Moving between the browser and the examples of a set; leaving an example runs the conflict
+//! checks and may ask first (spec §5).
+
+use super::App;
+use super::browser::Opening;
+use super::conflict_dialog::{Choice, ConflictDialog};
+use egui::ViewportCommand;
+use protest::model::CandidateId;
+use std::path::PathBuf;
+
+/// Working through a set of candidates.
+pub(super) struct Walk {
+    pub(super) title: String,
+    pub(super) set: Vec<CandidateId>,
+    pub(super) index: usize,
+}
+
+impl Walk {
+    pub(super) fn current(&self) -> CandidateId {
+        self.set[self.index]
+    }
+}
+
+pub(super) enum View {
+    Browser,
+    Example(Walk),
+}
+
+/// Where to go once the example being left is settled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Go {
+    To(usize),
+    Browser,
+    Open(PathBuf),
+    Quit,
+}
+
+impl App {
+    pub(super) fn start(&mut self, opening: Opening) {
+        if opening.set.is_empty() {
+            return;
+        }
+        let index = opening.start.min(opening.set.len() - 1);
+        self.view = View::Example(Walk { title: opening.title, set: opening.set, index });
+    }
+
+    /// Leaves the current example (if any): stores pending remarks, runs the conflict checks and
+    /// either goes on or asks first.
+    pub(super) fn leave_then(&mut self, go: Go) {
+        self.store_due_remarks(None);
+        if let (View::Example(walk), Some(session)) = (&self.view, &mut self.session)
+            && !session.is_read_only()
+        {
+            let candidate = walk.current();
+            match session.leave(candidate) {
+                Ok(conflicts) if !conflicts.is_empty() => {
+                    self.dialog = Some(ConflictDialog { candidate, conflicts, then: go });
+                    return;
+                }
+                Ok(_) => {}
+                Err(e) => self.messages.error(e),
+            }
+        }
+        self.go(go);
+    }
+
+    pub(super) fn settle(&mut self, choice: Choice) {
+        let Some(dialog) = self.dialog.take() else { return };
+        if choice == Choice::Amend {
+            return;
+        }
+        if let Some(session) = &mut self.session
+            && let Err(e) = session.keep(dialog.candidate, dialog.conflicts)
+        {
+            self.messages.error(e);
+        }
+        self.go(dialog.then);
+    }
+
+    fn go(&mut self, go: Go) {
+        match go {
+            Go::To(i) => {
+                if let View::Example(walk) = &mut self.view {
+                    walk.index = i.min(walk.set.len() - 1);
+                }
+            }
+            Go::Browser => self.view = View::Browser,
+            Go::Open(path) => self.open(&path),
+            Go::Quit => {
+                self.may_close = true;
+                self.viewport.push(ViewportCommand::Close);
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Automatic reference match and the semi-automatic loop (spec §8, docs/auto-eval.md).
+//!
+//! Each run is a round: every MT system's candidate is compared with the reference translation
+//! of its example and with the translations annotators have judged correct so far. Matches count
+//! as correct; the rest is referred to humans, whose judgements feed the next round.
+
+pub mod matching;
+
+use crate::model::{AutoEval, CandidateId, Master, MatchEntry, Outcome, Round};
+use crate::verdict::Verdicts;
+use chrono::{DateTime, Utc};
+use matching::{Reference, Words};
+use std::collections::HashMap;
+
+/// Runs one round over `master` and returns its automatic evaluation with the round added.
+/// Pure: the caller stores the result (`master.auto_eval = …`).
+pub fn run(master: &Master, now: DateTime<Utc>) -> AutoEval {
+    let verdicts = Verdicts::new(master);
+    let previous = &master.auto_eval;
+    let number = previous.rounds.len() as u32 + 1;
+    let mut references: HashMap<_, Vec<Reference>> = HashMap::new();
+    let mut outcomes = Vec::new();
+    for candidate in master.candidates.iter().filter(|c| matching::is_compared(master, c)) {
+        let (Some((example, category)), Some(corpus)) = (master.example_of(candidate), master.corpus(candidate.corpus))
+        else {
+            continue;
+        };
+        let refs = references
+            .entry(example.no)
+            .or_insert_with(|| matching::references(&verdicts, example, category.anaphoric));
+        let words = Words::of(corpus, candidate, category.anaphoric);
+        let (outcome, reference) = matching::compare(candidate.id, &words, refs);
+        let round = match previous.entry(candidate.id) {
+            Some(old) if old.outcome == outcome && old.reference == reference => old.round,
+            _ => number,
+        };
+        outcomes.push(MatchEntry { candidate: candidate.id, outcome, reference, round });
+    }
+    outcomes.sort_by_key(|e| e.candidate);
+    let mut current = AutoEval { outcomes, rounds: previous.rounds.clone() };
+    let count = |o: Outcome| current.outcomes.iter().filter(|e| e.outcome == o).count() as u32;
+    let newly_matched = |now: &AutoEval, before: &AutoEval| {
+        now.outcomes.iter().filter(|e| e.outcome == Outcome::Match && !before.matched(e.candidate)).count() as u32
+    };
+    let round = Round {
+        round: number,
+        run: now,
+        judged_references: references.values().flatten().filter(|r| r.judged).count() as u32,
+        matches: count(Outcome::Match),
+        mismatches: count(Outcome::Mismatch),
+        no_translation: count(Outcome::NoTranslation),
+        no_reference: count(Outcome::NoReference),
+        settled: newly_matched(&current, previous),
+        unsettled: newly_matched(previous, &current),
+    };
+    current.rounds.push(round);
+    current
+}
+
+/// Whether a candidate still needs a human judgement, i.e. the latest round did not settle it by
+/// a match. For the category browser and for planning task sets. Says nothing about whether a
+/// human has already judged it.
+pub fn needs_human(master: &Master, candidate: CandidateId) -> bool {
+    !master.auto_eval.matched(candidate)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,95 @@
+use super::with_master;
+use clap::Args;
+use protest::add_system::{self, AlignedBy, AlignmentFile, Options, Output, ParallelText};
+use protest::import::text::{self, PairOrder};
+use protest::master_file;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Debug, Args)]
+pub struct AddSystemArgs {
+    /// The master to add the system to. It is changed in place (atomically) only when
+    /// everything checks out.
+    master: PathBuf,
+    /// The system's output: plain text, one sentence per line, parallel to the master's source.
+    output: PathBuf,
+    /// Name of the new corpus; must not be in use in the master.
+    #[arg(long)]
+    name: String,
+    /// Source↔output word alignment from an external aligner: Pharaoh/Moses `i-j` pairs (fast_align,
+    /// eflomal, awesome-align), one line per sentence. Without it the built-in aligner is used.
+    #[arg(long, value_name = "FILE")]
+    alignment: Option<PathBuf>,
+    /// The alignment file writes each pair target index first (`j-i`).
+    #[arg(long, requires = "alignment")]
+    reversed: bool,
+    /// The output is already tokenised like the master's corpora; otherwise it is tokenised
+    /// (docs/tokenisation.md).
+    #[arg(long)]
+    tokenised: bool,
+    /// More parallel text (source and target files, one sentence per line) for the built-in
+    /// aligner to learn from.
+    #[arg(long, num_args = 2, value_names = ["SRC", "TGT"], conflicts_with = "alignment")]
+    extra_parallel: Option<Vec<PathBuf>>,
+}
+
+pub fn run(args: AddSystemArgs) -> anyhow::Result<()> {
+    // Everything that can fail on the inputs happens before the master is opened for writing.
+    let master = master_file::load(&args.master)?;
+    let lines = text::read_lines(&args.output)?;
+    let options = Options {
+        tokenised: args.tokenised,
+        alignment: args.alignment.map(|path| AlignmentFile {
+            path,
+            order: if args.reversed { PairOrder::TargetSource } else { PairOrder::SourceTarget },
+        }),
+        extra_parallel: args.extra_parallel.map(|p| ParallelText { source: p[0].clone(), target: p[1].clone() }),
+        ..Options::default()
+    };
+    let started = Instant::now();
+    let system = add_system::prepare(&master, &args.name, Output { origin: &args.output, lines: &lines }, &options)?;
+    let seconds = started.elapsed().as_secs_f64();
+
+    let report = Report::of(&system);
+    let corpus = with_master(&args.master, |store| Ok(store.update(|m| system.add_to(m))?))?;
+
+    println!("added system '{}' to {} as corpus {corpus}", args.name, args.master.display());
+    println!("  {} sentences, {} candidates (ids {})", report.sentences, report.candidates, report.ids);
+    match report.aligned_by {
+        AlignedBy::BuiltIn { training_pairs, pronoun_repairs } => {
+            println!("  aligned by the built-in aligner, trained on {training_pairs} sentence pairs in {seconds:.1} s");
+            match pronoun_repairs {
+                Some(n) => println!("  pronoun alignment repair added {n} links"),
+                None => println!("  no pronoun alignment repair for these languages"),
+            }
+        }
+        AlignedBy::File => println!("  alignment read from the given file"),
+    }
+    println!("  pronoun aligned in {} of {} candidates", report.pronouns_aligned, report.candidates);
+    Ok(())
+}
+
+/// What to tell the user about the system, taken before it moves into the master.
+struct Report {
+    sentences: usize,
+    candidates: usize,
+    ids: String,
+    pronouns_aligned: usize,
+    aligned_by: AlignedBy,
+}
+
+impl Report {
+    fn of(system: &add_system::NewSystem) -> Report {
+        let ids = match (system.candidates.first(), system.candidates.last()) {
+            (Some(first), Some(last)) => format!("{}–{}", first.id, last.id),
+            _ => "none".into(),
+        };
+        Report {
+            sentences: system.corpus.sentences.len(),
+            candidates: system.candidates.len(),
+            ids,
+            pronouns_aligned: system.candidates.iter().filter(|c| !c.pronoun.is_empty()).count(),
+            aligned_by: system.aligned_by,
+        }
+    }
+}

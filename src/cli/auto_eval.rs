@@ -1,0 +1,64 @@
+use super::with_master;
+use anyhow::Context;
+use chrono::Utc;
+use clap::Args;
+use protest::model::{Master, Round};
+use protest::{auto_eval, master_file};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct AutoEvalArgs {
+    /// The master to evaluate; the results are stored in it.
+    master: PathBuf,
+    /// Print what the round would settle without changing the file.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+pub fn run(args: AutoEvalArgs) -> anyhow::Result<()> {
+    let print = |master: &Master| -> anyhow::Result<()> {
+        let round = master.auto_eval.rounds.last().context("a round was just added")?;
+        print!("{}", describe(round, master.reference().map(|c| c.name.as_str())));
+        Ok(())
+    };
+    if args.dry_run {
+        let mut master = master_file::load(&args.master)?;
+        master.auto_eval = auto_eval::run(&master, Utc::now());
+        print(&master)?;
+        println!("dry run: {} not changed", args.master.display());
+        return Ok(());
+    }
+    with_master(&args.master, |store| {
+        store.update(|m| {
+            m.auto_eval = auto_eval::run(m, Utc::now());
+            Ok(())
+        })?;
+        print(store.master())
+    })?;
+    println!("stored in {}", args.master.display());
+    Ok(())
+}
+
+fn describe(r: &Round, reference: Option<&str>) -> String {
+    let to_humans = r.candidates() - r.matches;
+    let against = match reference {
+        Some(name) => format!("'{name}' and"),
+        None => "(no reference corpus)".into(),
+    };
+    let mut out = format!(
+        "Round {}: {} MT candidates compared with {against} {} translations judged correct\n",
+        r.round,
+        r.candidates(),
+        r.judged_references
+    );
+    out += &format!("  match           {:>5}   settled this round: {}", r.matches, r.settled);
+    if r.unsettled > 0 {
+        out += &format!(", no longer matching: {}", r.unsettled);
+    }
+    out += "\n";
+    out += &format!("  mismatch        {:>5}\n", r.mismatches);
+    out += &format!("  no translation  {:>5}\n", r.no_translation);
+    out += &format!("  no reference    {:>5}\n", r.no_reference);
+    out += &format!("  to humans       {:>5}\n", to_humans);
+    out
+}

@@ -1,0 +1,426 @@
+//! The content of an original-tool file as typed rows, one struct per table of
+//! docs/legacy.md, before any of it is interpreted.
+
+use super::db::{Col, Db, Rows};
+use crate::error::{Error, Result};
+use std::path::Path;
+
+/// The versions this build converts.
+pub const VERSIONS: [&str; 2] = ["PROTEST 1.1", "PROTEST 1.0"];
+
+/// What an old file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileType {
+    Master,
+    /// One annotator's batch (`annotation_batch`).
+    Batch,
+}
+
+/// The `meta_data` table.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Meta {
+    pub version: String,
+    pub master_id: Option<String>,
+    pub master_description: Option<String>,
+    pub time_created: Option<String>,
+    pub annotator_id: Option<String>,
+    pub annotator_name: Option<String>,
+    /// `config:conflict_checks` = `disabled`.
+    pub checks_disabled: bool,
+    /// Every tag, in table order (first value of a repeated tag wins, as in the old tool).
+    pub tags: Vec<(String, String)>,
+}
+
+impl Meta {
+    pub fn get(&self, tag: &str) -> Option<&str> {
+        self.tags.iter().find(|(t, _)| t == tag).map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Corpus {
+    pub id: i64,
+    pub name: String,
+    pub source: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Sentence {
+    pub id: i64,
+    pub corpus: i64,
+    pub line: i64,
+    pub text: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub id: i64,
+    pub corpus: i64,
+    pub start: i64,
+    pub end: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Category {
+    pub id: i64,
+    pub description: String,
+    pub anaphoric: bool,
+}
+
+/// A `pro_candidates` row (`pro_examples` in the oldest files).
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub id: i64,
+    pub srccorpus: i64,
+    pub tgtcorpus: i64,
+    pub example_no: i64,
+    pub line: i64,
+    pub srcpro: Option<String>,
+    pub srcpos: i64,
+    pub category: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Antecedent {
+    pub id: i64,
+    pub srccorpus: i64,
+    pub tgtcorpus: i64,
+    pub example_no: i64,
+    pub ant_no: i64,
+    pub line: i64,
+    pub start: i64,
+    pub end: i64,
+    pub head_text: Option<String>,
+    pub head: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Translation {
+    pub id: i64,
+    pub tgtcorpus: i64,
+    pub example_no: i64,
+    /// `None`: aligned to the pronoun; else to that antecedent's head.
+    pub ant_no: Option<i64>,
+    pub line: i64,
+    pub tgtpos: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Annotator {
+    pub id: i64,
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Annotation {
+    pub id: i64,
+    pub candidate: i64,
+    pub annotator: i64,
+    pub antecedent: Option<String>,
+    pub pronoun: Option<String>,
+    pub remarks: Option<String>,
+    pub conflict: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TokenAnnotation {
+    pub id: i64,
+    pub candidate: i64,
+    pub line: i64,
+    pub token: i64,
+    pub annotation: Option<String>,
+    pub annotator: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Tag {
+    pub id: i64,
+    pub candidate: i64,
+    pub annotator: i64,
+    pub tag: String,
+}
+
+/// An `annotation_tasks` row: a candidate's place in a task.
+#[derive(Debug, Clone)]
+pub struct TaskPlace {
+    pub id: i64,
+    pub task_no: i64,
+    pub candidate: i64,
+    /// Only in some files.
+    pub annotator: Option<i64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TaskDefinition {
+    pub id: i64,
+    pub taskset: String,
+    pub label: String,
+}
+
+/// Every table of an old file.
+#[derive(Debug, Clone)]
+pub struct OldFile {
+    pub file_type: FileType,
+    pub meta: Meta,
+    pub corpora: Vec<Corpus>,
+    pub sentences: Vec<Sentence>,
+    pub documents: Vec<Document>,
+    pub categories: Vec<Category>,
+    pub candidates: Vec<Candidate>,
+    /// The name of the candidates table as found (`pro_candidates`, or `pro_examples`).
+    pub candidates_table: &'static str,
+    pub antecedents: Vec<Antecedent>,
+    pub translations: Vec<Translation>,
+    pub annotators: Vec<Annotator>,
+    pub annotations: Vec<Annotation>,
+    pub token_annotations: Vec<TokenAnnotation>,
+    pub tags: Vec<Tag>,
+    pub task_places: Vec<TaskPlace>,
+    pub task_definitions: Vec<TaskDefinition>,
+    /// Rows per table present in the file, in the order of docs/legacy.md.
+    pub row_counts: Vec<(&'static str, usize)>,
+}
+
+/// Reads only `meta_data`: what the file is, cheaply (for a GUI deciding what to offer).
+pub fn read_meta(path: &Path) -> Result<(FileType, Meta)> {
+    meta(path, &Db::open(path)?).map(|(t, m, _)| (t, m))
+}
+
+fn meta(path: &Path, db: &Db) -> Result<(FileType, Meta, usize)> {
+    let Some(rows) = db.read(&["meta_data"], &[Col::Req(&["tag"]), Col::Req(&["tag_value"])])? else {
+        return Err(Error::whole_file(
+            path,
+            "an SQLite database without PROTEST's meta_data table: not a file of the original PROTEST tool",
+        ));
+    };
+    let mut meta = Meta::default();
+    for r in rows.iter() {
+        let (Some(tag), Some(value)) = (r.opt_text(0)?, r.opt_text(1)?) else { continue };
+        if meta.get(&tag).is_none() {
+            meta.tags.push((tag, value));
+        }
+    }
+    let text = |tag: &str| meta.get(tag).map(str::to_owned);
+    let Some(version) = text("file_version") else {
+        return Err(Error::whole_file(path, "meta_data has no file_version: not a file of the original PROTEST tool"));
+    };
+    if !VERSIONS.contains(&version.trim()) {
+        return Err(Error::whole_file(
+            path,
+            format!("file version '{version}' is not supported (this PROTEST converts {})", VERSIONS.join(" and ")),
+        ));
+    }
+    let file_type = match text("file_type").as_deref().map(str::trim) {
+        Some("master") => FileType::Master,
+        Some("annotation_batch") => FileType::Batch,
+        // The oldest files may not say; only batches name their annotator.
+        None if text("annotator_id").is_some() => FileType::Batch,
+        None => FileType::Master,
+        Some(other) => {
+            return Err(Error::whole_file(
+                path,
+                format!("meta_data says file_type '{other}'; expected 'master' or 'annotation_batch'"),
+            ));
+        }
+    };
+    let meta = Meta {
+        version: version.trim().to_owned(),
+        master_id: text("master_id"),
+        master_description: text("master_description"),
+        time_created: text("time_created"),
+        annotator_id: text("annotator_id"),
+        annotator_name: text("annotator_name"),
+        checks_disabled: meta.get("config:conflict_checks").is_some_and(|v| v.trim() == "disabled"),
+        tags: meta.tags,
+    };
+    Ok((file_type, meta, rows.len()))
+}
+
+/// Reads every table. Tables the oldest files lack (documents, pro_antecedents, token and tag
+/// annotations, tasks) read as empty; the others are required.
+pub fn read(path: &Path) -> Result<OldFile> {
+    use Col::{Opt, Req};
+    let db = Db::open(path)?;
+    let (file_type, meta, meta_rows) = meta(path, &db)?;
+    let mut counts = vec![("meta_data", meta_rows)];
+    let mut table = |names: &[&'static str], cols: &[Col], required: bool| -> Result<Option<Rows>> {
+        let rows = db.read(names, cols)?;
+        match &rows {
+            Some(r) => counts.push((r.table, r.len())),
+            None if required => {
+                return Err(Error::whole_file(
+                    path,
+                    format!("the file has no {} table; is it a file of the original PROTEST tool?", names[0]),
+                ));
+            }
+            None => {}
+        }
+        Ok(rows)
+    };
+    let corpora = table(&["corpora"], &[Req(&["name"]), Req(&["srctgt"])], true)?;
+    let sentences = table(&["sentences"], &[Req(&["corpus"]), Req(&["line"]), Req(&["sentence"])], true)?;
+    let documents = table(&["documents"], &[Req(&["corpus"]), Req(&["start"]), Req(&["end"])], false)?;
+    let categories = table(&["categories"], &[Req(&["description"]), Opt(&["antagreement"])], true)?;
+    let candidates = table(
+        &["pro_candidates", "pro_examples"],
+        &[
+            Req(&["srccorpus"]),
+            Req(&["tgtcorpus"]),
+            Req(&["example_no"]),
+            Req(&["line"]),
+            Opt(&["srcpro"]),
+            Req(&["srcpos"]),
+            Req(&["category_no"]),
+        ],
+        true,
+    )?;
+    let antecedents = table(
+        &["pro_antecedents"],
+        &[
+            Req(&["srccorpus"]),
+            Req(&["tgtcorpus"]),
+            Req(&["example_no"]),
+            Req(&["ant_no"]),
+            Req(&["line"]),
+            Req(&["srcstartpos"]),
+            Req(&["srcendpos"]),
+            Opt(&["srchead"]),
+            Req(&["srcheadpos"]),
+        ],
+        false,
+    )?;
+    let translations = table(
+        &["translations"],
+        &[Req(&["tgtcorpus"]), Req(&["example_no"]), Req(&["ant_no"]), Req(&["line"]), Req(&["tgtpos"])],
+        true,
+    )?;
+    let annotators = table(&["annotators"], &[Opt(&["name"])], false)?;
+    // The oldest files call the candidate column `example`.
+    let candidate: &[&str] = &["candidate", "example"];
+    let annotations = table(
+        &["annotations"],
+        &[
+            Req(candidate),
+            Opt(&["annotator_id"]),
+            Opt(&["ant_annotation"]),
+            Opt(&["anaph_annotation"]),
+            Opt(&["remarks"]),
+            // One version of the old tool's batch import wrote to a misspelt column.
+            Opt(&["conflict_status", "confict_status"]),
+        ],
+        true,
+    )?;
+    let token_annotations = table(
+        &["token_annotations"],
+        &[Req(candidate), Req(&["line"]), Req(&["token"]), Opt(&["annotation"]), Opt(&["annotator_id"])],
+        false,
+    )?;
+    let tags = table(&["tag_annotations"], &[Req(candidate), Opt(&["annotator_id"]), Req(&["tag"])], false)?;
+    let task_places =
+        table(&["annotation_tasks"], &[Req(&["task_no"]), Req(candidate), Opt(&["annotator_id"])], false)?;
+    let task_definitions = table(&["task_definition"], &[Opt(&["taskset"]), Opt(&["label"])], false)?;
+
+    // Annotator ids default to the researcher's (−1) in files older than per-annotator records.
+    let annotator = |r: &super::db::Row, k| r.opt_int(k).map(|a| a.unwrap_or(-1));
+    Ok(OldFile {
+        file_type,
+        meta,
+        corpora: each(&corpora, |r| {
+            let srctgt = r.int(1)?;
+            if !(0..=1).contains(&srctgt) {
+                return Err(r.error(format!("srctgt is {srctgt}; it must be 0 (source) or 1 (translation)")));
+            }
+            Ok(Corpus { id: r.id, name: r.opt_text(0)?.unwrap_or_default(), source: srctgt == 0 })
+        })?,
+        sentences: each(&sentences, |r| {
+            Ok(Sentence { id: r.id, corpus: r.int(0)?, line: r.int(1)?, text: r.opt_text(2)?.unwrap_or_default() })
+        })?,
+        documents: each(&documents, |r| {
+            Ok(Document { id: r.id, corpus: r.int(0)?, start: r.int(1)?, end: r.int(2)? })
+        })?,
+        categories: each(&categories, |r| {
+            Ok(Category {
+                id: r.id,
+                description: r.opt_text(0)?.unwrap_or_default(),
+                anaphoric: r.opt_int(1)?.unwrap_or(0) != 0,
+            })
+        })?,
+        candidates_table: candidates.as_ref().map_or("pro_candidates", |r| r.table),
+        candidates: each(&candidates, |r| {
+            Ok(Candidate {
+                id: r.id,
+                srccorpus: r.int(0)?,
+                tgtcorpus: r.int(1)?,
+                example_no: r.int(2)?,
+                line: r.int(3)?,
+                srcpro: r.opt_text(4)?,
+                srcpos: r.int(5)?,
+                category: r.int(6)?,
+            })
+        })?,
+        antecedents: each(&antecedents, |r| {
+            Ok(Antecedent {
+                id: r.id,
+                srccorpus: r.int(0)?,
+                tgtcorpus: r.int(1)?,
+                example_no: r.int(2)?,
+                ant_no: r.int(3)?,
+                line: r.int(4)?,
+                start: r.int(5)?,
+                end: r.int(6)?,
+                head_text: r.opt_text(7)?,
+                head: r.int(8)?,
+            })
+        })?,
+        translations: each(&translations, |r| {
+            Ok(Translation {
+                id: r.id,
+                tgtcorpus: r.int(0)?,
+                example_no: r.int(1)?,
+                ant_no: r.opt_int(2)?,
+                line: r.int(3)?,
+                tgtpos: r.int(4)?,
+            })
+        })?,
+        annotators: each(&annotators, |r| Ok(Annotator { id: r.id, name: r.opt_text(0)? }))?,
+        annotations: each(&annotations, |r| {
+            Ok(Annotation {
+                id: r.id,
+                candidate: r.int(0)?,
+                annotator: annotator(r, 1)?,
+                antecedent: r.opt_text(2)?,
+                pronoun: r.opt_text(3)?,
+                remarks: r.opt_text(4)?,
+                conflict: r.opt_text(5)?,
+            })
+        })?,
+        token_annotations: each(&token_annotations, |r| {
+            Ok(TokenAnnotation {
+                id: r.id,
+                candidate: r.int(0)?,
+                line: r.int(1)?,
+                token: r.int(2)?,
+                annotation: r.opt_text(3)?,
+                annotator: annotator(r, 4)?,
+            })
+        })?,
+        tags: each(&tags, |r| {
+            Ok(Tag { id: r.id, candidate: r.int(0)?, annotator: annotator(r, 1)?, tag: r.text(2)? })
+        })?,
+        task_places: each(&task_places, |r| {
+            Ok(TaskPlace { id: r.id, task_no: r.int(0)?, candidate: r.int(1)?, annotator: r.opt_int(2)? })
+        })?,
+        task_definitions: each(&task_definitions, |r| {
+            Ok(TaskDefinition {
+                id: r.id,
+                taskset: r.opt_text(0)?.unwrap_or_default(),
+                label: r.opt_text(1)?.unwrap_or_default(),
+            })
+        })?,
+        row_counts: counts,
+    })
+}
+
+fn each<T>(rows: &Option<Rows>, f: impl Fn(&super::db::Row) -> Result<T>) -> Result<Vec<T>> {
+    rows.as_ref().map_or(Ok(Vec::new()), |rows| rows.iter().map(|r| f(&r)).collect())
+}

@@ -1,0 +1,5 @@
+//! Agreement statistics, independent of the PROTEST model so they can be checked against
+//! textbook examples.
+
+pub mod alpha;
+pub mod kappa;

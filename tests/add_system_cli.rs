@@ -1,0 +1,171 @@
+//! `protest add-system` as a researcher runs it on the tiny fixture.
+
+use protest::master_file;
+use protest::model::{CorpusRole, Master, TokenRef};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny")
+}
+
+fn protest(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_protest")).args(args).current_dir(dir).output().unwrap()
+}
+
+/// A copy of the tiny fixture plus an untokenised French output of a new system.
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in fs::read_dir(fixture()).unwrap() {
+        let entry = entry.unwrap();
+        fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+    }
+    fs::write(dir.path().join("new.fr"), "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n").unwrap();
+    dir
+}
+
+const MASTER: &str = "tiny.master.json";
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn adds_an_untokenised_output_with_the_built_in_aligner() {
+    let dir = workspace();
+    let before_files = files(dir.path());
+    let out = protest(&["add-system", MASTER, "--name", "newmt", "new.fr"], dir.path());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("added system 'newmt' to tiny.master.json as corpus 3"), "{stdout}");
+    assert!(stdout.contains("3 candidates (ids 7–9)") && stdout.contains("built-in aligner"), "{stdout}");
+    assert!(stdout.contains("pronoun alignment repair added"), "{stdout}");
+    assert_eq!(files(dir.path()), before_files, "no journal or lock is left behind");
+
+    let check = protest(&["check", MASTER], dir.path());
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(
+        String::from_utf8(check.stdout)
+            .unwrap()
+            .contains("newmt      MT system  4 sentences, word-aligned, 3 candidates")
+    );
+
+    let master = master_file::load(&dir.path().join(MASTER)).unwrap();
+    let original = master_file::load(&fixture().join(MASTER)).unwrap();
+    assert_eq!(master.revision, original.revision + 1);
+    assert_eq!(master.corpora[..3], original.corpora[..]);
+    assert_eq!(master.candidates[..6], original.candidates[..]);
+    let corpus = master.corpora.last().unwrap();
+    assert_eq!(corpus.role, CorpusRole::System);
+    assert_eq!(corpus.sentences[0], "J' ai un vélo .");
+    // Example 1: "It is red ." with antecedent head "bicycle" in "I have a bicycle ."
+    let words = |at: &[TokenRef]| corpus.words(at);
+    let by_example: Vec<_> = master.candidates[6..]
+        .iter()
+        .map(|c| (c.example.0, words(&c.pronoun), c.antecedents.iter().map(|a| words(a)).collect::<Vec<_>>()))
+        .collect();
+    assert_eq!(
+        by_example,
+        vec![(1, "Elle".into(), vec!["vélo".to_string()]), (2, "Il".into(), vec![]), (3, "Bienvenue".into(), vec![])]
+    );
+}
+
+#[test]
+fn accepts_external_alignments_in_either_order() {
+    let dir = workspace();
+    fs::write(dir.path().join("tok.fr"), "J' ai un vélo .\nElle est rouge .\nIl pleut .\nBienvenue !\n").unwrap();
+    fs::write(dir.path().join("fwd.alig"), "0-0 1-1 2-2 3-3 4-4\n0-0 1-1 2-2 3-3\n0-0 1-1 2-1 3-2\n0-0\n").unwrap();
+    fs::write(dir.path().join("rev.alig"), "0-0 1-1 2-2 3-3 4-4\n0-0 1-1 2-2 3-3\n0-0 1-1 1-2 2-3\n0-0\n").unwrap();
+    let out =
+        protest(&["add-system", MASTER, "--name", "a", "tok.fr", "--tokenised", "--alignment", "fwd.alig"], dir.path());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8(out.stdout).unwrap().contains("alignment read from the given file"));
+    let args = ["add-system", MASTER, "--name", "b", "new.fr", "--alignment", "rev.alig", "--reversed"];
+    let out = protest(&args, dir.path());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let master = master_file::load(&dir.path().join(MASTER)).unwrap();
+    let (a, b) = (&master.corpora[3], &master.corpora[4]);
+    assert_eq!(a.alignment, b.alignment, "the reversed file says the same as the forward one");
+    assert_eq!(a.sentences, b.sentences, "tokenising gave the tokenised text");
+}
+
+/// Runs add-system expecting a refusal; checks the master is byte-for-byte unchanged and no
+/// file was left behind; returns the message.
+fn refusal(dir: &Path, args: &[&str]) -> String {
+    let before = fs::read(dir.join(MASTER)).unwrap();
+    let before_files = files(dir);
+    let mut all = vec!["add-system", MASTER];
+    all.extend_from_slice(args);
+    let out = protest(&all, dir);
+    assert_eq!(out.status.code(), Some(1), "{args:?} should be refused");
+    assert_eq!(fs::read(dir.join(MASTER)).unwrap(), before, "{args:?} changed the master");
+    assert_eq!(files(dir), before_files, "{args:?} left files behind");
+    String::from_utf8(out.stderr).unwrap().trim_end().to_string()
+}
+
+#[test]
+fn refusals_name_the_problem_and_leave_the_master_unchanged() {
+    let dir = workspace();
+    let d = dir.path();
+    fs::write(d.join("short.fr"), "Une phrase.\nDeux.\nTrois.\n").unwrap();
+    fs::write(d.join("binary.fr"), b"J'ai\0un\nv\xe9lo\n").unwrap();
+    fs::write(d.join("latin1.fr"), b"J'ai un v\xe9lo.\nElle est rouge.\nIl pleut.\nBienvenue !\n").unwrap();
+    fs::write(d.join("spaces.fr"), "J' ai un vélo .\nElle  est rouge .\nIl pleut .\nBienvenue !\n").unwrap();
+    fs::write(d.join("far.alig"), "0-0\n0-0 1-7\n0-0\n0-0\n").unwrap();
+    fs::write(d.join("few.alig"), "0-0\n0-0\n").unwrap();
+    fs::write(d.join("extra.en"), "One.\nTwo.\n").unwrap();
+    fs::write(d.join("extra.fr"), "Un.\n").unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--name", "x", "short.fr"],
+            "error: short.fr: has 3 lines but the master's corpora have 4 sentences; the output needs one line per source sentence",
+        ),
+        (
+            &["--name", "mt", "new.fr"],
+            "error: new.fr: the name 'mt' is taken (the master has source, reference, mt); choose another",
+        ),
+        (&["--name", "x", "binary.fr"], "error: binary.fr: this is a binary file, not text"),
+        (&["--name", "x", "latin1.fr"], "error: latin1.fr: line 1: not valid UTF-8 text"),
+        (
+            &["--name", "x", "spaces.fr", "--tokenised"],
+            "error: spaces.fr: line 2: the sentence has two spaces in a row (an empty token)",
+        ),
+        (
+            &["--name", "x", "new.fr", "--alignment", "far.alig"],
+            "error: far.alig: line 2: pair 1-7: target index 7 is out of range (new.fr has 4 tokens in this sentence)",
+        ),
+        (
+            &["--name", "x", "new.fr", "--alignment", "far.alig", "--reversed"],
+            "error: far.alig: line 2: pair 1-7: source index 7 is out of range (the source sentence has 4 tokens)",
+        ),
+        (
+            &["--name", "x", "new.fr", "--alignment", "few.alig"],
+            "error: few.alig: has 2 lines but the corpora have 4 sentences; the alignment needs one line per sentence",
+        ),
+        (
+            &["--name", "x", "new.fr", "--extra-parallel", "extra.en", "extra.fr"],
+            "error: extra.fr: has 1 lines but extra.en has 2; parallel text needs one line per sentence on each side",
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_eq!(&refusal(d, args), expected, "{args:?}");
+    }
+    let missing = refusal(d, &["--name", "x", "missing.fr"]);
+    assert!(missing.starts_with("error: missing.fr: No such file or directory"), "{missing}");
+}
+
+#[test]
+fn refuses_while_the_master_is_open_elsewhere() {
+    let dir = workspace();
+    let (store, _) = protest::store::Store::<Master>::open(&dir.path().join(MASTER)).unwrap();
+    let before = fs::read(dir.path().join(MASTER)).unwrap();
+    let out = protest(&["add-system", MASTER, "--name", "x", "new.fr"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("is open in another PROTEST window") && err.contains("close it there first"), "{err}");
+    assert_eq!(fs::read(dir.path().join(MASTER)).unwrap(), before);
+    store.close().unwrap();
+}

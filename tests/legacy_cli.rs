@@ -1,0 +1,161 @@
+//! `protest convert` as a researcher moving from the original tool runs it, on the demo in
+//! tests/fixtures/legacy/: convert the old master and its two batches, merge, check.
+
+mod legacy_db;
+
+use legacy_db::demo;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn protest(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_protest")).args(args).current_dir(dir).output().unwrap()
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let out = protest(dir, args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "protest {args:?} failed: {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn refused(dir: &Path, args: &[&str]) -> String {
+    let out = protest(dir, args);
+    assert!(!out.status.success(), "protest {args:?} should fail");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/legacy")
+}
+
+const FILES: [&str; 3] = ["museum.master.db", "museum.batch-anna.db", "museum.batch-ben.db"];
+
+/// A folder with a copy of the demo's old files.
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for f in FILES {
+        fs::copy(fixtures().join(f), dir.path().join(f)).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn an_old_master_and_its_two_batches_convert_merge_and_check() {
+    let dir = workspace();
+    let d = dir.path();
+    let out = ok(d, &["convert", "museum.master.db", "museum.master.json"]);
+    for line in [
+        "museum.master.db (PROTEST 1.1 master)",
+        "pro_candidates           21  → 7 examples, 21 candidates",
+        "annotations               2  → 2 records",
+        "annotation_tasks         14  → 12 places in tasks, 2 unassigned (task_no −1) left out",
+        "wrote museum.master.json",
+        "Records: 2",
+    ] {
+        assert!(out.contains(line), "{line} missing from:\n{out}");
+    }
+    let e = refused(d, &["convert", "museum.batch-anna.db", "museum.batch-anna.json"]);
+    assert!(e.contains("this is an annotation batch; convert its master first"), "{e}");
+
+    for (old, new, who, part) in [
+        ("museum.batch-anna.db", "museum.batch-anna.json", "Anna", "1"),
+        ("museum.batch-ben.db", "museum.batch-ben.json", "Ben", "2"),
+    ] {
+        let out = ok(d, &["convert", old, new, "--master", "museum.master.json"]);
+        for line in [
+            format!("updated museum.master.json: gives {who} part {part} of task set 1 'pilot'"),
+            format!("wrote {new} ({who}: 7 candidates, 7 records)"),
+            "annotations               8  → 7 records; 1 row of other annotators not carried".to_owned(),
+        ] {
+            assert!(out.contains(&line), "{line} missing from:\n{out}");
+        }
+        assert!(ok(d, &["check", new]).contains(&format!("Annotator: {who}")));
+    }
+    let out = ok(d, &["batch", "import", "museum.master.json", "museum.batch-anna.json", "museum.batch-ben.json"]);
+    assert!(out.contains("merged 14 records into museum.master.json"), "{out}");
+    let out = ok(d, &["check", "museum.master.json"]);
+    for line in ["museum.master.json: valid", "Anna (7 records)", "Ben (7 records)", "Records: 16", "Task sets: 1"] {
+        assert!(out.contains(line), "{line} missing from:\n{out}");
+    }
+    // Converting a batch again finds its place taken and changes nothing in the master.
+    let before = fs::read(d.join("museum.master.json")).unwrap();
+    let out = ok(d, &["convert", "museum.batch-anna.db", "again.json", "--master", "museum.master.json"]);
+    assert!(!out.contains("updated museum.master.json"), "{out}");
+    assert_eq!(fs::read(d.join("museum.master.json")).unwrap(), before);
+
+    let e = refused(d, &["convert", "museum.master.db", "museum.master.json"]);
+    assert!(e.contains("museum.master.json already exists; use --force to replace it"), "{e}");
+    let e = refused(d, &["convert", "museum.master.db", "other.json", "--master", "museum.master.json"]);
+    assert!(e.contains("museum.master.db is an old master, not a batch: convert it without --master"), "{e}");
+    let e = refused(d, &["convert", "museum.master.db", "x.json", "--reference", "nmt"]);
+    assert!(e.contains("there is no translation corpus 'nmt'"), "{e}");
+    let out = ok(d, &["convert", "museum.master.db", "x.json", "--no-reference"]);
+    assert!(out.contains("no reference, 3 MT systems"), "{out}");
+
+    // The old files are as they were, and nothing was left beside anything.
+    for f in FILES {
+        assert_eq!(fs::read(d.join(f)).unwrap(), fs::read(fixtures().join(f)).unwrap(), "{f} changed");
+    }
+    for entry in fs::read_dir(d).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(
+            !name.ends_with(".journal") && !name.ends_with(".lock") && !name.ends_with("-journal"),
+            "{name} left behind"
+        );
+    }
+}
+
+/// Every row of every table, as text, to compare two old files by content (SQLite may lay the
+/// same rows out differently in bytes).
+fn dump(path: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let mut tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    tables.sort();
+    let mut rows = Vec::new();
+    for t in tables {
+        let mut stmt = conn.prepare(&format!("SELECT * FROM \"{t}\" ORDER BY rowid")).unwrap();
+        let n = stmt.column_count();
+        let mut q = stmt.query([]).unwrap();
+        while let Some(r) = q.next().unwrap() {
+            let values: Vec<String> =
+                (0..n).map(|i| format!("{:?}", r.get::<_, rusqlite::types::Value>(i).unwrap())).collect();
+            rows.push(format!("{t}: {}", values.join(" | ")));
+        }
+    }
+    rows
+}
+
+#[test]
+fn the_committed_demo_is_what_the_test_helper_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    for (made, name) in demo::write(dir.path()).iter().zip(FILES) {
+        assert_eq!(
+            dump(made),
+            dump(&fixtures().join(name)),
+            "{name} differs: run `cargo test --test legacy_cli -- --ignored write_the_demo`"
+        );
+    }
+}
+
+/// Writes tests/fixtures/legacy/ anew: `cargo test --test legacy_cli -- --ignored write_the_demo`.
+#[test]
+#[ignore]
+fn write_the_demo() {
+    let dir = fixtures();
+    fs::create_dir_all(&dir).unwrap();
+    let made = demo::write(&dir);
+    for path in made {
+        // Compact, and in rollback-journal mode like the original tool's files.
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .execute_batch("PRAGMA journal_mode = DELETE; PRAGMA page_size = 1024; VACUUM;")
+            .unwrap();
+    }
+}

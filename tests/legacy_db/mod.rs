@@ -1,0 +1,500 @@
+//! Writing files in the original PROTEST tool's SQLite format (docs/legacy.md) for the tests and
+//! the demo in tests/fixtures/legacy/: the tables of its schema, rows as it stored them, and its
+//! batch export (`batch_from`), done the way the old tool did it with ATTACH and SQL.
+#![allow(dead_code)]
+
+use rusqlite::{Connection, params};
+use std::path::Path;
+
+/// The tables of a "PROTEST 1.1" file.
+pub const SCHEMA_1_1: &str = r#"
+CREATE TABLE meta_data (tag text, tag_value text);
+CREATE TABLE corpora (id integer primary key, name text, srctgt integer);
+CREATE TABLE sentences (id integer primary key, corpus integer, line integer, sentence text);
+CREATE TABLE documents (id integer primary key, corpus integer, start integer, "end" integer);
+CREATE TABLE categories (id integer primary key, description text, antagreement integer);
+CREATE TABLE pro_candidates (id integer primary key, srccorpus integer, tgtcorpus integer, example_no integer,
+    line integer, srcpro text, srcpos integer, srcproindex integer, category_no integer, sequence_no integer);
+CREATE TABLE pro_antecedents (id integer primary key, srccorpus integer, tgtcorpus integer, example_no integer,
+    ant_no integer, line integer, srcstartpos integer, srcendpos integer, srchead text, srcheadpos integer,
+    srcheadindex integer);
+CREATE TABLE translations (id integer primary key, tgtcorpus integer, example_no integer, ant_no integer,
+    line integer, tgtpos integer);
+CREATE TABLE annotators (id integer primary key, name text);
+CREATE TABLE annotations (id integer primary key, candidate integer, annotator_id integer, ant_annotation text,
+    anaph_annotation text, remarks text, conflict_status text);
+CREATE TABLE token_annotations (id integer primary key, candidate integer, line integer, token integer,
+    annotation text, annotator_id integer);
+CREATE TABLE tag_annotations (id integer primary key, candidate integer, annotator_id integer, tag text);
+CREATE TABLE annotation_tasks (id integer primary key, task_no integer, candidate integer);
+CREATE TABLE task_definition (id integer primary key, taskset text, label text);
+"#;
+
+/// An older "PROTEST 1.0" file: no conflict status, tags or task tables.
+pub const SCHEMA_1_0: &str = r#"
+CREATE TABLE meta_data (tag text, tag_value text);
+CREATE TABLE corpora (id integer primary key, name text, srctgt integer);
+CREATE TABLE sentences (id integer primary key, corpus integer, line integer, sentence text);
+CREATE TABLE documents (id integer primary key, corpus integer, start integer, "end" integer);
+CREATE TABLE categories (id integer primary key, description text, antagreement integer);
+CREATE TABLE pro_candidates (id integer primary key, srccorpus integer, tgtcorpus integer, example_no integer,
+    line integer, srcpro text, srcpos integer, srcproindex integer, category_no integer, sequence_no integer);
+CREATE TABLE pro_antecedents (id integer primary key, srccorpus integer, tgtcorpus integer, example_no integer,
+    ant_no integer, line integer, srcstartpos integer, srcendpos integer, srchead text, srcheadpos integer,
+    srcheadindex integer);
+CREATE TABLE translations (id integer primary key, tgtcorpus integer, example_no integer, ant_no integer,
+    line integer, tgtpos integer);
+CREATE TABLE annotators (id integer primary key, name text);
+CREATE TABLE annotations (id integer primary key, candidate integer, annotator_id integer, ant_annotation text,
+    anaph_annotation text, remarks text);
+CREATE TABLE token_annotations (id integer primary key, candidate integer, line integer, token integer,
+    annotation text, annotator_id integer);
+"#;
+
+/// Test files need no durability: no syncs, journal in memory.
+const FAST: &str = "PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY;";
+
+/// An old file being written.
+pub struct OldDb {
+    pub conn: Connection,
+}
+
+impl OldDb {
+    pub fn create(path: &Path, schema: &str) -> OldDb {
+        let _ = std::fs::remove_file(path);
+        let conn = Connection::open(path).unwrap();
+        conn.execute_batch(FAST).unwrap();
+        conn.execute_batch(schema).unwrap();
+        OldDb { conn }
+    }
+
+    pub fn exec(&self, sql: &str) {
+        self.conn.execute_batch(sql).unwrap();
+    }
+
+    pub fn meta(&self, tag: &str, value: &str) {
+        self.conn.execute("INSERT INTO meta_data VALUES (?1, ?2)", params![tag, value]).unwrap();
+    }
+
+    pub fn corpus(&self, id: i64, name: &str, srctgt: i64) {
+        self.conn.execute("INSERT INTO corpora VALUES (?1, ?2, ?3)", params![id, name, srctgt]).unwrap();
+    }
+
+    pub fn sentences(&self, corpus: i64, lines: &[&str]) {
+        for (line, text) in lines.iter().enumerate() {
+            self.conn
+                .execute(
+                    "INSERT INTO sentences (corpus, line, sentence) VALUES (?1, ?2, ?3)",
+                    params![corpus, line as i64, text],
+                )
+                .unwrap();
+        }
+    }
+
+    pub fn document(&self, corpus: i64, start: i64, end: i64) {
+        self.conn
+            .execute("INSERT INTO documents (corpus, start, \"end\") VALUES (?1, ?2, ?3)", params![corpus, start, end])
+            .unwrap();
+    }
+
+    pub fn category(&self, id: i64, description: &str, anaphoric: bool) {
+        self.conn
+            .execute("INSERT INTO categories VALUES (?1, ?2, ?3)", params![id, description, i64::from(anaphoric)])
+            .unwrap();
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn candidate(&self, id: i64, src: i64, tgt: i64, example: i64, line: i64, pro: &str, pos: i64, category: i64) {
+        self.conn
+            .execute(
+                "INSERT INTO pro_candidates VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9)",
+                params![id, src, tgt, example, line, pro, pos, category, (id * 7919) % 101],
+            )
+            .unwrap();
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn antecedent(
+        &self,
+        src: i64,
+        tgt: i64,
+        example: i64,
+        ant_no: i64,
+        line: i64,
+        span: (i64, i64),
+        head: (&str, i64),
+    ) {
+        self.conn
+            .execute(
+                "INSERT INTO pro_antecedents (srccorpus, tgtcorpus, example_no, ant_no, line, srcstartpos, srcendpos,
+                 srchead, srcheadpos, srcheadindex) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0)",
+                params![src, tgt, example, ant_no, line, span.0, span.1, head.0, head.1],
+            )
+            .unwrap();
+    }
+
+    pub fn translation(&self, tgt: i64, example: i64, ant_no: Option<i64>, line: i64, pos: i64) {
+        self.conn
+            .execute(
+                "INSERT INTO translations (tgtcorpus, example_no, ant_no, line, tgtpos) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![tgt, example, ant_no, line, pos],
+            )
+            .unwrap();
+    }
+
+    pub fn annotator(&self, id: i64, name: &str) {
+        self.conn.execute("INSERT INTO annotators VALUES (?1, ?2)", params![id, name]).unwrap();
+    }
+
+    /// An annotations row as the old tool saved it (1.1: with a conflict status).
+    pub fn annotation(&self, candidate: i64, annotator: i64, ant: &str, anaph: &str, remarks: &str, status: &str) {
+        self.conn
+            .execute(
+                "INSERT INTO annotations (candidate, annotator_id, ant_annotation, anaph_annotation, remarks, conflict_status)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![candidate, annotator, ant, anaph, remarks, status],
+            )
+            .unwrap();
+    }
+
+    /// A selected token (`line` is the corpus line).
+    pub fn token(&self, candidate: i64, annotator: i64, line: i64, token: i64) {
+        self.conn
+            .execute(
+                "INSERT INTO token_annotations (candidate, line, token, annotation, annotator_id) VALUES (?1, ?2, ?3, 'ok', ?4)",
+                params![candidate, line, token, annotator],
+            )
+            .unwrap();
+    }
+
+    pub fn tag(&self, candidate: i64, annotator: i64, tag: &str) {
+        self.conn
+            .execute(
+                "INSERT INTO tag_annotations (candidate, annotator_id, tag) VALUES (?1, ?2, ?3)",
+                params![candidate, annotator, tag],
+            )
+            .unwrap();
+    }
+
+    pub fn task(&self, id: i64, taskset: &str, label: &str) {
+        self.conn.execute("INSERT INTO task_definition VALUES (?1, ?2, ?3)", params![id, taskset, label]).unwrap();
+    }
+
+    pub fn place(&self, task_no: i64, candidate: i64) {
+        self.conn
+            .execute("INSERT INTO annotation_tasks (task_no, candidate) VALUES (?1, ?2)", params![task_no, candidate])
+            .unwrap();
+    }
+}
+
+/// The old tool's batch export: a new file with the master's schema holding what the given
+/// tasks need (their candidates with antecedents and aligned tokens, the corpora they use, all
+/// categories, the annotator) and every annotation of those candidates, whoever made it.
+pub fn batch_from(master: &Path, batch: &Path, annotator: i64, tasks: &[i64], created: &str) -> OldDb {
+    let _ = std::fs::remove_file(batch);
+    let conn = Connection::open(batch).unwrap();
+    conn.execute_batch(FAST).unwrap();
+    {
+        let source = Connection::open(master).unwrap();
+        let mut schema =
+            source.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL").unwrap();
+        let statements: Vec<String> = schema.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+        for sql in statements {
+            conn.execute_batch(&sql).unwrap();
+        }
+    }
+    conn.execute("ATTACH DATABASE ?1 AS master", [master.to_str().unwrap()]).unwrap();
+    let tasks = tasks.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    let in_tasks = format!("t.task_no IN ({tasks})");
+    conn.execute_batch(&format!(
+        "INSERT INTO main.meta_data VALUES ('file_version', 'PROTEST 1.1');
+         INSERT INTO main.meta_data VALUES ('file_type', 'annotation_batch');
+         INSERT INTO main.meta_data VALUES ('time_created', '{created}');
+         INSERT INTO main.meta_data SELECT tag, tag_value FROM master.meta_data WHERE tag IN ('master_id', 'master_description');
+         INSERT INTO main.meta_data VALUES ('annotator_id', '{annotator}');
+         INSERT INTO main.meta_data SELECT 'annotator_name', name FROM master.annotators WHERE id = {annotator};
+         INSERT INTO main.annotation_tasks SELECT * FROM master.annotation_tasks AS t WHERE {in_tasks};
+         INSERT INTO main.annotations SELECT a.* FROM master.annotations AS a, master.annotation_tasks AS t
+             WHERE a.candidate = t.candidate AND {in_tasks};
+         INSERT INTO main.annotators SELECT * FROM master.annotators WHERE id = {annotator};
+         INSERT INTO main.categories SELECT * FROM master.categories;
+         INSERT INTO main.corpora SELECT DISTINCT c.* FROM master.corpora AS c, master.pro_candidates AS e,
+             master.annotation_tasks AS t WHERE (c.id = e.srccorpus OR c.id = e.tgtcorpus) AND e.id = t.candidate AND {in_tasks};
+         INSERT INTO main.documents SELECT d.* FROM master.documents AS d, main.corpora AS c WHERE d.corpus = c.id;
+         INSERT INTO main.pro_antecedents SELECT a.* FROM master.pro_antecedents AS a, master.pro_candidates AS e,
+             master.annotation_tasks AS t WHERE e.id = t.candidate AND a.srccorpus = e.srccorpus
+             AND a.tgtcorpus = e.tgtcorpus AND a.example_no = e.example_no AND {in_tasks};
+         INSERT INTO main.pro_candidates SELECT e.* FROM master.pro_candidates AS e, master.annotation_tasks AS t
+             WHERE e.id = t.candidate AND {in_tasks};
+         INSERT INTO main.sentences SELECT s.* FROM master.sentences AS s, main.corpora AS c WHERE s.corpus = c.id;
+         INSERT INTO main.token_annotations SELECT a.* FROM master.token_annotations AS a, master.annotation_tasks AS t
+             WHERE a.candidate = t.candidate AND {in_tasks};
+         INSERT INTO main.tag_annotations SELECT a.* FROM master.tag_annotations AS a, master.annotation_tasks AS t
+             WHERE a.candidate = t.candidate AND {in_tasks};
+         INSERT INTO main.translations SELECT tr.* FROM master.translations AS tr, master.annotation_tasks AS t,
+             master.pro_candidates AS c WHERE t.candidate = c.id AND tr.example_no = c.example_no
+             AND tr.tgtcorpus = c.tgtcorpus AND {in_tasks};
+         DETACH DATABASE master;"
+    ))
+    .unwrap();
+    OldDb { conn }
+}
+
+/// The demo suite: a source, a reference and two MT systems over 8 sentences in 2 documents,
+/// with 7 examples (4 anaphoric, one pleonastic, one deictic "you", one event "it").
+pub mod demo {
+    use super::*;
+
+    pub const SOURCE: i64 = 1;
+    pub const REFERENCE: i64 = 2;
+    pub const MT_A: i64 = 3;
+    pub const MT_B: i64 = 4;
+    pub const ANNA: i64 = 1;
+    pub const BEN: i64 = 2;
+    pub const RESEARCHER: i64 = -1;
+
+    pub const SOURCE_TEXT: [&str; 8] = [
+        "The museum opened a new wing .",
+        "It was designed by a young architect .",
+        "It is raining , so the guides stay inside .",
+        "The guides say that they love the new rooms .",
+        "Anna , have you seen the paintings ?",
+        "They arrived yesterday from Paris .",
+        "The boy dropped his ticket and could not find it .",
+        "He was told that it happens all the time .",
+    ];
+    pub const REFERENCE_TEXT: [&str; 8] = [
+        "Le musée a ouvert une nouvelle aile .",
+        "Elle a été conçue par un jeune architecte .",
+        "Il pleut , alors les guides restent à l' intérieur .",
+        "Les guides disent qu' ils adorent les nouvelles salles .",
+        "Anna , as -tu vu les tableaux ?",
+        "Ils sont arrivés hier de Paris .",
+        "Le garçon a laissé tomber son billet et ne l' a pas retrouvé .",
+        "On lui a dit que cela arrive tout le temps .",
+    ];
+    pub const MT_A_TEXT: [&str; 8] = [
+        "Le musée a ouvert une nouvelle aile .",
+        "Il a été conçu par un jeune architecte .",
+        "Il pleut , donc les guides restent à l' intérieur .",
+        "Les guides disent qu' ils aiment les nouvelles pièces .",
+        "Anna , avez -vous vu les peintures ?",
+        "Elles sont arrivées hier de Paris .",
+        "Le garçon a laissé tomber son billet et ne pouvait pas le trouver .",
+        "On lui a dit qu' il arrive tout le temps .",
+    ];
+    pub const MT_B_TEXT: [&str; 8] = [
+        "Le musée a ouvert une aile nouvelle .",
+        "Elle a été dessinée par un jeune architecte .",
+        "Il pleut , alors les guides restent dedans .",
+        "Les guides disent qu' elles aiment les salles neuves .",
+        "Anna , tu as vu les tableaux ?",
+        "Ils sont arrivés hier de Paris .",
+        "Le garçon a perdu son billet et ne pouvait pas le trouver .",
+        "On lui a dit que cela arrive tout le temps .",
+    ];
+
+    /// (example, line, pronoun, position, category id, antecedent (line, span, head word, head))
+    pub type ExampleDef = (i64, i64, &'static str, i64, i64, Option<(i64, (i64, i64), &'static str, i64)>);
+    pub const EXAMPLES: [ExampleDef; 7] = [
+        (1, 1, "It", 0, 1, Some((0, (3, 5), "wing", 5))),
+        (2, 2, "It", 0, 10, None),
+        (3, 3, "they", 4, 6, Some((3, (0, 1), "guides", 1))),
+        (4, 4, "you", 3, 11, None),
+        (5, 5, "They", 0, 5, Some((4, (5, 6), "paintings", 6))),
+        (6, 6, "it", 9, 4, Some((6, (3, 4), "ticket", 4))),
+        (7, 7, "it", 4, 9, None),
+    ];
+
+    /// Aligned target tokens per (example, corpus): pronoun positions and antecedent-head
+    /// positions (on the example's and the antecedent's lines).
+    pub fn aligned(example: i64, corpus: i64) -> (Vec<i64>, Vec<i64>) {
+        let table: [[(&[i64], &[i64]); 3]; 7] = [
+            [(&[0], &[6]), (&[0], &[6]), (&[0], &[5])],
+            [(&[0], &[]), (&[0], &[]), (&[], &[])], // mt-b: the pronoun was left unaligned
+            [(&[4], &[1]), (&[4], &[1]), (&[4], &[1])],
+            [(&[3], &[]), (&[3], &[]), (&[2], &[])],
+            [(&[0], &[6]), (&[0], &[6]), (&[0], &[6])],
+            [(&[9], &[6]), (&[11], &[6]), (&[10], &[5])],
+            [(&[5], &[]), (&[5], &[]), (&[5], &[])],
+        ];
+        let (p, a) = table[example as usize - 1][(corpus - REFERENCE) as usize];
+        (p.to_vec(), a.to_vec())
+    }
+
+    /// The pro_candidates id of an example in a translation corpus.
+    pub fn candidate(example: i64, corpus: i64) -> i64 {
+        (example - 1) * 3 + (corpus - REFERENCE) + 1
+    }
+
+    /// Writes the suite tables of an old master (no annotations, no tasks).
+    pub fn suite(db: &OldDb, master_id: &str) {
+        db.meta("file_version", "PROTEST 1.1");
+        db.meta("file_type", "master");
+        db.meta("master_id", master_id);
+        db.meta(
+            "master_description",
+            "Demo of the original PROTEST format: museum texts, reference and two MT systems",
+        );
+        db.corpus(SOURCE, "source.en", 0);
+        db.corpus(REFERENCE, "ref.fr", 1);
+        db.corpus(MT_A, "mt-a.fr", 1);
+        db.corpus(MT_B, "mt-b.fr", 1);
+        for (id, text) in [(SOURCE, SOURCE_TEXT), (REFERENCE, REFERENCE_TEXT), (MT_A, MT_A_TEXT), (MT_B, MT_B_TEXT)] {
+            db.sentences(id, &text);
+            db.document(id, 0, 3);
+            db.document(id, 4, 7);
+        }
+        let categories = [
+            (1, "anaphoric_inter_subject_it", true),
+            (2, "anaphoric_inter_non-subject_it", true),
+            (3, "anaphoric_intra_subject_it", true),
+            (4, "anaphoric_intra_non-subject_it", true),
+            (5, "anaphoric_inter_they", true),
+            (6, "anaphoric_intra_they", true),
+            (7, "anaphoric_singular_they", true),
+            (8, "anaphoric_group_it-they", true),
+            (9, "event_it", false),
+            (10, "pleonastic_it", false),
+            (11, "addressee_deictic_singular_you", false),
+            (12, "addressee_deictic_plural_you", false),
+            (13, "addressee_generic_you", false),
+        ];
+        for (id, name, anaphoric) in categories {
+            db.category(id, name, anaphoric);
+        }
+        for (example, line, pro, pos, category, antecedent) in EXAMPLES {
+            for corpus in [REFERENCE, MT_A, MT_B] {
+                db.candidate(candidate(example, corpus), SOURCE, corpus, example, line, pro, pos, category);
+                let (pronoun, head) = aligned(example, corpus);
+                for p in pronoun {
+                    db.translation(corpus, example, None, line, p);
+                }
+                if let Some((ant_line, span, word, head_pos)) = antecedent {
+                    db.antecedent(SOURCE, corpus, example, 1, ant_line, span, (word, head_pos));
+                    for h in head {
+                        db.translation(corpus, example, Some(1), ant_line, h);
+                    }
+                }
+            }
+        }
+        db.annotator(RESEARCHER, "MASTER");
+        db.annotator(ANNA, "Anna");
+        db.annotator(BEN, "Ben");
+    }
+
+    /// Task set "pilot": an IAA sample of two MT candidates, a part each for Anna and Ben, and
+    /// two candidates the planner left over (task_no −1).
+    pub fn tasks(db: &OldDb) {
+        db.task(1, "pilot", "IAA");
+        db.task(2, "pilot", "1");
+        db.task(3, "pilot", "2");
+        for c in [candidate(1, MT_A), candidate(4, MT_B)] {
+            db.place(1, c);
+        }
+        for c in [candidate(2, MT_A), candidate(3, MT_B), candidate(5, MT_A), candidate(6, MT_B), candidate(7, MT_A)] {
+            db.place(2, c);
+        }
+        for c in [candidate(2, MT_B), candidate(3, MT_A), candidate(5, MT_B), candidate(6, MT_A), candidate(7, MT_B)] {
+            db.place(3, c);
+        }
+        for c in [candidate(1, MT_B), candidate(4, MT_A)] {
+            db.place(-1, c);
+        }
+    }
+
+    /// The researcher's own annotations in the master: reference translations judged correct.
+    pub fn researcher_work(db: &OldDb) {
+        let c = candidate(1, REFERENCE);
+        db.annotation(c, RESEARCHER, "ok", "ok", "", "ana_ok ant_ok");
+        db.token(c, RESEARCHER, 1, 0);
+        db.token(c, RESEARCHER, 0, 6);
+        let c = candidate(1, MT_A);
+        db.annotation(c, RESEARCHER, "ok", "bad", "Il does not agree with aile", "ana_ok ant_ok");
+        db.token(c, RESEARCHER, 0, 6);
+    }
+
+    /// The whole demo master: the suite, the task set and the researcher's annotations.
+    pub fn master(path: &Path) -> OldDb {
+        let db = OldDb::create(path, SCHEMA_1_1);
+        suite(&db, "demo-museum-2016");
+        tasks(&db);
+        researcher_work(&db);
+        db
+    }
+
+    /// Anna's annotations, written into her batch.
+    pub fn anna_work(db: &OldDb) {
+        let a = ANNA;
+        // IAA: Il for une aile: antecedent right, pronoun wrong.
+        let c = candidate(1, MT_A);
+        db.annotation(c, a, "ok", "bad", "Il should be Elle (aile is feminine)", "ana_ok ant_ok");
+        db.token(c, a, 0, 6);
+        // IAA: tu, informal, correct.
+        let c = candidate(4, MT_B);
+        db.annotation(c, a, "unset", "ok", "", "ana_ok ant_ok");
+        db.token(c, a, 4, 2);
+        db.tag(c, a, "politeness_tu");
+        // Pleonastic il: correct.
+        let c = candidate(2, MT_A);
+        db.annotation(c, a, "unset", "ok", "", "ana_ok ant_ok");
+        db.token(c, a, 2, 0);
+        // elles for les guides: wrong gender.
+        let c = candidate(3, MT_B);
+        db.annotation(c, a, "ok", "bad", "", "ana_ok ant_ok");
+        db.token(c, a, 3, 1);
+        // Elles for les peintures: correct, but no token selected (kept with the conflict).
+        let c = candidate(5, MT_A);
+        db.annotation(c, a, "ok", "ok", "peintures is fine too", "ana_notokens ant_notokens");
+        // Bad translation: not judged.
+        let c = candidate(6, MT_B);
+        db.annotation(c, a, "unset", "unset", "the clause is garbled", "ana_ok ant_ok");
+        db.tag(c, a, "bad_translation");
+        // Event it as il: wrong.
+        let c = candidate(7, MT_A);
+        db.annotation(c, a, "unset", "bad", "", "ana_ok ant_ok");
+    }
+
+    /// Ben's annotations, written into his batch.
+    pub fn ben_work(db: &OldDb) {
+        let b = BEN;
+        let c = candidate(1, MT_A);
+        db.annotation(c, b, "ok", "bad", "", "ana_ok ant_ok");
+        db.token(c, b, 0, 6);
+        let c = candidate(4, MT_B);
+        db.annotation(c, b, "unset", "ok", "", "ana_ok ant_ok");
+        db.token(c, b, 4, 2);
+        db.tag(c, b, "politeness_tu");
+        db.tag(c, b, "desc_vs_presc");
+        // Unaligned pleonastic: leaving it untranslated is wrong.
+        let c = candidate(2, MT_B);
+        db.annotation(c, b, "unset", "bad", "Il is there but not highlighted", "ana_incorrect_alignment_annot ant_ok");
+        db.tag(c, b, "incorrect_word_alignment");
+        let c = candidate(3, MT_A);
+        db.annotation(c, b, "ok", "ok", "", "ana_ok ant_ok");
+        db.token(c, b, 3, 1);
+        db.token(c, b, 3, 4);
+        // Antecedent unsure (an older habit), pronoun right.
+        let c = candidate(5, MT_B);
+        db.annotation(c, b, "unsure", "ok", "", "ana_ok ant_ok");
+        db.token(c, b, 5, 0);
+        let c = candidate(6, MT_A);
+        db.annotation(c, b, "ok", "ok", "", "ana_ok ant_ok");
+        db.token(c, b, 6, 6);
+        db.token(c, b, 6, 11);
+        let c = candidate(7, MT_B);
+        db.annotation(c, b, "unset", "ok", "", "ana_ok ant_ok");
+        db.token(c, b, 7, 5);
+    }
+
+    /// Writes the demo master and Anna's and Ben's annotated batches into `dir`; returns the paths.
+    pub fn write(dir: &Path) -> [std::path::PathBuf; 3] {
+        let master = dir.join("museum.master.db");
+        let anna = dir.join("museum.batch-anna.db");
+        let ben = dir.join("museum.batch-ben.db");
+        drop(self::master(&master));
+        anna_work(&batch_from(&master, &anna, ANNA, &[1, 2], "2016-05-02 09:30:00"));
+        ben_work(&batch_from(&master, &ben, BEN, &[1, 3], "2016-05-02 09:31:00"));
+        [master, anna, ben]
+    }
+}
