@@ -28,8 +28,10 @@ fn sources() -> Sources {
 }
 
 fn scales() -> Vec<usize> {
+    // `cargo test --all-targets` runs each benchmark once (`--test`): the smallest size is enough.
+    let default = if std::env::args().any(|a| a == "--test") { "1" } else { "1,10,100" };
     std::env::var("PROTEST_BENCH_SCALES")
-        .unwrap_or_else(|_| "1,10,100".into())
+        .unwrap_or_else(|_| default.into())
         .split(',')
         .map(|s| s.trim().parse().expect("PROTEST_BENCH_SCALES: numbers separated by commas"))
         .collect()

@@ -199,7 +199,7 @@ impl<D: Document> Store<D> {
 
     fn read_only_error(&self) -> Error {
         let why = self.read_only.as_deref().unwrap_or("");
-        Error::whole_file(&self.path, format!("changes cannot be saved: {why}"))
+        Error::whole_file(&self.path, format!("opened read-only, so changes cannot be saved: {why}"))
     }
 
     /// Number of changes kept only in the journal so far.

@@ -23,6 +23,8 @@ mod views;
 mod workspace;
 
 #[cfg(test)]
+mod frame_time;
+#[cfg(test)]
 mod tests;
 
 use annotation_panel::AnnotationPanel;
