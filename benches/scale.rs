@@ -28,8 +28,9 @@ fn sources() -> Sources {
 }
 
 fn scales() -> Vec<usize> {
-    // `cargo test --all-targets` runs each benchmark once (`--test`): the smallest size is enough.
-    let default = if std::env::args().any(|a| a == "--test") { "1" } else { "1,10,100" };
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` runs each benchmark once without
+    // it, and the smallest size is enough for that.
+    let default = if std::env::args().any(|a| a == "--bench") { "1,10,100" } else { "1" };
     std::env::var("PROTEST_BENCH_SCALES")
         .unwrap_or_else(|_| default.into())
         .split(',')
