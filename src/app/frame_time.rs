@@ -41,7 +41,7 @@ fn frame_time_of_the_translation_window() {
         .with_step_dt(1.0 / 60.0)
         .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
     h.run();
-    h.get_by_label_contains("Pleonastic “it”:").click();
+    h.get_all_by_label_contains("Pleonastic “it”:").next().expect("the pleonastic row").click();
     h.run();
     assert!(matches!(h.state().view, View::Example(_)), "the translation window did not open");
     let mut frames: Vec<Duration> = (0..200)
