@@ -7,7 +7,7 @@ use crate::model::{
     AnnotatorId, CandidateId, Category, ConflictStatus, CorpusId, Judgement, Master, Record, Role, TokenRef, tags,
 };
 use chrono::{DateTime, Utc};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// One change an annotator makes to their record of a candidate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -198,6 +198,52 @@ pub fn browse(
     rows
 }
 
+/// The category browser kept up to date one change at a time. [`browse`] looks at every
+/// candidate, which takes tens of milliseconds on a large master (docs/performance.md); after one
+/// record changes, [`Browser::update`] moves just that candidate.
+#[derive(Debug, Clone)]
+pub struct Browser {
+    annotator: AnnotatorId,
+    /// Per candidate shown: its row and its place in the display order.
+    places: HashMap<CandidateId, (usize, usize)>,
+    rows: Vec<CategoryRow>,
+}
+
+impl Browser {
+    /// The browser of [`browse`], with the same arguments.
+    pub fn new(master: &Master, annotator: AnnotatorId, order: &[CandidateId], corpus: Option<CorpusId>) -> Self {
+        let rows = browse(master, annotator, order, corpus);
+        let row_of: HashMap<CandidateId, usize> = rows
+            .iter()
+            .enumerate()
+            .flat_map(|(r, row)| row.new.iter().chain(&row.done).chain(&row.conflict).map(move |&c| (c, r)))
+            .collect();
+        let places = order.iter().enumerate().filter_map(|(rank, c)| Some((*c, (*row_of.get(c)?, rank)))).collect();
+        Browser { annotator, places, rows }
+    }
+
+    pub fn rows(&self) -> &[CategoryRow] {
+        &self.rows
+    }
+
+    /// Files `candidate` under its current status, after its record changed.
+    pub fn update(&mut self, master: &Master, candidate: CandidateId) {
+        let Some(&(row, rank)) = self.places.get(&candidate) else { return };
+        let row = &mut self.rows[row];
+        for list in [&mut row.new, &mut row.done, &mut row.conflict] {
+            list.retain(|&c| c != candidate);
+        }
+        let list = match status(master.records.get(candidate, self.annotator)) {
+            Status::New => &mut row.new,
+            Status::Done => &mut row.done,
+            Status::Conflict => &mut row.conflict,
+        };
+        let places = &self.places;
+        let at = list.partition_point(|c| places.get(c).is_some_and(|&(_, r)| r < rank));
+        list.insert(at, candidate);
+    }
+}
+
 /// Candidates in example order, and within an example in corpus order (researcher mode).
 pub fn example_order(master: &Master) -> Vec<CandidateId> {
     let corpus_rank = |id| master.corpora.iter().position(|c| c.id == id).unwrap_or(usize::MAX);
@@ -362,6 +408,39 @@ mod tests {
         assert!(!t.contains(&"ant_ensure".to_string()) && !t.contains(&"politeness_tu".to_string()));
         let you = m.category("addressee_deictic_singular_you").unwrap().clone();
         assert!(tag_suggestions(&m, &you).contains(&"politeness_unknown".to_string()));
+    }
+
+    #[test]
+    fn the_browser_follows_changes_one_candidate_at_a_time() {
+        let mut m = tiny();
+        m.annotators.push(crate::model::Annotator { id: ANNA, name: "Anna".into() });
+        let order: Vec<_> = example_order(&m).into_iter().rev().collect();
+        let mut browser = Browser::new(&m, ANNA, &order, None);
+        assert_eq!(browser.rows(), browse(&m, ANNA, &order, None).as_slice());
+        let changes = [
+            (3, Some(vec![])),
+            (4, Some(vec![Conflict::PronounYesWithoutTokens])),
+            (6, Some(vec![])),
+            (3, None),
+            (4, Some(vec![])),
+        ];
+        for (c, outcome) in changes {
+            match outcome {
+                Some(conflicts) => {
+                    let r = edit(&m, c, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
+                    m.records.put(settle(&r, conflicts));
+                }
+                None => {
+                    m.records.remove(CandidateId(c), ANNA);
+                }
+            }
+            browser.update(&m, CandidateId(c));
+            assert_eq!(browser.rows(), browse(&m, ANNA, &order, None).as_slice(), "after changing {c}");
+        }
+        // Candidates outside the browser (another corpus) are ignored.
+        let mut mt_only = Browser::new(&m, ANNA, &order, Some(CorpusId(2)));
+        mt_only.update(&m, CandidateId(3));
+        assert_eq!(mt_only.rows(), browse(&m, ANNA, &order, Some(CorpusId(2))).as_slice());
     }
 
     #[test]

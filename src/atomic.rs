@@ -11,13 +11,11 @@ use std::path::{Path, PathBuf};
 /// temporary file is removed.
 pub fn write_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
     let target = resolve(path);
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = folder(&target);
     let io = |e| Error::io(path, e);
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".protest-").suffix(".tmp");
+    let prefix = temp_prefix(&target);
+    builder.prefix(&prefix).suffix(TEMP_SUFFIX);
     #[cfg(unix)]
     {
         // A new file gets the usual 0666 minus the user's umask (open(2) applies it), not the
@@ -41,6 +39,40 @@ pub fn write_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Re
     Ok(())
 }
 
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// Temporary files are named after their target (`.NAME.protest-RANDOM.tmp`), so that one left
+/// behind by a crash can be recognised and removed by whoever next holds the file's lock.
+fn temp_prefix(target: &Path) -> String {
+    let name = target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    // Leave room for the random part within the usual 255-byte limit on names.
+    let mut end = name.len().min(200);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(".{}.protest-", &name[..end])
+}
+
+/// Removes the temporary files that interrupted replacements of `path` left behind (a crash
+/// between creating and renaming them); returns how many. Only call this while holding the
+/// file's lock, when no replacement of it can be under way.
+pub fn remove_leftovers(path: &Path) -> usize {
+    let target = resolve(path);
+    let prefix = temp_prefix(&target);
+    let Ok(entries) = fs::read_dir(folder(&target)) else { return 0 };
+    entries
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix(TEMP_SUFFIX))
+                .is_some_and(|random| !random.is_empty() && random.chars().all(|c| c.is_ascii_alphanumeric()))
+        })
+        .filter(|e| fs::remove_file(e.path()).is_ok())
+        .count()
+}
+
 /// Replaces `path` with `bytes`.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
     write_with(path, |w| w.write_all(bytes))
@@ -52,6 +84,13 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     match (fs::canonicalize(a), fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
+    }
+}
+
+fn folder(target: &Path) -> PathBuf {
+    match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
     }
 }
 
@@ -106,6 +145,26 @@ mod tests {
         assert!(err.to_string().contains("m.json") && err.to_string().contains("disk full"), "{err}");
         assert_eq!(fs::read_to_string(&path).unwrap(), "old");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn leftovers_of_this_file_only_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.json");
+        write(&path, b"x").unwrap();
+        let names =
+            [".m.json.protest-Ab12cd.tmp", ".m.json.bak.protest-Ab12cd.tmp", ".m.json.protest-.tmp", "other.tmp"];
+        for n in names {
+            fs::write(dir.path().join(n), "half").unwrap();
+        }
+        assert_eq!(remove_leftovers(&path), 1);
+        assert!(!dir.path().join(names[0]).exists());
+        assert!(names[1..].iter().all(|n| dir.path().join(n).exists()));
+        // The names of real temporary files match.
+        let tmp = tempfile::Builder::new().prefix(&temp_prefix(&path)).suffix(TEMP_SUFFIX).tempfile_in(dir.path());
+        let kept = tmp.unwrap().keep().unwrap().1;
+        assert_eq!(remove_leftovers(&path), 1);
+        assert!(!kept.exists());
     }
 
     #[cfg(unix)]

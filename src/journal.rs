@@ -17,7 +17,8 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-const FORMAT: &str = "protest-journal";
+/// The `journal` field of a journal's first line.
+pub const FORMAT: &str = "protest-journal";
 const VERSION: u32 = 1;
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -62,6 +63,8 @@ pub struct Replay {
 pub struct Journal {
     path: PathBuf,
     file: Option<File>,
+    /// The revision of the file this journal continues.
+    revision: u64,
     entries: usize,
     bytes: u64,
 }
@@ -71,11 +74,16 @@ impl Journal {
     /// anything on disk.
     pub fn read(file: &Path, id: &str, revision: u64) -> Result<Replay> {
         let path = path_for(file);
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Replay::default()),
-            Err(e) => return Err(Error::io(&path, e)),
-        };
+        match std::fs::read(&path) {
+            Ok(bytes) => Journal::parse(file, &bytes, id, revision),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Replay::default()),
+            Err(e) => Err(Error::io(&path, e)),
+        }
+    }
+
+    /// Parses the content of the journal of `file`, as [`Journal::read`] does.
+    pub fn parse(file: &Path, bytes: &[u8], id: &str, revision: u64) -> Result<Replay> {
+        let path = path_for(file);
         let mut replay = Replay::default();
         let mut lines = bytes.split_inclusive(|&b| b == b'\n').enumerate().peekable();
         let Some((_, first)) = lines.next() else { return Ok(replay) };
@@ -140,7 +148,7 @@ impl Journal {
         line.push(b'\n');
         atomic::write(&path, &line)?;
         let file = OpenOptions::new().append(true).open(&path).map_err(|e| Error::io(&path, e))?;
-        Ok(Journal { path, file: Some(file), entries: 0, bytes: line.len() as u64 })
+        Ok(Journal { path, file: Some(file), revision, entries: 0, bytes: line.len() as u64 })
     }
 
     /// Continues an existing journal that was just read and replayed.
@@ -156,7 +164,7 @@ impl Journal {
         let path = path_for(file);
         let handle = OpenOptions::new().append(true).open(&path).map_err(|e| Error::io(&path, e))?;
         let bytes = handle.metadata().map_err(|e| Error::io(&path, e))?.len();
-        Ok(Journal { path, file: Some(handle), entries: replay.entries.len(), bytes })
+        Ok(Journal { path, file: Some(handle), revision, entries: replay.entries.len(), bytes })
     }
 
     /// Appends one change and waits until it is on disk.
@@ -168,6 +176,11 @@ impl Journal {
         self.entries += 1;
         self.bytes += line.len() as u64;
         Ok(())
+    }
+
+    /// The revision of the file this journal continues.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// Number of changes in the journal.

@@ -179,12 +179,25 @@ pub fn read<'de, T: Deserialize<'de>>(
             struct Header {
                 format: Option<serde_json::Value>,
                 version: Option<serde_json::Value>,
+                journal: Option<serde_json::Value>,
             }
             if !bytes.trim_ascii_start().starts_with(b"{") {
                 let json = serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok();
                 return Err(not_ours(path, format, if json { "not a JSON object" } else { "not JSON" }));
             }
-            match serde_json::from_slice::<Header>(bytes) {
+            // Only the first JSON value: a journal is one value per line.
+            match serde_json::Deserializer::from_slice(bytes).into_iter::<Header>().next().unwrap_or_else(|| {
+                serde_json::from_slice::<Header>(bytes) // no value at all: let it say why
+            }) {
+                Ok(h) if h.journal.as_ref().and_then(|j| j.as_str()) == Some(crate::journal::FORMAT) => {
+                    Err(Error::whole_file(
+                        path,
+                        format!(
+                            "this is a PROTEST journal (the unsaved changes kept beside a master or batch), not a {} file; open the file it belongs to",
+                            kind_name(format)
+                        ),
+                    ))
+                }
                 Ok(h) => {
                     let f = h.format.as_ref().map(|f| f.as_str().unwrap_or("?"));
                     check_header(
@@ -252,6 +265,14 @@ fn kind_name(format: &str) -> &str {
 
 /// Deserialises JSON, reporting the JSON path and line of the first problem.
 pub fn parse<'de, T: Deserialize<'de>>(path: &Path, bytes: &'de [u8]) -> Result<T> {
+    // Tracking the path costs a quarter of the parse of a large master, so it is only done again
+    // to explain a failure.
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    if let Ok(value) = T::deserialize(&mut de)
+        && de.end().is_ok()
+    {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let json_path = e.path().to_string();

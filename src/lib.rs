@@ -36,6 +36,7 @@ pub mod report;
 pub mod stats;
 pub mod store;
 pub mod summary;
+pub mod synth;
 pub mod tokenize;
 pub mod tokens;
 pub mod validate;

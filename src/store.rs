@@ -9,8 +9,9 @@
 //!   read-only view; the OS drops the lock when its holder dies, so a lock left by a crash is
 //!   simply taken over.
 
+use crate::atomic;
 use crate::error::{Error, Result};
-use crate::journal::{self, Entry, Journal};
+use crate::journal::{self, Entry, Journal, Replay};
 use crate::master_file;
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
 use crate::validate;
@@ -70,30 +71,47 @@ pub struct Store<D: Document> {
     /// `None` when read-only.
     journal: Option<Journal>,
     lock: Option<Lock>,
+    /// Why the file could not be opened for writing.
+    read_only: Option<String>,
+    fold_bytes: u64,
 }
 
 impl<D: Document> Store<D> {
     /// Opens `path`, taking its lock if nobody holds it, and replays its journal.
     pub fn open(path: &Path) -> Result<(Self, Opened)> {
-        let lock = Lock::acquire(path)?;
-        let read_only = match &lock {
-            Ok(_) => None,
-            Err(holder) => Some(format!("{} is open in another PROTEST window ({holder})", path.display())),
-        };
-        let mut doc = D::load(path)?;
-        let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
-        let replay = Journal::read(path, &id, revision)?;
-        let journal_path = journal::path_for(path);
-        for (i, entry) in replay.entries.iter().enumerate() {
-            apply(doc.master_mut(), entry)
-                .map_err(|m| Error::whole_file(&journal_path, format!("change {} cannot be applied: {m}", i + 1)))?;
+        let lock = Lock::acquire(path);
+        if lock.is_ok() {
+            // A crash in the middle of a full save leaves its temporary file behind; nobody else
+            // can be writing this file or its journal now.
+            atomic::remove_leftovers(path);
+            atomic::remove_leftovers(&journal::path_for(path));
         }
+        // Without the lock we read while the holder may be folding its journal into the file, and
+        // could read the file just before and the journal just after: try again then.
+        let mut attempts = if lock.is_ok() { 1 } else { 3 };
+        let (doc, replay) = loop {
+            attempts -= 1;
+            match load_with_journal::<D>(path) {
+                Err(_) if attempts > 0 => std::thread::sleep(std::time::Duration::from_millis(50)),
+                Err(e) => {
+                    // Leave no lock file beside something that is not ours or not there.
+                    if let Ok(lock) = lock {
+                        lock.release();
+                    }
+                    return Err(e);
+                }
+                Ok(loaded) => break loaded,
+            }
+        };
         let journal = match &lock {
-            Ok(_) => Some(Journal::resume(path, &replay, &id, revision)?),
+            Ok(_) => Some(Journal::resume(path, &replay, doc.file_id(), doc.master().revision)?),
             Err(_) => None,
         };
-        let opened = Opened { recovered: replay.entries.len(), read_only };
-        Ok((Store { path: path.to_path_buf(), doc, journal, lock: lock.ok() }, opened))
+        let read_only = lock.as_ref().err().map(|why| format!("{} {why}", path.display()));
+        let opened = Opened { recovered: replay.entries.len(), read_only: read_only.clone() };
+        let store =
+            Store { path: path.to_path_buf(), doc, journal, lock: lock.ok(), read_only, fold_bytes: FOLD_BYTES };
+        Ok((store, opened))
     }
 
     pub fn path(&self) -> &Path {
@@ -112,6 +130,12 @@ impl<D: Document> Store<D> {
         self.journal.is_none()
     }
 
+    /// Folds the journal into the file once it holds more than `bytes` (default
+    /// [`FOLD_BYTES`]); the crash test folds every few changes.
+    pub fn set_fold_bytes(&mut self, bytes: u64) {
+        self.fold_bytes = bytes;
+    }
+
     /// Stores a record durably (it is on disk when this returns) and in memory.
     pub fn put(&mut self, record: Record) -> Result<()> {
         self.change(Entry::Put(record))
@@ -123,14 +147,20 @@ impl<D: Document> Store<D> {
     }
 
     fn change(&mut self, entry: Entry) -> Result<()> {
-        let Some(journal) = self.journal.as_mut() else { return Err(read_only_error(&self.path)) };
+        let Some(journal) = self.journal.as_mut() else { return Err(self.read_only_error()) };
         if let Entry::Put(record) = &entry
             && let Some((_, problem)) = validate::record(self.doc.master(), record)
         {
             return Err(Error::whole_file(&self.path, problem));
         }
+        let revision = self.doc.master().revision;
+        if journal.revision() != revision {
+            // The last full save wrote the file but could not start its journal; changes appended
+            // to the old one would be discarded as already folded in.
+            *journal = Journal::start(&self.path, self.doc.file_id(), revision)?;
+        }
         journal.append(&entry)?;
-        let full = journal.bytes() > FOLD_BYTES;
+        let full = journal.bytes() > self.fold_bytes;
         apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
         if full {
             self.save()?;
@@ -143,7 +173,7 @@ impl<D: Document> Store<D> {
     /// leave the document unchanged when it returns an error.
     pub fn update<T>(&mut self, change: impl FnOnce(&mut D) -> Result<T>) -> Result<T> {
         if self.journal.is_none() {
-            return Err(read_only_error(&self.path));
+            return Err(self.read_only_error());
         }
         let value = change(&mut self.doc)?;
         self.doc.master_mut().reindex();
@@ -154,7 +184,7 @@ impl<D: Document> Store<D> {
     /// Writes the whole file at the next revision and starts an empty journal.
     pub fn save(&mut self) -> Result<()> {
         if self.journal.is_none() {
-            return Err(read_only_error(&self.path));
+            return Err(self.read_only_error());
         }
         let master = self.doc.master_mut();
         master.revision += 1;
@@ -165,6 +195,11 @@ impl<D: Document> Store<D> {
         let (id, revision) = (self.doc.file_id().to_owned(), self.doc.master().revision);
         self.journal = Some(Journal::start(&self.path, &id, revision)?);
         Ok(())
+    }
+
+    fn read_only_error(&self) -> Error {
+        let why = self.read_only.as_deref().unwrap_or("");
+        Error::whole_file(&self.path, format!("opened read-only, so changes cannot be saved: {why}"))
     }
 
     /// Number of changes kept only in the journal so far.
@@ -190,8 +225,23 @@ impl<D: Document> Store<D> {
     }
 }
 
-fn read_only_error(path: &Path) -> Error {
-    Error::whole_file(path, "opened read-only because another PROTEST window has it open; changes cannot be saved")
+/// The file with its journal's changes applied.
+fn load_with_journal<D: Document>(path: &Path) -> Result<(D, Replay)> {
+    let mut doc = D::load(path)?;
+    let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
+    let replay = Journal::read(path, &id, revision)?;
+    replay_into(doc.master_mut(), &replay, path)?;
+    Ok((doc, replay))
+}
+
+/// Applies the changes of the journal of `file` to its master, checking each.
+pub fn replay_into(master: &mut Master, replay: &Replay, file: &Path) -> Result<()> {
+    for (i, entry) in replay.entries.iter().enumerate() {
+        apply(master, entry).map_err(|m| {
+            Error::whole_file(journal::path_for(file), format!("change {} cannot be applied: {m}", i + 1))
+        })?;
+    }
+    Ok(())
 }
 
 fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> {
@@ -224,32 +274,49 @@ struct Lock {
 }
 
 impl Lock {
-    /// `Ok(Ok(lock))` when we hold it, `Ok(Err(holder))` when someone else does.
-    fn acquire(file: &Path) -> Result<std::result::Result<Lock, String>> {
+    /// The lock, or why it cannot be had (to end the sentence "FILE …"): someone else holds it,
+    /// or the lock file cannot be written (a read-only folder or medium, for instance).
+    fn acquire(file: &Path) -> std::result::Result<Lock, String> {
         let path = lock_path(file);
-        let io = |e| Error::io(&path, e);
-        let mut handle =
-            OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(io)?;
-        match handle.try_lock() {
-            Ok(()) => {
-                let holder = format!(
-                    "process {} of {} since {}",
-                    std::process::id(),
-                    std::env::var("USER").unwrap_or_else(|_| "this user".into()),
-                    chrono::Local::now().format("%Y-%m-%d %H:%M")
-                );
-                handle.set_len(0).map_err(io)?;
-                handle.rewind().map_err(io)?;
-                handle.write_all(holder.as_bytes()).map_err(io)?;
-                Ok(Ok(Lock { path, file: handle }))
+        let unwritable = |e: std::io::Error| format!("cannot be locked for writing ({}: {e})", path.display());
+        for attempt in 1.. {
+            let mut handle = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(unwritable)?;
+            match handle.try_lock() {
+                // A holder that was closing may have removed the file between our opening and our
+                // locking it; a lock on a removed file keeps nobody out, so start again.
+                Ok(()) if attempt < 10 && !is_at(&handle, &path) => continue,
+                Ok(()) => {
+                    let holder = format!(
+                        "process {} of {} since {}",
+                        std::process::id(),
+                        std::env::var("USER").unwrap_or_else(|_| "this user".into()),
+                        chrono::Local::now().format("%Y-%m-%d %H:%M")
+                    );
+                    // Who holds the lock is only information for others; failing to write it is
+                    // no reason not to hold it.
+                    let _ = handle
+                        .set_len(0)
+                        .and_then(|()| handle.rewind())
+                        .and_then(|()| handle.write_all(holder.as_bytes()));
+                    return Ok(Lock { path, file: handle });
+                }
+                Err(TryLockError::WouldBlock) => {
+                    let mut holder = String::new();
+                    let _ = handle.read_to_string(&mut holder);
+                    let holder = holder.trim();
+                    let holder = if holder.is_empty() { "another process" } else { holder };
+                    return Err(format!("is open in another PROTEST window ({holder})"));
+                }
+                Err(TryLockError::Error(e)) => return Err(unwritable(e)),
             }
-            Err(TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = handle.read_to_string(&mut holder);
-                Ok(Err(if holder.trim().is_empty() { "another process".into() } else { holder.trim().to_owned() }))
-            }
-            Err(TryLockError::Error(e)) => Err(io(e)),
         }
+        unreachable!("the loop returns")
     }
 
     fn release(self) {
@@ -257,6 +324,22 @@ impl Lock {
         let _ = std::fs::remove_file(&self.path);
         drop(self.file);
     }
+}
+
+/// Whether the open `handle` is the file now at `path`.
+#[cfg(unix)]
+fn is_at(handle: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (handle.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn is_at(_handle: &File, path: &Path) -> bool {
+    // Elsewhere an open file cannot be removed, so it is still there.
+    path.exists()
 }
 
 #[cfg(test)]
@@ -362,5 +445,66 @@ mod tests {
         drop(store);
         let (store, opened) = Store::<Master>::open(&path).unwrap();
         assert_eq!((opened.recovered, store.master().records.len()), (0, 1));
+    }
+
+    #[test]
+    fn a_journal_that_could_not_be_restarted_is_restarted_before_the_next_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        // The full save writes the file, then fails to start the journal of the new revision.
+        let journal = journal::path_for(&path);
+        std::fs::remove_file(&journal).unwrap();
+        std::fs::create_dir(&journal).unwrap();
+        assert!(store.save().is_err());
+        std::fs::remove_dir(&journal).unwrap();
+        // This change must not go to the journal of the old revision, which is now stale.
+        store.put(record(4, Judgement::No)).unwrap();
+        drop(store);
+        let (store, opened) = Store::<Master>::open(&path).unwrap();
+        assert_eq!((opened.recovered, store.master().records.len()), (1, 2));
+    }
+
+    #[test]
+    fn temporary_files_left_by_a_crash_are_removed_by_the_next_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let leftovers = [".tiny.master.json.protest-Xy12ab.tmp", ".tiny.master.json.journal.protest-Xy12ab.tmp"];
+        for name in leftovers {
+            std::fs::write(dir.path().join(name), "half a file").unwrap();
+        }
+        let (first, _) = Store::<Master>::open(&path).unwrap();
+        assert!(leftovers.iter().all(|n| !dir.path().join(n).exists()));
+        // A read-only opener removes nothing: the holder may be writing.
+        std::fs::write(dir.path().join(leftovers[0]), "being written").unwrap();
+        let (_second, opened) = Store::<Master>::open(&path).unwrap();
+        assert!(opened.read_only.is_some() && dir.path().join(leftovers[0]).exists());
+        drop(first);
+    }
+
+    #[test]
+    fn a_file_whose_lock_cannot_be_written_opens_read_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        std::fs::create_dir(lock_path(&path)).unwrap();
+        let (mut store, opened) = Store::<Master>::open(&path).unwrap();
+        let why = opened.read_only.unwrap();
+        assert!(why.contains("cannot be locked for writing") && why.contains("tiny.master.json.lock"), "{why}");
+        let err = store.put(record(3, Judgement::Yes)).unwrap_err().to_string();
+        assert!(err.contains("changes cannot be saved: ") && err.contains("cannot be locked"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), TINY);
+    }
+
+    #[test]
+    fn a_file_that_does_not_open_leaves_no_lock_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.json");
+        assert!(Store::<Master>::open(&missing).is_err());
+        let garbage = dir.path().join("garbage.json");
+        std::fs::write(&garbage, "not json").unwrap();
+        assert!(Store::<Master>::open(&garbage).is_err());
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("garbage.json")]);
     }
 }

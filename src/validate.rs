@@ -315,27 +315,33 @@ fn records(m: &Master, p: &mut Problems) {
 /// The first problem of one record against its master: the field it is in and what is wrong.
 /// Used for records arriving from a journal or a batch as well as for the master's own.
 pub fn record(m: &Master, r: &Record) -> Option<(&'static str, String)> {
-    let rec = format!("record of candidate {} by annotator {}", r.candidate, r.annotator);
+    let problem = record_problem(m, r)?;
+    Some((problem.0, format!("record of candidate {} by annotator {}: {}", r.candidate, r.annotator, problem.1)))
+}
+
+/// The field and problem, without naming the record: this runs for every record of a master, and
+/// building the message only when there is a problem keeps opening a large master fast.
+fn record_problem(m: &Master, r: &Record) -> Option<(&'static str, String)> {
     let Some(candidate) = m.candidate(r.candidate) else {
-        return Some(("candidate", format!("{rec}: the candidate does not exist")));
+        return Some(("candidate", "the candidate does not exist".into()));
     };
     if !r.annotator.is_researcher() && m.annotator(r.annotator).is_none() {
-        return Some(("annotator", format!("{rec}: the annotator does not exist")));
+        return Some(("annotator", "the annotator does not exist".into()));
     }
     let anaphoric = m.example_of(candidate).is_some_and(|(_, cat)| cat.anaphoric);
     if !anaphoric && r.antecedent.is_set() {
-        return Some(("antecedent", format!("{rec}: an antecedent judgement on a non-anaphoric example")));
+        return Some(("antecedent", "an antecedent judgement on a non-anaphoric example".into()));
     }
     for role in Role::ALL {
         if let Some(t) = r.selected.get(role).iter().find(|&&t| !candidate.is_aligned(role, t)) {
             return Some((
                 "selected",
-                format!("{rec}: selected {role} token {t} is not among the tokens aligned to the {role}"),
+                format!("selected {role} token {t} is not among the tokens aligned to the {role}"),
             ));
         }
     }
     if let Some(tag) = r.tags.iter().find(|t| !tags::is_valid(t)) {
-        return Some(("tags", format!("{rec}: tag '{tag}' is empty or contains spaces")));
+        return Some(("tags", format!("tag '{tag}' is empty or contains spaces")));
     }
     None
 }

@@ -39,6 +39,8 @@ mod views;
 mod workspace;
 
 #[cfg(test)]
+mod frame_time;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_batches;

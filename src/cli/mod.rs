@@ -12,6 +12,7 @@ mod convert;
 mod correlate;
 mod import;
 mod report;
+mod synth;
 
 use anyhow::bail;
 use clap::{Parser, Subcommand};
@@ -67,6 +68,8 @@ pub enum Command {
     Correlate(correlate::CorrelateArgs),
     /// Convert the original PROTEST tool's SQLite master or annotation batch into our files.
     Convert(convert::ConvertArgs),
+    /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
+    Synth(Box<synth::SynthArgs>),
 }
 
 /// Runs a headless subcommand; errors go to stderr with a non-zero exit code.
@@ -86,6 +89,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Autoprf(args) => autoprf::run(args),
         Command::AptMaster(args) => apt_master::run(args),
         Command::Correlate(args) => correlate::run(args),
+        Command::Synth(args) => synth::run(*args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -192,7 +192,7 @@ fn examples(master: &Master, path: &Path, lines: Vec<suite_def::ExampleLine>) ->
 }
 
 /// One candidate per example and translation corpus, with the aligned target tokens.
-fn candidates(master: &Master) -> Vec<Candidate> {
+pub(crate) fn candidates(master: &Master) -> Vec<Candidate> {
     let mut next = CandidateId(1);
     let mut out = Vec::new();
     for example in &master.examples {

@@ -8,7 +8,12 @@ use std::path::Path;
 
 /// Reads a UTF-8 text file as lines (a final newline is optional; `\r\n` is accepted).
 pub fn read_lines(path: &Path) -> Result<Vec<String>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    lines(path, std::fs::read(path).map_err(|e| Error::io(path, e))?)
+}
+
+/// The lines of a text file's content; `path` is only used in messages. The `from_bytes` of the
+/// readers below, which each take these lines.
+pub fn lines(path: &Path, bytes: Vec<u8>) -> Result<Vec<String>> {
     if bytes.iter().take(8192).any(|&b| b == 0) {
         return Err(Error::whole_file(path, "this is a binary file, not text"));
     }
@@ -22,7 +27,10 @@ pub fn read_lines(path: &Path) -> Result<Vec<String>> {
 
 /// Reads a tokenised corpus: one sentence per line, tokens separated by single spaces.
 pub fn read_corpus(path: &Path) -> Result<Vec<String>> {
-    let lines = read_lines(path)?;
+    corpus(path, read_lines(path)?)
+}
+
+pub fn corpus(path: &Path, lines: Vec<String>) -> Result<Vec<String>> {
     for (i, line) in lines.iter().enumerate() {
         if let Some(why) = tokens::malformed(line) {
             return Err(Error::at_line(path, i + 1, format!("the sentence {why}")));
@@ -57,7 +65,28 @@ pub fn read_alignment_ordered(
     target: &[String],
     target_name: &Path,
 ) -> Result<Vec<Links>> {
-    let mut lines = read_lines(path)?;
+    alignment(path, read_lines(path)?, order, source, target, target_name)
+}
+
+/// [`read_alignment_ordered`] on the lines of the file.
+pub fn alignment(
+    path: &Path,
+    mut lines: Vec<String>,
+    order: PairOrder,
+    source: &[String],
+    target: &[String],
+    target_name: &Path,
+) -> Result<Vec<Links>> {
+    if target.len() != source.len() {
+        return Err(Error::whole_file(
+            target_name,
+            format!(
+                "has {} sentences but the source has {}; a translation needs one line per source sentence",
+                target.len(),
+                source.len()
+            ),
+        ));
+    }
     while lines.len() > source.len() && lines.last().is_some_and(|l| l.trim().is_empty()) {
         lines.pop();
     }
@@ -103,8 +132,12 @@ pub fn read_alignment_ordered(
 
 /// Reads document starts: 0-based sentence numbers, one per line, ascending from 0.
 pub fn read_document_starts(path: &Path, sentences: usize) -> Result<Vec<u32>> {
+    document_starts(path, &read_lines(path)?, sentences)
+}
+
+pub fn document_starts(path: &Path, lines: &[String], sentences: usize) -> Result<Vec<u32>> {
     let mut starts = Vec::new();
-    for (i, line) in read_lines(path)?.iter().enumerate() {
+    for (i, line) in lines.iter().enumerate() {
         let line = line.trim();
         if line.is_empty() {
             continue;
@@ -177,6 +210,9 @@ mod tests {
         assert!(err.contains("src: line 1: pair 2-0: source index 2 is out of range"), "{err}");
         let err = read_alignment(&file(&d, "bad", b"0-0\n0:1\n"), &src, &tgt, tname).unwrap_err().to_string();
         assert!(err.contains("bad: line 2: malformed pair '0:1'"), "{err}");
+        // Found by fuzzing: a target with fewer sentences than the source used to panic.
+        let err = read_alignment(&file(&d, "ok2", b"0-0\n0-0\n"), &src, &tgt[..1], tname).unwrap_err().to_string();
+        assert!(err.contains("t.fr: has 1 sentences but the source has 2"), "{err}");
     }
 
     #[test]
