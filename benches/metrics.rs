@@ -1,6 +1,7 @@
 //! APT and AutoPRF over the DiscoMT news corpus repeated 100 times (≈ 495,000 sentences).
 //!
-//! The big input is generated once in a temporary folder from `shared/data/discomt-news-en-fr`.
+//! The big input is generated once in a temporary folder from `shared/data/discomt-news-en-fr`
+//! (or, in a checkout without it, from the sample's excerpt of that corpus).
 //! `METRICS_BENCH_REPEAT` changes the number of copies (`cargo test` uses one). Figures:
 //! docs/metrics.md.
 
@@ -49,23 +50,28 @@ counting_multiword_in_matrix: false
 max_length_matrix = 15
 ";
 
-fn news_corpus() -> PathBuf {
+/// The corpus files under the names the config and the AutoPRF stems use: the DiscoMT news corpus
+/// beside the checkout, or else the sample's committed excerpt of it (a fresh clone elsewhere).
+fn news_corpus() -> Vec<(&'static str, PathBuf)> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .map(|d| d.join("shared/data/discomt-news-en-fr"))
-        .find(|d| d.is_dir())
-        .expect("shared/data/discomt-news-en-fr beside the checkout")
+    if let Some(news) = manifest.ancestors().map(|d| d.join("shared/data/discomt-news-en-fr")).find(|d| d.is_dir()) {
+        return FILES.iter().chain(&["doc-boundaries"]).map(|&f| (f, news.join(f))).collect();
+    }
+    let excerpt = manifest.join("sample_batches/inputs");
+    let from = ["news.en", "news.ref.fr", "news.ref.alig", "news.en", "news.mt.fr", "news.mt.alig", "news.docs"];
+    FILES.iter().chain(&["doc-boundaries"]).zip(from).map(|(&f, e)| (f, excerpt.join(e))).collect()
 }
 
 /// The news corpus `times` times over, with its document starts shifted for each copy.
 fn big_corpus(times: usize) -> tempfile::TempDir {
-    let news = news_corpus();
+    let files = news_corpus();
+    let read = |path: &Path| fs::read_to_string(path).unwrap();
+    let sentences = read(&files[0].1).lines().count();
     let dir = tempfile::tempdir().unwrap();
-    for name in FILES {
-        let text = fs::read_to_string(news.join(name)).unwrap();
+    for (name, path) in &files[..FILES.len()] {
+        let text = read(path);
         // One line per sentence: the MT alignment's extra empty last line would shift the copies.
-        let lines: Vec<&str> = text.lines().take(4954).collect();
+        let lines: Vec<&str> = text.lines().take(sentences).collect();
         let mut out = std::io::BufWriter::new(fs::File::create(dir.path().join(name)).unwrap());
         for _ in 0..times {
             for line in &lines {
@@ -73,10 +79,9 @@ fn big_corpus(times: usize) -> tempfile::TempDir {
             }
         }
     }
-    let starts: Vec<u32> =
-        fs::read_to_string(news.join("doc-boundaries")).unwrap().lines().map(|l| l.trim().parse().unwrap()).collect();
+    let starts: Vec<u32> = read(&files[FILES.len()].1).lines().map(|l| l.trim().parse().unwrap()).collect();
     let shifted: String =
-        (0..times as u32).flat_map(|k| starts.iter().map(move |s| format!("{}\n", s + k * 4954))).collect();
+        (0..times as u32).flat_map(|k| starts.iter().map(move |s| format!("{}\n", s + k * sentences as u32))).collect();
     fs::write(dir.path().join("doc-boundaries"), shifted).unwrap();
     let write = |name: &str, text: &str| fs::write(dir.path().join(name), text).unwrap();
     write("apt.config", APT_CONFIG);

@@ -5,9 +5,9 @@
 //! (APT.py, Python 2.7 with numpy) on the files in tests/fixtures/apt; each test says why they are
 //! what they are.
 
-mod metrics_support;
+mod common;
 
-use metrics_support::*;
+use common::*;
 use std::fs;
 use std::path::Path;
 
@@ -80,8 +80,8 @@ const SHIPPED_DETAILS: [(&str, u64, usize); 3] = [
 ];
 
 fn shipped_run(n: usize) -> (String, String) {
-    let dir = copy_of(&shared_data("apt-es-en"));
-    let out = protest_ok(&["apt", &format!("config_{n}")], dir.path());
+    let dir = copy_of(&fixture("apt-es-en"));
+    let out = ok(dir.path(), &["apt", &format!("config_{n}")]);
     let score = read(dir.path().join(format!("output{n}.score")));
     assert!(out.starts_with(score.lines().next().unwrap()), "the score is printed: {out}");
     (score, read(dir.path().join(format!("output{n}.detail"))))
@@ -135,7 +135,7 @@ fn shipped_config_3_with_target_list_not_counting_other() {
 fn hand_made(edits: &[(&str, &str)]) -> (String, String) {
     let dir = copy_of(&fixture("apt"));
     edit_config(dir.path(), edits);
-    protest_ok(&["apt", "config.ini", "--output", "out"], dir.path());
+    ok(dir.path(), &["apt", "config.ini", "--output", "out"]);
     (read(dir.path().join("out.score")), read(dir.path().join("out.detail")))
 }
 
@@ -284,7 +284,7 @@ fn output_defaults_to_the_config_and_paths_are_relative_to_it() {
         })
         .collect();
     fs::write(sub.join("config.ini"), text.join("\n")).unwrap();
-    let out = protest_ok(&["apt", "cfg/config.ini"], dir.path());
+    let out = ok(dir.path(), &["apt", "cfg/config.ini"]);
     assert!(out.contains("6 instances"), "{out}");
     assert!(sub.join("result.score").is_file() && sub.join("result.detail").is_file());
 }
@@ -295,12 +295,12 @@ fn paths_not_beside_the_config_are_looked_up_in_the_working_directory() {
     let sub = dir.path().join("cfg");
     fs::create_dir(&sub).unwrap();
     fs::rename(dir.path().join("config.ini"), sub.join("config.ini")).unwrap();
-    protest_ok(&["apt", "cfg/config.ini", "--output", "here"], dir.path());
+    ok(dir.path(), &["apt", "cfg/config.ini", "--output", "here"]);
     assert!(dir.path().join("here.score").is_file(), "--output is relative to the working directory");
     // A file that is in both places is taken from beside the configuration.
     fs::copy(dir.path().join("source.list"), sub.join("source.list")).unwrap();
     fs::write(sub.join("source.list"), "they\n").unwrap();
-    protest_ok(&["apt", "cfg/config.ini", "--output", "here"], dir.path());
+    ok(dir.path(), &["apt", "cfg/config.ini", "--output", "here"]);
     assert!(read(dir.path().join("here.score")).contains("Total findings: 2\n"), "only the two they");
 }
 
@@ -309,7 +309,7 @@ fn configuration_errors_name_the_file_line_and_problem() {
     let err = |edits: &[(&str, &str)]| {
         let dir = copy_of(&fixture("apt"));
         edit_config(dir.path(), edits);
-        let err = protest_err(&["apt", "config.ini"], dir.path());
+        let err = refused(dir.path(), &["apt", "config.ini"]);
         assert!(!dir.path().join("out.score").exists() && !dir.path().join("out.detail").exists());
         err
     };
@@ -337,7 +337,7 @@ fn configuration_errors_name_the_file_line_and_problem() {
 fn unknown_keys_and_cases_are_warned_about() {
     let dir = copy_of(&fixture("apt"));
     edit_config(dir.path(), &[("cases_to_use", "cases_to_use: 1,2,3,4,5,6,7\ncolour: blue")]);
-    let out = protest(&["apt", "config.ini", "-o", "out"], dir.path());
+    let out = protest(dir.path(), &["apt", "config.ini", "-o", "out"]);
     assert!(out.status.success());
     let warnings = String::from_utf8(out.stderr).unwrap();
     assert!(warnings.contains("case 7 does not exist"), "{warnings}");
@@ -349,7 +349,7 @@ fn corpus_errors_name_the_file_and_line() {
     let run = |file: &str, content: &str| {
         let dir = copy_of(&fixture("apt"));
         fs::write(dir.path().join(file), content).unwrap();
-        protest_err(&["apt", "config.ini"], dir.path())
+        refused(dir.path(), &["apt", "config.ini"])
     };
     let e = run("candidate.alig", "0-0 1-1 2-2 3-3 4-4\n0-0 1-1 2-2 3-9 4-4\n0-0 1-1\n");
     assert!(e.contains("candidate.alig: line 2: pair 3-9: target index 9 is past the end of line 2"), "{e}");
@@ -363,7 +363,7 @@ fn corpus_errors_name_the_file_and_line() {
     let dir = copy_of(&fixture("apt"));
     let alig = read(dir.path().join("candidate.alig")) + "\n\n";
     fs::write(dir.path().join("candidate.alig"), alig).unwrap();
-    protest_ok(&["apt", "config.ini"], dir.path());
+    ok(dir.path(), &["apt", "config.ini"]);
 }
 
 #[test]
@@ -375,7 +375,7 @@ fn positions_file_errors() {
             dir.path(),
             &[("list_source_pronouns", "list_source_pronouns: positions.txt"), ("input_type", "input_type: possition")],
         );
-        protest_err(&["apt", "config.ini"], dir.path())
+        refused(dir.path(), &["apt", "config.ini"])
     };
     assert!(run("0 1\n1\n").contains("positions.txt: line 2: expected `sentence position`"));
     assert!(run("0 1\n\n7 0\n").contains("positions.txt: line 3: sentence 7 does not exist"));

@@ -1,15 +1,16 @@
 //! `protest autoprf`: the original scorer's output on the news corpus and on hand-made inputs.
 
-mod metrics_support;
+mod common;
 
-use metrics_support::*;
+use common::*;
 use std::fs;
 use std::path::Path;
 
+/// The figures the original (Java) scorer prints for the whole news corpus.
 #[test]
 fn news_corpus_scores() {
-    let dir = shared_data("discomt-news-en-fr");
-    let out = protest_ok(&["autoprf", "pronoun-test.tok", "mt-output", "doc-boundaries"], &dir);
+    let Some(dir) = shared_data("discomt-news-en-fr") else { return };
+    let out = ok(&dir, &["autoprf", "pronoun-test.tok", "mt-output", "doc-boundaries"]);
     let tail: Vec<&str> = out.lines().rev().take(8).collect();
     assert_eq!(
         tail,
@@ -30,7 +31,7 @@ fn news_corpus_scores() {
     assert_eq!(lines[2], "        Document 0     4/   8      1/   6      5/  14   0.3571");
     assert_eq!(lines[3 + 129], "      Document 130     0/   3      0/   3      0/   6   0.0000");
     assert_eq!(lines[3 + 130], "                     410/1319    216/ 509    626/1828   0.3425");
-    let brief = protest_ok(&["autoprf", "--brief", "pronoun-test.tok", "mt-output", "doc-boundaries"], &dir);
+    let brief = ok(&dir, &["autoprf", "--brief", "pronoun-test.tok", "mt-output", "doc-boundaries"]);
     assert!(brief.starts_with("Precision and recall per input pronoun:\n"));
     assert!(out.ends_with(&brief));
 }
@@ -54,7 +55,7 @@ fn hand_made(dir: &Path) {
 fn clipped_counts_per_document_and_pronoun() {
     let dir = tempfile::tempdir().unwrap();
     hand_made(dir.path());
-    let out = protest_ok(&["autoprf", "ref", "mt", "docs"], dir.path());
+    let out = ok(dir.path(), &["autoprf", "ref", "mt", "docs"]);
     // "It" (not "IT") → Il / Elle: no match. "they" → ils / ils. "it" → {il, qu'} / {il, il, qu'}:
     // two matches, the second "il" finds no reference "il" left.
     assert_eq!(
@@ -87,12 +88,10 @@ fn language_suffixes_are_configurable() {
         fs::rename(dir.path().join(format!("{stem}.en-fr.alig")), dir.path().join(format!("{stem}.eng-fra.alig")))
             .unwrap();
     }
-    let out = protest_ok(
-        &["autoprf", "--source-lang", "eng", "--target-lang", "fra", "--brief", "ref", "mt", "docs"],
-        dir.path(),
-    );
+    let out =
+        ok(dir.path(), &["autoprf", "--source-lang", "eng", "--target-lang", "fra", "--brief", "ref", "mt", "docs"]);
     assert!(out.ends_with("TOTAL         3/   5   0.6000      3/   4   0.7500   0.6667\n"), "{out}");
-    let err = protest_err(&["autoprf", "ref", "mt", "docs"], dir.path());
+    let err = refused(dir.path(), &["autoprf", "ref", "mt", "docs"]);
     assert!(err.contains("ref.en: "), "{err}");
 }
 
@@ -102,7 +101,7 @@ fn input_errors_name_the_file() {
         let dir = tempfile::tempdir().unwrap();
         hand_made(dir.path());
         fs::write(dir.path().join(file), text).unwrap();
-        protest_err(&["autoprf", "ref", "mt", "docs"], dir.path())
+        refused(dir.path(), &["autoprf", "ref", "mt", "docs"])
     };
     let e = run("mt.en-fr.alig", "0-0\n3-9\n0-0\n");
     assert!(e.contains("mt.en-fr.alig: line 2: pair 3-9: target index 9 is past the end of line 2 of mt.fr"), "{e}");

@@ -1,15 +1,15 @@
 //! `protest correlate` and `protest apt-master` as a user runs them.
 
-mod metrics_support;
+mod common;
 
-use metrics_support::*;
+use common::*;
 use protest::master_file;
 use protest::model::{AnnotatorId, CandidateId, Judgement, Record};
 use std::fs;
 
 #[test]
 fn correlate_reproduces_paper_003_table_2() {
-    let out = protest_ok(&["correlate", "paper003-table1.csv"], &fixture("correlate"));
+    let out = ok(&fixture("correlate"), &["correlate", "paper003-table1.csv"]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 1 + 10, "a header and one line per pair of the five columns");
     let pair = |a: &str, b: &str| {
@@ -28,7 +28,7 @@ fn correlate_rejects_bad_tables() {
     let dir = tempfile::tempdir().unwrap();
     let run = |text: &str| {
         fs::write(dir.path().join("t.csv"), text).unwrap();
-        protest_err(&["correlate", "t.csv"], dir.path())
+        refused(dir.path(), &["correlate", "t.csv"])
     };
     assert!(run("system,a,b\nx,1,2\ny,0.5,oops\n").contains("t.csv: line 3: column \"b\": \"oops\" is not a number"));
     assert!(
@@ -36,14 +36,14 @@ fn correlate_rejects_bad_tables() {
     );
     assert!(run("system,a,b\nx,1,2\n").contains("need at least two rows"));
     assert!(run("system,a,b\nx,1,2\ny,1\n").contains("t.csv: line 3:"));
-    assert!(protest_err(&["correlate", "missing.csv"], dir.path()).contains("missing.csv"));
+    assert!(refused(dir.path(), &["correlate", "missing.csv"]).contains("missing.csv"));
 }
 
 #[test]
 fn apt_master_tables_with_and_without_human_judgements() {
     let dir = tempfile::tempdir().unwrap();
     let mut master = master_file::load(&fixture("tiny").join("tiny.master.json")).unwrap();
-    let out = protest_ok(&["apt-master", fixture("tiny").join("tiny.master.json").to_str().unwrap()], dir.path());
+    let out = ok(dir.path(), &["apt-master", fixture("tiny").join("tiny.master.json").to_str().unwrap()]);
     assert!(out.contains("reference   1.000   1.000         3      3"), "{out}");
     assert!(out.contains("mt          0.333   0.333         3      1      0      2"), "{out}");
     assert!(!out.contains("disagreement"));
@@ -55,7 +55,7 @@ fn apt_master_tables_with_and_without_human_judgements() {
         master.records.put(record);
     }
     master_file::save(&master, &dir.path().join("judged.json")).unwrap();
-    let out = protest_ok(&["apt-master", "judged.json", "--annotator", "0"], dir.path());
+    let out = ok(dir.path(), &["apt-master", "judged.json", "--annotator", "0"]);
     let total = out.lines().find(|l| l.starts_with("Total")).unwrap();
     assert_eq!(total.split_whitespace().collect::<Vec<_>>(), ["Total", "1", "0", "2", "2", "1", "1/3", "33.3"]);
     assert!(out.contains("mt: 0.333 0.333 0.667"), "{out}");

@@ -1,21 +1,17 @@
-//! The tokeniser against the real DiscoMT news corpus (shared/data, beside the repository):
-//! plain text made from the corpus's own lines must tokenise back to those lines.
+//! The tokeniser against real news text: plain text made from the corpus's own lines must
+//! tokenise back to those lines. Always on the sample's excerpt of the DiscoMT news corpus
+//! (committed), and on the whole corpus when the shared data is beside the checkout.
 
+mod common;
+
+use common::{project, read, shared_data};
 use protest::tokenize::{Language, detokenize, tokenize};
-use std::path::{Path, PathBuf};
-
-fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|a| a.join("shared/data/discomt-news-en-fr"))
-        .find(|p| p.is_dir())
-        .expect("shared/data/discomt-news-en-fr should be beside the repository")
-}
+use std::path::Path;
 
 /// Share of lines that a naive detokenisation followed by tokenisation reproduces exactly; the
 /// first mismatches are printed to help whoever breaks it.
-fn reproduced(file: &str, language: Language) -> f64 {
-    let text = std::fs::read_to_string(data().join(file)).unwrap();
+fn reproduced(file: &Path, language: Language) -> f64 {
+    let text = read(file);
     let lines: Vec<&str> = text.lines().collect();
     let mut same = 0;
     for line in &lines {
@@ -23,24 +19,33 @@ fn reproduced(file: &str, language: Language) -> f64 {
         if again == *line {
             same += 1;
         } else if lines.len() - same < 20 {
-            println!("{file}\n  corpus: {line}\n  ours:   {again}");
+            println!("{}\n  corpus: {line}\n  ours:   {again}", file.display());
         }
     }
     same as f64 / lines.len() as f64
 }
 
+/// Each file of the excerpt, and of the whole corpus if it is there, is reproduced above `share`.
+fn check(excerpt: &str, corpus: &str, language: Language, share: f64) {
+    let file = project("sample_batches/inputs").join(excerpt);
+    assert!(reproduced(&file, language) > share, "{}", file.display());
+    if let Some(dir) = shared_data("discomt-news-en-fr") {
+        assert!(reproduced(&dir.join(corpus), language) > share, "{corpus}");
+    }
+}
+
 #[test]
 fn french_mt_output_is_reproduced() {
-    // 99.9 % when written; the rest are English tokens copied into the French by the MT system.
-    assert!(reproduced("mt-output.fr", Language::French) > 0.995);
+    // 99.9 % of the whole corpus when written; the rest are English tokens the MT system copied.
+    check("news.mt.fr", "mt-output.fr", Language::French, 0.995);
 }
 
 #[test]
 fn french_reference_is_reproduced() {
-    assert!(reproduced("pronoun-test.tok.fr", Language::French) > 0.995);
+    check("news.ref.fr", "pronoun-test.tok.fr", Language::French, 0.995);
 }
 
 #[test]
 fn english_source_is_reproduced() {
-    assert!(reproduced("mt-output.en", Language::English) > 0.995);
+    check("news.en", "mt-output.en", Language::English, 0.995);
 }

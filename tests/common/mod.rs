@@ -41,14 +41,48 @@ pub fn copies(files: &[&str]) -> tempfile::TempDir {
     dir
 }
 
-/// A temporary folder with a copy of every file of a project folder.
-pub fn copy_of_folder(relative: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(project(relative)).unwrap() {
+/// A fixture folder `tests/fixtures/NAME`.
+pub fn fixture(name: &str) -> PathBuf {
+    project("tests/fixtures").join(name)
+}
+
+/// A temporary folder with a copy of every file of `dir`.
+pub fn copy_of(dir: &Path) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for entry in fs::read_dir(dir).unwrap() {
         let entry = entry.unwrap();
         if entry.file_type().unwrap().is_file() {
-            fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+            fs::copy(entry.path(), tmp.path().join(entry.file_name())).unwrap();
         }
     }
-    dir
+    tmp
+}
+
+/// A temporary folder with a copy of every file of a project folder.
+pub fn copy_of_folder(relative: &str) -> tempfile::TempDir {
+    copy_of(&project(relative))
+}
+
+/// A folder of the real corpora the project was given (`shared/data/NAME`, beside the checkout or
+/// further up, or under `$PROTEST_SHARED_DATA`). They are not part of the repository, so a fresh
+/// clone elsewhere has none: tests that need them say so and pass without them, and every rule
+/// they check is also tested on committed data.
+pub fn shared_data(name: &str) -> Option<PathBuf> {
+    let from_env = std::env::var_os("PROTEST_SHARED_DATA").map(|d| PathBuf::from(d).join(name));
+    let beside = project("").ancestors().map(|dir| dir.join("shared/data").join(name)).find(|dir| dir.is_dir());
+    let found = from_env.filter(|d| d.is_dir()).or(beside);
+    if found.is_none() {
+        eprintln!("shared/data/{name} not found (set PROTEST_SHARED_DATA): this check on the real corpus is skipped");
+    }
+    found
+}
+
+/// 64-bit FNV-1a, to check a long expected output without copying it into the test.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// A text file's content, failing the test with the file's name.
+pub fn read(path: impl AsRef<Path>) -> String {
+    fs::read_to_string(path.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", path.as_ref().display()))
 }
