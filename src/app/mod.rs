@@ -70,13 +70,20 @@ use status::Messages;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// The window icon: the pronoun (yellow) and its translation (cyan), as the app highlights them.
+const ICON: &[u8] = include_bytes!("../../assets/icon.png");
+
 pub fn run(file: Option<PathBuf>) -> ExitCode {
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_inner_size([1280.0, 820.0])
+        .with_min_inner_size([760.0, 480.0])
+        .with_title("PROTEST")
+        .with_app_id(settings::APP_ID);
+    if let Ok(icon) = eframe::icon_data::from_png_bytes(ICON) {
+        viewport = viewport.with_icon(icon);
+    }
     let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_inner_size([1280.0, 820.0])
-            .with_min_inner_size([760.0, 480.0])
-            .with_title("PROTEST")
-            .with_app_id(settings::APP_ID),
+        viewport,
         persistence_path: eframe::storage_dir(settings::APP_ID).map(|d| d.join("app.ron")),
         ..Default::default()
     };
