@@ -282,11 +282,8 @@ fn read_parallel(parallel: &ParallelText, languages: &crate::model::Languages) -
 mod tests {
     use super::*;
     use crate::model::TokenRef;
+    use crate::testing::bare_tiny as tiny;
     use std::fs;
-
-    fn tiny() -> Master {
-        master_file::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny/tiny.master.json")).unwrap()
-    }
 
     fn lines(text: &str) -> Vec<String> {
         text.lines().map(str::to_owned).collect()

@@ -135,14 +135,10 @@ pub fn plan(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::master_file;
     use crate::model::Record;
-    use std::path::Path;
 
     fn tiny_with_three() -> Master {
-        let mut m =
-            master_file::from_bytes(Path::new("tiny"), include_bytes!("../tests/fixtures/tiny/tiny.master.json"))
-                .unwrap();
+        let mut m = crate::testing::bare_tiny();
         for name in ["Anna", "Ben", "Clara"] {
             annotators::add(&mut m, name).unwrap();
         }

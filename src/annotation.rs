@@ -300,12 +300,7 @@ pub fn matching_tags<'a>(suggestions: &'a [String], typed: &str, present: &BTree
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::master_file;
-    use std::path::Path;
-
-    fn tiny() -> Master {
-        master_file::from_bytes(Path::new("tiny"), include_bytes!("../tests/fixtures/tiny/tiny.master.json")).unwrap()
-    }
+    use crate::testing::bare_tiny as tiny;
 
     const ANNA: AnnotatorId = AnnotatorId(1);
 

@@ -8,11 +8,16 @@ use std::path::Path;
 /// bicyclette"), 2 (pleonastic, both "Il") and 3 (deictic singular you, "vous" vs "Tu");
 /// candidates 1, 3, 5 are the reference's, 2, 4, 6 the MT system's. Two annotators, 1 and 2.
 pub fn tiny() -> Master {
-    let text = include_str!("../tests/fixtures/tiny/tiny.master.json");
-    let mut m = master_file::from_bytes(Path::new("tiny.master.json"), text.as_bytes()).unwrap();
+    let mut m = bare_tiny();
     m.annotators =
         vec![Annotator { id: AnnotatorId(1), name: "A".into() }, Annotator { id: AnnotatorId(2), name: "B".into() }];
     m
+}
+
+/// The tiny fixture as the file has it: no annotators besides the researcher, no records.
+pub fn bare_tiny() -> Master {
+    let text = include_str!("../tests/fixtures/tiny/tiny.master.json");
+    master_file::from_bytes(Path::new("tiny.master.json"), text.as_bytes()).unwrap()
 }
 
 /// Puts a record with these judgements; selects all aligned tokens of each role judged yes.

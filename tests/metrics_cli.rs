@@ -44,9 +44,11 @@ fn apt_master_tables_with_and_without_human_judgements() {
     let dir = tempfile::tempdir().unwrap();
     let mut master = master_file::load(&fixture("tiny").join("tiny.master.json")).unwrap();
     let out = ok(dir.path(), &["apt-master", fixture("tiny").join("tiny.master.json").to_str().unwrap()]);
-    assert!(out.contains("reference   1.000   1.000         3      3"), "{out}");
-    assert!(out.contains("mt          0.333   0.333         3      1      0      2"), "{out}");
-    assert!(!out.contains("disagreement"));
+    assert!(out.contains("reference  1.000  1.000         3    3  0  0  0  0  0         0      –"), "{out}");
+    assert!(out.contains("mt         0.333  0.333         3    1  0  2  0  0  0         0      –"), "{out}");
+    // Nobody judged: every row of the table against the humans is empty.
+    let total = out.lines().find(|l| l.starts_with("Total")).unwrap();
+    assert_eq!(total.split_whitespace().collect::<Vec<_>>(), ["Total", "0", "0", "0", "0", "0", "0", "0", "–"]);
     // The researcher judges the MT's "Elle" (APT: different) correct, its "Il" correct and its
     // "Tu" wrong: one disagreement out of three.
     for (candidate, judgement) in [(2, Judgement::Yes), (4, Judgement::Yes), (6, Judgement::No)] {
@@ -57,7 +59,18 @@ fn apt_master_tables_with_and_without_human_judgements() {
     master_file::save(&master, &dir.path().join("judged.json")).unwrap();
     let out = ok(dir.path(), &["apt-master", "judged.json", "--annotator", "0"]);
     let total = out.lines().find(|l| l.starts_with("Total")).unwrap();
-    assert_eq!(total.split_whitespace().collect::<Vec<_>>(), ["Total", "1", "0", "2", "2", "1", "1/3", "33.3"]);
-    assert!(out.contains("mt: 0.333 0.333 0.667"), "{out}");
-    assert!(out.contains("APT-A     human"), "{out}");
+    // APT cases 1 2 3, human ✓ ✗, disagreements n of %.
+    assert_eq!(total.split_whitespace().collect::<Vec<_>>(), ["Total", "1", "0", "2", "2", "1", "1", "3", "33.3"]);
+    let mt = out.lines().find(|l| l.starts_with("mt ")).unwrap();
+    assert_eq!(
+        mt.split_whitespace().collect::<Vec<_>>(),
+        ["mt", "0.333", "0.333", "3", "1", "0", "2", "0", "0", "0", "3", "0.667"]
+    );
+    assert!(out.contains("the researcher's own pronoun judgement"), "{out}");
+    assert!(out.contains("a correlation needs at least 3 translations with human scores"), "{out}");
+    // The same tables for a spreadsheet; an unknown annotator is named with those there are.
+    let csv = ok(dir.path(), &["apt-master", "judged.json", "--format", "csv"]);
+    assert!(csv.lines().any(|l| l.starts_with("Total,1,0,2,2,1,1,3,33.3")), "{csv}");
+    let err = refused(dir.path(), &["apt-master", "judged.json", "--annotator", "Zoe"]);
+    assert!(err.contains("judged.json: no annotator 'Zoe' (annotators: none but the researcher (0))"), "{err}");
 }

@@ -1,5 +1,6 @@
 //! The report view (researcher mode): the tables of `protest report` — annotation results,
-//! agreement, per-system scores with a bar chart, and the automatic reference match — computed by
+//! agreement, per-system scores with a bar chart, the automatic reference match and the automatic
+//! metric (APT) against the human judgements — computed by
 //! the library from the open master when the view is shown and kept until the master changes.
 //! Every table can be exported as the command line writes it.
 
@@ -22,10 +23,12 @@ pub enum Section {
     Agreement,
     Scores,
     AutoMatch,
+    Metrics,
 }
 
 impl Section {
-    pub const ALL: [Section; 4] = [Section::Results, Section::Agreement, Section::Scores, Section::AutoMatch];
+    pub const ALL: [Section; 5] =
+        [Section::Results, Section::Agreement, Section::Scores, Section::AutoMatch, Section::Metrics];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -33,6 +36,7 @@ impl Section {
             Section::Agreement => "Agreement",
             Section::Scores => "System scores",
             Section::AutoMatch => "Automatic match",
+            Section::Metrics => "Automatic metrics",
         }
     }
 
@@ -42,6 +46,9 @@ impl Section {
             Section::Agreement => &[TableKind::Agreement, TableKind::Pairwise],
             Section::Scores => &[TableKind::Scores, TableKind::CategoryScores],
             Section::AutoMatch => &[TableKind::AutoEval, TableKind::Rounds],
+            Section::Metrics => {
+                &[TableKind::Apt, TableKind::AptVsHuman, TableKind::MetricCorrelation, TableKind::AptCategories]
+            }
         }
     }
 }
@@ -136,8 +143,10 @@ impl ReportView {
         let computed = self.refresh(session);
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             ui.set_max_width(ui.available_width().min(1100.0));
-            if section == Section::AutoMatch {
-                auto_match_intro(ui, session);
+            match section {
+                Section::AutoMatch => auto_match_intro(ui, session),
+                Section::Metrics => metrics_intro(ui),
+                _ => {}
             }
             if section == Section::Scores {
                 ui.label(RichText::new("Share of examples translated correctly").strong().size(17.0));
@@ -189,6 +198,19 @@ fn auto_match_intro(ui: &mut Ui, session: &Session) {
     ui.add_space(10.0);
 }
 
+fn metrics_intro(ui: &mut Ui) {
+    ui.label(RichText::new("APT, the automatic pronoun metric, set against the human judgements").strong());
+    ui.label(
+        RichText::new(
+            "APT compares each translation's pronoun with the reference translation's (identical, equivalent, \
+             different, missing). The tables put it beside the human verdicts, show where the two disagree, and \
+             how well APT ranks the systems, as paper 003 does (docs/metrics.md).",
+        )
+        .weak(),
+    );
+    ui.add_space(10.0);
+}
+
 /// A table under its title, with its export button; returns the export asked for.
 fn table_block(ui: &mut Ui, table: &Table) -> Option<Target> {
     let mut export = None;
@@ -202,7 +224,7 @@ fn table_block(ui: &mut Ui, table: &Table) -> Option<Target> {
     });
     ui.add_space(2.0);
     if table.rows.is_empty() {
-        ui.label(RichText::new("Nothing yet.").weak());
+        ui.label(RichText::new("Nothing to show.").weak());
         report_table::notes(ui, table);
     } else {
         report_table::show(ui, table);
@@ -225,7 +247,7 @@ impl App {
             if tab(ui, !on_report, "Categories", "The category browser: annotate") {
                 self.view = View::Browser;
             }
-            if tab(ui, on_report, "Report", "Results, agreement, system scores and the automatic match") {
+            if tab(ui, on_report, "Report", "Results, agreement, system scores, the automatic match and metrics") {
                 self.view = View::Report;
             }
         });

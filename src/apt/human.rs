@@ -11,7 +11,6 @@ use super::case::{Case, Weighting};
 use super::master::MasterApt;
 use crate::correlate::{self, Correlation};
 use crate::model::{CandidateId, CorpusRole, Judgement, Master};
-use std::fmt::Write as _;
 
 /// One row of the table: a category, or the total.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -22,7 +21,8 @@ pub struct AgreementRow {
     /// Assessed candidates the human judged correct / incorrect.
     pub correct: u64,
     pub incorrect: u64,
-    pub disagreements: u64,
+    /// Disagreements per APT case 1, 2 and 3.
+    pub disagreements: [u64; 3],
 }
 
 impl AgreementRow {
@@ -31,9 +31,13 @@ impl AgreementRow {
         self.correct + self.incorrect
     }
 
+    pub fn disagreement_count(&self) -> u64 {
+        self.disagreements.iter().sum()
+    }
+
     /// Disagreements in percent of the assessed candidates (NaN if none).
     pub fn disagreement_percent(&self) -> f64 {
-        100.0 * self.disagreements as f64 / self.assessed() as f64
+        100.0 * self.disagreement_count() as f64 / self.assessed() as f64
     }
 
     fn add(&mut self, case: Case, human: bool) {
@@ -42,24 +46,26 @@ impl AgreementRow {
             Case::Different => false,
             _ => return,
         };
-        self.cases[case as usize - 1] += 1;
+        let i = case as usize - 1;
+        self.cases[i] += 1;
         if human {
             self.correct += 1;
         } else {
             self.incorrect += 1;
         }
         if apt != human {
-            self.disagreements += 1;
+            self.disagreements[i] += 1;
         }
     }
 
     fn merge(&mut self, other: &AgreementRow) {
-        for (a, b) in self.cases.iter_mut().zip(other.cases) {
+        for (a, b) in
+            self.cases.iter_mut().zip(other.cases).chain(self.disagreements.iter_mut().zip(other.disagreements))
+        {
             *a += b;
         }
         self.correct += other.correct;
         self.incorrect += other.incorrect;
-        self.disagreements += other.disagreements;
     }
 }
 
@@ -98,40 +104,15 @@ pub fn agreement(master: &Master, apt: &MasterApt, verdict: impl Fn(CandidateId)
     Agreement { rows, total }
 }
 
-impl Agreement {
-    /// The table as paper 003 prints it: APT cases 1 2 3, human ✓ ✗, disagreements n/N and %.
-    pub fn to_text(&self, master: &Master) -> String {
-        let title = |name: &str| master.category(name).map_or(name.to_owned(), |c| c.title().to_owned());
-        let width = self.rows.iter().map(|r| title(&r.category).chars().count()).max().unwrap_or(0).max(8);
-        let mut out = format!(
-            "{:<width$}  {:>6} {:>6} {:>6}  {:>6} {:>6}  {:>13} {:>6}\n",
-            "category", "APT 1", "2", "3", "✓", "✗", "disagreement", "%"
-        );
-        for row in self.rows.iter().chain([&self.total]) {
-            let name = if row.category == "Total" { row.category.clone() } else { title(&row.category) };
-            let percent = row.disagreement_percent();
-            let _ = writeln!(
-                out,
-                "{name:<width$}  {:>6} {:>6} {:>6}  {:>6} {:>6}  {:>13} {:>6}",
-                row.cases[0],
-                row.cases[1],
-                row.cases[2],
-                row.correct,
-                row.incorrect,
-                format!("{}/{}", row.disagreements, row.assessed()),
-                if percent.is_nan() { "-".to_owned() } else { format!("{percent:.1}") },
-            );
-        }
-        out
-    }
-}
-
 /// One system's APT-A, APT-B and human score (share of judged candidates judged correct).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SystemScores {
     pub name: String,
     pub apt_a: f64,
     pub apt_b: f64,
+    /// Candidates judged yes or no.
+    pub judged: u64,
+    /// NaN when none was judged.
     pub human: f64,
 }
 
@@ -152,6 +133,7 @@ pub fn system_scores(apt: &MasterApt, verdict: impl Fn(CandidateId) -> Option<Ju
                 name: s.name.clone(),
                 apt_a: s.total.score(&Weighting::apt_a()),
                 apt_b: s.total.score(&Weighting::apt_b()),
+                judged: judged.len() as u64,
                 human: correct as f64 / judged.len() as f64,
             }
         })
@@ -175,8 +157,8 @@ pub fn correlations(scores: &[SystemScores]) -> [Correlation; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apt::master::tests::tiny;
     use crate::apt::{Preset, evaluate_master};
+    use crate::testing::bare_tiny as tiny;
 
     #[test]
     fn case_by_judgement_per_category() {
@@ -191,16 +173,14 @@ mod tests {
         };
         let table = agreement(&master, &apt, verdict);
         let rows: Vec<_> = table.rows.iter().map(|r| (r.cases, r.correct, r.incorrect, r.disagreements)).collect();
-        assert_eq!(rows, [([0, 0, 1], 1, 0, 1), ([1, 0, 0], 1, 0, 0), ([0, 0, 1], 0, 1, 0)]);
-        assert_eq!((table.total.assessed(), table.total.disagreements), (3, 1));
+        assert_eq!(rows, [([0, 0, 1], 1, 0, [0, 0, 1]), ([1, 0, 0], 1, 0, [0, 0, 0]), ([0, 0, 1], 0, 1, [0, 0, 0])]);
+        assert_eq!((table.total.assessed(), table.total.disagreement_count()), (3, 1));
+        assert_eq!((table.total.cases, table.total.disagreements), ([1, 0, 2], [0, 0, 1]));
         assert_eq!(format!("{:.1}", table.total.disagreement_percent()), "33.3");
-        let text = table.to_text(&master);
-        assert!(text.lines().last().unwrap().starts_with("Total"), "{text}");
-        assert!(text.contains("1/3   33.3"), "{text}");
         // Unjudged candidates and Unset judgements are left out.
         let none = agreement(&master, &apt, |c| (c.0 == 2).then_some(Judgement::Unset));
         assert_eq!(none.total.assessed(), 0);
-        assert!(none.to_text(&master).lines().last().unwrap().ends_with("0/0      -"));
+        assert!(none.total.disagreement_percent().is_nan());
     }
 
     #[test]
@@ -214,7 +194,8 @@ mod tests {
         assert!(unjudged[0].human.is_nan(), "nobody judged the reference");
         assert!(correlations(&unjudged)[0].pearson.is_nan(), "one system left: no correlation");
         assert_eq!((scores[0].name.as_str(), scores[0].apt_a, scores[0].human), ("reference", 1.0, 1.0));
-        assert_eq!((scores[1].apt_a, scores[1].human), (1.0 / 3.0, 1.0 / 3.0));
+        assert_eq!((scores[1].apt_a, scores[1].judged, scores[1].human), (1.0 / 3.0, 3, 1.0 / 3.0));
+        assert_eq!(unjudged[1].judged, 3);
         let [a, b] = correlations(&scores);
         assert_eq!((a.pearson, a.spearman, b.a.as_str()), (1.0, 1.0, "APT-B"));
     }

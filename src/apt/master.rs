@@ -8,12 +8,11 @@
 //! heuristic is not applied: a master stores the aligned tokens of each candidate, not whole
 //! alignments (repair them when building the master, with [`crate::pronoun_alignment`]).
 
-use super::case::{Case, Tally, Weighting};
+use super::case::{Case, Tally};
 use super::rules::{Categories, Rules};
 use super::words::lower;
 use crate::model::{Candidate, CandidateId, CorpusId, CorpusRole, ExampleNo, Master};
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 /// Identical and equivalent pronoun groups.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +31,24 @@ impl Preset {
             equal: groups(&[&["ce", "c'"], &["ça", "ç'", "cela"]]),
             similar: groups(&[&["ce", "il"], &["ce", "ça"]]),
         }
+    }
+
+    /// The preset for a master's target language (`Languages::target`): French for `fr`. No
+    /// other is known; without groups, only the same word is identical and nothing equivalent.
+    pub fn for_language(code: &str) -> Self {
+        if code.eq_ignore_ascii_case("fr") {
+            return Preset::french();
+        }
+        Preset { name: format!("no preset for target language '{code}'"), equal: Vec::new(), similar: Vec::new() }
+    }
+
+    /// The groups in words: `identical {ce, c'} and {ça, ç', cela}; equivalent {ce, il}`.
+    pub fn describe(&self) -> String {
+        let groups = |gs: &[Vec<String>]| {
+            let sets: Vec<String> = gs.iter().map(|g| format!("{{{}}}", g.join(", "))).collect();
+            if sets.is_empty() { "none".to_owned() } else { sets.join(" and ") }
+        };
+        format!("identical {}; equivalent {}", groups(&self.equal), groups(&self.similar))
     }
 }
 
@@ -124,69 +141,11 @@ pub fn evaluate_master(master: &Master, preset: &Preset) -> MasterApt {
     MasterApt { preset: preset.clone(), categories, systems, cases }
 }
 
-impl MasterApt {
-    /// The tables `protest apt-master` prints: APT-A and APT-B with the findings per case for
-    /// each system, then APT-A / APT-B per category and system.
-    pub fn to_text(&self, master: &Master) -> String {
-        let (a, b) = (Weighting::apt_a(), Weighting::apt_b());
-        let score = |t: &Tally, w: &Weighting| {
-            let s = t.score(w);
-            if s.is_nan() { "-".to_owned() } else { format!("{s:.3}") }
-        };
-        let name_width = self.systems.iter().map(|s| s.name.chars().count()).max().unwrap_or(0).max(6);
-        let mut out = format!(
-            "APT, {} preset (APT-A: equivalent = 0, APT-B: equivalent = 0.5; all six cases counted)\n\n",
-            self.preset.name
-        );
-        let _ = write!(out, "{:<name_width$}  {:>6}  {:>6}  {:>8}", "system", "APT-A", "APT-B", "pronouns");
-        for case in Case::ALL {
-            let _ = write!(out, "  {:>5}", format!("c{case}"));
-        }
-        out.push('\n');
-        for s in &self.systems {
-            let _ = write!(
-                out,
-                "{:<name_width$}  {:>6}  {:>6}  {:>8}",
-                s.name,
-                score(&s.total, &a),
-                score(&s.total, &b),
-                s.total.total()
-            );
-            for case in Case::ALL {
-                let _ = write!(out, "  {:>5}", s.total.get(case));
-            }
-            out.push('\n');
-        }
-        let title = |name: &str| master.category(name).map_or(name.to_owned(), |c| c.title().to_owned());
-        let category_width = self.categories.iter().map(|c| title(c).chars().count()).max().unwrap_or(0).max(8);
-        let column = name_width.max(13);
-        let _ = write!(out, "\nAPT-A / APT-B per category\n{:<category_width$}", "category");
-        for s in &self.systems {
-            let _ = write!(out, "  {:>column$}", s.name);
-        }
-        out.push('\n');
-        for (i, category) in self.categories.iter().enumerate() {
-            let _ = write!(out, "{:<category_width$}", title(category));
-            for s in &self.systems {
-                let t = &s.by_category[i];
-                let _ = write!(out, "  {:>column$}", format!("{} / {}", score(t, &a), score(t, &b)));
-            }
-            out.push('\n');
-        }
-        out
-    }
-}
-
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use crate::master_file;
-    use std::path::Path;
-
-    /// The tiny fixture master: reference "Il / Il / Je vous en prie", MT "Elle / Il / Tu".
-    pub(crate) fn tiny() -> Master {
-        master_file::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny/tiny.master.json")).unwrap()
-    }
+    use crate::apt::Weighting;
+    use crate::testing::bare_tiny as tiny;
 
     fn case_of(apt: &MasterApt, candidate: u32) -> Case {
         apt.cases.iter().find(|c| c.candidate == CandidateId(candidate)).unwrap().case
@@ -222,11 +181,24 @@ pub(crate) mod tests {
         let mt = apt.systems.iter().find(|s| s.name == "mt").unwrap();
         // APT-A: 0 of 3; APT-B: 0.5 of 3.
         assert_eq!((mt.total.score(&Weighting::apt_a()), mt.total.score(&Weighting::apt_b())), (0.0, 0.5 / 3.0));
-        let text = apt.to_text(&master);
-        assert!(
-            text.contains("\nmt          0.000   0.167         3      0      1      0      1      1      0\n"),
-            "{text}"
+        assert_eq!(Case::ALL.map(|c| mt.total.get(c)), [0, 1, 0, 1, 1, 0]);
+    }
+
+    #[test]
+    fn presets_by_target_language() {
+        assert_eq!(Preset::for_language("fr"), Preset::french());
+        assert_eq!(
+            Preset::french().describe(),
+            "identical {ce, c'} and {ça, ç', cela}; equivalent {ce, il} and {ce, ça}"
         );
-        assert!(text.contains("Pleonastic “it”"), "{text}");
+        let german = Preset::for_language("de");
+        assert_eq!(german.describe(), "identical none; equivalent none");
+        // Without groups, "ce" and "c'" are different pronouns.
+        let mut master = tiny();
+        master.corpora[2].sentences[2] = "C' est la pluie .".into();
+        master.corpora[1].sentences[2] = "Ce est la pluie .".into();
+        master.reindex();
+        assert_eq!(case_of(&evaluate_master(&master, &Preset::french()), 4), Case::Identical);
+        assert_eq!(case_of(&evaluate_master(&master, &german), 4), Case::Different);
     }
 }

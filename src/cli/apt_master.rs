@@ -1,41 +1,52 @@
-//! `protest apt-master MASTER [--annotator ID]`: APT of every translation of a master, and with an
-//! annotator, APT against that annotator's judgements (paper 003 Tables 1–3).
+//! `protest apt-master MASTER [--annotator WHO] [--format F]`: APT of every translation of a
+//! master and its comparison with the human judgements — the tables `apt`, `apt-categories`,
+//! `apt-vs-human` and `metric-correlation` of `protest report`, or with `--annotator` the same
+//! against one annotator's own judgements.
 
-use protest::apt::human::{self, agreement};
-use protest::apt::{Preset, evaluate_master};
-use protest::correlate;
-use protest::master_file;
-use protest::model::AnnotatorId;
-use std::path::PathBuf;
+use protest::model::{AnnotatorId, Master};
+use protest::report::Format;
+use protest::report::metrics::{self, Judges};
+use protest::{annotators, master_file};
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
 pub struct AptMasterArgs {
     /// The master file.
     master: PathBuf,
-    /// Compare with this annotator's pronoun judgements (0 = the researcher).
-    #[arg(long, value_name = "ID")]
-    annotator: Option<u32>,
+    /// Compare with this annotator's own pronoun judgements (a name, or an id; 0 = the
+    /// researcher) instead of the verdict the reports use.
+    #[arg(long, value_name = "WHO")]
+    annotator: Option<String>,
+    /// Output format: text, csv, markdown or latex.
+    #[arg(long, short, default_value = "text")]
+    format: Format,
 }
 
 pub fn run(args: AptMasterArgs) -> anyhow::Result<()> {
     let master = master_file::load(&args.master)?;
+    let judges = match &args.annotator {
+        None => Judges::Verdicts,
+        Some(who) => Judges::Annotator(annotator(&master, &args.master, who)?),
+    };
     if master.reference().is_none() {
         eprintln!("warning: {}: no reference translation; every candidate is case 5 or 6", args.master.display());
     }
-    let apt = evaluate_master(&master, &Preset::french());
-    print!("{}", apt.to_text(&master));
-    let Some(annotator) = args.annotator.map(AnnotatorId) else { return Ok(()) };
-    let verdict = |candidate| master.records.get(candidate, annotator).map(|r| r.pronoun);
-    println!(
-        "\nAPT against {}'s pronoun judgements (MT systems; APT cases 1–3, judged yes/no)",
-        master.annotator_name(annotator)
-    );
-    print!("{}", agreement(&master, &apt, verdict).to_text(&master));
-    let scores = human::system_scores(&apt, verdict);
-    println!("\nsystem scores: APT-A, APT-B, human (share judged correct)");
-    for s in &scores {
-        println!("{}: {:.3} {:.3} {:.3}", s.name, s.apt_a, s.apt_b, s.human);
-    }
-    print!("\n{}", correlate::report(&human::correlations(&scores)));
+    let rendered: Vec<String> =
+        metrics::metrics(&master, judges).tables().iter().map(|t| args.format.render(t)).collect();
+    print!("{}", rendered.join("\n"));
     Ok(())
+}
+
+/// The annotator named `who`, or numbered: 0 is the researcher, others must be in the master.
+fn annotator(master: &Master, path: &Path, who: &str) -> anyhow::Result<AnnotatorId> {
+    if let Some(a) = annotators::find(master, who) {
+        return Ok(a.id);
+    }
+    let id = who.trim().parse().ok().map(AnnotatorId);
+    if let Some(id) = id.filter(|&id| id.is_researcher() || master.annotator(id).is_some()) {
+        return Ok(id);
+    }
+    let names: Vec<&str> = master.annotators.iter().map(|a| a.name.as_str()).collect();
+    let known = if names.is_empty() { "none but the researcher (0)".to_owned() } else { names.join(", ") };
+    anyhow::bail!("{}: no annotator '{who}' (annotators: {known})", path.display())
 }

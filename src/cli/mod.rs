@@ -56,11 +56,11 @@ pub enum Command {
     Batch(batch::BatchArgs),
     /// Match every MT translation against the reference and judged translations; store the results.
     AutoEval(auto_eval::AutoEvalArgs),
-    /// Print or export the results, agreement, per-system score and automatic-match tables.
+    /// Print or export the results, agreement, per-system score, automatic-match and APT tables.
     Report(report::ReportArgs),
     /// APT pronoun metric from a configuration file of the reference tool (writes STEM.score, STEM.detail).
     Apt(apt::AptArgs),
-    /// APT per system and category of a master (French preset, APT-A and APT-B), optionally against human judgements.
+    /// APT per system and category of a master (APT-A and APT-B) against the human verdicts: paper 003's tables.
     AptMaster(apt_master::AptMasterArgs),
     /// AutoPRF pronoun precision/recall, as the original scorer (Hardmeier & Federico 2010).
     Autoprf(autoprf::AutoPrfArgs),

@@ -1,5 +1,6 @@
 //! Reports on a master (spec §8, docs/reports.md): annotation results, inter-annotator
-//! agreement, per-system scores and what the automatic match did.
+//! agreement, per-system scores, what the automatic match did, and the automatic metrics against
+//! the human judgements.
 //!
 //! Each report is computed as plain data (for the GUI's views and charts) and turned into a
 //! [`Table`]; [`Format`] renders tables as text, CSV, Markdown or LaTeX.
@@ -7,6 +8,7 @@
 pub mod agreement;
 pub mod auto_stats;
 pub mod layout;
+pub mod metrics;
 pub mod render;
 pub mod results;
 pub mod scores;
@@ -15,7 +17,7 @@ pub mod table;
 pub use render::Format;
 pub use table::{Cell, Column, Row, RowKind, Table};
 
-use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use crate::model::{AnnotatorId, CandidateId, CorpusRole, Master, Record};
 use crate::{Error, Result, atomic};
 use std::cell::OnceCell;
 use std::fmt;
@@ -35,10 +37,17 @@ pub enum TableKind {
     CategoryScores,
     AutoEval,
     Rounds,
+    /// Paper 003, Table 1, columns APT-A and APT-B.
+    Apt,
+    AptCategories,
+    /// Paper 003, Table 3.
+    AptVsHuman,
+    /// Paper 003, Table 2.
+    MetricCorrelation,
 }
 
 impl TableKind {
-    pub const ALL: [TableKind; 7] = [
+    pub const ALL: [TableKind; 11] = [
         TableKind::Results,
         TableKind::Agreement,
         TableKind::Pairwise,
@@ -46,6 +55,10 @@ impl TableKind {
         TableKind::CategoryScores,
         TableKind::AutoEval,
         TableKind::Rounds,
+        TableKind::Apt,
+        TableKind::AptCategories,
+        TableKind::AptVsHuman,
+        TableKind::MetricCorrelation,
     ];
 
     /// The name used by `--table` and for file names; the same as [`Table::name`].
@@ -58,6 +71,10 @@ impl TableKind {
             TableKind::CategoryScores => "category-scores",
             TableKind::AutoEval => "auto-eval",
             TableKind::Rounds => "rounds",
+            TableKind::Apt => "apt",
+            TableKind::AptCategories => "apt-categories",
+            TableKind::AptVsHuman => "apt-vs-human",
+            TableKind::MetricCorrelation => "metric-correlation",
         }
     }
 }
@@ -81,11 +98,13 @@ impl FromStr for TableKind {
 
 /// Builds the requested tables.
 pub fn tables(master: &Master, kinds: &[TableKind]) -> Vec<Table> {
-    // Agreement and scores feed two tables each; compute them once, when needed.
+    // Agreement, scores and metrics feed several tables each; compute them once, when needed.
     let agreement = OnceCell::new();
     let agreement = || agreement.get_or_init(|| agreement::agreement(master));
     let scores = OnceCell::new();
     let scores = || scores.get_or_init(|| scores::scores(master));
+    let metrics = OnceCell::new();
+    let metrics = || metrics.get_or_init(|| metrics::metrics(master, metrics::Judges::Verdicts));
     kinds
         .iter()
         .map(|kind| match kind {
@@ -96,6 +115,10 @@ pub fn tables(master: &Master, kinds: &[TableKind]) -> Vec<Table> {
             TableKind::CategoryScores => scores().category_table(master),
             TableKind::AutoEval => auto_stats::table(master),
             TableKind::Rounds => auto_stats::rounds_table(master),
+            TableKind::Apt => metrics().apt_table(),
+            TableKind::AptCategories => metrics().category_table(),
+            TableKind::AptVsHuman => metrics().human_table(),
+            TableKind::MetricCorrelation => metrics().correlation_table(),
         })
         .collect()
 }
@@ -126,6 +149,14 @@ fn annotators<'a>(master: &Master, records: impl Iterator<Item = &'a Record>) ->
     with.dedup();
     let listed = master.annotators.iter().map(|a| a.id);
     std::iter::once(AnnotatorId::RESEARCHER).chain(listed).filter(|a| with.binary_search(a).is_ok()).collect()
+}
+
+/// A translation corpus's name in tables, marked if it is the reference and does not say so.
+fn translation_label(name: &str, role: CorpusRole) -> String {
+    match role {
+        CorpusRole::Reference if !name.to_lowercase().contains("reference") => format!("{name} (reference)"),
+        _ => name.to_owned(),
+    }
 }
 
 /// The position in `master.categories` of a candidate's category.

@@ -115,20 +115,19 @@ pub fn scores(master: &Master) -> Scores {
 }
 
 fn system_label(s: &SystemScores) -> String {
-    match s.role {
-        CorpusRole::Reference if !s.name.to_lowercase().contains("reference") => format!("{} (reference)", s.name),
-        _ => s.name.clone(),
-    }
+    super::translation_label(&s.name, s.role)
 }
+
+/// The rule of `crate::verdict`, in words, for the notes of tables that use it.
+pub(super) const VERDICT_RULE: &str = "an adjudicator's judgement, else the researcher's, else the annotators' \
+     (one alone, all agreeing, or the majority; a tie is undecided)";
 
 impl Scores {
     fn rule_notes(&self) -> Vec<String> {
-        let mut notes = vec![
+        let mut notes = vec![format!(
             "Correct: the pronoun verdict is ✓, or no human decided and the reference match settled it. \
-             Verdict where several judged: an adjudicator's judgement, else the researcher's, else the \
-             annotators' (one alone, all agreeing, or the majority; a tie is undecided)."
-                .to_string(),
-        ];
+             Verdict where several judged: {VERDICT_RULE}."
+        )];
         let used: Vec<String> = self.bases.iter().map(|(b, n)| format!("{n} {}", b.describe())).collect();
         if !used.is_empty() {
             notes.push(format!("Pronoun verdicts used: {}.", used.join(", ")));
