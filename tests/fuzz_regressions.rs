@@ -24,3 +24,14 @@ fn crashing_inputs_are_refused_with_an_error() {
     }
     eprintln!("{replayed} fuzz regression inputs replayed");
 }
+
+/// The drivers reach the parsers' far ends only if good input gets through them.
+#[test]
+fn the_apt_config_driver_accepts_the_shipped_configurations() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/apt-es-en");
+    for name in ["config_1", "config_2", "config_3"] {
+        let data = std::fs::read(dir.join(name)).unwrap();
+        assert!(drivers::apt_config(&data), "{name} is refused");
+    }
+    assert!(!drivers::apt_config(b"[files]\nsource = nowhere.en\n"));
+}

@@ -3,6 +3,7 @@
 //! takes seconds — while the dialog shows a spinner; then the report, and *Add to the master*
 //! hands the prepared system to the app, which adds it through the store.
 
+use super::dialogs;
 use super::file_chooser::{self, Pick};
 use egui::{Id, Modal, RichText, Ui};
 use protest::add_system::{self, AlignmentFile, NewSystem, Options, ParallelText, Report};
@@ -119,8 +120,7 @@ impl AddSystemDialog {
             ui.add_space(8.0);
             add = self.state_ui(ui, master, read_only);
         });
-        // Esc closes it, a stray click beside it does not: that would lose the work.
-        if modal.should_close() && !add && ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+        if !add && dialogs::escaped(&modal, ctx) {
             self.open = false;
         }
         if !add {

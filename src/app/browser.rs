@@ -2,6 +2,7 @@
 //! for the current annotator; clicking a count opens that set. Researchers can filter by corpus.
 
 use super::session::Session;
+use super::style;
 use super::workspace::Mode;
 use egui::{Align, Layout, RichText, Ui};
 use protest::annotation::{self, CategoryRow};
@@ -77,12 +78,9 @@ impl Browser {
             });
         });
         ui.add_space(4.0);
-        let fraction = if order.is_empty() { 0.0 } else { annotated as f32 / order.len() as f32 };
-        ui.add(egui::ProgressBar::new(fraction).desired_width(420.0).text(format!(
-            "{annotated} of {} annotated by {}",
-            order.len(),
-            master.annotator_name(session.annotator())
-        )));
+        let text =
+            format!("{annotated} of {} annotated by {}", order.len(), master.annotator_name(session.annotator()));
+        ui.add(style::progress_bar(annotated, order.len(), text).desired_width(420.0));
         ui.add_space(10.0);
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             egui::Grid::new("categories").striped(true).num_columns(5).min_col_width(72.0).spacing([18.0, 8.0]).show(

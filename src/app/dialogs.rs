@@ -10,11 +10,19 @@ use super::legacy_dialog::LegacyDialog;
 use super::merge_dialog::MergeDialog;
 use super::plan_dialog::PlanDialog;
 use super::session::Session;
-use egui::{Id, Modal, RichText, Ui};
+use egui::{Id, Modal, ModalResponse, RichText, Ui};
 use protest::Error;
 use protest::batch::export;
 use protest::model::{ExampleNo, Master};
 use std::path::{Path, PathBuf};
+
+/// Whether the user closed a dialog: with Esc. A stray click beside it does not close it, as
+/// egui's modals do by default: that would throw away what was typed and chosen.
+pub fn escaped<T>(modal: &ModalResponse<T>, ctx: &egui::Context) -> bool {
+    // Before `should_close`, which consumes the key.
+    let escape = ctx.input(|i| i.key_pressed(egui::Key::Escape));
+    modal.should_close() && escape
+}
 
 /// Which dialog to open (from the menus and keys).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,7 +123,7 @@ impl Dialogs {
                 })
                 .inner
         });
-        let reply = if modal.should_close() { Reply::Close } else { modal.inner };
+        let reply = if escaped(&modal, ctx) { Reply::Close } else { modal.inner };
         match reply {
             Reply::Stay => None,
             Reply::Close => {

@@ -1,6 +1,7 @@
 //! File › Open: a path field, the native file chooser (rfd) and the recent files. The path
 //! field is there because a desktop without a file-chooser portal shows no native dialog.
 
+use super::dialogs;
 use super::file_chooser::{self, Filter, NOTHING_CHOSEN, Pick};
 use egui::{Id, Modal, RichText};
 use std::path::PathBuf;
@@ -69,7 +70,7 @@ impl OpenDialog {
                 }
             });
         });
-        if modal.should_close() {
+        if dialogs::escaped(&modal, ctx) {
             self.open = false;
         }
         if chosen.is_some() {

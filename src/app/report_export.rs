@@ -2,6 +2,7 @@
 //! `protest report --output DIR` writes them), as CSV, Markdown, LaTeX or text. The files are the
 //! library's renderings, so they are byte for byte what the command line writes.
 
+use super::dialogs;
 use super::file_chooser::{self, Pick};
 use egui::{Id, Modal, RichText};
 use protest::report::{self, Format, Table};
@@ -118,7 +119,7 @@ impl ExportDialog {
                 }
             });
         });
-        if modal.should_close() {
+        if dialogs::escaped(&modal, ctx) {
             self.open = false;
         }
         done

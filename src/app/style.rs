@@ -100,3 +100,10 @@ impl Palette {
         }
     }
 }
+
+/// A progress bar with slightly rounded corners: egui's default fully rounded one fills a circle
+/// even at 0 %, under the first characters of its text.
+pub fn progress_bar(done: usize, of: usize, text: String) -> egui::ProgressBar {
+    let fraction = if of == 0 { 0.0 } else { done as f32 / of as f32 };
+    egui::ProgressBar::new(fraction).corner_radius(3.0).text(text)
+}

@@ -357,6 +357,7 @@ fn a_file_open_elsewhere_is_shown_read_only() {
     press(&mut h, Key::Y);
     assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER), None);
     assert!(h.state().messages.errors.is_empty(), "keys do nothing rather than fail");
+    assert!(h.query_by_label("numbers: keys").is_none(), "nor does the legend mention them");
 }
 
 #[test]

@@ -164,6 +164,30 @@ fn conflict_checks_follow_the_batch() {
 }
 
 #[test]
+fn a_click_beside_a_dialog_keeps_it_and_what_was_typed_esc_closes_it() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    open_menu(&mut h, "Batches", "Plan a task set…");
+    type_into(&mut h, "Seed", "4242");
+    // Click the backdrop, far from the dialog in the middle of the window.
+    let corner = egui::pos2(5.0, h.ctx.content_rect().bottom() - 5.0);
+    h.hover_at(corner);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: corner,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.run();
+    }
+    assert!(h.state().dialogs.is_open());
+    assert_eq!(h.get_by_label("Seed").value().as_deref(), Some("4242"));
+    press(&mut h, Key::Escape);
+    assert!(!h.state().dialogs.is_open());
+}
+
+#[test]
 fn the_plan_dialog_previews_the_counts_and_stores_the_task_set() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sample.master.json");

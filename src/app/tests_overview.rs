@@ -86,11 +86,13 @@ fn the_overview_shows_everyones_judgements_tags_and_remarks_and_steps_through_th
     // The translation is not clickable in the overview (the tokens are no toggles), nor are the
     // judgement keys for anyone.
     assert!(h.query_by_label("Il").is_none());
+    assert!(h.query_by_label("numbers: keys").is_none(), "no key legend where keys select nothing");
     press(&mut h, Key::N);
     assert_eq!(saved_record(&f.path, 1, AnnotatorId::RESEARCHER), None);
     assert!(h.query_by_label_contains("The overview is not editable").is_some());
     click(&mut h, "Annotate");
     assert!(!overview_shown(&h) && h.query_by_label("Il").is_some());
+    assert!(h.query_by_label("numbers: keys").is_some());
 }
 
 #[test]

@@ -342,5 +342,11 @@ fn adding_a_system_refuses_a_wrong_line_count_or_a_taken_name() {
     check_and_wait(&mut h);
     assert!(h.query_by_label_contains("the name 'mt' is taken").is_some());
     click(&mut h, "Cancel");
+    assert!(!h.state().add_system.open);
     assert_eq!(saved(&f.path), before, "the master is unchanged");
+    // Esc closes it too.
+    open_add_system(&mut h, &good, "other");
+    assert!(h.state().add_system.open);
+    press(&mut h, Key::Escape);
+    assert!(!h.state().add_system.open);
 }

@@ -3,7 +3,7 @@
 //! tokens highlighted. Clicking a highlighted target token toggles it (spec §3).
 
 use super::keys::Command;
-use super::style::{Palette, TEXT_SIZE};
+use super::style::{self, Palette, TEXT_SIZE};
 use egui::{Align, Color32, CornerRadius, FontId, Layout, Popup, RichText, Sense, Stroke, Ui, Vec2, WidgetInfo, vec2};
 use protest::model::{Candidate, Master, Record, Role, TokenRef};
 use protest::window::{self, Marks, Sentence};
@@ -59,12 +59,8 @@ pub fn header(
             ui.label(RichText::new(format!("✔ {note}")).color(ui.visuals().hyperlink_color));
         }
         ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-            let fraction = if at.len == 0 { 0.0 } else { at.annotated as f32 / at.len as f32 };
-            ui.add(
-                egui::ProgressBar::new(fraction)
-                    .desired_width(264.0)
-                    .text(format!("{} of {} annotated", at.annotated, at.len)),
-            );
+            let text = format!("{} of {} annotated", at.annotated, at.len);
+            ui.add(style::progress_bar(at.annotated, at.len, text).desired_width(264.0));
         });
     });
     command
@@ -312,8 +308,8 @@ fn hover_text(marks: &Marks, badges: &[(Role, usize)]) -> String {
     }
 }
 
-/// The colour key under the texts.
-pub fn legend(ui: &mut Ui, anaphoric: bool) {
+/// The colour key under the texts; `keys` where the digit keys select tokens.
+pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
     let palette = Palette::of(ui.visuals());
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 14.0;
@@ -332,6 +328,8 @@ pub fn legend(ui: &mut Ui, anaphoric: bool) {
             ui.painter().hline(rect.x_range(), rect.bottom() - 3.0, Stroke::new(2.0, palette.span));
             ui.label(RichText::new("antecedent span").size(13.0));
         }
-        ui.label(RichText::new("numbers: keys").size(13.0).weak());
+        if keys {
+            ui.label(RichText::new("numbers: keys").size(13.0).weak());
+        }
     });
 }

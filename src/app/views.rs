@@ -58,6 +58,8 @@ impl App {
                 });
             },
         );
+        // Tokens are clicked or keyed in the annotator's own view, not over others' records.
+        let selectable = editable && overview.is_none();
         egui::CentralPanel::default().show(ui, |ui| {
             egui::Panel::top("example header").show(ui, |ui| {
                 let position = translation::Position {
@@ -71,15 +73,13 @@ impl App {
             });
             egui::Panel::bottom("legend").show(ui, |ui| {
                 ui.add_space(4.0);
-                translation::legend(ui, anaphoric);
+                translation::legend(ui, anaphoric, selectable);
             });
             egui::CentralPanel::default().show(ui, |ui| {
                 if overview.is_some() {
                     overview_panel::whose_tokens(ui, shown.map(|a| master.annotator_name(a)));
                 }
-                if let Some((role, token)) =
-                    translation::texts(ui, master, candidate, text_record, editable && overview.is_none())
-                {
+                if let Some((role, token)) = translation::texts(ui, master, candidate, text_record, selectable) {
                     edits.push(Edit::ToggleToken(role, token));
                 }
             });
