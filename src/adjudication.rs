@@ -4,7 +4,7 @@
 //! judgement per candidate is needed (the reports read the purpose).
 
 use crate::annotators::{self, RosterError};
-use crate::model::{AnnotatorId, CandidateId, CorpusId, Judgement, Master, Purpose, Role, Task, TaskSet};
+use crate::model::{AnnotatorId, CandidateId, Judgement, Master, Purpose, Role, Task, TaskSet};
 use crate::plan::{self, Plan, Summary};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeSet, HashSet};
@@ -103,26 +103,15 @@ pub fn plan(
             name: person.name.clone(),
         });
     }
-    let corpora: BTreeSet<CorpusId> =
-        candidates.iter().filter_map(|&c| master.candidate(c)).map(|c| c.corpus).collect();
-    let used: BTreeSet<&str> = candidates
-        .iter()
-        .filter_map(|&c| master.candidate(c).and_then(|c| master.example_of(c)))
-        .map(|(_, cat)| cat.name.as_str())
-        .collect();
+    let (corpora, categories) = plan::drawn_from(master, &candidates);
     let id = plan::next_task_set_id(master);
     let task_set = TaskSet {
         id,
         name: if name.trim().is_empty() { format!("Adjudication by {}", person.name) } else { name.trim().to_owned() },
         created,
         seed,
-        corpora: corpora.into_iter().collect(),
-        categories: master
-            .categories
-            .iter()
-            .filter(|c| used.contains(c.name.as_str()))
-            .map(|c| c.name.clone())
-            .collect(),
+        corpora,
+        categories,
         annotators: 1,
         iaa_size: 0,
         purpose: Purpose::Adjudication,

@@ -234,6 +234,21 @@ pub fn next_task_set_id(master: &Master) -> u32 {
     master.task_sets.iter().map(|t| t.id + 1).max().unwrap_or(1).max(1)
 }
 
+/// What a task set made of these candidates draws from: its translation corpora, and its
+/// categories in the master's order (`TaskSet::corpora`, `TaskSet::categories`).
+pub fn drawn_from<'a>(
+    master: &Master,
+    candidates: impl IntoIterator<Item = &'a CandidateId>,
+) -> (Vec<CorpusId>, Vec<String>) {
+    let found: Vec<&Candidate> = candidates.into_iter().filter_map(|&c| master.candidate(c)).collect();
+    let corpora: BTreeSet<CorpusId> = found.iter().map(|c| c.corpus).collect();
+    let used: BTreeSet<&str> =
+        found.iter().filter_map(|c| master.example(c.example)).map(|e| e.category.as_str()).collect();
+    let categories =
+        master.categories.iter().filter(|c| used.contains(c.name.as_str())).map(|c| c.name.clone()).collect();
+    (corpora.into_iter().collect(), categories)
+}
+
 /// The random generator for one use of a seed. Each use has its own `stream` (the plan 0, the
 /// presentation order of annotator N's batch N), so they do not interfere.
 pub fn rng(seed: u64, stream: u64) -> ChaCha8Rng {

@@ -11,7 +11,7 @@
 use super::db::at_row;
 use super::old::OldFile;
 use crate::error::Result;
-use crate::model::{Annotator, AnnotatorId, CandidateId, CorpusId, Master, Purpose, Task, TaskSet};
+use crate::model::{Annotator, AnnotatorId, CandidateId, Master, Purpose, Task, TaskSet};
 use crate::plan::{self, IAA_LABEL};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -100,22 +100,14 @@ pub(super) fn task_sets(
 /// A task set over these tasks, with what it draws from worked out from its candidates.
 fn task_set(master: &Master, id: u32, name: String, tasks: Vec<Task>, created: DateTime<Utc>) -> TaskSet {
     let all: BTreeSet<CandidateId> = tasks.iter().flat_map(|t| t.candidates.iter().copied()).collect();
-    let found: Vec<_> = all.iter().filter_map(|&c| master.candidate(c)).collect();
-    let corpora: BTreeSet<CorpusId> = found.iter().map(|c| c.corpus).collect();
-    let used: BTreeSet<&str> =
-        found.iter().filter_map(|c| master.example(c.example)).map(|e| e.category.as_str()).collect();
+    let (corpora, categories) = plan::drawn_from(master, &all);
     TaskSet {
         id,
         seed: seed(&format!("{}/{name}", master.id)),
         name,
         created,
-        corpora: corpora.into_iter().collect(),
-        categories: master
-            .categories
-            .iter()
-            .filter(|c| used.contains(c.name.as_str()))
-            .map(|c| c.name.clone())
-            .collect(),
+        corpora,
+        categories,
         annotators: tasks.iter().filter(|t| t.label != IAA_LABEL).count() as u32,
         iaa_size: tasks.iter().filter(|t| t.label == IAA_LABEL).map(|t| t.candidates.len() as u32).sum(),
         purpose: Purpose::Annotation,
