@@ -2,10 +2,11 @@
 //! tests/fuzz_regressions.rs, which replays every input that once made one of them panic. Each
 //! returns whether the input was accepted; bad input must come back as an error, never a panic.
 
+use protest::apt::{AptConfig, ini::Ini};
 use protest::import::{suite_def, text};
 use protest::journal::Journal;
 use protest::model::Master;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// Reads one input; true when it was accepted.
@@ -19,6 +20,7 @@ pub const TARGETS: &[(&str, Driver)] = &[
     ("text_files", text_files),
     ("journal", journal),
     ("batch", batch),
+    ("apt_config", apt_config),
 ];
 
 /// A master file: JSON parsing, format and version checks, validation.
@@ -85,4 +87,27 @@ pub fn journal(data: &[u8]) -> bool {
     let master = tiny();
     let Ok(replay) = Journal::parse(file, data, &master.id, master.revision) else { return false };
     protest::store::replay_into(&mut master.clone(), &replay, file).is_ok()
+}
+
+/// APT's example data (tests/fixtures/apt-es-en), found from the fuzz crate or from the tests.
+fn apt_data() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        [manifest.join("tests/fixtures/apt-es-en"), manifest.join("../tests/fixtures/apt-es-en")]
+            .into_iter()
+            .find(|dir| dir.is_dir())
+            .expect("APT's example data in tests/fixtures/apt-es-en")
+    })
+}
+
+/// An APT configuration file, read as if it lay beside APT's example data so that the file
+/// names of the shipped configurations resolve; then APT runs on the files it names (the
+/// results are not written).
+pub fn apt_config(data: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(data) else { return false };
+    let path = apt_data().join("fuzz.config");
+    let Ok(ini) = Ini::parse(text, &path) else { return false };
+    let Ok(config) = AptConfig::from_ini(&ini) else { return false };
+    protest::apt::evaluate(&config, |_, _| Ok(())).is_ok()
 }
