@@ -225,8 +225,9 @@ impl<D: Document> Store<D> {
     }
 }
 
-/// The file with its journal's changes applied.
-fn load_with_journal<D: Document>(path: &Path) -> Result<(D, Replay)> {
+/// The file with its journal's changes applied, as opening it would give, without taking its
+/// lock or changing anything on disk.
+pub fn load_with_journal<D: Document>(path: &Path) -> Result<(D, Replay)> {
     let mut doc = D::load(path)?;
     let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
     let replay = Journal::read(path, &id, revision)?;

@@ -121,6 +121,24 @@ fn suite_errors_name_file_and_line() {
 }
 
 #[test]
+fn check_counts_the_work_in_the_journal_and_writes_nothing() {
+    use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Record};
+    let dir = workspace();
+    let path = dir.path().join("tiny.master.json");
+    let (mut store, _) = protest::store::Store::<Master>::open(&path).unwrap();
+    let mut record = Record::new(CandidateId(2), AnnotatorId::RESEARCHER, chrono::Utc::now());
+    record.pronoun = Judgement::No;
+    store.put(record).unwrap();
+    drop(store); // as if the app had crashed: the change is only in the journal
+    let (file, journal) = (fs::read(&path).unwrap(), fs::read(protest::journal::path_for(&path)).unwrap());
+    let out = common::ok(dir.path(), &["check", "tiny.master.json"]);
+    assert!(out.contains("tiny.master.json: valid (with 1 change from its journal"), "{out}");
+    assert!(out.contains("Records: 1"), "{out}");
+    assert_eq!(fs::read(&path).unwrap(), file);
+    assert_eq!(fs::read(protest::journal::path_for(&path)).unwrap(), journal);
+}
+
+#[test]
 fn check_prints_a_summary_or_the_error() {
     let out = protest(&fixture(), &["check", "tiny.master.json"]);
     assert!(out.status.success());
