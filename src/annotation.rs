@@ -187,8 +187,8 @@ pub fn browse(
         if corpus.is_some_and(|c| c != candidate.corpus) {
             continue;
         }
-        let Some((_, category)) = master.example_of(candidate) else { continue };
-        let Some(row) = rows.iter_mut().find(|r| r.category == category.name) else { continue };
+        // One row per category, in master order.
+        let Some(row) = master.category_position(candidate).map(|i| &mut rows[i]) else { continue };
         match status(master.records.get(id, annotator)) {
             Status::New => row.new.push(id),
             Status::Done => row.done.push(id),
