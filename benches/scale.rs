@@ -1,4 +1,5 @@
-//! Benchmarks at 1×, 10× and 100× PROTEST (issue 6; results in docs/performance.md).
+//! Benchmarks at 1×, 10× and 100× PROTEST (issue 6; results in docs/performance.md): open, next
+//! example, durable save, full save, full report, batch export and import.
 //!
 //! The masters are generated with `protest::synth` into a temporary folder at start-up (never
 //! committed), from the DiscoMT news corpus: `PROTEST_NEWS_CORPUS`, else
@@ -11,6 +12,7 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use protest::batch::{self, export};
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Record};
+use protest::report::{self, TableKind};
 use protest::store::Store;
 use protest::synth::{self, Params, Sources};
 use protest::window;
@@ -130,6 +132,10 @@ fn benches(c: &mut Criterion) {
         configure(c, "browser_build", times).bench_function(id.clone(), |b| {
             b.iter(|| black_box(annotation::browse(store.master(), annotator, &order, None)))
         });
+
+        // The full report: every table of `protest report`, as the report view shows them.
+        configure(c, "report", times)
+            .bench_function(id.clone(), |b| b.iter(|| black_box(report::tables(store.master(), &TableKind::ALL))));
 
         // A durable save of one record: validated, appended to the journal, fsynced. Folding is
         // switched off here and measured on its own below.

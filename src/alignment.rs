@@ -42,9 +42,15 @@ impl Alignment {
 
     /// Target tokens aligned to one source token, ascending.
     pub fn targets(&self, sentence: u32, source_token: u32) -> Vec<u32> {
+        self.links_of(sentence, source_token).iter().map(|&(_, t)| t).collect()
+    }
+
+    /// The links of one source token, by ascending target token.
+    pub fn links_of(&self, sentence: u32, source_token: u32) -> &[(u32, u32)] {
         let links = self.sentence(sentence);
         let start = links.partition_point(|&(s, _)| s < source_token);
-        links[start..].iter().take_while(|&&(s, _)| s == source_token).map(|&(_, t)| t).collect()
+        let len = links[start..].partition_point(|&(s, _)| s == source_token);
+        &links[start..start + len]
     }
 
     /// The same links read the other way round (for files written `j-i`).

@@ -7,7 +7,7 @@ use crate::model::{
     AnnotatorId, CandidateId, Category, ConflictStatus, CorpusId, Judgement, Master, Record, Role, TokenRef, tags,
 };
 use chrono::{DateTime, Utc};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// One change an annotator makes to their record of a candidate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,8 +187,8 @@ pub fn browse(
         if corpus.is_some_and(|c| c != candidate.corpus) {
             continue;
         }
-        let Some((_, category)) = master.example_of(candidate) else { continue };
-        let Some(row) = rows.iter_mut().find(|r| r.category == category.name) else { continue };
+        // One row per category, in master order.
+        let Some(row) = master.category_position(candidate).map(|i| &mut rows[i]) else { continue };
         match status(master.records.get(id, annotator)) {
             Status::New => row.new.push(id),
             Status::Done => row.done.push(id),
@@ -226,6 +226,11 @@ impl Browser {
         &self.rows
     }
 
+    /// How many of the candidates shown are annotated (done or kept with conflicts).
+    pub fn annotated(&self) -> usize {
+        self.rows.iter().map(|r| r.done.len() + r.conflict.len()).sum()
+    }
+
     /// Files `candidate` under its current status, after its record changed.
     pub fn update(&mut self, master: &Master, candidate: CandidateId) {
         let Some(&(row, rank)) = self.places.get(&candidate) else { return };
@@ -253,16 +258,52 @@ pub fn example_order(master: &Master) -> Vec<CandidateId> {
 }
 
 /// Tags to offer for a candidate of `category`: the standard ones that apply to it, then every
-/// other tag already used in the master, alphabetically.
+/// other tag already used in the master, alphabetically. Looks at every record: an app asking
+/// each frame keeps a [`UsedTags`] instead.
 pub fn tag_suggestions(master: &Master, category: &Category) -> Vec<String> {
-    let standard = tags::STANDARD
-        .iter()
-        .filter(|t| (!t.anaphoric_only || category.anaphoric) && (!t.politeness_only || category.politeness))
-        .map(|t| t.name.to_owned());
-    let used: BTreeSet<&str> = master.records.iter().flat_map(|r| r.tags.iter().map(String::as_str)).collect();
-    let mut out: Vec<String> = standard.collect();
-    out.extend(used.into_iter().filter(|t| !tags::STANDARD.iter().any(|s| s.name == *t)).map(str::to_owned));
-    out
+    UsedTags::new(master).suggestions(category)
+}
+
+/// The tags used in a master's records, each with the number of records carrying it, kept up to
+/// date one record change at a time ([`UsedTags::change`]): what [`tag_suggestions`] offers
+/// beyond the standard tags, without looking at all the records again.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UsedTags(BTreeMap<String, usize>);
+
+impl UsedTags {
+    pub fn new(master: &Master) -> Self {
+        let mut used = UsedTags::default();
+        for record in master.records.iter() {
+            used.change(&BTreeSet::new(), &record.tags);
+        }
+        used
+    }
+
+    /// One record's tags went from `before` to `after` (an empty set for a record that did not
+    /// exist, or no longer does).
+    pub fn change(&mut self, before: &BTreeSet<String>, after: &BTreeSet<String>) {
+        for gone in before.difference(after) {
+            if let Some(n) = self.0.get_mut(gone) {
+                *n -= 1;
+                if *n == 0 {
+                    self.0.remove(gone);
+                }
+            }
+        }
+        for new in after.difference(before) {
+            *self.0.entry(new.clone()).or_default() += 1;
+        }
+    }
+
+    /// [`tag_suggestions`] for a candidate of `category`.
+    pub fn suggestions(&self, category: &Category) -> Vec<String> {
+        let standard = tags::STANDARD
+            .iter()
+            .filter(|t| (!t.anaphoric_only || category.anaphoric) && (!t.politeness_only || category.politeness))
+            .map(|t| t.name.to_owned());
+        let used = self.0.keys().filter(|t| !tags::STANDARD.iter().any(|s| s.name == t.as_str())).cloned();
+        standard.chain(used).collect()
+    }
 }
 
 /// The question the annotator answers for one judgement (spec §4, paper 001 §4.1–4.2).
@@ -282,6 +323,42 @@ pub fn question(role: Role, anaphoric: bool, untranslated: bool) -> &'static str
 /// How many of `set` `annotator` has annotated (done or kept with conflicts).
 pub fn progress(master: &Master, annotator: AnnotatorId, set: &[CandidateId]) -> usize {
     set.iter().filter(|&&c| status(master.records.get(c, annotator)) != Status::New).count()
+}
+
+/// [`progress`] kept up to date one change at a time, for a window showing it every frame: the
+/// set may hold tens of thousands of candidates, [`Progress::update`] looks at one.
+#[derive(Debug, Clone)]
+pub struct Progress {
+    annotator: AnnotatorId,
+    members: HashSet<CandidateId>,
+    annotated: HashSet<CandidateId>,
+}
+
+impl Progress {
+    /// The progress of `annotator` on `set` (a set: a candidate repeated in it counts once).
+    pub fn new(master: &Master, annotator: AnnotatorId, set: &[CandidateId]) -> Self {
+        let members: HashSet<CandidateId> = set.iter().copied().collect();
+        let annotated =
+            members.iter().copied().filter(|&c| status(master.records.get(c, annotator)) != Status::New).collect();
+        Progress { annotator, members, annotated }
+    }
+
+    /// How many of the set are annotated.
+    pub fn count(&self) -> usize {
+        self.annotated.len()
+    }
+
+    /// Takes in the current status of `candidate`, after its record changed.
+    pub fn update(&mut self, master: &Master, candidate: CandidateId) {
+        if !self.members.contains(&candidate) {
+            return;
+        }
+        if status(master.records.get(candidate, self.annotator)) == Status::New {
+            self.annotated.remove(&candidate);
+        } else {
+            self.annotated.insert(candidate);
+        }
+    }
 }
 
 /// The suggestions that contain `typed` (ignoring case), without the tags the record already has;
@@ -431,6 +508,7 @@ mod tests {
             }
             browser.update(&m, CandidateId(c));
             assert_eq!(browser.rows(), browse(&m, ANNA, &order, None).as_slice(), "after changing {c}");
+            assert_eq!(browser.annotated(), progress(&m, ANNA, &order), "after changing {c}");
         }
         // Candidates outside the browser (another corpus) are ignored.
         let mut mt_only = Browser::new(&m, ANNA, &order, Some(CorpusId(2)));
@@ -459,6 +537,65 @@ mod tests {
         m.records.put(r); // not in the set
         assert_eq!(progress(&m, ANNA, &set), 1);
         assert_eq!(progress(&m, AnnotatorId::RESEARCHER, &set), 0);
+    }
+
+    #[test]
+    fn progress_follows_changes_one_candidate_at_a_time() {
+        let mut m = tiny();
+        m.annotators.push(crate::model::Annotator { id: ANNA, name: "Anna".into() });
+        let set = [CandidateId(4), CandidateId(2), CandidateId(5)];
+        let mut kept = Progress::new(&m, ANNA, &set);
+        assert_eq!(kept.count(), 0);
+        let changes = [(4, true), (1, true), (5, true), (4, false), (2, true)];
+        for (c, judged) in changes {
+            if judged {
+                let r = edit(&m, c, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+                m.records.put(r);
+            } else {
+                m.records.remove(CandidateId(c), ANNA);
+            }
+            kept.update(&m, CandidateId(c));
+            assert_eq!(kept.count(), progress(&m, ANNA, &set), "after changing {c}");
+        }
+        assert_eq!(kept.count(), 2);
+        // Another annotator's record does not count.
+        let theirs = apply(&m, CandidateId(4), AnnotatorId(2), None, Edit::Remarks("x".into()), Utc::now()).unwrap();
+        m.records.put(theirs);
+        kept.update(&m, CandidateId(4));
+        assert_eq!(kept.count(), 2);
+    }
+
+    #[test]
+    fn used_tags_follow_changes_and_suggest_like_the_master() {
+        let mut m = tiny();
+        let tagged = |c: u32, a: u32, tags: &[&str]| {
+            let mut r = Record::new(CandidateId(c), AnnotatorId(a), Utc::now());
+            r.tags = tags.iter().map(|t| t.to_string()).collect();
+            r
+        };
+        let mut used = UsedTags::new(&m);
+        let pleonastic = m.category("pleonastic_it").unwrap().clone();
+        let records = [
+            tagged(3, 0, &["zebra", "desc_vs_presc"]),
+            tagged(4, 0, &["zebra", "aardvark"]),
+            tagged(3, 0, &["aardvark"]), // replaces the first: "zebra" is still on candidate 4
+            tagged(4, 0, &[]),
+        ];
+        for record in records {
+            let before = m.records.get(record.candidate, record.annotator).map(|r| r.tags.clone()).unwrap_or_default();
+            used.change(&before, &record.tags);
+            m.records.put(record);
+            assert_eq!(used, UsedTags::new(&m));
+            assert_eq!(used.suggestions(&pleonastic), tag_suggestions(&m, &pleonastic));
+        }
+        let suggested = used.suggestions(&pleonastic);
+        assert!(suggested.contains(&"aardvark".to_string()) && !suggested.contains(&"zebra".to_string()));
+        // Standard tags first, each once, then the others alphabetically.
+        assert_eq!(suggested.iter().filter(|t| *t == "desc_vs_presc").count(), 1);
+        assert_eq!(suggested.last().map(String::as_str), Some("aardvark"));
+        let removed = m.records.remove(CandidateId(3), AnnotatorId(0)).unwrap();
+        used.change(&removed.tags, &BTreeSet::new());
+        assert_eq!(used, UsedTags::default());
     }
 
     #[test]

@@ -4,9 +4,9 @@
 //! express: indices in range, references that resolve, one reference per thing. Each problem
 //! carries the JSON path of the offending value so the message can point into the file.
 
-use crate::model::{CorpusRole, Master, Outcome, Record, Role, TokenRef, tags};
-
+use crate::model::{Corpus, CorpusRole, Master, Outcome, Record, Role, TokenRef, tags};
 use crate::tokens;
+use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 
 /// One thing wrong with a master.
@@ -28,23 +28,49 @@ impl Problems {
             self.0.push(Problem { path: path.into(), message: message.into() });
         }
     }
+
+    /// The problems with their paths put under `at`.
+    fn with_paths(mut self, at: &str) -> Problems {
+        for problem in &mut self.0 {
+            problem.path = format!("{at}.{}", problem.path);
+        }
+        self
+    }
+
+    /// Appends problems found separately (on another thread), keeping file order.
+    fn extend(&mut self, more: Problems) {
+        let room = MAX_PROBLEMS.saturating_sub(self.0.len());
+        self.0.extend(more.0.into_iter().take(room));
+    }
 }
 
 /// Every problem found (at most 50), in file order. An empty list means the master is valid.
 ///
 /// Expects [`Master::reindex`] to have been called.
 pub fn master(m: &Master) -> Vec<Problem> {
-    let mut p = Problems(Vec::new());
-    if m.id.trim().is_empty() {
-        p.add("id", "the master id is empty");
-    }
-    let counts = corpora(m, &mut p);
-    documents(m, &mut p);
-    categories(m, &mut p);
-    examples(m, &counts, &mut p);
-    candidates(m, &counts, &mut p);
-    annotators(m, &mut p);
-    records(m, &mut p);
+    // The records (hundreds of thousands in a large master) are checked on another thread
+    // meanwhile: they do not need the corpora's token counts.
+    let (mut p, in_records) = rayon::join(
+        || {
+            let mut p = Problems(Vec::new());
+            if m.id.trim().is_empty() {
+                p.add("id", "the master id is empty");
+            }
+            let counts = corpora(m, &mut p);
+            documents(m, &mut p);
+            categories(m, &mut p);
+            examples(m, &counts, &mut p);
+            candidates(m, &counts, &mut p);
+            annotators(m, &mut p);
+            p
+        },
+        || {
+            let mut p = Problems(Vec::new());
+            records(m, &mut p);
+            p
+        },
+    );
+    p.extend(in_records);
     task_sets(m, &mut p);
     auto_eval(m, &mut p);
     p.0
@@ -65,9 +91,12 @@ fn corpora(m: &Master, p: &mut Problems) -> TokenCounts {
     let n = m.sentence_count() as usize;
     let mut ids = HashSet::new();
     let mut names = HashSet::new();
+    // Every sentence and alignment link is looked at: corpus by corpus, in parallel.
     let counts: TokenCounts =
-        m.corpora.iter().map(|c| c.sentences.iter().map(|s| tokens::token_count(s) as u32).collect()).collect();
-    for (ci, c) in m.corpora.iter().enumerate() {
+        m.corpora.par_iter().map(|c| c.sentences.iter().map(|s| tokens::token_count(s) as u32).collect()).collect();
+    let source = m.corpora.iter().position(|s| s.role == CorpusRole::Source).map(|i| counts[i].as_slice());
+    let insides: Vec<Problems> = m.corpora.par_iter().zip(&counts).map(|(c, n)| inside(c, n, source)).collect();
+    for ((ci, c), inside) in m.corpora.iter().enumerate().zip(insides) {
         let at = format!("corpora[{ci}]");
         if !ids.insert(c.id) {
             p.add(format!("{at}.id"), format!("corpus id {} is used twice", c.id));
@@ -88,39 +117,46 @@ fn corpora(m: &Master, p: &mut Problems) -> TokenCounts {
                 ),
             );
         }
-        for (si, s) in c.sentences.iter().enumerate() {
-            if let Some(why) = tokens::malformed(s) {
-                p.add(format!("{at}.sentences[{si}]"), format!("sentence {si} of corpus '{}' {why}", c.name));
-            }
-        }
-        let Some(alignment) = &c.alignment else { continue };
-        if !c.role.is_translation() {
-            p.add(format!("{at}.alignment"), "the source corpus cannot have an alignment");
-            continue;
-        }
-        if alignment.len() != c.sentences.len() {
-            p.add(
-                format!("{at}.alignment"),
-                format!("alignment of '{}' has {} lines for {} sentences", c.name, alignment.len(), c.sentences.len()),
-            );
-            continue;
-        }
-        let source_counts = m.corpora.iter().position(|s| s.role == CorpusRole::Source).map(|i| &counts[i]);
-        for (si, links) in alignment.sentences().enumerate() {
-            let src_len = source_counts.and_then(|s| s.get(si)).copied().unwrap_or(0);
-            let tgt_len = counts[ci][si];
-            if let Some(&(i, j)) = links.iter().find(|&&(i, j)| i >= src_len || j >= tgt_len) {
-                p.add(
-                    format!("{at}.alignment[{si}]"),
-                    format!(
-                        "alignment pair {i}-{j} of '{}' is outside sentence {si} ({src_len} source tokens, {tgt_len} target tokens)",
-                        c.name
-                    ),
-                );
-            }
-        }
+        p.extend(inside.with_paths(&at));
     }
     counts
+}
+
+/// What is wrong inside one corpus: its sentences, and its alignment against the source's
+/// (`source`: token counts per sentence) and its own token counts. Paths start below the corpus.
+fn inside(c: &Corpus, counts: &[u32], source: Option<&[u32]>) -> Problems {
+    let mut p = Problems(Vec::new());
+    for (si, s) in c.sentences.iter().enumerate() {
+        if let Some(why) = tokens::malformed(s) {
+            p.add(format!("sentences[{si}]"), format!("sentence {si} of corpus '{}' {why}", c.name));
+        }
+    }
+    let Some(alignment) = &c.alignment else { return p };
+    if !c.role.is_translation() {
+        p.add("alignment", "the source corpus cannot have an alignment");
+        return p;
+    }
+    if alignment.len() != c.sentences.len() {
+        p.add(
+            "alignment",
+            format!("alignment of '{}' has {} lines for {} sentences", c.name, alignment.len(), c.sentences.len()),
+        );
+        return p;
+    }
+    for (si, links) in alignment.sentences().enumerate() {
+        let src_len = source.and_then(|s| s.get(si)).copied().unwrap_or(0);
+        let tgt_len = counts[si];
+        if let Some(&(i, j)) = links.iter().find(|&&(i, j)| i >= src_len || j >= tgt_len) {
+            p.add(
+                format!("alignment[{si}]"),
+                format!(
+                    "alignment pair {i}-{j} of '{}' is outside sentence {si} ({src_len} source tokens, {tgt_len} target tokens)",
+                    c.name
+                ),
+            );
+        }
+    }
+    p
 }
 
 fn documents(m: &Master, p: &mut Problems) {
@@ -216,32 +252,35 @@ fn candidates(m: &Master, counts: &TokenCounts, p: &mut Problems) {
     let mut pairs = HashSet::new();
     let positions: HashMap<_, _> = m.corpora.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
     for (i, c) in m.candidates.iter().enumerate() {
-        let at = format!("candidates[{i}]");
-        let cand = format!("candidate {}", c.id);
+        // Paths and messages are made only for a problem: this runs for every candidate of a
+        // large master, and formatting them each time was most of the time taken.
+        let at = || format!("candidates[{i}]");
+        let cand = || format!("candidate {}", c.id);
         if !ids.insert(c.id) {
-            p.add(format!("{at}.id"), format!("{cand} is defined twice"));
+            p.add(format!("{}.id", at()), format!("{} is defined twice", cand()));
         }
         let Some(example) = m.example(c.example) else {
-            p.add(format!("{at}.example"), format!("{cand}: example {} does not exist", c.example));
+            p.add(format!("{}.example", at()), format!("{}: example {} does not exist", cand(), c.example));
             continue;
         };
         let Some(&ci) = positions.get(&c.corpus) else {
-            p.add(format!("{at}.corpus"), format!("{cand}: corpus {} does not exist", c.corpus));
+            p.add(format!("{}.corpus", at()), format!("{}: corpus {} does not exist", cand(), c.corpus));
             continue;
         };
         let corpus = &m.corpora[ci];
         if !corpus.role.is_translation() {
-            p.add(format!("{at}.corpus"), format!("{cand}: corpus '{}' is not a translation", corpus.name));
+            p.add(format!("{}.corpus", at()), format!("{}: corpus '{}' is not a translation", cand(), corpus.name));
             continue;
         }
         if !pairs.insert((c.example, c.corpus)) {
-            p.add(at.clone(), format!("{cand}: example {} has two candidates in corpus '{}'", c.example, corpus.name));
+            p.add(at(), format!("{}: example {} has two candidates in corpus '{}'", cand(), c.example, corpus.name));
         }
         if c.antecedents.len() != example.antecedents.len() {
             p.add(
-                format!("{at}.antecedents"),
+                format!("{}.antecedents", at()),
                 format!(
-                    "{cand}: {} antecedent translations for the {} antecedents of example {}",
+                    "{}: {} antecedent translations for the {} antecedents of example {}",
+                    cand(),
                     c.antecedents.len(),
                     example.antecedents.len(),
                     c.example
@@ -249,34 +288,34 @@ fn candidates(m: &Master, counts: &TokenCounts, p: &mut Problems) {
             );
             continue;
         }
-        let heads = std::iter::once((format!("{at}.pronoun"), example.pronoun_ref(), &c.pronoun)).chain(
-            example
-                .antecedents
-                .iter()
-                .zip(&c.antecedents)
-                .enumerate()
-                .map(|(ai, (a, t))| (format!("{at}.antecedents[{ai}]"), a.head_ref(), t)),
+        // The pronoun (no antecedent number) and each antecedent head, with their aligned tokens.
+        let heads = std::iter::once((None, example.pronoun_ref(), &c.pronoun)).chain(
+            example.antecedents.iter().zip(&c.antecedents).enumerate().map(|(ai, (a, t))| (Some(ai), a.head_ref(), t)),
         );
-        for (path, source, targets) in heads {
+        for (antecedent, source, targets) in heads {
+            let path = || match antecedent {
+                None => format!("{}.pronoun", at()),
+                Some(ai) => format!("{}.antecedents[{ai}]", at()),
+            };
             if let Some(t) = targets.iter().find(|t| t.sentence != source.sentence || !in_range(&counts[ci], **t)) {
                 p.add(
-                    path,
+                    path(),
                     format!(
-                        "{cand}: aligned token {t} is not in sentence {} of corpus '{}'",
-                        source.sentence, corpus.name
+                        "{}: aligned token {t} is not in sentence {} of corpus '{}'",
+                        cand(),
+                        source.sentence,
+                        corpus.name
                     ),
                 );
             } else if let Some(alignment) = &corpus.alignment {
-                let expected: Vec<TokenRef> = alignment
-                    .targets(source.sentence, source.token)
-                    .into_iter()
-                    .map(|t| TokenRef::new(source.sentence, t))
-                    .collect();
-                if *targets != expected {
+                // Every target is in the source's sentence (checked above): compare token numbers.
+                let expected = alignment.links_of(source.sentence, source.token).iter().map(|&(_, t)| t);
+                if !targets.iter().map(|t| t.token).eq(expected) {
                     p.add(
-                        path,
+                        path(),
                         format!(
-                            "{cand}: aligned tokens differ from what the alignment of '{}' gives for {source}",
+                            "{}: aligned tokens differ from what the alignment of '{}' gives for {source}",
+                            cand(),
                             corpus.name
                         ),
                     );
@@ -412,5 +451,32 @@ fn auto_eval(m: &Master, p: &mut Problems) {
             (_, Some(_)) => p.add(format!("{at}.reference"), format!("{of}: only a match has a reference")),
             (_, None) => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::alignment::Alignment;
+    use crate::model::{AnnotatorId, CandidateId};
+
+    #[test]
+    fn problems_come_in_file_order_whichever_thread_finds_them() {
+        let mut m = crate::testing::tiny();
+        assert_eq!(master(&m), vec![]);
+        m.id = " ".into();
+        let reference = &mut m.corpora[1];
+        let mut links: Vec<Vec<(u32, u32)>> =
+            reference.alignment.as_ref().unwrap().sentences().map(<[_]>::to_vec).collect();
+        links[2].push((99, 0));
+        reference.alignment = Some(Alignment::new(links));
+        m.corpora[2].sentences[0].push(' ');
+        m.records.put(Record::new(CandidateId(999), AnnotatorId::RESEARCHER, m.created));
+        let paths: Vec<String> = master(&m).into_iter().map(|p| p.path).collect();
+        let last_record = m.records.len() - 1;
+        assert_eq!(
+            paths,
+            ["id", "corpora[1].alignment[2]", "corpora[2].sentences[0]", &format!("records[{last_record}].candidate")]
+        );
     }
 }

@@ -99,7 +99,6 @@ impl<'a> Verdicts<'a> {
     }
 
     pub fn decide(&self, candidate: CandidateId, role: Role) -> Decision {
-        let records = || self.master.records.of_candidate(candidate);
         let set = |r: &Record| Some(r.judgement(role)).filter(|j| j.is_set());
         let decided = |judgement, basis| Decision { judgement, basis };
         let adjudicated = self
@@ -111,16 +110,25 @@ impl<'a> Verdicts<'a> {
         if let Some(j) = adjudicated {
             return decided(j, Basis::Adjudication);
         }
-        if let Some(j) = self.master.records.get(candidate, AnnotatorId::RESEARCHER).and_then(set) {
+        // One pass over the candidate's records: reports decide every candidate of a master.
+        let (mut researcher, mut yes, mut no) = (None, 0, 0);
+        for record in self.master.records.of_candidate(candidate) {
+            match set(record) {
+                None => {}
+                Some(j) if record.annotator.is_researcher() => researcher = Some(j),
+                Some(Judgement::Yes) => yes += 1,
+                Some(_) => no += 1,
+            }
+        }
+        if let Some(j) = researcher {
             return decided(j, Basis::Researcher);
         }
-        let votes: Vec<Judgement> = records().filter(|r| !r.annotator.is_researcher()).filter_map(set).collect();
-        let yes = votes.iter().filter(|&&j| j == Judgement::Yes).count();
-        let no = votes.len() - yes;
         match (yes, no) {
             (0, 0) => decided(Judgement::Unset, Basis::Unjudged),
-            (1, 0) | (0, 1) => decided(votes[0], Basis::Single),
-            (_, 0) | (0, _) => decided(votes[0], Basis::Unanimous),
+            (1, 0) => decided(Judgement::Yes, Basis::Single),
+            (0, 1) => decided(Judgement::No, Basis::Single),
+            (_, 0) => decided(Judgement::Yes, Basis::Unanimous),
+            (0, _) => decided(Judgement::No, Basis::Unanimous),
             _ if yes > no => decided(Judgement::Yes, Basis::Majority),
             _ if no > yes => decided(Judgement::No, Basis::Majority),
             _ => decided(Judgement::Unset, Basis::Tie),
@@ -185,6 +193,13 @@ mod tests {
         judge(&mut m, 1, 4, No);
         assert_eq!(decide(&m, 1), Decision { judgement: Unset, basis: Basis::Tie });
         assert!(!decide(&m, 1).is_decided());
+        // The same for ✗.
+        judge(&mut m, 2, 1, No);
+        assert_eq!(decide(&m, 2), Decision { judgement: No, basis: Basis::Single });
+        judge(&mut m, 2, 2, No);
+        assert_eq!(decide(&m, 2), Decision { judgement: No, basis: Basis::Unanimous });
+        judge(&mut m, 2, 3, Yes);
+        assert_eq!(decide(&m, 2), Decision { judgement: No, basis: Basis::Majority });
     }
 
     #[test]

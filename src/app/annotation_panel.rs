@@ -2,6 +2,7 @@
 //! tag box and the remarks. Remarks are stored shortly after the last keystroke, and before
 //! leaving the example.
 
+use super::session::Session;
 use super::tag_box::TagBox;
 use egui::{RichText, Ui};
 use protest::annotation::{self, Edit};
@@ -54,11 +55,12 @@ impl AnnotationPanel {
     pub fn ui(
         &mut self,
         ui: &mut Ui,
-        master: &Master,
+        session: &Session,
         candidate: CandidateId,
         record: Option<&Record>,
         editable: bool,
     ) -> Vec<Edit> {
+        let master = session.master();
         let mut edits = Vec::new();
         let Some(cand) = master.candidate(candidate) else { return edits };
         let Some((example, category)) = master.example_of(cand) else { return edits };
@@ -100,7 +102,7 @@ impl AnnotationPanel {
             }
             selected(ui, master, cand.corpus, record, Role::Pronoun, untranslated);
             ui.add_space(10.0);
-            let suggestions = annotation::tag_suggestions(master, category);
+            let suggestions = session.tag_suggestions(category);
             let present = record.map(|r| r.tags.clone()).unwrap_or_default();
             if let Some(edit) = self.tags.ui(ui, &suggestions, &present) {
                 edits.push(edit);

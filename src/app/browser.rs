@@ -1,13 +1,13 @@
 //! The category browser (home, spec §6): a row per category with new / done / conflict counts
 //! for the current annotator; clicking a count opens that set. Researchers can filter by corpus.
 
-use super::session::Session;
+use super::session::{Follows, Kept, Session};
 use super::style;
 use super::workspace::Mode;
 use egui::{Align, Layout, RichText, Ui};
 use protest::annotation::{self, CategoryRow};
 use protest::auto_eval;
-use protest::model::{CandidateId, CorpusId};
+use protest::model::{CandidateId, CorpusId, Master};
 
 /// A set of candidates to work through.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,24 +23,39 @@ pub struct Browser {
     pub corpus: Option<CorpusId>,
     /// Researcher mode: only candidates the automatic reference match did not settle.
     pub needing_human: bool,
+    /// The rows, for the filters in `filtered`.
+    rows: Kept<Rows>,
+    filtered: (Option<CorpusId>, bool),
+}
+
+/// The candidates the browser covers, in display order, and their rows.
+struct Rows {
+    order: Vec<CandidateId>,
+    browser: annotation::Browser,
+}
+
+impl Follows for Rows {
+    fn update(&mut self, master: &Master, candidate: CandidateId) {
+        self.browser.update(master, candidate);
+    }
+}
+
+/// The candidates the browser covers with these filters, in display order.
+fn covered(session: &Session, corpus: Option<CorpusId>, needing_human: bool) -> Vec<CandidateId> {
+    let master = session.master();
+    session
+        .order()
+        .iter()
+        .copied()
+        .filter(|&c| corpus.is_none() || master.candidate(c).map(|c| c.corpus) == corpus)
+        .filter(|&c| !needing_human || auto_eval::needs_human(master, c))
+        .collect()
 }
 
 impl Browser {
-    /// The candidates the browser currently covers, in display order.
-    fn order(&self, session: &Session) -> Vec<CandidateId> {
-        let master = session.master();
-        session
-            .order()
-            .iter()
-            .copied()
-            .filter(|&c| self.corpus.is_none() || master.candidate(c).map(|c| c.corpus) == self.corpus)
-            .filter(|&c| !self.needing_human || auto_eval::needs_human(master, c))
-            .collect()
-    }
-
     /// Every candidate from the first one not annotated yet (Enter in the browser).
     pub fn continue_set(&self, session: &Session) -> Option<Opening> {
-        let set = self.order(session);
+        let set = covered(session, self.corpus, self.needing_human);
         let master = session.master();
         let start = set
             .iter()
@@ -59,24 +74,35 @@ impl Browser {
             self.corpus = None;
             self.needing_human = false;
         }
-        let order = self.order(session);
-        let rows = annotation::browse(master, session.annotator(), &order, None);
-        let annotated = annotation::progress(master, session.annotator(), &order);
+        if self.filtered != (self.corpus, self.needing_human) {
+            self.filtered = (self.corpus, self.needing_human);
+            self.rows.clear();
+        }
+        let (corpus, needing_human) = self.filtered;
+        let Rows { order, browser } = self.rows.get(session, |master, annotator| {
+            let order = covered(session, corpus, needing_human);
+            let browser = annotation::Browser::new(master, annotator, &order, None);
+            Rows { order, browser }
+        });
+        let rows = browser.rows();
+        let annotated = browser.annotated();
+        let mut continuing = false;
         ui.horizontal(|ui| {
             ui.heading("Categories");
             ui.add_space(16.0);
             let label = if annotated == 0 { "Start annotating" } else { "Continue annotating" };
             let next = ui.add_enabled(annotated < order.len(), egui::Button::new(RichText::new(label).strong()));
-            if next.on_hover_text("Every example, from the first one not annotated yet (Enter)").clicked() {
-                opening = self.continue_set(session);
-            }
+            continuing = next.on_hover_text("Every example, from the first one not annotated yet (Enter)").clicked();
             ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
                 if session.mode() == Mode::Researcher {
-                    self.corpus_filter(ui, session);
-                    self.needing_human_filter(ui, session);
+                    corpus_filter(ui, session, &mut self.corpus);
+                    needing_human_filter(ui, session, &mut self.needing_human);
                 }
             });
         });
+        if self.filtered != (self.corpus, self.needing_human) {
+            ui.ctx().request_repaint(); // the rows for the new filters
+        }
         ui.add_space(4.0);
         let text =
             format!("{annotated} of {} annotated by {}", order.len(), master.annotator_name(session.annotator()));
@@ -100,7 +126,7 @@ impl Browser {
                             ui.label(RichText::new(function_title(this.unwrap_or(""))).small().weak());
                             ui.end_row();
                         }
-                        if let Some(o) = category_row(ui, row, &order) {
+                        if let Some(o) = category_row(ui, row, order) {
                             opening = Some(o);
                         }
                         ui.end_row();
@@ -113,32 +139,35 @@ impl Browser {
                 ui.label(RichText::new(format!("{empty} categories have no examples here.")).weak());
             }
         });
+        if continuing {
+            opening = self.continue_set(session);
+        }
         opening
     }
+}
 
-    fn needing_human_filter(&mut self, ui: &mut Ui, session: &Session) {
-        let ran = !session.master().auto_eval.rounds.is_empty();
-        let check = ui.add_enabled(ran, egui::Checkbox::new(&mut self.needing_human, "Only those needing a human"));
-        check
-            .on_hover_text("Only candidates the latest automatic reference match did not settle")
-            .on_disabled_hover_text("Run the automatic reference match first (Evaluate menu)");
-        ui.add_space(12.0);
-    }
+fn needing_human_filter(ui: &mut Ui, session: &Session, needing_human: &mut bool) {
+    let ran = !session.master().auto_eval.rounds.is_empty();
+    let check = ui.add_enabled(ran, egui::Checkbox::new(needing_human, "Only those needing a human"));
+    check
+        .on_hover_text("Only candidates the latest automatic reference match did not settle")
+        .on_disabled_hover_text("Run the automatic reference match first (Evaluate menu)");
+    ui.add_space(12.0);
+}
 
-    fn corpus_filter(&mut self, ui: &mut Ui, session: &Session) {
-        let master = session.master();
-        let name = |c: Option<CorpusId>| {
-            c.and_then(|c| master.corpus(c)).map_or("all translations".to_owned(), |c| c.name.clone())
-        };
-        let combo = egui::ComboBox::from_id_salt("corpus filter").selected_text(name(self.corpus)).show_ui(ui, |ui| {
-            ui.selectable_value(&mut self.corpus, None, name(None));
-            for corpus in master.translations() {
-                ui.selectable_value(&mut self.corpus, Some(corpus.id), &corpus.name);
-            }
-        });
-        combo.response.accessible_name("Translation corpus");
-        ui.label("Translation:");
-    }
+fn corpus_filter(ui: &mut Ui, session: &Session, selected: &mut Option<CorpusId>) {
+    let master = session.master();
+    let name = |c: Option<CorpusId>| {
+        c.and_then(|c| master.corpus(c)).map_or("all translations".to_owned(), |c| c.name.clone())
+    };
+    let combo = egui::ComboBox::from_id_salt("corpus filter").selected_text(name(*selected)).show_ui(ui, |ui| {
+        ui.selectable_value(selected, None, name(None));
+        for corpus in master.translations() {
+            ui.selectable_value(selected, Some(corpus.id), &corpus.name);
+        }
+    });
+    combo.response.accessible_name("Translation corpus");
+    ui.label("Translation:");
 }
 
 fn function_title(function: &str) -> String {
@@ -156,16 +185,18 @@ fn function_title(function: &str) -> String {
 fn category_row(ui: &mut Ui, row: &CategoryRow, order: &[CandidateId]) -> Option<Opening> {
     let mut opening = None;
     ui.label(RichText::new(&row.title).size(16.0)).on_hover_text(&row.category);
-    let all = row.all(order);
-    let sets: [(&str, &[CandidateId]); 4] =
-        [("new", &row.new), ("done", &row.done), ("conflict", &row.conflict), ("all", &all)];
+    // `None`: all of the row, put in display order only when opened (that looks at every candidate).
+    let sets: [(&str, Option<&[CandidateId]>); 4] =
+        [("new", Some(&row.new)), ("done", Some(&row.done)), ("conflict", Some(&row.conflict)), ("all", None)];
     for (kind, set) in sets {
-        let text = RichText::new(set.len().to_string()).size(16.0);
-        let text = if kind == "conflict" && !set.is_empty() { text.color(ui.visuals().warn_fg_color) } else { text };
-        let button = ui.add_enabled(!set.is_empty(), egui::Button::new(text).min_size(egui::vec2(52.0, 26.0)));
-        let button = button.accessible_name(format!("{}: {} {kind}", row.title, set.len()));
+        let len = set.map_or(row.total(), <[_]>::len);
+        let text = RichText::new(len.to_string()).size(16.0);
+        let text = if kind == "conflict" && len > 0 { text.color(ui.visuals().warn_fg_color) } else { text };
+        let button = ui.add_enabled(len > 0, egui::Button::new(text).min_size(egui::vec2(52.0, 26.0)));
+        let button = button.accessible_name(format!("{}: {len} {kind}", row.title));
         if button.on_hover_text(format!("Open the {kind} examples of this category")).clicked() {
-            opening = Some(Opening { title: format!("{} — {kind}", row.title), set: set.to_vec(), start: 0 });
+            let set = set.map_or_else(|| row.all(order), <[_]>::to_vec);
+            opening = Some(Opening { title: format!("{} — {kind}", row.title), set, start: 0 });
         }
     }
     opening

@@ -4,7 +4,9 @@
 use super::App;
 use super::browser::Opening;
 use super::conflict_dialog::{Choice, ConflictDialog};
+use super::session::{Kept, Session};
 use egui::ViewportCommand;
+use protest::annotation::Progress;
 use protest::model::CandidateId;
 use std::path::PathBuf;
 
@@ -13,11 +15,18 @@ pub(super) struct Walk {
     pub(super) title: String,
     pub(super) set: Vec<CandidateId>,
     pub(super) index: usize,
+    progress: Kept<Progress>,
 }
 
 impl Walk {
     pub(super) fn current(&self) -> CandidateId {
         self.set[self.index]
+    }
+
+    /// How many of the set the session's annotator has annotated.
+    pub(super) fn annotated(&mut self, session: &Session) -> usize {
+        let set = &self.set;
+        self.progress.get(session, |master, annotator| Progress::new(master, annotator, set)).count()
     }
 }
 
@@ -46,7 +55,7 @@ impl App {
             return;
         }
         let index = opening.start.min(opening.set.len() - 1);
-        self.view = View::Example(Walk { title: opening.title, set: opening.set, index });
+        self.view = View::Example(Walk { title: opening.title, set: opening.set, index, progress: Kept::default() });
     }
 
     /// Leaves the current example (if any): stores pending remarks, runs the conflict checks and

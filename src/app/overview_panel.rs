@@ -3,9 +3,10 @@
 //! stepping through the annotators to show each one's selected tokens in the translation window,
 //! and the researcher's own tags.
 
+use super::session::Session;
 use super::tag_box::TagBox;
 use egui::{Color32, RichText, Ui};
-use protest::annotation::{self, Edit};
+use protest::annotation::Edit;
 use protest::model::{AnnotatorId, CandidateId, ExampleNo, Judgement, Master, Role};
 use protest::overview::{self, Overview};
 
@@ -91,7 +92,8 @@ impl OverviewPanel {
         self.tags.request_focus();
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, master: &Master, overview: &Overview, editable: bool) -> Option<Action> {
+    pub fn ui(&mut self, ui: &mut Ui, session: &Session, overview: &Overview, editable: bool) -> Option<Action> {
+        let master = session.master();
         let mut action = None;
         let candidate = master.candidate(overview.candidate)?;
         let (example, category) = master.example_of(candidate)?;
@@ -134,7 +136,7 @@ impl OverviewPanel {
         ui.label(RichText::new("Your own tags, as the researcher").strong());
         ui.add_enabled_ui(editable, |ui| {
             let present = master.records.get(overview.candidate, AnnotatorId::RESEARCHER).map(|r| r.tags.clone());
-            let suggestions = annotation::tag_suggestions(master, category);
+            let suggestions = session.tag_suggestions(category);
             if let Some(edit) = self.tags.ui(ui, &suggestions, &present.unwrap_or_default()) {
                 action = Some(Action::Researcher(edit));
             }

@@ -2,10 +2,11 @@
 //! durably and can be undone.
 
 use super::workspace::{Mode, Workspace};
-use protest::annotation::{self, Edit, Leaving};
+use protest::annotation::{self, Edit, Leaving, UsedTags};
 use protest::conflicts::Conflict;
 use protest::history::History;
-use protest::model::{AnnotatorId, CandidateId, Master, Record};
+use protest::model::{AnnotatorId, CandidateId, Category, Master, Record};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 pub struct Session {
@@ -15,6 +16,21 @@ pub struct Session {
     history: History,
     /// Changes made through this session, so views computed from the master know when to redo it.
     changes: u64,
+    /// The records changed since the last change to the whole master, oldest first: change number
+    /// `changed_from + 1 + i` is `changed[i]`. Views catch up from it ([`Session::since`]).
+    changed: Vec<(CandidateId, AnnotatorId)>,
+    changed_from: u64,
+    /// The tags in use, for the tag boxes' suggestions every frame.
+    tags: UsedTags,
+}
+
+/// What changed since a view of the master was computed, as [`Session::since`] tells it.
+pub enum Since<'a> {
+    Nothing,
+    /// These records (candidate, annotator), oldest first, some perhaps more than once.
+    Records(&'a [(CandidateId, AnnotatorId)]),
+    /// The whole master may have changed: compute the view afresh.
+    Everything,
 }
 
 impl Session {
@@ -26,7 +42,17 @@ impl Session {
             .or(preferred.filter(|&a| a.is_researcher() || master.annotator(a).is_some()))
             .unwrap_or(AnnotatorId::RESEARCHER);
         let order = file.order();
-        Session { file, annotator, order, history: History::default(), changes: 0 }
+        let tags = UsedTags::new(master);
+        Session {
+            file,
+            annotator,
+            order,
+            history: History::default(),
+            changes: 0,
+            changed: Vec::new(),
+            changed_from: 0,
+            tags,
+        }
     }
 
     pub fn master(&self) -> &Master {
@@ -69,7 +95,7 @@ impl Session {
 
     pub fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId, String> {
         let id = self.file.add_annotator(name).map_err(|e| e.to_string())?;
-        self.changes += 1;
+        self.changed_whole();
         self.set_annotator(id);
         Ok(id)
     }
@@ -77,6 +103,29 @@ impl Session {
     /// How many changes have been made through this session: a new number means a changed master.
     pub fn changes(&self) -> u64 {
         self.changes
+    }
+
+    /// What changed after change number `seen` (a view computed when [`Session::changes`] was
+    /// `seen` catches up from it).
+    pub fn since(&self, seen: u64) -> Since<'_> {
+        match seen {
+            _ if seen == self.changes => Since::Nothing,
+            _ if seen < self.changed_from || seen > self.changes => Since::Everything,
+            _ => Since::Records(&self.changed[(seen - self.changed_from) as usize..]),
+        }
+    }
+
+    /// The tags to offer for a candidate of `category` ([`annotation::tag_suggestions`]).
+    pub fn tag_suggestions(&self, category: &Category) -> Vec<String> {
+        self.tags.suggestions(category)
+    }
+
+    /// Counts a change beyond single records: views of the master are computed afresh.
+    fn changed_whole(&mut self) {
+        self.changes += 1;
+        self.changed.clear();
+        self.changed_from = self.changes;
+        self.tags = UsedTags::new(self.master());
     }
 
     /// A change to the whole master (annotators, task sets, a merge, an automatic-match round, a
@@ -100,7 +149,7 @@ impl Session {
             self.history = History::default();
         }
         self.order = self.file.order();
-        self.changes += 1;
+        self.changed_whole();
         value.ok_or_else(|| "the change was not made".to_owned())
     }
 
@@ -189,11 +238,17 @@ impl Session {
         annotator: AnnotatorId,
         record: Option<Record>,
     ) -> Result<(), String> {
+        let tags_of =
+            |s: &Self| s.master().records.get(candidate, annotator).map(|r| r.tags.clone()).unwrap_or_default();
+        let before: BTreeSet<String> = tags_of(self);
         let result = match record {
             Some(r) => self.file.put(r),
             None => self.file.remove(candidate, annotator),
         };
+        // Whether or not it failed, the views follow what the master now holds.
+        self.tags.change(&before, &tags_of(self));
         self.changes += 1;
+        self.changed.push((candidate, annotator));
         result.map_err(|e| format!("Could not save: {e}"))
     }
 
@@ -206,4 +261,69 @@ impl Session {
 fn step_key(before: &Option<Record>, after: &Option<Record>) -> (CandidateId, AnnotatorId) {
     let record = before.as_ref().or(after.as_ref()).expect("History keeps no step without a record");
     (record.candidate, record.annotator)
+}
+
+/// A view of the master for one annotator that takes in one changed record at a time
+/// (`annotation::Browser`, `annotation::Progress`).
+pub trait Follows {
+    fn update(&mut self, master: &Master, candidate: CandidateId);
+}
+
+impl Follows for annotation::Browser {
+    fn update(&mut self, master: &Master, candidate: CandidateId) {
+        annotation::Browser::update(self, master, candidate);
+    }
+}
+
+impl Follows for annotation::Progress {
+    fn update(&mut self, master: &Master, candidate: CandidateId) {
+        annotation::Progress::update(self, master, candidate);
+    }
+}
+
+/// A view drawn every frame and kept up to date with the session's changes: on a large master,
+/// building it looks at every candidate (hundreds of milliseconds at 100× PROTEST,
+/// docs/performance.md), following a change looks at one. It is built afresh only for another
+/// annotator or after a change to the whole master.
+pub struct Kept<V> {
+    kept: Option<(V, AnnotatorId, u64)>,
+}
+
+impl<V> Default for Kept<V> {
+    fn default() -> Self {
+        Kept { kept: None }
+    }
+}
+
+impl<V: Follows> Kept<V> {
+    /// The view as of now: `build` makes it for the master and the current annotator when it
+    /// cannot be brought up to date.
+    pub fn get(&mut self, session: &Session, build: impl FnOnce(&Master, AnnotatorId) -> V) -> &V {
+        let annotator = session.annotator();
+        let current = match &mut self.kept {
+            Some((view, of, seen)) if *of == annotator => match session.since(*seen) {
+                Since::Nothing => true,
+                Since::Records(changed) => {
+                    for &(candidate, _) in changed.iter().filter(|(_, a)| *a == annotator) {
+                        view.update(session.master(), candidate);
+                    }
+                    *seen = session.changes();
+                    true
+                }
+                Since::Everything => false,
+            },
+            _ => false,
+        };
+        if !current {
+            self.kept = None;
+        }
+        let (view, ..) =
+            self.kept.get_or_insert_with(|| (build(session.master(), annotator), annotator, session.changes()));
+        view
+    }
+
+    /// Forgets the view (what it was built from changed).
+    pub fn clear(&mut self) {
+        self.kept = None;
+    }
 }

@@ -296,6 +296,51 @@ fn tags_are_added_from_suggestions_or_typed_and_removed() {
     assert_eq!(r.tags.iter().map(String::as_str).collect::<Vec<_>>(), ["my_own_tag", "noncompositional_translation"]);
 }
 
+/// Adds a tag in the tag box (which keeps the keyboard until Esc).
+fn add_tag(h: &mut Harness<App>, tag: &str) {
+    h.get_by_label("Tags").click();
+    h.run();
+    h.get_by_label("Tags").type_text(tag);
+    h.run();
+    press(h, Key::Enter);
+    press(h, Key::Escape);
+}
+
+/// Whether the drop-down offers `tag` once "my_" is typed in the tag box.
+fn offered(h: &mut Harness<App>, tag: &str) -> bool {
+    h.get_by_label("Tags").click();
+    h.run();
+    h.get_by_label("Tags").type_text("my_");
+    h.run();
+    assert!(h.query_by_label("new tag: my_").is_some(), "the drop-down is open");
+    let offered = h.query_by_label(tag).is_some();
+    press(h, Key::Escape);
+    offered
+}
+
+#[test]
+fn the_tags_offered_and_the_progress_follow_each_change() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    click(&mut h, PLEONASTIC_NEW);
+    assert!(h.query_by_label("0 of 2 annotated").is_some());
+    assert!(!offered(&mut h, "my_own_tag"));
+    add_tag(&mut h, "my_own_tag");
+    assert!(h.query_by_label("1 of 2 annotated").is_some(), "a tagged record counts as annotated");
+    press(&mut h, Key::ArrowRight);
+    assert!(offered(&mut h, "my_own_tag"), "the new tag is offered on the next example");
+    press(&mut h, Key::ArrowLeft);
+    click(&mut h, "Remove tag my_own_tag");
+    assert!(h.query_by_label("0 of 2 annotated").is_some());
+    assert!(!offered(&mut h, "my_own_tag"), "a tag no record has is not offered");
+    press_with(&mut h, Modifiers::COMMAND, Key::Z);
+    assert!(h.query_by_label("1 of 2 annotated").is_some(), "undo counts too");
+    press(&mut h, Key::ArrowRight);
+    assert!(offered(&mut h, "my_own_tag"));
+    press(&mut h, Key::Escape);
+    assert!(h.query_by_label("Pleonastic “it”: 1 done").is_some(), "the browser follows");
+}
+
 #[test]
 fn keys_do_not_fire_while_typing_and_remarks_are_saved_soon_after() {
     let f = tiny();

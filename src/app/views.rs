@@ -26,7 +26,9 @@ impl App {
     }
 
     pub(super) fn example_ui(&mut self, ui: &mut Ui) {
-        let (Some(session), View::Example(walk)) = (&self.session, &self.view) else { return };
+        let (Some(session), View::Example(walk)) = (&self.session, &mut self.view) else { return };
+        let annotated = walk.annotated(session);
+        let walk = &*walk;
         let candidate_id = walk.current();
         let master = session.master();
         let Some(candidate) = master.candidate(candidate_id) else { return };
@@ -53,8 +55,8 @@ impl App {
                     overview_panel::side_switch(ui, &mut self.side);
                 }
                 egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match &overview {
-                    Some(o) => overview_action = self.overview.ui(ui, master, o, editable),
-                    None => edits.extend(self.panel.ui(ui, master, candidate_id, record, editable)),
+                    Some(o) => overview_action = self.overview.ui(ui, session, o, editable),
+                    None => edits.extend(self.panel.ui(ui, session, candidate_id, record, editable)),
                 });
             },
         );
@@ -62,11 +64,7 @@ impl App {
         let selectable = editable && overview.is_none();
         egui::CentralPanel::default().show(ui, |ui| {
             egui::Panel::top("example header").show(ui, |ui| {
-                let position = translation::Position {
-                    index: walk.index,
-                    len: walk.set.len(),
-                    annotated: protest::annotation::progress(master, session.annotator(), &walk.set),
-                };
+                let position = translation::Position { index: walk.index, len: walk.set.len(), annotated };
                 command = translation::header(ui, master, candidate, researcher, &position);
                 ui.label(egui::RichText::new(&walk.title).small().weak());
                 ui.add_space(4.0);

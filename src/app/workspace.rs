@@ -127,8 +127,7 @@ impl<D: Annotatable> Workspace for Store<D> {
 
 /// Opens a master or a batch (told apart by its `format` field) for the app.
 pub fn open(path: &Path) -> Result<(Box<dyn Workspace>, Opened)> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    if batch::is_batch(&bytes) {
+    if batch::is_batch_file(path) {
         let (store, opened) = Store::<Batch>::open(path)?;
         return Ok((Box::new(store), opened));
     }

@@ -20,7 +20,7 @@ use crate::model::{
 use crate::store::{Document, Store};
 use crate::{annotation, atomic, journal, json, master_file};
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, de};
 use std::fmt;
 use std::path::Path;
 
@@ -127,13 +127,42 @@ struct SparseCorpus {
 }
 
 /// Whether these bytes are a batch file rather than a master (or anything else): for callers
-/// that accept either, before they load it properly.
+/// that accept either, before they load it properly. Reads no further than the `format` field
+/// (our files' first), so asking about a master of hundreds of megabytes costs nothing.
 pub fn is_batch(bytes: &[u8]) -> bool {
-    #[derive(Deserialize)]
-    struct Header {
-        format: Option<serde_json::Value>,
+    format_field(&mut serde_json::Deserializer::from_slice(bytes)).is_some_and(|f| f == BATCH_FORMAT)
+}
+
+/// [`is_batch`] for a file, reading only its beginning. False for a file that cannot be read.
+pub fn is_batch_file(path: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else { return false };
+    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(file));
+    format_field(&mut de).is_some_and(|f| f == BATCH_FORMAT)
+}
+
+/// The `format` string of a JSON object, read no further than that field.
+fn format_field<'de, R: serde_json::de::Read<'de>>(de: &mut serde_json::Deserializer<R>) -> Option<String> {
+    struct Format<'a>(&'a mut Option<String>);
+    impl<'de> de::Visitor<'de> for Format<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "format" {
+                    *self.0 = map.next_value()?;
+                    // Found: an error ends the reading here, before the rest of the file.
+                    return Err(de::Error::custom("the format is known"));
+                }
+                map.next_value::<de::IgnoredAny>()?;
+            }
+            Ok(())
+        }
     }
-    serde_json::from_slice::<Header>(bytes).is_ok_and(|h| h.format.is_some_and(|f| f == BATCH_FORMAT))
+    let mut format = None;
+    let _ = de::Deserializer::deserialize_map(de, Format(&mut format));
+    format
 }
 
 /// The batch files of master `master_id` in a folder (the `.json` files whose header says so),
@@ -358,8 +387,14 @@ mod tests {
         let loaded = load(&path).unwrap();
         assert_eq!(loaded, export::build(&m, 1, AnnotatorId(1), DateTime::UNIX_EPOCH).unwrap());
         assert_eq!(loaded.annotator().name, "Anna");
-        assert!(is_batch(&std::fs::read(&path).unwrap()));
+        assert!(is_batch(&std::fs::read(&path).unwrap()) && is_batch_file(&path));
         assert!(!is_batch(include_bytes!("../../sample_batches/sample.master.json")));
+        let master = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_batches/sample.master.json");
+        assert!(!is_batch_file(&master) && !is_batch_file(&dir.path().join("missing.json")));
+        // Only the beginning counts: a batch cut short is still a batch (its loader says what is wrong).
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(is_batch(&bytes[..bytes.len() / 2]));
+        assert!(!is_batch(br#"{"format": 1}"#) && !is_batch(b"[]") && !is_batch(b""));
         // Sparse on disk: far smaller than the master.
         let size = std::fs::metadata(&path).unwrap().len() as usize;
         assert!(size * 2 < include_bytes!("../../sample_batches/sample.master.json").len(), "{size} bytes");

@@ -138,6 +138,9 @@ struct Index {
     candidates: HashMap<CandidateId, usize>,
     by_example: HashMap<ExampleNo, Vec<usize>>,
     categories: HashMap<String, usize>,
+    /// Per example (by position), the position of its category: reports and validation ask for
+    /// the category of every candidate, and hashing its name each time showed.
+    example_categories: Vec<Option<usize>>,
 }
 
 /// A whole test suite: corpora, examples, candidates, annotators, records and task sets.
@@ -229,11 +232,14 @@ impl Master {
 
     /// Rebuilds the lookup tables after the lists changed.
     pub fn reindex(&mut self) {
+        let categories: HashMap<String, usize> =
+            self.categories.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect();
         let mut index = Index {
             examples: self.examples.iter().enumerate().map(|(i, e)| (e.no, i)).collect(),
             candidates: self.candidates.iter().enumerate().map(|(i, c)| (c.id, i)).collect(),
             by_example: HashMap::new(),
-            categories: self.categories.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect(),
+            example_categories: self.examples.iter().map(|e| categories.get(&e.category).copied()).collect(),
+            categories,
         };
         for (i, c) in self.candidates.iter().enumerate() {
             index.by_example.entry(c.example).or_default().push(i);
@@ -276,8 +282,19 @@ impl Master {
 
     /// A candidate's example and category, the two things nearly every caller needs with it.
     pub fn example_of(&self, candidate: &Candidate) -> Option<(&Example, &Category)> {
-        let example = self.example(candidate.example)?;
-        Some((example, self.category(&example.category)?))
+        let (example, category) = self.example_and_category(candidate)?;
+        Some((&self.examples[example], &self.categories[category]))
+    }
+
+    /// The position in [`Master::categories`] of a candidate's category (for tallies per category).
+    pub fn category_position(&self, candidate: &Candidate) -> Option<usize> {
+        self.example_and_category(candidate).map(|(_, category)| category)
+    }
+
+    /// The positions of a candidate's example and of its category.
+    fn example_and_category(&self, candidate: &Candidate) -> Option<(usize, usize)> {
+        let &example = self.index.examples.get(&candidate.example)?;
+        Some((example, self.index.example_categories.get(example).copied().flatten()?))
     }
 
     pub fn annotator(&self, id: AnnotatorId) -> Option<&Annotator> {
