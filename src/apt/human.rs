@@ -92,8 +92,7 @@ pub fn agreement(master: &Master, apt: &MasterApt, verdict: impl Fn(CandidateId)
     for found in &apt.cases {
         let system = master.corpus(found.corpus).is_some_and(|c| c.role == CorpusRole::System);
         let Some(human) = yes_no(verdict(found.candidate)).filter(|_| system) else { continue };
-        let category = master.example(found.example).and_then(|e| apt.categories.iter().position(|c| *c == e.category));
-        if let Some(i) = category {
+        if let Some(i) = found.category {
             rows[i].add(found.case, human);
         }
     }

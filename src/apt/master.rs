@@ -12,7 +12,7 @@ use super::case::{Case, Tally};
 use super::rules::{Categories, Rules};
 use super::words::lower;
 use crate::model::{Candidate, CandidateId, CorpusId, CorpusRole, ExampleNo, Master};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Identical and equivalent pronoun groups.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +59,8 @@ pub struct CandidateCase {
     pub example: ExampleNo,
     pub corpus: CorpusId,
     pub case: Case,
+    /// The position of its category in [`MasterApt::categories`] (set by [`evaluate_master`]).
+    pub category: Option<usize>,
 }
 
 /// One translation corpus's findings, overall and per category (in [`MasterApt::categories`]
@@ -84,8 +86,9 @@ pub struct MasterApt {
     pub cases: Vec<CandidateCase>,
 }
 
-/// The case of every candidate of the master's translations.
-pub fn candidate_cases(master: &Master, preset: &Preset) -> Vec<CandidateCase> {
+/// The case of every candidate of the master's translations, in the order of
+/// `master.candidates`; categories are left for [`evaluate_master`].
+fn candidate_cases(master: &Master, preset: &Preset) -> Vec<CandidateCase> {
     let words = |c: &Candidate| -> Option<Vec<String>> {
         let corpus = master.corpus(c.corpus)?;
         let words: Vec<String> = c.pronoun.iter().filter_map(|&t| corpus.token(t)).map(lower).collect();
@@ -106,20 +109,28 @@ pub fn candidate_cases(master: &Master, preset: &Preset) -> Vec<CandidateCase> {
         .map(|(c, words)| {
             let reference = reference.get(&c.example).and_then(|w| w.as_deref());
             let case = rules.judge(reference, words.as_deref()).case;
-            CandidateCase { candidate: c.id, example: c.example, corpus: c.corpus, case }
+            CandidateCase { candidate: c.id, example: c.example, corpus: c.corpus, case, category: None }
         })
         .collect()
 }
 
 /// APT per system and category.
 pub fn evaluate_master(master: &Master, preset: &Preset) -> MasterApt {
-    let cases = candidate_cases(master, preset);
-    let categories: Vec<String> = master
-        .categories
-        .iter()
-        .filter(|cat| master.examples.iter().any(|e| e.category == cat.name))
-        .map(|cat| cat.name.clone())
-        .collect();
+    let mut cases = candidate_cases(master, preset);
+    let used: HashSet<&str> = master.examples.iter().map(|e| e.category.as_str()).collect();
+    // The position in `categories` of each of the master's categories, if it has examples.
+    let mut row = Vec::with_capacity(master.categories.len());
+    let mut categories = Vec::new();
+    for category in &master.categories {
+        let with_examples = used.contains(category.name.as_str());
+        row.push(with_examples.then_some(categories.len()));
+        if with_examples {
+            categories.push(category.name.clone());
+        }
+    }
+    for (found, candidate) in cases.iter_mut().zip(&master.candidates) {
+        found.category = master.category_position(candidate).and_then(|i| row[i]);
+    }
     let mut systems: Vec<SystemApt> = master
         .translations()
         .map(|c| SystemApt {
@@ -133,8 +144,7 @@ pub fn evaluate_master(master: &Master, preset: &Preset) -> MasterApt {
     for found in &cases {
         let Some(system) = systems.iter_mut().find(|s| s.corpus == found.corpus) else { continue };
         system.total.add(found.case);
-        let category = master.example(found.example).and_then(|e| categories.iter().position(|c| *c == e.category));
-        if let Some(i) = category {
+        if let Some(i) = found.category {
             system.by_category[i].add(found.case);
         }
     }
