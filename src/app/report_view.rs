@@ -11,6 +11,8 @@ use super::session::Session;
 use super::{report_table, score_chart};
 use egui::{Align, Layout, RichText, Ui};
 use protest::auto_eval;
+use protest::model::{AnnotatorId, Master};
+use protest::report::metrics::Judges;
 use protest::report::scores::{self, ChartGroup, Scores};
 use protest::report::{self, Table, TableKind};
 use std::path::PathBuf;
@@ -68,23 +70,26 @@ struct Computed {
     groups: Vec<ChartGroup>,
 }
 
-/// A state of the open master: another file, another revision on disk or a change made here.
+/// A state of the open master (another file, another revision on disk or a change made here),
+/// and whose judgements the APT tables are set against.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Key {
     path: PathBuf,
     id: String,
     revision: u64,
     changes: u64,
+    judges: Judges,
 }
 
 impl Key {
-    fn of(session: &Session) -> Key {
+    fn of(session: &Session, judges: Judges) -> Key {
         let master = session.master();
         Key {
             path: session.path().to_path_buf(),
             id: master.id.clone(),
             revision: master.revision,
             changes: session.changes(),
+            judges,
         }
     }
 }
@@ -92,6 +97,8 @@ impl Key {
 #[derive(Default)]
 pub struct ReportView {
     pub section: Section,
+    /// Whose judgements APT is set against (section Automatic metrics).
+    pub judges: Judges,
     computed: Option<Computed>,
     /// How many times the report was computed (it must not be every frame).
     pub computations: u32,
@@ -105,13 +112,20 @@ impl ReportView {
 
     /// The report for the session's master as it is now, computed only if it changed.
     fn refresh(&mut self, session: &Session) -> &Computed {
-        let key = Key::of(session);
+        // An annotator removed since they were chosen: back to the verdict.
+        if let Judges::Annotator(a) = self.judges
+            && !a.is_researcher()
+            && session.master().annotator(a).is_none()
+        {
+            self.judges = Judges::Verdicts;
+        }
+        let key = Key::of(session, self.judges);
         if self.computed.as_ref().is_none_or(|c| c.key != key) {
             let master = session.master();
             let scores = scores::scores(master);
             self.computed = Some(Computed {
                 key,
-                tables: report::tables(master, &TableKind::ALL),
+                tables: report::tables_judged_by(master, &TableKind::ALL, self.judges),
                 groups: scores.chart_groups(master),
                 scores,
             });
@@ -140,12 +154,13 @@ impl ReportView {
         });
         ui.separator();
         let section = self.section;
+        let mut judges = self.judges;
         let computed = self.refresh(session);
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             ui.set_max_width(ui.available_width().min(1100.0));
             match section {
                 Section::AutoMatch => auto_match_intro(ui, session),
-                Section::Metrics => metrics_intro(ui),
+                Section::Metrics => metrics_intro(ui, session.master(), &mut judges),
                 _ => {}
             }
             if section == Section::Scores {
@@ -160,6 +175,11 @@ impl ReportView {
                 }
             }
         });
+        if judges != self.judges {
+            // The tables follow on the next frame.
+            self.judges = judges;
+            ui.ctx().request_repaint();
+        }
         if let Some(target) = export {
             self.export.show_for(target, session.path());
         }
@@ -198,7 +218,7 @@ fn auto_match_intro(ui: &mut Ui, session: &Session) {
     ui.add_space(10.0);
 }
 
-fn metrics_intro(ui: &mut Ui) {
+fn metrics_intro(ui: &mut Ui, master: &Master, judges: &mut Judges) {
     ui.label(RichText::new("APT, the automatic pronoun metric, set against the human judgements").strong());
     ui.label(
         RichText::new(
@@ -208,7 +228,33 @@ fn metrics_intro(ui: &mut Ui) {
         )
         .weak(),
     );
+    ui.add_space(6.0);
+    ui.horizontal(|ui| {
+        let label = ui.label("Human judgements:");
+        let researcher = std::iter::once(AnnotatorId::RESEARCHER);
+        let choices: Vec<Judges> = std::iter::once(Judges::Verdicts)
+            .chain(researcher.chain(master.annotators.iter().map(|a| a.id)).map(Judges::Annotator))
+            .collect();
+        egui::ComboBox::from_id_salt("metric judges")
+            .selected_text(judges_label(master, *judges))
+            .width(280.0)
+            .show_ui(ui, |ui| {
+                for choice in choices {
+                    ui.selectable_value(judges, choice, judges_label(master, choice));
+                }
+            })
+            .response
+            .labelled_by(label.id)
+            .on_hover_text("Set APT against the verdict the reports use, or against one person's own judgements");
+    });
     ui.add_space(10.0);
+}
+
+fn judges_label(master: &Master, judges: Judges) -> String {
+    match judges {
+        Judges::Verdicts => "the verdict (adjudicator, researcher, annotators)".into(),
+        Judges::Annotator(a) => format!("{}'s own", master.annotator_name(a)),
+    }
 }
 
 /// A table under its title, with its export button; returns the export asked for.

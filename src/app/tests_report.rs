@@ -13,7 +13,8 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use protest::batch::{self, export};
 use protest::merge::{self, Incoming};
 use protest::model::{CandidateId, Master, Outcome};
-use protest::report::{self, TableKind};
+use protest::report::metrics::Judges;
+use protest::report::{self, Table, TableKind};
 use protest::{master_file, plan};
 use std::time::{Duration, Instant};
 
@@ -64,8 +65,12 @@ fn section(h: &mut Harness<App>, section: Section) {
 /// Every value of the section's tables, as the library computes them for the master on disk, is
 /// in the view under its row and column.
 fn shows_the_library_tables(h: &Harness<App>, path: &Path, section: Section) {
-    let master = saved(path);
-    for table in report::tables(&master, section.tables()) {
+    shows_tables(h, report::tables(&saved(path), section.tables()));
+}
+
+/// Every value of these tables is in the view under its row and column.
+fn shows_tables(h: &Harness<App>, tables: Vec<Table>) {
+    for table in tables {
         if table.rows.is_empty() {
             // A table without rows says why in its first note.
             let why = report_table::shown(&table.notes[0]);
@@ -143,6 +148,21 @@ fn the_metrics_section_sets_apt_against_the_human_verdicts() {
     assert!(has_cell(&h, "Total · Disagreement n: 15", "15"));
     // Two translations are too few to correlate; the view says so.
     assert!(h.query_by_label_contains("a correlation needs at least 3 translations").is_some());
+
+    // Against one annotator's own judgements instead of the verdict.
+    let master = saved(&f.path);
+    let anna = master.annotators.iter().find(|a| a.name == "Anna").unwrap().id;
+    let anna_tables = report::tables_judged_by(&master, Section::Metrics.tables(), Judges::Annotator(anna));
+    assert_ne!(anna_tables, report::tables(&master, Section::Metrics.tables()), "the choice matters");
+    click(&mut h, "Human judgements:");
+    click(&mut h, "Anna's own");
+    h.run();
+    assert_eq!(h.state().report.judges, Judges::Annotator(anna));
+    shows_tables(&h, anna_tables);
+    click(&mut h, "Human judgements:");
+    click(&mut h, "the verdict (adjudicator, researcher, annotators)");
+    h.run();
+    shows_the_library_tables(&h, &f.path, Section::Metrics);
 
     // A judgement changes the human side: the researcher judges a pronoun wrong.
     let before = report::tables(&saved(&f.path), &[TableKind::Apt]).remove(0);

@@ -98,13 +98,18 @@ impl FromStr for TableKind {
 
 /// Builds the requested tables.
 pub fn tables(master: &Master, kinds: &[TableKind]) -> Vec<Table> {
+    tables_judged_by(master, kinds, metrics::Judges::Verdicts)
+}
+
+/// Builds the requested tables, the APT tables set against `judges`.
+pub fn tables_judged_by(master: &Master, kinds: &[TableKind], judges: metrics::Judges) -> Vec<Table> {
     // Agreement, scores and metrics feed several tables each; compute them once, when needed.
     let agreement = OnceCell::new();
     let agreement = || agreement.get_or_init(|| agreement::agreement(master));
     let scores = OnceCell::new();
     let scores = || scores.get_or_init(|| scores::scores(master));
     let metrics = OnceCell::new();
-    let metrics = || metrics.get_or_init(|| metrics::metrics(master, metrics::Judges::Verdicts));
+    let metrics = || metrics.get_or_init(|| metrics::metrics(master, judges));
     kinds
         .iter()
         .map(|kind| match kind {
