@@ -9,7 +9,6 @@ use super::table::{Cell, Column, Row, Table};
 use crate::model::{AnnotatorId, CandidateId, Judgement, Master, Record, Role};
 use crate::stats::{alpha, kappa::Confusion};
 use crate::verdict::Verdicts;
-use std::collections::BTreeMap;
 
 const CATEGORIES: usize = 3;
 
@@ -76,13 +75,25 @@ pub fn agreement(master: &Master) -> Agreement {
     let verdicts = Verdicts::new(master);
     let counted = || master.records.iter().filter(|r| !r.annotator.is_researcher() && !verdicts.is_adjudication(r));
     let annotators = super::annotators(master, counted());
-    let mut by_candidate: BTreeMap<CandidateId, Vec<&Record>> = BTreeMap::new();
-    for r in counted() {
-        by_candidate.entry(r.candidate).or_default().push(r);
-    }
     let anaphoric =
         |c: CandidateId| master.candidate(c).and_then(|c| master.example_of(c)).is_some_and(|(_, cat)| cat.anaphoric);
-    let judged = |role: Role| by_candidate.iter().filter(move |(c, _)| role == Role::Pronoun || anaphoric(**c));
+    // Records come in candidate order: one pass groups them, each candidate's category looked up
+    // once (this is most of the report's time on a large master).
+    let mut by_candidate: Vec<(bool, Vec<&Record>)> = Vec::new();
+    let mut current = None;
+    for r in counted() {
+        if current != Some(r.candidate) {
+            current = Some(r.candidate);
+            by_candidate.push((anaphoric(r.candidate), Vec::new()));
+        }
+        by_candidate.last_mut().expect("pushed above").1.push(r);
+    }
+    let judged = |role: Role| {
+        by_candidate
+            .iter()
+            .filter(move |(anaphoric, _)| role == Role::Pronoun || *anaphoric)
+            .map(|(_, records)| records)
+    };
     let mut pairs = Vec::new();
     for (i, &first) in annotators.iter().enumerate() {
         for &second in &annotators[i + 1..] {
@@ -93,7 +104,7 @@ pub fn agreement(master: &Master) -> Agreement {
                 antecedent: Confusion::new(CATEGORIES),
             };
             for role in Role::ALL {
-                for (_, records) in judged(role) {
+                for records in judged(role) {
                     let of = |a: AnnotatorId| records.iter().find(|r| r.annotator == a);
                     if let (Some(a), Some(b)) = (of(first), of(second)) {
                         let m = if role == Role::Pronoun { &mut pair.pronoun } else { &mut pair.antecedent };
@@ -106,8 +117,8 @@ pub fn agreement(master: &Master) -> Agreement {
     }
     let role_agreement = |role: Role| {
         let units: Vec<Vec<usize>> = judged(role)
-            .filter(|(_, records)| records.len() >= 2)
-            .map(|(_, records)| records.iter().map(|r| category(r.judgement(role))).collect())
+            .filter(|records| records.len() >= 2)
+            .map(|records| records.iter().map(|r| category(r.judgement(role))).collect())
             .collect();
         RoleAgreement {
             items: units.len() as u64,

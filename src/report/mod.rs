@@ -166,8 +166,7 @@ fn translation_label(name: &str, role: CorpusRole) -> String {
 
 /// The position in `master.categories` of a candidate's category.
 fn category_index(master: &Master, candidate: CandidateId) -> Option<usize> {
-    let (example, _) = master.example_of(master.candidate(candidate)?)?;
-    master.categories.iter().position(|c| c.name == example.category)
+    master.category_position(master.candidate(candidate)?)
 }
 
 #[cfg(test)]
