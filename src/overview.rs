@@ -65,7 +65,13 @@ impl Overview {
                 role,
                 cells: records
                     .iter()
-                    .map(|r| Cell { judgement: r.judgement(role), legacy: r.legacy.get(legacy_column(role)).cloned() })
+                    .map(|r| {
+                        let judgement = r.judgement(role);
+                        // An old value stands for the judgement it was converted to (`unsure` for
+                        // unset); once someone judges, it is history, not what the cell says.
+                        let old = r.legacy.get(legacy_column(role)).filter(|_| judgement == Judgement::Unset);
+                        Cell { judgement, legacy: old.cloned() }
+                    })
                     .collect(),
             })
             .collect();
@@ -203,6 +209,12 @@ mod tests {
         assert_eq!(o.annotators, [A], "an old 'unsure' is an annotation");
         assert_eq!(o.judgements[0].cells[0], Cell { judgement: Judgement::Unset, legacy: Some("unsure".into()) });
         assert_eq!(o.legacy, [(A, "conflict_status".to_owned(), "ana_ok  ant_ok".to_owned())]);
+        // Judged since: the old "unsure" no longer describes the cell.
+        let mut r = m.records.get(CandidateId(3), A).unwrap().clone();
+        r.pronoun = Judgement::Yes;
+        m.records.put(r);
+        let o = Overview::of(&m, CandidateId(3)).unwrap();
+        assert_eq!(o.judgements[0].cells[0], Cell { judgement: Judgement::Yes, legacy: None });
         assert_eq!(o.kept, [vec![Conflict::TagsWithoutJudgement]]);
     }
 
