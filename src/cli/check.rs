@@ -5,12 +5,12 @@ use protest::batch::{self, Batch};
 use protest::journal::Replay;
 use protest::model::Master;
 use protest::store::load_with_journal;
-use protest::{Error, summary::Summary};
+use protest::summary::Summary;
 use std::path::Path;
 
 pub fn run(file: &Path) -> anyhow::Result<()> {
-    let bytes = std::fs::read(file).map_err(|e| Error::io(file, e))?;
-    if batch::is_batch(&bytes) {
+    // A file that cannot be read is taken for a master, whose loading names the problem.
+    if batch::is_batch_file(file) {
         let (batch, replay) = load_with_journal::<Batch>(file)?;
         println!("{}: valid{}", file.display(), journal_note(&replay));
         print!("{}", batch.summary());
