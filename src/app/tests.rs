@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use protest::conflicts::Conflict;
 use protest::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, TokenRef};
-use protest::store::{Document, Store};
+use protest::store::Store;
 use std::path::Path;
 use workspace::Workspace;
 
@@ -183,7 +183,7 @@ fn both_roles_master(dir: &Path) -> PathBuf {
     };
     let master = protest::import::build(&inputs, "both".into(), chrono::Utc::now()).unwrap();
     let path = dir.join("both.master.json");
-    master.save(&path).unwrap();
+    protest::master_file::save(&master, &path).unwrap();
     path
 }
 

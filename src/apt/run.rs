@@ -12,7 +12,8 @@ use super::output;
 use super::reference_order::{PySet, py2_hash_str};
 use super::rules::{Categories, Rules};
 use super::words;
-use crate::atomic;
+use crate::atomic::Outputs;
+use crate::disk::{Disk, Os};
 use crate::error::{Error, Result};
 use crate::pronoun_alignment::PronounLists;
 use std::collections::BTreeMap;
@@ -133,12 +134,19 @@ pub fn output_paths(stem: &Path) -> (PathBuf, PathBuf) {
     (with(".score"), with(".detail"))
 }
 
-/// Runs APT and writes `STEM.detail` and `STEM.score` as the reference does. Each file is
-/// replaced atomically, the detail as it is written, so a failed run changes neither.
+/// Runs APT and writes `STEM.detail` and `STEM.score` as the reference does. Both files are
+/// written in full under temporary names and only then put in place together, so a failed run
+/// changes neither.
 pub fn run(config: &AptConfig, stem: &Path) -> Result<AptOutcome> {
+    run_on(&Os, config, stem)
+}
+
+/// [`run`], writing through `disk`.
+pub fn run_on(disk: &dyn Disk, config: &AptConfig, stem: &Path) -> Result<AptOutcome> {
     let (score_path, detail_path) = output_paths(stem);
+    let mut outputs = Outputs::new(disk);
     let mut outcome = None;
-    let written = atomic::write_with(&detail_path, |out| {
+    let written = outputs.add(&detail_path, |out| {
         out.write_all(output::DETAIL_HEADER.as_bytes())?;
         let result = evaluate(config, |instance, case| {
             output::write_detail(out, instance, case).map_err(|e| Error::io(&detail_path, e))
@@ -152,6 +160,7 @@ pub fn run(config: &AptConfig, stem: &Path) -> Result<AptOutcome> {
         (Some(Ok(outcome)), Ok(())) => outcome,
         (None, Ok(())) => unreachable!("the writer always runs"),
     };
-    atomic::write(&score_path, outcome.score_text(config.max_matrix).as_bytes())?;
+    outputs.add(&score_path, |out| out.write_all(outcome.score_text(config.max_matrix).as_bytes()))?;
+    outputs.publish()?.keep();
     Ok(outcome)
 }
