@@ -43,6 +43,7 @@ pub mod tokens;
 pub mod validate;
 pub mod verdict;
 pub mod window;
+pub mod workflow;
 
 #[cfg(test)]
 mod testing;

@@ -128,6 +128,8 @@ pub struct Store<D: Document> {
     /// Another program replaced or changed the file or its journal: what happened. Nothing more
     /// is written to either.
     detached: Option<String>,
+    /// Changes made in memory since opening.
+    changes: u64,
 }
 
 impl<D: Document> Store<D> {
@@ -198,6 +200,7 @@ impl<D: Document> Store<D> {
             pending: Vec::new(),
             failure: None,
             detached: None,
+            changes: 0,
         };
         Ok((store, opened))
     }
@@ -215,8 +218,14 @@ impl<D: Document> Store<D> {
     }
 
     /// What the store writes through (outputs of an operation go the same way).
-    pub fn disk(&self) -> &dyn Disk {
-        &*self.disk
+    pub fn disk(&self) -> Arc<dyn Disk> {
+        Arc::clone(&self.disk)
+    }
+
+    /// How many changes were made in memory since the file was opened: what was computed from
+    /// the document at one count is out of date at another.
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     pub fn is_read_only(&self) -> bool {
@@ -273,6 +282,7 @@ impl<D: Document> Store<D> {
             return Err(Error::whole_file(&self.path, problem));
         }
         apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
+        self.changes += 1;
         self.pending.push(entry);
         self.flush()
     }
@@ -368,6 +378,7 @@ impl<D: Document> Store<D> {
                 let written = atomic::write_with(&*self.disk, &self.path, |w| doc.write(w));
                 written.map(|identity| {
                     self.doc = doc;
+                    self.changes += 1;
                     identity
                 })
             }
