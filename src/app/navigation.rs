@@ -103,6 +103,18 @@ impl App {
             Go::Show(opening) => self.start(opening),
             Go::Open(path) => self.open(&path),
             Go::Quit => {
+                let unsaved = self.session.as_mut().filter(|s| s.not_saved().is_some());
+                if !self.quit_warned
+                    && let Some(session) = unsaved
+                    && session.retry().is_err()
+                {
+                    self.quit_warned = true;
+                    self.messages.error(
+                        "Quitting now loses the changes that are not saved (see above). Press Retry, or keep them with \
+                         File › Save a copy as…; or quit again to leave without them.",
+                    );
+                    return;
+                }
                 self.may_close = true;
                 self.viewport.push(ViewportCommand::Close);
             }

@@ -7,6 +7,8 @@ use egui::{Color32, RichText, Ui};
 pub struct Messages {
     pub errors: Vec<String>,
     pub notices: Vec<String>,
+    /// Changes are not saved: shown, with a *Retry* button, for exactly as long as that is so.
+    pub not_saved: Option<String>,
 }
 
 impl Messages {
@@ -26,18 +28,33 @@ impl Messages {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.errors.is_empty() && self.notices.is_empty()
+        self.errors.is_empty() && self.notices.is_empty() && self.not_saved.is_none()
     }
 
-    pub fn ui(&mut self, ui: &mut Ui) {
+    /// Draws the bars; true when *Retry* was clicked.
+    pub fn ui(&mut self, ui: &mut Ui) -> bool {
         let dark = ui.visuals().dark_mode;
         let (error_bg, notice_bg) = if dark {
             (Color32::from_rgb(0x5A, 0x1E, 0x1E), Color32::from_rgb(0x1E, 0x3A, 0x4A))
         } else {
             (Color32::from_rgb(0xFD, 0xE2, 0xE2), Color32::from_rgb(0xE3, 0xF1, 0xFB))
         };
+        let mut retry = false;
+        if let Some(message) = &self.not_saved {
+            egui::Frame::new().fill(error_bg).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new("⚠").strong());
+                    ui.add(egui::Label::new(RichText::new(message).strong()).wrap());
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        retry = ui.button("Retry").on_hover_text("Try again to save").clicked();
+                    });
+                });
+            });
+        }
         bar(ui, &mut self.errors, error_bg, "⚠");
         bar(ui, &mut self.notices, notice_bg, "ℹ");
+        retry
     }
 }
 

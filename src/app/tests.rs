@@ -9,7 +9,6 @@ use protest::conflicts::Conflict;
 use protest::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, TokenRef};
 use protest::store::Store;
 use std::path::Path;
-use workspace::Workspace;
 
 pub(super) const TINY: &str = include_str!("../../tests/fixtures/tiny/tiny.master.json");
 pub(super) const ANNA: AnnotatorId = AnnotatorId(1);
@@ -33,7 +32,7 @@ pub(super) fn tiny() -> Fixture {
 pub(super) fn tiny_with_anna() -> Fixture {
     let f = tiny();
     let (mut store, _) = Store::<Master>::open(&f.path).unwrap();
-    assert_eq!(Workspace::add_annotator(&mut store, "Anna").unwrap(), ANNA);
+    assert_eq!(protest::workflow::annotators::add(&mut store, "Anna").unwrap(), ANNA);
     store.close().unwrap();
     f
 }

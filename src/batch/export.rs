@@ -5,11 +5,10 @@ use super::Batch;
 use crate::annotators::{self, RosterError};
 use crate::model::{AnnotatorId, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master, TaskSet};
 use crate::plan::{self, IAA_LABEL};
-use crate::{context, journal};
+use crate::context;
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
-use std::path::{Path, PathBuf};
 
 /// Why a batch cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -294,42 +293,6 @@ pub fn file_name(master_file_name: &str, task_set: u32, annotator: &str, id: Ann
     format!("{stem}.batch-{task_set}-{who}.json")
 }
 
-/// Why a batch file cannot be written where it would go.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TargetError {
-    /// The caller says how to replace it (a flag, a tick box).
-    #[error("{} already exists", .0.display())]
-    Exists(PathBuf),
-    #[error(
-        "{} has annotation work not yet saved into it ({} exists): open it in PROTEST and close it, or move both away",
-        .0.display(),
-        journal::path_for(.0).display()
-    )]
-    UnsavedWork(PathBuf),
-}
-
-/// Where a batch of `master` (kept at `master_path`) goes in `dir`: [`file_name`] in that folder.
-/// Refuses to replace an existing file unless `replace`, and always refuses one with annotation
-/// work still in its journal (that work would be lost).
-pub fn target(
-    master: &Master,
-    master_path: &Path,
-    dir: &Path,
-    task_set: u32,
-    who: AnnotatorId,
-    replace: bool,
-) -> Result<PathBuf, TargetError> {
-    let master_name = master_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let path = dir.join(file_name(&master_name, task_set, &master.annotator_name(who), who));
-    if journal::path_for(&path).exists() {
-        return Err(TargetError::UnsavedWork(path));
-    }
-    if path.exists() && !replace {
-        return Err(TargetError::Exists(path));
-    }
-    Ok(path)
-}
-
 /// Lower-case letters and digits, everything else one `-`.
 fn slug(text: &str) -> String {
     let mut out = String::new();
@@ -558,21 +521,5 @@ mod tests {
         assert_eq!(file_name("sample.master.json", 1, "Anna", ANNA), "sample.batch-1-anna.json");
         assert_eq!(file_name("my study.json", 3, "../../etc/Zoë O'Neil", ANNA), "my-study.batch-3-etc-zoë-o-neil.json");
         assert_eq!(file_name(".json", 1, "//", AnnotatorId(4)), "batch.batch-1-annotator-4.json");
-    }
-
-    #[test]
-    fn targets_never_replace_unsaved_work_and_ask_before_replacing() {
-        let m = planned();
-        let dir = tempfile::tempdir().unwrap();
-        let master_path = dir.path().join("study.master.json");
-        let target = |replace| target(&m, &master_path, dir.path(), 1, ANNA, replace);
-        let path = target(false).unwrap();
-        assert_eq!(path, dir.path().join("study.batch-1-anna.json"));
-        std::fs::write(&path, "old batch").unwrap();
-        assert_eq!(target(false), Err(TargetError::Exists(path.clone())));
-        assert_eq!(target(true).unwrap(), path);
-        std::fs::write(journal::path_for(&path), "work").unwrap();
-        let e = target(true).unwrap_err().to_string();
-        assert!(e.contains("annotation work not yet saved"), "{e}");
     }
 }
