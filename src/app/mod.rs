@@ -51,6 +51,8 @@ mod tests_legacy;
 mod tests_overview;
 #[cfg(test)]
 mod tests_report;
+#[cfg(test)]
+mod tests_saving;
 
 use add_system_dialog::AddSystemDialog;
 use annotation_panel::AnnotationPanel;

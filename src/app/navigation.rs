@@ -104,9 +104,9 @@ impl App {
             Go::Open(path) => self.open(&path),
             Go::Quit => {
                 let unsaved = self.session.as_mut().filter(|s| s.not_saved().is_some());
-                if !self.quit_warned
-                    && let Some(session) = unsaved
+                if let Some(session) = unsaved
                     && session.retry().is_err()
+                    && !self.quit_warned
                 {
                     self.quit_warned = true;
                     self.messages.error(

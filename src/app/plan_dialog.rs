@@ -178,6 +178,9 @@ impl PlanDialog {
 
     /// The master's task sets; those nothing was given out from can be removed.
     fn task_sets(&mut self, ui: &mut Ui, session: &mut Session) {
+        if let Some(removed) = &self.removed {
+            dialogs::done(ui, removed);
+        }
         if session.master().task_sets.is_empty() {
             return;
         }
@@ -209,9 +212,6 @@ impl PlanDialog {
                 }
                 Err(e) => self.problem = Some(dialogs::failed(&e, "")),
             }
-        }
-        if let Some(removed) = &self.removed {
-            dialogs::done(ui, removed);
         }
     }
 
