@@ -164,3 +164,50 @@ pub fn run_on(disk: &dyn Disk, config: &AptConfig, stem: &Path) -> Result<AptOut
     outputs.publish()?.keep();
     Ok(outcome)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::disk::{Fault, Faulty};
+
+    /// docs/metrics.md: a failed run changes neither `.score` nor `.detail`, whatever fails.
+    #[test]
+    fn a_run_writes_both_files_or_neither() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/apt");
+        let config = AptConfig::read(&fixtures.join("config.ini")).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let stem = dir.path().join("out");
+        let (score, detail) = output_paths(&stem);
+        let disk = Faulty::new(Fault::None);
+        run_on(&disk, &config, &stem).unwrap();
+        let whole = (std::fs::read(&score).unwrap(), std::fs::read(&detail).unwrap());
+        let count = disk.ops().len();
+        for k in 0..count {
+            for fault in [Fault::Once(k), Fault::FullFrom(k)] {
+                // An earlier run's files are there: they stay as they were, or are both replaced.
+                std::fs::write(&score, "old score").unwrap();
+                std::fs::write(&detail, "old detail").unwrap();
+                disk.set(fault);
+                let now = |p: &Path| std::fs::read(p).unwrap();
+                match run_on(&disk, &config, &stem) {
+                    Ok(_) => {
+                        assert_eq!((now(&score), now(&detail)), whole, "{fault:?}");
+                        // The copy of a replaced file whose removal failed after the fact is
+                        // removed by the next writer.
+                        crate::atomic::remove_leftovers(&score);
+                        crate::atomic::remove_leftovers(&detail);
+                    }
+                    Err(_) => assert_eq!((now(&score), now(&detail)), (b"old score".to_vec(), b"old detail".to_vec())),
+                }
+                let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+                assert_eq!(names.len(), 2, "{fault:?}: {names:?}");
+            }
+        }
+        // No earlier files: a failure leaves none.
+        std::fs::remove_file(&score).unwrap();
+        std::fs::remove_file(&detail).unwrap();
+        disk.set(Fault::FullFrom(3));
+        assert!(run_on(&disk, &config, &stem).is_err());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}
