@@ -392,7 +392,10 @@ mod tests {
         outputs(&faulty).unwrap();
         let ops = faulty.ops().len();
         assert!(ops > 8, "{:?}", faulty.ops());
-        assert_eq!((fs::read_to_string(&a).unwrap(), fs::read_to_string(&b).unwrap()), ("new a".into(), "new b".into()));
+        assert_eq!(
+            (fs::read_to_string(&a).unwrap(), fs::read_to_string(&b).unwrap()),
+            ("new a".into(), "new b".into())
+        );
         for full in [false, true] {
             for k in 0..ops {
                 fs::remove_file(&a).unwrap();
@@ -411,7 +414,14 @@ mod tests {
                         assert_eq!(fs::read_to_string(&b).unwrap(), "old b", "fault at {k} ({:?})", faulty.failed());
                     }
                 }
-                assert_eq!(names(dir.path()), ["a.txt", "b.txt"].iter().filter(|n| dir.path().join(n).exists()).map(|n| n.to_string()).collect::<Vec<_>>());
+                assert_eq!(
+                    names(dir.path()),
+                    ["a.txt", "b.txt"]
+                        .iter()
+                        .filter(|n| dir.path().join(n).exists())
+                        .map(|n| n.to_string())
+                        .collect::<Vec<_>>()
+                );
                 fs::write(&a, "").unwrap();
             }
         }

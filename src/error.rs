@@ -73,9 +73,10 @@ impl Error {
     /// The file the error is about.
     pub fn path(&self) -> &Path {
         match self {
-            Error::Io { path, .. } | Error::Invalid { path, .. } | Error::Refused { path, .. } | Error::Exists { path } => {
-                path
-            }
+            Error::Io { path, .. }
+            | Error::Invalid { path, .. }
+            | Error::Refused { path, .. }
+            | Error::Exists { path } => path,
         }
     }
 

@@ -169,8 +169,7 @@ impl<D: Document> Store<D> {
         };
         let (journal, file) = match &lock {
             Ok(_) => {
-                let journal =
-                    Journal::resume(Arc::clone(&disk), path, &replay, doc.file_id(), doc.master().revision)?;
+                let journal = Journal::resume(Arc::clone(&disk), path, &replay, doc.file_id(), doc.master().revision)?;
                 (Some(journal), Identity::of_path(path).ok())
             }
             Err(_) => (None, None),
@@ -376,10 +375,9 @@ impl<D: Document> Store<D> {
             Some(mut doc) => {
                 doc.master_mut().revision = revision;
                 let written = atomic::write_with(&*self.disk, &self.path, |w| doc.write(w));
-                written.map(|identity| {
+                written.inspect(|_| {
                     self.doc = doc;
                     self.changes += 1;
-                    identity
                 })
             }
             None => {
@@ -434,15 +432,13 @@ impl<D: Document> Store<D> {
             Ok(now) if now != known => Some(format!("{} was changed", self.path.display())),
             Ok(_) => None,
         };
-        let problem = problem
-            .or_else(|| self.journal.as_ref().and_then(|j| j.check_unchanged().err()))
-            .or_else(|| {
-                let ours = self.doc.master().revision;
-                let theirs = full.then(|| json::top_level_u64(&self.path, "revision")).flatten();
-                theirs.filter(|&r| r != ours).map(|r| {
-                    format!("{} is at revision {r}, not {ours} as when it was opened here", self.path.display())
-                })
-            });
+        let problem = problem.or_else(|| self.journal.as_ref().and_then(|j| j.check_unchanged().err())).or_else(|| {
+            let ours = self.doc.master().revision;
+            let theirs = full.then(|| json::top_level_u64(&self.path, "revision")).flatten();
+            theirs
+                .filter(|&r| r != ours)
+                .map(|r| format!("{} is at revision {r}, not {ours} as when it was opened here", self.path.display()))
+        });
         match problem {
             None => Ok(()),
             Some(why) => {
@@ -575,11 +571,7 @@ impl Lock {
     fn acquire(file: &Path) -> std::result::Result<Lock, ReadOnly> {
         let path = lock_path(file);
         let unwritable = |e: std::io::Error| {
-            ReadOnly::Unlockable(format!(
-                "{} cannot be locked for writing ({}: {e})",
-                file.display(),
-                path.display()
-            ))
+            ReadOnly::Unlockable(format!("{} cannot be locked for writing ({}: {e})", file.display(), path.display()))
         };
         for attempt in 1.. {
             let mut handle = OpenOptions::new()
@@ -767,7 +759,11 @@ mod tests {
         disk.set(Fault::None);
         store.save().unwrap();
         let journal = journal::path_for(&path);
-        let k = disk.ops().iter().position(|(_, p)| p.starts_with(dir.path()) && p.to_string_lossy().contains("journal")).unwrap();
+        let k = disk
+            .ops()
+            .iter()
+            .position(|(_, p)| p.starts_with(dir.path()) && p.to_string_lossy().contains("journal"))
+            .unwrap();
         disk.set(Fault::Once(k));
         // The file is saved (the change is in it): the save succeeded.
         store.save().unwrap();
@@ -900,7 +896,11 @@ mod tests {
         // The first notices at its next change: nothing more is written, the change is kept.
         let e = first.put(record(4, Judgement::No)).unwrap_err().to_string();
         assert!(e.contains("another program changed it") && e.contains("save them as a new file"), "{e}");
-        assert!(first.detached().is_some_and(|why| why.ends_with("tiny.master.json was replaced")), "{:?}", first.detached());
+        assert!(
+            first.detached().is_some_and(|why| why.ends_with("tiny.master.json was replaced")),
+            "{:?}",
+            first.detached()
+        );
         assert_eq!((first.master().records.len(), first.not_saved()), (2, 1));
         assert!(first.writable().is_err());
         let on_disk = master_file::load(&path).unwrap();

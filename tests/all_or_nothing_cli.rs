@@ -104,14 +104,24 @@ fn a_task_set_name_is_used_once_and_one_not_given_out_can_be_replaced_or_removed
     let d = dir.path();
     plan(d);
     let e = refused(d, &["batch", "plan", MASTER, "--annotators", "3", "--name", "Pilot"]);
-    assert!(e.contains("there is already a task set called 'pilot' (id 1); choose another name, or replace it with --replace"), "{e}");
+    assert!(
+        e.contains(
+            "there is already a task set called 'pilot' (id 1); choose another name, or replace it with --replace"
+        ),
+        "{e}"
+    );
     let out = ok(d, &["batch", "plan", MASTER, "--annotators", "3", "--name", "pilot", "--replace", "--seed", "2"]);
     assert!(out.contains("replaced task set 1"), "{out}");
     let m = master_file::load(&d.join(MASTER)).unwrap();
     assert_eq!(m.task_sets.iter().map(|t| (t.id, t.annotators)).collect::<Vec<_>>(), [(1, 3)]);
     ok(d, &["batch", "export", MASTER, "--task-set", "1", "--annotator", "A", "--annotator", "B", "--annotator", "C"]);
     let e = refused(d, &["batch", "remove", MASTER, "--task-set", "1"]);
-    assert!(e.contains("task set 1 ('pilot') was already given out (batches were exported from it), so it cannot be removed"), "{e}");
+    assert!(
+        e.contains(
+            "task set 1 ('pilot') was already given out (batches were exported from it), so it cannot be removed"
+        ),
+        "{e}"
+    );
     let e = refused(d, &["batch", "plan", MASTER, "--annotators", "2", "--name", "pilot", "--replace"]);
     assert!(e.contains("cannot be replaced"), "{e}");
     ok(d, &["batch", "plan", MASTER, "--annotators", "2", "--name", "second"]);

@@ -186,13 +186,15 @@ fn a_batch_claiming_absurd_numbers_is_refused_before_anything_is_allocated() {
         .unwrap();
     let count = text.split("\"sentence_count\":").nth(1).unwrap().split(',').next().unwrap().to_owned();
     for absurd in ["4000000000", "100000000"] {
-        let path = file(&dir, &format!("batch-{absurd}.json"), text.replacen(
-            &format!("\"sentence_count\":{count}"),
-            &format!("\"sentence_count\":{absurd}"),
-            1,
-        ).as_bytes());
+        let path = file(
+            &dir,
+            &format!("batch-{absurd}.json"),
+            text.replacen(&format!("\"sentence_count\":{count}"), &format!("\"sentence_count\":{absurd}"), 1)
+                .as_bytes(),
+        );
         let started = Instant::now();
-        let e = check_refuses(&path, &["sentence_count", &format!("{absurd} sentences cannot be right for a batch file")]);
+        let e =
+            check_refuses(&path, &["sentence_count", &format!("{absurd} sentences cannot be right for a batch file")]);
         assert!(started.elapsed() < Duration::from_secs(5), "{e}");
         // Opening it for annotation or merging it says the same, and leaves nothing behind.
         let open = Store::<protest::batch::Batch>::open(&path).unwrap_err().to_string();

@@ -132,9 +132,8 @@ impl BatchExportDialog {
         // No names at all: the library's choice (each part's annotator, then the free ones).
         let names = if self.names.iter().all(|n| n.trim().is_empty()) { Vec::new() } else { self.names.clone() };
         let exporting = Exporting { task_set, names, folder, replace: self.replace, created: chrono::Utc::now() };
-        let exported = session
-            .run(|store| workflow::export::run(store, &exporting))
-            .map_err(|e| dialogs::failed(&e, REPLACE))?;
+        let exported =
+            session.run(|store| workflow::export::run(store, &exporting)).map_err(|e| dialogs::failed(&e, REPLACE))?;
         self.written = exported.files;
         Ok(())
     }

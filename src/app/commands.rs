@@ -113,7 +113,9 @@ impl App {
                         s.set_annotator(id);
                         self.settings.annotators.insert(s.path().to_path_buf(), id);
                     }
-                    Err(e) => self.messages.error(format!("Could not add {}: {}", name.trim(), dialogs::failed(&e, ""))),
+                    Err(e) => {
+                        self.messages.error(format!("Could not add {}: {}", name.trim(), dialogs::failed(&e, "")))
+                    }
                 }
             }
         }

@@ -198,8 +198,8 @@ impl LegacyDialog {
         };
         let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         if info.file_type == FileType::Master {
-            let converted = workflow::convert::master(&Os, &old, &target, self.reference(), self.replace, now)
-                .map_err(failed)?;
+            let converted =
+                workflow::convert::master(&Os, &old, &target, self.reference(), self.replace, now).map_err(failed)?;
             return Ok(Done {
                 summary: summary(&converted.report, &target),
                 path: target,

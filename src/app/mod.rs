@@ -66,12 +66,12 @@ use menu::MenuBar;
 use navigation::{Go, View};
 use open_dialog::OpenDialog;
 use overview_panel::{OverviewPanel, Side};
+use protest::disk::Disk;
 use report_view::ReportView;
+use session::NotSaved;
 use session::Session;
 use settings::Settings;
 use status::Messages;
-use protest::disk::Disk;
-use session::NotSaved;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -260,7 +260,9 @@ impl App {
                 self.action(&ctx, action);
             }
         });
-        self.messages.not_saved = self.session.as_ref().and_then(Session::not_saved).map(|n| not_saved_text(&n));
+        let not_saved = self.session.as_ref().and_then(Session::not_saved);
+        self.messages.can_retry = not_saved.as_ref().is_some_and(|n| !n.detached);
+        self.messages.not_saved = not_saved.map(|n| not_saved_text(&n));
         if !self.messages.is_empty() {
             let retry = egui::Panel::top("messages").show(ui, |ui| self.messages.ui(ui)).inner;
             if retry && let Some(session) = &mut self.session {
@@ -304,11 +306,16 @@ impl App {
     /// Stores what is left and closes the file (the window is closing).
     pub fn shutdown(&mut self) {
         self.store_due_remarks(None);
-        if let Some(session) = self.session.take()
-            && let Err(e) = session.close()
-        {
-            // The journal still holds every change; the next start recovers it.
-            eprintln!("error: {e}");
+        let Some(session) = self.session.take() else { return };
+        let lost = session.not_saved().map_or(0, |n| n.changes);
+        if let Err(e) = session.close() {
+            match lost {
+                // The journal holds every change; the next opening recovers it.
+                0 => eprintln!(
+                    "error: {e}; every change is in the journal beside the file and comes back when it is next opened"
+                ),
+                n => eprintln!("error: {e}; {n} changes that could not be saved are lost (quit without them)"),
+            }
         }
     }
 }

@@ -109,10 +109,11 @@ impl App {
                     && !self.quit_warned
                 {
                     self.quit_warned = true;
-                    self.messages.error(
-                        "Quitting now loses the changes that are not saved (see above). Press Retry, or keep them with \
-                         File › Save a copy as…; or quit again to leave without them.",
-                    );
+                    let retry = if self.messages.can_retry { "Press Retry, or keep" } else { "Keep" };
+                    self.messages.error(format!(
+                        "Quitting now loses the changes that are not saved (see above). {retry} them with File › Save \
+                         a copy as…; or quit again to leave without them."
+                    ));
                     return;
                 }
                 self.may_close = true;

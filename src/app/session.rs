@@ -2,9 +2,9 @@
 //! durably and can be undone.
 
 use super::workspace::{Mode, Workspace};
+use protest::Error;
 use protest::annotation::{self, Edit, Leaving, UsedTags};
 use protest::conflicts::Conflict;
-use protest::Error;
 use protest::history::History;
 use protest::model::{AnnotatorId, CandidateId, Category, Master, Record};
 use protest::store::Store;

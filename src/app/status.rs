@@ -7,8 +7,10 @@ use egui::{Color32, RichText, Ui};
 pub struct Messages {
     pub errors: Vec<String>,
     pub notices: Vec<String>,
-    /// Changes are not saved: shown, with a *Retry* button, for exactly as long as that is so.
+    /// Changes are not saved: shown for exactly as long as that is so, with a *Retry* button
+    /// when trying again can help.
     pub not_saved: Option<String>,
+    pub can_retry: bool,
 }
 
 impl Messages {
@@ -45,10 +47,11 @@ impl Messages {
                 ui.set_width(ui.available_width());
                 ui.horizontal(|ui| {
                     ui.label(RichText::new("⚠").strong());
-                    ui.add(egui::Label::new(RichText::new(message).strong()).wrap());
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    // Before the text, which takes the rest of the width.
+                    if self.can_retry {
                         retry = ui.button("Retry").on_hover_text("Try again to save").clicked();
-                    });
+                    }
+                    ui.add(egui::Label::new(RichText::new(message).strong()).wrap());
                 });
             });
         }

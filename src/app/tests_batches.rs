@@ -7,10 +7,10 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use protest::batch::{self, Batch, export};
-use protest::workflow::{self, export::Exporting};
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Purpose, Record};
 use protest::plan::{self, Request};
 use protest::store::Store;
+use protest::workflow::{self, export::Exporting};
 use std::path::{Path, PathBuf};
 use workspace::Mode;
 

@@ -68,7 +68,16 @@ fn a_change_the_disk_refuses_stays_shown_as_not_saved_until_it_is() {
     assert!(h.query_by_label("Retry").is_some());
     // The change is shown (kept in memory) but nothing of it is on disk.
     assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap().pronoun, Judgement::No);
-    let shown = h.state().session.as_ref().unwrap().master().records.get(protest::model::CandidateId(3), AnnotatorId::RESEARCHER).unwrap().pronoun;
+    let shown = h
+        .state()
+        .session
+        .as_ref()
+        .unwrap()
+        .master()
+        .records
+        .get(protest::model::CandidateId(3), AnnotatorId::RESEARCHER)
+        .unwrap()
+        .pronoun;
     assert_eq!(shown, Judgement::Yes);
     assert!(h.state().messages.errors.is_empty(), "the not-saved banner is the one message");
 
@@ -163,6 +172,7 @@ fn a_file_another_program_replaced_is_not_written_and_a_copy_keeps_the_work() {
     press(&mut h, Key::Y);
     assert!(h.query_by_label_contains("Another program changed this file since it was opened here").is_some());
     assert!(h.query_by_label_contains("keep them with File › Save a copy as…").is_some());
+    assert!(h.query_by_label("Retry").is_none(), "trying again cannot help");
     let line = format!("not saved: the file was changed elsewhere ({} changes kept here)", not_saved(&h));
     assert!(status(&h, &line));
     // Nothing here overwrites the intruder's file.

@@ -112,7 +112,9 @@ impl App {
             let not_saved = session.not_saved();
             let state = match &not_saved {
                 _ if session.is_read_only() => "read-only: changes are not saved".to_owned(),
-                Some(n) if n.detached => format!("not saved: the file was changed elsewhere ({} changes kept here)", n.changes),
+                Some(n) if n.detached => {
+                    format!("not saved: the file was changed elsewhere ({} changes kept here)", n.changes)
+                }
                 Some(n) if n.changes == 1 => "1 change not saved".to_owned(),
                 Some(n) => format!("{} changes not saved", n.changes),
                 None if self.panel.typing() => "saving remarks…".to_owned(),

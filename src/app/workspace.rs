@@ -3,12 +3,12 @@
 //! The app talks to a `dyn Workspace` only. A kind of file plugs in by implementing
 //! [`Annotatable`] for its [`Document`] type and adding one arm to [`open`].
 
+use protest::Result;
 use protest::annotation;
 use protest::batch::{self, Batch};
 use protest::disk::Disk;
 use protest::model::{AnnotatorId, CandidateId, Master, Record};
 use protest::store::{Document, Opened, Store};
-use protest::Result;
 use std::path::Path;
 use std::sync::Arc;
 

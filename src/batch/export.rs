@@ -3,9 +3,9 @@
 
 use super::Batch;
 use crate::annotators::{self, RosterError};
+use crate::context;
 use crate::model::{AnnotatorId, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master, TaskSet};
 use crate::plan::{self, IAA_LABEL};
-use crate::context;
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
@@ -42,7 +42,10 @@ fn too_few(task_set: u32, parts: usize, free: &[String]) -> String {
     let what = format!("task set {task_set} has {parts} parts that nobody has yet");
     match free.len() {
         0 => format!("{what}, and every annotator of the master has a part of it already: name who gets each part"),
-        1 => format!("{what}, but only one of the master's annotators has no part of it ({}): name who gets each part", free[0]),
+        1 => format!(
+            "{what}, but only one of the master's annotators has no part of it ({}): name who gets each part",
+            free[0]
+        ),
         n => format!(
             "{what}, but only {n} of the master's annotators have no part of it ({}): name who gets each part",
             free.join(", ")

@@ -12,12 +12,12 @@
 
 pub mod export;
 
+use crate::disk::Os;
 use crate::error::{Error, Place, Result};
 use crate::model::{
     Annotator, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, Languages, Master, Purpose,
     Records, Settings,
 };
-use crate::disk::Os;
 use crate::store::{Document, Store};
 use crate::{annotation, atomic, journal, json, master_file};
 use chrono::{DateTime, Utc};

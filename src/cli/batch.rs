@@ -161,7 +161,9 @@ fn plan_task_set(a: PlanArgs) -> anyhow::Result<()> {
             created: a.created.unwrap_or_else(Utc::now),
         };
         let planned = workflow::task_sets::preview(m, &planning).map_err(|e| match e {
-            PlanError::NoMatchYet => anyhow::anyhow!("{}: {e}; run `protest auto-eval` on it first", a.master.display()),
+            PlanError::NoMatchYet => {
+                anyhow::anyhow!("{}: {e}; run `protest auto-eval` on it first", a.master.display())
+            }
             PlanError::NameTaken { .. } => anyhow::anyhow!("{}: {e} with --replace", a.master.display()),
             e => Error::refused(&a.master, e).into(),
         })?;

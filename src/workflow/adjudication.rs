@@ -35,9 +35,18 @@ pub struct Adjudicated {
 
 /// What adjudication by `name` would give them, without writing anything: for a preview or a
 /// dry run.
-pub fn preview(master: &Master, adjudicating: &Adjudicating) -> Result<(Plan, AnnotatorId), adjudication::AdjudicationError> {
+pub fn preview(
+    master: &Master,
+    adjudicating: &Adjudicating,
+) -> Result<(Plan, AnnotatorId), adjudication::AdjudicationError> {
     let mut draft = master.clone();
-    adjudication::assign(&mut draft, &adjudicating.name, adjudicating.seed, &adjudicating.task_set_name, adjudicating.created)
+    adjudication::assign(
+        &mut draft,
+        &adjudicating.name,
+        adjudicating.seed,
+        &adjudicating.task_set_name,
+        adjudicating.created,
+    )
 }
 
 /// Checks, plans the task set and makes the batch, in memory.
@@ -45,8 +54,8 @@ pub fn prepare(store: &Store<Master>, adjudicating: &Adjudicating) -> Result<Pre
     check_folder(&adjudicating.folder)?;
     let a = adjudicating;
     let mut draft = store.master().clone();
-    let (plan, who) =
-        adjudication::assign(&mut draft, &a.name, a.seed, &a.task_set_name, a.created).map_err(refused(store.path()))?;
+    let (plan, who) = adjudication::assign(&mut draft, &a.name, a.seed, &a.task_set_name, a.created)
+        .map_err(refused(store.path()))?;
     let id = plan.task_set.id;
     let batch = export::build(&draft, id, who, a.created).map_err(refused(store.path()))?;
     let master_name = store.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();

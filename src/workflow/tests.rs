@@ -81,8 +81,15 @@ fn museum(dir: &Path) {
     for name in ["museum.master.db", "museum.batch-anna.db"] {
         fs::copy(old.join(name), dir.join(name)).unwrap();
     }
-    convert::master(&Os, &dir.join("museum.master.db"), &dir.join("museum.master.json"), Reference::Guess, false, at(0))
-        .unwrap();
+    convert::master(
+        &Os,
+        &dir.join("museum.master.db"),
+        &dir.join("museum.master.json"),
+        Reference::Guess,
+        false,
+        at(0),
+    )
+    .unwrap();
 }
 
 /// Every file of a folder but the lock and the journal (the master is compared with its journal
@@ -128,8 +135,10 @@ fn state(dir: &Path, master: &str) -> State {
 
 type Operation = Box<dyn Fn(&mut Store<Master>, &Path) -> Result<()>>;
 
-/// The operations, each with the folder it starts from and its master.
-fn operations() -> Vec<(&'static str, fn(&Path), &'static str, Operation)> {
+/// An operation's name, the setup of the folder it starts from, its master, and the operation.
+type Case = (&'static str, fn(&Path), &'static str, Operation);
+
+fn operations() -> Vec<Case> {
     let system = |dir: &Path| -> NewSystem {
         let master = master_file::load(&dir.join(MASTER)).unwrap();
         let options = crate::add_system::Options {
@@ -149,8 +158,18 @@ fn operations() -> Vec<(&'static str, fn(&Path), &'static str, Operation)> {
         ("add an annotator", base, MASTER, Box::new(|s, _| annotators::add(s, "Clara").map(drop))),
         ("rename an annotator", base, MASTER, Box::new(|s, _| annotators::rename(s, "Ben", "Benoît").map(drop))),
         ("remove an annotator", base, MASTER, Box::new(|s, _| annotators::remove(s, "Zoe").map(drop))),
-        ("plan a task set", base, MASTER, Box::new(move |s, _| task_sets::run(s, &planning("second", false)).map(drop))),
-        ("replace a task set", base, MASTER, Box::new(move |s, _| task_sets::run(s, &planning("draft", true)).map(drop))),
+        (
+            "plan a task set",
+            base,
+            MASTER,
+            Box::new(move |s, _| task_sets::run(s, &planning("second", false)).map(drop)),
+        ),
+        (
+            "replace a task set",
+            base,
+            MASTER,
+            Box::new(move |s, _| task_sets::run(s, &planning("draft", true)).map(drop)),
+        ),
         ("remove a task set", base, MASTER, Box::new(|s, _| task_sets::remove(s, 2).map(drop))),
         (
             "export batches",
@@ -167,7 +186,8 @@ fn operations() -> Vec<(&'static str, fn(&Path), &'static str, Operation)> {
             base,
             MASTER,
             Box::new(|s, dir| {
-                let e = Exporting { task_set: 1, names: vec![], folder: dir.to_path_buf(), replace: true, created: at(12) };
+                let e =
+                    Exporting { task_set: 1, names: vec![], folder: dir.to_path_buf(), replace: true, created: at(12) };
                 export::run(s, &e).map(drop)
             }),
         ),
@@ -344,7 +364,8 @@ fn outputs_that_would_be_in_the_way_are_refused_before_anything_is_written() {
     base(dir.path());
     let path = dir.path().join(MASTER);
     let before = state(dir.path(), MASTER);
-    let exporting = |folder: PathBuf, replace| Exporting { task_set: 1, names: vec![], folder, replace, created: at(20) };
+    let exporting =
+        |folder: PathBuf, replace| Exporting { task_set: 1, names: vec![], folder, replace, created: at(20) };
     // A batch that exists is replaced only when told to; one with work in its journal, never.
     let e = on_master(&path, |s| export::run(s, &exporting(dir.path().to_path_buf(), false))).unwrap_err();
     assert!(matches!(&e, Error::Exists { path } if path.ends_with("tiny.batch-1-anna.json")), "{e}");
@@ -389,13 +410,19 @@ fn a_second_plan_of_the_same_name_is_refused_or_replaces_one_not_given_out() {
         created: at(30),
     };
     let e = on_master(&path, |s| task_sets::run(s, &planning("Draft ", false))).unwrap_err().to_string();
-    assert!(e.ends_with("there is already a task set called 'draft' (id 2); choose another name, or replace it"), "{e}");
+    assert!(
+        e.ends_with("there is already a task set called 'draft' (id 2); choose another name, or replace it"),
+        "{e}"
+    );
     let e = on_master(&path, |s| task_sets::run(s, &planning("first", true))).unwrap_err().to_string();
     assert!(e.contains("task set 1 ('first') was already given out"), "{e}");
     let replaced = on_master(&path, |s| task_sets::run(s, &planning("draft", true))).unwrap();
     assert_eq!((replaced.replaces, replaced.plan.task_set.id), (Some(2), 2));
     let m = master_file::load(&path).unwrap();
-    assert_eq!(m.task_sets.iter().map(|t| (t.id, t.name.as_str(), t.annotators)).collect::<Vec<_>>(), [(1, "first", 2), (2, "draft", 1)]);
+    assert_eq!(
+        m.task_sets.iter().map(|t| (t.id, t.name.as_str(), t.annotators)).collect::<Vec<_>>(),
+        [(1, "first", 2), (2, "draft", 1)]
+    );
     let e = on_master(&path, |s| task_sets::remove(s, 1)).unwrap_err().to_string();
     assert!(e.contains("cannot be removed"), "{e}");
     on_master(&path, |s| task_sets::remove(s, 2)).unwrap();
