@@ -73,9 +73,10 @@ impl Identity {
         self.len == 0
     }
 
-    /// The same file (device and inode), whatever its content.
+    /// The same file (device and inode), whatever its content. Where there are no inodes, only
+    /// size and time tell files apart ([`Identity`]'s equality).
     pub fn same_file(&self, other: &Identity) -> bool {
-        (self.device, self.inode) == (other.device, other.inode) && (self.device, self.inode) != (0, 0)
+        (self.device, self.inode) == (other.device, other.inode)
     }
 }
 

@@ -167,3 +167,25 @@ fn a_holder_whose_lock_was_removed_loses_nothing_and_overwrites_nothing() {
     assert!(protest::annotators::find(&m, "Intruder").is_some(), "not overwritten");
     assert_eq!(m.records.len(), 1, "the holder's saved change is in");
 }
+
+#[test]
+fn check_says_when_the_journal_ends_in_a_change_cut_short() {
+    let dir = workspace();
+    let d = dir.path();
+    let path = d.join(MASTER);
+    let (mut store, _) = Store::<Master>::open(&path).unwrap();
+    let mut r = Record::new(CandidateId(1), AnnotatorId::RESEARCHER, chrono::Utc::now());
+    r.pronoun = Judgement::No;
+    store.put(r).unwrap();
+    drop(store); // as if PROTEST had died
+    let journal = protest::journal::path_for(&path);
+    let mut text = fs::read(&journal).unwrap();
+    text.extend_from_slice(b"{\"put\":{\"candidate\":2,");
+    fs::write(&journal, text).unwrap();
+    fs::remove_file(lock_path(&path)).unwrap();
+    let out = ok(d, &["check", MASTER]);
+    assert!(
+        out.contains("valid (with 1 change from its journal, not yet written into the file; counted below; one more, cut short by a crash while it was being saved, is left out)"),
+        "{out}"
+    );
+}
