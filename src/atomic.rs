@@ -174,14 +174,6 @@ impl<'a> Outputs<'a> {
         Ok(())
     }
 
-    pub fn paths(&self) -> impl Iterator<Item = &Path> {
-        self.staged.iter().map(|(p, _, _)| p.as_path())
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.staged.is_empty()
-    }
-
     /// Renames every file into place, keeping each file they replace under a temporary name
     /// until [`Published::keep`]. On failure nothing is left: the temporary files are removed and
     /// the files already replaced are put back.

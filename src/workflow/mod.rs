@@ -55,21 +55,6 @@ impl<T> Prepared<T> {
     fn new(store: &Store<Master>, master: Option<Master>, outcome: T) -> Prepared<T> {
         Prepared { master, outputs: Vec::new(), base: store.changes(), outcome }
     }
-
-    /// Whether committing would change the master.
-    pub fn changes_master(&self) -> bool {
-        self.master.is_some()
-    }
-
-    /// The master the operation leads to (the current one when it does not change it).
-    pub fn master_after<'a>(&'a self, store: &'a Store<Master>) -> &'a Master {
-        self.master.as_ref().unwrap_or(store.master())
-    }
-
-    /// The files it writes.
-    pub fn outputs(&self) -> impl Iterator<Item = &Path> {
-        self.outputs.iter().map(|o| o.path.as_path())
-    }
 }
 
 /// A file an operation writes.
@@ -164,8 +149,8 @@ fn check_folder(dir: &Path) -> Result<()> {
     }
 }
 
-/// Checks that a file may be written at `path`: nothing is there, or `replace` and it is a file
-/// without annotation work still in its journal.
+/// Checks that a file may be written at `path`: nothing is there, or `replace` and it is a
+/// writable file without annotation work still in its journal.
 fn check_target(path: &Path, replace: bool) -> Result<()> {
     if journal::path_for(path).exists() {
         return Err(Error::refused(
@@ -179,6 +164,9 @@ fn check_target(path: &Path, replace: bool) -> Result<()> {
     match std::fs::symlink_metadata(path) {
         Err(_) => Ok(()),
         Ok(meta) if meta.is_dir() => Err(Error::refused(path, "is a folder; choose another name")),
+        Ok(meta) if replace && meta.permissions().readonly() => {
+            Err(Error::refused(path, "has no write permission (it is a read-only file), so it is not replaced"))
+        }
         Ok(_) if replace => Ok(()),
         Ok(_) => Err(Error::Exists { path: path.to_path_buf() }),
     }

@@ -373,6 +373,16 @@ fn outputs_that_would_be_in_the_way_are_refused_before_anything_is_written() {
     let e = on_master(&path, |s| export::run(s, &exporting(dir.path().to_path_buf(), true))).unwrap_err();
     assert!(e.to_string().contains("has annotation work not yet saved into it"), "{e}");
     fs::remove_file(journal::path_for(&dir.path().join("tiny.batch-1-anna.json"))).unwrap();
+    // Nor one made read-only.
+    let anna = dir.path().join("tiny.batch-1-anna.json");
+    let mut permissions = fs::metadata(&anna).unwrap().permissions();
+    permissions.set_readonly(true);
+    fs::set_permissions(&anna, permissions.clone()).unwrap();
+    let e = on_master(&path, |s| export::run(s, &exporting(dir.path().to_path_buf(), true))).unwrap_err();
+    assert!(e.to_string().contains("has no write permission"), "{e}");
+    #[allow(clippy::permissions_set_readonly_false)]
+    permissions.set_readonly(false);
+    fs::set_permissions(&anna, permissions).unwrap();
     // A folder that is not there, or a file in place of a folder.
     let e = on_master(&path, |s| export::run(s, &exporting(dir.path().join("missing"), false))).unwrap_err();
     assert!(e.to_string().ends_with("missing: there is no such folder; create it first or choose another"), "{e}");
