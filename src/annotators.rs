@@ -1,7 +1,8 @@
 //! The annotators of a master: adding and renaming people by name.
 //!
-//! Ids are what records and batches refer to, so they never change and are never reused; names
-//! are what people see and type, so they may change but must stay unambiguous. Names are compared
+//! Ids are what records and batches refer to, so they never change, and an annotator can be
+//! removed only while nothing refers to them (no record, no part of a task set); names are what
+//! people see and type, so they may change but must stay unambiguous. Names are compared
 //! ignoring case and surrounding spaces ("anna" and "Anna " are the same person), because batch
 //! file names are made from them and an overview with both "Anna" and "anna" would confuse.
 
@@ -16,6 +17,10 @@ pub enum RosterError {
     Taken(String),
     #[error("there is no annotator called '{0}'")]
     Unknown(String),
+    #[error("{name} has {records} records in this master, so they cannot be removed")]
+    HasRecords { name: String, records: usize },
+    #[error("{name} has a part of task set {task_set} ('{task_set_name}'), so they cannot be removed")]
+    HasPart { name: String, task_set: u32, task_set_name: String },
 }
 
 /// The annotator with this name (ignoring case and surrounding spaces).
@@ -53,6 +58,26 @@ pub fn rename(master: &mut Master, old: &str, new: &str) -> Result<AnnotatorId, 
     if let Some(a) = master.annotators.iter_mut().find(|a| a.id == id) {
         a.name = new.to_owned();
     }
+    Ok(id)
+}
+
+/// Removes an annotator nobody needs: without records (blank ones, which hold nothing, go with
+/// them) and without a part of any task set.
+pub fn remove(master: &mut Master, name: &str) -> Result<AnnotatorId, RosterError> {
+    let person = find(master, name).ok_or_else(|| RosterError::Unknown(name.trim().to_owned()))?;
+    let (id, name) = (person.id, person.name.clone());
+    let records = master.records.iter().filter(|r| r.annotator == id && !r.is_blank()).count();
+    if records > 0 {
+        return Err(RosterError::HasRecords { name, records });
+    }
+    if let Some(ts) = master.task_sets.iter().find(|t| t.tasks.iter().any(|task| task.annotator == Some(id))) {
+        return Err(RosterError::HasPart { name, task_set: ts.id, task_set_name: ts.name.clone() });
+    }
+    let blank: Vec<_> = master.records.iter().filter(|r| r.annotator == id).map(|r| r.candidate).collect();
+    for candidate in blank {
+        master.records.remove(candidate, id);
+    }
+    master.annotators.retain(|a| a.id != id);
     Ok(id)
 }
 
@@ -99,7 +124,39 @@ mod tests {
         assert_eq!(rename(&mut m, "BEN", "anna martin"), Err(RosterError::Taken("Anna Martin".into())));
         assert_eq!(rename(&mut m, "Zoe", "Z"), Err(RosterError::Unknown("Zoe".into())));
         assert_eq!(rename(&mut m, "Ben", " "), Err(RosterError::EmptyName));
-        // Removing an annotator never happens, so the next id is still above every one used.
         assert_eq!(add(&mut m, "Clara"), Ok(AnnotatorId(3)));
+    }
+
+    #[test]
+    fn only_an_annotator_nothing_refers_to_is_removed() {
+        use crate::model::{Judgement, Purpose, Record, Task, TaskSet};
+        let mut m = master();
+        for name in ["Anna", "Ben", "Clara"] {
+            add(&mut m, name).unwrap();
+        }
+        let mut r = Record::new(crate::model::CandidateId(1), AnnotatorId(1), DateTime::UNIX_EPOCH);
+        m.records.put(r.clone());
+        r.pronoun = Judgement::Yes;
+        m.records.put(Record { annotator: AnnotatorId(2), ..r });
+        m.task_sets.push(TaskSet {
+            id: 4,
+            name: "pilot".into(),
+            created: DateTime::UNIX_EPOCH,
+            seed: 1,
+            corpora: vec![],
+            categories: vec![],
+            annotators: 1,
+            iaa_size: 0,
+            purpose: Purpose::Annotation,
+            tasks: vec![Task { label: "1".into(), candidates: vec![], annotator: Some(AnnotatorId(3)) }],
+        });
+        assert_eq!(remove(&mut m, "ben"), Err(RosterError::HasRecords { name: "Ben".into(), records: 1 }));
+        let e = remove(&mut m, "Clara").unwrap_err();
+        assert_eq!(e.to_string(), "Clara has a part of task set 4 ('pilot'), so they cannot be removed");
+        assert_eq!(remove(&mut m, "Zoe"), Err(RosterError::Unknown("Zoe".into())));
+        // Anna's only record is blank: it goes with her.
+        assert_eq!(remove(&mut m, "Anna"), Ok(AnnotatorId(1)));
+        assert_eq!(m.annotators.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["Ben", "Clara"]);
+        assert_eq!(m.records.len(), 1);
     }
 }

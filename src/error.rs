@@ -40,6 +40,13 @@ pub enum Error {
     Io { path: PathBuf, error: io::Error },
     #[error("{}{}: {message}", path.display(), place.as_ref().map(|p| format!(": {p}")).unwrap_or_default())]
     Invalid { path: PathBuf, place: Option<Place>, message: String },
+    /// An operation the rules do not allow on the file as it is (a name taken, a task set already
+    /// given out…). Nothing was changed.
+    #[error("{}: {message}", path.display())]
+    Refused { path: PathBuf, message: String },
+    /// An operation would write a file that exists; it replaces one only when told to.
+    #[error("{} already exists", path.display())]
+    Exists { path: PathBuf },
 }
 
 impl Error {
@@ -59,10 +66,26 @@ impl Error {
         Self::invalid(path, None, message)
     }
 
+    pub fn refused(path: impl AsRef<Path>, message: impl std::fmt::Display) -> Self {
+        Error::Refused { path: path.as_ref().to_path_buf(), message: message.to_string() }
+    }
+
     /// The file the error is about.
     pub fn path(&self) -> &Path {
         match self {
-            Error::Io { path, .. } | Error::Invalid { path, .. } => path,
+            Error::Io { path, .. }
+            | Error::Invalid { path, .. }
+            | Error::Refused { path, .. }
+            | Error::Exists { path } => path,
+        }
+    }
+
+    /// For a refusal, the rule's own words without the file's name (a dialog about that file
+    /// shows them as they are).
+    pub fn refusal(&self) -> Option<&str> {
+        match self {
+            Error::Refused { message, .. } => Some(message),
+            _ => None,
         }
     }
 }

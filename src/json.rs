@@ -263,6 +263,42 @@ fn kind_name(format: &str) -> &str {
     format.strip_prefix("protest-").unwrap_or(format)
 }
 
+/// The value of one top-level field of a JSON object, reading no further than that field (our
+/// files put their header fields first, so a large file costs nothing). `None` when the bytes are
+/// not an object, or the field is missing or of another type.
+pub fn top_level<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
+    de: &mut serde_json::Deserializer<R>,
+    field: &str,
+) -> Option<T> {
+    struct Field<'a, T>(&'a str, &'a mut Option<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Field<'_, T> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<(), A::Error> {
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if key == self.0 {
+                    *self.1 = map.next_value::<Option<T>>()?;
+                    // Found: an error ends the reading here, before the rest of the file.
+                    return Err(serde::de::Error::custom("found"));
+                }
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+            Ok(())
+        }
+    }
+    let mut value = None;
+    let _ = serde::Deserializer::deserialize_map(de, Field(field, &mut value));
+    value
+}
+
+/// [`top_level`] for a whole number in a file, reading only as far as the field.
+pub fn top_level_u64(path: &Path, field: &str) -> Option<u64> {
+    let file = std::fs::File::open(path).ok()?;
+    top_level(&mut serde_json::Deserializer::from_reader(std::io::BufReader::new(file)), field)
+}
+
 /// Deserialises JSON, reporting the JSON path and line of the first problem.
 pub fn parse<'de, T: Deserialize<'de>>(path: &Path, bytes: &'de [u8]) -> Result<T> {
     // Tracking the path costs a quarter of the parse of a large master, so it is only done again

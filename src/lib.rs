@@ -18,6 +18,7 @@ pub mod batch;
 pub mod conflicts;
 pub mod context;
 pub mod correlate;
+pub mod disk;
 pub mod error;
 pub mod history;
 pub mod import;
@@ -42,6 +43,7 @@ pub mod tokens;
 pub mod validate;
 pub mod verdict;
 pub mod window;
+pub mod workflow;
 
 #[cfg(test)]
 mod testing;

@@ -1,6 +1,7 @@
 //! Reading and writing master files (format `protest-master`, version 1; see
 //! docs/master-format.md).
 
+use crate::disk::Os;
 use crate::error::{Error, Place, Result};
 use crate::model::{Corpus, MASTER_FORMAT, MASTER_VERSION, Master};
 use crate::validate::{self, Problem};
@@ -103,7 +104,12 @@ pub(crate) fn problems_to_error(path: &Path, problems: Vec<Problem>) -> Result<(
 
 /// Writes a master atomically in our line layout.
 pub fn save(master: &Master, path: &Path) -> Result<()> {
-    atomic::write_with(path, |w| json::write(w, master))
+    atomic::write_with(&Os, path, |w| write(master, w)).map(drop)
+}
+
+/// Writes a master in our line layout.
+pub fn write(master: &Master, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    json::write(out, master)
 }
 
 #[cfg(test)]

@@ -55,6 +55,11 @@ impl Merge {
         self.reports.iter().map(|r| r.replaced).sum()
     }
 
+    /// How many records merging writes: the new ones and the replacements.
+    pub fn written(&self) -> usize {
+        self.records.len()
+    }
+
     pub fn new_records(&self) -> usize {
         self.reports.iter().map(|r| r.new).sum()
     }

@@ -64,6 +64,14 @@ pub enum PlanError {
     UnknownCategory(String),
     #[error("no candidate of the chosen corpora and categories is left to plan")]
     NothingToPlan,
+    #[error("there is already a task set called '{name}' (id {id}); choose another name, or replace it")]
+    NameTaken { name: String, id: u32 },
+    #[error("task set {id} ('{name}') was already given out (batches were exported from it), so it cannot be {what}")]
+    GivenOut { name: String, id: u32, what: &'static str },
+    #[error("there is no task set {0}")]
+    NoTaskSet(u32),
+    #[error("{}", crate::auto_eval::NoRound)]
+    NoMatchYet,
 }
 
 /// A planned task set and the counts to show before it is stored.
@@ -227,6 +235,49 @@ fn iaa_notes(requested: usize, drawn: usize, pool: usize, strata: usize) -> Vec<
         ));
     }
     notes
+}
+
+/// Whether any part of a task set was given to an annotator (its batches exported, or an old
+/// batch converted into it): from then on, batches out there depend on it.
+pub fn given_out(task_set: &TaskSet) -> bool {
+    task_set.tasks.iter().any(|t| t.annotator.is_some())
+}
+
+/// The task set a new one called `name` would replace: `None` when the name is free. A name taken
+/// (ignoring case and surrounding spaces) is refused unless `replace`, and a task set given out
+/// is never replaced.
+pub fn replaced_by_name(master: &Master, name: &str, replace: bool) -> Result<Option<u32>, PlanError> {
+    let key = name.trim().to_lowercase();
+    let Some(ts) = master.task_sets.iter().find(|t| t.name.trim().to_lowercase() == key) else { return Ok(None) };
+    if given_out(ts) {
+        return Err(PlanError::GivenOut { name: ts.name.clone(), id: ts.id, what: "replaced" });
+    }
+    if !replace {
+        return Err(PlanError::NameTaken { name: ts.name.clone(), id: ts.id });
+    }
+    Ok(Some(ts.id))
+}
+
+/// Stores a planned task set in the master: in place of the task set `replacing`, keeping its
+/// id, or as a new one.
+pub fn store(master: &mut Master, mut task_set: TaskSet, replacing: Option<u32>) {
+    match replacing.and_then(|id| master.task_sets.iter_mut().find(|t| t.id == id)) {
+        Some(old) => {
+            task_set.id = old.id;
+            *old = task_set;
+        }
+        None => master.task_sets.push(task_set),
+    }
+}
+
+/// Removes a task set nothing was given out from.
+pub fn remove(master: &mut Master, id: u32) -> Result<TaskSet, PlanError> {
+    let i = master.task_sets.iter().position(|t| t.id == id).ok_or(PlanError::NoTaskSet(id))?;
+    let ts = &master.task_sets[i];
+    if given_out(ts) {
+        return Err(PlanError::GivenOut { name: ts.name.clone(), id, what: "removed" });
+    }
+    Ok(master.task_sets.remove(i))
 }
 
 /// The next free task-set id (ids start at 1).

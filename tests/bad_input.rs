@@ -178,3 +178,27 @@ fn deeply_nested_json_is_refused_not_a_stack_overflow() {
     let err = Journal::parse(&master, &journal, "tiny-0001", 0).unwrap_err().to_string();
     assert!(err.contains("m.json.journal") && err.contains("line 2: damaged journal entry"), "{err}");
 }
+
+#[test]
+fn a_batch_claiming_absurd_numbers_is_refused_before_anything_is_allocated() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.batch-1-anna.json"))
+        .unwrap();
+    let count = text.split("\"sentence_count\":").nth(1).unwrap().split(',').next().unwrap().to_owned();
+    for absurd in ["4000000000", "100000000"] {
+        let path = file(
+            &dir,
+            &format!("batch-{absurd}.json"),
+            text.replacen(&format!("\"sentence_count\":{count}"), &format!("\"sentence_count\":{absurd}"), 1)
+                .as_bytes(),
+        );
+        let started = Instant::now();
+        let e =
+            check_refuses(&path, &["sentence_count", &format!("{absurd} sentences cannot be right for a batch file")]);
+        assert!(started.elapsed() < Duration::from_secs(5), "{e}");
+        // Opening it for annotation or merging it says the same, and leaves nothing behind.
+        let open = Store::<protest::batch::Batch>::open(&path).unwrap_err().to_string();
+        assert!(open.contains("sentence_count"), "{open}");
+        assert!(!protest::store::lock_path(&path).exists());
+    }
+}

@@ -328,7 +328,7 @@ impl super::App {
         let Some(session) = &mut self.session else { return };
         let Some(system) = self.add_system.ui(ctx, session.master(), session.is_read_only()) else { return };
         let (name, candidates) = (system.corpus.name.clone(), system.candidates.len());
-        match session.update(|master| system.add_to(master)) {
+        match session.run(|store| protest::workflow::add_system::run(store, system)) {
             Ok(corpus) => {
                 self.add_system.open = false;
                 self.messages.notice(format!(
@@ -336,7 +336,7 @@ impl super::App {
                      category browser. Run the automatic reference match to settle those that equal the reference."
                 ));
             }
-            Err(e) => self.add_system.refused(e),
+            Err(e) => self.add_system.refused(dialogs::failed(&e, "")),
         }
     }
 }

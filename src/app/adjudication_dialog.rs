@@ -1,16 +1,15 @@
-//! Batches › Adjudication (`adjudication::disagreements`, `assign`, then the batch export): the
-//! candidates annotators disagree on go to a further annotator as a batch.
+//! Batches › Adjudication (`workflow::adjudication`): the candidates annotators disagree on go
+//! to a further annotator as a batch.
 
-use super::dialogs::{self, Reply, change};
+use super::dialogs::{self, Reply, capitalised};
 use super::path_field::{PathField, Pick};
 use super::session::Session;
 use egui::{RichText, Ui};
 use protest::adjudication::{self, AdjudicationError};
-use protest::batch::{self, export};
 use protest::model::Master;
 use protest::plan::Plan;
-use std::convert::Infallible;
-use std::path::{Path, PathBuf};
+use protest::workflow::{self, adjudication::Adjudicating};
+use std::path::Path;
 
 const REPLACE: &str = "Replace a batch file that exists";
 
@@ -32,7 +31,7 @@ impl AdjudicationDialog {
         AdjudicationDialog {
             name: String::new(),
             seed: u64::from(rand::random::<u32>()),
-            folder: PathField::new(std::path::absolute(master_path).ok().as_deref().and_then(Path::parent)),
+            folder: PathField::new(Some(&workflow::default_folder(master_path))),
             replace: false,
             preview: None,
             problem: None,
@@ -44,8 +43,8 @@ impl AdjudicationDialog {
     fn preview(&mut self, master: &Master) -> &Result<Plan, AdjudicationError> {
         let name = self.name.trim().to_owned();
         if self.preview.as_ref().is_none_or(|(n, _)| *n != name) {
-            let mut draft = master.clone();
-            let planned = adjudication::assign(&mut draft, &name, self.seed, "", chrono::Utc::now()).map(|(p, _)| p);
+            let adjudicating = self.adjudicating(Path::new(""));
+            let planned = workflow::adjudication::preview(master, &adjudicating).map(|(p, _)| p);
             self.preview = Some((name, planned));
         }
         &self.preview.as_ref().expect("just computed").1
@@ -129,26 +128,23 @@ impl AdjudicationDialog {
         reply
     }
 
-    fn export(&mut self, session: &mut Session) -> Result<String, String> {
-        let dir = self.folder.folder()?;
-        let now = chrono::Utc::now();
-        let mut draft = session.master().clone();
-        let (planned, who) = adjudication::assign(&mut draft, &self.name, self.seed, "", now)
-            .map_err(|e| capitalised(&e.to_string()))?;
-        let id = planned.task_set.id;
-        let file: PathBuf = export::target(&draft, session.path(), &dir, id, who, self.replace)
-            .map_err(|e| dialogs::target_problem(e, REPLACE))?;
-        let batch = export::build(&draft, id, who, now).map_err(|e| e.to_string())?;
-        change(session, |m| {
-            *m = draft.clone();
-            Ok::<_, Infallible>(())
-        })?;
-        batch::save(&batch, &file).map_err(|e| e.to_string())?;
-        Ok(format!("Wrote {} ({}: {} candidates).", file.display(), batch.annotator().name, batch.order().len()))
+    fn adjudicating(&self, folder: &Path) -> Adjudicating {
+        Adjudicating {
+            name: self.name.trim().to_owned(),
+            task_set_name: String::new(),
+            seed: self.seed,
+            folder: folder.to_path_buf(),
+            replace: self.replace,
+            created: chrono::Utc::now(),
+        }
     }
-}
 
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+    fn export(&mut self, session: &mut Session) -> Result<String, String> {
+        let adjudicating = self.adjudicating(&self.folder.folder()?);
+        let done = session
+            .run(|store| workflow::adjudication::run(store, &adjudicating))
+            .map_err(|e| capitalised(&dialogs::failed(&e, REPLACE)))?;
+        let f = &done.file;
+        Ok(format!("Wrote {} ({}: {} candidates).", f.path.display(), f.annotator, f.candidates))
+    }
 }

@@ -1,11 +1,11 @@
-//! Batches › Annotators: the master's annotators, adding and renaming them by name
-//! (`annotators::add` / `rename`; ids never change).
+//! Batches › Annotators: the master's annotators, adding, renaming and removing them by name
+//! (`workflow::annotators`; ids never change).
 
-use super::dialogs::{self, Reply, change};
+use super::dialogs::{self, Reply};
 use super::session::Session;
 use egui::{Key, RichText, Ui};
-use protest::annotators;
 use protest::model::AnnotatorId;
+use protest::workflow;
 
 pub struct AnnotatorsDialog {
     new_name: String,
@@ -35,15 +35,16 @@ impl AnnotatorsDialog {
     pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
         ui.set_width(520.0);
         dialogs::title(ui, "Annotators");
-        ui.label("Everyone who annotates this master. Names are unique (ignoring case); renaming keeps a person's records and batches.");
+        ui.label("Everyone who annotates this master. Names are unique (ignoring case); renaming keeps a person's records and batches. Only someone without records and without a part of a task set can be removed.");
         ui.add_space(8.0);
         let master = session.master();
         let mut rename = None;
+        let mut remove = None;
         let mut cancel_rename = false;
         if master.annotators.is_empty() {
             ui.label(RichText::new("No annotators yet.").weak());
         }
-        egui::Grid::new("annotators").striped(true).num_columns(3).spacing([16.0, 6.0]).show(ui, |ui| {
+        egui::Grid::new("annotators").striped(true).num_columns(4).spacing([16.0, 6.0]).show(ui, |ui| {
             for a in &master.annotators {
                 let records = master.records.iter().filter(|r| r.annotator == a.id && !r.is_blank()).count();
                 match &mut self.renaming {
@@ -64,11 +65,20 @@ impl AnnotatorsDialog {
                     }
                     _ => {
                         ui.label(RichText::new(&a.name).strong());
-                        let button = ui.button("Rename…").accessible_name(format!("Rename {}", a.name));
-                        if button.clicked() {
-                            self.renaming = Some((a.id, a.name.clone()));
-                            self.focus_rename = true;
-                        }
+                        ui.horizontal(|ui| {
+                            let button = ui.button("Rename…").accessible_name(format!("Rename {}", a.name));
+                            if button.clicked() {
+                                self.renaming = Some((a.id, a.name.clone()));
+                                self.focus_rename = true;
+                            }
+                            let button = ui
+                                .button("Remove")
+                                .accessible_name(format!("Remove {}", a.name))
+                                .on_hover_text("Only someone without records and without a part of a task set");
+                            if button.clicked() {
+                                remove = Some(a.name.clone());
+                            }
+                        });
                     }
                 }
                 ui.label(RichText::new(format!("{records} records")).weak());
@@ -94,23 +104,32 @@ impl AnnotatorsDialog {
             .inner;
         if add {
             let name = self.new_name.trim().to_owned();
-            match change(session, |m| annotators::add(m, &name)) {
+            match session.run(|store| workflow::annotators::add(store, &name)) {
                 Ok(_) => {
                     self.done = Some(format!("Added {name}."));
                     self.problem = None;
                     self.new_name.clear();
                 }
-                Err(e) => self.problem = Some(e),
+                Err(e) => self.problem = Some(dialogs::failed(&e, "")),
             }
         }
         if let Some((old, new)) = rename {
-            match change(session, |m| annotators::rename(m, &old, &new)) {
+            match session.run(|store| workflow::annotators::rename(store, &old, &new)) {
                 Ok(_) => {
                     self.done = Some(format!("Renamed {old} to {}.", new.trim()));
                     self.problem = None;
                     self.renaming = None;
                 }
-                Err(e) => self.problem = Some(e),
+                Err(e) => self.problem = Some(dialogs::failed(&e, "")),
+            }
+        }
+        if let Some(name) = remove {
+            match session.run(|store| workflow::annotators::remove(store, &name)) {
+                Ok(_) => {
+                    self.done = Some(format!("Removed {name}."));
+                    self.problem = None;
+                }
+                Err(e) => self.problem = Some(dialogs::failed(&e, "")),
             }
         }
         ui.add_space(6.0);

@@ -1,15 +1,15 @@
-//! Batches › Export batches (`batch::export`): a task set, who gets each part, the folder; writes
-//! one batch file per part and lists them.
+//! Batches › Export batches (`workflow::export`): a task set, who gets each part, the folder;
+//! writes one batch file per part and lists them.
 
-use super::dialogs::{self, Reply, change};
+use super::dialogs::{self, Reply};
 use super::path_field::{PathField, Pick};
 use super::session::Session;
 use egui::{RichText, Ui};
-use protest::batch::{self, export};
+use protest::batch::export;
 use protest::model::{Master, Purpose};
 use protest::plan::IAA_LABEL;
-use std::convert::Infallible;
-use std::path::{Path, PathBuf};
+use protest::workflow::{self, Written, export::Exporting};
+use std::path::Path;
 
 const REPLACE: &str = "Replace batch files that exist";
 
@@ -20,8 +20,8 @@ pub struct BatchExportDialog {
     folder: PathField,
     replace: bool,
     problem: Option<String>,
-    /// Files written: path, annotator, candidates, records.
-    written: Vec<(PathBuf, String, usize, usize)>,
+    /// Files written.
+    written: Vec<Written>,
 }
 
 impl BatchExportDialog {
@@ -29,7 +29,7 @@ impl BatchExportDialog {
         let mut dialog = BatchExportDialog {
             task_set: None,
             names: Vec::new(),
-            folder: PathField::new(std::path::absolute(master_path).ok().as_deref().and_then(Path::parent)),
+            folder: PathField::new(Some(&workflow::default_folder(master_path))),
             replace: false,
             problem: None,
             written: Vec::new(),
@@ -39,21 +39,12 @@ impl BatchExportDialog {
         dialog
     }
 
-    /// Chooses a task set and fills in the names: each part's annotator, or else the master's
-    /// annotators who have no part in it yet, in order.
+    /// Chooses a task set and fills in the names as exporting without names would give them:
+    /// each part's annotator, or else the master's annotators who have no part in it yet, in
+    /// order (`export::suggested_names`).
     fn choose(&mut self, master: &Master, task_set: Option<u32>) {
         self.task_set = task_set;
-        self.names.clear();
-        let Some(ts) = task_set.and_then(|id| master.task_sets.iter().find(|t| t.id == id)) else { return };
-        let holders: Vec<_> = ts.tasks.iter().filter_map(|t| t.annotator).collect();
-        let mut free = master.annotators.iter().filter(|a| !holders.contains(&a.id)).map(|a| a.name.clone());
-        for task in ts.tasks.iter().filter(|t| t.label != IAA_LABEL) {
-            let name = match task.annotator {
-                Some(a) => master.annotator_name(a),
-                None => free.next().unwrap_or_default(),
-            };
-            self.names.push(name);
-        }
+        self.names = task_set.and_then(|id| export::suggested_names(master, id).ok()).unwrap_or_default();
     }
 
     /// How many candidates each part's batch holds (its own part and the IAA sample).
@@ -107,7 +98,7 @@ impl BatchExportDialog {
         egui::Grid::new("export names").num_columns(3).spacing([12.0, 6.0]).show(ui, |ui| {
             for (i, name) in self.names.iter_mut().enumerate() {
                 let label = ui.label(format!("Part {}", i + 1));
-                let field = egui::TextEdit::singleline(name).hint_text(format!("Annotator {}", i + 1));
+                let field = egui::TextEdit::singleline(name).hint_text("a name");
                 ui.add_sized([260.0, 24.0], field).labelled_by(label.id);
                 if let Some(n) = sizes.get(i) {
                     ui.label(RichText::new(format!("{n} candidates")).weak());
@@ -137,44 +128,23 @@ impl BatchExportDialog {
 
     fn export(&mut self, session: &mut Session) -> Result<(), String> {
         let task_set = self.task_set.ok_or("Choose a task set.")?;
-        let dir = self.folder.folder()?;
-        // No names at all: the parts keep their annotators, or get "Annotator 1", "Annotator 2"…
-        let names: Vec<String> =
-            if self.names.iter().all(|n| n.trim().is_empty()) { Vec::new() } else { self.names.clone() };
-        let mut draft = session.master().clone();
-        let batches = export::export(&mut draft, task_set, &names, chrono::Utc::now()).map_err(|e| e.to_string())?;
-        let files = batches
-            .iter()
-            .map(|b| export::target(&draft, session.path(), &dir, task_set, b.annotator().id, self.replace))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| dialogs::target_problem(e, REPLACE))?;
-        // The parts are given out in the master before the batches exist, so they always merge.
-        if draft != *session.master() {
-            change(session, |m| {
-                *m = draft.clone();
-                Ok::<_, Infallible>(())
-            })?;
-        }
-        for (batch, file) in batches.iter().zip(&files) {
-            batch::save(batch, file).map_err(|e| e.to_string())?;
-            let content = batch.content();
-            self.written.push((
-                file.clone(),
-                batch.annotator().name.clone(),
-                content.candidates.len(),
-                content.records.len(),
-            ));
-        }
+        let folder = self.folder.folder()?;
+        // No names at all: the library's choice (each part's annotator, then the free ones).
+        let names = if self.names.iter().all(|n| n.trim().is_empty()) { Vec::new() } else { self.names.clone() };
+        let exporting = Exporting { task_set, names, folder, replace: self.replace, created: chrono::Utc::now() };
+        let exported =
+            session.run(|store| workflow::export::run(store, &exporting)).map_err(|e| dialogs::failed(&e, REPLACE))?;
+        self.written = exported.files;
         Ok(())
     }
 
     fn written_ui(&mut self, ui: &mut Ui) -> Reply {
         dialogs::done(ui, &format!("Wrote {} batch files:", self.written.len()));
         egui::Grid::new("written batches").striped(true).spacing([14.0, 4.0]).show(ui, |ui| {
-            for (path, who, candidates, records) in &self.written {
-                ui.label(RichText::new(who).strong());
-                ui.label(path.display().to_string());
-                ui.label(format!("{candidates} candidates, {records} records"));
+            for w in &self.written {
+                ui.label(RichText::new(&w.annotator).strong());
+                ui.label(w.path.display().to_string());
+                ui.label(format!("{} candidates, {} records", w.candidates, w.records));
                 ui.end_row();
             }
         });

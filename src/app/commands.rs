@@ -1,6 +1,6 @@
 //! What keys and menus do: edits through the session, undo, and the menu actions.
 
-use super::dialogs::{Kind, Outcome};
+use super::dialogs::{self, Kind, Outcome};
 use super::keys::{self, Command, Scope};
 use super::menu::Action;
 use super::navigation::{Go, View};
@@ -11,6 +11,7 @@ use super::{App, keyboard_taken};
 use protest::annotation::Edit;
 use protest::model::{AnnotatorId, CandidateId, Role};
 use protest::overview::Overview;
+use protest::workflow;
 
 impl App {
     pub(super) fn read_keys(&mut self, ctx: &egui::Context) -> Option<Command> {
@@ -107,11 +108,14 @@ impl App {
             Action::ToggleOverview => self.toggle_overview(),
             Action::AddAnnotator(name) => {
                 let Some(s) = &mut self.session else { return };
-                match s.add_annotator(&name) {
+                match s.run(|store| workflow::annotators::add(store, &name)) {
                     Ok(id) => {
+                        s.set_annotator(id);
                         self.settings.annotators.insert(s.path().to_path_buf(), id);
                     }
-                    Err(e) => self.messages.error(e),
+                    Err(e) => {
+                        self.messages.error(format!("Could not add {}: {}", name.trim(), dialogs::failed(&e, "")))
+                    }
                 }
             }
         }
@@ -135,7 +139,8 @@ impl App {
     /// Opens a dialog; those for a master only in researcher mode (the legacy import also
     /// without a file).
     fn researcher_dialog(&mut self, kind: Kind) {
-        if self.is_researcher() || (kind == Kind::Legacy && self.session.is_none()) {
+        let any = kind == Kind::SaveCopy || (kind == Kind::Legacy && self.session.is_none());
+        if self.is_researcher() || any {
             self.dialogs.show(kind, self.session.as_ref());
         }
     }
@@ -147,6 +152,14 @@ impl App {
             Outcome::Show(opening) => self.leave_then(Go::Show(opening)),
             Outcome::Merge(batches) => self.dialogs.merge(&batches),
             Outcome::Dialog(kind) => self.researcher_dialog(kind),
+            Outcome::OpenCopy(path) => {
+                if self.session.as_ref().is_some_and(|s| s.not_saved().is_some()) {
+                    // The copy has everything; the file itself cannot take it, so it is left as
+                    // it is rather than closed.
+                    self.session = None;
+                }
+                self.leave_then(Go::Open(path));
+            }
         }
     }
 

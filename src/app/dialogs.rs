@@ -1,5 +1,5 @@
-//! The researcher's dialogs (annotators, task sets, batches, adjudication, lookup, old files):
-//! one open at a time, each a small struct with a `ui` method in its own file.
+//! The researcher's dialogs (annotators, task sets, batches, adjudication, lookup, old files) and
+//! *Save a copy*: one open at a time, each a small struct with a `ui` method in its own file.
 
 use super::adjudication_dialog::AdjudicationDialog;
 use super::annotators_dialog::AnnotatorsDialog;
@@ -9,11 +9,11 @@ use super::goto_dialog::GoToDialog;
 use super::legacy_dialog::LegacyDialog;
 use super::merge_dialog::MergeDialog;
 use super::plan_dialog::PlanDialog;
+use super::save_copy_dialog::SaveCopyDialog;
 use super::session::Session;
 use egui::{Id, Modal, ModalResponse, RichText, Ui};
 use protest::Error;
-use protest::batch::export;
-use protest::model::{ExampleNo, Master};
+use protest::model::ExampleNo;
 use std::path::{Path, PathBuf};
 
 /// Whether the user closed a dialog: with Esc. A stray click beside it does not close it, as
@@ -34,6 +34,7 @@ pub enum Kind {
     Adjudication,
     Legacy,
     GoTo,
+    SaveCopy,
 }
 
 /// What a dialog asks the app to do once it closes.
@@ -44,6 +45,8 @@ pub enum Outcome {
     Merge(Vec<PathBuf>),
     /// The next step's dialog.
     Dialog(Kind),
+    /// A copy of the open file was saved: open it instead.
+    OpenCopy(PathBuf),
 }
 
 /// What a dialog's `ui` returns each frame.
@@ -61,6 +64,7 @@ enum Dialog {
     Adjudication(AdjudicationDialog),
     Legacy(LegacyDialog),
     GoTo(GoToDialog),
+    SaveCopy(SaveCopyDialog),
 }
 
 #[derive(Default)]
@@ -85,6 +89,7 @@ impl Dialogs {
             (Kind::Merge, Some(m), Some(p)) => Dialog::Merge(MergeDialog::new(m, p)),
             (Kind::Adjudication, Some(m), Some(p)) => Dialog::Adjudication(AdjudicationDialog::new(m, p)),
             (Kind::GoTo, Some(_), _) => Dialog::GoTo(GoToDialog::default()),
+            (Kind::SaveCopy, Some(_), Some(p)) => Dialog::SaveCopy(SaveCopyDialog::new(p)),
             _ => return, // nothing open to work on
         });
     }
@@ -120,6 +125,7 @@ impl Dialogs {
                     (Dialog::Merge(d), Some(s)) => d.ui(ui, s),
                     (Dialog::Adjudication(d), Some(s)) => d.ui(ui, s),
                     (Dialog::GoTo(d), Some(s)) => d.ui(ui, s),
+                    (Dialog::SaveCopy(d), Some(s)) => d.ui(ui, s),
                 })
                 .inner
         });
@@ -138,31 +144,21 @@ impl Dialogs {
     }
 }
 
-/// Runs a library change on the open master and saves it in full. A refusal comes back as the
-/// library's own words; a failed save as the store's message (naming the file).
-pub fn change<T, E: std::fmt::Display>(
-    session: &mut Session,
-    f: impl FnOnce(&mut Master) -> Result<T, E>,
-) -> Result<T, String> {
-    let mut refusal = None;
-    let saved = session.update(|m| {
-        f(m).map_err(|e| {
-            refusal = Some(e.to_string());
-            Error::whole_file(Path::new(""), "refused")
-        })
-    });
-    match refusal {
-        Some(refusal) => Err(refusal),
-        None => saved,
+/// What to tell the user about an operation that failed (and changed nothing): a refusal in the
+/// rule's own words, anything else (a full disk…) as the error, saying that nothing changed. A
+/// file in the way names the tick box `tick` that replaces it.
+pub fn failed(e: &Error, tick: &str) -> String {
+    match e {
+        Error::Refused { message, .. } => message.clone(),
+        Error::Exists { .. } => format!("{e}; tick “{tick}” to replace it."),
+        e => format!("{e}. Nothing was changed."),
     }
 }
 
-/// Why a batch file cannot be written, saying which tick box replaces an existing one.
-pub fn target_problem(e: export::TargetError, tick: &str) -> String {
-    match e {
-        export::TargetError::Exists(_) => format!("{e}; tick “{tick}” to replace it."),
-        e => e.to_string(),
-    }
+/// The text with a capital first letter (the library's messages start in lower case).
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// The dialog's title.

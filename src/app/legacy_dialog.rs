@@ -3,19 +3,18 @@
 //! round-trip summary. A batch is converted against its converted master, which may gain the
 //! batch's annotator and their part of a task set (`Placement`).
 
-use super::dialogs::{self, Outcome, Reply, change};
+use super::dialogs::{self, Outcome, Reply};
 use super::path_field::{PathField, Pick};
 use super::session::Session;
 use super::workspace::Mode;
 use egui::{RichText, Ui};
 use protest::atomic::same_file;
-use protest::batch::{self, Batch};
-use protest::legacy::{self, Converted, FileType, Info, Options, Placement, Reference, Report};
-use protest::master_file;
-use protest::model::Master;
-use protest::store::Store;
-use std::convert::Infallible;
+use protest::disk::Os;
+use protest::legacy::{self, FileType, Info, Reference, Report};
+use protest::workflow;
 use std::path::{Path, PathBuf};
+
+const REPLACE: &str = "Replace the existing file";
 
 const OLD_FILES: Pick = Pick::File(&[("PROTEST 1.x files", &["db", "sqlite", "sqlite3", "protest"])]);
 
@@ -138,7 +137,7 @@ impl LegacyDialog {
             self.target_suggested = false;
         }
         if self.target.path().is_some_and(|t| t.exists()) {
-            ui.checkbox(&mut self.replace, "Replace the existing file");
+            ui.checkbox(&mut self.replace, REPLACE);
         }
         ui.add_space(8.0);
         dialogs::problem(ui, self.problem.as_deref());
@@ -189,76 +188,39 @@ impl LegacyDialog {
     fn convert(&mut self, session: Option<&mut Session>) -> Result<Done, String> {
         let old = self.old.path().ok_or("Type or choose the old file.")?;
         let target = self.target.path().ok_or("Type or choose where to write the converted file.")?;
-        if same_file(&old, &target) {
-            return Err("The converted file cannot replace the old one: choose another name.".into());
-        }
         if session.as_ref().is_some_and(|s| same_file(s.path(), &target)) {
             return Err(format!("{} is open here: choose another name.", target.display()));
         }
-        if target.exists() && !self.replace {
-            return Err(format!(
-                "{} already exists: tick “Replace the existing file”, or choose another name.",
-                target.display()
-            ));
-        }
         let now = chrono::Utc::now();
-        let text = |e: protest::Error| e.to_string();
-        let info = legacy::inspect(&old).map_err(text)?;
+        let failed = |e: protest::Error| match e {
+            protest::Error::Exists { .. } => format!("{e}: tick “{REPLACE}”, or choose another name."),
+            e => dialogs::capitalised(&dialogs::failed(&e, REPLACE)),
+        };
+        let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         if info.file_type == FileType::Master {
-            let options = Options { reference: self.reference(), master: None, now };
-            let Converted::Master { master, report } = legacy::convert(&old, &options).map_err(text)? else {
-                return Err("This old file changed from a master to a batch; choose it again.".into());
-            };
-            master_file::save(&master, &target).map_err(text)?;
-            return Ok(Done { summary: summary(&report, &target), path: target, mergeable: false, master: true });
+            let converted =
+                workflow::convert::master(&Os, &old, &target, self.reference(), self.replace, now).map_err(failed)?;
+            return Ok(Done {
+                summary: summary(&converted.report, &target),
+                path: target,
+                mergeable: false,
+                master: true,
+            });
         }
         let master_path =
             self.master.path().ok_or("Choose the converted master of this batch (convert its old master first).")?;
-        if same_file(&master_path, &target) || same_file(&master_path, &old) {
-            return Err("The old batch, its master and the converted batch must be three different files.".into());
-        }
-        let convert = |master: &Master| -> Result<(Batch, Placement, Report), String> {
-            match legacy::convert(&old, &Options { reference: Reference::Guess, master: Some(master), now }) {
-                Ok(Converted::Batch { batch, placement, report }) => Ok((batch, placement, report)),
-                Ok(Converted::Master { .. }) => Err("This old file is a master, not a batch.".into()),
-                Err(e) => Err(e.to_string()),
-            }
+        let convert = |store: &mut protest::store::Store<protest::model::Master>| {
+            workflow::convert::batch(store, &old, &target, self.replace, now)
         };
         let here = session.filter(|s| s.mode() == Mode::Researcher && same_file(s.path(), &master_path));
         let mergeable = here.is_some();
-        let report = match here {
+        let converted = match here {
             // The master is open in this window: it changes through the open file.
-            Some(session) => {
-                let (batch, placement, report) = convert(session.master())?;
-                if placement.changes_master() {
-                    change(session, |m| {
-                        placement.apply(m);
-                        Ok::<_, Infallible>(())
-                    })?;
-                }
-                batch::save(&batch, &target).map_err(text)?;
-                report
-            }
-            None => {
-                let (mut store, opened) = Store::<Master>::open(&master_path).map_err(text)?;
-                if let Some(why) = opened.read_only {
-                    return Err(format!("{why}; close it there first."));
-                }
-                let (batch, placement, report) = convert(store.master())?;
-                if placement.changes_master() {
-                    store
-                        .update(|m| {
-                            placement.apply(m);
-                            Ok(())
-                        })
-                        .map_err(text)?;
-                }
-                batch::save(&batch, &target).map_err(text)?;
-                store.close().map_err(text)?;
-                report
-            }
-        };
-        Ok(Done { summary: summary(&report, &target), path: target, mergeable, master: false })
+            Some(session) => session.run(convert),
+            None => workflow::on_master(&master_path, convert),
+        }
+        .map_err(failed)?;
+        Ok(Done { summary: summary(&converted.report, &target), path: target, mergeable, master: false })
     }
 }
 

@@ -55,6 +55,14 @@ impl MenuBar {
                 if !annotator_mode && ui.button("Import old PROTEST file…").clicked() {
                     action = Some(Action::Dialog(Kind::Legacy));
                 }
+                if session.is_some()
+                    && ui
+                        .button("Save a copy as…")
+                        .on_hover_text("Everything shown here, changes not saved included, into a new file")
+                        .clicked()
+                {
+                    action = Some(Action::Dialog(Kind::SaveCopy));
+                }
                 ui.separator();
                 if ui.button("Quit").clicked() {
                     action = Some(Action::Quit);

@@ -1,14 +1,15 @@
-//! Batches › Import annotated batches (`merge::prepare`, then `merge::apply`): pick batch files,
-//! see per batch what would change, confirm before records are replaced. All or nothing: any
-//! refusal (naming the file) stops the whole import.
+//! Batches › Import annotated batches (`workflow::merge`): pick batch files, see per batch what
+//! would change, confirm before records are replaced. All or nothing: any refusal (naming the
+//! file) stops the whole import.
 
-use super::dialogs::{self, Reply, change};
+use super::dialogs::{self, Reply};
 use super::path_field::{PathField, Pick};
 use super::session::Session;
 use egui::{RichText, Ui};
 use protest::batch;
 use protest::merge::{self, Incoming, Merge};
 use protest::model::Master;
+use protest::workflow;
 use std::path::{Path, PathBuf};
 
 #[derive(Default)]
@@ -120,15 +121,16 @@ impl MergeDialog {
     fn merge(&mut self, session: &mut Session) {
         let Some((incoming, _)) = &self.checked else { return };
         // Prepared again on the master as it is now: the same result unless it changed meanwhile.
-        let result = change(session, |m| {
-            let prepared = merge::prepare(m, incoming)?;
-            Ok::<_, protest::Error>(merge::apply(m, &prepared))
-        });
-        match result {
-            Ok(n) => {
-                self.merged = Some(format!("Merged {n} records from {} batch files into the master.", incoming.len()))
+        // The user saw what would be replaced and confirmed it with the button.
+        match session.run(|store| workflow::merge::run(store, incoming, true)) {
+            Ok(merged) => {
+                self.merged = Some(format!(
+                    "Merged {} records from {} batch files into the master.",
+                    merged.written(),
+                    incoming.len()
+                ))
             }
-            Err(e) => self.problem = Some(e),
+            Err(e) => self.problem = Some(dialogs::failed(&e, "")),
         }
     }
 }
@@ -138,11 +140,7 @@ fn check(session: &Session, paths: &[PathBuf]) -> Result<(Vec<Incoming>, Merge),
     if paths.is_empty() {
         return Err("Type or choose the batch files first.".into());
     }
-    let incoming = paths
-        .iter()
-        .map(|path| Ok(Incoming { path: path.clone(), batch: batch::load_current(path)? }))
-        .collect::<protest::Result<Vec<_>>>()
-        .map_err(|e| e.to_string())?;
+    let incoming = workflow::merge::read(paths).map_err(|e| e.to_string())?;
     let prepared = merge::prepare(session.master(), &incoming).map_err(|e| e.to_string())?;
     Ok((incoming, prepared))
 }

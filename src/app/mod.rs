@@ -28,6 +28,7 @@ mod plan_dialog;
 mod report_export;
 mod report_table;
 mod report_view;
+mod save_copy_dialog;
 mod score_chart;
 mod session;
 mod settings;
@@ -50,6 +51,8 @@ mod tests_legacy;
 mod tests_overview;
 #[cfg(test)]
 mod tests_report;
+#[cfg(test)]
+mod tests_saving;
 
 use add_system_dialog::AddSystemDialog;
 use annotation_panel::AnnotationPanel;
@@ -63,12 +66,15 @@ use menu::MenuBar;
 use navigation::{Go, View};
 use open_dialog::OpenDialog;
 use overview_panel::{OverviewPanel, Side};
+use protest::disk::Disk;
 use report_view::ReportView;
+use session::NotSaved;
 use session::Session;
 use settings::Settings;
 use status::Messages;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// The window icon: the pronoun (yellow) and its translation (cyan), as the app highlights them.
 const ICON: &[u8] = include_bytes!("../../assets/icon.png");
@@ -130,11 +136,20 @@ pub struct App {
     /// A text field or a popup had the keyboard at the end of the last frame. egui takes focus
     /// away on Esc before the frame runs, so that Esc must not also count as "back".
     keyboard_taken: bool,
+    /// What files are written through (a failing one in tests).
+    disk: Arc<dyn Disk>,
+    /// The user was told that quitting now loses changes not saved, and may quit again.
+    quit_warned: bool,
 }
 
 impl App {
     /// Opens `file`, or the last file used, or the sample (a copy in `data_dir`).
     pub fn new(settings: Settings, file: Option<PathBuf>, data_dir: Option<PathBuf>) -> App {
+        App::on_disk(settings, file, data_dir, protest::disk::os())
+    }
+
+    /// [`App::new`], writing files through `disk`.
+    pub fn on_disk(settings: Settings, file: Option<PathBuf>, data_dir: Option<PathBuf>, disk: Arc<dyn Disk>) -> App {
         let mut app = App {
             settings,
             session: None,
@@ -155,6 +170,8 @@ impl App {
             viewport: Vec::new(),
             styled: false,
             keyboard_taken: false,
+            disk,
+            quit_warned: false,
         };
         let last = app.settings.last_file().filter(|p| p.exists()).map(Path::to_path_buf);
         match file.or(last) {
@@ -182,13 +199,14 @@ impl App {
             self.view = View::Browser;
             return;
         }
-        match workspace::open(path) {
+        match workspace::open(Arc::clone(&self.disk), path) {
             Ok((file, opened)) => {
                 if let Some(old) = self.session.take()
                     && let Err(e) = old.close()
                 {
                     self.messages.error(e);
                 }
+                self.quit_warned = false;
                 let path = file.path().to_path_buf();
                 if opened.recovered > 0 {
                     self.messages.notice(format!(
@@ -197,8 +215,13 @@ impl App {
                         if opened.recovered == 1 { "" } else { "s" }
                     ));
                 }
+                if let Some(why) = &opened.dropped {
+                    self.messages.notice(format!("{}.", dialogs::capitalised(why)));
+                }
                 if let Some(why) = &opened.read_only {
-                    self.messages.notice(format!("Read-only: {why}. Your changes would not be saved."));
+                    self.messages.notice(format!(
+                        "Read-only: {why}. Your changes would not be saved; File › Save a copy as… makes a copy you can change."
+                    ));
                 }
                 let preferred = self.settings.annotators.get(&path).copied();
                 self.session = Some(Session::new(file, preferred));
@@ -237,8 +260,15 @@ impl App {
                 self.action(&ctx, action);
             }
         });
+        let not_saved = self.session.as_ref().and_then(Session::not_saved);
+        self.messages.can_retry = not_saved.as_ref().is_some_and(|n| !n.detached);
+        self.messages.not_saved = not_saved.map(|n| not_saved_text(&n));
         if !self.messages.is_empty() {
-            egui::Panel::top("messages").show(ui, |ui| self.messages.ui(ui));
+            let retry = egui::Panel::top("messages").show(ui, |ui| self.messages.ui(ui)).inner;
+            if retry && let Some(session) = &mut self.session {
+                // The banner stays while it fails, with the reason.
+                let _ = session.retry();
+            }
         }
         egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui));
         let researcher = self.session.as_ref().is_some_and(|s| s.mode() == workspace::Mode::Researcher);
@@ -276,12 +306,36 @@ impl App {
     /// Stores what is left and closes the file (the window is closing).
     pub fn shutdown(&mut self) {
         self.store_due_remarks(None);
-        if let Some(session) = self.session.take()
-            && let Err(e) = session.close()
-        {
-            // The journal still holds every change; the next start recovers it.
-            eprintln!("error: {e}");
+        let Some(session) = self.session.take() else { return };
+        let lost = session.not_saved().map_or(0, |n| n.changes);
+        if let Err(e) = session.close() {
+            match lost {
+                // The journal holds every change; the next opening recovers it.
+                0 => eprintln!(
+                    "error: {e}; every change is in the journal beside the file and comes back when it is next opened"
+                ),
+                n => eprintln!("error: {e}; {n} changes that could not be saved are lost (quit without them)"),
+            }
         }
+    }
+}
+
+/// What the banner says while changes are not saved.
+fn not_saved_text(n: &NotSaved) -> String {
+    let what = match n.changes {
+        1 => "1 change is not saved".to_owned(),
+        k => format!("{k} changes are not saved"),
+    };
+    if n.detached {
+        format!(
+            "Another program changed this file since it was opened here ({}), so PROTEST writes nothing more to it and neither version is lost. {what}: keep them with File › Save a copy as…, then work on in the copy.",
+            n.why
+        )
+    } else {
+        format!(
+            "{what}: {}. They are kept here and saved with the next change, or press Retry; File › Save a copy as… writes them elsewhere.",
+            n.why
+        )
     }
 }
 

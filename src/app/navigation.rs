@@ -103,6 +103,19 @@ impl App {
             Go::Show(opening) => self.start(opening),
             Go::Open(path) => self.open(&path),
             Go::Quit => {
+                let unsaved = self.session.as_mut().filter(|s| s.not_saved().is_some());
+                if let Some(session) = unsaved
+                    && session.retry().is_err()
+                    && !self.quit_warned
+                {
+                    self.quit_warned = true;
+                    let retry = if self.messages.can_retry { "Press Retry, or keep" } else { "Keep" };
+                    self.messages.error(format!(
+                        "Quitting now loses the changes that are not saved (see above). {retry} them with File › Save \
+                         a copy as…; or quit again to leave without them."
+                    ));
+                    return;
+                }
                 self.may_close = true;
                 self.viewport.push(ViewportCommand::Close);
             }

@@ -1,13 +1,14 @@
-//! Batches › Plan a task set (`plan::plan`): the corpora and categories to draw from, the number
-//! of annotators, the IAA sample and the seed, with a live preview of what each annotator would
-//! get; *Store the task set* saves it in the master.
+//! Batches › Plan a task set (`workflow::task_sets`): the corpora and categories to draw from, the
+//! number of annotators, the IAA sample and the seed, with a live preview of what each annotator
+//! would get; *Store the task set* saves it in the master. Task sets nothing was given out from
+//! can be replaced (same name) or removed.
 
-use super::dialogs::{self, Kind, Outcome, Reply, change};
+use super::dialogs::{self, Kind, Outcome, Reply};
 use super::session::Session;
 use egui::{RichText, Ui};
-use protest::auto_eval;
-use protest::model::{Candidate, CorpusId, Master};
+use protest::model::{CorpusId, Master};
 use protest::plan::{self, Plan, PlanError, Request, Row};
+use protest::workflow::task_sets::{self, Planned, Planning};
 
 pub struct PlanDialog {
     name: String,
@@ -19,10 +20,13 @@ pub struct PlanDialog {
     seed: String,
     /// Only candidates the automatic reference match left for a human.
     needing_human: bool,
+    /// Replace the task set of the same name (nothing was given out from it).
+    replace: bool,
     /// The preview and what it was computed for.
-    preview: Option<(Request, bool, Result<Plan, PlanError>)>,
+    preview: Option<(Request, bool, bool, Result<Planned, PlanError>)>,
     problem: Option<String>,
     stored: Option<String>,
+    removed: Option<String>,
 }
 
 /// A seed to start from; the user can type another or draw a new one.
@@ -45,9 +49,11 @@ impl PlanDialog {
             iaa: pool.div_ceil(15).max(groups),
             seed: new_seed(),
             needing_human: false,
+            replace: false,
             preview: None,
             problem: None,
             stored: None,
+            removed: None,
         }
     }
 
@@ -63,15 +69,27 @@ impl PlanDialog {
         })
     }
 
+    /// What to plan, for the library; `None` while the seed is not a number.
+    fn planning(&self) -> Option<Planning> {
+        Some(Planning {
+            request: self.request()?,
+            only_needing_human: self.needing_human,
+            replace: self.replace,
+            created: chrono::Utc::now(),
+        })
+    }
+
     /// The plan for the current choices, recomputed only when they change.
-    fn preview(&mut self, master: &Master) -> Option<&Result<Plan, PlanError>> {
-        let request = self.request()?;
-        let fresh = self.preview.as_ref().is_some_and(|(r, h, _)| *r == request && *h == self.needing_human);
+    fn preview(&mut self, master: &Master) -> Option<&Result<Planned, PlanError>> {
+        let planning = self.planning()?;
+        let fresh = self.preview.as_ref().is_some_and(|(r, h, x, _)| {
+            *r == planning.request && *h == planning.only_needing_human && *x == planning.replace
+        });
         if !fresh {
-            let planned = plan_with(master, &request, self.needing_human);
-            self.preview = Some((request, self.needing_human, planned));
+            let planned = task_sets::preview(master, &planning);
+            self.preview = Some((planning.request, planning.only_needing_human, planning.replace, planned));
         }
-        self.preview.as_ref().map(|(_, _, planned)| planned)
+        self.preview.as_ref().map(|(_, _, _, planned)| planned)
     }
 
     pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
@@ -104,44 +122,97 @@ impl PlanDialog {
         ui.separator();
         let mut store = false;
         let mut reply = Reply::Stay;
+        let mut name_taken = false;
         let name = match self.preview(master) {
             None => {
                 dialogs::problem(ui, Some("The seed is a whole number, e.g. 42."));
                 None
             }
             Some(Ok(planned)) => {
-                preview(ui, master, planned);
-                Some(planned.task_set.name.clone())
+                preview(ui, master, &planned.plan);
+                Some((planned.plan.task_set.name.clone(), planned.replaces))
+            }
+            Some(Err(e @ PlanError::NameTaken { .. })) => {
+                dialogs::problem(ui, Some(&format!("{}.", dialogs::capitalised(&e.to_string()))));
+                name_taken = true;
+                None
+            }
+            Some(Err(e @ (PlanError::GivenOut { .. } | PlanError::NoMatchYet))) => {
+                dialogs::problem(ui, Some(&format!("{}.", dialogs::capitalised(&e.to_string()))));
+                None
             }
             Some(Err(e)) => {
                 dialogs::problem(ui, Some(&format!("Nothing to plan: {e}.")));
                 None
             }
         };
+        if name_taken || self.replace {
+            ui.checkbox(&mut self.replace, "Replace the task set of this name (no batch was exported from it)");
+        }
         ui.add_space(6.0);
         ui.horizontal(|ui| {
-            let label = format!("Store “{}” in the master", name.as_deref().unwrap_or("the task set"));
+            let label = match &name {
+                Some((name, Some(id))) => format!("Replace task set {id} with “{name}”"),
+                Some((name, None)) => format!("Store “{name}” in the master"),
+                None => "Store the task set in the master".to_owned(),
+            };
             store = ui.add_enabled(name.is_some(), egui::Button::new(RichText::new(label).strong())).clicked();
             if ui.button("Cancel").clicked() {
                 reply = Reply::Close;
             }
         });
-        if store && let Some(request) = self.request() {
-            let needing_human = self.needing_human;
+        if store && let Some(planning) = self.planning() {
             // Planned again on the master as it is when stored, so the id is the next free one.
-            let result = change(session, |m| {
-                let planned = plan_with(m, &request, needing_human)?;
-                let (id, name) = (planned.task_set.id, planned.task_set.name.clone());
-                m.task_sets.push(planned.task_set);
-                Ok::<_, PlanError>((id, name))
-            });
-            match result {
-                Ok((id, name)) => self.stored = Some(format!("Stored “{name}” as task set {id}.")),
-                Err(e) => self.problem = Some(e),
+            match session.run(|store| task_sets::run(store, &planning)) {
+                Ok(planned) => {
+                    let ts = &planned.plan.task_set;
+                    self.stored = Some(format!("Stored “{}” as task set {}.", ts.name, ts.id));
+                }
+                Err(e) => self.problem = Some(dialogs::failed(&e, "")),
             }
         }
         dialogs::problem(ui, self.problem.as_deref());
+        self.task_sets(ui, session);
         reply
+    }
+
+    /// The master's task sets; those nothing was given out from can be removed.
+    fn task_sets(&mut self, ui: &mut Ui, session: &mut Session) {
+        if let Some(removed) = &self.removed {
+            dialogs::done(ui, removed);
+        }
+        if session.master().task_sets.is_empty() {
+            return;
+        }
+        let mut remove = None;
+        ui.add_space(6.0);
+        egui::CollapsingHeader::new("Task sets in this master").show(ui, |ui| {
+            egui::Grid::new("task sets").striped(true).spacing([14.0, 4.0]).show(ui, |ui| {
+                for ts in &session.master().task_sets {
+                    ui.label(RichText::new(&ts.name).strong());
+                    ui.label(format!("id {}", ts.id));
+                    if plan::given_out(ts) {
+                        ui.label(RichText::new("given out").weak());
+                    } else {
+                        let button = ui.button("Remove").accessible_name(format!("Remove task set {}", ts.name));
+                        if button.clicked() {
+                            remove = Some(ts.id);
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
+        });
+        if let Some(id) = remove {
+            match session.run(|store| task_sets::remove(store, id)) {
+                Ok(ts) => {
+                    self.problem = None;
+                    self.preview = None; // the next id may have changed
+                    self.removed = Some(format!("Removed task set {} “{}”.", ts.id, ts.name));
+                }
+                Err(e) => self.problem = Some(dialogs::failed(&e, "")),
+            }
+        }
     }
 
     fn choices(&mut self, ui: &mut Ui, master: &Master) {
@@ -197,11 +268,6 @@ impl PlanDialog {
             }
         });
     }
-}
-
-fn plan_with(master: &Master, request: &Request, needing_human: bool) -> Result<Plan, PlanError> {
-    let keep = |c: &Candidate| !needing_human || auto_eval::needs_human(master, c.id);
-    plan::plan(master, request, keep, chrono::Utc::now())
 }
 
 fn all_none<T>(ui: &mut Ui, items: &mut [(T, bool)], what: &str) {

@@ -315,14 +315,11 @@ impl App {
     /// Runs a round of the automatic reference match, stores it and says what it settled.
     pub(super) fn run_auto_eval(&mut self) {
         let Some(session) = &mut self.session else { return };
-        let result = session.update(|master| {
-            master.auto_eval = auto_eval::run(master, chrono::Utc::now());
-            Ok(master.auto_eval.rounds.last().map(auto_eval::summary))
-        });
-        match result {
-            Ok(Some(summary)) => self.messages.notice(summary),
-            Ok(None) => {}
-            Err(e) => self.messages.error(format!("Could not store the automatic match: {e}")),
+        match session.run(|store| protest::workflow::auto_eval::run(store, chrono::Utc::now())) {
+            Ok(round) => self.messages.notice(auto_eval::summary(&round)),
+            Err(e) => {
+                self.messages.error(format!("Could not store the automatic match: {}", super::dialogs::failed(&e, "")))
+            }
         }
     }
 }

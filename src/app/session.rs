@@ -2,10 +2,12 @@
 //! durably and can be undone.
 
 use super::workspace::{Mode, Workspace};
+use protest::Error;
 use protest::annotation::{self, Edit, Leaving, UsedTags};
 use protest::conflicts::Conflict;
 use protest::history::History;
 use protest::model::{AnnotatorId, CandidateId, Category, Master, Record};
+use protest::store::Store;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -22,6 +24,15 @@ pub struct Session {
     changed_from: u64,
     /// The tags in use, for the tag boxes' suggestions every frame.
     tags: UsedTags,
+}
+
+/// Changes the session keeps in memory that are not saved, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotSaved {
+    pub changes: usize,
+    pub why: String,
+    /// Another program changed the file: nothing more is written to it here.
+    pub detached: bool,
 }
 
 /// What changed since a view of the master was computed, as [`Session::since`] tells it.
@@ -93,11 +104,24 @@ impl Session {
         }
     }
 
-    pub fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId, String> {
-        let id = self.file.add_annotator(name).map_err(|e| e.to_string())?;
-        self.changed_whole();
-        self.set_annotator(id);
-        Ok(id)
+    /// What is not saved and why, while something is not: for the status line and the banner.
+    pub fn not_saved(&self) -> Option<NotSaved> {
+        let changes = self.file.not_saved();
+        if let Some(why) = self.file.detached() {
+            return Some(NotSaved { changes, why: why.to_owned(), detached: true });
+        }
+        let why = self.file.failure()?.to_owned();
+        (changes > 0).then_some(NotSaved { changes, why, detached: false })
+    }
+
+    /// Tries again to save what is not saved.
+    pub fn retry(&mut self) -> Result<(), String> {
+        self.file.retry().map_err(|e| format!("Still not saved: {e}"))
+    }
+
+    /// Writes the file as it is here, changes not saved included, into a new file.
+    pub fn save_copy(&self, path: &Path) -> protest::Result<()> {
+        self.file.save_copy(path)
     }
 
     /// How many changes have been made through this session: a new number means a changed master.
@@ -128,29 +152,34 @@ impl Session {
         self.tags = UsedTags::new(self.master());
     }
 
-    /// A change to the whole master (annotators, task sets, a merge, an automatic-match round, a
-    /// new system), saved in full. Masters only: a batch holds one annotator's work and nothing
-    /// else changes in it. The change may add candidates, so the display order is taken afresh.
-    pub fn update<T>(&mut self, change: impl FnOnce(&mut Master) -> protest::Result<T>) -> Result<T, String> {
-        if self.mode() != Mode::Researcher {
-            return Err("Only a master can be changed this way; this is an annotator's batch.".into());
+    /// One of the researcher's operations on the master (`protest::workflow`): all or nothing,
+    /// in memory and on disk. Masters only: a batch holds one annotator's work and nothing else
+    /// changes in it. The operation may add candidates, so the display order is taken afresh.
+    pub fn run<T>(&mut self, operation: impl FnOnce(&mut Store<Master>) -> protest::Result<T>) -> protest::Result<T> {
+        let path = self.path().to_path_buf();
+        let Some(store) = self.file.master_store() else {
+            return Err(Error::refused(path, "only a master can be changed this way; this is an annotator's batch"));
+        };
+        let records = store.master().records.clone();
+        let before = store.changes();
+        let value = operation(store)?;
+        if store.changes() == before {
+            return Ok(value);
         }
-        let records = self.master().records.clone();
-        let mut value = None;
-        self.file
-            .update(Box::new(|master| {
-                value = Some(change(master)?);
-                Ok(())
-            }))
-            .map_err(|e| e.to_string())?;
         if self.master().records != records {
             // A merge: undoing an earlier step would overwrite what it brought, so the history
             // starts afresh.
             self.history = History::default();
         }
+        let annotator = self.annotator;
+        if !annotator.is_researcher() && self.master().annotator(annotator).is_none() {
+            // The annotator was removed.
+            self.annotator = AnnotatorId::RESEARCHER;
+            self.history = History::default();
+        }
         self.order = self.file.order();
         self.changed_whole();
-        value.ok_or_else(|| "the change was not made".to_owned())
+        Ok(value)
     }
 
     /// The current annotator's record of a candidate.
@@ -241,6 +270,7 @@ impl Session {
         let tags_of =
             |s: &Self| s.master().records.get(candidate, annotator).map(|r| r.tags.clone()).unwrap_or_default();
         let before: BTreeSet<String> = tags_of(self);
+        let kept = record.clone();
         let result = match record {
             Some(r) => self.file.put(r),
             None => self.file.remove(candidate, annotator),
@@ -249,7 +279,12 @@ impl Session {
         self.tags.change(&before, &tags_of(self));
         self.changes += 1;
         self.changed.push((candidate, annotator));
-        result.map_err(|e| format!("Could not save: {e}"))
+        match result {
+            Ok(()) => Ok(()),
+            // Kept in memory as not saved: the status line and the banner say so until it is.
+            Err(_) if self.master().records.get(candidate, annotator) == kept.as_ref() => Ok(()),
+            Err(e) => Err(format!("Could not save: {e}")),
+        }
     }
 
     pub fn close(self) -> Result<(), String> {

@@ -53,7 +53,7 @@ pub fn sample_copy(data_dir: Option<PathBuf>) -> Result<PathBuf, String> {
     if !copy.exists() {
         let bytes = std::fs::read(&bundled).map_err(|e| format!("{}: {e}", bundled.display()))?;
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        protest::atomic::write(&copy, &bytes).map_err(|e| e.to_string())?;
+        protest::atomic::write(&protest::disk::Os, &copy, &bytes).map_err(|e| e.to_string())?;
     }
     Ok(copy)
 }

@@ -7,9 +7,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use protest::conflicts::Conflict;
 use protest::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, TokenRef};
-use protest::store::{Document, Store};
+use protest::store::Store;
 use std::path::Path;
-use workspace::Workspace;
 
 pub(super) const TINY: &str = include_str!("../../tests/fixtures/tiny/tiny.master.json");
 pub(super) const ANNA: AnnotatorId = AnnotatorId(1);
@@ -33,7 +32,7 @@ pub(super) fn tiny() -> Fixture {
 pub(super) fn tiny_with_anna() -> Fixture {
     let f = tiny();
     let (mut store, _) = Store::<Master>::open(&f.path).unwrap();
-    assert_eq!(Workspace::add_annotator(&mut store, "Anna").unwrap(), ANNA);
+    assert_eq!(protest::workflow::annotators::add(&mut store, "Anna").unwrap(), ANNA);
     store.close().unwrap();
     f
 }
@@ -183,7 +182,7 @@ fn both_roles_master(dir: &Path) -> PathBuf {
     };
     let master = protest::import::build(&inputs, "both".into(), chrono::Utc::now()).unwrap();
     let path = dir.join("both.master.json");
-    master.save(&path).unwrap();
+    protest::master_file::save(&master, &path).unwrap();
     path
 }
 

@@ -10,6 +10,7 @@ use protest::batch::{self, Batch, export};
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Purpose, Record};
 use protest::plan::{self, Request};
 use protest::store::Store;
+use protest::workflow::{self, export::Exporting};
 use std::path::{Path, PathBuf};
 use workspace::Mode;
 
@@ -33,27 +34,15 @@ fn plan_task_set(path: &Path, annotators: u32, iaa: u32) -> u32 {
 
 /// Exports every part of a task set beside the master; returns the batch files in part order.
 fn export_batches(path: &Path, task_set: u32, names: &[&str]) -> Vec<PathBuf> {
-    let (mut store, _) = Store::<Master>::open(path).unwrap();
-    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    let mut draft = store.master().clone();
-    let batches = export::export(&mut draft, task_set, &names, chrono::Utc::now()).unwrap();
-    store
-        .update(|m| {
-            *m = draft.clone();
-            Ok(())
-        })
-        .unwrap();
-    let dir = path.parent().unwrap();
-    let files: Vec<PathBuf> = batches
-        .iter()
-        .map(|b| {
-            let file = export::target(&draft, path, dir, task_set, b.annotator().id, false).unwrap();
-            batch::save(b, &file).unwrap();
-            file
-        })
-        .collect();
-    store.close().unwrap();
-    files
+    let exporting = Exporting {
+        task_set,
+        names: names.iter().map(|n| n.to_string()).collect(),
+        folder: path.parent().unwrap().to_path_buf(),
+        replace: false,
+        created: chrono::Utc::now(),
+    };
+    let exported = workflow::on_master(path, |store| workflow::export::run(store, &exporting)).unwrap();
+    exported.files.into_iter().map(|f| f.path).collect()
 }
 
 /// The batch with its journal replayed.

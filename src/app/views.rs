@@ -109,12 +109,19 @@ impl App {
             };
             ui.label(egui::RichText::new(mode).small());
             ui.separator();
-            let state = match () {
-                _ if session.is_read_only() => "read-only: changes are not saved",
-                _ if self.panel.typing() => "saving remarks…",
-                _ => "every change is saved",
+            let not_saved = session.not_saved();
+            let state = match &not_saved {
+                _ if session.is_read_only() => "read-only: changes are not saved".to_owned(),
+                Some(n) if n.detached => {
+                    format!("not saved: the file was changed elsewhere ({} changes kept here)", n.changes)
+                }
+                Some(n) if n.changes == 1 => "1 change not saved".to_owned(),
+                Some(n) => format!("{} changes not saved", n.changes),
+                None if self.panel.typing() => "saving remarks…".to_owned(),
+                None => "every change is saved".to_owned(),
             };
-            ui.label(egui::RichText::new(state).small());
+            let text = egui::RichText::new(state).small();
+            ui.label(if not_saved.is_some() { text.strong().color(ui.visuals().error_fg_color) } else { text });
         });
     }
 }

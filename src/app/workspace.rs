@@ -3,12 +3,14 @@
 //! The app talks to a `dyn Workspace` only. A kind of file plugs in by implementing
 //! [`Annotatable`] for its [`Document`] type and adding one arm to [`open`].
 
+use protest::Result;
+use protest::annotation;
 use protest::batch::{self, Batch};
+use protest::disk::Disk;
 use protest::model::{AnnotatorId, CandidateId, Master, Record};
 use protest::store::{Document, Opened, Store};
-use protest::{Error, Result};
-use protest::{annotation, annotators};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Who the file is for (spec §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +28,8 @@ pub trait Annotatable: Document {
     fn order(&self) -> Vec<CandidateId>;
     /// The annotator the file belongs to, or `None` when the user picks one (a master).
     fn annotator(&self) -> Option<AnnotatorId>;
+    /// The store as a master's, for the researcher's operations (`None`: not a master).
+    fn as_master(store: &mut Store<Self>) -> Option<&mut Store<Master>>;
 }
 
 impl Annotatable for Master {
@@ -40,10 +44,11 @@ impl Annotatable for Master {
     fn annotator(&self) -> Option<AnnotatorId> {
         None
     }
-}
 
-/// A change to the whole master, for [`Workspace::update`].
-pub type Change<'a> = Box<dyn FnOnce(&mut Master) -> Result<()> + 'a>;
+    fn as_master(store: &mut Store<Self>) -> Option<&mut Store<Master>> {
+        Some(store)
+    }
+}
 
 impl Annotatable for Batch {
     fn mode(&self) -> Mode {
@@ -57,6 +62,10 @@ impl Annotatable for Batch {
     fn annotator(&self) -> Option<AnnotatorId> {
         Some(Batch::annotator(self).id)
     }
+
+    fn as_master(_: &mut Store<Self>) -> Option<&mut Store<Master>> {
+        None
+    }
 }
 
 /// An open file with its journal and lock, as the app uses it.
@@ -67,13 +76,23 @@ pub trait Workspace {
     fn order(&self) -> Vec<CandidateId>;
     fn annotator(&self) -> Option<AnnotatorId>;
     fn is_read_only(&self) -> bool;
-    /// Stores a record durably (on disk when this returns).
+    /// Stores a record durably (on disk when this returns Ok; see [`Store::put`] for a change
+    /// kept as not saved).
     fn put(&mut self, record: Record) -> Result<()>;
     fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()>;
-    fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId>;
-    /// Makes a change beyond single records (task sets, a merge, an automatic-match round, a new
-    /// system…) and saves the whole file. `change` must leave the master as it was when it fails.
-    fn update(&mut self, change: Change<'_>) -> Result<()>;
+    /// The master's store, for the researcher's operations (`protest::workflow`); `None` for a
+    /// batch.
+    fn master_store(&mut self) -> Option<&mut Store<Master>>;
+    /// Changes kept in memory that are not saved yet.
+    fn not_saved(&self) -> usize;
+    /// Why they are not.
+    fn failure(&self) -> Option<&str>;
+    /// Another program changed the file: what happened (nothing more is written to it).
+    fn detached(&self) -> Option<&str>;
+    /// Tries again to save what is not saved.
+    fn retry(&mut self) -> Result<()>;
+    /// Writes everything, changes not saved included, into a new file.
+    fn save_copy(&self, path: &Path) -> Result<()>;
     /// Folds the journal into the file and releases the lock.
     fn close(self: Box<Self>) -> Result<()>;
 }
@@ -111,13 +130,28 @@ impl<D: Annotatable> Workspace for Store<D> {
         Store::remove(self, candidate, annotator)
     }
 
-    fn add_annotator(&mut self, name: &str) -> Result<AnnotatorId> {
-        let path = self.path().to_path_buf();
-        self.update(|doc| annotators::add(doc.master_mut(), name).map_err(|e| Error::whole_file(&path, e.to_string())))
+    fn master_store(&mut self) -> Option<&mut Store<Master>> {
+        D::as_master(self)
     }
 
-    fn update(&mut self, change: Change<'_>) -> Result<()> {
-        Store::update(self, |doc| change(doc.master_mut()))
+    fn not_saved(&self) -> usize {
+        Store::not_saved(self)
+    }
+
+    fn failure(&self) -> Option<&str> {
+        Store::failure(self)
+    }
+
+    fn detached(&self) -> Option<&str> {
+        Store::detached(self)
+    }
+
+    fn retry(&mut self) -> Result<()> {
+        Store::retry(self)
+    }
+
+    fn save_copy(&self, path: &Path) -> Result<()> {
+        Store::save_copy(self, path)
     }
 
     fn close(self: Box<Self>) -> Result<()> {
@@ -125,12 +159,13 @@ impl<D: Annotatable> Workspace for Store<D> {
     }
 }
 
-/// Opens a master or a batch (told apart by its `format` field) for the app.
-pub fn open(path: &Path) -> Result<(Box<dyn Workspace>, Opened)> {
+/// Opens a master or a batch (told apart by its `format` field) for the app, writing through
+/// `disk`.
+pub fn open(disk: Arc<dyn Disk>, path: &Path) -> Result<(Box<dyn Workspace>, Opened)> {
     if batch::is_batch_file(path) {
-        let (store, opened) = Store::<Batch>::open(path)?;
+        let (store, opened) = Store::<Batch>::open_on(disk, path)?;
         return Ok((Box::new(store), opened));
     }
-    let (store, opened) = Store::<Master>::open(path)?;
+    let (store, opened) = Store::<Master>::open_on(disk, path)?;
     Ok((Box::new(store), opened))
 }

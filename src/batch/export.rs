@@ -3,13 +3,12 @@
 
 use super::Batch;
 use crate::annotators::{self, RosterError};
+use crate::context;
 use crate::model::{AnnotatorId, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master, TaskSet};
 use crate::plan::{self, IAA_LABEL};
-use crate::{context, journal};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
-use std::path::{Path, PathBuf};
 
 /// Why a batch cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -26,6 +25,8 @@ pub enum ExportError {
     PartTaken { task_set: u32, label: String, holder: String },
     #[error("{0} cannot take two parts of one task set")]
     TwoParts(String),
+    #[error("{}", too_few(*task_set, *parts, free))]
+    TooFew { task_set: u32, parts: usize, free: Vec<String> },
     #[error(transparent)]
     Roster(#[from] RosterError),
 }
@@ -37,11 +38,64 @@ pub struct Part {
     pub annotator: AnnotatorId,
 }
 
+fn too_few(task_set: u32, parts: usize, free: &[String]) -> String {
+    let what = format!("task set {task_set} has {parts} parts that nobody has yet");
+    match free.len() {
+        0 => format!("{what}, and every annotator of the master has a part of it already: name who gets each part"),
+        1 => format!(
+            "{what}, but only one of the master's annotators has no part of it ({}): name who gets each part",
+            free[0]
+        ),
+        n => format!(
+            "{what}, but only {n} of the master's annotators have no part of it ({}): name who gets each part",
+            free.join(", ")
+        ),
+    }
+}
+
+/// Who gets each part of a task set (in part order) when nobody is named: a part's annotator
+/// keeps it, and the other parts go to the master's annotators who have no part of the task set
+/// yet, in the master's order. An empty name where there are too few of them.
+pub fn suggested_names(master: &Master, task_set: u32) -> Result<Vec<String>, ExportError> {
+    let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+    let holders: Vec<AnnotatorId> = ts.tasks.iter().filter_map(|t| t.annotator).collect();
+    let mut free = master.annotators.iter().filter(|a| !holders.contains(&a.id)).map(|a| a.name.clone());
+    Ok(ts
+        .tasks
+        .iter()
+        .filter(|t| t.label != IAA_LABEL)
+        .map(|t| match t.annotator {
+            Some(a) => master.annotator_name(a),
+            None => free.next().unwrap_or_default(),
+        })
+        .collect())
+}
+
+/// [`suggested_names`], refused when the master has too few annotators for the parts.
+pub fn default_names(master: &Master, task_set: u32) -> Result<Vec<String>, ExportError> {
+    let names = suggested_names(master, task_set)?;
+    if names.iter().any(String::is_empty) {
+        let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+        let holders: Vec<AnnotatorId> = ts.tasks.iter().filter_map(|t| t.annotator).collect();
+        let parts = ts.tasks.iter().filter(|t| t.label != IAA_LABEL && t.annotator.is_none()).count();
+        let free = master.annotators.iter().filter(|a| !holders.contains(&a.id)).map(|a| a.name.clone()).collect();
+        return Err(ExportError::TooFew { task_set, parts, free });
+    }
+    Ok(names)
+}
+
 /// Gives the parts of a task set to annotators, adding those not in the master yet. With
-/// `names`, one per part in task order; without, parts keep the annotator they have and the others
-/// go to "Annotator 1", "Annotator 2"… (by part label). Giving a part to the annotator who already
-/// has it changes nothing, so exporting again is safe. On error the master is unchanged.
+/// `names`, one per part in task order; without, [`default_names`]. Giving a part to the annotator
+/// who already has it changes nothing, so exporting again is safe. On error the master is
+/// unchanged.
 pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Vec<Part>, ExportError> {
+    let defaults;
+    let names = if names.is_empty() {
+        defaults = default_names(master, task_set)?;
+        &defaults[..]
+    } else {
+        names
+    };
     let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
     let parts: Vec<(usize, &str, Option<AnnotatorId>)> = ts
         .tasks
@@ -50,18 +104,13 @@ pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Ve
         .filter(|(_, t)| t.label != IAA_LABEL)
         .map(|(i, t)| (i, t.label.as_str(), t.annotator))
         .collect();
-    if !names.is_empty() && names.len() != parts.len() {
+    if names.len() != parts.len() {
         return Err(ExportError::NameCount { task_set, parts: parts.len(), names: names.len() });
     }
     // Decide everything first, so that nothing is changed when something is refused.
     let mut wanted: Vec<(usize, String, String)> = Vec::new(); // (task index, label, name)
     for (n, &(i, label, holder)) in parts.iter().enumerate() {
-        let holder_name = holder.map(|h| master.annotator_name(h));
-        let name = match (names.get(n), &holder_name) {
-            (Some(name), _) => name.trim().to_owned(),
-            (None, Some(holder)) => holder.clone(),
-            (None, None) => format!("Annotator {label}"),
-        };
+        let name = names[n].trim().to_owned();
         if name.is_empty() {
             return Err(RosterError::EmptyName.into());
         }
@@ -247,42 +296,6 @@ pub fn file_name(master_file_name: &str, task_set: u32, annotator: &str, id: Ann
     format!("{stem}.batch-{task_set}-{who}.json")
 }
 
-/// Why a batch file cannot be written where it would go.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TargetError {
-    /// The caller says how to replace it (a flag, a tick box).
-    #[error("{} already exists", .0.display())]
-    Exists(PathBuf),
-    #[error(
-        "{} has annotation work not yet saved into it ({} exists): open it in PROTEST and close it, or move both away",
-        .0.display(),
-        journal::path_for(.0).display()
-    )]
-    UnsavedWork(PathBuf),
-}
-
-/// Where a batch of `master` (kept at `master_path`) goes in `dir`: [`file_name`] in that folder.
-/// Refuses to replace an existing file unless `replace`, and always refuses one with annotation
-/// work still in its journal (that work would be lost).
-pub fn target(
-    master: &Master,
-    master_path: &Path,
-    dir: &Path,
-    task_set: u32,
-    who: AnnotatorId,
-    replace: bool,
-) -> Result<PathBuf, TargetError> {
-    let master_name = master_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let path = dir.join(file_name(&master_name, task_set, &master.annotator_name(who), who));
-    if journal::path_for(&path).exists() {
-        return Err(TargetError::UnsavedWork(path));
-    }
-    if path.exists() && !replace {
-        return Err(TargetError::Exists(path));
-    }
-    Ok(path)
-}
-
 /// Lower-case letters and digits, everything else one `-`.
 fn slug(text: &str) -> String {
     let mut out = String::new();
@@ -337,20 +350,38 @@ mod tests {
         assert_eq!(m, before);
         assert_eq!(assign(&mut m, 1, &["x".into()]), Err(ExportError::NameCount { task_set: 1, parts: 2, names: 1 }));
         assert_eq!(assign(&mut m, 9, &[]), Err(ExportError::NoTaskSet(9)));
-        // Unnamed parts get numbered names.
+        // Unnamed parts go to the master's annotators without a part, in order; with too few,
+        // nothing is made up: the refusal names them.
         let mut fresh = sample();
         let p = plan::plan(&fresh, &Request::everything(&fresh, 2, 0, 1), every, DateTime::UNIX_EPOCH).unwrap();
         fresh.task_sets.push(p.task_set);
-        assign(&mut fresh, 1, &[]).unwrap();
+        let e = assign(&mut fresh, 1, &[]).unwrap_err();
         assert_eq!(
-            fresh.annotators.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
-            ["Annotator 1", "Annotator 2"]
+            e.to_string(),
+            "task set 1 has 2 parts that nobody has yet, and every annotator of the master has a part of it already: name who gets each part"
         );
+        for name in ["Marie", "Miryam", "Zoe"] {
+            annotators::add(&mut fresh, name).unwrap();
+        }
+        assert_eq!(suggested_names(&fresh, 1).unwrap(), ["Marie", "Miryam"]);
+        let mut one = fresh.clone();
+        assign(&mut one, 1, &["Zoe".into(), "Marie".into()]).unwrap();
+        // Zoe and Marie keep their parts; nobody else is free for a third.
+        assert_eq!(suggested_names(&one, 1).unwrap(), ["Zoe", "Marie"]);
+        let parts = assign(&mut fresh, 1, &[]).unwrap();
+        assert_eq!(parts.iter().map(|p| fresh.annotator_name(p.annotator)).collect::<Vec<_>>(), ["Marie", "Miryam"]);
+        assert_eq!(fresh.annotators.len(), 3, "nobody was added");
         let mut again = fresh.clone();
         assert_eq!(
             assign(&mut again, 1, &["Zoe".into(), "zoe".into()]),
-            Err(ExportError::PartTaken { task_set: 1, label: "1".into(), holder: "Annotator 1".into() })
+            Err(ExportError::PartTaken { task_set: 1, label: "1".into(), holder: "Marie".into() })
         );
+        let mut short = sample();
+        let p = plan::plan(&short, &Request::everything(&short, 3, 0, 1), every, DateTime::UNIX_EPOCH).unwrap();
+        short.task_sets.push(p.task_set);
+        annotators::add(&mut short, "Marie").unwrap();
+        let e = assign(&mut short, 1, &[]).unwrap_err().to_string();
+        assert!(e.contains("only one of the master's annotators has no part of it (Marie)"), "{e}");
     }
 
     #[test]
@@ -493,21 +524,5 @@ mod tests {
         assert_eq!(file_name("sample.master.json", 1, "Anna", ANNA), "sample.batch-1-anna.json");
         assert_eq!(file_name("my study.json", 3, "../../etc/Zoë O'Neil", ANNA), "my-study.batch-3-etc-zoë-o-neil.json");
         assert_eq!(file_name(".json", 1, "//", AnnotatorId(4)), "batch.batch-1-annotator-4.json");
-    }
-
-    #[test]
-    fn targets_never_replace_unsaved_work_and_ask_before_replacing() {
-        let m = planned();
-        let dir = tempfile::tempdir().unwrap();
-        let master_path = dir.path().join("study.master.json");
-        let target = |replace| target(&m, &master_path, dir.path(), 1, ANNA, replace);
-        let path = target(false).unwrap();
-        assert_eq!(path, dir.path().join("study.batch-1-anna.json"));
-        std::fs::write(&path, "old batch").unwrap();
-        assert_eq!(target(false), Err(TargetError::Exists(path.clone())));
-        assert_eq!(target(true).unwrap(), path);
-        std::fs::write(journal::path_for(&path), "work").unwrap();
-        let e = target(true).unwrap_err().to_string();
-        assert!(e.contains("annotation work not yet saved"), "{e}");
     }
 }

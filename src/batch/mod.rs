@@ -12,6 +12,7 @@
 
 pub mod export;
 
+use crate::disk::Os;
 use crate::error::{Error, Place, Result};
 use crate::model::{
     Annotator, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, Languages, Master, Purpose,
@@ -20,7 +21,7 @@ use crate::model::{
 use crate::store::{Document, Store};
 use crate::{annotation, atomic, journal, json, master_file};
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize, de};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
 
@@ -70,8 +71,8 @@ impl Document for Batch {
         load(path)
     }
 
-    fn save(&self, path: &Path) -> Result<()> {
-        save(self, path)
+    fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write(self, out)
     }
 
     fn file_id(&self) -> &str {
@@ -130,39 +131,15 @@ struct SparseCorpus {
 /// that accept either, before they load it properly. Reads no further than the `format` field
 /// (our files' first), so asking about a master of hundreds of megabytes costs nothing.
 pub fn is_batch(bytes: &[u8]) -> bool {
-    format_field(&mut serde_json::Deserializer::from_slice(bytes)).is_some_and(|f| f == BATCH_FORMAT)
+    json::top_level::<String, _>(&mut serde_json::Deserializer::from_slice(bytes), "format")
+        .is_some_and(|f| f == BATCH_FORMAT)
 }
 
 /// [`is_batch`] for a file, reading only its beginning. False for a file that cannot be read.
 pub fn is_batch_file(path: &Path) -> bool {
     let Ok(file) = std::fs::File::open(path) else { return false };
     let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(file));
-    format_field(&mut de).is_some_and(|f| f == BATCH_FORMAT)
-}
-
-/// The `format` string of a JSON object, read no further than that field.
-fn format_field<'de, R: serde_json::de::Read<'de>>(de: &mut serde_json::Deserializer<R>) -> Option<String> {
-    struct Format<'a>(&'a mut Option<String>);
-    impl<'de> de::Visitor<'de> for Format<'_> {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a JSON object")
-        }
-        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<(), A::Error> {
-            while let Some(key) = map.next_key::<String>()? {
-                if key == "format" {
-                    *self.0 = map.next_value()?;
-                    // Found: an error ends the reading here, before the rest of the file.
-                    return Err(de::Error::custom("the format is known"));
-                }
-                map.next_value::<de::IgnoredAny>()?;
-            }
-            Ok(())
-        }
-    }
-    let mut format = None;
-    let _ = de::Deserializer::deserialize_map(de, Format(&mut format));
-    format
+    json::top_level::<String, _>(&mut de, "format").is_some_and(|f| f == BATCH_FORMAT)
 }
 
 /// The batch files of master `master_id` in a folder (the `.json` files whose header says so),
@@ -239,6 +216,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
             ),
         ));
     }
+    check_sentence_count(path, bytes.len(), &file)?;
     let mut corpora = Vec::with_capacity(file.corpora.len());
     for (ci, c) in file.corpora.into_iter().enumerate() {
         let mut sentences = vec![String::new(); file.sentence_count as usize];
@@ -278,8 +256,34 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
     })
 }
 
+/// A batch keeps few of its master's sentences but says how many the master has, and each of them
+/// takes room in memory in every corpus. So the number is checked against the file before
+/// anything is allocated: a batch file stands for at most this many sentences per byte (a one-candidate batch of a master of
+/// 70,000 sentences is a few kilobytes: a ratio of about 20).
+pub const MAX_SENTENCES_PER_BYTE: u64 = 256;
+
+fn check_sentence_count(path: &Path, file_bytes: usize, file: &BatchFile) -> Result<()> {
+    let count = u64::from(file.sentence_count);
+    let most = file_bytes as u64 * MAX_SENTENCES_PER_BYTE;
+    if count > most {
+        return Err(Error::invalid(
+            path,
+            Some(Place::Json { path: "sentence_count".into(), line: None }),
+            format!(
+                "{count} sentences cannot be right for a batch file of {file_bytes} bytes (at most {most}); the file is damaged"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Writes a batch atomically in our line layout, keeping only its non-empty sentences.
 pub fn save(batch: &Batch, path: &Path) -> Result<()> {
+    atomic::write_with(&Os, path, |w| write(batch, w)).map(drop)
+}
+
+/// Writes a batch in our line layout, keeping only its non-empty sentences.
+pub fn write(batch: &Batch, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let m = &batch.content;
     let file = BatchFile {
         format: BATCH_FORMAT.into(),
@@ -314,7 +318,7 @@ pub fn save(batch: &Batch, path: &Path) -> Result<()> {
         candidates: m.candidates.clone(),
         records: m.records.clone(),
     };
-    atomic::write_with(path, |w| json::write(w, &file))
+    json::write(out, &file)
 }
 
 /// What `protest check` prints about a batch.

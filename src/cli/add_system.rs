@@ -2,7 +2,7 @@ use super::with_master;
 use clap::Args;
 use protest::add_system::{self, AlignmentFile, Options, ParallelText};
 use protest::import::text::PairOrder;
-use protest::master_file;
+use protest::{master_file, workflow};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -50,7 +50,7 @@ pub fn run(args: AddSystemArgs) -> anyhow::Result<()> {
     let seconds = started.elapsed().as_secs_f64();
 
     let report = system.report();
-    let corpus = with_master(&args.master, |store| Ok(store.update(|m| system.add_to(m))?))?;
+    let corpus = with_master(&args.master, |store| Ok(workflow::add_system::run(store, system)?))?;
 
     println!("added system '{}' to {} as corpus {corpus}", args.name, args.master.display());
     for line in report.lines(seconds) {

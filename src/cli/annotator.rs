@@ -1,6 +1,6 @@
-use super::{InFile, with_master};
+use super::with_master;
 use clap::{Args, Subcommand};
-use protest::{annotators, master_file};
+use protest::{master_file, workflow};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -15,6 +15,8 @@ enum AnnotatorCommand {
     Add { master: PathBuf, name: String },
     /// Rename an annotator; their id, records and task-set parts stay theirs.
     Rename { master: PathBuf, old: String, new: String },
+    /// Remove an annotator who has no records and no part of a task set.
+    Remove { master: PathBuf, name: String },
     /// List the annotators of a master with the number of records each has (as saved).
     List { master: PathBuf },
 }
@@ -22,16 +24,16 @@ enum AnnotatorCommand {
 pub fn run(args: AnnotatorArgs) -> anyhow::Result<()> {
     match args.command {
         AnnotatorCommand::Add { master, name } => {
-            let id = with_master(&master, |store| Ok(store.update(|m| annotators::add(m, &name).in_file(&master))?))?;
+            let id = with_master(&master, |store| Ok(workflow::annotators::add(store, &name)?))?;
             println!("added {} (id {id}) to {}", name.trim(), master.display());
         }
         AnnotatorCommand::Rename { master, old, new } => {
-            let id =
-                with_master(
-                    &master,
-                    |store| Ok(store.update(|m| annotators::rename(m, &old, &new).in_file(&master))?),
-                )?;
+            let id = with_master(&master, |store| Ok(workflow::annotators::rename(store, &old, &new)?))?;
             println!("renamed annotator {id} to {} in {}", new.trim(), master.display());
+        }
+        AnnotatorCommand::Remove { master, name } => {
+            let id = with_master(&master, |store| Ok(workflow::annotators::remove(store, &name)?))?;
+            println!("removed {} (id {id}) from {}", name.trim(), master.display());
         }
         AnnotatorCommand::List { master } => {
             let m = master_file::load(&master)?;

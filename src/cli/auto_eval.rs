@@ -3,7 +3,7 @@ use anyhow::Context;
 use chrono::Utc;
 use clap::Args;
 use protest::model::{Master, Round};
-use protest::{auto_eval, master_file};
+use protest::{auto_eval, master_file, workflow};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -29,10 +29,7 @@ pub fn run(args: AutoEvalArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     with_master(&args.master, |store| {
-        store.update(|m| {
-            m.auto_eval = auto_eval::run(m, Utc::now());
-            Ok(())
-        })?;
+        workflow::auto_eval::run(store, Utc::now())?;
         print(store.master())
     })?;
     println!("stored in {}", args.master.display());

@@ -2,11 +2,10 @@ use super::{InFile, with_master};
 use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand};
-use protest::batch::{self, export};
-use protest::model::{AnnotatorId, CorpusId, Master};
-use protest::plan::{self, Request};
-use protest::{adjudication, auto_eval, merge};
-
+use protest::Error;
+use protest::model::{CorpusId, Master};
+use protest::plan::{PlanError, Request};
+use protest::workflow::{self, adjudication::Adjudicating, export::Exporting, task_sets::Planning};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Args)]
@@ -25,6 +24,8 @@ enum BatchCommand {
     Import(ImportArgs),
     /// Give the candidates annotators disagree on to a further annotator, as a batch.
     Adjudicate(AdjudicateArgs),
+    /// Remove a task set that no batch was exported from.
+    Remove(RemoveArgs),
 }
 
 #[derive(Debug, Args)]
@@ -52,6 +53,9 @@ struct PlanArgs {
     /// (`protest auto-eval`) did not settle.
     #[arg(long)]
     only_needing_human: bool,
+    /// Replace the task set of the same name, if no batch was exported from it (keeping its id).
+    #[arg(long)]
+    replace: bool,
     /// Only show the counts; store nothing.
     #[arg(long)]
     dry_run: bool,
@@ -61,13 +65,22 @@ struct PlanArgs {
 }
 
 #[derive(Debug, Args)]
+struct RemoveArgs {
+    master: PathBuf,
+    /// The task set to remove.
+    #[arg(long, value_name = "ID")]
+    task_set: u32,
+}
+
+#[derive(Debug, Args)]
 struct ExportArgs {
     master: PathBuf,
     /// The task set to export.
     #[arg(long, value_name = "ID")]
     task_set: u32,
     /// Who gets each part, in part order ("1", "2", …); added to the master if new. Default: the
-    /// annotators the parts already have, or "Annotator 1", "Annotator 2", …
+    /// annotators the parts already have, then the master's annotators without a part of the
+    /// task set, in order (refused if there are too few).
     #[arg(long = "annotator", value_name = "NAME")]
     annotators: Vec<String>,
     /// Where to write the batches (default: the master's folder).
@@ -124,6 +137,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<()> {
         BatchCommand::Export(a) => export_batches(a),
         BatchCommand::Import(a) => import_batches(a),
         BatchCommand::Adjudicate(a) => adjudicate(a),
+        BatchCommand::Remove(a) => remove_task_set(a),
     }
 }
 
@@ -140,36 +154,41 @@ fn plan_task_set(a: PlanArgs) -> anyhow::Result<()> {
         if !a.categories.is_empty() {
             request.categories = a.categories.clone();
         }
-        let created = a.created.unwrap_or_else(Utc::now);
-        let planned = if a.only_needing_human {
-            let keep = auto_eval::needing_human(m)
-                .map_err(|e| anyhow::anyhow!("{}: {e}; run `protest auto-eval` on it first", a.master.display()))?;
-            plan::plan(m, &request, keep, created)
-        } else {
-            plan::plan(m, &request, plan::every, created)
+        let planning = Planning {
+            request,
+            only_needing_human: a.only_needing_human,
+            replace: a.replace,
+            created: a.created.unwrap_or_else(Utc::now),
         };
-        let planned = planned.in_file(&a.master)?;
-        let ts = &planned.task_set;
+        let planned = workflow::task_sets::preview(m, &planning).map_err(|e| match e {
+            PlanError::NoMatchYet => {
+                anyhow::anyhow!("{}: {e}; run `protest auto-eval` on it first", a.master.display())
+            }
+            PlanError::NameTaken { .. } => anyhow::anyhow!("{}: {e} with --replace", a.master.display()),
+            e => Error::refused(&a.master, e).into(),
+        })?;
+        let ts = &planned.plan.task_set;
         println!(
             "{} (id {}): seed {}, {} annotators, IAA sample of {} requested",
             ts.name, ts.id, ts.seed, ts.annotators, ts.iaa_size
         );
-        print!("{}", planned.summary);
+        print!("{}", planned.plan.summary);
         if a.dry_run {
             println!("dry run: nothing stored");
             return Ok(());
         }
-        let id = ts.id;
-        store.update(|m| {
-            m.task_sets.push(planned.task_set);
-            Ok(())
-        })?;
-        let master = a.master.display();
-        println!(
-            "stored as task set {id} in {master}; write the batches with `protest batch export {master} --task-set {id}`"
-        );
+        let stored = workflow::task_sets::run(store, &planning)?;
+        let (id, master) = (stored.plan.task_set.id, a.master.display());
+        let how = if stored.replaces.is_some() { "replaced task set" } else { "stored as task set" };
+        println!("{how} {id} in {master}; write the batches with `protest batch export {master} --task-set {id}`");
         Ok(())
     })
+}
+
+fn remove_task_set(a: RemoveArgs) -> anyhow::Result<()> {
+    let removed = with_master(&a.master, |store| Ok(workflow::task_sets::remove(store, a.task_set)?))?;
+    println!("removed task set {} '{}' from {}", removed.id, removed.name, a.master.display());
+    Ok(())
 }
 
 fn corpus_named(m: &Master, path: &Path, name: &str) -> anyhow::Result<CorpusId> {
@@ -184,26 +203,24 @@ fn corpus_named(m: &Master, path: &Path, name: &str) -> anyhow::Result<CorpusId>
 
 fn export_batches(a: ExportArgs) -> anyhow::Result<()> {
     with_master(&a.master, |store| {
-        // Export from a copy first: if a batch cannot be written, the master stays as it was.
-        let mut draft = store.master().clone();
-        let created = a.created.unwrap_or_else(Utc::now);
-        let batches = export::export(&mut draft, a.task_set, &a.annotators, created).in_file(&a.master)?;
-        let dir = output_dir(&a.master, a.output_dir.as_deref());
-        let files = batches
-            .iter()
-            .map(|b| target(&draft, &a.master, &dir, a.task_set, b.annotator().id, a.force))
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        if draft.annotators != store.master().annotators || draft.task_sets != store.master().task_sets {
-            store.update(|m| export::assign(m, a.task_set, &a.annotators).map(drop).in_file(&a.master))?;
+        let exporting = Exporting {
+            task_set: a.task_set,
+            names: a.annotators.clone(),
+            folder: output_dir(&a.master, a.output_dir.as_deref()),
+            replace: a.force,
+            created: a.created.unwrap_or_else(Utc::now),
+        };
+        let exported = workflow::export::run(store, &exporting)?;
+        if let Some(chosen) = &exported.chosen {
+            println!("no --annotator given: {chosen}");
         }
-        for (batch, file) in batches.iter().zip(&files) {
-            batch::save(batch, file)?;
+        for f in &exported.files {
             println!(
                 "wrote {} ({}: {} candidates, {} records)",
-                file.display(),
-                batch.annotator().name,
-                batch.order().len(),
-                batch.content().records.len()
+                f.path.display(),
+                f.annotator,
+                f.candidates,
+                f.records
             );
         }
         Ok(())
@@ -217,31 +234,12 @@ fn output_dir(master: &Path, chosen: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Where a batch goes (see `export::target`), with the flag that replaces an existing one.
-fn target(
-    m: &Master,
-    path: &Path,
-    dir: &Path,
-    task_set: u32,
-    who: AnnotatorId,
-    force: bool,
-) -> anyhow::Result<PathBuf> {
-    export::target(m, path, dir, task_set, who, force).map_err(|e| match e {
-        export::TargetError::Exists(_) => anyhow::anyhow!("{e}; use --force to replace it"),
-        e => e.into(),
-    })
-}
-
 fn import_batches(a: ImportArgs) -> anyhow::Result<()> {
     // Read the batches before touching the master: a wrong file must not leave anything behind.
-    let incoming = a
-        .batches
-        .iter()
-        .map(|path| Ok(merge::Incoming { path: path.clone(), batch: batch::load_current(path)? }))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let incoming = workflow::merge::read(&a.batches)?;
     with_master(&a.master, |store| {
-        let prepared = merge::prepare(store.master(), &incoming)?;
-        for r in &prepared.reports {
+        let prepared = workflow::merge::prepare(store, &incoming)?;
+        for r in &prepared.outcome.reports {
             println!(
                 "{} ({}, task set {}): {} records: {} new, {} replacing different ones, {} already in the master",
                 r.path.display(),
@@ -253,52 +251,47 @@ fn import_batches(a: ImportArgs) -> anyhow::Result<()> {
                 r.unchanged
             );
         }
-        if prepared.is_empty() {
+        if prepared.outcome.is_empty() {
             println!("nothing to merge: {} already has all these records", a.master.display());
             return Ok(());
         }
-        let replaced = prepared.replaced();
-        if replaced > 0 && !a.yes {
-            let older: usize = prepared.reports.iter().map(|r| r.older).sum();
-            let older = if older > 0 { format!(" ({older} of them by older ones)") } else { String::new() };
-            bail!(
-                "{replaced} existing records would be replaced{older}; nothing was changed. Run again with --yes to replace them"
-            );
-        }
-        let written = store.update(|m| Ok(merge::apply(m, &prepared)))?;
-        println!("merged {written} records into {}", a.master.display());
+        let asks = prepared.outcome.replaced() > 0 && !a.yes;
+        let merged = workflow::merge::commit(store, prepared, a.yes).map_err(|e| match e {
+            Error::Refused { .. } if asks => anyhow::anyhow!("{e}. Run again with --yes to replace them"),
+            e => e.into(),
+        })?;
+        println!("merged {} records into {}", merged.written(), a.master.display());
         Ok(())
     })
 }
 
 fn adjudicate(a: AdjudicateArgs) -> anyhow::Result<()> {
     with_master(&a.master, |store| {
-        let mut draft = store.master().clone();
-        let seed = a.seed.unwrap_or_else(|| u64::from(rand::random::<u32>()));
-        let created = a.created.unwrap_or_else(Utc::now);
-        let (planned, who) =
-            adjudication::assign(&mut draft, &a.annotator, seed, &a.name, created).in_file(&a.master)?;
-        let ts = planned.task_set;
+        let adjudicating = Adjudicating {
+            name: a.annotator.clone(),
+            task_set_name: a.name.clone(),
+            seed: a.seed.unwrap_or_else(|| u64::from(rand::random::<u32>())),
+            folder: output_dir(&a.master, a.output_dir.as_deref()),
+            replace: a.force,
+            created: a.created.unwrap_or_else(Utc::now),
+        };
+        let (planned, _) = workflow::adjudication::preview(store.master(), &adjudicating).in_file(&a.master)?;
+        let ts = &planned.task_set;
         println!(
-            "{} (id {}): {} candidates with disagreements, seed {seed}",
+            "{} (id {}): {} candidates with disagreements, seed {}",
             ts.name,
             ts.id,
-            ts.tasks[0].candidates.len()
+            ts.tasks[0].candidates.len(),
+            adjudicating.seed
         );
         print!("{}", planned.summary);
         if a.dry_run {
             println!("dry run: nothing stored or written");
             return Ok(());
         }
-        let dir = output_dir(&a.master, a.output_dir.as_deref());
-        let file = target(&draft, &a.master, &dir, ts.id, who, a.force)?;
-        let batch = export::build(&draft, ts.id, who, created).in_file(&a.master)?;
-        store.update(|m| {
-            *m = draft;
-            Ok(())
-        })?;
-        batch::save(&batch, &file)?;
-        println!("wrote {} ({}: {} candidates)", file.display(), batch.annotator().name, batch.order().len());
+        let done = workflow::adjudication::run(store, &adjudicating)?;
+        let f = &done.file;
+        println!("wrote {} ({}: {} candidates)", f.path.display(), f.annotator, f.candidates);
         Ok(())
     })
 }

@@ -23,10 +23,16 @@ pub fn run(file: &Path) -> anyhow::Result<()> {
 }
 
 /// Counts below include the journal's changes; say so, since the file alone does not hold them.
+/// A last change cut short by a crash was never reported as saved and is left out: say that too.
 fn journal_note(replay: &Replay) -> String {
-    match replay.entries.len() {
-        0 => String::new(),
-        1 => " (with 1 change from its journal, not yet written into the file; counted below)".into(),
-        n => format!(" (with {n} changes from its journal, not yet written into the file; counted below)"),
+    let torn = "cut short by a crash while it was being saved, is left out";
+    match (replay.entries.len(), replay.torn_tail) {
+        (0, false) => String::new(),
+        (0, true) => format!(" (the only change in its journal, {torn})"),
+        (n, torn_tail) => {
+            let changes = if n == 1 { "1 change".to_owned() } else { format!("{n} changes") };
+            let last = if torn_tail { format!("; one more, {torn}") } else { String::new() };
+            format!(" (with {changes} from its journal, not yet written into the file; counted below{last})")
+        }
     }
 }

@@ -2,10 +2,10 @@ use super::with_master;
 use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::Args;
-use protest::atomic::same_file;
-use protest::legacy::{self, Converted, Options, Reference};
+use protest::disk::Os;
+use protest::legacy::{self, FileType, Reference};
 use protest::summary::Summary;
-use protest::{batch, master_file};
+use protest::workflow;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -34,12 +34,6 @@ pub struct ConvertArgs {
 }
 
 pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
-    if a.new.exists() && !a.force {
-        bail!("{} already exists; use --force to replace it", a.new.display());
-    }
-    if same_file(&a.old, &a.new) || a.master.as_deref().is_some_and(|m| same_file(m, &a.new) || same_file(m, &a.old)) {
-        bail!("the old file, the new file and the master must be three different files");
-    }
     let reference = match (a.reference, a.no_reference) {
         (Some(name), _) => Reference::Named(name),
         (None, true) => Reference::None,
@@ -47,41 +41,23 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
     };
     let now = a.created.unwrap_or_else(Utc::now);
     let Some(master_path) = a.master else {
-        let options = Options { reference, master: None, now };
-        let Converted::Master { master, report } = legacy::convert(&a.old, &options)? else {
-            unreachable!("a batch without a master is refused");
-        };
-        master_file::save(&master, &a.new)?;
-        print!("{report}");
+        let converted = workflow::convert::master(&Os, &a.old, &a.new, reference, a.force, now)?;
+        print!("{}", converted.report);
         println!("wrote {}", a.new.display());
-        print!("{}", Summary::of(&master));
+        print!("{}", Summary::of(&converted.master));
         return Ok(());
     };
+    if legacy::inspect(&a.old)?.file_type == FileType::Master {
+        bail!("{} is an old master, not a batch: convert it without --master", a.old.display());
+    }
     with_master(&master_path, |store| {
-        let options = Options { reference, master: Some(store.master()), now };
-        let (batch, placement, report) = match legacy::convert(&a.old, &options)? {
-            Converted::Batch { batch, placement, report } => (batch, placement, report),
-            Converted::Master { .. } => {
-                bail!("{} is an old master, not a batch: convert it without --master", a.old.display())
-            }
-        };
-        print!("{report}");
-        if placement.changes_master() {
-            let what = placement.describe(store.master());
-            store.update(|m| {
-                placement.apply(m);
-                Ok(())
-            })?;
+        let converted = workflow::convert::batch(store, &a.old, &a.new, a.force, now)?;
+        print!("{}", converted.report);
+        if let Some(what) = &converted.placement {
             println!("updated {}: {what}", master_path.display());
         }
-        batch::save(&batch, &a.new)?;
-        println!(
-            "wrote {} ({}: {} candidates, {} records)",
-            a.new.display(),
-            batch.annotator().name,
-            batch.order().len(),
-            batch.content().records.len()
-        );
+        let f = &converted.file;
+        println!("wrote {} ({}: {} candidates, {} records)", f.path.display(), f.annotator, f.candidates, f.records);
         Ok(())
     })
 }

@@ -14,11 +14,10 @@ mod import;
 mod report;
 mod synth;
 
-use anyhow::bail;
 use clap::{Parser, Subcommand};
-use protest::Error;
 use protest::model::Master;
 use protest::store::Store;
+use protest::{Error, workflow};
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -94,24 +93,32 @@ pub fn run(command: Command) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // A file in the way is replaced only when told to: say how.
+            let remedy = match e.downcast_ref::<Error>() {
+                Some(Error::Exists { .. }) => "; use --force to replace it",
+                _ => "",
+            };
+            eprintln!("error: {e:#}{remedy}");
             ExitCode::FAILURE
         }
     }
 }
 
-/// Runs `work` on a master opened for changing (refused if another PROTEST window has it open),
-/// and closes it whatever happens, so no journal or lock is left beside it.
+/// Runs `work` on a master opened for changing (refused, with nothing changed, if another
+/// PROTEST window has it open or it is read-only), and closes it whatever happens, so no journal
+/// or lock is left beside it.
 pub fn with_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> anyhow::Result<T>) -> anyhow::Result<T> {
-    let (mut store, opened) = Store::<Master>::open(path)?;
-    if let Some(why) = opened.read_only {
-        bail!("{why}; close it there first");
+    let mut failure = None;
+    let value = workflow::on_master(path, |store| {
+        work(store).map_err(|e| {
+            failure = Some(e);
+            Error::refused(path, "")
+        })
+    });
+    match (value, failure) {
+        (_, Some(e)) => Err(e),
+        (value, None) => Ok(value?),
     }
-    let result = work(&mut store);
-    let closed = store.close();
-    let value = result?;
-    closed?;
-    Ok(value)
 }
 
 /// Library errors about a master's content (a name taken, a task set missing…) become errors

@@ -130,7 +130,7 @@ pub fn tables_judged_by(master: &Master, kinds: &[TableKind], judges: metrics::J
 
 /// Writes one table to `path` in `format`, replacing the file atomically.
 pub fn write_table(path: &Path, table: &Table, format: Format) -> Result<()> {
-    atomic::write(path, format.render(table).as_bytes())
+    atomic::write(&crate::disk::Os, path, format.render(table).as_bytes()).map(drop)
 }
 
 /// Writes each table to `dir/NAME.EXT` (e.g. `results.csv`), creating the folder; returns the

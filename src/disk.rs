@@ -1,0 +1,384 @@
+//! The few file operations that saving uses, behind one small trait: the seam where a test puts a
+//! full disk, a failing `fsync` or a failing rename at any chosen moment ([`Faulty`]).
+//!
+//! The store, the journal, the atomic writer and every workflow output write through a
+//! [`Disk`]; reading goes straight to the file system, as nothing is at stake there.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions, Permissions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// The write side of the file system.
+pub trait Disk: fmt::Debug + Send + Sync {
+    /// Creates a new file for writing; fails if something is at `path` already.
+    fn create(&self, path: &Path) -> io::Result<Box<dyn DiskFile>>;
+    /// Opens an existing file to append to it.
+    fn append(&self, path: &Path) -> io::Result<Box<dyn DiskFile>>;
+    /// Renames `from` to `to`, replacing `to` atomically.
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()>;
+    fn remove(&self, path: &Path) -> io::Result<()>;
+    /// Gives the file `from` the second name `to` (a hard link, or a copy where the file system
+    /// has no links); `to` must not exist.
+    fn link(&self, from: &Path, to: &Path) -> io::Result<()>;
+    /// Makes the renames and removals in a folder durable.
+    fn sync_dir(&self, dir: &Path) -> io::Result<()>;
+}
+
+/// A file open for writing.
+pub trait DiskFile: Write + Send + fmt::Debug {
+    /// Waits until what was written is on the disk (`fsync`).
+    fn sync(&mut self) -> io::Result<()>;
+    /// Cuts the file to `len` bytes.
+    fn truncate(&mut self, len: u64) -> io::Result<()>;
+    fn set_permissions(&mut self, permissions: Permissions) -> io::Result<()>;
+    /// Which file this is, as it is now.
+    fn identity(&self) -> io::Result<Identity>;
+}
+
+/// Which file is at a path and in what state: device and inode (Unix), size and modification
+/// time. A writer compares it with what it last saw there to tell whether another program
+/// replaced or changed the file meanwhile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Identity {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl Identity {
+    pub fn of_metadata(meta: &fs::Metadata) -> Identity {
+        #[cfg(unix)]
+        let (device, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let (device, inode) = (0, 0);
+        Identity { device, inode, len: meta.len(), modified: meta.modified().ok() }
+    }
+
+    /// The file at `path` now.
+    pub fn of_path(path: &Path) -> io::Result<Identity> {
+        fs::metadata(path).map(|m| Identity::of_metadata(&m))
+    }
+
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The same file (device and inode), whatever its content. Where there are no inodes, only
+    /// size and time tell files apart ([`Identity`]'s equality).
+    pub fn same_file(&self, other: &Identity) -> bool {
+        (self.device, self.inode) == (other.device, other.inode)
+    }
+}
+
+/// The operating system's file system.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Os;
+
+/// The real disk, shared.
+pub fn os() -> Arc<dyn Disk> {
+    Arc::new(Os)
+}
+
+impl Disk for Os {
+    fn create(&self, path: &Path) -> io::Result<Box<dyn DiskFile>> {
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            // A new file gets the usual 0666 minus the user's umask.
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o666);
+        }
+        Ok(Box::new(OsFile(options.open(path)?)))
+    }
+
+    fn append(&self, path: &Path) -> io::Result<Box<dyn DiskFile>> {
+        Ok(Box::new(OsFile(OpenOptions::new().append(true).open(path)?)))
+    }
+
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        fs::rename(from, to)
+    }
+
+    fn remove(&self, path: &Path) -> io::Result<()> {
+        fs::remove_file(path)
+    }
+
+    fn link(&self, from: &Path, to: &Path) -> io::Result<()> {
+        match fs::hard_link(from, to) {
+            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
+                // Some file systems (FAT, some network shares) have no links.
+                let mut copy = OpenOptions::new().write(true).create_new(true).open(to)?;
+                let copied = io::copy(&mut File::open(from)?, &mut copy).and_then(|_| copy.sync_all());
+                if copied.is_err() {
+                    let _ = fs::remove_file(to);
+                }
+                copied
+            }
+            linked => linked,
+        }
+    }
+
+    fn sync_dir(&self, dir: &Path) -> io::Result<()> {
+        // Not every platform can open a folder; the rename is atomic there all the same.
+        match File::open(dir) {
+            Ok(d) => d.sync_all(),
+            Err(_) => Ok(()),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct OsFile(File);
+
+impl Write for OsFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+impl DiskFile for OsFile {
+    fn sync(&mut self) -> io::Result<()> {
+        self.0.sync_all()
+    }
+
+    fn truncate(&mut self, len: u64) -> io::Result<()> {
+        self.0.set_len(len)
+    }
+
+    fn set_permissions(&mut self, permissions: Permissions) -> io::Result<()> {
+        self.0.set_permissions(permissions)
+    }
+
+    fn identity(&self) -> io::Result<Identity> {
+        self.0.metadata().map(|m| Identity::of_metadata(&m))
+    }
+}
+
+/// Kinds of operation a [`Faulty`] disk counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Create,
+    Write,
+    Sync,
+    Truncate,
+    SetPermissions,
+    Rename,
+    Remove,
+    Link,
+    SyncDir,
+}
+
+/// When a [`Faulty`] disk fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Never: only count the operations.
+    None,
+    /// The operation with this number (from 0) fails, as that kind of operation fails: a write
+    /// with "no space left" after writing half its bytes, an `fsync` with an I/O error, a rename
+    /// or a removal with an I/O error. Every other operation succeeds.
+    Once(usize),
+    /// From the operation with this number on, the disk is full: every write (and every file
+    /// creation) fails with "no space left"; renames, removals and `fsync` still work.
+    FullFrom(usize),
+    /// From the operation with this number on, every operation fails (a disk that went away).
+    From(usize),
+}
+
+/// A disk for tests that fails where it is told to, and counts what is done on it. Clones share
+/// the count: keep one to look at while the store writes through another.
+#[derive(Debug, Clone)]
+pub struct Faulty {
+    state: Arc<Mutex<FaultState>>,
+}
+
+#[derive(Debug)]
+struct FaultState {
+    fault: Fault,
+    ops: Vec<(Op, PathBuf)>,
+    failed: Option<(Op, PathBuf)>,
+}
+
+impl Faulty {
+    pub fn new(fault: Fault) -> Faulty {
+        Faulty { state: Arc::new(Mutex::new(FaultState { fault, ops: Vec::new(), failed: None })) }
+    }
+
+    /// This disk, for a store or a workflow to write through.
+    pub fn shared(&self) -> Arc<dyn Disk> {
+        Arc::new(self.clone())
+    }
+
+    /// Changes when it fails, and counts afresh from 0.
+    pub fn set(&self, fault: Fault) {
+        let mut state = self.lock();
+        *state = FaultState { fault, ops: Vec::new(), failed: None };
+    }
+
+    /// The operations done (or attempted) since the last [`Faulty::set`], with their files.
+    pub fn ops(&self) -> Vec<(Op, PathBuf)> {
+        self.lock().ops.clone()
+    }
+
+    /// The operation that was made to fail, if one was.
+    pub fn failed(&self) -> Option<(Op, PathBuf)> {
+        self.lock().failed.clone()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, FaultState> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Counts an operation; the error it must fail with, if it must.
+    fn check(&self, op: Op, path: &Path) -> Option<io::Error> {
+        let mut state = self.lock();
+        let n = state.ops.len();
+        state.ops.push((op, path.to_path_buf()));
+        let fails = match state.fault {
+            Fault::None => false,
+            Fault::Once(k) => n == k,
+            Fault::FullFrom(k) => n >= k && matches!(op, Op::Create | Op::Write),
+            Fault::From(k) => n >= k,
+        };
+        if !fails {
+            return None;
+        }
+        state.failed = Some((op, path.to_path_buf()));
+        Some(match op {
+            Op::Create | Op::Write => io::Error::from_raw_os_error(libc::ENOSPC),
+            _ => io::Error::from_raw_os_error(libc::EIO),
+        })
+    }
+}
+
+impl Disk for Faulty {
+    fn create(&self, path: &Path) -> io::Result<Box<dyn DiskFile>> {
+        if let Some(e) = self.check(Op::Create, path) {
+            return Err(e);
+        }
+        let file = Os.create(path)?;
+        Ok(Box::new(FaultyFile { disk: self.clone(), path: path.to_path_buf(), file }))
+    }
+
+    fn append(&self, path: &Path) -> io::Result<Box<dyn DiskFile>> {
+        let file = Os.append(path)?;
+        Ok(Box::new(FaultyFile { disk: self.clone(), path: path.to_path_buf(), file }))
+    }
+
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        match self.check(Op::Rename, to) {
+            Some(e) => Err(e),
+            None => Os.rename(from, to),
+        }
+    }
+
+    fn remove(&self, path: &Path) -> io::Result<()> {
+        match self.check(Op::Remove, path) {
+            Some(e) => Err(e),
+            None => Os.remove(path),
+        }
+    }
+
+    fn link(&self, from: &Path, to: &Path) -> io::Result<()> {
+        match self.check(Op::Link, to) {
+            Some(e) => Err(e),
+            None => Os.link(from, to),
+        }
+    }
+
+    fn sync_dir(&self, dir: &Path) -> io::Result<()> {
+        match self.check(Op::SyncDir, dir) {
+            Some(e) => Err(e),
+            None => Os.sync_dir(dir),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct FaultyFile {
+    disk: Faulty,
+    path: PathBuf,
+    file: Box<dyn DiskFile>,
+}
+
+impl Write for FaultyFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if let Some(e) = self.disk.check(Op::Write, &self.path) {
+            // A full disk takes what fits, then refuses the rest.
+            let half = &buf[..buf.len() / 2];
+            self.file.write_all(half)?;
+            return Err(e);
+        }
+        self.file.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl DiskFile for FaultyFile {
+    fn sync(&mut self) -> io::Result<()> {
+        match self.disk.check(Op::Sync, &self.path) {
+            Some(e) => Err(e),
+            None => self.file.sync(),
+        }
+    }
+
+    fn truncate(&mut self, len: u64) -> io::Result<()> {
+        match self.disk.check(Op::Truncate, &self.path) {
+            Some(e) => Err(e),
+            None => self.file.truncate(len),
+        }
+    }
+
+    fn set_permissions(&mut self, permissions: Permissions) -> io::Result<()> {
+        match self.disk.check(Op::SetPermissions, &self.path) {
+            Some(e) => Err(e),
+            None => self.file.set_permissions(permissions),
+        }
+    }
+
+    fn identity(&self) -> io::Result<Identity> {
+        self.file.identity()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_faulty_disk_fails_the_chosen_operation_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let disk = Faulty::new(Fault::Once(1));
+        let path = dir.path().join("f");
+        let mut f = disk.create(&path).unwrap();
+        let e = f.write(b"abcd").unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOSPC));
+        assert_eq!(fs::read(&path).unwrap(), b"ab", "half of it was written");
+        f.write_all(b"ef").unwrap();
+        assert_eq!(disk.failed(), Some((Op::Write, path.clone())));
+        assert_eq!(disk.ops().len(), 3);
+
+        disk.set(Fault::FullFrom(0));
+        let mut f = disk.append(&path).unwrap();
+        assert!(f.write(b"x").is_err() && f.write(b"y").is_err());
+        f.sync().unwrap();
+        disk.rename(&path, &dir.path().join("g")).unwrap();
+    }
+}
