@@ -59,7 +59,7 @@ impl Browser {
         let master = session.master();
         let start = set
             .iter()
-            .position(|&c| annotation::status(master.records.get(c, session.annotator())) == annotation::Status::New)
+            .position(|&c| annotation::status_of(master, c, session.annotator()) == annotation::Status::New)
             .unwrap_or(0);
         (!set.is_empty()).then(|| Opening { title: "All examples".into(), set, start })
     }
