@@ -406,12 +406,10 @@ impl fmt::Display for Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::master_file;
     use std::collections::HashMap;
-    use std::path::Path;
 
     fn sample() -> Master {
-        master_file::from_bytes(Path::new("sample"), include_bytes!("../sample_batches/sample.master.json")).unwrap()
+        crate::testing::unplanned_sample()
     }
 
     fn plan_of(m: &Master, annotators: u32, iaa: u32, seed: u64) -> Plan {

@@ -11,11 +11,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{copies, ok, refused};
+use common::{ok, refused, unplanned_sample};
 
-/// A folder with a copy of the sample master.
+/// A folder with a copy of the sample master as imported (before its task set was planned).
 fn workspace() -> tempfile::TempDir {
-    copies(&["sample_batches/sample.master.json"])
+    unplanned_sample()
 }
 
 /// Only the master is left in the folder besides what a test wrote on purpose: no journal, no lock.

@@ -7,6 +7,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use protest::batch::{self, Batch, export};
+use protest::master_file;
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Purpose, Record};
 use protest::plan::{self, Request};
 use protest::store::Store;
@@ -191,7 +192,13 @@ fn a_click_beside_a_dialog_keeps_it_and_what_was_typed_esc_closes_it() {
 fn the_plan_dialog_previews_the_counts_and_stores_the_task_set() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sample.master.json");
-    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.master.json"), &path).unwrap();
+    // The sample as imported, before rebuild.sh planned its task set.
+    let mut sample =
+        master_file::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.master.json")))
+            .unwrap();
+    sample.task_sets.clear();
+    sample.annotators.clear();
+    master_file::save(&sample, &path).unwrap();
     let mut h = harness(&path, None);
     open_menu(&mut h, "Batches", "Plan a task set…");
     type_into(&mut h, "Seed", "42");
