@@ -17,6 +17,20 @@ pub struct Opening {
     pub start: usize,
 }
 
+impl Opening {
+    /// Every candidate of `candidate`'s category in display order, at `candidate`.
+    pub fn of_category(session: &Session, candidate: CandidateId) -> Option<Opening> {
+        let master = session.master();
+        let position = |c: CandidateId| master.candidate(c).and_then(|c| master.category_position(c));
+        let category = position(candidate)?;
+        let set: Vec<CandidateId> =
+            session.order().iter().copied().filter(|&c| position(c) == Some(category)).collect();
+        let start = set.iter().position(|&c| c == candidate)?;
+        let title = format!("{} — all", master.categories[category].title());
+        Some(Opening { title, set, start })
+    }
+}
+
 #[derive(Default)]
 pub struct Browser {
     /// Researcher mode: only this translation corpus.

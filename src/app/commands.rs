@@ -1,5 +1,6 @@
 //! What keys and menus do: edits through the session, undo, and the menu actions.
 
+use super::browser::Opening;
 use super::dialogs::{Kind, Outcome};
 use super::keys::{self, Command, Scope};
 use super::menu::Action;
@@ -185,21 +186,45 @@ impl App {
         }
     }
 
+    /// Undo (or redo) the last change, wherever it was: the example it was on is brought into
+    /// view first (another category or view if need be) and a message says what was undone.
     fn undo(&mut self, undo: bool) {
         self.store_due_remarks(None);
         let Some(session) = &mut self.session else { return };
         let result = if undo { session.undo() } else { session.redo() };
-        let candidate = match result {
-            Ok(Some(c)) => c,
-            Ok(None) => return,
+        let done = match result {
+            Ok(Some(done)) => done,
+            Ok(None) => return self.messages.info(if undo { "Nothing to undo." } else { "Nothing to redo." }),
             Err(e) => return self.messages.error(e),
         };
-        // Show the example the change was on, if it is in the set being worked through.
-        if let View::Example(walk) = &self.view
-            && walk.current() != candidate
-            && let Some(i) = walk.set.iter().position(|&c| c == candidate)
+        let master = session.master();
+        let mut place = master.candidate(done.candidate).map_or(String::new(), |c| format!(", example {}", c.example));
+        if session.mode() == Mode::Researcher
+            && let Some(corpus) = master.candidate(done.candidate).and_then(|c| master.corpus(c.corpus))
         {
-            self.leave_then(Go::To(i));
+            place.push_str(&format!(" ({})", corpus.name));
+        }
+        let verb = if undo { "Undid" } else { "Redid" };
+        self.messages.info(format!("{verb}: {}{place}", done.what));
+        self.reveal(done.candidate);
+    }
+
+    /// Shows `candidate`: in the set being worked through if it is there, or else among every
+    /// candidate of its category.
+    fn reveal(&mut self, candidate: CandidateId) {
+        let in_walk = match &self.view {
+            View::Example(walk) => Some((walk.current(), walk.set.iter().position(|&c| c == candidate))),
+            View::Browser | View::Report => None,
+        };
+        match in_walk {
+            Some((current, _)) if current == candidate => {}
+            Some((_, Some(i))) => self.leave_then(Go::To(i)),
+            _ => {
+                let Some(opening) = self.session.as_ref().and_then(|s| Opening::of_category(s, candidate)) else {
+                    return;
+                };
+                if in_walk.is_some() { self.leave_then(Go::Show(opening)) } else { self.start(opening) }
+            }
         }
     }
 }

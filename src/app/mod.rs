@@ -50,6 +50,8 @@ mod tests_legacy;
 mod tests_overview;
 #[cfg(test)]
 mod tests_report;
+#[cfg(test)]
+mod tests_trust;
 
 use add_system_dialog::AddSystemDialog;
 use annotation_panel::AnnotationPanel;
@@ -237,10 +239,7 @@ impl App {
                 self.action(&ctx, action);
             }
         });
-        if !self.messages.is_empty() {
-            egui::Panel::top("messages").show(ui, |ui| self.messages.ui(ui));
-        }
-        egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui));
+        let status = egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui)).response.rect;
         let researcher = self.session.as_ref().is_some_and(|s| s.mode() == workspace::Mode::Researcher);
         if researcher && matches!(self.view, View::Browser | View::Report) {
             egui::Panel::top("tabs").show(ui, |ui| self.view_tabs(ui));
@@ -250,6 +249,9 @@ impl App {
             View::Example(_) => self.example_ui(ui),
             View::Report => self.report_ui(ui),
         }
+        // Over the content, above the status line: messages never move what is below them.
+        let width = (status.width() - 32.0).clamp(200.0, 640.0);
+        self.messages.show(&ctx, status.center().x, status.top() - 8.0, width);
 
         if let Some(dialog) = &self.dialog
             && let Some(choice) = dialog.ui(&ctx)

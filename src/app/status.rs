@@ -1,12 +1,21 @@
-//! Messages for the user: errors in a red bar until dismissed (a failed save is never silent),
-//! notices (journal recovery, read-only) in a calmer one, and the status line.
+//! Messages for the user: errors in red until dismissed (a failed save is never silent), notices
+//! (journal recovery, read-only) in a calmer colour until dismissed, and what the last action did
+//! ("Undid: pronoun set to yes, example 12") for a few seconds.
+//!
+//! They are a stack floating above the bottom of the window, over the content rather than above
+//! it: a message appearing or going never moves what the user is looking at or about to click.
 
-use egui::{Color32, RichText, Ui};
+use egui::{Align2, Color32, Id, Order, RichText, Ui};
+
+/// How long a message about the last action stays.
+pub const INFO_SECONDS: f64 = 6.0;
 
 #[derive(Default)]
 pub struct Messages {
     pub errors: Vec<String>,
     pub notices: Vec<String>,
+    /// The last action's message, and when it was first shown (set when drawn).
+    info: Option<(String, Option<f64>)>,
 }
 
 impl Messages {
@@ -25,39 +34,96 @@ impl Messages {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.errors.is_empty() && self.notices.is_empty()
+    /// What an action just did; replaces the previous such message and goes by itself.
+    pub fn info(&mut self, message: impl Into<String>) {
+        self.info = Some((message.into(), None));
     }
 
-    pub fn ui(&mut self, ui: &mut Ui) {
-        let dark = ui.visuals().dark_mode;
-        let (error_bg, notice_bg) = if dark {
-            (Color32::from_rgb(0x5A, 0x1E, 0x1E), Color32::from_rgb(0x1E, 0x3A, 0x4A))
-        } else {
-            (Color32::from_rgb(0xFD, 0xE2, 0xE2), Color32::from_rgb(0xE3, 0xF1, 0xFB))
-        };
-        bar(ui, &mut self.errors, error_bg, "⚠");
-        bar(ui, &mut self.notices, notice_bg, "ℹ");
+    /// The last action's message, while it is shown.
+    #[cfg(test)]
+    pub fn current_info(&self) -> Option<&str> {
+        self.info.as_ref().map(|(m, _)| m.as_str())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty() && self.notices.is_empty() && self.info.is_none()
+    }
+
+    /// Draws the stack over the content, its bottom edge at `bottom` (just above the status
+    /// line), centred on `centre_x`, at most `width` wide.
+    pub fn show(&mut self, ctx: &egui::Context, centre_x: f32, bottom: f32, width: f32) {
+        let now = ctx.input(|i| i.time);
+        if let Some((_, shown)) = &mut self.info {
+            let since = *shown.get_or_insert(now);
+            if now - since >= INFO_SECONDS {
+                self.info = None;
+            } else {
+                ctx.request_repaint_after(std::time::Duration::from_secs_f64(INFO_SECONDS - (now - since)));
+            }
+        }
+        if self.is_empty() {
+            return;
+        }
+        egui::Area::new(Id::unique("messages"))
+            .order(Order::Foreground)
+            .pivot(Align2::CENTER_BOTTOM)
+            .fixed_pos(egui::pos2(centre_x, bottom))
+            .show(ctx, |ui| {
+                ui.set_width(width);
+                let dark = ui.visuals().dark_mode;
+                let (error_bg, notice_bg) = if dark {
+                    (Color32::from_rgb(0x5A, 0x1E, 0x1E), Color32::from_rgb(0x1E, 0x3A, 0x4A))
+                } else {
+                    (Color32::from_rgb(0xFD, 0xE2, 0xE2), Color32::from_rgb(0xE3, 0xF1, 0xFB))
+                };
+                stack(ui, &mut self.errors, error_bg, "⚠");
+                stack(ui, &mut self.notices, notice_bg, "ℹ");
+                let mut dismissed = false;
+                if let Some((info, _)) = &self.info {
+                    dismissed = toast(ui, info, notice_bg, "✔");
+                }
+                if dismissed {
+                    self.info = None;
+                }
+            });
     }
 }
 
-fn bar(ui: &mut Ui, messages: &mut Vec<String>, fill: Color32, icon: &str) {
+fn stack(ui: &mut Ui, messages: &mut Vec<String>, fill: Color32, icon: &str) {
     let mut dismissed = None;
     for (i, message) in messages.iter().enumerate() {
-        egui::Frame::new().fill(fill).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
-            ui.set_width(ui.available_width());
-            ui.horizontal(|ui| {
-                ui.label(RichText::new(icon).strong());
-                ui.add(egui::Label::new(RichText::new(message).strong()).wrap());
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    if ui.small_button("×").on_hover_text("Dismiss").accessible_name("Dismiss message").clicked() {
-                        dismissed = Some(i);
-                    }
-                });
-            });
-        });
+        if toast(ui, message, fill, icon) {
+            dismissed = Some(i);
+        }
     }
     if let Some(i) = dismissed {
         messages.remove(i);
     }
+}
+
+/// One message with its dismiss button; true when dismissed.
+fn toast(ui: &mut Ui, message: &str, fill: Color32, icon: &str) -> bool {
+    let mut dismissed = false;
+    let stroke = ui.visuals().window_stroke;
+    egui::Frame::new()
+        .fill(fill)
+        .stroke(stroke)
+        .inner_margin(8.0)
+        .corner_radius(6.0)
+        .shadow(ui.visuals().popup_shadow)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(icon).strong());
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
+                    let dismiss = ui.small_button("×").on_hover_text("Dismiss").accessible_name("Dismiss message");
+                    dismissed = dismiss.clicked();
+                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Min), |ui| {
+                        ui.add(egui::Label::new(RichText::new(message).strong()).wrap());
+                    });
+                });
+            });
+        });
+    ui.add_space(4.0);
+    dismissed
 }
