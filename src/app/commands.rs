@@ -63,6 +63,7 @@ impl App {
                 let token = self.session.as_ref().and_then(|s| s.master().candidate(c)?.aligned(role).nth(n));
                 if let Some(token) = token {
                     self.edit(c, Edit::ToggleToken(role, token));
+                    self.reveal = Some(token); // a key acts on a token the annotator sees
                 }
             }
             (Command::FocusTags, Some(_)) if self.overview_shown() => self.overview.focus_tags(),

@@ -123,6 +123,8 @@ pub struct App {
     side: Side,
     overview: OverviewPanel,
     dialogs: Dialogs,
+    /// A token to scroll into view in the translation (one a digit key just toggled).
+    reveal: Option<protest::model::TokenRef>,
     /// The user confirmed quitting (the current example was settled).
     may_close: bool,
     /// Commands for the window, sent at the end of the frame.
@@ -153,6 +155,7 @@ impl App {
             side: Side::default(),
             overview: OverviewPanel::default(),
             dialogs: Dialogs::default(),
+            reveal: None,
             may_close: false,
             viewport: Vec::new(),
             styled: false,

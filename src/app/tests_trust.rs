@@ -3,9 +3,11 @@
 //! as done, the pronoun is on screen, the header does not overlap itself, the keyboard has no
 //! traps, and the bundled samples merge.
 
-use super::tests::{ANAPHORIC_NEW, ANNA, PLEONASTIC_NEW, click, harness, press, press_with, saved, tiny_with_anna};
+use super::tests::{
+    ANAPHORIC_NEW, ANNA, PLEONASTIC_NEW, click, harness, is_on, press, press_with, saved, tiny_with_anna,
+};
 use super::*;
-use egui::{Key, Modifiers};
+use egui::{Key, Modifiers, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use protest::annotation::{self, Status};
@@ -148,4 +150,96 @@ fn a_stored_clear_that_breaks_a_rule_is_counted_as_a_conflict() {
     assert!(h.query_by_label("Pleonastic “it”: 1 conflict").is_some());
     assert!(h.query_by_label("Pleonastic “it”: 0 done").is_some());
     assert!(h.query_by_label_contains("1 of 6 annotated").is_some());
+}
+
+/// A copy of the bundled Anna batch (its first example has long context sentences), open in a
+/// window of `size`, at its first example.
+fn anna_batch(size: Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sample.batch-1-anna.json");
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.batch-1-anna.json"), &path).unwrap();
+    let mut h = harness(&path, None);
+    h.set_size(size);
+    h.run();
+    press(&mut h, Key::Enter);
+    (dir, h)
+}
+
+/// The part of the window where the texts are seen: below the header, above the colour key.
+fn text_area(h: &Harness<App>) -> egui::Rect {
+    let header = h.get_by_label("All examples").rect();
+    let legend = h.get_by_label("numbers: keys").rect();
+    egui::Rect::from_x_y_ranges(0.0..=h.ctx.content_rect().width(), header.bottom()..=legend.top())
+}
+
+fn in_view(h: &Harness<App>, label: &str) -> bool {
+    text_area(h).contains_rect(h.get_by_label(label).rect())
+}
+
+#[test]
+fn an_example_opens_with_the_pronoun_and_the_antecedent_in_view() {
+    for size in [Vec2::new(1280.0, 820.0), Vec2::new(1024.0, 700.0)] {
+        let (_dir, h) = anna_batch(size);
+        assert_eq!(current(&h), Some(CandidateId(1)));
+        // Example 26: "they" → "elles", antecedent head "services" → "services", in sentence 144
+        // after a context sentence of over 100 tokens.
+        assert!(in_view(&h, "elles"), "{size:?}: the pronoun's translation is on screen");
+        assert!(in_view(&h, "services"), "{size:?}: the antecedent head's translation too");
+    }
+}
+
+#[test]
+fn a_digit_key_brings_its_token_into_view() {
+    let (_dir, mut h) = anna_batch(Vec2::new(1024.0, 700.0));
+    let area = text_area(&h);
+    h.hover_at(area.center());
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 5000.0),
+        modifiers: Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    h.run_steps(40); // scrolling is animated
+    assert!(!in_view(&h, "elles"), "scrolled back to the top of the context");
+    assert!(!is_on(&h, "elles"));
+    h.key_press(Key::Num1);
+    h.run_steps(40);
+    assert!(is_on(&h, "elles"), "1 selected the pronoun's first aligned token");
+    assert!(in_view(&h, "elles"), "and brought it into view");
+}
+
+/// The rects of the header's widgets do not overlap, and all of them are left of the annotation
+/// panel, whole.
+fn header_fits(h: &Harness<App>, labels: &[&str], size: Vec2) {
+    let panel = h.get_by_label(super::annotation_panel::REMARKS_LABEL).rect().left();
+    let rects: Vec<(&str, egui::Rect)> = labels.iter().map(|&l| (l, h.get_by_label(l).rect())).collect();
+    for (i, (a, ra)) in rects.iter().enumerate() {
+        assert!(ra.left() >= 0.0 && ra.right() <= panel, "{size:?}: {a} {ra:?} is not left of the panel at {panel}");
+        for (b, rb) in &rects[i + 1..] {
+            assert!(!ra.intersects(*rb), "{size:?}: {a} {ra:?} overlaps {b} {rb:?}");
+        }
+    }
+}
+
+#[test]
+fn the_header_does_not_overlap_itself_at_any_window_size() {
+    let f = tiny_with_anna();
+    let mut h = harness(&f.path, Some(ANNA));
+    click(&mut h, ANAPHORIC_NEW);
+    let labels = [
+        "⬅ Categories",
+        "Inter-sentential “it”, subject",
+        "⏴ Prev",
+        "1 / 2",
+        "Next ⏵",
+        "Example 1 · translation: reference",
+        "0 of 2 annotated",
+        "Inter-sentential “it”, subject — new",
+    ];
+    for size in [Vec2::new(760.0, 480.0), Vec2::new(1024.0, 700.0), Vec2::new(1280.0, 820.0)] {
+        h.set_size(size);
+        h.run();
+        header_fits(&h, &labels, size);
+    }
 }
