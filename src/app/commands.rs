@@ -52,10 +52,11 @@ impl App {
             (Command::Next, Some((i, n, _))) if i + 1 < n => self.leave_then(Go::To(i + 1)),
             (Command::Next, Some(_)) | (Command::Back, Some(_)) => self.leave_then(Go::Browser),
             (Command::Continue, None) => {
-                if let Some(opening) = self.session.as_ref().and_then(|s| self.browser.continue_set(s)) {
+                if let Some(opening) = self.session.as_ref().and_then(|s| self.browser.enter(s)) {
                     self.start(opening);
                 }
             }
+            (Command::SelectRow(down), None) => self.browser.step(down),
             (Command::Judge(role, judgement), Some((_, _, c))) if self.has_role(c, role) => {
                 self.edit(c, Edit::Judge(role, judgement));
             }

@@ -10,8 +10,11 @@ pub enum Command {
     Next,
     /// Back to the category browser.
     Back,
-    /// Browser: open every candidate at the first one not annotated yet.
+    /// Browser: open the selected row's new examples, or without a selection every candidate
+    /// at the first one not annotated yet.
     Continue,
+    /// Browser: select the next (true) or previous row.
+    SelectRow(bool),
     Judge(Role, Judgement),
     /// Toggle the n-th (0-based) target token aligned to the role.
     Toggle(Role, usize),
@@ -143,11 +146,19 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         modifiers: NONE,
+        keys: &[Key::ArrowUp, Key::ArrowDown],
+        command: |i| Command::SelectRow(i == 1),
+        scope: Scope::Browser,
+        shown: "↑ / ↓",
+        help: "categories: choose a category row",
+    },
+    Binding {
+        modifiers: NONE,
         keys: &[Key::Enter],
         command: |_| Command::Continue,
         scope: Scope::Browser,
         shown: "Enter",
-        help: "categories: continue with the first example not annotated yet",
+        help: "categories: open the chosen row's new examples, or continue with the first example not annotated yet",
     },
     Binding {
         modifiers: Modifiers::COMMAND.plus(SHIFT),

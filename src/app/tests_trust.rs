@@ -4,7 +4,7 @@
 //! traps, and the bundled samples merge.
 
 use super::tests::{
-    ANAPHORIC_NEW, ANNA, PLEONASTIC_NEW, click, harness, is_on, press, press_with, saved, tiny_with_anna,
+    ANAPHORIC_NEW, ANNA, PLEONASTIC_NEW, click, harness, is_on, named, press, press_with, saved, tiny_with_anna,
 };
 use super::*;
 use egui::{Key, Modifiers, Vec2};
@@ -242,4 +242,114 @@ fn the_header_does_not_overlap_itself_at_any_window_size() {
         h.run();
         header_fits(&h, &labels, size);
     }
+}
+
+#[test]
+fn enter_in_the_empty_tag_field_adds_nothing_and_backspace_takes_back_the_last_tag() {
+    let f = tiny_with_anna();
+    let mut h = harness(&f.path, Some(ANNA));
+    click(&mut h, PLEONASTIC_NEW);
+    press(&mut h, Key::T);
+    press(&mut h, Key::Enter);
+    assert_eq!(saved(&f.path).records.get(CandidateId(3), ANNA), None, "no tag, no record");
+    assert!(h.get_by_label("Tags").is_focused(), "the field keeps the keyboard");
+    // Down picks the first suggestion; Enter adds it. Then one typed.
+    press(&mut h, Key::ArrowDown);
+    press(&mut h, Key::Enter);
+    h.get_by_label("Tags").type_text("my_tag");
+    h.run();
+    press(&mut h, Key::Enter);
+    let tags = |h: &Harness<App>| {
+        let _ = h;
+        saved(&f.path).records.get(CandidateId(3), ANNA).map(|r| r.tags.iter().cloned().collect::<Vec<_>>())
+    };
+    assert_eq!(tags(&h), Some(vec!["bad_translation".to_owned(), "my_tag".to_owned()]));
+    press(&mut h, Key::Backspace);
+    assert_eq!(tags(&h), Some(vec!["bad_translation".to_owned()]), "the last tag shown goes");
+    // Typed text is edited by Backspace as usual.
+    h.get_by_label("Tags").type_text("ab");
+    h.run();
+    press(&mut h, Key::Backspace);
+    assert_eq!(h.get_by_label("Tags").value().as_deref(), Some("a"));
+    assert_eq!(tags(&h), Some(vec!["bad_translation".to_owned()]));
+}
+
+#[test]
+fn names_typed_one_after_the_other_with_enter_are_all_added() {
+    let f = tiny_with_anna();
+    let mut h = harness(&f.path, None);
+    h.get_by_label("Batches").click();
+    h.run();
+    click(&mut h, "Annotators…");
+    for name in ["Ben", "Clara"] {
+        h.get_by_label("Add an annotator").type_text(name);
+        h.run();
+        press(&mut h, Key::Enter);
+    }
+    let names: Vec<String> = saved(&f.path).annotators.iter().map(|a| a.name.clone()).collect();
+    assert_eq!(names, ["Anna", "Ben", "Clara"]);
+    assert!(h.get_by_label("Add an annotator").is_focused());
+}
+
+#[test]
+fn arrow_keys_choose_a_category_and_enter_opens_its_new_examples() {
+    let f = tiny_with_anna();
+    let mut h = harness(&f.path, Some(ANNA));
+    // The rows shown: the anaphoric one, the pleonastic one, deictic singular "you".
+    press(&mut h, Key::ArrowDown);
+    press(&mut h, Key::ArrowDown);
+    assert!(is_on(&h, "Pleonastic “it”"), "the chosen row is marked");
+    assert!(!is_on(&h, "Inter-sentential “it”, subject"));
+    press(&mut h, Key::Enter);
+    assert_eq!(current(&h), Some(CandidateId(3)));
+    assert!(h.query_by_label("Pleonastic “it” — new").is_some());
+    press(&mut h, Key::N);
+    press(&mut h, Key::ArrowRight);
+    press(&mut h, Key::N);
+    press(&mut h, Key::ArrowRight); // the last one: back to the categories
+    assert!(h.query_by_label("Pleonastic “it”: 0 new").is_some());
+    // The choice stays, and a row without new examples opens all of them.
+    press(&mut h, Key::Enter);
+    assert!(h.query_by_label("Pleonastic “it” — all").is_some());
+    assert_eq!(current(&h), Some(CandidateId(3)));
+    press(&mut h, Key::Escape);
+    press(&mut h, Key::ArrowUp);
+    press(&mut h, Key::Enter);
+    assert_eq!(current(&h), Some(CandidateId(1)), "↑ went back to the first row");
+    press(&mut h, Key::Escape);
+    // Clicking a title chooses its row too.
+    click(&mut h, "Deictic singular “you”");
+    press(&mut h, Key::Enter);
+    assert_eq!(current(&h), Some(CandidateId(5)));
+}
+
+#[test]
+fn the_bundled_batches_merge_into_the_bundled_master_from_the_import_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    // What the first start makes: a copy of the sample with its batches beside it.
+    let path = settings::sample_copy(Some(dir.path().to_path_buf())).unwrap();
+    // And a batch of another copy of the master (planned again), which cannot be merged.
+    let mut other = protest::batch::load(&dir.path().join("sample.batch-1-ben.json")).unwrap();
+    other.task_set = 7;
+    protest::batch::save(&other, &dir.path().join("sample.batch-7-ben.json")).unwrap();
+    let mut h = harness(&path, None);
+    click(&mut h, "Batches");
+    click(&mut h, "Import annotated batches…");
+    assert!(
+        h.query_by_label_contains(
+            "sample.batch-7-ben.json (beside it) cannot be merged: task set 7 is not in this master"
+        )
+        .is_some()
+    );
+    assert!(h.query_by_label("+ sample.batch-7-ben.json").is_none(), "only what can be merged is offered");
+    click(&mut h, "+ sample.batch-1-anna.json");
+    click(&mut h, "+ sample.batch-1-ben.json");
+    click(&mut h, "Check");
+    assert!(named(&h, "Anna: 75 new") && named(&h, "Ben: 75 new"));
+    click(&mut h, "Merge 150 new records");
+    assert!(h.query_by_label("Merged 150 records from 2 batch files into the master.").is_some());
+    let m = saved(&path);
+    assert_eq!(m.records.len(), 150);
+    let by = |who| m.records.iter().filter(|r| m.annotator_name(r.annotator) == who).count();
+    assert_eq!((by("Anna"), by("Ben")), (75, 75));
 }
