@@ -89,7 +89,10 @@ fn a_dry_run_changes_nothing_and_a_plan_is_stored() {
         &["batch", "plan", "sample.master.json", "--annotators", "2", "--iaa", "30", "--seed", "42", "--dry-run"],
     );
     assert!(
-        out.contains("Each annotator gets the 30 IAA candidates and their own part: 75 for part 1, 75 for part 2."),
+        out.contains(
+            "Each annotator gets the 30 IAA candidates and their own part: 30 + 45 = 75 candidates for part 1, \
+             30 + 45 = 75 for part 2."
+        ),
         "{out}"
     );
     assert!(out.contains("dry run: nothing stored"));

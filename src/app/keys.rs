@@ -161,20 +161,20 @@ pub const BINDINGS: &[Binding] = &[
         help: "categories: open the chosen row's new examples, or continue with the first example not annotated yet",
     },
     Binding {
-        modifiers: Modifiers::COMMAND.plus(SHIFT),
-        keys: &[Key::Z],
-        command: |_| Command::Redo,
-        scope: Scope::Everywhere,
-        shown: "Ctrl+Shift+Z",
-        help: "redo",
-    },
-    Binding {
         modifiers: Modifiers::COMMAND,
         keys: &[Key::Z],
         command: |_| Command::Undo,
         scope: Scope::Everywhere,
         shown: "Ctrl+Z",
         help: "undo the last change (this session, any example)",
+    },
+    Binding {
+        modifiers: Modifiers::COMMAND.plus(SHIFT),
+        keys: &[Key::Z],
+        command: |_| Command::Redo,
+        scope: Scope::Everywhere,
+        shown: "Ctrl+Shift+Z",
+        help: "redo",
     },
     Binding {
         modifiers: Modifiers::COMMAND,
@@ -219,6 +219,13 @@ pub const BINDINGS: &[Binding] = &[
 ];
 
 const JUDGEMENTS: [Judgement; 3] = [Judgement::Yes, Judgement::No, Judgement::Unset];
+
+impl Binding {
+    /// Keys that only do something in researcher mode (a master), not in an annotator's batch.
+    pub fn researcher_only(&self) -> bool {
+        matches!((self.command)(0), Command::ToggleOverview | Command::StepAnnotator(_) | Command::GoTo)
+    }
+}
 
 /// Consumes the first key press of this frame that is bound in `scope`.
 pub fn read(input: &mut InputState, scope: Scope) -> Option<Command> {

@@ -269,7 +269,7 @@ impl App {
             self.outcome(outcome);
         }
         if self.help.open {
-            self.help.show(&ctx);
+            self.help.show(&ctx, researcher);
         }
         self.add_system_ui(&ctx);
         for command in self.viewport.drain(..) {

@@ -79,7 +79,8 @@ impl TagBox {
         }
         let open = (response.has_focus() || self.popup_hovered) && !options.is_empty();
         let popup = Popup::from_response(&response).open(open).width(response.rect.width()).show(|ui| {
-            egui::ScrollArea::vertical().max_height(220.0).show(ui, |ui| {
+            // Up / Down move the highlight at once: no scrolling animation to wait for.
+            egui::ScrollArea::vertical().max_height(220.0).animated(false).show(ui, |ui| {
                 for (i, option) in options.iter().enumerate() {
                     let item = ui.selectable_label(self.active() && self.highlight == i, &option.text);
                     if self.highlight == i && had_focus {

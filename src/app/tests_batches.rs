@@ -205,10 +205,15 @@ fn the_plan_dialog_previews_the_counts_and_stores_the_task_set() {
     type_into(&mut h, "IAA sample size", "30");
     let m = saved(&path);
     let expected = plan::plan(&m, &Request::everything(&m, 2, 30, 42), plan::every, chrono::Utc::now()).unwrap();
-    let each = expected.summary.per_annotator();
+    // In the terms of the table: IAA plus own part.
+    let (iaa, own) = (expected.summary.total.iaa, &expected.summary.total.own);
     let text = format!(
-        "Each annotator gets the {} IAA candidates and their own part — part 1: {} candidates, part 2: {} candidates.",
-        expected.summary.total.iaa, each[0], each[1]
+        "Each annotator gets the {iaa} IAA candidates and their own part: {iaa} + {} = {} candidates for part 1, \
+         {iaa} + {} = {} for part 2.",
+        own[0],
+        iaa + own[0],
+        own[1],
+        iaa + own[1]
     );
     assert!(h.query_by_label(&text).is_some(), "the preview says: {text}");
     h.get_all_by_role_and_label(egui::accesskit::Role::Button, "none").next().unwrap().click(); // the translations'

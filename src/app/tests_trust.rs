@@ -353,3 +353,74 @@ fn the_bundled_batches_merge_into_the_bundled_master_from_the_import_dialog() {
     let by = |who| m.records.iter().filter(|r| m.annotator_name(r.annotator) == who).count();
     assert_eq!((by("Anna"), by("Ben")), (75, 75));
 }
+
+#[test]
+fn a_dialog_stays_where_it_opened_as_its_content_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = settings::sample_copy(Some(dir.path().to_path_buf())).unwrap();
+    let mut h = harness(&path, None);
+    click(&mut h, "Batches");
+    click(&mut h, "Import annotated batches…");
+    let title = h.get_by_label("Import annotated batches").rect();
+    click(&mut h, "+ sample.batch-1-anna.json");
+    click(&mut h, "Check"); // the table of what would change appears below
+    assert!(named(&h, "Anna: 75 new"));
+    assert_eq!(h.get_by_label("Import annotated batches").rect(), title, "the dialog did not move");
+    press(&mut h, Key::Escape);
+    // Opened again, it is placed afresh (centred for its content).
+    click(&mut h, "Batches");
+    click(&mut h, "Import annotated batches…");
+    assert!(h.query_by_label("Import annotated batches").is_some());
+}
+
+#[test]
+fn messages_float_over_the_window_without_moving_it() {
+    let f = tiny_with_anna();
+    let mut h = harness(&f.path, Some(ANNA));
+    let heading = h.get_by_label("Start annotating").rect();
+    let row = h.get_by_label(PLEONASTIC_NEW).rect();
+    undo(&mut h);
+    assert_eq!(info(&h), "Nothing to undo.");
+    assert!(h.query_by_label("Nothing to undo.").is_some());
+    h.state_mut().messages.error("Could not save: the disk is full");
+    h.state_mut().messages.notice("Read-only: another window has this file open.");
+    h.run();
+    assert!(h.query_by_label("Could not save: the disk is full").is_some());
+    assert_eq!(h.get_by_label("Start annotating").rect(), heading);
+    assert_eq!(h.get_by_label(PLEONASTIC_NEW).rect(), row);
+    // Errors and notices stay until dismissed; the last action's message goes by itself.
+    for _ in 0..2 {
+        h.get_all_by_label("Dismiss message").next().unwrap().click();
+        h.run();
+    }
+    assert!(h.query_by_label("Could not save: the disk is full").is_none());
+    let messages = &h.state().messages;
+    assert!(messages.errors.is_empty() && messages.notices.is_empty());
+}
+
+#[test]
+fn help_lists_undo_before_redo_and_only_the_keys_of_the_mode() {
+    let (_dir, mut h) = anna_batch(Vec2::new(1280.0, 820.0));
+    press(&mut h, Key::F1);
+    let (undo_key, redo_key) = (h.get_by_label("Ctrl+Z").rect(), h.get_by_label("Ctrl+Shift+Z").rect());
+    assert!(undo_key.top() < redo_key.top(), "undo first");
+    assert!(h.query_by_label("Ctrl+G").is_none() && h.query_by_label("[ / ]").is_none(), "no researcher keys");
+    let f = tiny_with_anna();
+    let mut h = harness(&f.path, None);
+    press(&mut h, Key::F1);
+    assert!(h.query_by_label("Ctrl+G").is_some() && h.query_by_label("[ / ]").is_some());
+}
+
+#[test]
+fn kept_conflicts_are_listed_with_their_rule_numbers() {
+    let f = tiny_with_anna();
+    let mut h = harness(&f.path, Some(ANNA));
+    click(&mut h, PLEONASTIC_NEW);
+    press(&mut h, Key::Y);
+    press(&mut h, Key::ArrowRight);
+    press(&mut h, Key::K);
+    press(&mut h, Key::ArrowLeft);
+    assert!(h.query_by_label("Kept with conflicts:").is_some());
+    assert!(h.query_by_label("Rule 4").is_some(), "numbered as in the conflict dialog");
+    assert!(h.query_by_label(Conflict::PronounYesWithoutTokens.describe()).is_some());
+}

@@ -104,7 +104,8 @@ pub fn texts(
     let numbers = Numbers::of(candidate);
     let mut toggled = None;
     // One scroll position per candidate, kept while the app runs.
-    let area = egui::ScrollArea::vertical().id_salt(candidate.id).auto_shrink([false, false]);
+    // Brought into view at once: the annotator reads from the first frame.
+    let area = egui::ScrollArea::vertical().id_salt(candidate.id).auto_shrink([false, false]).animated(false);
     area.show(ui, |ui| {
         let mut marked = Marked::default();
         for (source, target) in window.source.iter().zip(&window.target) {

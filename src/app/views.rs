@@ -104,7 +104,15 @@ impl App {
             return;
         };
         ui.horizontal(|ui| {
-            ui.label(egui::RichText::new(session.path().display().to_string()).small());
+            // An annotator sees the batch's file name (where it is, on hover); a researcher the path.
+            let path = session.path().display().to_string();
+            let shown = match session.mode() {
+                Mode::Annotator => {
+                    session.path().file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned())
+                }
+                Mode::Researcher => path.clone(),
+            };
+            ui.label(egui::RichText::new(shown).small()).on_hover_text(path);
             ui.separator();
             let mode = match session.mode() {
                 Mode::Researcher => "researcher mode",
