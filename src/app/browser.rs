@@ -135,19 +135,30 @@ impl Browser {
         selected = selected.map(|i| i.min(shown.saturating_sub(1)));
         let annotated = browser.annotated();
         let mut continuing = false;
+        // The filters beside the title when there is room, else on a row of their own.
+        let filters_beside = ui.available_width() >= 860.0;
+        let researcher = session.mode() == Mode::Researcher;
         ui.horizontal(|ui| {
             ui.heading("Categories");
             ui.add_space(16.0);
             let label = if annotated == 0 { "Start annotating" } else { "Continue annotating" };
             let next = ui.add_enabled(annotated < order.len(), egui::Button::new(RichText::new(label).strong()));
             continuing = next.on_hover_text("Every example, from the first one not annotated yet (Enter)").clicked();
-            ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-                if session.mode() == Mode::Researcher {
+            if researcher && filters_beside {
+                ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
                     corpus_filter(ui, session, &mut self.corpus);
                     needing_human_filter(ui, session, &mut self.needing_human);
-                }
-            });
+                });
+            }
         });
+        if researcher && !filters_beside {
+            ui.horizontal(|ui| {
+                ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+                    corpus_filter(ui, session, &mut self.corpus);
+                    needing_human_filter(ui, session, &mut self.needing_human);
+                });
+            });
+        }
         if self.filtered != (self.corpus, self.needing_human) {
             ui.ctx().request_repaint(); // the rows for the new filters
         }
@@ -156,6 +167,7 @@ impl Browser {
             format!("{annotated} of {} annotated by {}", order.len(), master.annotator_name(session.annotator()));
         ui.add(style::progress_bar(annotated, order.len(), text).desired_width(420.0));
         ui.add_space(10.0);
+        style::visible_scroll_bars(ui);
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             egui::Grid::new("categories").striped(true).num_columns(5).min_col_width(72.0).spacing([18.0, 8.0]).show(
                 ui,

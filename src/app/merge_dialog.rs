@@ -66,13 +66,15 @@ impl MergeDialog {
         let mut changed =
             self.files.ui(ui, "Batch files (one per line)", Pick::Files(&[("PROTEST batches", &["json"])]));
         let listed = self.files.paths();
-        let unlisted: Vec<&PathBuf> = self.found.iter().filter(|p| !listed.contains(p)).collect();
-        if !unlisted.is_empty() {
+        if !self.found.is_empty() {
             ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new("Batches of this master beside it:").small().weak());
-                for path in unlisted {
+                // Each keeps its place once added (greyed), so the next one is where it was.
+                for path in &self.found {
                     let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
-                    if ui.small_button(format!("+ {name}")).on_hover_text("Add it to the list").clicked() {
+                    if listed.contains(path) {
+                        ui.add_enabled(false, egui::Button::new(RichText::new(format!("✔ {name}")).small()));
+                    } else if ui.small_button(format!("+ {name}")).on_hover_text("Add it to the list").clicked() {
                         self.files.add(path);
                         changed = true;
                     }

@@ -252,9 +252,10 @@ impl App {
             View::Example(_) => self.example_ui(ui),
             View::Report => self.report_ui(ui),
         }
-        // Over the content, above the status line: messages never move what is below them.
-        let width = (status.width() - 32.0).clamp(200.0, 640.0);
-        self.messages.show(&ctx, status.center().x, status.top() - 8.0, width);
+        // Over the content, in the bottom right corner above the status line (where the category
+        // browser and the annotation panel have the least): messages never move what is below them.
+        let width = (status.width() * 0.5).clamp(240.0, 480.0);
+        self.messages.show(&ctx, egui::pos2(status.right() - 12.0, status.top() - 8.0), width);
 
         if let Some(dialog) = &self.dialog
             && let Some(choice) = dialog.ui(&ctx)

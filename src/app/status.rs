@@ -2,8 +2,9 @@
 //! (journal recovery, read-only) in a calmer colour until dismissed, and what the last action did
 //! ("Undid: pronoun set to yes, example 12") for a few seconds.
 //!
-//! They are a stack floating above the bottom of the window, over the content rather than above
-//! it: a message appearing or going never moves what the user is looking at or about to click.
+//! They are a stack floating in the bottom right corner of the window, over the content rather
+//! than above it: a message appearing or going never moves what the user is looking at or about
+//! to click.
 
 use egui::{Align2, Color32, Id, Order, RichText, Ui};
 
@@ -49,9 +50,9 @@ impl Messages {
         self.errors.is_empty() && self.notices.is_empty() && self.info.is_none()
     }
 
-    /// Draws the stack over the content, its bottom edge at `bottom` (just above the status
-    /// line), centred on `centre_x`, at most `width` wide.
-    pub fn show(&mut self, ctx: &egui::Context, centre_x: f32, bottom: f32, width: f32) {
+    /// Draws the stack over the content, its bottom right corner at `corner` (just above the
+    /// status line), `width` wide.
+    pub fn show(&mut self, ctx: &egui::Context, corner: egui::Pos2, width: f32) {
         let now = ctx.input(|i| i.time);
         if let Some((_, shown)) = &mut self.info {
             let since = *shown.get_or_insert(now);
@@ -66,8 +67,8 @@ impl Messages {
         }
         egui::Area::new(Id::unique("messages"))
             .order(Order::Foreground)
-            .pivot(Align2::CENTER_BOTTOM)
-            .fixed_pos(egui::pos2(centre_x, bottom))
+            .pivot(Align2::RIGHT_BOTTOM)
+            .fixed_pos(corner)
             .show(ctx, |ui| {
                 ui.set_width(width);
                 let dark = ui.visuals().dark_mode;

@@ -70,12 +70,10 @@ impl TagBox {
             self.problem = None;
         }
         let mut picked = None;
-        if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
-            // Nothing typed and nothing chosen: Enter adds nothing (and the field keeps the keyboard).
-            if self.active() {
-                picked = options.get(self.highlight).map(|o| o.tag.clone());
-            }
-            response.request_focus();
+        let enter = response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+        // Nothing typed and nothing chosen: Enter adds nothing (and the field keeps the keyboard).
+        if enter && self.active() {
+            picked = options.get(self.highlight).map(|o| o.tag.clone());
         }
         let open = (response.has_focus() || self.popup_hovered) && !options.is_empty();
         let popup = Popup::from_response(&response).open(open).width(response.rect.width()).show(|ui| {
@@ -93,9 +91,11 @@ impl TagBox {
             });
         });
         self.popup_hovered = popup.is_some_and(|p| p.response.contains_pointer());
+        if enter || picked.is_some() {
+            response.request_focus(); // keep adding tags; Esc leaves the field
+        }
         if let Some(tag) = picked {
             edit = self.add(tag);
-            response.request_focus(); // keep adding tags; Esc leaves the field
         }
         if let Some(problem) = &self.problem {
             ui.colored_label(ui.visuals().warn_fg_color, problem);

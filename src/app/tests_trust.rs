@@ -424,3 +424,21 @@ fn kept_conflicts_are_listed_with_their_rule_numbers() {
     assert!(h.query_by_label("Rule 4").is_some(), "numbered as in the conflict dialog");
     assert!(h.query_by_label(Conflict::PronounYesWithoutTokens.describe()).is_some());
 }
+
+#[test]
+fn the_category_browser_fits_the_smallest_window() {
+    let f = tiny_with_anna();
+    let mut h = harness(&f.path, None);
+    let labels = ["Start annotating", "Only those needing a human", "Translation:", "Translation corpus"];
+    for size in [Vec2::new(760.0, 480.0), Vec2::new(1024.0, 700.0)] {
+        h.set_size(size);
+        h.run();
+        let rects: Vec<(&str, egui::Rect)> = labels.iter().map(|&l| (l, h.get_by_label(l).rect())).collect();
+        for (i, (a, ra)) in rects.iter().enumerate() {
+            assert!(ra.left() >= 0.0 && ra.right() <= size.x, "{size:?}: {a} {ra:?} is cut off");
+            for (b, rb) in &rects[i + 1..] {
+                assert!(!ra.intersects(*rb), "{size:?}: {a} {ra:?} overlaps {b} {rb:?}");
+            }
+        }
+    }
+}

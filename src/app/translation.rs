@@ -104,6 +104,7 @@ pub fn texts(
     let numbers = Numbers::of(candidate);
     let mut toggled = None;
     // One scroll position per candidate, kept while the app runs.
+    style::visible_scroll_bars(ui);
     // Brought into view at once: the annotator reads from the first frame.
     let area = egui::ScrollArea::vertical().id_salt(candidate.id).auto_shrink([false, false]).animated(false);
     area.show(ui, |ui| {

@@ -18,7 +18,7 @@ impl App {
                 ui.label("Use File › Open (Ctrl+O) to open a master or batch file.");
                 return;
             };
-            ui.set_max_width(900.0);
+            ui.set_max_width(ui.available_width().min(900.0));
             if let Some(opening) = self.browser.ui(ui, session) {
                 self.start(opening);
             }
