@@ -9,6 +9,7 @@ use super::overview_panel::Side;
 use super::style;
 use super::workspace::Mode;
 use super::{App, keyboard_taken};
+use egui::Key;
 use protest::annotation::Edit;
 use protest::model::{AnnotatorId, CandidateId, Role};
 use protest::overview::Overview;
@@ -25,9 +26,15 @@ impl App {
         if busy {
             return None;
         }
-        // A focused button takes Enter itself.
+        // A focused button (Tab, or a click on a drop-down) takes Enter itself; ↑ / ↓ still
+        // choose a category row.
+        let arrow = ctx.input(|i| i.key_pressed(Key::ArrowUp) || i.key_pressed(Key::ArrowDown));
         let scope = match self.view {
             _ if self.session.is_none() => Scope::Everywhere,
+            View::Browser if arrow => {
+                ctx.memory_mut(|m| m.focused().map(|id| m.surrender_focus(id)));
+                Scope::Browser
+            }
             View::Browser if ctx.memory(|m| m.focused().is_some()) => Scope::Everywhere,
             View::Browser => Scope::Browser,
             View::Example(_) => Scope::Example,
