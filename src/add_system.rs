@@ -176,7 +176,7 @@ impl Report {
                     "aligned by the built-in aligner, trained on {training_pairs} sentence pairs in {seconds:.1} s"
                 ));
                 lines.push(match pronoun_repairs {
-                    Some(n) => format!("pronoun alignment repair added {n} links"),
+                    Some(n) => format!("pronoun alignment repair added {}", crate::summary::count(n, "link")),
                     None => "no pronoun alignment repair for these languages".into(),
                 });
             }

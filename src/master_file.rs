@@ -29,6 +29,8 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Master> {
     };
     master.reindex();
     check(path, &master)?;
+    // Derived state is derived: a stored `clear` that breaks a rule is not trusted.
+    crate::annotation::rederive_all(&mut master);
     Ok(master)
 }
 

@@ -9,6 +9,7 @@
 //! order the batches come in: each (candidate, annotator) has one record, and two batches that
 //! disagree about the same one are refused together.
 
+use crate::annotation;
 use crate::batch::{Batch, export};
 use crate::error::{Error, Place, Result};
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
@@ -205,7 +206,7 @@ fn map_records(master: &Master, inc: &Incoming) -> Result<Vec<Record>> {
         let Some(original) = original_of(&layout, r.candidate) else {
             return refuse(format!("its record of candidate {} is for a candidate it does not have", r.candidate));
         };
-        let record = Record { candidate: original, ..r.clone() };
+        let mut record = Record { candidate: original, ..r.clone() };
         if let Some((field, problem)) = validate::record(master, &record) {
             return Err(Error::invalid(
                 path,
@@ -213,6 +214,8 @@ fn map_records(master: &Master, inc: &Incoming) -> Result<Vec<Record>> {
                 format!("(batch candidate {} is master candidate {original}) {problem}", r.candidate),
             ));
         }
+        // A `clear` status is derived, not taken on trust: one that breaks a rule comes in unchecked.
+        annotation::rederive(master, &mut record);
         mapped.push(record);
     }
     Ok(mapped)
@@ -228,16 +231,12 @@ mod tests {
     use super::*;
     use crate::annotation::{self, Edit};
     use crate::batch::export::{assign, build};
-    use crate::master_file;
     use crate::model::{Judgement, Role};
     use crate::plan::{self, Request, every};
     use chrono::{DateTime, Duration, Utc};
-    use std::path::Path;
 
     fn planned() -> Master {
-        let mut m =
-            master_file::from_bytes(Path::new("sample"), include_bytes!("../sample_batches/sample.master.json"))
-                .unwrap();
+        let mut m = crate::testing::unplanned_sample();
         let p = plan::plan(&m, &Request::everything(&m, 2, 30, 42), every, DateTime::UNIX_EPOCH).unwrap();
         m.task_sets.push(p.task_set);
         assign(&mut m, 1, &["Anna".into(), "Ben".into()]).unwrap();
@@ -369,6 +368,25 @@ mod tests {
         content.candidates.push(c);
         content.reindex();
         assert!(err(&m, extra).contains("its candidate 76 is unknown: task set 1 gives Anna only 75 candidates"));
+    }
+
+    #[test]
+    fn a_stored_clear_that_breaks_a_rule_comes_in_unchecked() {
+        let m = planned();
+        // Anna's first candidate judged yes with no token selected, the file claiming "clear".
+        let mut anna = annotated(&m, ANNA, 1, Judgement::Yes, t(1));
+        let local = anna.batch.order()[0];
+        let content = crate::store::Document::master_mut(&mut anna.batch);
+        let mut r = content.records.get(local, ANNA).unwrap().clone();
+        r.selected = Default::default();
+        r.conflict = crate::model::ConflictStatus::Clear;
+        content.records.put(r);
+        assert_eq!(annotation::status_of(anna.batch.content(), local, ANNA), annotation::Status::Conflict);
+        let after = merged(&m, &[anna]);
+        let original = export::layout(&m, &m.task_sets[0], ANNA).order[0];
+        let merged = after.records.get(original, ANNA).unwrap();
+        assert_eq!(merged.conflict, crate::model::ConflictStatus::Unchecked);
+        assert_eq!(annotation::status(&after, Some(merged)), annotation::Status::Conflict, "never counted as done");
     }
 
     #[test]

@@ -406,9 +406,27 @@ impl Summary {
         }
     }
 
-    /// How many candidates each part's annotator gets in all (IAA sample plus own part).
-    pub fn per_annotator(&self) -> Vec<usize> {
-        self.total.own.iter().map(|own| own + self.total.iaa).collect()
+    /// What each annotator gets, in the terms of the table's columns (IAA, own): "Each annotator
+    /// gets the 30 IAA candidates and their own part: 30 + 45 = 75 candidates for part 1, 30 + 45
+    /// = 75 for part 2."
+    pub fn per_annotator_sentence(&self) -> String {
+        let iaa = self.total.iaa;
+        let each: Vec<String> = self
+            .parts
+            .iter()
+            .zip(&self.total.own)
+            .enumerate()
+            .map(|(i, (part, own))| {
+                let sum = if iaa > 0 { format!("{iaa} + {own} = {}", iaa + own) } else { own.to_string() };
+                let unit = if i == 0 { " candidates" } else { "" };
+                format!("{sum}{unit} for part {part}")
+            })
+            .collect();
+        if iaa > 0 {
+            format!("Each annotator gets the {iaa} IAA candidates and their own part: {}.", each.join(", "))
+        } else {
+            format!("No IAA sample; each annotator gets their own part: {}.", each.join(", "))
+        }
     }
 }
 
@@ -435,18 +453,7 @@ impl fmt::Display for Summary {
         for r in self.corpora.iter().chain([&self.total]) {
             line(f, r)?;
         }
-        let each: Vec<String> =
-            self.parts.iter().zip(self.per_annotator()).map(|(p, n)| format!("{n} for part {p}")).collect();
-        if self.total.iaa > 0 {
-            writeln!(
-                f,
-                "Each annotator gets the {} IAA candidates and their own part: {}.",
-                self.total.iaa,
-                each.join(", ")
-            )?;
-        } else {
-            writeln!(f, "No IAA sample; each annotator gets their own part: {}.", each.join(", "))?;
-        }
+        writeln!(f, "{}", self.per_annotator_sentence())?;
         for note in &self.notes {
             writeln!(f, "{note}")?;
         }
@@ -457,12 +464,10 @@ impl fmt::Display for Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::master_file;
     use std::collections::HashMap;
-    use std::path::Path;
 
     fn sample() -> Master {
-        master_file::from_bytes(Path::new("sample"), include_bytes!("../sample_batches/sample.master.json")).unwrap()
+        crate::testing::unplanned_sample()
     }
 
     fn plan_of(m: &Master, annotators: u32, iaa: u32, seed: u64) -> Plan {
@@ -615,7 +620,8 @@ mod tests {
         let summary = plan_of(&m, 2, 30, 1).summary.to_string();
         assert!(
             summary.contains(
-                "Each annotator gets the 30 IAA candidates and their own part: 75 for part 1, 75 for part 2."
+                "Each annotator gets the 30 IAA candidates and their own part: 30 + 45 = 75 candidates for part 1, \
+                 30 + 45 = 75 for part 2."
             ),
             "{summary}"
         );

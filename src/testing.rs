@@ -20,6 +20,16 @@ pub fn bare_tiny() -> Master {
     master_file::from_bytes(Path::new("tiny.master.json"), text.as_bytes()).unwrap()
 }
 
+/// The bundled sample master as imported, before `rebuild.sh` planned task set 1 and gave its
+/// parts to Anna and Ben: no task set, no annotator.
+pub fn unplanned_sample() -> Master {
+    let bytes = include_bytes!("../sample_batches/sample.master.json");
+    let mut m = master_file::from_bytes(Path::new("sample.master.json"), bytes).unwrap();
+    m.task_sets.clear();
+    m.annotators.clear();
+    m
+}
+
 /// Puts a record with these judgements; selects all aligned tokens of each role judged yes.
 pub fn judge(m: &mut Master, candidate: u32, annotator: u32, pronoun: Judgement, antecedent: Judgement) {
     let c = m.candidate(CandidateId(candidate)).unwrap().clone();

@@ -8,12 +8,12 @@ use std::fs;
 use std::path::Path;
 
 mod common;
-use common::{copies, ok, refused};
+use common::{ok, refused, unplanned_sample};
 
 const MASTER: &str = "sample.master.json";
 
 fn workspace() -> tempfile::TempDir {
-    copies(&["sample_batches/sample.master.json"])
+    unplanned_sample()
 }
 
 fn names(dir: &Path) -> Vec<String> {

@@ -11,11 +11,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{copies, ok, refused};
+use common::{ok, refused, unplanned_sample};
 
-/// A folder with a copy of the sample master.
+/// A folder with a copy of the sample master as imported (before its task set was planned).
 fn workspace() -> tempfile::TempDir {
-    copies(&["sample_batches/sample.master.json"])
+    unplanned_sample()
 }
 
 /// Only the master is left in the folder besides what a test wrote on purpose: no journal, no lock.
@@ -89,7 +89,10 @@ fn a_dry_run_changes_nothing_and_a_plan_is_stored() {
         &["batch", "plan", "sample.master.json", "--annotators", "2", "--iaa", "30", "--seed", "42", "--dry-run"],
     );
     assert!(
-        out.contains("Each annotator gets the 30 IAA candidates and their own part: 75 for part 1, 75 for part 2."),
+        out.contains(
+            "Each annotator gets the 30 IAA candidates and their own part: 30 + 45 = 75 candidates for part 1, \
+             30 + 45 = 75 for part 2."
+        ),
         "{out}"
     );
     assert!(out.contains("dry run: nothing stored"));

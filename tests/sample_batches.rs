@@ -192,11 +192,29 @@ fn import(dir: &Path, batches: &[&str]) {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// A folder with a copy of the bundled sample master, as the app's first start makes one.
+fn copy_of_the_sample() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(root().join("sample.master.json"), dir.path().join("sample.master.json")).unwrap();
+    dir
+}
+
 #[test]
-fn both_batches_merge_in_either_order_into_the_same_master() {
-    let (first, second) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    make_batches(first.path());
-    make_batches(second.path());
+fn the_bundled_master_knows_the_task_set_and_the_annotators_of_the_bundled_batches() {
+    let m = master_file::load(&root().join("sample.master.json")).unwrap();
+    for name in BATCHES {
+        let batch = protest::batch::load(&root().join(name)).unwrap();
+        assert_eq!(batch.master_id, m.id);
+        let who = batch.annotator();
+        assert_eq!(m.annotator(who.id).map(|a| a.name.as_str()), Some(who.name.as_str()), "{name}");
+        let task_set = m.task_sets.iter().find(|t| t.id == batch.task_set).expect("the batch's task set");
+        assert!(task_set.tasks.iter().any(|t| t.annotator == Some(who.id)), "{name}: no part for {}", who.name);
+    }
+}
+
+#[test]
+fn both_batches_merge_in_either_order_into_a_copy_of_the_bundled_master() {
+    let (first, second) = (copy_of_the_sample(), copy_of_the_sample());
     import(first.path(), &[BATCHES[0]]);
     import(first.path(), &[BATCHES[1]]);
     import(second.path(), &[BATCHES[1]]);

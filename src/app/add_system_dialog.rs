@@ -100,7 +100,7 @@ impl AddSystemDialog {
         }
         self.poll();
         let mut add = false;
-        let modal = Modal::new(Id::unique("add system dialog")).show(ctx, |ui| {
+        let modal = dialogs::show_anchored(ctx, Modal::new(Id::unique("add system dialog")), |ui| {
             ui.set_width(640.0);
             ui.heading("Add an MT system");
             ui.label(format!(

@@ -115,7 +115,11 @@ impl AnnotationPanel {
             egui::Frame::group(ui.style()).show(ui, |ui| {
                 ui.label(RichText::new("Kept with conflicts:").color(ui.visuals().warn_fg_color));
                 for c in conflicts {
-                    ui.label(format!("• {}", c.describe()));
+                    // Numbered as in the conflict dialog and the guidelines.
+                    ui.horizontal_top(|ui| {
+                        ui.label(RichText::new(format!("Rule {}", c.number())).strong());
+                        ui.add(egui::Label::new(c.describe()).wrap());
+                    });
                 }
             });
         }

@@ -57,6 +57,9 @@ impl AnnotatorsDialog {
                         }
                         let (save, cancel) =
                             ui.horizontal(|ui| (ui.button("Save").clicked(), ui.button("Cancel").clicked())).inner;
+                        if enter {
+                            field.request_focus(); // kept if the name is refused
+                        }
                         if save || enter {
                             rename = Some((a.name.clone(), name.clone()));
                         } else if cancel {
@@ -99,6 +102,9 @@ impl AnnotatorsDialog {
                     self.focus_new = false;
                 }
                 let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                if enter {
+                    field.request_focus(); // the next name goes into the same field
+                }
                 ui.button("Add").clicked() || enter
             })
             .inner;

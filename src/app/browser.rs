@@ -17,6 +17,20 @@ pub struct Opening {
     pub start: usize,
 }
 
+impl Opening {
+    /// Every candidate of `candidate`'s category in display order, at `candidate`.
+    pub fn of_category(session: &Session, candidate: CandidateId) -> Option<Opening> {
+        let master = session.master();
+        let position = |c: CandidateId| master.candidate(c).and_then(|c| master.category_position(c));
+        let category = position(candidate)?;
+        let set: Vec<CandidateId> =
+            session.order().iter().copied().filter(|&c| position(c) == Some(category)).collect();
+        let start = set.iter().position(|&c| c == candidate)?;
+        let title = format!("{} — all", master.categories[category].title());
+        Some(Opening { title, set, start })
+    }
+}
+
 #[derive(Default)]
 pub struct Browser {
     /// Researcher mode: only this translation corpus.
@@ -26,6 +40,11 @@ pub struct Browser {
     /// The rows, for the filters in `filtered`.
     rows: Kept<Rows>,
     filtered: (Option<CorpusId>, bool),
+    /// The row chosen with the arrow keys (or a click on its title), among the rows shown;
+    /// Enter opens its new examples.
+    selected: Option<usize>,
+    /// The selection moved by key: scroll it into view.
+    moved: bool,
 }
 
 /// The candidates the browser covers, in display order, and their rows.
@@ -52,14 +71,45 @@ fn covered(session: &Session, corpus: Option<CorpusId>, needing_human: bool) -> 
         .collect()
 }
 
+/// The rows for the filters and the session's annotator, up to date.
+fn current_rows<'a>(rows: &'a mut Kept<Rows>, filtered: (Option<CorpusId>, bool), session: &Session) -> &'a Rows {
+    let (corpus, needing_human) = filtered;
+    rows.get(session, |master, annotator| {
+        let order = covered(session, corpus, needing_human);
+        let browser = annotation::Browser::new(master, annotator, &order, None);
+        Rows { order, browser }
+    })
+}
+
 impl Browser {
+    /// Moves the selection one row down (or up); the first key selects the first (last) row.
+    pub fn step(&mut self, down: bool) {
+        self.selected = Some(match (self.selected, down) {
+            (None, true) => 0,
+            (None, false) => usize::MAX, // the last row, once their number is known
+            (Some(i), true) => i.saturating_add(1),
+            (Some(i), false) => i.saturating_sub(1),
+        });
+        self.moved = true;
+    }
+
+    /// What Enter opens: the selected row's new examples (all of them when none is new), or
+    /// without a selection every example from the first one not annotated yet.
+    pub fn enter(&mut self, session: &Session) -> Option<Opening> {
+        let Some(i) = self.selected else { return self.continue_set(session) };
+        let Rows { order, browser } = current_rows(&mut self.rows, self.filtered, session);
+        let row = browser.rows().iter().filter(|r| r.total() > 0).nth(i)?;
+        let (kind, set) = if row.new.is_empty() { ("all", row.all(order)) } else { ("new", row.new.clone()) };
+        Some(Opening { title: format!("{} — {kind}", row.title), set, start: 0 })
+    }
+
     /// Every candidate from the first one not annotated yet (Enter in the browser).
     pub fn continue_set(&self, session: &Session) -> Option<Opening> {
         let set = covered(session, self.corpus, self.needing_human);
         let master = session.master();
         let start = set
             .iter()
-            .position(|&c| annotation::status(master.records.get(c, session.annotator())) == annotation::Status::New)
+            .position(|&c| annotation::status_of(master, c, session.annotator()) == annotation::Status::New)
             .unwrap_or(0);
         (!set.is_empty()).then(|| Opening { title: "All examples".into(), set, start })
     }
@@ -78,28 +128,37 @@ impl Browser {
             self.filtered = (self.corpus, self.needing_human);
             self.rows.clear();
         }
-        let (corpus, needing_human) = self.filtered;
-        let Rows { order, browser } = self.rows.get(session, |master, annotator| {
-            let order = covered(session, corpus, needing_human);
-            let browser = annotation::Browser::new(master, annotator, &order, None);
-            Rows { order, browser }
-        });
+        let (mut selected, moved) = (self.selected, std::mem::take(&mut self.moved));
+        let Rows { order, browser } = current_rows(&mut self.rows, self.filtered, session);
         let rows = browser.rows();
+        let shown = rows.iter().filter(|r| r.total() > 0).count();
+        selected = selected.map(|i| i.min(shown.saturating_sub(1)));
         let annotated = browser.annotated();
         let mut continuing = false;
+        // The filters beside the title when there is room, else on a row of their own.
+        let filters_beside = ui.available_width() >= 860.0;
+        let researcher = session.mode() == Mode::Researcher;
         ui.horizontal(|ui| {
             ui.heading("Categories");
             ui.add_space(16.0);
             let label = if annotated == 0 { "Start annotating" } else { "Continue annotating" };
             let next = ui.add_enabled(annotated < order.len(), egui::Button::new(RichText::new(label).strong()));
             continuing = next.on_hover_text("Every example, from the first one not annotated yet (Enter)").clicked();
-            ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-                if session.mode() == Mode::Researcher {
+            if researcher && filters_beside {
+                ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
                     corpus_filter(ui, session, &mut self.corpus);
                     needing_human_filter(ui, session, &mut self.needing_human);
-                }
-            });
+                });
+            }
         });
+        if researcher && !filters_beside {
+            ui.horizontal(|ui| {
+                ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+                    corpus_filter(ui, session, &mut self.corpus);
+                    needing_human_filter(ui, session, &mut self.needing_human);
+                });
+            });
+        }
         if self.filtered != (self.corpus, self.needing_human) {
             ui.ctx().request_repaint(); // the rows for the new filters
         }
@@ -108,6 +167,7 @@ impl Browser {
             format!("{annotated} of {} annotated by {}", order.len(), master.annotator_name(session.annotator()));
         ui.add(style::progress_bar(annotated, order.len(), text).desired_width(420.0));
         ui.add_space(10.0);
+        style::visible_scroll_bars(ui);
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             egui::Grid::new("categories").striped(true).num_columns(5).min_col_width(72.0).spacing([18.0, 8.0]).show(
                 ui,
@@ -118,7 +178,7 @@ impl Browser {
                     }
                     ui.end_row();
                     let mut function = None;
-                    for row in rows.iter().filter(|r| r.total() > 0) {
+                    for (i, row) in rows.iter().filter(|r| r.total() > 0).enumerate() {
                         // A heading row whenever the pronoun function changes.
                         let this = master.category(&row.category).map(|c| c.function.as_str());
                         if this != function {
@@ -126,8 +186,10 @@ impl Browser {
                             ui.label(RichText::new(function_title(this.unwrap_or(""))).small().weak());
                             ui.end_row();
                         }
-                        if let Some(o) = category_row(ui, row, order) {
-                            opening = Some(o);
+                        match category_row(ui, row, order, selected == Some(i), moved) {
+                            Some(RowAction::Open(o)) => opening = Some(o),
+                            Some(RowAction::Select) => selected = Some(i),
+                            None => {}
                         }
                         ui.end_row();
                     }
@@ -139,11 +201,19 @@ impl Browser {
                 ui.label(RichText::new(format!("{empty} categories have no examples here.")).weak());
             }
         });
+        self.selected = selected;
         if continuing {
             opening = self.continue_set(session);
         }
         opening
     }
+}
+
+/// What a row of the browser was asked to do.
+enum RowAction {
+    Open(Opening),
+    /// Its title was clicked: it becomes the selected row.
+    Select,
 }
 
 fn needing_human_filter(ui: &mut Ui, session: &Session, needing_human: &mut bool) {
@@ -181,10 +251,26 @@ fn function_title(function: &str) -> String {
     }
 }
 
-/// One category with its clickable counts.
-fn category_row(ui: &mut Ui, row: &CategoryRow, order: &[CandidateId]) -> Option<Opening> {
-    let mut opening = None;
-    ui.label(RichText::new(&row.title).size(16.0)).on_hover_text(&row.category);
+/// One category with its clickable counts; `selected` marks the row Enter opens.
+fn category_row(
+    ui: &mut Ui,
+    row: &CategoryRow,
+    order: &[CandidateId],
+    selected: bool,
+    moved: bool,
+) -> Option<RowAction> {
+    let mut action = None;
+    let title = ui.add(egui::Button::selectable(selected, RichText::new(&row.title).size(16.0)));
+    let title =
+        title.on_hover_text(format!("{} — Enter opens its new translations (↑ / ↓ choose a row)", row.category));
+    if selected && moved {
+        title.scroll_to_me(None);
+    }
+    if title.clicked() {
+        // The keys stay with the browser: Enter then opens this row.
+        title.surrender_focus();
+        action = Some(RowAction::Select);
+    }
     // `None`: all of the row, put in display order only when opened (that looks at every candidate).
     let sets: [(&str, Option<&[CandidateId]>); 4] =
         [("new", Some(&row.new)), ("done", Some(&row.done)), ("conflict", Some(&row.conflict)), ("all", None)];
@@ -194,10 +280,24 @@ fn category_row(ui: &mut Ui, row: &CategoryRow, order: &[CandidateId]) -> Option
         let text = if kind == "conflict" && len > 0 { text.color(ui.visuals().warn_fg_color) } else { text };
         let button = ui.add_enabled(len > 0, egui::Button::new(text).min_size(egui::vec2(52.0, 26.0)));
         let button = button.accessible_name(format!("{}: {len} {kind}", row.title));
-        if button.on_hover_text(format!("Open the {kind} examples of this category")).clicked() {
+        if button.on_hover_text(count_hint(kind)).clicked() {
             let set = set.map_or_else(|| row.all(order), <[_]>::to_vec);
-            opening = Some(Opening { title: format!("{} — {kind}", row.title), set, start: 0 });
+            action = Some(RowAction::Open(Opening { title: format!("{} — {kind}", row.title), set, start: 0 }));
         }
     }
-    opening
+    action
+}
+
+/// What a count is and what clicking it opens. The counts are of translations (candidates): an
+/// example with two translations counts twice.
+fn count_hint(kind: &str) -> &'static str {
+    match kind {
+        "new" => "Translations of this category not annotated yet: click to work through them",
+        "done" => "Translations annotated, every conflict rule passing: click to see them",
+        "conflict" => {
+            "Translations with conflicts: kept despite a failed rule of the guidelines, or breaking one without \
+             having been checked. Click to look at them again"
+        }
+        _ => "Every translation of this category: click to work through them",
+    }
 }

@@ -1,5 +1,6 @@
 //! What keys and menus do: edits through the session, undo, and the menu actions.
 
+use super::browser::Opening;
 use super::dialogs::{self, Kind, Outcome};
 use super::keys::{self, Command, Scope};
 use super::menu::Action;
@@ -8,6 +9,7 @@ use super::overview_panel::Side;
 use super::style;
 use super::workspace::Mode;
 use super::{App, keyboard_taken};
+use egui::Key;
 use protest::annotation::Edit;
 use protest::model::{AnnotatorId, CandidateId, Role};
 use protest::overview::Overview;
@@ -25,9 +27,15 @@ impl App {
         if busy {
             return None;
         }
-        // A focused button takes Enter itself.
+        // A focused button (Tab, or a click on a drop-down) takes Enter itself; ↑ / ↓ still
+        // choose a category row.
+        let arrow = ctx.input(|i| i.key_pressed(Key::ArrowUp) || i.key_pressed(Key::ArrowDown));
         let scope = match self.view {
             _ if self.session.is_none() => Scope::Everywhere,
+            View::Browser if arrow => {
+                ctx.memory_mut(|m| m.focused().map(|id| m.surrender_focus(id)));
+                Scope::Browser
+            }
             View::Browser if ctx.memory(|m| m.focused().is_some()) => Scope::Everywhere,
             View::Browser => Scope::Browser,
             View::Example(_) => Scope::Example,
@@ -52,10 +60,11 @@ impl App {
             (Command::Next, Some((i, n, _))) if i + 1 < n => self.leave_then(Go::To(i + 1)),
             (Command::Next, Some(_)) | (Command::Back, Some(_)) => self.leave_then(Go::Browser),
             (Command::Continue, None) => {
-                if let Some(opening) = self.session.as_ref().and_then(|s| self.browser.continue_set(s)) {
+                if let Some(opening) = self.session.as_ref().and_then(|s| self.browser.enter(s)) {
                     self.start(opening);
                 }
             }
+            (Command::SelectRow(down), None) => self.browser.step(down),
             (Command::Judge(role, judgement), Some((_, _, c))) if self.has_role(c, role) => {
                 self.edit(c, Edit::Judge(role, judgement));
             }
@@ -63,6 +72,7 @@ impl App {
                 let token = self.session.as_ref().and_then(|s| s.master().candidate(c)?.aligned(role).nth(n));
                 if let Some(token) = token {
                     self.edit(c, Edit::ToggleToken(role, token));
+                    self.reveal = Some(token); // a key acts on a token the annotator sees
                 }
             }
             (Command::FocusTags, Some(_)) if self.overview_shown() => self.overview.focus_tags(),
@@ -198,21 +208,45 @@ impl App {
         }
     }
 
+    /// Undo (or redo) the last change, wherever it was: the example it was on is brought into
+    /// view first (another category or view if need be) and a message says what was undone.
     fn undo(&mut self, undo: bool) {
         self.store_due_remarks(None);
         let Some(session) = &mut self.session else { return };
         let result = if undo { session.undo() } else { session.redo() };
-        let candidate = match result {
-            Ok(Some(c)) => c,
-            Ok(None) => return,
+        let done = match result {
+            Ok(Some(done)) => done,
+            Ok(None) => return self.messages.info(if undo { "Nothing to undo." } else { "Nothing to redo." }),
             Err(e) => return self.messages.error(e),
         };
-        // Show the example the change was on, if it is in the set being worked through.
-        if let View::Example(walk) = &self.view
-            && walk.current() != candidate
-            && let Some(i) = walk.set.iter().position(|&c| c == candidate)
+        let master = session.master();
+        let mut place = master.candidate(done.candidate).map_or(String::new(), |c| format!(", example {}", c.example));
+        if session.mode() == Mode::Researcher
+            && let Some(corpus) = master.candidate(done.candidate).and_then(|c| master.corpus(c.corpus))
         {
-            self.leave_then(Go::To(i));
+            place.push_str(&format!(" ({})", corpus.name));
+        }
+        let verb = if undo { "Undid" } else { "Redid" };
+        self.messages.info(format!("{verb}: {}{place}", done.what));
+        self.reveal(done.candidate);
+    }
+
+    /// Shows `candidate`: in the set being worked through if it is there, or else among every
+    /// candidate of its category.
+    fn reveal(&mut self, candidate: CandidateId) {
+        let in_walk = match &self.view {
+            View::Example(walk) => Some((walk.current(), walk.set.iter().position(|&c| c == candidate))),
+            View::Browser | View::Report => None,
+        };
+        match in_walk {
+            Some((current, _)) if current == candidate => {}
+            Some((_, Some(i))) => self.leave_then(Go::To(i)),
+            _ => {
+                let Some(opening) = self.session.as_ref().and_then(|s| Opening::of_category(s, candidate)) else {
+                    return;
+                };
+                if in_walk.is_some() { self.leave_then(Go::Show(opening)) } else { self.start(opening) }
+            }
         }
     }
 }

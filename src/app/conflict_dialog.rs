@@ -27,7 +27,7 @@ impl<T> ConflictDialog<T> {
             _ => None,
         });
         let frame = egui::Frame::popup(&ctx.global_style()).inner_margin(18.0);
-        let modal = Modal::new(Id::unique("conflict dialog")).frame(frame).show(ctx, |ui| {
+        let modal = super::dialogs::show_anchored(ctx, Modal::new(Id::unique("conflict dialog")).frame(frame), |ui| {
             ui.set_max_width(580.0);
             ui.heading("Check this annotation");
             ui.add_space(4.0);

@@ -24,6 +24,45 @@ pub fn escaped<T>(modal: &ModalResponse<T>, ctx: &egui::Context) -> bool {
     modal.should_close() && escape
 }
 
+/// Where a dialog first appeared: its top edge, from its second frame on (the first only sizes
+/// it), and the last frame it was shown in (a dialog not shown for a frame was closed).
+#[derive(Debug, Clone, Copy, Default)]
+struct Anchor {
+    first: u64,
+    last: u64,
+    top: Option<f32>,
+}
+
+/// Shows a modal that stays where it first appeared. egui centres a modal anew every frame, so a
+/// dialog whose content grows or shrinks (a message, a table, the next step) would move its
+/// buttons under the pointer; this one keeps its top edge until it closes.
+pub fn show_anchored<T>(ctx: &egui::Context, modal: Modal, content: impl FnOnce(&mut Ui) -> T) -> ModalResponse<T> {
+    let key = modal.area.layer().id.with("anchor");
+    let now = ctx.cumulative_pass_nr();
+    let anchor = ctx.data_mut(|d| {
+        let a = d.get_temp_mut_or_default::<Anchor>(key);
+        if a.last + 1 < now || a.last > now {
+            *a = Anchor { first: now, last: now, top: None }; // opened afresh
+        }
+        a.last = now;
+        *a
+    });
+    let content_top = ctx.content_rect().top();
+    let modal = match anchor.top {
+        Some(top) => {
+            let area = modal.area.clone().anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, top - content_top));
+            modal.area(area)
+        }
+        None => modal,
+    };
+    let shown = modal.show(ctx, content);
+    if anchor.top.is_none() && now > anchor.first {
+        let top = shown.response.rect.top();
+        ctx.data_mut(|d| d.get_temp_mut_or_default::<Anchor>(key).top = Some(top));
+    }
+    shown
+}
+
 /// Which dialog to open (from the menus and keys).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -111,8 +150,9 @@ impl Dialogs {
 
     pub fn ui(&mut self, ctx: &egui::Context, session: Option<&mut Session>) -> Option<Outcome> {
         let dialog = self.open.as_mut()?;
-        let modal = Modal::new(Id::unique("researcher dialog")).show(ctx, |ui| {
-            // Tall dialogs scroll rather than leave the window.
+        let modal = show_anchored(ctx, Modal::new(Id::unique("researcher dialog")), |ui| {
+            // Tall dialogs scroll rather than leave the window (one that grows past the bottom of
+            // the window moves up just enough).
             let max = (ctx.content_rect().height() - 60.0).max(240.0);
             let scroll = egui::ScrollArea::vertical().id_salt("dialog").max_height(max).min_scrolled_height(max);
             scroll

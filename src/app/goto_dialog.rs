@@ -39,6 +39,9 @@ impl GoToDialog {
                 self.focus = true;
             }
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+            if enter {
+                field.request_focus(); // another number can follow
+            }
             if ui.button("Show every translation").clicked() || enter {
                 match lookup::example(master, &self.example) {
                     Ok(no) => (self.shown, self.problem) = (Some(no), None),
@@ -50,6 +53,9 @@ impl GoToDialog {
             let field =
                 ui.add_sized([100.0, 24.0], egui::TextEdit::singleline(&mut self.candidate)).labelled_by(label.id);
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+            if enter {
+                field.request_focus(); // stays for a correction if the id is refused
+            }
             if ui.button("Open the candidate").clicked() || enter {
                 match lookup::candidate(master, &self.candidate) {
                     Ok(id) => reply = open(master, id),

@@ -25,7 +25,8 @@ impl Help {
         self.open = !self.open;
     }
 
-    pub fn show(&mut self, ctx: &egui::Context) {
+    /// `researcher`: a master is open in researcher mode (else its keys are not listed).
+    pub fn show(&mut self, ctx: &egui::Context, researcher: bool) {
         let mut open = self.open;
         egui::Window::new("Help")
             .open(&mut open)
@@ -41,7 +42,7 @@ impl Help {
                 });
                 ui.separator();
                 egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match self.tab {
-                    Tab::Keys => keys(ui),
+                    Tab::Keys => keys(ui, researcher),
                     Tab::Guidelines => {
                         CommonMarkViewer::new().show(ui, &mut self.markdown, GUIDELINES);
                     }
@@ -51,11 +52,11 @@ impl Help {
     }
 }
 
-fn keys(ui: &mut Ui) {
+fn keys(ui: &mut Ui, researcher: bool) {
     ui.label("Keys do nothing while you type in a text field; Esc leaves the field.");
     ui.add_space(6.0);
     egui::Grid::new("keys").striped(true).num_columns(2).spacing([24.0, 6.0]).show(ui, |ui| {
-        for b in BINDINGS {
+        for b in BINDINGS.iter().filter(|b| researcher || !b.researcher_only()) {
             ui.label(RichText::new(b.shown).monospace().strong());
             ui.label(b.help);
             ui.end_row();

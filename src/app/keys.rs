@@ -10,8 +10,11 @@ pub enum Command {
     Next,
     /// Back to the category browser.
     Back,
-    /// Browser: open every candidate at the first one not annotated yet.
+    /// Browser: open the selected row's new examples, or without a selection every candidate
+    /// at the first one not annotated yet.
     Continue,
+    /// Browser: select the next (true) or previous row.
+    SelectRow(bool),
     Judge(Role, Judgement),
     /// Toggle the n-th (0-based) target token aligned to the role.
     Toggle(Role, usize),
@@ -143,19 +146,19 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         modifiers: NONE,
+        keys: &[Key::ArrowUp, Key::ArrowDown],
+        command: |i| Command::SelectRow(i == 1),
+        scope: Scope::Browser,
+        shown: "↑ / ↓",
+        help: "categories: choose a category row",
+    },
+    Binding {
+        modifiers: NONE,
         keys: &[Key::Enter],
         command: |_| Command::Continue,
         scope: Scope::Browser,
         shown: "Enter",
-        help: "categories: continue with the first example not annotated yet",
-    },
-    Binding {
-        modifiers: Modifiers::COMMAND.plus(SHIFT),
-        keys: &[Key::Z],
-        command: |_| Command::Redo,
-        scope: Scope::Everywhere,
-        shown: "Ctrl+Shift+Z",
-        help: "redo",
+        help: "categories: open the chosen row's new examples, or continue with the first example not annotated yet",
     },
     Binding {
         modifiers: Modifiers::COMMAND,
@@ -164,6 +167,14 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Everywhere,
         shown: "Ctrl+Z",
         help: "undo the last change (this session, any example)",
+    },
+    Binding {
+        modifiers: Modifiers::COMMAND.plus(SHIFT),
+        keys: &[Key::Z],
+        command: |_| Command::Redo,
+        scope: Scope::Everywhere,
+        shown: "Ctrl+Shift+Z",
+        help: "redo",
     },
     Binding {
         modifiers: Modifiers::COMMAND,
@@ -208,6 +219,13 @@ pub const BINDINGS: &[Binding] = &[
 ];
 
 const JUDGEMENTS: [Judgement; 3] = [Judgement::Yes, Judgement::No, Judgement::Unset];
+
+impl Binding {
+    /// Keys that only do something in researcher mode (a master), not in an annotator's batch.
+    pub fn researcher_only(&self) -> bool {
+        matches!((self.command)(0), Command::ToggleOverview | Command::StepAnnotator(_) | Command::GoTo)
+    }
+}
 
 /// Consumes the first key press of this frame that is bound in `scope`.
 pub fn read(input: &mut InputState, scope: Scope) -> Option<Command> {

@@ -21,17 +21,30 @@ pub struct MergeDialog {
     merged: Option<String>,
     /// Check the files in the next frame (chosen elsewhere, or *Check* clicked).
     check: bool,
-    /// Batches of this master in its folder, to add with a click.
+    /// Batches of this master in its folder that can be merged, to add with a click.
     found: Vec<PathBuf>,
+    /// Batches of this master in its folder that cannot be merged, and why.
+    refused: Vec<(PathBuf, String)>,
 }
 
 impl MergeDialog {
     pub fn new(master: &Master, master_path: &Path) -> MergeDialog {
         let dir = std::path::absolute(master_path).ok().and_then(|p| p.parent().map(Path::to_path_buf));
-        let found = dir.map(|d| batch::batches_in(&d, &master.id)).unwrap_or_default();
+        let beside = dir.map(|d| batch::batches_in(&d, &master.id)).unwrap_or_default();
+        // Only what can be merged is offered; the others say why (checked one by one, as the
+        // merge itself would).
+        let (mut found, mut refused) = (Vec::new(), Vec::new());
+        for path in beside {
+            let checked = batch::load_current(&path)
+                .and_then(|batch| merge::prepare(master, &[Incoming { path: path.clone(), batch }]));
+            match checked {
+                Ok(_) => found.push(path),
+                Err(e) => refused.push((path, e.to_string())),
+            }
+        }
         let mut files = PathField::default();
         files.request_focus();
-        MergeDialog { found, files, ..MergeDialog::default() }
+        MergeDialog { found, refused, files, ..MergeDialog::default() }
     }
 
     pub fn with(batches: &[PathBuf]) -> MergeDialog {
@@ -54,18 +67,26 @@ impl MergeDialog {
         let mut changed =
             self.files.ui(ui, "Batch files (one per line)", Pick::Files(&[("PROTEST batches", &["json"])]));
         let listed = self.files.paths();
-        let unlisted: Vec<&PathBuf> = self.found.iter().filter(|p| !listed.contains(p)).collect();
-        if !unlisted.is_empty() {
+        if !self.found.is_empty() {
             ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new("Batches of this master beside it:").small().weak());
-                for path in unlisted {
+                // Each keeps its place once added (greyed), so the next one is where it was.
+                for path in &self.found {
                     let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
-                    if ui.small_button(format!("+ {name}")).on_hover_text("Add it to the list").clicked() {
+                    if listed.contains(path) {
+                        ui.add_enabled(false, egui::Button::new(RichText::new(format!("✔ {name}")).small()));
+                    } else if ui.small_button(format!("+ {name}")).on_hover_text("Add it to the list").clicked() {
                         self.files.add(path);
                         changed = true;
                     }
                 }
             });
+        }
+        for (path, why) in &self.refused {
+            let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            let why = why.strip_prefix(&format!("{}: ", path.display())).unwrap_or(why);
+            let text = RichText::new(format!("{name} (beside it) cannot be merged: {why}")).small().weak();
+            ui.add(egui::Label::new(text).wrap());
         }
         if changed {
             self.checked = None;

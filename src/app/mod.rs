@@ -53,6 +53,8 @@ mod tests_overview;
 mod tests_report;
 #[cfg(test)]
 mod tests_saving;
+#[cfg(test)]
+mod tests_trust;
 
 use add_system_dialog::AddSystemDialog;
 use annotation_panel::AnnotationPanel;
@@ -127,6 +129,8 @@ pub struct App {
     side: Side,
     overview: OverviewPanel,
     dialogs: Dialogs,
+    /// A token to scroll into view in the translation (one a digit key just toggled).
+    reveal: Option<protest::model::TokenRef>,
     /// The user confirmed quitting (the current example was settled).
     may_close: bool,
     /// Commands for the window, sent at the end of the frame.
@@ -166,6 +170,7 @@ impl App {
             side: Side::default(),
             overview: OverviewPanel::default(),
             dialogs: Dialogs::default(),
+            reveal: None,
             may_close: false,
             viewport: Vec::new(),
             styled: false,
@@ -263,14 +268,7 @@ impl App {
         let not_saved = self.session.as_ref().and_then(Session::not_saved);
         self.messages.can_retry = not_saved.as_ref().is_some_and(|n| !n.detached);
         self.messages.not_saved = not_saved.map(|n| not_saved_text(&n));
-        if !self.messages.is_empty() {
-            let retry = egui::Panel::top("messages").show(ui, |ui| self.messages.ui(ui)).inner;
-            if retry && let Some(session) = &mut self.session {
-                // The banner stays while it fails, with the reason.
-                let _ = session.retry();
-            }
-        }
-        egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui));
+        let status = egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui)).response.rect;
         let researcher = self.session.as_ref().is_some_and(|s| s.mode() == workspace::Mode::Researcher);
         if researcher && matches!(self.view, View::Browser | View::Report) {
             egui::Panel::top("tabs").show(ui, |ui| self.view_tabs(ui));
@@ -279,6 +277,14 @@ impl App {
             View::Browser => self.browser_ui(ui),
             View::Example(_) => self.example_ui(ui),
             View::Report => self.report_ui(ui),
+        }
+        // Over the content, in the bottom right corner above the status line (where the category
+        // browser and the annotation panel have the least): messages never move what is below them.
+        let width = (status.width() * 0.5).clamp(240.0, 480.0);
+        let retry = self.messages.show(&ctx, egui::pos2(status.right() - 12.0, status.top() - 8.0), width);
+        if retry && let Some(session) = &mut self.session {
+            // The message stays while it fails, with the reason.
+            let _ = session.retry();
         }
 
         if let Some(dialog) = &self.dialog
@@ -294,7 +300,7 @@ impl App {
             self.outcome(outcome);
         }
         if self.help.open {
-            self.help.show(&ctx);
+            self.help.show(&ctx, researcher);
         }
         self.add_system_ui(&ctx);
         for command in self.viewport.drain(..) {

@@ -28,7 +28,7 @@ impl OpenDialog {
             return None;
         }
         let mut chosen = None;
-        let modal = Modal::new(Id::unique("open dialog")).show(ctx, |ui| {
+        let modal = dialogs::show_anchored(ctx, Modal::new(Id::unique("open dialog")), |ui| {
             ui.set_width(560.0);
             ui.heading("Open a master or batch file");
             ui.add_space(6.0);

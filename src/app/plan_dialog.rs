@@ -312,14 +312,7 @@ fn preview(ui: &mut Ui, master: &Master, planned: &Plan) {
             row(ui, "Total", &s.total, true);
         });
     });
-    let each: Vec<String> =
-        s.parts.iter().zip(s.per_annotator()).map(|(p, n)| format!("part {p}: {n} candidates")).collect();
-    let text = if s.total.iaa > 0 {
-        format!("Each annotator gets the {} IAA candidates and their own part — {}.", s.total.iaa, each.join(", "))
-    } else {
-        format!("No IAA sample; each annotator gets their own part — {}.", each.join(", "))
-    };
-    ui.label(RichText::new(text).strong());
+    ui.label(RichText::new(s.per_annotator_sentence()).strong());
     for note in &s.notes {
         ui.label(RichText::new(note).color(ui.visuals().warn_fg_color));
     }

@@ -75,7 +75,7 @@ impl ExportDialog {
             Target::One(name) => tables.iter().find(|t| t.name == *name).map_or(name.to_string(), |t| t.title.clone()),
             Target::All => format!("All {} tables", tables.len()),
         };
-        let modal = Modal::new(Id::unique("export dialog")).show(ctx, |ui| {
+        let modal = dialogs::show_anchored(ctx, Modal::new(Id::unique("export dialog")), |ui| {
             ui.set_width(560.0);
             ui.heading("Export");
             ui.label(RichText::new(title).strong());

@@ -210,7 +210,7 @@ fn auto_match_intro(ui: &mut Ui, session: &Session) {
         None => (
             "The automatic reference match has not been run on this master yet.".into(),
             "It compares every MT translation with the reference translation and with translations judged \
-             correct; matches count as correct without manual work (docs/auto-eval.md).",
+             correct; matches count as correct without manual work (Evaluate › Run automatic reference match).",
         ),
     };
     ui.label(RichText::new(status).strong());
@@ -224,7 +224,7 @@ fn metrics_intro(ui: &mut Ui, master: &Master, judges: &mut Judges) {
         RichText::new(
             "APT compares each translation's pronoun with the reference translation's (identical, equivalent, \
              different, missing). The tables put it beside the human verdicts, show where the two disagree, and \
-             how well APT ranks the systems, as paper 003 does (docs/metrics.md).",
+             how well APT ranks the systems, as paper 003 (Guillou & Hardmeier, 2018) does.",
         )
         .weak(),
     );

@@ -20,6 +20,9 @@ const COLOURS: [Color32; 10] = [
     Color32::from_rgb(0xBA, 0xB0, 0xAC),
 ];
 
+/// Length of the bar of a score of 0, so that it shows (a share of the axis from 0 to 1).
+const ZERO_BAR: f64 = 0.006;
+
 /// Height of a category's group of bars.
 const GROUP_HEIGHT: f32 = 16.0;
 
@@ -46,8 +49,12 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
                 .enumerate()
                 .filter_map(|(g, group)| {
                     let score = group.tallies[s].score()?;
-                    let bar = Bar::new(position(g) + offset(s, systems), score).width(bar_width * 0.9);
-                    Some(bar.name(&system.name).fill(colour.gamma_multiply(0.85)).stroke(Stroke::new(1.0, colour)))
+                    // A score of 0 gets a sliver at the axis: drawn, it reads as 0 %, not as "no data"
+                    // (a category the system has no examples of has no bar at all).
+                    let (length, fill) =
+                        if score > 0.0 { (score, colour.gamma_multiply(0.85)) } else { (ZERO_BAR, colour) };
+                    let bar = Bar::new(position(g) + offset(s, systems), length).width(bar_width * 0.9);
+                    Some(bar.name(&system.name).fill(fill).stroke(Stroke::new(1.0, colour)))
                 })
                 .collect();
             BarChart::new(system.name.clone(), bars).horizontal().color(colour)

@@ -35,6 +35,13 @@ pub struct NotSaved {
     pub detached: bool,
 }
 
+/// A change undone or redone: on which candidate, and what it was (`pronoun set to yes`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undone {
+    pub candidate: CandidateId,
+    pub what: String,
+}
+
 /// What changed since a view of the master was computed, as [`Session::since`] tells it.
 pub enum Since<'a> {
     Nothing,
@@ -215,7 +222,7 @@ impl Session {
     pub fn leave(&mut self, candidate: CandidateId) -> Result<Vec<Conflict>, String> {
         match annotation::on_leave(self.master(), self.record(candidate)) {
             Leaving::Nothing => Ok(Vec::new()),
-            Leaving::Settle(record) => self.store(candidate, Some(record)).map(|()| Vec::new()),
+            Leaving::Settle(record) => self.settle(record).map(|()| Vec::new()),
             Leaving::Ask(conflicts) => Ok(conflicts),
         }
     }
@@ -224,7 +231,14 @@ impl Session {
     pub fn keep(&mut self, candidate: CandidateId, conflicts: Vec<Conflict>) -> Result<(), String> {
         let Some(record) = self.record(candidate) else { return Ok(()) };
         let kept = annotation::settle(record, conflicts);
-        self.store(candidate, Some(kept))
+        self.settle(kept)
+    }
+
+    /// Stores a record's new conflict status; the change that made the record, if still in the
+    /// history, now ends with it, so redo gives the record back as it was left.
+    fn settle(&mut self, record: Record) -> Result<(), String> {
+        self.history.settled(&record);
+        self.store(record.candidate, Some(record))
     }
 
     pub fn can_undo(&self) -> bool {
@@ -235,26 +249,28 @@ impl Session {
         self.history.can_redo()
     }
 
-    /// Reverts the last change; returns the candidate it was on.
-    pub fn undo(&mut self) -> Result<Option<CandidateId>, String> {
+    /// Reverts the last change: stores the whole record as it was before (its conflict status
+    /// included). Returns what was undone, to show it.
+    pub fn undo(&mut self) -> Result<Option<Undone>, String> {
         let Some(step) = self.history.undo() else { return Ok(None) };
-        let (candidate, annotator) = step_key(&step.before, &step.after);
-        if let Err(e) = self.store_for(candidate, annotator, step.before) {
+        let (candidate, annotator) = step.key();
+        if let Err(e) = self.store_for(candidate, annotator, step.before.clone()) {
             self.history.redo(); // keep the history in step with the file
             return Err(e);
         }
-        Ok(Some(candidate))
+        Ok(Some(Undone { candidate, what: step.describe(self.master()) }))
     }
 
-    /// Makes the last undone change again; returns the candidate it was on.
-    pub fn redo(&mut self) -> Result<Option<CandidateId>, String> {
+    /// Makes the last undone change again: stores the whole record as it was after it (as it
+    /// was left, if the conflict checks settled it). Returns what was redone.
+    pub fn redo(&mut self) -> Result<Option<Undone>, String> {
         let Some(step) = self.history.redo() else { return Ok(None) };
-        let (candidate, annotator) = step_key(&step.before, &step.after);
-        if let Err(e) = self.store_for(candidate, annotator, step.after) {
+        let (candidate, annotator) = step.key();
+        if let Err(e) = self.store_for(candidate, annotator, step.after.clone()) {
             self.history.undo();
             return Err(e);
         }
-        Ok(Some(candidate))
+        Ok(Some(Undone { candidate, what: step.describe(self.master()) }))
     }
 
     fn store(&mut self, candidate: CandidateId, record: Option<Record>) -> Result<(), String> {
@@ -290,12 +306,6 @@ impl Session {
     pub fn close(self) -> Result<(), String> {
         self.file.close().map_err(|e| format!("Could not close the file: {e}"))
     }
-}
-
-/// The record a history step is about (a step always has a record on at least one side).
-fn step_key(before: &Option<Record>, after: &Option<Record>) -> (CandidateId, AnnotatorId) {
-    let record = before.as_ref().or(after.as_ref()).expect("History keeps no step without a record");
-    (record.candidate, record.annotator)
 }
 
 /// A view of the master for one annotator that takes in one changed record at a time

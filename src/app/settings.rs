@@ -16,6 +16,12 @@ const RECENT: usize = 8;
 
 /// The bundled sample master (the source tree's copy).
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.master.json");
+/// The bundled annotated batches of the sample's task set, copied beside it so that
+/// *Batches › Import annotated batches* offers them.
+const SAMPLE_BATCHES: [&str; 2] = [
+    concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.batch-1-anna.json"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.batch-1-ben.json"),
+];
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]
@@ -44,16 +50,20 @@ impl Settings {
 }
 
 /// Where the sample is annotated: a copy in the app's data directory, so that the bundled file
-/// stays as built. Made on first use; `None` if there is no data directory (then the bundled
-/// file itself is used).
+/// stays as built, with the sample's two annotated batches beside it. Made on first use; `None`
+/// if there is no data directory (then the bundled file itself is used).
 pub fn sample_copy(data_dir: Option<PathBuf>) -> Result<PathBuf, String> {
     let bundled = PathBuf::from(SAMPLE);
     let Some(dir) = data_dir else { return Ok(bundled) };
     let copy = dir.join("sample.master.json");
     if !copy.exists() {
-        let bytes = std::fs::read(&bundled).map_err(|e| format!("{}: {e}", bundled.display()))?;
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        protest::atomic::write(&protest::disk::Os, &copy, &bytes).map_err(|e| e.to_string())?;
+        // The batches first: the master's copy is what says the copying was done.
+        for from in SAMPLE_BATCHES.iter().map(Path::new).chain([bundled.as_path()]) {
+            let to = dir.join(from.file_name().unwrap_or_default());
+            let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
+            protest::atomic::write(&protest::disk::Os, &to, &bytes).map_err(|e| e.to_string())?;
+        }
     }
     Ok(copy)
 }
@@ -79,6 +89,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let copy = sample_copy(Some(dir.path().join("data"))).unwrap();
         assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(SAMPLE).unwrap());
+        for batch in SAMPLE_BATCHES.map(Path::new) {
+            let beside = dir.path().join("data").join(batch.file_name().unwrap());
+            assert_eq!(std::fs::read(beside).unwrap(), std::fs::read(batch).unwrap());
+        }
         std::fs::write(&copy, "annotated").unwrap();
         assert_eq!(sample_copy(Some(dir.path().join("data"))).unwrap(), copy);
         assert_eq!(std::fs::read_to_string(&copy).unwrap(), "annotated", "an existing copy is kept");

@@ -51,8 +51,22 @@ pub fn apply(ctx: &egui::Context, theme: ThemeChoice) {
             style.spacing.item_spacing = egui::vec2(8.0, 6.0);
             style.spacing.button_padding = egui::vec2(8.0, 3.0);
             style.spacing.interact_size.y = 24.0;
+            // A focused button (Tab) stands out: egui draws it as "active".
+            let focus = style.visuals.selection.stroke.color;
+            style.visuals.widgets.active.bg_stroke = egui::Stroke::new(2.0, focus);
         });
     }
+}
+
+/// Scroll bars that show whenever the content overflows, not only once the pointer is near:
+/// for the texts and the category list, where what is below the edge must look scrollable.
+pub fn visible_scroll_bars(ui: &mut egui::Ui) {
+    ui.spacing_mut().scroll = egui::style::ScrollStyle {
+        bar_width: 8.0,
+        dormant_background_opacity: 0.25,
+        dormant_handle_opacity: 0.6,
+        ..egui::style::ScrollStyle::solid()
+    };
 }
 
 /// The highlight colours of the translation window (spec §3: the original used yellow for the

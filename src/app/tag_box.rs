@@ -1,5 +1,7 @@
 //! The tag box: the record's tags as chips with ×, and a text field with a drop-down of the
-//! suggested tags filtered as you type. Enter adds the highlighted suggestion or what was typed.
+//! suggested tags filtered as you type. Enter adds the highlighted suggestion or what was typed
+//! (nothing, in an empty field where no suggestion was chosen with Up / Down); Backspace in the
+//! empty field removes the last tag.
 
 use egui::{Key, Modifiers, Popup, RichText, Ui};
 use protest::annotation::{self, Edit};
@@ -11,6 +13,8 @@ pub struct TagBox {
     typed: String,
     /// The option Enter adds, moved with the Up and Down keys.
     highlight: usize,
+    /// The annotator picked an option with Up / Down (Enter in an empty field adds only then).
+    chosen: bool,
     /// The pointer was over the drop-down last frame: keep it open while the click completes.
     popup_hovered: bool,
     focus_requested: bool,
@@ -44,6 +48,11 @@ impl TagBox {
         let options = self.options(suggestions, present);
         if had_focus {
             self.move_highlight(ui, options.len());
+            // Backspace in the empty field takes back the last tag, as in a chip input.
+            let backspace = self.typed.is_empty() && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Backspace));
+            if backspace && let Some(last) = present.last() {
+                edit = Some(Edit::RemoveTag(last.clone()));
+            }
         }
         let response = ui.add(
             egui::TextEdit::singleline(&mut self.typed)
@@ -57,17 +66,21 @@ impl TagBox {
         }
         if response.changed() {
             self.highlight = 0;
+            self.chosen = false;
             self.problem = None;
         }
         let mut picked = None;
-        if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+        let enter = response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+        // Nothing typed and nothing chosen: Enter adds nothing (and the field keeps the keyboard).
+        if enter && self.active() {
             picked = options.get(self.highlight).map(|o| o.tag.clone());
         }
         let open = (response.has_focus() || self.popup_hovered) && !options.is_empty();
         let popup = Popup::from_response(&response).open(open).width(response.rect.width()).show(|ui| {
-            egui::ScrollArea::vertical().max_height(220.0).show(ui, |ui| {
+            // Up / Down move the highlight at once: no scrolling animation to wait for.
+            egui::ScrollArea::vertical().max_height(220.0).animated(false).show(ui, |ui| {
                 for (i, option) in options.iter().enumerate() {
-                    let item = ui.selectable_label(self.highlight == i, &option.text);
+                    let item = ui.selectable_label(self.active() && self.highlight == i, &option.text);
                     if self.highlight == i && had_focus {
                         item.scroll_to_me(None);
                     }
@@ -78,9 +91,11 @@ impl TagBox {
             });
         });
         self.popup_hovered = popup.is_some_and(|p| p.response.contains_pointer());
+        if enter || picked.is_some() {
+            response.request_focus(); // keep adding tags; Esc leaves the field
+        }
         if let Some(tag) = picked {
             edit = self.add(tag);
-            response.request_focus(); // keep adding tags; Esc leaves the field
         }
         if let Some(problem) = &self.problem {
             ui.colored_label(ui.visuals().warn_fg_color, problem);
@@ -93,11 +108,19 @@ impl TagBox {
             (i.consume_key(Modifiers::NONE, Key::ArrowDown), i.consume_key(Modifiers::NONE, Key::ArrowUp))
         });
         if down {
-            self.highlight += 1;
+            // The first Down in an empty field picks the first option.
+            self.highlight += usize::from(self.active());
+            self.chosen = true;
         } else if up {
             self.highlight = self.highlight.saturating_sub(1);
+            self.chosen = true;
         }
         self.highlight = self.highlight.min(n.saturating_sub(1));
+    }
+
+    /// Whether Enter would add the highlighted option: something was typed or chosen.
+    fn active(&self) -> bool {
+        self.chosen || !self.typed.trim().is_empty()
     }
 
     /// The drop-down: the suggestions matching what was typed, then what was typed as a new tag.
@@ -117,6 +140,7 @@ impl TagBox {
         }
         self.typed.clear();
         self.highlight = 0;
+        self.chosen = false;
         self.problem = None;
         Some(Edit::AddTag(tag))
     }

@@ -7,6 +7,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use protest::batch::{self, Batch, export};
+use protest::master_file;
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Purpose, Record};
 use protest::plan::{self, Request};
 use protest::store::Store;
@@ -180,17 +181,28 @@ fn a_click_beside_a_dialog_keeps_it_and_what_was_typed_esc_closes_it() {
 fn the_plan_dialog_previews_the_counts_and_stores_the_task_set() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sample.master.json");
-    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.master.json"), &path).unwrap();
+    // The sample as imported, before rebuild.sh planned its task set.
+    let mut sample =
+        master_file::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.master.json")))
+            .unwrap();
+    sample.task_sets.clear();
+    sample.annotators.clear();
+    master_file::save(&sample, &path).unwrap();
     let mut h = harness(&path, None);
     open_menu(&mut h, "Batches", "Plan a task set…");
     type_into(&mut h, "Seed", "42");
     type_into(&mut h, "IAA sample size", "30");
     let m = saved(&path);
     let expected = plan::plan(&m, &Request::everything(&m, 2, 30, 42), plan::every, chrono::Utc::now()).unwrap();
-    let each = expected.summary.per_annotator();
+    // In the terms of the table: IAA plus own part.
+    let (iaa, own) = (expected.summary.total.iaa, &expected.summary.total.own);
     let text = format!(
-        "Each annotator gets the {} IAA candidates and their own part — part 1: {} candidates, part 2: {} candidates.",
-        expected.summary.total.iaa, each[0], each[1]
+        "Each annotator gets the {iaa} IAA candidates and their own part: {iaa} + {} = {} candidates for part 1, \
+         {iaa} + {} = {} for part 2.",
+        own[0],
+        iaa + own[0],
+        own[1],
+        iaa + own[1]
     );
     assert!(h.query_by_label(&text).is_some(), "the preview says: {text}");
     h.get_all_by_role_and_label(egui::accesskit::Role::Button, "none").next().unwrap().click(); // the translations'

@@ -10,12 +10,12 @@ use clap::Parser;
 use egui::{Key, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use protest::batch::{self, export};
+use protest::batch;
+use protest::master_file;
 use protest::merge::{self, Incoming};
 use protest::model::{CandidateId, Master, Outcome};
 use protest::report::metrics::Judges;
 use protest::report::{self, Table, TableKind};
-use protest::{master_file, plan};
 use std::time::{Duration, Instant};
 
 fn sample_batches() -> PathBuf {
@@ -23,19 +23,11 @@ fn sample_batches() -> PathBuf {
 }
 
 /// The sample master with both annotated sample batches merged (sample_batches/README.md: the
-/// task set of make_batches.sh, then `batch import`), saved in a temporary directory.
+/// master knows their task set, then `batch import`), saved in a temporary directory.
 fn merged_sample() -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sample.master.json");
     let mut master = master_file::load(&sample_batches().join("sample.master.json")).unwrap();
-    let request = plan::Request {
-        name: "Sample: two annotators with an IAA sample".into(),
-        ..plan::Request::everything(&master, 2, 30, 2016)
-    };
-    let created = "2026-11-26T09:00:00Z".parse().unwrap();
-    let planned = plan::plan(&master, &request, plan::every, created).unwrap();
-    master.task_sets.push(planned.task_set);
-    export::assign(&mut master, 1, &["Anna".into(), "Ben".into()]).unwrap();
     let incoming: Vec<Incoming> = ["anna", "ben"]
         .iter()
         .map(|name| {

@@ -15,7 +15,10 @@ pub struct Position {
     pub annotated: usize,
 }
 
-/// The title row: back, category, example, position, progress, prev / next.
+/// The header: back, the category, prev / position / next; then the example and the progress.
+/// Laid out for any width down to the window's minimum: the category gets a row of its own when
+/// it does not fit between the buttons, and is cut short (with the whole title on hover) when it
+/// does not fit there either; the progress bar shrinks before the example line is cut.
 pub fn header(
     ui: &mut Ui,
     master: &Master,
@@ -25,54 +28,71 @@ pub fn header(
 ) -> Option<Command> {
     let mut command = None;
     let (example, category) = master.example_of(candidate)?;
+    let title = RichText::new(category.title()).heading();
+    let title_width = egui::WidgetText::from(title.clone())
+        .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, egui::TextStyle::Heading)
+        .size()
+        .x;
+    let mut title_fits = false;
     ui.horizontal(|ui| {
         if ui.button("⬅ Categories").on_hover_text("Back to the category browser (Esc)").clicked() {
             command = Some(Command::Back);
         }
-        ui.add_space(8.0);
-        ui.heading(category.title());
         ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
             let last = at.index + 1 == at.len;
             let next = if last { "Finish ⏵" } else { "Next ⏵" };
             let hint = if last { "Back to the categories (Right arrow key)" } else { "Next example (Right arrow key)" };
-            if ui.add_sized([96.0, 28.0], egui::Button::new(next)).on_hover_text(hint).clicked() {
+            if ui.add(egui::Button::new(next).min_size(vec2(84.0, 28.0))).on_hover_text(hint).clicked() {
                 command = Some(Command::Next);
             }
             // Fixed width, so the buttons do not move as the numbers change.
-            ui.add_sized(
-                [72.0, 28.0],
-                egui::Label::new(RichText::new(format!("{} / {}", at.index + 1, at.len)).strong()),
-            );
-            let prev = ui.add_enabled_ui(at.index > 0, |ui| ui.add_sized([96.0, 28.0], egui::Button::new("⏴ Prev")));
-            if prev.inner.on_hover_text("Previous example (Left arrow key)").clicked() {
+            let position = RichText::new(format!("{} / {}", at.index + 1, at.len)).strong();
+            ui.add_sized([68.0, 28.0], egui::Label::new(position));
+            let prev = ui.add_enabled(at.index > 0, egui::Button::new("⏴ Prev").min_size(vec2(84.0, 28.0)));
+            if prev.on_hover_text("Previous example (Left arrow key)").clicked() {
                 command = Some(Command::Prev);
+            }
+            // The category between the buttons when it fits there whole.
+            ui.add_space(8.0);
+            title_fits = title_width <= ui.available_width();
+            if title_fits {
+                ui.with_layout(Layout::left_to_right(Align::Center), |ui| ui.label(title.clone()));
             }
         });
     });
+    if !title_fits {
+        ui.add(egui::Label::new(title).truncate());
+    }
     ui.horizontal(|ui| {
-        let mut about = format!("Example {}", example.no);
-        if show_corpus && let Some(corpus) = master.corpus(candidate.corpus) {
-            about.push_str(&format!(" · translation: {}", corpus.name));
-        }
-        ui.label(RichText::new(about).weak());
-        if show_corpus && let Some(note) = protest::auto_eval::match_note(master, candidate.id) {
-            ui.label(RichText::new(format!("✔ {note}")).color(ui.visuals().hyperlink_color));
-        }
         ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
             let text = format!("{} of {} annotated", at.annotated, at.len);
-            ui.add(style::progress_bar(at.annotated, at.len, text).desired_width(264.0));
+            let width = (ui.available_width() * 0.45).clamp(140.0, 264.0);
+            ui.add(style::progress_bar(at.annotated, at.len, text).desired_width(width));
+            ui.with_layout(Layout::left_to_right(Align::Center), |ui| {
+                let mut about = format!("Example {}", example.no);
+                if show_corpus && let Some(corpus) = master.corpus(candidate.corpus) {
+                    about.push_str(&format!(" · translation: {}", corpus.name));
+                }
+                ui.add(egui::Label::new(RichText::new(about).weak()).truncate());
+            });
         });
     });
+    if show_corpus && let Some(note) = protest::auto_eval::match_note(master, candidate.id) {
+        ui.add(egui::Label::new(RichText::new(format!("✔ {note}")).color(ui.visuals().hyperlink_color)).truncate());
+    }
     command
 }
 
-/// The texts; returns a token the annotator toggled.
+/// The texts; returns a token the annotator toggled. When an example is first shown, it is
+/// scrolled so that the pronoun and its translation are in view, and the antecedent head too when
+/// both fit; `reveal` is a token to bring into view (one toggled by a digit key).
 pub fn texts(
     ui: &mut Ui,
     master: &Master,
     candidate: &Candidate,
     record: Option<&Record>,
     editable: bool,
+    reveal: Option<TokenRef>,
 ) -> Option<(Role, TokenRef)> {
     let Some(window) = window::of_candidate(master, candidate, record) else {
         ui.colored_label(ui.visuals().error_fg_color, "This candidate's example or texts are missing from the file.");
@@ -83,31 +103,103 @@ pub fn texts(
     let pronoun_sentence = master.example(candidate.example).map(|e| e.sentence);
     let numbers = Numbers::of(candidate);
     let mut toggled = None;
-    // One scroll position per candidate: each example starts at its top.
-    egui::ScrollArea::vertical().id_salt(candidate.id).auto_shrink([false, false]).show(ui, |ui| {
+    // One scroll position per candidate, kept while the app runs.
+    style::visible_scroll_bars(ui);
+    // Brought into view at once: the annotator reads from the first frame.
+    let area = egui::ScrollArea::vertical().id_salt(candidate.id).auto_shrink([false, false]).animated(false);
+    area.show(ui, |ui| {
+        let mut marked = Marked::default();
         for (source, target) in window.source.iter().zip(&window.target) {
-            ui.horizontal_top(|ui| {
+            let tokens_before = marked.clone();
+            let row = ui.horizontal_top(|ui| {
                 let number = RichText::new((source.index + 1).to_string()).size(13.0);
                 let number = if Some(source.index) == pronoun_sentence { number.strong() } else { number.weak() };
                 ui.add_sized([40.0, 22.0], egui::Label::new(number)).on_hover_text("Sentence number in the corpus");
                 ui.vertical(|ui| {
-                    line(ui, &languages.source, source, &palette, None, editable);
+                    line(ui, &languages.source, source, &palette, None, editable, None, &mut marked);
                     // The key numbers only where the keys work.
                     let numbers = editable.then_some(&numbers);
-                    if let Some(t) = line(ui, &languages.target, target, &palette, numbers, editable) {
+                    if let Some(t) =
+                        line(ui, &languages.target, target, &palette, numbers, editable, reveal, &mut marked)
+                    {
                         toggled = Some(t);
                     }
                 });
             });
+            marked.row(&tokens_before, row.response.rect);
             ui.add_space(10.0);
+        }
+        let shown = ui.make_persistent_id(("pronoun shown", candidate.id));
+        if !ui.data(|d| d.get_temp::<bool>(shown).unwrap_or(false)) && !ui.is_sizing_pass() {
+            ui.data_mut(|d| d.insert_temp(shown, true));
+            if let Some(rect) = marked.to_show(ui.clip_rect().height() - 24.0) {
+                ui.scroll_to_rect(rect.expand(12.0), None);
+            }
         }
     });
     toggled
 }
 
+/// Where the highlighted tokens and their sentences are, to scroll them into view.
+#[derive(Default, Clone, PartialEq)]
+struct Marked {
+    /// The pronoun and the tokens aligned to it.
+    pronoun: Option<egui::Rect>,
+    /// The antecedent heads and the tokens aligned to them.
+    antecedent: Option<egui::Rect>,
+    /// The sentences (source and translation) holding those.
+    pronoun_rows: Option<egui::Rect>,
+    antecedent_rows: Option<egui::Rect>,
+}
+
+fn grow(r: &mut Option<egui::Rect>, rect: egui::Rect) {
+    *r = Some(r.map_or(rect, |r| r.union(rect)));
+}
+
+fn union(a: Option<egui::Rect>, b: Option<egui::Rect>) -> Option<egui::Rect> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.union(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+impl Marked {
+    fn add(&mut self, marks: &Marks, rect: egui::Rect) {
+        if marks.pronoun {
+            grow(&mut self.pronoun, rect);
+        }
+        if marks.antecedent {
+            grow(&mut self.antecedent, rect);
+        }
+    }
+
+    /// A sentence row was laid out at `rect`; `before` is what was marked before it.
+    fn row(&mut self, before: &Marked, rect: egui::Rect) {
+        if self.pronoun != before.pronoun {
+            grow(&mut self.pronoun_rows, rect);
+        }
+        if self.antecedent != before.antecedent {
+            grow(&mut self.antecedent_rows, rect);
+        }
+    }
+
+    /// What to bring into view in a viewport `height` tall, the first that fits: the sentences of
+    /// the pronoun and the antecedent, the pronoun's sentence, the highlighted tokens, the
+    /// pronoun and its translation.
+    fn to_show(&self, height: f32) -> Option<egui::Rect> {
+        let choices = [
+            union(self.pronoun_rows, self.antecedent_rows),
+            union(self.pronoun_rows, self.antecedent),
+            self.pronoun_rows,
+            union(self.pronoun, self.antecedent),
+        ];
+        choices.into_iter().flatten().find(|r| r.height() <= height).or(self.pronoun)
+    }
+}
+
 /// One sentence highlighted like the translation window's, not clickable (the lookup's rows).
 pub fn sentence(ui: &mut Ui, language: &str, sentence: &Sentence) {
-    line(ui, language, sentence, &Palette::of(ui.visuals()), None, false);
+    line(ui, language, sentence, &Palette::of(ui.visuals()), None, false, None, &mut Marked::default());
 }
 
 /// The small numbers on aligned target tokens, for the digit keys.
@@ -134,6 +226,8 @@ impl Numbers {
 }
 
 /// One sentence; `numbers` is given for the translation, whose aligned tokens are clickable.
+/// The highlighted tokens' places go into `marked`; `reveal` is scrolled into view.
+#[allow(clippy::too_many_arguments)]
 fn line(
     ui: &mut Ui,
     language: &str,
@@ -141,6 +235,8 @@ fn line(
     palette: &Palette,
     numbers: Option<&Numbers>,
     editable: bool,
+    reveal: Option<TokenRef>,
+    marked: &mut Marked,
 ) -> Option<(Role, TokenRef)> {
     let mut toggled = None;
     ui.horizontal_top(|ui| {
@@ -152,6 +248,10 @@ fn line(
                 let clickable = editable && numbers.is_some() && token.marks.selectable();
                 let badges = numbers.map(|n| badges(n, token.at, &token.marks)).unwrap_or_default();
                 let response = token_widget(ui, token.text, &token.marks, palette, &badges, clickable);
+                marked.add(&token.marks, response.rect);
+                if numbers.is_some() && reveal == Some(token.at) {
+                    response.scroll_to_me(None);
+                }
                 if clickable && let Some(t) = on_click(&response, token.at, &token.marks) {
                     toggled = Some(t);
                 }
@@ -324,12 +424,15 @@ pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
         if anaphoric {
             chip(ui, palette.antecedent, palette.on_highlight, "antecedent head");
             chip(ui, palette.selected_antecedent, palette.on_selected, "selected for the antecedent");
-            let (rect, _) = ui.allocate_exact_size(Vec2::new(28.0, 18.0), Sense::hover());
-            ui.painter().hline(rect.x_range(), rect.bottom() - 3.0, Stroke::new(2.0, palette.span));
-            ui.label(RichText::new("antecedent span").size(13.0));
+            // The line and its words wrap as one.
+            ui.horizontal(|ui| {
+                let (rect, _) = ui.allocate_exact_size(Vec2::new(28.0, 18.0), Sense::hover());
+                ui.painter().hline(rect.x_range(), rect.bottom() - 3.0, Stroke::new(2.0, palette.span));
+                ui.add(egui::Label::new(RichText::new("antecedent span").size(13.0)).extend());
+            });
         }
         if keys {
-            ui.label(RichText::new("numbers: keys").size(13.0).weak());
+            ui.add(egui::Label::new(RichText::new("numbers: keys").size(13.0).weak()).extend());
         }
     });
 }

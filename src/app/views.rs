@@ -18,7 +18,7 @@ impl App {
                 ui.label("Use File › Open (Ctrl+O) to open a master or batch file.");
                 return;
             };
-            ui.set_max_width(900.0);
+            ui.set_max_width(ui.available_width().min(900.0));
             if let Some(opening) = self.browser.ui(ui, session) {
                 self.start(opening);
             }
@@ -47,26 +47,27 @@ impl App {
         let mut edits = Vec::new();
         let mut overview_action = None;
         let mut command = None;
-        egui::Panel::right("annotation panel").resizable(true).default_size(400.0).size_range(320.0..=640.0).show(
-            ui,
-            |ui| {
-                ui.add_space(6.0);
-                if researcher {
-                    overview_panel::side_switch(ui, &mut self.side);
-                }
-                egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match &overview {
-                    Some(o) => overview_action = self.overview.ui(ui, session, o, editable),
-                    None => edits.extend(self.panel.ui(ui, session, candidate_id, record, editable)),
-                });
-            },
-        );
+        // The translation keeps at least 440 points, which its header needs (down to the
+        // window's minimum width of 760).
+        let widest = (ui.available_width() - 440.0).clamp(320.0, 640.0);
+        let panel = egui::Panel::right("annotation panel").resizable(true);
+        panel.default_size(widest.min(400.0)).size_range(320.0..=widest).show(ui, |ui| {
+            ui.add_space(6.0);
+            if researcher {
+                overview_panel::side_switch(ui, &mut self.side);
+            }
+            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match &overview {
+                Some(o) => overview_action = self.overview.ui(ui, session, o, editable),
+                None => edits.extend(self.panel.ui(ui, session, candidate_id, record, editable)),
+            });
+        });
         // Tokens are clicked or keyed in the annotator's own view, not over others' records.
         let selectable = editable && overview.is_none();
         egui::CentralPanel::default().show(ui, |ui| {
             egui::Panel::top("example header").show(ui, |ui| {
                 let position = translation::Position { index: walk.index, len: walk.set.len(), annotated };
                 command = translation::header(ui, master, candidate, researcher, &position);
-                ui.label(egui::RichText::new(&walk.title).small().weak());
+                ui.add(egui::Label::new(egui::RichText::new(&walk.title).small().weak()).truncate());
                 ui.add_space(4.0);
             });
             egui::Panel::bottom("legend").show(ui, |ui| {
@@ -77,7 +78,9 @@ impl App {
                 if overview.is_some() {
                     overview_panel::whose_tokens(ui, shown.map(|a| master.annotator_name(a)));
                 }
-                if let Some((role, token)) = translation::texts(ui, master, candidate, text_record, selectable) {
+                let reveal = self.reveal.take();
+                if let Some((role, token)) = translation::texts(ui, master, candidate, text_record, selectable, reveal)
+                {
                     edits.push(Edit::ToggleToken(role, token));
                 }
             });
@@ -101,7 +104,15 @@ impl App {
             return;
         };
         ui.horizontal(|ui| {
-            ui.label(egui::RichText::new(session.path().display().to_string()).small());
+            // An annotator sees the batch's file name (where it is, on hover); a researcher the path.
+            let path = session.path().display().to_string();
+            let shown = match session.mode() {
+                Mode::Annotator => {
+                    session.path().file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned())
+                }
+                Mode::Researcher => path.clone(),
+            };
+            ui.label(egui::RichText::new(shown).small()).on_hover_text(path);
             ui.separator();
             let mode = match session.mode() {
                 Mode::Researcher => "researcher mode",

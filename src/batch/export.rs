@@ -312,14 +312,12 @@ fn slug(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::master_file;
     use crate::model::{Judgement, Record};
     use crate::plan::{Request, every};
     use crate::window;
-    use std::path::Path;
 
     fn sample() -> Master {
-        master_file::from_bytes(Path::new("sample"), include_bytes!("../../sample_batches/sample.master.json")).unwrap()
+        crate::testing::unplanned_sample()
     }
 
     /// The sample master with a task set for Anna and Ben (30 IAA, seed 42).

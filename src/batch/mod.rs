@@ -246,6 +246,8 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
     content.records = file.records;
     content.reindex();
     master_file::check(path, &content)?;
+    // Derived state is derived: a stored `clear` that breaks a rule is not trusted.
+    annotation::rederive_all(&mut content);
     Ok(Batch {
         id: file.id,
         master_id: file.master,
@@ -351,7 +353,7 @@ impl fmt::Display for Summary<'_> {
         let count = |pick: fn(&annotation::CategoryRow) -> usize| rows.iter().map(pick).sum::<usize>();
         writeln!(
             f,
-            "Candidates: {} ({} new, {} done, {} kept with conflicts)",
+            "Candidates: {} ({} new, {} done, {} with conflicts)",
             m.candidates.len(),
             count(|r| r.new.len()),
             count(|r| r.done.len()),
@@ -365,15 +367,13 @@ impl fmt::Display for Summary<'_> {
 mod tests {
     use super::*;
     use crate::annotation::{self, Edit};
-    use crate::model::{AnnotatorId, Judgement, Role};
+    use crate::model::{AnnotatorId, ConflictStatus, Judgement, Record, Role};
     use crate::plan::{self, Request, every};
     use std::path::PathBuf;
 
     /// The sample master planned for Anna and Ben, and Anna's batch written to a temporary folder.
     fn anna_batch(dir: &tempfile::TempDir) -> (Master, PathBuf) {
-        let mut m =
-            master_file::from_bytes(Path::new("sample"), include_bytes!("../../sample_batches/sample.master.json"))
-                .unwrap();
+        let mut m = crate::testing::unplanned_sample();
         let p = plan::plan(&m, &Request::everything(&m, 2, 30, 42), every, DateTime::UNIX_EPOCH).unwrap();
         m.task_sets.push(p.task_set);
         export::assign(&mut m, 1, &["Anna".into(), "Ben".into()]).unwrap();
@@ -402,6 +402,31 @@ mod tests {
         // Sparse on disk: far smaller than the master.
         let size = std::fs::metadata(&path).unwrap().len() as usize;
         assert!(size * 2 < include_bytes!("../../sample_batches/sample.master.json").len(), "{size} bytes");
+    }
+
+    #[test]
+    fn a_record_stored_as_clear_that_breaks_a_rule_is_not_counted_as_done() {
+        let dir = tempfile::tempdir().unwrap();
+        let (m, path) = anna_batch(&dir);
+        let mut batch = export::build(&m, 1, AnnotatorId(1), DateTime::UNIX_EPOCH).unwrap();
+        let first = batch.order()[0];
+        // Pronoun yes, no token selected (rule 4), and the file says "clear".
+        let r = annotation::apply(
+            batch.content(),
+            first,
+            AnnotatorId(1),
+            None,
+            Edit::Judge(Role::Pronoun, Judgement::Yes),
+            DateTime::UNIX_EPOCH,
+        )
+        .unwrap();
+        batch.master_mut().records.put(Record { conflict: ConflictStatus::Clear, ..r });
+        save(&batch, &path).unwrap();
+        assert!(std::fs::read_to_string(&path).unwrap().contains("\"conflict\":\"clear\""));
+        let loaded = load(&path).unwrap();
+        assert_eq!(loaded.content().records.get(first, AnnotatorId(1)).unwrap().conflict, ConflictStatus::Unchecked);
+        let summary = loaded.summary().to_string();
+        assert!(summary.contains("Candidates: 75 (74 new, 0 done, 1 with conflicts)"), "{summary}");
     }
 
     #[test]

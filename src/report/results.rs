@@ -3,6 +3,7 @@
 
 use super::layout::{self, Line};
 use super::table::{Cell, Column, Row, Table};
+use crate::annotation::{self, Status};
 use crate::model::{AnnotatorId, Judgement, Master, Role};
 use std::collections::BTreeSet;
 
@@ -68,6 +69,9 @@ pub struct Results {
     /// Per category, in master order.
     pub categories: Vec<CategoryResults>,
     pub total: CategoryResults,
+    /// Records counted above that have conflicts ([`annotation::status`]): kept despite failed
+    /// rules, or breaking a rule without having been checked. Said in a note, never hidden.
+    pub with_conflicts: u64,
 }
 
 pub fn results(master: &Master) -> Results {
@@ -83,10 +87,12 @@ pub fn results(master: &Master) -> Results {
         })
         .collect();
     let mut items = BTreeSet::new();
+    let mut with_conflicts = 0;
     for record in master.records.iter() {
         let (Some(ci), Some(ai)) = (super::category_index(master, record.candidate), position(record.annotator)) else {
             continue;
         };
+        with_conflicts += u64::from(annotation::status(master, Some(record)) == Status::Conflict);
         let results = &mut categories[ci];
         if items.insert(record.candidate) {
             results.items += 1;
@@ -98,7 +104,7 @@ pub fn results(master: &Master) -> Results {
     }
     let empty = CategoryResults { items: 0, pronoun: vec![Counts::default(); annotators.len()], antecedent: None };
     let total = categories.iter().fold(empty, |sum, c| sum.plus(c));
-    Results { annotators, categories, total }
+    Results { annotators, categories, total, with_conflicts }
 }
 
 impl Results {
@@ -128,11 +134,19 @@ impl Results {
             label_header: "Category".into(),
             columns,
             rows,
-            notes: vec![
+            notes: std::iter::once(
                 "✓ correct, ✗ incorrect, ? no judgement (e.g. bad translations and incorrect word alignments); \
                  Count: translations with at least one record."
-                    .into(),
-            ],
+                    .to_owned(),
+            )
+            .chain((self.with_conflicts > 0).then(|| {
+                format!(
+                    "{} of the records counted have conflicts: kept despite a failed rule of the guidelines, or \
+                     breaking one without having been checked (the category browser lists them).",
+                    self.with_conflicts
+                )
+            }))
+            .collect(),
         }
     }
 }
@@ -173,5 +187,13 @@ mod tests {
         assert_eq!(pleonastic_row.cells[9], Cell::Count(1), "B's ?");
         assert_eq!(pleonastic_row.cells[10], Cell::NotApplicable);
         assert_eq!(table.rows.last().unwrap().cells[0], Cell::Count(4));
+        // A's yes on candidate 1 with every token selected is fine; without them it breaks rule 7.
+        assert_eq!((r.with_conflicts, table.notes.len()), (0, 1));
+        let mut broken = m.records.get(crate::model::CandidateId(1), AnnotatorId(1)).unwrap().clone();
+        broken.selected.antecedent.clear();
+        m.records.put(broken);
+        let r = results(&m);
+        assert_eq!(r.with_conflicts, 1);
+        assert!(r.table(&m).notes[1].starts_with("1 of the records counted have conflicts"), "{:?}", r.table(&m).notes);
     }
 }

@@ -41,6 +41,18 @@ pub fn copies(files: &[&str]) -> tempfile::TempDir {
     dir
 }
 
+/// A temporary folder with `sample.master.json`: the bundled sample master as imported, before
+/// `rebuild.sh` planned its task set 1 and gave the parts to Anna and Ben (no task set, no
+/// annotator), for tests that plan and export themselves.
+pub fn unplanned_sample() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut master = protest::master_file::load(&project("sample_batches/sample.master.json")).unwrap();
+    master.task_sets.clear();
+    master.annotators.clear();
+    protest::master_file::save(&master, &dir.path().join("sample.master.json")).unwrap();
+    dir
+}
+
 /// A fixture folder `tests/fixtures/NAME`.
 pub fn fixture(name: &str) -> PathBuf {
     project("tests/fixtures").join(name)
