@@ -1,30 +1,30 @@
-//! What keys and menus do: edits through the session, undo, and the menu actions.
+//! What the user asked for, carried out: [`App::dispatch`] is the one place every intent —
+//! from a key, a menu, a panel or a dialog — turns into calls on the session and moves between
+//! views.
 
-use super::browser::Opening;
-use super::dialogs::{self, Kind, Outcome};
-use super::keys::{self, Command, Scope};
-use super::menu::Action;
-use super::navigation::{Go, View};
-use super::overview_panel::Side;
-use super::style;
-use super::workspace::Mode;
-use super::{App, keyboard_taken};
+use crate::App;
+use crate::dialogs::Modal;
+use crate::dialogs::parts::failed;
+use crate::intent::{Dialog, Intent};
+use crate::keyboard_taken;
+use crate::keys::{self, Scope};
+use crate::navigation::{Go, View};
+use crate::panels::overview::Side;
+use crate::style;
 use egui::Key;
-use protest::annotation::Edit;
+use protest::annotate::edit::Edit;
+use protest::annotate::overview::Overview;
+use protest::metrics::auto_eval;
 use protest::model::{AnnotatorId, CandidateId, Role};
-use protest::overview::Overview;
+use protest::session::Opening;
+use protest::session::workspace::Mode;
 use protest::workflow;
 
 impl App {
-    pub(super) fn read_keys(&mut self, ctx: &egui::Context) -> Option<Command> {
-        let busy = self.dialog.is_some()
-            || self.open_dialog.open
-            || self.add_system.open
-            || self.report.dialog_open()
-            || self.dialogs.is_open()
-            || self.keyboard_taken
-            || keyboard_taken(ctx);
-        if busy {
+    /// The next key pressed this frame that means something here, unless a dialog is open or
+    /// the keyboard is someone else's (a text field, a popup).
+    pub(crate) fn read_keys(&mut self, ctx: &egui::Context) -> Option<Intent> {
+        if self.modal.is_some() || self.keyboard_taken || keyboard_taken(ctx) {
             return None;
         }
         // A focused button (Tab, or a click on a drop-down) takes Enter itself; ↑ / ↓ still
@@ -44,90 +44,127 @@ impl App {
         ctx.input_mut(|i| keys::read(i, scope))
     }
 
-    pub(super) fn command(&mut self, command: Command) {
+    /// Carries out what the user asked for.
+    pub(crate) fn dispatch(&mut self, ctx: &egui::Context, intent: Intent) {
         let current = match &self.view {
             View::Example(walk) => Some((walk.index, walk.set.len(), walk.current())),
             View::Browser | View::Report => None,
         };
         // The overview shows others' work and is not editable, but for the researcher's tags.
-        let editing = |c: Command| matches!(c, Command::Judge(..) | Command::Toggle(..) | Command::FocusRemarks);
-        if editing(command) && self.overview_shown() {
+        let editing = matches!(intent, Intent::Judge(..) | Intent::Toggle(..) | Intent::FocusRemarks);
+        if editing && self.overview_shown() {
             self.messages.notice("The overview is not editable: press O to annotate.");
             return;
         }
-        match (command, current) {
-            (Command::Prev, Some((i, _, _))) if i > 0 => self.leave_then(Go::To(i - 1)),
-            (Command::Next, Some((i, n, _))) if i + 1 < n => self.leave_then(Go::To(i + 1)),
-            (Command::Next, Some(_)) | (Command::Back, Some(_)) => self.leave_then(Go::Browser),
-            (Command::Continue, None) => {
+        match (intent, current) {
+            (Intent::Prev, Some((i, _, _))) if i > 0 => self.leave_then(Go::To(i - 1)),
+            (Intent::Next, Some((i, n, _))) if i + 1 < n => self.leave_then(Go::To(i + 1)),
+            (Intent::Next, Some(_)) | (Intent::Back, Some(_)) => self.leave_then(Go::Browser),
+            (Intent::Back, None) => self.leave_then(Go::Browser),
+            (Intent::Continue, None) => {
                 if let Some(opening) = self.session.as_ref().and_then(|s| self.browser.enter(s)) {
                     self.start(opening);
                 }
             }
-            (Command::SelectRow(down), None) => self.browser.step(down),
-            (Command::Judge(role, judgement), Some((_, _, c))) if self.has_role(c, role) => {
+            (Intent::SelectRow(down), None) => self.browser.step(down),
+            (Intent::Walk(opening), _) => self.leave_then(Go::Show(opening)),
+            (Intent::Report, _) => self.leave_then(Go::Report),
+            (Intent::Judge(role, judgement), Some((_, _, c))) if self.has_role(c, role) => {
                 self.edit(c, Edit::Judge(role, judgement));
             }
-            (Command::Toggle(role, n), Some((_, _, c))) => {
+            (Intent::Toggle(role, n), Some((_, _, c))) => {
                 let token = self.session.as_ref().and_then(|s| s.master().candidate(c)?.aligned(role).nth(n));
                 if let Some(token) = token {
                     self.edit(c, Edit::ToggleToken(role, token));
                     self.reveal = Some(token); // a key acts on a token the annotator sees
                 }
             }
-            (Command::FocusTags, Some(_)) if self.overview_shown() => self.overview.focus_tags(),
-            (Command::FocusTags, Some(_)) => self.panel.focus_tags(),
-            (Command::ToggleOverview, Some(_)) => self.toggle_overview(),
-            (Command::StepAnnotator(forward), Some((_, _, c))) if self.overview_shown() => {
+            (Intent::Edit(c, edit), _) => self.edit(c, edit),
+            (Intent::ResearcherEdit(c, edit), _) => self.edit_as_researcher(c, edit),
+            (Intent::FocusTags, Some(_)) if self.overview_shown() => self.overview.focus_tags(),
+            (Intent::FocusTags, Some(_)) => self.panel.focus_tags(),
+            (Intent::FocusRemarks, Some(_)) => self.panel.focus_remarks(),
+            (Intent::Undo, _) => self.undo(true),
+            (Intent::Redo, _) => self.undo(false),
+            (Intent::Amend, _) => self.leaving = None,
+            (Intent::KeepAsIs, _) => self.keep_as_is(),
+            (Intent::ToggleOverview, _) => self.toggle_overview(),
+            (Intent::StepAnnotator(forward), Some((_, _, c))) if self.overview_shown() => {
                 let overview = self.session.as_ref().and_then(|s| Overview::of(s.master(), c));
                 if let Some(o) = overview {
                     self.overview.step(&o, forward);
                 }
             }
-            (Command::GoTo, _) => self.researcher_dialog(Kind::GoTo),
-            (Command::FocusRemarks, Some(_)) => self.panel.focus_remarks(),
-            (Command::Undo, _) => self.undo(true),
-            (Command::Redo, _) => self.undo(false),
-            (Command::Open, _) => self.open_dialog.show_with(None),
-            (Command::Help, _) => self.help.toggle(),
-            _ => {}
-        }
-    }
-
-    pub(super) fn action(&mut self, ctx: &egui::Context, action: Action) {
-        match action {
-            Action::Open => self.open_dialog.show_with(None),
-            Action::Quit => self.leave_then(Go::Quit),
-            Action::Theme(choice) => {
-                self.settings.theme = choice;
-                style::apply(ctx, choice);
-            }
-            Action::Help => self.help.toggle(),
-            Action::Undo => self.undo(true),
-            Action::Redo => self.undo(false),
-            Action::Annotator(id) => {
+            (Intent::SwitchAnnotator(id), _) => {
                 if let Some(s) = &mut self.session {
                     s.set_annotator(id);
                     self.settings.annotators.insert(s.path().to_path_buf(), id);
                 }
             }
-            Action::AddSystem => self.add_system.show(),
-            Action::Report => self.leave_then(Go::Report),
-            Action::RunAutoEval => self.run_auto_eval(),
-            Action::Dialog(kind) => self.researcher_dialog(kind),
-            Action::ToggleOverview => self.toggle_overview(),
-            Action::AddAnnotator(name) => {
-                let Some(s) = &mut self.session else { return };
-                match s.run(|store| workflow::annotators::add(store, &name)) {
-                    Ok(id) => {
-                        s.set_annotator(id);
-                        self.settings.annotators.insert(s.path().to_path_buf(), id);
-                    }
-                    Err(e) => {
-                        self.messages.error(format!("Could not add {}: {}", name.trim(), dialogs::failed(&e, "")))
-                    }
+            (Intent::AddAnnotator(name), _) => self.add_annotator(&name),
+            (Intent::RunAutoEval, _) => self.run_auto_eval(),
+            (Intent::Dialog(dialog), _) => self.show_dialog(dialog),
+            (Intent::OpenFile(path), _) => self.leave_then(Go::Open(path)),
+            (Intent::OpenCopy(path), _) => {
+                if self.session.as_ref().is_some_and(|s| s.not_saved().is_some()) {
+                    // The copy has everything; the file itself cannot take it, so it is left as
+                    // it is rather than closed.
+                    self.session = None;
+                }
+                self.leave_then(Go::Open(path));
+            }
+            (Intent::RetrySave, _) => {
+                if let Some(session) = &mut self.session {
+                    // The message stays while it fails, with the reason.
+                    let _ = session.retry();
                 }
             }
+            (Intent::Quit, _) => self.leave_then(Go::Quit),
+            (Intent::Theme(choice), _) => {
+                self.settings.theme = choice;
+                style::apply(ctx, choice);
+            }
+            (Intent::Help, _) => self.help.toggle(),
+            (Intent::Notice(text), _) => self.messages.notice(text),
+            _ => {}
+        }
+    }
+
+    /// Opens a dialog in the modal slot. Those for a master only in researcher mode (converting
+    /// an old file also without a file open).
+    fn show_dialog(&mut self, dialog: Dialog) {
+        let anywhere = match &dialog {
+            Dialog::Open | Dialog::SaveCopy | Dialog::Legacy(Some(_)) | Dialog::Merge(_) => true,
+            Dialog::AddSystem | Dialog::ExportTables(_) | Dialog::Compare(_) => true,
+            Dialog::Legacy(None) => self.session.is_none(),
+            Dialog::Annotators | Dialog::Plan | Dialog::Export | Dialog::Adjudication | Dialog::GoTo => false,
+        };
+        if anywhere || self.is_researcher() {
+            let modal = Modal::new(dialog, self.session.as_ref(), self.report.tables());
+            if modal.is_some() {
+                self.modal = modal;
+            }
+        }
+    }
+
+    /// Adds an annotator to the master and annotates as them.
+    fn add_annotator(&mut self, name: &str) {
+        let Some(s) = &mut self.session else { return };
+        match s.run(|store| workflow::annotators::add(store, name)) {
+            Ok(id) => {
+                s.set_annotator(id);
+                self.settings.annotators.insert(s.path().to_path_buf(), id);
+            }
+            Err(e) => self.messages.error(format!("Could not add {}: {}", name.trim(), failed(&e, ""))),
+        }
+    }
+
+    /// Runs a round of the automatic reference match, stores it and says what it settled.
+    fn run_auto_eval(&mut self) {
+        let Some(session) = &mut self.session else { return };
+        match session.run(|store| workflow::auto_eval::run(store, chrono::Utc::now())) {
+            Ok(round) => self.messages.notice(auto_eval::summary(&round)),
+            Err(e) => self.messages.error(format!("Could not store the automatic match: {}", failed(&e, ""))),
         }
     }
 
@@ -146,38 +183,11 @@ impl App {
         }
     }
 
-    /// Opens a dialog; those for a master only in researcher mode (the legacy import also
-    /// without a file).
-    fn researcher_dialog(&mut self, kind: Kind) {
-        let any = kind == Kind::SaveCopy || (kind == Kind::Legacy && self.session.is_none());
-        if self.is_researcher() || any {
-            self.dialogs.show(kind, self.session.as_ref());
-        }
-    }
-
-    /// What a dialog asked for once it closed.
-    pub(super) fn outcome(&mut self, outcome: Outcome) {
-        match outcome {
-            Outcome::Open(path) => self.leave_then(Go::Open(path)),
-            Outcome::Show(opening) => self.leave_then(Go::Show(opening)),
-            Outcome::Merge(batches) => self.dialogs.merge(&batches),
-            Outcome::Dialog(kind) => self.researcher_dialog(kind),
-            Outcome::OpenCopy(path) => {
-                if self.session.as_ref().is_some_and(|s| s.not_saved().is_some()) {
-                    // The copy has everything; the file itself cannot take it, so it is left as
-                    // it is rather than closed.
-                    self.session = None;
-                }
-                self.leave_then(Go::Open(path));
-            }
-        }
-    }
-
     /// A change to the researcher's own record from the overview panel.
-    pub(super) fn edit_as_researcher(&mut self, candidate: CandidateId, edit: Edit) {
+    pub(crate) fn edit_as_researcher(&mut self, candidate: CandidateId, edit: Edit) {
         let Some(session) = self.session.as_mut().filter(|s| !s.is_read_only()) else { return };
         if let Err(e) = session.edit_as(candidate, AnnotatorId::RESEARCHER, edit) {
-            self.messages.error(e);
+            self.messages.error(e.to_string());
         }
     }
 
@@ -194,15 +204,15 @@ impl App {
         true
     }
 
-    pub(super) fn edit(&mut self, candidate: CandidateId, edit: Edit) {
+    pub(crate) fn edit(&mut self, candidate: CandidateId, edit: Edit) {
         // Read-only: the notice bar says so; the widgets are disabled and keys do nothing.
         let Some(session) = self.session.as_mut().filter(|s| !s.is_read_only()) else { return };
         if let Err(e) = session.edit(candidate, edit) {
-            self.messages.error(e);
+            self.messages.error(e.to_string());
         }
     }
 
-    pub(super) fn store_due_remarks(&mut self, now: Option<f64>) {
+    pub(crate) fn store_due_remarks(&mut self, now: Option<f64>) {
         if let Some((candidate, edit)) = self.panel.due_remarks(now) {
             self.edit(candidate, edit);
         }
@@ -217,7 +227,7 @@ impl App {
         let done = match result {
             Ok(Some(done)) => done,
             Ok(None) => return self.messages.info(if undo { "Nothing to undo." } else { "Nothing to redo." }),
-            Err(e) => return self.messages.error(e),
+            Err(e) => return self.messages.error(e.to_string()),
         };
         let master = session.master();
         let mut place = master.candidate(done.candidate).map_or(String::new(), |c| format!(", example {}", c.example));

@@ -1,10 +1,10 @@
 //! The help window: the keys and the annotation guidelines (guidelines/annotation-guidelines.md).
 
-use super::keys::BINDINGS;
+use crate::keys::BINDINGS;
 use egui::{RichText, Ui};
 use egui_commonmark::{CommonMarkCache, CommonMarkViewer};
 
-pub const GUIDELINES: &str = include_str!("../../guidelines/annotation-guidelines.md");
+pub const GUIDELINES: &str = include_str!("../../../guidelines/annotation-guidelines.md");
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum Tab {

@@ -1,40 +1,9 @@
-//! Keyboard commands: one table, read by the app and shown in the help panel (and the README).
+//! The keys: one table of bindings from keys to intents, read by the app, shown in the help
+//! panel and beside the menu items (and listed in the README).
 
+use crate::intent::{Dialog, Intent};
 use egui::{Event, InputState, Key, Modifiers};
 use protest::model::{Judgement, Role};
-
-/// What a key does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
-    Prev,
-    Next,
-    /// Back to the category browser.
-    Back,
-    /// Browser: open the selected row's new examples, or without a selection every candidate
-    /// at the first one not annotated yet.
-    Continue,
-    /// Browser: select the next (true) or previous row.
-    SelectRow(bool),
-    Judge(Role, Judgement),
-    /// Toggle the n-th (0-based) target token aligned to the role.
-    Toggle(Role, usize),
-    FocusTags,
-    FocusRemarks,
-    Undo,
-    Redo,
-    Open,
-    Help,
-    /// Researcher mode: the annotation panel or the overview panel.
-    ToggleOverview,
-    /// Overview: the previous (false) or next (true) annotator's selected tokens.
-    StepAnnotator(bool),
-    /// Researcher mode: look up an example or a candidate.
-    GoTo,
-    /// Conflict dialog: stay on the example.
-    Amend,
-    /// Conflict dialog: store the annotation with its conflicts and move on.
-    Keep,
-}
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,14 +12,14 @@ pub enum Scope {
     Browser,
     Example,
     /// The conflict dialog, where nothing else applies.
-    Dialog,
+    Conflict,
 }
 
-/// A key binding: `keys` with exactly `modifiers`; `command` gets the index of the key pressed.
+/// A key binding: `keys` with exactly `modifiers`; `intent` gets the index of the key pressed.
 pub struct Binding {
     pub modifiers: Modifiers,
     pub keys: &'static [Key],
-    pub command: fn(usize) -> Command,
+    pub intent: fn(usize) -> Intent,
     pub scope: Scope,
     /// How the help shows the keys.
     pub shown: &'static str,
@@ -67,7 +36,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::ArrowLeft, Key::ArrowRight],
-        command: |i| [Command::Prev, Command::Next][i],
+        intent: |i| if i == 0 { Intent::Prev } else { Intent::Next },
         scope: Scope::Example,
         shown: "← / →",
         help: "previous / next example (checks the annotation when leaving it)",
@@ -75,7 +44,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::Y, Key::N, Key::U],
-        command: |i| Command::Judge(Role::Pronoun, JUDGEMENTS[i]),
+        intent: |i| Intent::Judge(Role::Pronoun, JUDGEMENTS[i]),
         scope: Scope::Example,
         shown: "Y / N / U",
         help: "pronoun correctly translated: yes / no / unset",
@@ -83,7 +52,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: SHIFT,
         keys: &[Key::Y, Key::N, Key::U],
-        command: |i| Command::Judge(Role::Antecedent, JUDGEMENTS[i]),
+        intent: |i| Intent::Judge(Role::Antecedent, JUDGEMENTS[i]),
         scope: Scope::Example,
         shown: "Shift+Y / N / U",
         help: "antecedent head correctly translated: yes / no / unset",
@@ -91,7 +60,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: DIGITS,
-        command: |i| Command::Toggle(Role::Pronoun, i),
+        intent: |i| Intent::Toggle(Role::Pronoun, i),
         scope: Scope::Example,
         shown: "1 … 9",
         help: "select / deselect the n-th token aligned to the pronoun (its small number)",
@@ -99,7 +68,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: SHIFT,
         keys: DIGITS,
-        command: |i| Command::Toggle(Role::Antecedent, i),
+        intent: |i| Intent::Toggle(Role::Antecedent, i),
         scope: Scope::Example,
         shown: "Shift+1 … 9",
         help: "select / deselect the n-th token aligned to the antecedent head",
@@ -107,7 +76,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::T],
-        command: |_| Command::FocusTags,
+        intent: |_| Intent::FocusTags,
         scope: Scope::Example,
         shown: "T",
         help: "type a tag (Up / Down pick from the drop-down, Enter adds, Esc leaves the field)",
@@ -115,7 +84,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::R],
-        command: |_| Command::FocusRemarks,
+        intent: |_| Intent::FocusRemarks,
         scope: Scope::Example,
         shown: "R",
         help: "write remarks (Esc leaves the field)",
@@ -123,7 +92,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::O],
-        command: |_| Command::ToggleOverview,
+        intent: |_| Intent::ToggleOverview,
         scope: Scope::Example,
         shown: "O",
         help: "researcher: switch between the annotation panel and the overview of everyone's annotations",
@@ -131,7 +100,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::OpenBracket, Key::CloseBracket],
-        command: |i| Command::StepAnnotator(i == 1),
+        intent: |i| Intent::StepAnnotator(i == 1),
         scope: Scope::Example,
         shown: "[ / ]",
         help: "overview: show the previous / next annotator's selected tokens",
@@ -139,7 +108,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::Escape],
-        command: |_| Command::Back,
+        intent: |_| Intent::Back,
         scope: Scope::Example,
         shown: "Esc",
         help: "back to the categories",
@@ -147,7 +116,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::ArrowUp, Key::ArrowDown],
-        command: |i| Command::SelectRow(i == 1),
+        intent: |i| Intent::SelectRow(i == 1),
         scope: Scope::Browser,
         shown: "↑ / ↓",
         help: "categories: choose a category row",
@@ -155,7 +124,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::Enter],
-        command: |_| Command::Continue,
+        intent: |_| Intent::Continue,
         scope: Scope::Browser,
         shown: "Enter",
         help: "categories: open the chosen row's new examples, or continue with the first example not annotated yet",
@@ -163,7 +132,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: Modifiers::COMMAND,
         keys: &[Key::Z],
-        command: |_| Command::Undo,
+        intent: |_| Intent::Undo,
         scope: Scope::Everywhere,
         shown: "Ctrl+Z",
         help: "undo the last change (this session, any example)",
@@ -171,7 +140,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: Modifiers::COMMAND.plus(SHIFT),
         keys: &[Key::Z],
-        command: |_| Command::Redo,
+        intent: |_| Intent::Redo,
         scope: Scope::Everywhere,
         shown: "Ctrl+Shift+Z",
         help: "redo",
@@ -179,7 +148,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: Modifiers::COMMAND,
         keys: &[Key::O],
-        command: |_| Command::Open,
+        intent: |_| Intent::Dialog(Dialog::Open),
         scope: Scope::Everywhere,
         shown: "Ctrl+O",
         help: "open another file",
@@ -187,7 +156,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: Modifiers::COMMAND,
         keys: &[Key::G],
-        command: |_| Command::GoTo,
+        intent: |_| Intent::Dialog(Dialog::GoTo),
         scope: Scope::Everywhere,
         shown: "Ctrl+G",
         help: "researcher: go to an example (every translation of it) or a candidate",
@@ -195,7 +164,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::F1],
-        command: |_| Command::Help,
+        intent: |_| Intent::Help,
         scope: Scope::Everywhere,
         shown: "F1",
         help: "show / hide the keys and the annotation guidelines",
@@ -203,16 +172,16 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::A, Key::Escape],
-        command: |_| Command::Amend,
-        scope: Scope::Dialog,
+        intent: |_| Intent::Amend,
+        scope: Scope::Conflict,
         shown: "A or Esc",
         help: "conflict dialog: amend (stay on the example)",
     },
     Binding {
         modifiers: NONE,
         keys: &[Key::K],
-        command: |_| Command::Keep,
-        scope: Scope::Dialog,
+        intent: |_| Intent::KeepAsIs,
+        scope: Scope::Conflict,
         shown: "K",
         help: "conflict dialog: keep as is (store the conflicts and move on)",
     },
@@ -223,12 +192,17 @@ const JUDGEMENTS: [Judgement; 3] = [Judgement::Yes, Judgement::No, Judgement::Un
 impl Binding {
     /// Keys that only do something in researcher mode (a master), not in an annotator's batch.
     pub fn researcher_only(&self) -> bool {
-        matches!((self.command)(0), Command::ToggleOverview | Command::StepAnnotator(_) | Command::GoTo)
+        matches!((self.intent)(0), Intent::ToggleOverview | Intent::StepAnnotator(_) | Intent::Dialog(Dialog::GoTo))
     }
 }
 
+/// The key of `intent` as a menu shows it beside the item ("Ctrl+O"), if a key of its own has it.
+pub fn shortcut(intent: &Intent) -> Option<&'static str> {
+    BINDINGS.iter().find(|b| b.keys.len() == 1 && (b.intent)(0) == *intent).map(|b| b.shown)
+}
+
 /// Consumes the first key press of this frame that is bound in `scope`.
-pub fn read(input: &mut InputState, scope: Scope) -> Option<Command> {
+pub fn read(input: &mut InputState, scope: Scope) -> Option<Intent> {
     let mut found = None;
     input.events.retain(|event| {
         if found.is_some() {
@@ -241,15 +215,15 @@ pub fn read(input: &mut InputState, scope: Scope) -> Option<Command> {
     found
 }
 
-fn find(scope: Scope, key: Key, physical: Option<Key>, modifiers: Modifiers) -> Option<Command> {
-    let applies = |b: &&Binding| b.scope == scope || (b.scope == Scope::Everywhere && scope != Scope::Dialog);
+fn find(scope: Scope, key: Key, physical: Option<Key>, modifiers: Modifiers) -> Option<Intent> {
+    let applies = |b: &&Binding| b.scope == scope || (b.scope == Scope::Everywhere && scope != Scope::Conflict);
     BINDINGS.iter().filter(applies).find_map(|b| {
         if !modifiers.matches_exact(b.modifiers) {
             return None;
         }
         // Shift+1 is "!" on most layouts: the physical key says which digit it was.
         let i = b.keys.iter().position(|&k| k == key || Some(k) == physical)?;
-        Some((b.command)(i))
+        Some((b.intent)(i))
     })
 }
 
@@ -260,32 +234,32 @@ mod tests {
     #[test]
     fn modifiers_must_match_exactly() {
         let find = |key, modifiers| find(Scope::Example, key, None, modifiers);
-        assert_eq!(find(Key::Y, NONE), Some(Command::Judge(Role::Pronoun, Judgement::Yes)));
-        assert_eq!(find(Key::U, SHIFT), Some(Command::Judge(Role::Antecedent, Judgement::Unset)));
-        assert_eq!(find(Key::Z, Modifiers::COMMAND), Some(Command::Undo));
-        assert_eq!(find(Key::Z, Modifiers::COMMAND.plus(SHIFT)), Some(Command::Redo));
+        assert_eq!(find(Key::Y, NONE), Some(Intent::Judge(Role::Pronoun, Judgement::Yes)));
+        assert_eq!(find(Key::U, SHIFT), Some(Intent::Judge(Role::Antecedent, Judgement::Unset)));
+        assert_eq!(find(Key::Z, Modifiers::COMMAND), Some(Intent::Undo));
+        assert_eq!(find(Key::Z, Modifiers::COMMAND.plus(SHIFT)), Some(Intent::Redo));
         assert_eq!(find(Key::Y, Modifiers::ALT), None);
         assert_eq!(find(Key::Enter, NONE), None, "Enter is for the browser only");
         assert_eq!(
-            super::find(Scope::Dialog, Key::Z, None, Modifiers::COMMAND),
+            super::find(Scope::Conflict, Key::Z, None, Modifiers::COMMAND),
             None,
             "only A / K / Esc in the dialog"
         );
-        assert_eq!(super::find(Scope::Dialog, Key::Escape, None, NONE), Some(Command::Amend));
+        assert_eq!(super::find(Scope::Conflict, Key::Escape, None, NONE), Some(Intent::Amend));
     }
 
     #[test]
     fn shifted_digits_are_found_by_their_physical_key() {
         let found = find(Scope::Example, Key::Exclamationmark, Some(Key::Num1), SHIFT);
-        assert_eq!(found, Some(Command::Toggle(Role::Antecedent, 0)));
-        assert_eq!(find(Scope::Example, Key::Num3, None, NONE), Some(Command::Toggle(Role::Pronoun, 2)));
+        assert_eq!(found, Some(Intent::Toggle(Role::Antecedent, 0)));
+        assert_eq!(find(Scope::Example, Key::Num3, None, NONE), Some(Intent::Toggle(Role::Pronoun, 2)));
     }
 
     #[test]
     fn no_two_bindings_share_a_key_in_one_scope() {
         for (i, a) in BINDINGS.iter().enumerate() {
             for b in &BINDINGS[i + 1..] {
-                let everywhere = |x: &Binding, y: &Binding| x.scope == Scope::Everywhere && y.scope != Scope::Dialog;
+                let everywhere = |x: &Binding, y: &Binding| x.scope == Scope::Everywhere && y.scope != Scope::Conflict;
                 let overlap = a.scope == b.scope || everywhere(a, b) || everywhere(b, a);
                 let same = a.modifiers == b.modifiers && a.keys.iter().any(|k| b.keys.contains(k));
                 assert!(!(overlap && same), "{} and {} collide", a.shown, b.shown);
@@ -295,7 +269,7 @@ mod tests {
 
     #[test]
     fn the_readme_lists_every_key() {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../../../README.md");
         for b in BINDINGS {
             for key in b.shown.split(" / ").flat_map(|k| k.split(" or ")) {
                 assert!(readme.contains(&format!("`{key}`")), "README.md does not mention `{key}` ({})", b.help);

@@ -1,85 +1,51 @@
-//! The annotation GUI (eframe/egui). Draws the library's state and turns clicks and keys into
-//! calls on it; every rule lives in the library.
+//! The annotation window (eframe/egui), as a library the `protest` binary runs. It draws the
+//! core's state and turns clicks and keys into calls on it; every rule lives in the `protest`
+//! crate.
 //!
-//! One struct per panel, each with a `ui` method returning what the user did; [`App`] applies it
-//! through the [`session::Session`] (which stores every change durably) and moves between views.
+//! One struct per panel (`panels/`) and per dialog (`dialogs/`), each with a `ui` method that
+//! returns what the user asked for as an [`intent::Intent`], as keys (`keys.rs`) and menus
+//! (`menu.rs`) do; [`App::dispatch`] carries every intent out through the
+//! [`protest::session::Session`] (which stores every change durably) and moves between views. At
+//! most one dialog is open, in [`App`]'s modal slot; no key reaches the window behind it.
 
-mod add_system_dialog;
-mod adjudication_dialog;
-mod annotation_panel;
-mod annotators_dialog;
-mod batch_export_dialog;
-mod browser;
-mod commands;
-mod conflict_dialog;
 mod dialogs;
-mod file_chooser;
-mod goto_dialog;
+mod dispatch;
 mod help;
+mod intent;
 mod keys;
-mod legacy_dialog;
 mod menu;
-mod merge_dialog;
+mod messages;
 mod navigation;
-mod open_dialog;
-mod overview_panel;
-mod path_field;
-mod plan_dialog;
-mod report_export;
-mod report_table;
-mod report_view;
-mod save_copy_dialog;
-mod score_chart;
-mod session;
-mod settings;
-mod status;
+mod panels;
+pub mod settings;
 mod style;
-mod tag_box;
-mod translation;
 mod views;
-mod workspace;
 
-#[cfg(test)]
-mod frame_time;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_batches;
-#[cfg(test)]
-mod tests_legacy;
-#[cfg(test)]
-mod tests_overview;
-#[cfg(test)]
-mod tests_report;
-#[cfg(test)]
-mod tests_saving;
-#[cfg(test)]
-mod tests_trust;
 
-use add_system_dialog::AddSystemDialog;
-use annotation_panel::AnnotationPanel;
-use browser::Browser;
-use conflict_dialog::ConflictDialog;
-use dialogs::Dialogs;
+use dialogs::Modal;
+use dialogs::parts::Reply;
 use egui::{Popup, Ui, ViewportCommand};
 use help::Help;
-use keys::Command;
+use intent::{Dialog, Intent};
 use menu::MenuBar;
-use navigation::{Go, View};
-use open_dialog::OpenDialog;
-use overview_panel::{OverviewPanel, Side};
-use protest::disk::Disk;
-use report_view::ReportView;
-use session::NotSaved;
-use session::Session;
+use messages::Messages;
+use navigation::{Go, Leaving, View};
+use panels::annotation::AnnotationPanel;
+use panels::browser::Browser;
+use panels::overview::{OverviewPanel, Side};
+use panels::report::ReportView;
+use protest::session::workspace;
+use protest::session::{NotSaved, Session};
+use protest::store::disk::Disk;
 use settings::Settings;
-use status::Messages;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 /// The window icon: the pronoun (yellow) and its translation (cyan), as the app highlights them.
-const ICON: &[u8] = include_bytes!("../../assets/icon.png");
+const ICON: &[u8] = include_bytes!("../../../assets/icon.png");
 
 pub fn run(file: Option<PathBuf>) -> ExitCode {
     let mut viewport = egui::ViewportBuilder::default()
@@ -119,16 +85,16 @@ pub struct App {
     menu: MenuBar,
     browser: Browser,
     panel: AnnotationPanel,
-    dialog: Option<ConflictDialog<Go>>,
-    open_dialog: OpenDialog,
+    /// The dialog open, if any: the one modal slot.
+    modal: Option<Modal>,
+    /// The example being left when the conflict dialog asked, and where the annotator was going.
+    leaving: Option<Leaving>,
     help: Help,
     messages: Messages,
     report: ReportView,
-    add_system: AddSystemDialog,
     /// Researcher mode: the annotation panel or the overview panel beside the translation.
     side: Side,
     overview: OverviewPanel,
-    dialogs: Dialogs,
     /// A token to scroll into view in the translation (one a digit key just toggled).
     reveal: Option<protest::model::TokenRef>,
     /// The user confirmed quitting (the current example was settled).
@@ -149,7 +115,7 @@ pub struct App {
 impl App {
     /// Opens `file`, or the last file used, or the sample (a copy in `data_dir`).
     pub fn new(settings: Settings, file: Option<PathBuf>, data_dir: Option<PathBuf>) -> App {
-        App::on_disk(settings, file, data_dir, protest::disk::os())
+        App::on_disk(settings, file, data_dir, protest::store::disk::os())
     }
 
     /// [`App::new`], writing files through `disk`.
@@ -161,15 +127,13 @@ impl App {
             menu: MenuBar::default(),
             browser: Browser::default(),
             panel: AnnotationPanel::default(),
-            dialog: None,
-            open_dialog: OpenDialog::default(),
+            modal: None,
+            leaving: None,
             help: Help::default(),
             messages: Messages::default(),
             report: ReportView::default(),
-            add_system: AddSystemDialog::default(),
             side: Side::default(),
             overview: OverviewPanel::default(),
-            dialogs: Dialogs::default(),
             reveal: None,
             may_close: false,
             viewport: Vec::new(),
@@ -194,9 +158,9 @@ impl App {
 
     /// Opens a file in place of the current one; if it cannot be opened, the current one stays.
     fn open(&mut self, path: &Path) {
-        if protest::legacy::is_legacy(path) {
+        if protest::ingest::legacy::is_legacy(path) {
             // A file of the original tool: offer its conversion rather than fail.
-            self.dialogs.convert(path, self.session.as_ref());
+            self.modal = Modal::new(Dialog::Legacy(Some(path.to_path_buf())), self.session.as_ref(), &[]);
             return;
         }
         let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
@@ -209,7 +173,7 @@ impl App {
                 if let Some(old) = self.session.take()
                     && let Err(e) = old.close()
                 {
-                    self.messages.error(e);
+                    self.messages.error(e.to_string());
                 }
                 self.quit_warned = false;
                 let path = file.path().to_path_buf();
@@ -221,7 +185,7 @@ impl App {
                     ));
                 }
                 if let Some(why) = &opened.dropped {
-                    self.messages.notice(format!("{}.", dialogs::capitalised(why)));
+                    self.messages.notice(format!("{}.", dialogs::parts::capitalised(why)));
                 }
                 if let Some(why) = &opened.read_only {
                     self.messages.notice(format!(
@@ -252,26 +216,30 @@ impl App {
         }
         self.store_due_remarks(Some(ctx.input(|i| i.time)));
         // Every key of the frame, in order: a slow frame may bring several ("n", "→", "n", "→").
-        while let Some(command) = self.read_keys(&ctx) {
-            self.command(command);
-            if matches!(command, Command::FocusTags | Command::FocusRemarks) {
+        while let Some(intent) = self.read_keys(&ctx) {
+            let typing = matches!(intent, Intent::FocusTags | Intent::FocusRemarks);
+            self.dispatch(&ctx, intent);
+            if typing {
                 break; // what follows is typing, for the field that gets the focus
             }
         }
 
-        egui::Panel::top("menu").show(ui, |ui| {
-            let can_switch = matches!(self.view, View::Browser | View::Report);
-            if let Some(action) = self.menu.ui(ui, self.session.as_ref(), self.settings.theme, can_switch) {
-                self.action(&ctx, action);
-            }
-        });
+        let can_switch = matches!(self.view, View::Browser | View::Report);
+        let (session, theme) = (self.session.as_ref(), self.settings.theme);
+        let chosen = egui::Panel::top("menu").show(ui, |ui| self.menu.ui(ui, session, theme, can_switch)).inner;
+        if let Some(intent) = chosen {
+            self.dispatch(&ctx, intent);
+        }
         let not_saved = self.session.as_ref().and_then(Session::not_saved);
         self.messages.can_retry = not_saved.as_ref().is_some_and(|n| !n.detached);
         self.messages.not_saved = not_saved.map(|n| not_saved_text(&n));
         let status = egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui)).response.rect;
         let researcher = self.session.as_ref().is_some_and(|s| s.mode() == workspace::Mode::Researcher);
         if researcher && matches!(self.view, View::Browser | View::Report) {
-            egui::Panel::top("tabs").show(ui, |ui| self.view_tabs(ui));
+            let on_report = matches!(self.view, View::Report);
+            if let Some(intent) = egui::Panel::top("tabs").show(ui, |ui| views::tabs(ui, on_report)).inner {
+                self.dispatch(&ctx, intent);
+            }
         }
         match &self.view {
             View::Browser => self.browser_ui(ui),
@@ -281,32 +249,31 @@ impl App {
         // Over the content, in the bottom right corner above the status line (where the category
         // browser and the annotation panel have the least): messages never move what is below them.
         let width = (status.width() * 0.5).clamp(240.0, 480.0);
-        let retry = self.messages.show(&ctx, egui::pos2(status.right() - 12.0, status.top() - 8.0), width);
-        if retry && let Some(session) = &mut self.session {
-            // The message stays while it fails, with the reason.
-            let _ = session.retry();
+        if self.messages.show(&ctx, egui::pos2(status.right() - 12.0, status.top() - 8.0), width) {
+            self.dispatch(&ctx, Intent::RetrySave);
         }
-
-        if let Some(dialog) = &self.dialog
-            && let Some(choice) = dialog.ui(&ctx)
-        {
-            self.settle(choice);
-        }
-        let recent = self.settings.recent.clone();
-        if let Some(path) = self.open_dialog.ui(&ctx, &recent) {
-            self.leave_then(Go::Open(path));
-        }
-        if let Some(outcome) = self.dialogs.ui(&ctx, self.session.as_mut()) {
-            self.outcome(outcome);
-        }
+        self.modal_ui(&ctx);
         if self.help.open {
             self.help.show(&ctx, researcher);
         }
-        self.add_system_ui(&ctx);
         for command in self.viewport.drain(..) {
             ctx.send_viewport_cmd(command);
         }
         self.keyboard_taken = keyboard_taken(&ctx);
+    }
+
+    /// The dialog open, if any; what it asks for once it closes is carried out.
+    fn modal_ui(&mut self, ctx: &egui::Context) {
+        let Some(modal) = &mut self.modal else { return };
+        let recent = self.settings.recent.clone();
+        match modal.ui(ctx, self.session.as_mut(), &recent) {
+            Reply::Stay => {}
+            Reply::Close => self.modal = None,
+            Reply::Then(intent) => {
+                self.modal = None;
+                self.dispatch(ctx, intent);
+            }
+        }
     }
 
     /// Stores what is left and closes the file (the window is closing).
@@ -346,7 +313,7 @@ fn not_saved_text(n: &NotSaved) -> String {
 }
 
 /// Whether a text field or a popup (menu, drop-down) has the keyboard.
-pub(super) fn keyboard_taken(ctx: &egui::Context) -> bool {
+pub(crate) fn keyboard_taken(ctx: &egui::Context) -> bool {
     ctx.text_edit_focused() || Popup::is_any_open(ctx)
 }
 

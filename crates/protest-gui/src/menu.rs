@@ -1,30 +1,13 @@
-//! The menu bar and the annotator picker.
+//! The menu bar and the annotator picker. Each item is an intent; its label, hint and key are the
+//! intent's own (intent.rs, keys.rs).
 
-use super::dialogs::Kind;
-use super::session::Session;
-use super::style::ThemeChoice;
-use super::workspace::Mode;
+use crate::intent::{Dialog, Intent};
+use crate::keys;
+use crate::style::ThemeChoice;
 use egui::{Button, RichText, Ui};
 use protest::model::AnnotatorId;
-
-/// What the user chose in the menus.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
-    Open,
-    Quit,
-    Theme(ThemeChoice),
-    Help,
-    Undo,
-    Redo,
-    Annotator(AnnotatorId),
-    AddAnnotator(String),
-    AddSystem,
-    Report,
-    RunAutoEval,
-    /// A researcher's dialog.
-    Dialog(Kind),
-    ToggleOverview,
-}
+use protest::session::Session;
+use protest::session::workspace::Mode;
 
 #[derive(Default)]
 pub struct MenuBar {
@@ -39,103 +22,76 @@ impl MenuBar {
         session: Option<&Session>,
         theme: ThemeChoice,
         can_switch: bool,
-    ) -> Option<Action> {
-        let mut action = None;
+    ) -> Option<Intent> {
+        let mut chosen = None;
         // Annotator mode (a batch) has no researcher menus.
         let annotator_mode = session.is_some_and(|s| s.mode() == Mode::Annotator);
         let researcher = session.is_some_and(|s| s.mode() == Mode::Researcher);
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                if ui.add(Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
-                    action = Some(Action::Open);
+                item(ui, &mut chosen, Intent::Dialog(Dialog::Open), true);
+                if researcher {
+                    item(ui, &mut chosen, Intent::Dialog(Dialog::AddSystem), true);
                 }
-                if researcher && ui.button("Add MT system…").clicked() {
-                    action = Some(Action::AddSystem);
+                if !annotator_mode {
+                    item(ui, &mut chosen, Intent::Dialog(Dialog::Legacy(None)), true);
                 }
-                if !annotator_mode && ui.button("Import old PROTEST file…").clicked() {
-                    action = Some(Action::Dialog(Kind::Legacy));
-                }
-                if session.is_some()
-                    && ui
-                        .button("Save a copy as…")
-                        .on_hover_text("Everything shown here, changes not saved included, into a new file")
-                        .clicked()
-                {
-                    action = Some(Action::Dialog(Kind::SaveCopy));
+                if session.is_some() {
+                    item(ui, &mut chosen, Intent::Dialog(Dialog::SaveCopy), true);
                 }
                 ui.separator();
-                if ui.button("Quit").clicked() {
-                    action = Some(Action::Quit);
-                }
+                item(ui, &mut chosen, Intent::Quit, true);
             });
             ui.menu_button("Edit", |ui| {
                 let (undo, redo) = session.map_or((false, false), |s| (s.can_undo(), s.can_redo()));
-                if ui.add_enabled(undo, Button::new("Undo").shortcut_text("Ctrl+Z")).clicked() {
-                    action = Some(Action::Undo);
-                }
-                if ui.add_enabled(redo, Button::new("Redo").shortcut_text("Ctrl+Shift+Z")).clicked() {
-                    action = Some(Action::Redo);
-                }
+                item(ui, &mut chosen, Intent::Undo, undo);
+                item(ui, &mut chosen, Intent::Redo, redo);
             });
             ui.menu_button("View", |ui| {
                 if researcher {
-                    if ui.add(Button::new("Go to example or candidate…").shortcut_text("Ctrl+G")).clicked() {
-                        action = Some(Action::Dialog(Kind::GoTo));
-                    }
-                    let toggle = Button::new("Annotation panel or overview").shortcut_text("O");
-                    if ui.add(toggle).on_hover_text("In the translation window").clicked() {
-                        action = Some(Action::ToggleOverview);
-                    }
+                    item(ui, &mut chosen, Intent::Dialog(Dialog::GoTo), true);
+                    item(ui, &mut chosen, Intent::ToggleOverview, true);
                     ui.separator();
                 }
                 ui.label(RichText::new("Theme").weak());
                 for choice in ThemeChoice::ALL {
                     if ui.radio(theme == choice, choice.label()).clicked() {
-                        action = Some(Action::Theme(choice));
+                        chosen = Some(Intent::Theme(choice));
                     }
                 }
             });
             if researcher {
                 ui.menu_button("Evaluate", |ui| {
-                    if ui.button("Report").clicked() {
-                        action = Some(Action::Report);
-                    }
+                    item(ui, &mut chosen, Intent::Report, true);
                     let writable = session.is_some_and(|s| !s.is_read_only());
-                    if ui.add_enabled(writable, Button::new("Run automatic reference match")).clicked() {
-                        action = Some(Action::RunAutoEval);
-                    }
+                    item(ui, &mut chosen, Intent::RunAutoEval, writable);
                 });
                 ui.menu_button("Batches", |ui| {
-                    let items = [
-                        (Kind::Annotators, "Annotators…"),
-                        (Kind::Plan, "Plan a task set…"),
-                        (Kind::Export, "Export batches…"),
-                        (Kind::Merge, "Import annotated batches…"),
-                        (Kind::Adjudication, "Adjudication…"),
-                    ];
-                    for (kind, text) in items {
-                        if ui.button(text).clicked() {
-                            action = Some(Action::Dialog(kind));
-                        }
+                    for dialog in [
+                        Dialog::Annotators,
+                        Dialog::Plan,
+                        Dialog::Export,
+                        Dialog::Merge(Vec::new()),
+                        Dialog::Adjudication,
+                    ] {
+                        item(ui, &mut chosen, Intent::Dialog(dialog), true);
                     }
                 });
             }
             ui.menu_button("Help", |ui| {
-                if ui.add(Button::new("Keys and guidelines").shortcut_text("F1")).clicked() {
-                    action = Some(Action::Help);
-                }
+                item(ui, &mut chosen, Intent::Help, true);
             });
             if let Some(session) = session {
                 ui.separator();
-                if let Some(a) = self.annotator(ui, session, can_switch) {
-                    action = Some(a);
+                if let Some(intent) = self.annotator(ui, session, can_switch) {
+                    chosen = Some(intent);
                 }
             }
         });
-        action
+        chosen
     }
 
-    fn annotator(&mut self, ui: &mut Ui, session: &Session, can_switch: bool) -> Option<Action> {
+    fn annotator(&mut self, ui: &mut Ui, session: &Session, can_switch: bool) -> Option<Intent> {
         let master = session.master();
         let current = session.annotator();
         ui.label("Annotating as");
@@ -154,7 +110,7 @@ impl MenuBar {
                         std::iter::once(AnnotatorId::RESEARCHER).chain(master.annotators.iter().map(|a| a.id));
                     for id in everyone {
                         if ui.selectable_label(id == current, master.annotator_name(id)).clicked() {
-                            action = (id != current).then_some(Action::Annotator(id));
+                            action = (id != current).then_some(Intent::SwitchAnnotator(id));
                             ui.close();
                         }
                     }
@@ -168,7 +124,7 @@ impl MenuBar {
                         })
                         .inner;
                     if added {
-                        action = Some(Action::AddAnnotator(std::mem::take(&mut self.new_annotator)));
+                        action = Some(Intent::AddAnnotator(std::mem::take(&mut self.new_annotator)));
                         ui.close();
                     }
                 });
@@ -180,5 +136,20 @@ impl MenuBar {
             combo.response.accessible_name("Annotator").on_hover_text(hint);
         });
         action
+    }
+}
+
+/// A menu item for `intent`: its label, its key beside it, its hint on hover.
+fn item(ui: &mut Ui, chosen: &mut Option<Intent>, intent: Intent, enabled: bool) {
+    let mut button = Button::new(intent.label().unwrap_or_default());
+    if let Some(key) = keys::shortcut(&intent) {
+        button = button.shortcut_text(key);
+    }
+    let mut response = ui.add_enabled(enabled, button);
+    if let Some(hint) = intent.hint() {
+        response = response.on_hover_text(hint);
+    }
+    if response.clicked() {
+        *chosen = Some(intent);
     }
 }

@@ -1,45 +1,53 @@
 //! Moving between the browser and the examples of a set; leaving an example runs the conflict
-//! checks and may ask first (spec §5).
+//! checks and may ask first (docs/domain.md, "Conflict rules").
 
-use super::App;
-use super::browser::Opening;
-use super::conflict_dialog::{Choice, ConflictDialog};
-use super::session::{Kept, Session};
+use crate::App;
+use crate::dialogs::Modal;
+use crate::dialogs::conflict::ConflictDialog;
 use egui::ViewportCommand;
-use protest::annotation::Progress;
-use protest::model::CandidateId;
+use protest::annotate::progress::Progress;
+use protest::model::{CandidateId, Conflict};
+use protest::session::{Kept, Opening, Session};
 use std::path::PathBuf;
 
 /// Working through a set of candidates.
-pub(super) struct Walk {
-    pub(super) title: String,
-    pub(super) set: Vec<CandidateId>,
-    pub(super) index: usize,
+pub(crate) struct Walk {
+    pub(crate) title: String,
+    pub(crate) set: Vec<CandidateId>,
+    pub(crate) index: usize,
     progress: Kept<Progress>,
 }
 
 impl Walk {
-    pub(super) fn current(&self) -> CandidateId {
+    pub(crate) fn current(&self) -> CandidateId {
         self.set[self.index]
     }
 
     /// How many of the set the session's annotator has annotated.
-    pub(super) fn annotated(&mut self, session: &Session) -> usize {
+    pub(crate) fn annotated(&mut self, session: &Session) -> usize {
         let set = &self.set;
         self.progress.get(session, |master, annotator| Progress::new(master, annotator, set)).count()
     }
 }
 
-pub(super) enum View {
+pub(crate) enum View {
     Browser,
     Example(Walk),
     /// The report on the master (researcher mode).
     Report,
 }
 
+/// An example being left whose annotation breaks conflict rules, while the conflict dialog asks.
+pub(crate) struct Leaving {
+    candidate: CandidateId,
+    conflicts: Vec<Conflict>,
+    /// Where the annotator was going.
+    then: Go,
+}
+
 /// Where to go once the example being left is settled.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Go {
+pub(crate) enum Go {
     To(usize),
     Browser,
     Report,
@@ -50,7 +58,7 @@ pub(super) enum Go {
 }
 
 impl App {
-    pub(super) fn start(&mut self, opening: Opening) {
+    pub(crate) fn start(&mut self, opening: Opening) {
         if opening.set.is_empty() {
             return;
         }
@@ -60,7 +68,7 @@ impl App {
 
     /// Leaves the current example (if any): stores pending remarks, runs the conflict checks and
     /// either goes on or asks first.
-    pub(super) fn leave_then(&mut self, go: Go) {
+    pub(crate) fn leave_then(&mut self, go: Go) {
         self.store_due_remarks(None);
         if let (View::Example(walk), Some(session)) = (&self.view, &mut self.session)
             && !session.is_read_only()
@@ -68,27 +76,26 @@ impl App {
             let candidate = walk.current();
             match session.leave(candidate) {
                 Ok(conflicts) if !conflicts.is_empty() => {
-                    self.dialog = Some(ConflictDialog { candidate, conflicts, then: go });
+                    self.modal = Some(Modal::Conflict(ConflictDialog { conflicts: conflicts.clone() }));
+                    self.leaving = Some(Leaving { candidate, conflicts, then: go });
                     return;
                 }
                 Ok(_) => {}
-                Err(e) => self.messages.error(e),
+                Err(e) => self.messages.error(e.to_string()),
             }
         }
         self.go(go);
     }
 
-    pub(super) fn settle(&mut self, choice: Choice) {
-        let Some(dialog) = self.dialog.take() else { return };
-        if choice == Choice::Amend {
-            return;
-        }
+    /// *Keep as is* in the conflict dialog: stores the annotation with its conflicts and goes on.
+    pub(crate) fn keep_as_is(&mut self) {
+        let Some(leaving) = self.leaving.take() else { return };
         if let Some(session) = &mut self.session
-            && let Err(e) = session.keep(dialog.candidate, dialog.conflicts)
+            && let Err(e) = session.keep(leaving.candidate, leaving.conflicts)
         {
-            self.messages.error(e);
+            self.messages.error(e.to_string());
         }
-        self.go(dialog.then);
+        self.go(leaving.then);
     }
 
     fn go(&mut self, go: Go) {

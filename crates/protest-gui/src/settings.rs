@@ -1,7 +1,7 @@
 //! What the app remembers between runs (eframe persistence), and which file to open at start.
 //! The window size and the panel widths are remembered by eframe and egui themselves.
 
-use super::style::ThemeChoice;
+use crate::style::ThemeChoice;
 use protest::model::AnnotatorId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -15,12 +15,12 @@ pub const APP_ID: &str = "protest";
 const RECENT: usize = 8;
 
 /// The bundled sample master (the source tree's copy).
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.master.json");
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.master.json");
 /// The bundled annotated batches of the sample's task set, copied beside it so that
 /// *Batches › Import annotated batches* offers them.
 const SAMPLE_BATCHES: [&str; 2] = [
-    concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.batch-1-anna.json"),
-    concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.batch-1-ben.json"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.batch-1-anna.json"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.batch-1-ben.json"),
 ];
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -62,7 +62,7 @@ pub fn sample_copy(data_dir: Option<PathBuf>) -> Result<PathBuf, String> {
         for from in SAMPLE_BATCHES.iter().map(Path::new).chain([bundled.as_path()]) {
             let to = dir.join(from.file_name().unwrap_or_default());
             let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
-            protest::atomic::write(&protest::disk::Os, &to, &bytes).map_err(|e| e.to_string())?;
+            protest::store::atomic::write(&protest::store::disk::Os, &to, &bytes).map_err(|e| e.to_string())?;
         }
     }
     Ok(copy)

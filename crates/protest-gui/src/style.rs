@@ -69,7 +69,7 @@ pub fn visible_scroll_bars(ui: &mut egui::Ui) {
     };
 }
 
-/// The highlight colours of the translation window (spec §3: the original used yellow for the
+/// The highlight colours of the translation window (docs/domain.md, "Highlights and selection": the original used yellow for the
 /// pronoun, cyan for the antecedent, orange and blue for selected tokens).
 #[derive(Debug, Clone, Copy)]
 pub struct Palette {

@@ -1,17 +1,20 @@
-//! The two views (category browser, translation window with the annotation panel) and the
-//! status line, laid out from the panels' `ui` methods.
+//! The views (category browser, translation window with the annotation or overview panel, the
+//! report) and the status line, laid out from the panels' `ui` methods; what the user does in
+//! them is dispatched as intents.
 
-use super::App;
-use super::navigation::View;
-use super::overview_panel::{self, Side};
-use super::translation;
-use super::workspace::Mode;
+use crate::App;
+use crate::intent::Intent;
+use crate::navigation::View;
+use crate::panels::overview::{self, Side};
+use crate::panels::translation;
 use egui::Ui;
-use protest::annotation::Edit;
-use protest::overview::Overview;
+use protest::annotate::edit::Edit;
+use protest::annotate::overview::Overview;
+use protest::session::workspace::Mode;
 
 impl App {
-    pub(super) fn browser_ui(&mut self, ui: &mut Ui) {
+    pub(crate) fn browser_ui(&mut self, ui: &mut Ui) {
+        let mut opening = None;
         egui::CentralPanel::default().show(ui, |ui| {
             let Some(session) = &self.session else {
                 ui.heading("No file is open");
@@ -19,13 +22,14 @@ impl App {
                 return;
             };
             ui.set_max_width(ui.available_width().min(900.0));
-            if let Some(opening) = self.browser.ui(ui, session) {
-                self.start(opening);
-            }
+            opening = self.browser.ui(ui, session);
         });
+        if let Some(opening) = opening {
+            self.dispatch(ui.ctx(), Intent::Walk(opening));
+        }
     }
 
-    pub(super) fn example_ui(&mut self, ui: &mut Ui) {
+    pub(crate) fn example_ui(&mut self, ui: &mut Ui) {
         let (Some(session), View::Example(walk)) = (&self.session, &mut self.view) else { return };
         let annotated = walk.annotated(session);
         let walk = &*walk;
@@ -45,8 +49,7 @@ impl App {
             None => record,
         };
         let mut edits = Vec::new();
-        let mut overview_action = None;
-        let mut command = None;
+        let mut intents = Vec::new();
         // The translation keeps at least 440 points, which its header needs (down to the
         // window's minimum width of 760).
         let widest = (ui.available_width() - 440.0).clamp(320.0, 640.0);
@@ -54,10 +57,10 @@ impl App {
         panel.default_size(widest.min(400.0)).size_range(320.0..=widest).show(ui, |ui| {
             ui.add_space(6.0);
             if researcher {
-                overview_panel::side_switch(ui, &mut self.side);
+                overview::side_switch(ui, &mut self.side);
             }
             egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match &overview {
-                Some(o) => overview_action = self.overview.ui(ui, session, o, editable),
+                Some(o) => intents.extend(self.overview.ui(ui, session, o, editable)),
                 None => edits.extend(self.panel.ui(ui, session, candidate_id, record, editable)),
             });
         });
@@ -66,7 +69,7 @@ impl App {
         egui::CentralPanel::default().show(ui, |ui| {
             egui::Panel::top("example header").show(ui, |ui| {
                 let position = translation::Position { index: walk.index, len: walk.set.len(), annotated };
-                command = translation::header(ui, master, candidate, researcher, &position);
+                intents.extend(translation::header(ui, master, candidate, researcher, &position));
                 ui.add(egui::Label::new(egui::RichText::new(&walk.title).small().weak()).truncate());
                 ui.add_space(4.0);
             });
@@ -76,7 +79,7 @@ impl App {
             });
             egui::CentralPanel::default().show(ui, |ui| {
                 if overview.is_some() {
-                    overview_panel::whose_tokens(ui, shown.map(|a| master.annotator_name(a)));
+                    overview::whose_tokens(ui, shown.map(|a| master.annotator_name(a)));
                 }
                 let reveal = self.reveal.take();
                 if let Some((role, token)) = translation::texts(ui, master, candidate, text_record, selectable, reveal)
@@ -85,20 +88,24 @@ impl App {
                 }
             });
         });
-        for edit in edits {
-            self.edit(candidate_id, edit);
-        }
-        match overview_action {
-            Some(overview_panel::Action::Researcher(edit)) => self.edit_as_researcher(candidate_id, edit),
-            Some(overview_panel::Action::Compare(no)) => self.dialogs.compare(no),
-            None => {}
-        }
-        if let Some(command) = command {
-            self.command(command);
+        let edits = edits.into_iter().map(|edit| Intent::Edit(candidate_id, edit));
+        for intent in edits.chain(intents).collect::<Vec<_>>() {
+            self.dispatch(ui.ctx(), intent);
         }
     }
 
-    pub(super) fn status_line(&self, ui: &mut Ui) {
+    pub(crate) fn report_ui(&mut self, ui: &mut Ui) {
+        let mut intent = None;
+        egui::CentralPanel::default().show(ui, |ui| {
+            let Some(session) = &self.session else { return };
+            intent = self.report.ui(ui, session);
+        });
+        if let Some(intent) = intent {
+            self.dispatch(ui.ctx(), intent);
+        }
+    }
+
+    pub(crate) fn status_line(&self, ui: &mut Ui) {
         let Some(session) = &self.session else {
             ui.label("No file open");
             return;
@@ -135,4 +142,24 @@ impl App {
             ui.label(if not_saved.is_some() { text.strong().color(ui.visuals().error_fg_color) } else { text });
         });
     }
+}
+
+/// The tabs over the category browser and the report (researcher mode).
+pub(crate) fn tabs(ui: &mut Ui, on_report: bool) -> Option<Intent> {
+    let mut intent = None;
+    ui.horizontal(|ui| {
+        if tab(ui, !on_report, "Categories", "The category browser: annotate") {
+            intent = Some(Intent::Back);
+        }
+        if tab(ui, on_report, "Report", "Results, agreement, system scores, the automatic match and metrics") {
+            intent = Some(Intent::Report);
+        }
+    });
+    intent
+}
+
+/// One of the researcher's two home views.
+fn tab(ui: &mut Ui, on: bool, label: &str, hint: &str) -> bool {
+    let text = egui::RichText::new(label).size(16.0);
+    ui.add(egui::Button::selectable(on, text)).on_hover_text(hint).clicked() && !on
 }

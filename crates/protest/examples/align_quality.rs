@@ -10,19 +10,19 @@
 //! `--show N` prints N source pronouns on whose translation the repaired MT alignment and the
 //! shipped one disagree.
 
-use protest::align::quality::{self, Agreement, LinkScore};
-use protest::align::{Aligner, Settings, grow_diag_final_and, repair};
-use protest::alignment::{self, Links};
+use protest::ingest::align::quality::{self, Agreement, LinkScore};
+use protest::ingest::align::{Aligner, Settings, grow_diag_final_and, repair};
+use protest::metrics::apt::pronoun_repair::PronounLists;
 use protest::model::Languages;
-use protest::pronoun_alignment::PronounLists;
-use protest::tokens;
+use protest::model::alignment::{self, Links};
+use protest::model::tokens;
 use std::path::Path;
 use std::time::Instant;
 
 mod common;
 use common::lines;
 
-fn main() -> anyhow::Result<()> {
+fn main() -> common::Result<()> {
     let common::Args { data, show } = common::Args::parse()?;
     let source = lines(&data.join("pronoun-test.tok.en"))?;
     let reference = lines(&data.join("pronoun-test.tok.fr"))?;
@@ -159,12 +159,11 @@ fn disagreements(
 }
 
 /// The shipped alignment without links outside their sentence; also how many were dropped.
-fn shipped_alignment(path: &Path, source: &[String], target: &[String]) -> anyhow::Result<(Vec<Links>, usize)> {
+fn shipped_alignment(path: &Path, source: &[String], target: &[String]) -> common::Result<(Vec<Links>, usize)> {
     let mut dropped = 0;
     let mut out = Vec::with_capacity(source.len());
     for (i, line) in lines(path)?.iter().take(source.len()).enumerate() {
-        let links =
-            alignment::parse_line(line).map_err(|m| anyhow::anyhow!("{}: line {}: {m}", path.display(), i + 1))?;
+        let links = alignment::parse_line(line).map_err(|m| format!("{}: line {}: {m}", path.display(), i + 1))?;
         let (n, m) = (tokens::token_count(&source[i]) as u32, tokens::token_count(&target[i]) as u32);
         let before = links.len();
         let kept: Links = links.into_iter().filter(|&(s, t)| s < n && t < m).collect();

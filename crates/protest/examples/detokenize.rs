@@ -5,7 +5,7 @@
 //!     cat sample_batches/inputs/news.ref.fr sample_batches/inputs/extra.ref.fr |
 //!         cargo run --example detokenize -- fr > plain.fr
 
-use protest::tokenize::{Language, detokenize};
+use protest::ingest::tokenize::{Language, detokenize};
 use std::io::{BufRead, Write};
 
 fn main() -> std::io::Result<()> {

@@ -6,11 +6,11 @@
 //!
 //! DATA_DIR defaults to the nearest `shared/data/discomt-news-en-fr` above the current folder.
 
-use protest::tokenize::{Language, detokenize, tokenize};
+use protest::ingest::tokenize::{Language, detokenize, tokenize};
 
 mod common;
 
-fn main() -> anyhow::Result<()> {
+fn main() -> common::Result<()> {
     let common::Args { data, show } = common::Args::parse()?;
     println!("{:<22} {:>6} {:>22} {:>22}", "file", "lines", "detok→tok reproduced", "tok again unchanged");
     for (file, language) in [

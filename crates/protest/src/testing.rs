@@ -1,7 +1,8 @@
 //! Helpers for unit tests: the tiny fixture master and quick ways to add annotations to it.
 
-use crate::master_file;
+use crate::annotate::edit::{Edit, EditError, apply};
 use crate::model::{Annotator, AnnotatorId, CandidateId, Judgement, Master, Record, TokenRef};
+use crate::store::master_file;
 use std::path::Path;
 
 /// tests/fixtures/tiny: examples 1 (anaphoric "It" → reference "Il … vélo", MT "Elle …
@@ -16,14 +17,14 @@ pub fn tiny() -> Master {
 
 /// The tiny fixture as the file has it: no annotators besides the researcher, no records.
 pub fn bare_tiny() -> Master {
-    let text = include_str!("../tests/fixtures/tiny/tiny.master.json");
+    let text = include_str!("../../../tests/fixtures/tiny/tiny.master.json");
     master_file::from_bytes(Path::new("tiny.master.json"), text.as_bytes()).unwrap()
 }
 
 /// The bundled sample master as imported, before `rebuild.sh` planned task set 1 and gave its
 /// parts to Anna and Ben: no task set, no annotator.
 pub fn unplanned_sample() -> Master {
-    let bytes = include_bytes!("../sample_batches/sample.master.json");
+    let bytes = include_bytes!("../../../sample_batches/sample.master.json");
     let mut m = master_file::from_bytes(Path::new("sample.master.json"), bytes).unwrap();
     m.task_sets.clear();
     m.annotators.clear();
@@ -50,4 +51,12 @@ pub fn select_pronoun(m: &mut Master, candidate: u32, annotator: u32, tokens: &[
     let mut r = m.records.get(CandidateId(candidate), AnnotatorId(annotator)).unwrap().clone();
     r.selected.pronoun = tokens.iter().map(|&t| TokenRef::from(t)).collect();
     m.records.put(r);
+}
+
+/// The annotator of the tiny fixture's unit tests whose records are conflict-checked.
+pub const ANNA: AnnotatorId = AnnotatorId(1);
+
+/// `e` applied to Anna's record of candidate `c` (`current`, or a new record).
+pub fn edit(m: &Master, c: u32, current: Option<&Record>, e: Edit) -> Result<Record, EditError> {
+    apply(m, CandidateId(c), ANNA, current, e, chrono::Utc::now())
 }

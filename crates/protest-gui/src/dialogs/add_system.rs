@@ -1,14 +1,16 @@
-//! File › Add MT system… (issue 9): a new system's output file, its name and options. Checking,
+//! File › Add MT system…: a new system's output file, its name and options. Checking,
 //! tokenising and aligning (`add_system::prepare`) run on a worker thread — the built-in aligner
 //! takes seconds — while the dialog shows a spinner; then the report, and *Add to the master*
 //! hands the prepared system to the app, which adds it through the store.
 
-use super::dialogs;
-use super::file_chooser::{self, Pick};
+use crate::dialogs::file_chooser::{self, Pick};
+use crate::dialogs::parts::{self, Reply};
+use crate::intent::Intent;
 use egui::{Id, Modal, RichText, Ui};
-use protest::add_system::{self, AlignmentFile, NewSystem, Options, ParallelText, Report};
-use protest::import::text::PairOrder;
+use protest::ingest::add_system::{self, AlignmentFile, NewSystem, Options, ParallelText, Report};
+use protest::ingest::texts::PairOrder;
 use protest::model::Master;
+use protest::session::Session;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::Instant;
@@ -66,41 +68,31 @@ enum State {
 }
 
 pub struct AddSystemDialog {
-    pub open: bool,
     form: Form,
     state: State,
+    /// *Cancel* was clicked.
+    cancelled: bool,
 }
 
 impl Default for AddSystemDialog {
     fn default() -> Self {
-        AddSystemDialog { open: false, form: Form::default(), state: State::Editing { problem: None } }
+        AddSystemDialog { form: Form::default(), state: State::Editing { problem: None }, cancelled: false }
     }
 }
 
 impl AddSystemDialog {
-    pub fn show(&mut self) {
-        *self = AddSystemDialog { open: true, ..AddSystemDialog::default() };
-    }
-
-    /// The system could not be added after all (the master changed, a save failed): back to the
-    /// form with the message.
-    pub fn refused(&mut self, message: String) {
-        self.state = State::Editing { problem: Some(message) };
-    }
-
     #[cfg(test)]
     pub fn is_working(&self) -> bool {
         matches!(self.state, State::Working { .. })
     }
 
-    /// Draws the dialog; returns the prepared system when the user adds it.
-    pub fn ui(&mut self, ctx: &egui::Context, master: &Master, read_only: bool) -> Option<NewSystem> {
-        if !self.open {
-            return None;
-        }
+    /// Draws the dialog; *Add to the master* adds the prepared system through the session, and the
+    /// dialog closes saying what was added (or stays, saying why not).
+    pub fn ui(&mut self, ctx: &egui::Context, session: &mut Session) -> Reply {
         self.poll();
+        let (master, read_only) = (session.master(), session.is_read_only());
         let mut add = false;
-        let modal = dialogs::show_anchored(ctx, Modal::new(Id::unique("add system dialog")), |ui| {
+        let modal = parts::show_anchored(ctx, Modal::new(Id::unique("add system dialog")), |ui| {
             ui.set_width(640.0);
             ui.heading("Add an MT system");
             ui.label(format!(
@@ -120,17 +112,27 @@ impl AddSystemDialog {
             ui.add_space(8.0);
             add = self.state_ui(ui, master, read_only);
         });
-        if !add && dialogs::escaped(&modal, ctx) {
-            self.open = false;
-        }
+        let escaped = parts::escaped(&modal, ctx);
         if !add {
-            return None;
+            return if self.cancelled || escaped { Reply::Close } else { Reply::Stay };
         }
-        match std::mem::replace(&mut self.state, State::Editing { problem: None }) {
-            State::Ready { system, .. } => Some(*system),
+        let system = match std::mem::replace(&mut self.state, State::Editing { problem: None }) {
+            State::Ready { system, .. } => *system,
             other => {
                 self.state = other;
-                None
+                return Reply::Stay;
+            }
+        };
+        let (name, candidates) = (system.corpus.name.clone(), system.candidates.len());
+        match session.run(|store| protest::workflow::add_system::run(store, system)) {
+            Ok(corpus) => Reply::Then(Intent::Notice(format!(
+                "Added the system “{name}” (corpus {corpus}): its {candidates} candidates are new in the category \
+                 browser. Run the automatic reference match to settle those that equal the reference."
+            ))),
+            Err(e) => {
+                // The master changed or a save failed: back to the form with the message.
+                self.state = State::Editing { problem: Some(parts::failed(&e, "")) };
+                Reply::Stay
             }
         }
     }
@@ -222,7 +224,7 @@ impl AddSystemDialog {
                         next = Some(self.start(ui.ctx(), master));
                     }
                     if ui.button("Cancel").clicked() {
-                        self.open = false;
+                        self.cancelled = true;
                     }
                 });
             }
@@ -234,7 +236,7 @@ impl AddSystemDialog {
                 });
                 ui.add_space(6.0);
                 if ui.button("Cancel").clicked() {
-                    self.open = false;
+                    self.cancelled = true;
                 }
             }
             State::Ready { system, report, seconds } => {
@@ -260,7 +262,7 @@ impl AddSystemDialog {
                         next = Some(State::Editing { problem: None });
                     }
                     if ui.button("Cancel").clicked() {
-                        self.open = false;
+                        self.cancelled = true;
                     }
                 });
             }
@@ -320,23 +322,4 @@ fn browse(field: &mut String, title: &str, state: &mut State) {
 /// A name for the system from its file: `newstest.my-nmt.fr` → `newstest.my-nmt`.
 fn suggested_name(path: &Path) -> String {
     path.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned())
-}
-
-impl super::App {
-    /// The dialog, and adding the system the user accepted through the store.
-    pub(super) fn add_system_ui(&mut self, ctx: &egui::Context) {
-        let Some(session) = &mut self.session else { return };
-        let Some(system) = self.add_system.ui(ctx, session.master(), session.is_read_only()) else { return };
-        let (name, candidates) = (system.corpus.name.clone(), system.candidates.len());
-        match session.run(|store| protest::workflow::add_system::run(store, system)) {
-            Ok(corpus) => {
-                self.add_system.open = false;
-                self.messages.notice(format!(
-                    "Added the system “{name}” (corpus {corpus}): its {candidates} candidates are new in the \
-                     category browser. Run the automatic reference match to settle those that equal the reference."
-                ));
-            }
-            Err(e) => self.add_system.refused(dialogs::failed(&e, "")),
-        }
-    }
 }

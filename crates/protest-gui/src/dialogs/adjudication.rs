@@ -1,13 +1,13 @@
 //! Batches › Adjudication (`workflow::adjudication`): the candidates annotators disagree on go
 //! to a further annotator as a batch.
 
-use super::dialogs::{self, Reply, capitalised};
-use super::path_field::{PathField, Pick};
-use super::session::Session;
+use crate::dialogs::parts::{self, Reply, capitalised};
+use crate::dialogs::path_field::{PathField, Pick};
 use egui::{RichText, Ui};
-use protest::adjudication::{self, AdjudicationError};
+use protest::batches::adjudication::{self, AdjudicationError};
+use protest::batches::plan::Plan;
 use protest::model::Master;
-use protest::plan::Plan;
+use protest::session::Session;
 use protest::workflow::{self, adjudication::Adjudicating};
 use std::path::Path;
 
@@ -52,14 +52,14 @@ impl AdjudicationDialog {
 
     pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
         ui.set_width(640.0);
-        dialogs::title(ui, "Adjudication");
+        parts::title(ui, "Adjudication");
         if let Some(written) = &self.written {
-            dialogs::done(ui, written);
+            parts::done(ui, written);
             ui.label(
                 "Merge it back like any batch: their judgements then prevail where reports need one per candidate.",
             );
             ui.add_space(8.0);
-            return if dialogs::close_button(ui) { Reply::Close } else { Reply::Stay };
+            return if parts::close_button(ui) { Reply::Close } else { Reply::Stay };
         }
         let master = session.master();
         let found = adjudication::disagreements(master);
@@ -102,7 +102,7 @@ impl AdjudicationDialog {
                     Some(())
                 }
                 Err(e) => {
-                    dialogs::problem(ui, Some(&capitalised(&e.to_string())));
+                    parts::problem(ui, Some(&capitalised(&e.to_string())));
                     None
                 }
             }
@@ -111,7 +111,7 @@ impl AdjudicationDialog {
         self.folder.ui(ui, "Folder", Pick::Folder);
         ui.checkbox(&mut self.replace, REPLACE);
         ui.add_space(8.0);
-        dialogs::problem(ui, self.problem.as_deref());
+        parts::problem(ui, self.problem.as_deref());
         let mut reply = Reply::Stay;
         ui.horizontal(|ui| {
             let button = egui::Button::new(RichText::new("Export the adjudication batch").strong());
@@ -143,7 +143,7 @@ impl AdjudicationDialog {
         let adjudicating = self.adjudicating(&self.folder.folder()?);
         let done = session
             .run(|store| workflow::adjudication::run(store, &adjudicating))
-            .map_err(|e| capitalised(&dialogs::failed(&e, REPLACE)))?;
+            .map_err(|e| capitalised(&parts::failed(&e, REPLACE)))?;
         let f = &done.file;
         Ok(format!("Wrote {} ({}: {} candidates).", f.path.display(), f.annotator, f.candidates))
     }

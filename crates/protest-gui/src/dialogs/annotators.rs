@@ -1,10 +1,10 @@
 //! Batches › Annotators: the master's annotators, adding, renaming and removing them by name
 //! (`workflow::annotators`; ids never change).
 
-use super::dialogs::{self, Reply};
-use super::session::Session;
+use crate::dialogs::parts::{self, Reply};
 use egui::{Key, RichText, Ui};
 use protest::model::AnnotatorId;
+use protest::session::Session;
 use protest::workflow;
 
 pub struct AnnotatorsDialog {
@@ -34,7 +34,7 @@ impl Default for AnnotatorsDialog {
 impl AnnotatorsDialog {
     pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
         ui.set_width(520.0);
-        dialogs::title(ui, "Annotators");
+        parts::title(ui, "Annotators");
         ui.label("Everyone who annotates this master. Names are unique (ignoring case); renaming keeps a person's records and batches. Only someone without records and without a part of a task set can be removed.");
         ui.add_space(8.0);
         let master = session.master();
@@ -116,7 +116,7 @@ impl AnnotatorsDialog {
                     self.problem = None;
                     self.new_name.clear();
                 }
-                Err(e) => self.problem = Some(dialogs::failed(&e, "")),
+                Err(e) => self.problem = Some(parts::failed(&e, "")),
             }
         }
         if let Some((old, new)) = rename {
@@ -126,7 +126,7 @@ impl AnnotatorsDialog {
                     self.problem = None;
                     self.renaming = None;
                 }
-                Err(e) => self.problem = Some(dialogs::failed(&e, "")),
+                Err(e) => self.problem = Some(parts::failed(&e, "")),
             }
         }
         if let Some(name) = remove {
@@ -135,15 +135,15 @@ impl AnnotatorsDialog {
                     self.done = Some(format!("Removed {name}."));
                     self.problem = None;
                 }
-                Err(e) => self.problem = Some(dialogs::failed(&e, "")),
+                Err(e) => self.problem = Some(parts::failed(&e, "")),
             }
         }
         ui.add_space(6.0);
-        dialogs::problem(ui, self.problem.as_deref());
+        parts::problem(ui, self.problem.as_deref());
         if let (None, Some(done)) = (&self.problem, &self.done) {
-            dialogs::done(ui, done);
+            parts::done(ui, done);
         }
         ui.add_space(8.0);
-        if dialogs::close_button(ui) { Reply::Close } else { Reply::Stay }
+        if parts::close_button(ui) { Reply::Close } else { Reply::Stay }
     }
 }

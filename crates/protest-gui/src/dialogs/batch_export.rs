@@ -1,13 +1,13 @@
 //! Batches › Export batches (`workflow::export`): a task set, who gets each part, the folder;
 //! writes one batch file per part and lists them.
 
-use super::dialogs::{self, Reply};
-use super::path_field::{PathField, Pick};
-use super::session::Session;
+use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::path_field::{PathField, Pick};
 use egui::{RichText, Ui};
-use protest::batch::export;
+use protest::batches::export;
+use protest::batches::plan::IAA_LABEL;
 use protest::model::{Master, Purpose};
-use protest::plan::IAA_LABEL;
+use protest::session::Session;
 use protest::workflow::{self, Written, export::Exporting};
 use std::path::Path;
 
@@ -58,7 +58,7 @@ impl BatchExportDialog {
 
     pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
         ui.set_width(640.0);
-        dialogs::title(ui, "Export batches");
+        parts::title(ui, "Export batches");
         if !self.written.is_empty() {
             return self.written_ui(ui);
         }
@@ -66,7 +66,7 @@ impl BatchExportDialog {
         if master.task_sets.is_empty() {
             ui.label("This master has no task set yet: plan one first (Batches › Plan a task set…).");
             ui.add_space(8.0);
-            return if dialogs::close_button(ui) { Reply::Close } else { Reply::Stay };
+            return if parts::close_button(ui) { Reply::Close } else { Reply::Stay };
         }
         ui.label("One file per annotator: their candidates in a shuffled order, without the names of the systems.");
         ui.add_space(8.0);
@@ -111,7 +111,7 @@ impl BatchExportDialog {
         self.folder.ui(ui, "Folder", Pick::Folder);
         ui.checkbox(&mut self.replace, REPLACE);
         ui.add_space(8.0);
-        dialogs::problem(ui, self.problem.as_deref());
+        parts::problem(ui, self.problem.as_deref());
         let mut reply = Reply::Stay;
         ui.horizontal(|ui| {
             if ui.button(RichText::new("Export").strong()).clicked()
@@ -133,13 +133,13 @@ impl BatchExportDialog {
         let names = if self.names.iter().all(|n| n.trim().is_empty()) { Vec::new() } else { self.names.clone() };
         let exporting = Exporting { task_set, names, folder, replace: self.replace, created: chrono::Utc::now() };
         let exported =
-            session.run(|store| workflow::export::run(store, &exporting)).map_err(|e| dialogs::failed(&e, REPLACE))?;
+            session.run(|store| workflow::export::run(store, &exporting)).map_err(|e| parts::failed(&e, REPLACE))?;
         self.written = exported.files;
         Ok(())
     }
 
     fn written_ui(&mut self, ui: &mut Ui) -> Reply {
-        dialogs::done(ui, &format!("Wrote {} batch files:", self.written.len()));
+        parts::done(ui, &format!("Wrote {} batch files:", self.written.len()));
         egui::Grid::new("written batches").striped(true).spacing([14.0, 4.0]).show(ui, |ui| {
             for w in &self.written {
                 ui.label(RichText::new(&w.annotator).strong());
@@ -151,6 +151,6 @@ impl BatchExportDialog {
         ui.add_space(6.0);
         ui.label("Send each annotator their file; they open it in PROTEST (annotator mode). Merge the annotated files back with Batches › Import annotated batches….");
         ui.add_space(8.0);
-        if dialogs::close_button(ui) { Reply::Close } else { Reply::Stay }
+        if parts::close_button(ui) { Reply::Close } else { Reply::Stay }
     }
 }

@@ -1,33 +1,26 @@
-//! The conflict dialog (spec §5): shown when leaving an example whose annotation fails rules;
-//! lists every failed rule in plain words and offers *Amend* (stay) or *Keep as is* (move on).
+//! The conflict dialog (docs/domain.md, "Conflict rules"): shown when leaving an example whose
+//! annotation fails rules; lists every failed rule in plain words and offers *Amend* (stay) or
+//! *Keep as is* (move on).
 
-use super::keys::{self, Command, Scope};
+use crate::dialogs::parts::{Reply, show_anchored};
+use crate::intent::Intent;
+use crate::keys::{self, Scope};
 use egui::{Id, Modal, RichText};
-use protest::conflicts::Conflict;
-use protest::model::CandidateId;
+use protest::model::Conflict;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Choice {
-    Amend,
-    Keep,
-}
-
-pub struct ConflictDialog<T> {
-    pub candidate: CandidateId,
+/// The failed rules of the record being left (the app keeps where the annotator was going).
+pub struct ConflictDialog {
     pub conflicts: Vec<Conflict>,
-    /// Where the annotator was going.
-    pub then: T,
 }
 
-impl<T> ConflictDialog<T> {
-    pub fn ui(&self, ctx: &egui::Context) -> Option<Choice> {
-        let mut choice = ctx.input_mut(|i| keys::read(i, Scope::Dialog)).and_then(|c| match c {
-            Command::Amend => Some(Choice::Amend),
-            Command::Keep => Some(Choice::Keep),
-            _ => None,
-        });
+impl ConflictDialog {
+    /// Answers with [`Intent::Amend`] or [`Intent::KeepAsIs`] once the annotator chose.
+    pub fn ui(&self, ctx: &egui::Context) -> Reply {
+        let mut choice = ctx
+            .input_mut(|i| keys::read(i, Scope::Conflict))
+            .filter(|intent| matches!(intent, Intent::Amend | Intent::KeepAsIs));
         let frame = egui::Frame::popup(&ctx.global_style()).inner_margin(18.0);
-        let modal = super::dialogs::show_anchored(ctx, Modal::new(Id::unique("conflict dialog")).frame(frame), |ui| {
+        let modal = show_anchored(ctx, Modal::new(Id::unique("conflict dialog")).frame(frame), |ui| {
             ui.set_max_width(580.0);
             ui.heading("Check this annotation");
             ui.add_space(4.0);
@@ -48,18 +41,18 @@ impl<T> ConflictDialog<T> {
             ui.horizontal(|ui| {
                 let amend = egui::Button::new(RichText::new("Amend").strong()).shortcut_text("A");
                 if ui.add(amend).accessible_name("Amend").on_hover_text("Stay on this example (A or Esc)").clicked() {
-                    choice = Some(Choice::Amend);
+                    choice = Some(Intent::Amend);
                 }
                 let keep = egui::Button::new("Keep as is").shortcut_text("K");
                 let keep = ui.add(keep).accessible_name("Keep as is");
                 if keep.on_hover_text("Store it with these conflicts and move on (K)").clicked() {
-                    choice = Some(Choice::Keep);
+                    choice = Some(Intent::KeepAsIs);
                 }
             });
         });
         if modal.should_close() && choice.is_none() {
-            choice = Some(Choice::Amend); // a click beside the dialog: stay, the safe choice
+            choice = Some(Intent::Amend); // a click beside the dialog: stay, the safe choice
         }
-        choice
+        choice.map_or(Reply::Stay, Reply::Then)
     }
 }

@@ -2,14 +2,15 @@
 //! translation of its pronoun stacked for comparison (`lookup`), each with everyone's
 //! judgements; clicking one opens it in the translation window.
 
-use super::browser::Opening;
-use super::dialogs::{self, Outcome, Reply};
-use super::overview_panel;
-use super::session::Session;
-use super::translation;
+use crate::dialogs::parts::{self, Reply};
+use crate::intent::Intent;
+use crate::panels::overview;
+use crate::panels::translation;
 use egui::{Key, RichText, Ui};
-use protest::lookup::{self, Comparison};
+use protest::annotate::lookup::{self, Comparison};
 use protest::model::{CandidateId, ExampleNo, Judgement, Master};
+use protest::session::Opening;
+use protest::session::Session;
 
 #[derive(Default)]
 pub struct GoToDialog {
@@ -28,7 +29,7 @@ impl GoToDialog {
     pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
         ui.set_width(860.0);
         let master = session.master();
-        dialogs::title(ui, "Go to an example or a candidate");
+        parts::title(ui, "Go to an example or a candidate");
         let mut reply = Reply::Stay;
         egui::Grid::new("go to").num_columns(3).spacing([10.0, 6.0]).show(ui, |ui| {
             let label = ui.label("Example number");
@@ -64,7 +65,7 @@ impl GoToDialog {
             }
             ui.end_row();
         });
-        dialogs::problem(ui, self.problem.as_deref());
+        parts::problem(ui, self.problem.as_deref());
         if let Some(comparison) = self.shown.and_then(|no| lookup::compare(master, no)) {
             ui.separator();
             if let Some(chosen) = compare(ui, master, &comparison) {
@@ -85,7 +86,7 @@ fn open(master: &Master, id: CandidateId) -> Reply {
     let Some(comparison) = lookup::compare(master, no) else { return Reply::Stay };
     let set: Vec<CandidateId> = comparison.rows.iter().map(|r| r.candidate).collect();
     let start = set.iter().position(|&c| c == id).unwrap_or(0);
-    Reply::Then(Outcome::Show(Opening { title: format!("Example {no} — every translation"), set, start }))
+    Reply::Then(Intent::Walk(Opening { title: format!("Example {no} — every translation"), set, start }))
 }
 
 /// The source line, then one compact row per translation; returns the one clicked.
@@ -123,8 +124,8 @@ fn compare(ui: &mut Ui, master: &Master, c: &Comparison) -> Option<CandidateId> 
                         ui.label(format!("{}:", master.annotator_name(*who)));
                         let mut judged = |role: &str, j: Judgement| {
                             ui.label(RichText::new(role).small().weak());
-                            let mark = RichText::new(overview_panel::symbol(j)).strong();
-                            ui.label(mark.color(overview_panel::judgement_colour(ui, j)));
+                            let mark = RichText::new(overview::symbol(j)).strong();
+                            ui.label(mark.color(overview::judgement_colour(ui, j)));
                         };
                         if anaphoric {
                             judged("antecedent", *antecedent);

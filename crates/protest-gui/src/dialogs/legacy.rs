@@ -3,14 +3,15 @@
 //! round-trip summary. A batch is converted against its converted master, which may gain the
 //! batch's annotator and their part of a task set (`Placement`).
 
-use super::dialogs::{self, Outcome, Reply};
-use super::path_field::{PathField, Pick};
-use super::session::Session;
-use super::workspace::Mode;
+use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::path_field::{PathField, Pick};
+use crate::intent::{Dialog, Intent};
 use egui::{RichText, Ui};
-use protest::atomic::same_file;
-use protest::disk::Os;
-use protest::legacy::{self, FileType, Info, Reference, Report};
+use protest::ingest::legacy::{self, FileType, Info, Reference, Report};
+use protest::session::Session;
+use protest::session::workspace::Mode;
+use protest::store::atomic::same_file;
+use protest::store::disk::Os;
 use protest::workflow;
 use std::path::{Path, PathBuf};
 
@@ -90,7 +91,7 @@ impl LegacyDialog {
 
     pub fn ui(&mut self, ui: &mut Ui, session: Option<&mut Session>) -> Reply {
         ui.set_width(760.0);
-        dialogs::title(ui, "Import a file of the original PROTEST tool");
+        parts::title(ui, "Import a file of the original PROTEST tool");
         if let Some(done) = &self.done {
             return done_ui(ui, done);
         }
@@ -113,7 +114,7 @@ impl LegacyDialog {
         let info = self.info.as_ref().map(|(_, i)| i.clone());
         match &info {
             Some(Ok(info)) => describe(ui, info),
-            Some(Err(e)) if !e.is_empty() => dialogs::problem(ui, Some(e)),
+            Some(Err(e)) if !e.is_empty() => parts::problem(ui, Some(e)),
             _ => {}
         }
         ui.add_space(6.0);
@@ -140,7 +141,7 @@ impl LegacyDialog {
             ui.checkbox(&mut self.replace, REPLACE);
         }
         ui.add_space(8.0);
-        dialogs::problem(ui, self.problem.as_deref());
+        parts::problem(ui, self.problem.as_deref());
         let mut reply = Reply::Stay;
         let mut convert = false;
         ui.horizontal(|ui| {
@@ -194,7 +195,7 @@ impl LegacyDialog {
         let now = chrono::Utc::now();
         let failed = |e: protest::Error| match e {
             protest::Error::Exists { .. } => format!("{e}: tick “{REPLACE}”, or choose another name."),
-            e => dialogs::capitalised(&dialogs::failed(&e, REPLACE)),
+            e => parts::capitalised(&parts::failed(&e, REPLACE)),
         };
         let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         if info.file_type == FileType::Master {
@@ -236,7 +237,7 @@ fn describe(ui: &mut Ui, info: &Info) {
         }
     };
     let id = info.master_id.as_deref().map_or(String::new(), |id| format!(" (master id {id})"));
-    dialogs::done(ui, &format!("{text}{id}."));
+    parts::done(ui, &format!("{text}{id}."));
 }
 
 fn summary(report: &Report, target: &Path) -> String {
@@ -244,7 +245,7 @@ fn summary(report: &Report, target: &Path) -> String {
 }
 
 fn done_ui(ui: &mut Ui, done: &Done) -> Reply {
-    dialogs::done(ui, &format!("Converted into {}. What the old file had and what it became:", done.path.display()));
+    parts::done(ui, &format!("Converted into {}. What the old file had and what it became:", done.path.display()));
     egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
         ui.add(egui::Label::new(RichText::new(&done.summary).monospace().size(12.5)).extend());
     });
@@ -252,12 +253,12 @@ fn done_ui(ui: &mut Ui, done: &Done) -> Reply {
     let mut reply = Reply::Stay;
     ui.horizontal(|ui| {
         if done.master && ui.button(RichText::new("Open the converted master").strong()).clicked() {
-            reply = Reply::Then(Outcome::Open(done.path.clone()));
+            reply = Reply::Then(Intent::OpenFile(done.path.clone()));
         }
         if done.mergeable && ui.button(RichText::new("Merge it into this master…").strong()).clicked() {
-            reply = Reply::Then(Outcome::Merge(vec![done.path.clone()]));
+            reply = Reply::Then(Intent::Dialog(Dialog::Merge(vec![done.path.clone()])));
         }
-        if dialogs::close_button(ui) {
+        if parts::close_button(ui) {
             reply = Reply::Close;
         }
     });

@@ -2,13 +2,13 @@
 //! would change, confirm before records are replaced. All or nothing: any refusal (naming the
 //! file) stops the whole import.
 
-use super::dialogs::{self, Reply};
-use super::path_field::{PathField, Pick};
-use super::session::Session;
+use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::path_field::{PathField, Pick};
 use egui::{RichText, Ui};
-use protest::batch;
-use protest::merge::{self, Incoming, Merge};
+use protest::batches::merge::{self, Incoming, Merge};
 use protest::model::Master;
+use protest::session::Session;
+use protest::store::batch_file;
 use protest::workflow;
 use std::path::{Path, PathBuf};
 
@@ -30,12 +30,12 @@ pub struct MergeDialog {
 impl MergeDialog {
     pub fn new(master: &Master, master_path: &Path) -> MergeDialog {
         let dir = std::path::absolute(master_path).ok().and_then(|p| p.parent().map(Path::to_path_buf));
-        let beside = dir.map(|d| batch::batches_in(&d, &master.id)).unwrap_or_default();
+        let beside = dir.map(|d| batch_file::batches_in(&d, &master.id)).unwrap_or_default();
         // Only what can be merged is offered; the others say why (checked one by one, as the
         // merge itself would).
         let (mut found, mut refused) = (Vec::new(), Vec::new());
         for path in beside {
-            let checked = batch::load_current(&path)
+            let checked = batch_file::load_current(&path)
                 .and_then(|batch| merge::prepare(master, &[Incoming { path: path.clone(), batch }]));
             match checked {
                 Ok(_) => found.push(path),
@@ -53,11 +53,11 @@ impl MergeDialog {
 
     pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
         ui.set_width(760.0);
-        dialogs::title(ui, "Import annotated batches");
+        parts::title(ui, "Import annotated batches");
         if let Some(merged) = &self.merged {
-            dialogs::done(ui, merged);
+            parts::done(ui, merged);
             ui.add_space(8.0);
-            return if dialogs::close_button(ui) { Reply::Close } else { Reply::Stay };
+            return if parts::close_button(ui) { Reply::Close } else { Reply::Stay };
         }
         ui.label(
             "Brings the annotators' records into this master. Nothing changes unless every batch can be merged; \
@@ -105,7 +105,7 @@ impl MergeDialog {
             }
         }
         ui.add_space(6.0);
-        dialogs::problem(ui, self.problem.as_deref());
+        parts::problem(ui, self.problem.as_deref());
         let mut reply = Reply::Stay;
         let mut merge = false;
         if let Some((_, prepared)) = &self.checked {
@@ -113,7 +113,7 @@ impl MergeDialog {
             ui.add_space(6.0);
             let replaced = prepared.replaced();
             if prepared.is_empty() {
-                dialogs::done(ui, "Nothing to merge: the master already has all these records.");
+                parts::done(ui, "Nothing to merge: the master already has all these records.");
             } else if replaced > 0 {
                 let older: usize = prepared.reports.iter().map(|r| r.older).sum();
                 let older = if older > 0 { format!(", {older} of them by older ones") } else { String::new() };
@@ -151,7 +151,7 @@ impl MergeDialog {
                     incoming.len()
                 ))
             }
-            Err(e) => self.problem = Some(dialogs::failed(&e, "")),
+            Err(e) => self.problem = Some(parts::failed(&e, "")),
         }
     }
 }

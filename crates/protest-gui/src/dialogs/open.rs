@@ -1,34 +1,29 @@
 //! File › Open: a path field, the native file chooser (rfd) and the recent files. The path
 //! field is there because a desktop without a file-chooser portal shows no native dialog.
 
-use super::dialogs;
-use super::file_chooser::{self, Filter, NOTHING_CHOSEN, Pick};
+use crate::dialogs::file_chooser::{self, Filter, NOTHING_CHOSEN, Pick};
+use crate::dialogs::parts::{self, Reply};
+use crate::intent::Intent;
 use egui::{Id, Modal, RichText};
 use std::path::PathBuf;
 
-#[derive(Default)]
 pub struct OpenDialog {
-    pub open: bool,
     path: String,
     problem: Option<String>,
     focus: bool,
 }
 
 impl OpenDialog {
-    pub fn show_with(&mut self, current: Option<PathBuf>) {
-        self.open = true;
-        self.focus = true;
-        self.problem = None;
-        self.path = current.map(|p| p.display().to_string()).unwrap_or_default();
+    /// The dialog with an empty path field that has the keyboard.
+    pub fn new() -> OpenDialog {
+        OpenDialog { path: String::new(), problem: None, focus: true }
     }
 
-    /// The file to open, once chosen.
-    pub fn ui(&mut self, ctx: &egui::Context, recent: &[PathBuf]) -> Option<PathBuf> {
-        if !self.open {
-            return None;
-        }
+    /// Answers with the file to open once one is chosen.
+    pub fn ui(&mut self, ctx: &egui::Context, recent: &[PathBuf]) -> Reply {
         let mut chosen = None;
-        let modal = dialogs::show_anchored(ctx, Modal::new(Id::unique("open dialog")), |ui| {
+        let mut cancel = false;
+        let modal = parts::show_anchored(ctx, Modal::new(Id::unique("open dialog")), |ui| {
             ui.set_width(560.0);
             ui.heading("Open a master or batch file");
             ui.add_space(6.0);
@@ -65,18 +60,15 @@ impl OpenDialog {
                 if ui.button(RichText::new("Open").strong()).clicked() && !self.path.trim().is_empty() {
                     chosen = Some(PathBuf::from(self.path.trim()));
                 }
-                if ui.button("Cancel").clicked() {
-                    self.open = false;
-                }
+                cancel = ui.button("Cancel").clicked();
             });
         });
-        if dialogs::escaped(&modal, ctx) {
-            self.open = false;
+        let escaped = parts::escaped(&modal, ctx);
+        match chosen {
+            Some(path) => Reply::Then(Intent::OpenFile(path)),
+            None if cancel || escaped => Reply::Close,
+            None => Reply::Stay,
         }
-        if chosen.is_some() {
-            self.open = false;
-        }
-        chosen
     }
 
     fn browse(&mut self) -> Option<PathBuf> {

@@ -5,8 +5,8 @@
 use egui::{RichText, Ui};
 use std::path::{Path, PathBuf};
 
-pub use super::file_chooser::Pick;
-use super::file_chooser::{self, NOTHING_CHOSEN};
+pub use crate::dialogs::file_chooser::Pick;
+use crate::dialogs::file_chooser::{self, NOTHING_CHOSEN};
 
 #[derive(Debug, Clone, Default)]
 pub struct PathField {

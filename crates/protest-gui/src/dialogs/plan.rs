@@ -3,11 +3,12 @@
 //! would get; *Store the task set* saves it in the master. Task sets nothing was given out from
 //! can be replaced (same name) or removed.
 
-use super::dialogs::{self, Kind, Outcome, Reply};
-use super::session::Session;
+use crate::dialogs::parts::{self, Reply};
+use crate::intent::{Dialog, Intent};
 use egui::{RichText, Ui};
+use protest::batches::plan::{self, Plan, PlanError, Request, Row};
 use protest::model::{CorpusId, Master};
-use protest::plan::{self, Plan, PlanError, Request, Row};
+use protest::session::Session;
 use protest::workflow::task_sets::{self, Planned, Planning};
 
 pub struct PlanDialog {
@@ -94,16 +95,16 @@ impl PlanDialog {
 
     pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
         ui.set_width(880.0);
-        dialogs::title(ui, "Plan a task set");
+        parts::title(ui, "Plan a task set");
         if let Some(stored) = &self.stored {
-            dialogs::done(ui, stored);
+            parts::done(ui, stored);
             ui.add_space(8.0);
             let mut reply = Reply::Stay;
             ui.horizontal(|ui| {
                 if ui.button(RichText::new("Export its batches…").strong()).clicked() {
-                    reply = Reply::Then(Outcome::Dialog(Kind::Export));
+                    reply = Reply::Then(Intent::Dialog(Dialog::Export));
                 }
-                if dialogs::close_button(ui) {
+                if parts::close_button(ui) {
                     reply = Reply::Close;
                 }
             });
@@ -125,7 +126,7 @@ impl PlanDialog {
         let mut name_taken = false;
         let name = match self.preview(master) {
             None => {
-                dialogs::problem(ui, Some("The seed is a whole number, e.g. 42."));
+                parts::problem(ui, Some("The seed is a whole number, e.g. 42."));
                 None
             }
             Some(Ok(planned)) => {
@@ -133,16 +134,16 @@ impl PlanDialog {
                 Some((planned.plan.task_set.name.clone(), planned.replaces))
             }
             Some(Err(e @ PlanError::NameTaken { .. })) => {
-                dialogs::problem(ui, Some(&format!("{}.", dialogs::capitalised(&e.to_string()))));
+                parts::problem(ui, Some(&format!("{}.", parts::capitalised(&e.to_string()))));
                 name_taken = true;
                 None
             }
             Some(Err(e @ (PlanError::GivenOut { .. } | PlanError::NoMatchYet))) => {
-                dialogs::problem(ui, Some(&format!("{}.", dialogs::capitalised(&e.to_string()))));
+                parts::problem(ui, Some(&format!("{}.", parts::capitalised(&e.to_string()))));
                 None
             }
             Some(Err(e)) => {
-                dialogs::problem(ui, Some(&format!("Nothing to plan: {e}.")));
+                parts::problem(ui, Some(&format!("Nothing to plan: {e}.")));
                 None
             }
         };
@@ -168,10 +169,10 @@ impl PlanDialog {
                     let ts = &planned.plan.task_set;
                     self.stored = Some(format!("Stored “{}” as task set {}.", ts.name, ts.id));
                 }
-                Err(e) => self.problem = Some(dialogs::failed(&e, "")),
+                Err(e) => self.problem = Some(parts::failed(&e, "")),
             }
         }
-        dialogs::problem(ui, self.problem.as_deref());
+        parts::problem(ui, self.problem.as_deref());
         self.task_sets(ui, session);
         reply
     }
@@ -179,7 +180,7 @@ impl PlanDialog {
     /// The master's task sets; those nothing was given out from can be removed.
     fn task_sets(&mut self, ui: &mut Ui, session: &mut Session) {
         if let Some(removed) = &self.removed {
-            dialogs::done(ui, removed);
+            parts::done(ui, removed);
         }
         if session.master().task_sets.is_empty() {
             return;
@@ -210,7 +211,7 @@ impl PlanDialog {
                     self.preview = None; // the next id may have changed
                     self.removed = Some(format!("Removed task set {} “{}”.", ts.id, ts.name));
                 }
-                Err(e) => self.problem = Some(dialogs::failed(&e, "")),
+                Err(e) => self.problem = Some(parts::failed(&e, "")),
             }
         }
     }

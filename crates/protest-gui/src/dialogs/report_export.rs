@@ -2,15 +2,16 @@
 //! `protest report --output DIR` writes them), as CSV, Markdown, LaTeX or text. The files are the
 //! library's renderings, so they are byte for byte what the command line writes.
 
-use super::dialogs;
-use super::file_chooser::{self, Pick};
+use crate::dialogs::file_chooser::{self, Pick};
+use crate::dialogs::parts::{self, Reply};
+use crate::intent::Intent;
 use egui::{Id, Modal, RichText};
-use protest::report::{self, Format, Table};
+use protest::metrics::report::{self, Format, Table};
 use std::path::{Path, PathBuf};
 
 /// What to export.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
+enum Target {
     /// The table of this name.
     One(&'static str),
     All,
@@ -25,66 +26,81 @@ const FORMATS: [(Format, &str); 4] = [
 ];
 
 pub struct ExportDialog {
-    pub open: bool,
     target: Target,
-    format: Format,
+    /// The tables of the report view when the dialog opened.
+    tables: Vec<Table>,
+    /// Chosen in the dialog's first frame: the format chosen last time.
+    format: Option<Format>,
     path: String,
+    folder: PathBuf,
+    stem: String,
     /// An existing file the user was told about: saving to it again replaces it.
     confirmed: Option<PathBuf>,
     problem: Option<String>,
+    /// *Cancel* was clicked.
+    cancelled: bool,
 }
 
-impl Default for ExportDialog {
-    fn default() -> Self {
-        ExportDialog {
-            open: false,
-            target: Target::All,
-            format: Format::Csv,
-            path: String::new(),
-            confirmed: None,
-            problem: None,
-        }
-    }
+/// Where the format chosen last is remembered while the app runs.
+fn last_format() -> Id {
+    Id::unique("report export format")
 }
 
 impl ExportDialog {
-    /// Opens the dialog for `target`, suggesting a place next to the master.
-    pub fn show_for(&mut self, target: Target, master: &Path) {
-        let folder = master.parent().unwrap_or(Path::new("."));
+    /// The dialog for the table called `table` (all of them: `None`) of `tables`, suggesting a
+    /// place next to the master.
+    pub fn new(table: Option<&'static str>, master: &Path, tables: &[Table]) -> ExportDialog {
+        let folder = master.parent().unwrap_or(Path::new(".")).to_path_buf();
         let stem = master.file_name().map_or("report".into(), |n| n.to_string_lossy().into_owned());
         let stem = stem.strip_suffix(".json").unwrap_or(&stem).trim_end_matches(".master").to_owned();
-        self.path = match &target {
-            Target::One(name) => folder.join(format!("{name}.{}", self.format.extension())),
-            Target::All => folder.join(format!("{stem}-report")),
+        ExportDialog {
+            target: table.map_or(Target::All, Target::One),
+            tables: tables.to_vec(),
+            format: None,
+            path: String::new(),
+            folder,
+            stem,
+            confirmed: None,
+            problem: None,
+            cancelled: false,
+        }
+    }
+
+    /// The format, and a suggested place for it, in the first frame.
+    fn start(&mut self, ctx: &egui::Context) -> Format {
+        if let Some(format) = self.format {
+            return format;
+        }
+        let format = ctx.data(|d| d.get_temp(last_format())).unwrap_or(Format::Csv);
+        self.path = match &self.target {
+            Target::One(name) => self.folder.join(format!("{name}.{}", format.extension())),
+            Target::All => self.folder.join(format!("{}-report", self.stem)),
         }
         .display()
         .to_string();
-        self.target = target;
-        self.confirmed = None;
-        self.problem = None;
-        self.open = true;
+        self.format = Some(format);
+        format
     }
 
-    /// Draws the dialog; returns what was written, for the notice bar.
-    pub fn ui(&mut self, ctx: &egui::Context, tables: &[Table]) -> Option<String> {
-        if !self.open {
-            return None;
-        }
+    /// Draws the dialog; once the files are written it closes, saying what it wrote.
+    pub fn ui(&mut self, ctx: &egui::Context) -> Reply {
+        let format = self.start(ctx);
+        let tables = std::mem::take(&mut self.tables);
         let mut done = None;
         let title = match &self.target {
             Target::One(name) => tables.iter().find(|t| t.name == *name).map_or(name.to_string(), |t| t.title.clone()),
             Target::All => format!("All {} tables", tables.len()),
         };
-        let modal = dialogs::show_anchored(ctx, Modal::new(Id::unique("export dialog")), |ui| {
+        let modal = parts::show_anchored(ctx, Modal::new(Id::unique("export dialog")), |ui| {
             ui.set_width(560.0);
             ui.heading("Export");
             ui.label(RichText::new(title).strong());
             ui.add_space(6.0);
             ui.horizontal(|ui| {
                 ui.label("Format");
-                for (format, label) in FORMATS {
-                    if ui.radio(self.format == format, label).clicked() && self.format != format {
-                        self.set_format(format);
+                for (choice, label) in FORMATS {
+                    if ui.radio(format == choice, label).clicked() && format != choice {
+                        self.set_format(ctx, choice);
                     }
                 }
             });
@@ -92,7 +108,7 @@ impl ExportDialog {
             let what = match self.target {
                 Target::One(_) => "File to write".to_owned(),
                 Target::All => {
-                    format!("Folder to write the tables to (one file each: results.{}, …)", self.format.extension())
+                    format!("Folder to write the tables to (one file each: results.{}, …)", format.extension())
                 }
             };
             let label = ui.label(what);
@@ -112,27 +128,30 @@ impl ExportDialog {
             ui.add_space(8.0);
             ui.horizontal(|ui| {
                 if ui.button(RichText::new("Save").strong()).clicked() {
-                    done = self.save(tables);
+                    done = self.save(&tables);
                 }
-                if ui.button("Cancel").clicked() {
-                    self.open = false;
-                }
+                self.cancelled = ui.button("Cancel").clicked();
             });
         });
-        if dialogs::escaped(&modal, ctx) {
-            self.open = false;
+        self.tables = tables;
+        let escaped = parts::escaped(&modal, ctx);
+        match done {
+            Some(written) => Reply::Then(Intent::Notice(written)),
+            None if self.cancelled || escaped => Reply::Close,
+            None => Reply::Stay,
         }
-        done
     }
 
     /// A new format: a suggested file name follows it.
-    fn set_format(&mut self, format: Format) {
+    fn set_format(&mut self, ctx: &egui::Context, format: Format) {
+        let old = self.format.unwrap_or(format);
         if self.target != Target::All
-            && let Some(stem) = self.path.strip_suffix(&format!(".{}", self.format.extension()))
+            && let Some(stem) = self.path.strip_suffix(&format!(".{}", old.extension()))
         {
             self.path = format!("{stem}.{}", format.extension());
         }
-        self.format = format;
+        self.format = Some(format);
+        ctx.data_mut(|d| d.insert_temp(last_format(), format));
         self.confirmed = None;
         self.problem = None;
     }
@@ -161,6 +180,7 @@ impl ExportDialog {
             self.problem = Some("Type where to write, or choose with Browse…".into());
             return None;
         }
+        let format = self.format.unwrap_or(Format::Csv);
         let result = match self.target {
             Target::One(name) => {
                 let table = tables.iter().find(|t| t.name == name)?;
@@ -173,16 +193,13 @@ impl ExportDialog {
                     self.confirmed = Some(path);
                     return None;
                 }
-                report::write_table(&path, table, self.format).map(|()| format!("Wrote {}", path.display()))
+                report::write_table(&path, table, format).map(|()| format!("Wrote {}", path.display()))
             }
-            Target::All => report::write_tables(&path, tables, self.format)
+            Target::All => report::write_tables(&path, tables, format)
                 .map(|written| format!("Wrote {} tables to {}", written.len(), path.display())),
         };
         match result {
-            Ok(message) => {
-                self.open = false;
-                Some(message)
-            }
+            Ok(message) => Some(message),
             Err(e) => {
                 self.problem = Some(format!("Could not write: {e}"));
                 None

@@ -2,10 +2,11 @@
 //! way out when the file itself cannot take them (a full disk, a read-only file, a file another
 //! program changed). The file itself is not touched.
 
-use super::dialogs::{self, Outcome, Reply};
-use super::path_field::{PathField, Pick};
-use super::session::Session;
+use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::path_field::{PathField, Pick};
+use crate::intent::Intent;
 use egui::{RichText, Ui};
+use protest::session::Session;
 use std::path::{Path, PathBuf};
 
 pub struct SaveCopyDialog {
@@ -23,17 +24,17 @@ impl SaveCopyDialog {
 
     pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
         ui.set_width(640.0);
-        dialogs::title(ui, "Save a copy");
+        parts::title(ui, "Save a copy");
         if let Some(saved) = &self.saved {
-            dialogs::done(ui, &format!("Saved a copy as {}.", saved.display()));
+            parts::done(ui, &format!("Saved a copy as {}.", saved.display()));
             ui.label("Open it to go on working there; this file stays as it is.");
             ui.add_space(8.0);
             let mut reply = Reply::Stay;
             ui.horizontal(|ui| {
                 if ui.button(RichText::new("Open the copy").strong()).clicked() {
-                    reply = Reply::Then(Outcome::OpenCopy(saved.clone()));
+                    reply = Reply::Then(Intent::OpenCopy(saved.clone()));
                 }
-                if dialogs::close_button(ui) {
+                if parts::close_button(ui) {
                     reply = Reply::Close;
                 }
             });
@@ -45,7 +46,7 @@ impl SaveCopyDialog {
             self.problem = None;
         }
         ui.add_space(8.0);
-        dialogs::problem(ui, self.problem.as_deref());
+        parts::problem(ui, self.problem.as_deref());
         let mut reply = Reply::Stay;
         ui.horizontal(|ui| {
             if ui.button(RichText::new("Save the copy").strong()).clicked() {

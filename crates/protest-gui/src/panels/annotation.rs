@@ -1,13 +1,13 @@
-//! The annotation panel (spec §4): short instructions, the questions with yes / no / unset, the
+//! The annotation panel (docs/domain.md, "Questions and tags"): short instructions, the questions with yes / no / unset, the
 //! tag box and the remarks. Remarks are stored shortly after the last keystroke, and before
 //! leaving the example.
 
-use super::session::Session;
-use super::tag_box::TagBox;
+use crate::panels::tag_box::TagBox;
 use egui::{RichText, Ui};
-use protest::annotation::{self, Edit};
+use protest::annotate::edit::{self, Edit};
+use protest::annotate::window;
 use protest::model::{CandidateId, ConflictStatus, Judgement, Master, Record, Role};
-use protest::window;
+use protest::session::Session;
 
 /// Store remarks this long after the last keystroke.
 pub const REMARKS_DELAY: f64 = 0.8;
@@ -88,7 +88,7 @@ impl AnnotationPanel {
                 let translated: Vec<String> =
                     words.iter().flat_map(|w| w.antecedents.iter().map(|t| t.join(" "))).collect();
                 summary(ui, &heads.join(", "), &translated.join(", "));
-                let question = annotation::question(Role::Antecedent, true, false);
+                let question = edit::question(Role::Antecedent, true, false);
                 if let Some(j) = judgement(ui, question, Role::Antecedent, record, "Shift+Y / N / U") {
                     edits.push(Edit::Judge(Role::Antecedent, j));
                 }
@@ -96,7 +96,7 @@ impl AnnotationPanel {
                 ui.add_space(10.0);
             }
             summary(ui, source, &words.as_ref().map(|w| w.pronoun.join(" ")).unwrap_or_default());
-            let question = annotation::question(Role::Pronoun, category.anaphoric, untranslated);
+            let question = edit::question(Role::Pronoun, category.anaphoric, untranslated);
             if let Some(j) = judgement(ui, question, Role::Pronoun, record, "Y / N / U") {
                 edits.push(Edit::Judge(Role::Pronoun, j));
             }

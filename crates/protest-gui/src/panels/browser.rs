@@ -1,35 +1,14 @@
-//! The category browser (home, spec §6): a row per category with new / done / conflict counts
+//! The category browser (home; docs/domain.md, "Modes and views"): a row per category with new / done / conflict counts
 //! for the current annotator; clicking a count opens that set. Researchers can filter by corpus.
 
-use super::session::{Follows, Kept, Session};
-use super::style;
-use super::workspace::Mode;
+use crate::style;
 use egui::{Align, Layout, RichText, Ui};
-use protest::annotation::{self, CategoryRow};
-use protest::auto_eval;
+use protest::annotate::browse::{self, CategoryRow};
+use protest::annotate::status::{Status, status_of};
+use protest::metrics::auto_eval;
 use protest::model::{CandidateId, CorpusId, Master};
-
-/// A set of candidates to work through.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Opening {
-    pub title: String,
-    pub set: Vec<CandidateId>,
-    pub start: usize,
-}
-
-impl Opening {
-    /// Every candidate of `candidate`'s category in display order, at `candidate`.
-    pub fn of_category(session: &Session, candidate: CandidateId) -> Option<Opening> {
-        let master = session.master();
-        let position = |c: CandidateId| master.candidate(c).and_then(|c| master.category_position(c));
-        let category = position(candidate)?;
-        let set: Vec<CandidateId> =
-            session.order().iter().copied().filter(|&c| position(c) == Some(category)).collect();
-        let start = set.iter().position(|&c| c == candidate)?;
-        let title = format!("{} — all", master.categories[category].title());
-        Some(Opening { title, set, start })
-    }
-}
+use protest::session::workspace::Mode;
+use protest::session::{Follows, Kept, Opening, Session};
 
 #[derive(Default)]
 pub struct Browser {
@@ -50,7 +29,7 @@ pub struct Browser {
 /// The candidates the browser covers, in display order, and their rows.
 struct Rows {
     order: Vec<CandidateId>,
-    browser: annotation::Browser,
+    browser: browse::Browser,
 }
 
 impl Follows for Rows {
@@ -76,7 +55,7 @@ fn current_rows<'a>(rows: &'a mut Kept<Rows>, filtered: (Option<CorpusId>, bool)
     let (corpus, needing_human) = filtered;
     rows.get(session, |master, annotator| {
         let order = covered(session, corpus, needing_human);
-        let browser = annotation::Browser::new(master, annotator, &order, None);
+        let browser = browse::Browser::new(master, annotator, &order, None);
         Rows { order, browser }
     })
 }
@@ -107,10 +86,7 @@ impl Browser {
     pub fn continue_set(&self, session: &Session) -> Option<Opening> {
         let set = covered(session, self.corpus, self.needing_human);
         let master = session.master();
-        let start = set
-            .iter()
-            .position(|&c| annotation::status_of(master, c, session.annotator()) == annotation::Status::New)
-            .unwrap_or(0);
+        let start = set.iter().position(|&c| status_of(master, c, session.annotator()) == Status::New).unwrap_or(0);
         (!set.is_empty()).then(|| Opening { title: "All examples".into(), set, start })
     }
 

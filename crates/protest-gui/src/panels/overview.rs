@@ -1,14 +1,14 @@
-//! The overview panel (researcher mode, spec §6, paper 001 Fig. 3): everyone's judgements of the
+//! The overview panel (researcher mode, paper 001 Fig. 3): everyone's judgements of the
 //! candidate in a table, a tag × annotator table, all remarks headed by annotator, buttons
 //! stepping through the annotators to show each one's selected tokens in the translation window,
 //! and the researcher's own tags.
 
-use super::session::Session;
-use super::tag_box::TagBox;
+use crate::intent::{Dialog, Intent};
+use crate::panels::tag_box::TagBox;
 use egui::{Color32, RichText, Ui};
-use protest::annotation::Edit;
-use protest::model::{AnnotatorId, CandidateId, ExampleNo, Judgement, Master, Role};
-use protest::overview::{self, Overview};
+use protest::annotate::overview::{self, Overview};
+use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Role};
+use protest::session::Session;
 
 /// What the right-hand side of the translation window shows (researcher mode).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -56,15 +56,6 @@ pub fn whose_tokens(ui: &mut Ui, name: Option<String>) {
     ui.add_space(4.0);
 }
 
-/// What the researcher did in the panel.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
-    /// A change to the researcher's own record.
-    Researcher(Edit),
-    /// Every translation of the example, side by side.
-    Compare(ExampleNo),
-}
-
 #[derive(Default)]
 pub struct OverviewPanel {
     /// Whose selected tokens the translation window shows.
@@ -92,7 +83,7 @@ impl OverviewPanel {
         self.tags.request_focus();
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: &Session, overview: &Overview, editable: bool) -> Option<Action> {
+    pub fn ui(&mut self, ui: &mut Ui, session: &Session, overview: &Overview, editable: bool) -> Option<Intent> {
         let master = session.master();
         let mut action = None;
         let candidate = master.candidate(overview.candidate)?;
@@ -138,13 +129,13 @@ impl OverviewPanel {
             let present = master.records.get(overview.candidate, AnnotatorId::RESEARCHER).map(|r| r.tags.clone());
             let suggestions = session.tag_suggestions(category);
             if let Some(edit) = self.tags.ui(ui, &suggestions, &present.unwrap_or_default()) {
-                action = Some(Action::Researcher(edit));
+                action = Some(Intent::ResearcherEdit(overview.candidate, edit));
             }
         });
         ui.add_space(12.0);
         let compare = ui.button(format!("Every translation of example {}", example.no));
         if compare.on_hover_text("All systems and the reference, side by side (Ctrl+G)").clicked() {
-            action = Some(Action::Compare(example.no));
+            action = Some(Intent::Dialog(Dialog::Compare(example.no)));
         }
         action
     }

@@ -4,62 +4,17 @@
 //! the library from the open master when the view is shown and kept until the master changes.
 //! Every table can be exported as the command line writes it.
 
-use super::App;
-use super::navigation::View;
-use super::report_export::{ExportDialog, Target};
-use super::session::Session;
-use super::{report_table, score_chart};
+use crate::intent::{Dialog, Intent};
+use crate::panels::report_table;
+use crate::panels::score_chart;
 use egui::{Align, Layout, RichText, Ui};
-use protest::auto_eval;
+use protest::metrics::auto_eval;
+use protest::metrics::report::metrics::Judges;
+use protest::metrics::report::scores::{self, ChartGroup, Scores};
+use protest::metrics::report::{self, Section, TABLES, Table};
 use protest::model::{AnnotatorId, Master};
-use protest::report::metrics::Judges;
-use protest::report::scores::{self, ChartGroup, Scores};
-use protest::report::{self, Table, TableKind};
+use protest::session::Session;
 use std::path::PathBuf;
-
-/// The parts of the report, one at a time.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Section {
-    #[default]
-    Results,
-    Agreement,
-    Scores,
-    AutoMatch,
-    Metrics,
-}
-
-impl Section {
-    pub const ALL: [Section; 5] =
-        [Section::Results, Section::Agreement, Section::Scores, Section::AutoMatch, Section::Metrics];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Section::Results => "Annotation results",
-            Section::Agreement => "Agreement",
-            Section::Scores => "System scores",
-            Section::AutoMatch => "Automatic match",
-            Section::Metrics => "Automatic metrics",
-        }
-    }
-
-    pub fn tables(self) -> &'static [TableKind] {
-        match self {
-            Section::Results => &[TableKind::Results],
-            Section::Agreement => &[TableKind::Agreement, TableKind::Pairwise],
-            Section::Scores => &[TableKind::Scores, TableKind::CategoryScores],
-            Section::AutoMatch => &[TableKind::AutoEval, TableKind::Rounds],
-            Section::Metrics => {
-                &[TableKind::Apt, TableKind::AptVsHuman, TableKind::MetricCorrelation, TableKind::AptCategories]
-            }
-        }
-    }
-}
-
-/// What the user asked for that the app does.
-pub enum Action {
-    RunAutoEval,
-    Notice(String),
-}
 
 /// The report as computed for one state of the master.
 struct Computed {
@@ -102,12 +57,12 @@ pub struct ReportView {
     computed: Option<Computed>,
     /// How many times the report was computed (it must not be every frame).
     pub computations: u32,
-    export: ExportDialog,
 }
 
 impl ReportView {
-    pub fn dialog_open(&self) -> bool {
-        self.export.open
+    /// The tables as last computed (what an export writes).
+    pub fn tables(&self) -> &[Table] {
+        self.computed.as_ref().map_or(&[][..], |c| &c.tables[..])
     }
 
     /// The report for the session's master as it is now, computed only if it changed.
@@ -125,7 +80,7 @@ impl ReportView {
             let scores = scores::scores(master);
             self.computed = Some(Computed {
                 key,
-                tables: report::tables_judged_by(master, &TableKind::ALL, self.judges),
+                tables: report::tables_judged_by(master, TABLES, self.judges),
                 groups: scores.chart_groups(master),
                 scores,
             });
@@ -134,9 +89,8 @@ impl ReportView {
         self.computed.as_ref().expect("computed above")
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: &Session) -> Option<Action> {
-        let mut action = None;
-        let mut export = None;
+    pub fn ui(&mut self, ui: &mut Ui, session: &Session) -> Option<Intent> {
+        let mut intent = None;
         ui.horizontal(|ui| {
             ui.heading("Report");
             ui.add_space(12.0);
@@ -144,11 +98,16 @@ impl ReportView {
                 ui.selectable_value(&mut self.section, section, section.label());
             }
             ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-                if ui.button("Export all…").on_hover_text("Every table as CSV, Markdown, LaTeX or text").clicked() {
-                    export = Some(Target::All);
+                let export = Intent::Dialog(Dialog::ExportTables(None));
+                if ui
+                    .button(export.label().unwrap_or_default())
+                    .on_hover_text(export.hint().unwrap_or_default())
+                    .clicked()
+                {
+                    intent = Some(export);
                 }
                 if run_button(ui, session) {
-                    action = Some(Action::RunAutoEval);
+                    intent = Some(Intent::RunAutoEval);
                 }
             });
         });
@@ -169,9 +128,9 @@ impl ReportView {
                 ui.add_space(16.0);
             }
             for kind in section.tables() {
-                let Some(table) = computed.tables.iter().find(|t| t.name == kind.name()) else { continue };
-                if let Some(target) = table_block(ui, table) {
-                    export = Some(target);
+                let Some(table) = computed.tables.iter().find(|t| t.name == kind.name) else { continue };
+                if let Some(export) = table_block(ui, table) {
+                    intent = Some(export);
                 }
             }
         });
@@ -180,24 +139,15 @@ impl ReportView {
             self.judges = judges;
             ui.ctx().request_repaint();
         }
-        if let Some(target) = export {
-            self.export.show_for(target, session.path());
-        }
-        let tables = self.computed.as_ref().map_or(&[][..], |c| &c.tables[..]);
-        if let Some(written) = self.export.ui(ui.ctx(), tables) {
-            action = Some(Action::Notice(written));
-        }
-        action
+        intent
     }
 }
 
 /// The button that runs a round of the automatic reference match.
 pub fn run_button(ui: &mut Ui, session: &Session) -> bool {
-    let enabled = !session.is_read_only();
-    let button = ui.add_enabled(enabled, egui::Button::new("Run automatic reference match"));
-    let hint = "Compare every MT translation with the reference and with translations judged correct; \
-                matches count as correct without manual work";
-    button.on_hover_text(hint).on_disabled_hover_text("The file is open read-only").clicked()
+    let run = Intent::RunAutoEval;
+    let button = ui.add_enabled(!session.is_read_only(), egui::Button::new(run.label().unwrap_or_default()));
+    button.on_hover_text(run.hint().unwrap_or_default()).on_disabled_hover_text("The file is open read-only").clicked()
 }
 
 fn auto_match_intro(ui: &mut Ui, session: &Session) {
@@ -258,14 +208,16 @@ fn judges_label(master: &Master, judges: Judges) -> String {
 }
 
 /// A table under its title, with its export button; returns the export asked for.
-fn table_block(ui: &mut Ui, table: &Table) -> Option<Target> {
+fn table_block(ui: &mut Ui, table: &Table) -> Option<Intent> {
     let mut export = None;
     ui.horizontal(|ui| {
         ui.label(RichText::new(report_table::shown(&table.title)).strong().size(17.0));
         ui.add_space(8.0);
-        let button = ui.small_button("Export…").accessible_name(format!("Export the table {}", table.name));
-        if button.on_hover_text("This table as CSV, Markdown, LaTeX or text").clicked() {
-            export = Some(Target::One(table.name));
+        let intent = Intent::Dialog(Dialog::ExportTables(Some(table.name)));
+        let button = ui.small_button(intent.label().unwrap_or_default());
+        let button = button.accessible_name(format!("Export the table {}", table.name));
+        if button.on_hover_text(intent.hint().unwrap_or_default()).clicked() {
+            export = Some(intent);
         }
     });
     ui.add_space(2.0);
@@ -277,49 +229,4 @@ fn table_block(ui: &mut Ui, table: &Table) -> Option<Target> {
     }
     ui.add_space(22.0);
     export
-}
-
-/// Which of the researcher's two home views is shown.
-fn tab(ui: &mut Ui, on: bool, label: &str, hint: &str) -> bool {
-    let text = RichText::new(label).size(16.0);
-    ui.add(egui::Button::selectable(on, text)).on_hover_text(hint).clicked() && !on
-}
-
-impl App {
-    /// The tabs over the category browser and the report (researcher mode).
-    pub(super) fn view_tabs(&mut self, ui: &mut Ui) {
-        let on_report = matches!(self.view, View::Report);
-        ui.horizontal(|ui| {
-            if tab(ui, !on_report, "Categories", "The category browser: annotate") {
-                self.view = View::Browser;
-            }
-            if tab(ui, on_report, "Report", "Results, agreement, system scores, the automatic match and metrics") {
-                self.view = View::Report;
-            }
-        });
-    }
-
-    pub(super) fn report_ui(&mut self, ui: &mut Ui) {
-        let mut action = None;
-        egui::CentralPanel::default().show(ui, |ui| {
-            let Some(session) = &self.session else { return };
-            action = self.report.ui(ui, session);
-        });
-        match action {
-            Some(Action::RunAutoEval) => self.run_auto_eval(),
-            Some(Action::Notice(text)) => self.messages.notice(text),
-            None => {}
-        }
-    }
-
-    /// Runs a round of the automatic reference match, stores it and says what it settled.
-    pub(super) fn run_auto_eval(&mut self) {
-        let Some(session) = &mut self.session else { return };
-        match session.run(|store| protest::workflow::auto_eval::run(store, chrono::Utc::now())) {
-            Ok(round) => self.messages.notice(auto_eval::summary(&round)),
-            Err(e) => {
-                self.messages.error(format!("Could not store the automatic match: {}", super::dialogs::failed(&e, "")))
-            }
-        }
-    }
 }

@@ -1,11 +1,11 @@
-//! Draws a report table (`protest::report::Table`) as the renderers lay it out: grouped column
+//! Draws a report table (`protest::metrics::report::Table`) as the renderers lay it out: grouped column
 //! headers over their columns, heading rows for the pronoun functions, nested labels, numbers on
 //! the right, a rule over totals and the notes underneath. Cells show `Cell::plain`, the text the
 //! terminal output prints, and name themselves for screen readers (row, column, value).
 
 use egui::{Align, Align2, FontId, Layout, RichText, Stroke, TextStyle, Ui, vec2};
 use egui_extras::{Column, TableBuilder};
-use protest::report::{Cell, RowKind, Table};
+use protest::metrics::report::{Cell, RowKind, Table};
 
 const INDENT: f32 = 18.0;
 /// Padding inside a column, on top of the widest text.
@@ -107,7 +107,7 @@ pub fn cell_name(row_label: &str, column: &str, cell: &Cell) -> String {
 fn header_cell(
     ui: &mut Ui,
     table: &Table,
-    header_lines: &[Vec<protest::report::table::Span>],
+    header_lines: &[Vec<protest::metrics::report::table::Span>],
     column: usize,
     widths: &[f32],
     spacing: f32,

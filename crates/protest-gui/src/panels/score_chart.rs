@@ -4,7 +4,7 @@
 
 use egui::{Color32, RichText, Stroke, Ui};
 use egui_plot::{Bar, BarChart, GridMark, Plot};
-use protest::report::scores::{ChartGroup, Scores};
+use protest::metrics::report::scores::{ChartGroup, Scores};
 
 /// One colour per system, distinct in both themes (Tableau 10).
 const COLOURS: [Color32; 10] = [

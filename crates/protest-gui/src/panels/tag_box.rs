@@ -4,7 +4,8 @@
 //! empty field removes the last tag.
 
 use egui::{Key, Modifiers, Popup, RichText, Ui};
-use protest::annotation::{self, Edit};
+use protest::annotate::edit::Edit;
+use protest::annotate::suggestions;
 use protest::model::tags;
 use std::collections::BTreeSet;
 
@@ -125,7 +126,7 @@ impl TagBox {
 
     /// The drop-down: the suggestions matching what was typed, then what was typed as a new tag.
     fn options(&self, suggestions: &[String], present: &BTreeSet<String>) -> Vec<TagOption> {
-        let matches = annotation::matching_tags(suggestions, &self.typed, present);
+        let matches = suggestions::matching_tags(suggestions, &self.typed, present);
         let typed = self.typed.trim();
         let new = (!typed.is_empty() && !matches.contains(&typed) && !present.contains(typed))
             .then(|| TagOption { tag: typed.to_owned(), text: format!("new tag: {typed}") });

@@ -1,12 +1,12 @@
 //! The translation window: the category as title, the position in the set, and the source above
 //! its translation, sentence by sentence, with the pronoun, the antecedent head and their aligned
-//! tokens highlighted. Clicking a highlighted target token toggles it (spec §3).
+//! tokens highlighted. Clicking a highlighted target token toggles it (docs/domain.md, "Highlights and selection").
 
-use super::keys::Command;
-use super::style::{self, Palette, TEXT_SIZE};
+use crate::intent::Intent;
+use crate::style::{self, Palette, TEXT_SIZE};
 use egui::{Align, Color32, CornerRadius, FontId, Layout, Popup, RichText, Sense, Stroke, Ui, Vec2, WidgetInfo, vec2};
+use protest::annotate::window::{self, Marks, Sentence};
 use protest::model::{Candidate, Master, Record, Role, TokenRef};
-use protest::window::{self, Marks, Sentence};
 
 /// Where the annotator is in the chosen set.
 pub struct Position {
@@ -19,14 +19,8 @@ pub struct Position {
 /// Laid out for any width down to the window's minimum: the category gets a row of its own when
 /// it does not fit between the buttons, and is cut short (with the whole title on hover) when it
 /// does not fit there either; the progress bar shrinks before the example line is cut.
-pub fn header(
-    ui: &mut Ui,
-    master: &Master,
-    candidate: &Candidate,
-    show_corpus: bool,
-    at: &Position,
-) -> Option<Command> {
-    let mut command = None;
+pub fn header(ui: &mut Ui, master: &Master, candidate: &Candidate, show_corpus: bool, at: &Position) -> Option<Intent> {
+    let mut intent = None;
     let (example, category) = master.example_of(candidate)?;
     let title = RichText::new(category.title()).heading();
     let title_width = egui::WidgetText::from(title.clone())
@@ -36,21 +30,21 @@ pub fn header(
     let mut title_fits = false;
     ui.horizontal(|ui| {
         if ui.button("⬅ Categories").on_hover_text("Back to the category browser (Esc)").clicked() {
-            command = Some(Command::Back);
+            intent = Some(Intent::Back);
         }
         ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
             let last = at.index + 1 == at.len;
             let next = if last { "Finish ⏵" } else { "Next ⏵" };
             let hint = if last { "Back to the categories (Right arrow key)" } else { "Next example (Right arrow key)" };
             if ui.add(egui::Button::new(next).min_size(vec2(84.0, 28.0))).on_hover_text(hint).clicked() {
-                command = Some(Command::Next);
+                intent = Some(Intent::Next);
             }
             // Fixed width, so the buttons do not move as the numbers change.
             let position = RichText::new(format!("{} / {}", at.index + 1, at.len)).strong();
             ui.add_sized([68.0, 28.0], egui::Label::new(position));
             let prev = ui.add_enabled(at.index > 0, egui::Button::new("⏴ Prev").min_size(vec2(84.0, 28.0)));
             if prev.on_hover_text("Previous example (Left arrow key)").clicked() {
-                command = Some(Command::Prev);
+                intent = Some(Intent::Prev);
             }
             // The category between the buttons when it fits there whole.
             ui.add_space(8.0);
@@ -77,10 +71,10 @@ pub fn header(
             });
         });
     });
-    if show_corpus && let Some(note) = protest::auto_eval::match_note(master, candidate.id) {
+    if show_corpus && let Some(note) = protest::metrics::auto_eval::match_note(master, candidate.id) {
         ui.add(egui::Label::new(RichText::new(format!("✔ {note}")).color(ui.visuals().hyperlink_color)).truncate());
     }
-    command
+    intent
 }
 
 /// The texts; returns a token the annotator toggled. When an example is first shown, it is

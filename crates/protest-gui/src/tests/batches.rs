@@ -1,16 +1,17 @@
 //! Headless tests of batches in the app: annotator mode on exported batches, and the
 //! researcher's dialogs (annotators, plan, export, merge, adjudication), read back from disk.
 
-use super::tests::{ANNA, PLEONASTIC_NEW, click, harness, named, position, press, press_with, saved, tiny, type_into};
 use super::*;
+use super::{ANNA, PLEONASTIC_NEW, click, harness, named, position, press, press_with, saved, tiny, type_into};
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use protest::batch::{self, Batch, export};
-use protest::master_file;
+use protest::batches::export;
+use protest::batches::plan::{self, Request};
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Purpose, Record};
-use protest::plan::{self, Request};
 use protest::store::Store;
+use protest::store::batch_file::{self, Batch};
+use protest::store::master_file;
 use protest::workflow::{self, export::Exporting};
 use std::path::{Path, PathBuf};
 use workspace::Mode;
@@ -96,7 +97,7 @@ fn a_batch_opens_in_annotator_mode_in_its_order_without_system_names_and_saves_i
     let set = plan_task_set(&f.path, 2, 0);
     let files = export_batches(&f.path, set, &["Anna", "Ben"]);
     let master = saved(&f.path);
-    let anna = batch::load(&files[0]).unwrap();
+    let anna = batch_file::load(&files[0]).unwrap();
     let mut h = harness(&files[0], None);
 
     assert_eq!(h.state().session.as_ref().unwrap().mode(), Mode::Annotator);
@@ -124,8 +125,8 @@ fn a_batch_opens_in_annotator_mode_in_its_order_without_system_names_and_saves_i
     let r = saved_batch(&files[0]).content().records.get(CandidateId(1), ANNA).cloned().unwrap();
     assert_eq!(r.pronoun, Judgement::No, "saved into the batch (its journal)");
     h.state_mut().shutdown();
-    assert_eq!(batch::load(&files[0]).unwrap().content().records.len(), 1, "folded into the batch file");
-    assert!(!protest::journal::path_for(&files[0]).exists());
+    assert_eq!(batch_file::load(&files[0]).unwrap().content().records.len(), 1, "folded into the batch file");
+    assert!(!protest::store::journal::path_for(&files[0]).exists());
     assert_eq!(saved(&f.path).records.len(), 0, "the master is not touched");
     assert_ne!(std::fs::read(&f.path).unwrap(), master_before, "(the master only gained the task set)");
 }
@@ -171,10 +172,10 @@ fn a_click_beside_a_dialog_keeps_it_and_what_was_typed_esc_closes_it() {
         });
         h.run();
     }
-    assert!(h.state().dialogs.is_open());
+    assert!(h.state().modal.is_some());
     assert_eq!(h.get_by_label("Seed").value().as_deref(), Some("4242"));
     press(&mut h, Key::Escape);
-    assert!(!h.state().dialogs.is_open());
+    assert!(h.state().modal.is_none());
 }
 
 #[test]
@@ -183,7 +184,7 @@ fn the_plan_dialog_previews_the_counts_and_stores_the_task_set() {
     let path = dir.path().join("sample.master.json");
     // The sample as imported, before rebuild.sh planned its task set.
     let mut sample =
-        master_file::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.master.json")))
+        master_file::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.master.json")))
             .unwrap();
     sample.task_sets.clear();
     sample.annotators.clear();
@@ -230,7 +231,7 @@ fn the_export_dialog_writes_a_batch_per_part_and_asks_before_replacing() {
     let files = [dir.join("tiny.batch-1-anna.json"), dir.join("tiny.batch-1-ben.json")];
     for (file, who) in files.iter().zip([ANNA, BEN]) {
         assert!(h.query_by_label(&file.display().to_string()).is_some(), "lists {}", file.display());
-        assert_eq!(batch::load(file).unwrap().annotator().id, who);
+        assert_eq!(batch_file::load(file).unwrap().annotator().id, who);
     }
     let m = saved(&f.path);
     assert_eq!((m.annotator_name(ANNA), m.annotator_name(BEN)), ("Anna".into(), "Ben".into()));
@@ -244,7 +245,7 @@ fn the_export_dialog_writes_a_batch_per_part_and_asks_before_replacing() {
     assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), "annotated work");
     click(&mut h, "Replace batch files that exist");
     click(&mut h, "Export");
-    assert!(batch::load(&files[0]).is_ok());
+    assert!(batch_file::load(&files[0]).is_ok());
 }
 
 /// The merge dialog for these files, checked.
@@ -316,7 +317,7 @@ fn adjudication_gives_the_disagreements_to_a_further_annotator_as_a_batch() {
     store
         .update(|m| {
             for name in ["Anna", "Ben"] {
-                protest::annotators::add(m, name).unwrap();
+                protest::batches::annotators::add(m, name).unwrap();
             }
             for (who, pronoun) in [(ANNA, Judgement::Yes), (BEN, Judgement::No)] {
                 let mut r = Record::new(CandidateId(3), who, chrono::Utc::now());
@@ -337,6 +338,6 @@ fn adjudication_gives_the_disagreements_to_a_further_annotator_as_a_batch() {
     assert!(h.query_by_label_contains(&format!("Wrote {}", file.display())).is_some());
     let m = saved(&f.path);
     assert_eq!(m.task_sets[0].purpose, Purpose::Adjudication);
-    let clara = batch::load(&file).unwrap();
+    let clara = batch_file::load(&file).unwrap();
     assert_eq!((clara.annotator().name.as_str(), clara.order().len()), ("Clara", 1));
 }

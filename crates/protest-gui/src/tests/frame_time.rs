@@ -1,4 +1,4 @@
-//! Frame time of the translation window, headless (issue 6, docs/performance.md): opens a master
+//! Frame time of the translation window, headless (docs/performance.md): opens a master
 //! in the app (timing that and the first frame), steps into an example and times single frames
 //! (`Harness::step`) there, with the overview beside it, and back in the category browser. A measurement, not a test, so it is
 //! ignored by default:
@@ -13,7 +13,7 @@ use super::*;
 use egui::Vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use protest::synth::{self, Params, Sources};
+use protest::ingest::synth::{self, Params, Sources};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -29,10 +29,10 @@ fn frame_time_of_the_translation_window() {
             copy
         }
         None => {
-            let inputs = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_batches/inputs");
+            let inputs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sample_batches/inputs");
             let master = synth::generate(&Sources::in_folder(&inputs).unwrap(), &Params::protest(1)).unwrap();
             let path = dir.path().join("frame.master.json");
-            protest::master_file::save(&master, &path).unwrap();
+            protest::store::master_file::save(&master, &path).unwrap();
             path
         }
     };

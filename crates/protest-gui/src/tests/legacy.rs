@@ -1,13 +1,13 @@
 //! Headless tests of File › Import old PROTEST file and of opening an old file directly, on the
 //! demo files of the original tool in tests/fixtures/legacy/.
 
-use super::tests::{click, harness, saved, type_into};
+use super::{click, harness, saved, type_into};
 use egui_kittest::kittest::{NodeT, Queryable};
-use protest::legacy::{self, Converted, Options, Reference};
+use protest::ingest::legacy::{self, Converted, Options, Reference};
 use protest::model::{AnnotatorId, Master};
 use std::path::Path;
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/legacy");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/legacy");
 
 /// A folder with copies of the old master and its two batches.
 fn old_files() -> tempfile::TempDir {
@@ -53,7 +53,7 @@ fn opening_an_old_master_offers_its_conversion_and_opens_the_result() {
 fn an_old_batch_converts_against_the_open_master_and_merges_into_it() {
     let dir = old_files();
     let master_path = dir.path().join("museum.master.json");
-    protest::master_file::save(&converted_master(dir.path()), &master_path).unwrap();
+    protest::store::master_file::save(&converted_master(dir.path()), &master_path).unwrap();
     let mut h = harness(&master_path, None);
     click(&mut h, "File");
     click(&mut h, "Import old PROTEST file…");
@@ -64,7 +64,7 @@ fn an_old_batch_converts_against_the_open_master_and_merges_into_it() {
     click(&mut h, "Convert");
     let batch = dir.path().join("museum.batch-anna.json");
     assert!(h.query_by_label_contains(&format!("Converted into {}", batch.display())).is_some());
-    let anna = AnnotatorId(protest::batch::load(&batch).unwrap().annotator().id.0);
+    let anna = AnnotatorId(protest::store::batch_file::load(&batch).unwrap().annotator().id.0);
     assert!(saved(&master_path).task_sets[0].tasks.iter().any(|t| t.annotator == Some(anna)), "placed");
     click(&mut h, "Merge it into this master…");
     click(&mut h, "Merge 7 new records");
@@ -83,13 +83,13 @@ fn the_converted_file_never_replaces_one_without_asking() {
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
     click(&mut h, "Replace the existing file");
     click(&mut h, "Convert");
-    assert!(protest::master_file::load(&target).is_ok());
+    assert!(protest::store::master_file::load(&target).is_ok());
 }
 
 #[test]
 fn a_file_that_is_no_protest_file_is_refused_with_its_name() {
     let dir = tempfile::tempdir().unwrap();
-    let f = super::tests::tiny();
+    let f = super::tiny();
     let mut h = harness(&f.path, None);
     click(&mut h, "File");
     click(&mut h, "Import old PROTEST file…");

@@ -1,16 +1,24 @@
 //! Headless UI tests (egui_kittest): click and type as an annotator would, then read the file
 //! and its journal back from disk to see what was saved.
 
-use super::*;
+mod batches;
+mod frame_time;
+mod legacy;
+mod overview;
+mod report;
+mod saving;
+mod trust;
+
+use crate::*;
 use egui::{Key, Modifiers, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use protest::conflicts::Conflict;
+use protest::model::Conflict;
 use protest::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, TokenRef};
 use protest::store::Store;
 use std::path::Path;
 
-pub(super) const TINY: &str = include_str!("../../tests/fixtures/tiny/tiny.master.json");
+pub(super) const TINY: &str = include_str!("../../../../tests/fixtures/tiny/tiny.master.json");
 pub(super) const ANNA: AnnotatorId = AnnotatorId(1);
 
 /// A copy of the tiny fixture (3 examples × reference and MT) in a temporary directory.
@@ -167,9 +175,9 @@ fn both_roles_master(dir: &Path) -> PathBuf {
         std::fs::write(&p, text).unwrap();
         p
     };
-    let inputs = protest::import::Inputs {
+    let inputs = protest::ingest::from_texts::Inputs {
         source: write("src.en", "The council said it would vote .\n"),
-        reference: Some(protest::import::TranslationInput {
+        reference: Some(protest::ingest::from_texts::TranslationInput {
             name: "reference".into(),
             text: write("ref.fr", "Le conseil dit voter .\n"),
             alignment: write("ref.alig", "0-0 1-1 2-2 3-1 4-3 5-3 6-4\n"),
@@ -180,9 +188,9 @@ fn both_roles_master(dir: &Path) -> PathBuf {
         languages: Default::default(),
         description: String::new(),
     };
-    let master = protest::import::build(&inputs, "both".into(), chrono::Utc::now()).unwrap();
+    let master = protest::ingest::from_texts::build(&inputs, "both".into(), chrono::Utc::now()).unwrap();
     let path = dir.join("both.master.json");
-    protest::master_file::save(&master, &path).unwrap();
+    protest::store::master_file::save(&master, &path).unwrap();
     path
 }
 
@@ -346,7 +354,7 @@ fn keys_do_not_fire_while_typing_and_remarks_are_saved_soon_after() {
     let mut h = harness(&f.path, None);
     click(&mut h, PLEONASTIC_NEW);
     press(&mut h, Key::R);
-    h.get_by_label(annotation_panel::REMARKS_LABEL).type_text("y n");
+    h.get_by_label(crate::panels::annotation::REMARKS_LABEL).type_text("y n");
     h.run();
     h.key_press(Key::Y);
     h.run();
@@ -355,7 +363,7 @@ fn keys_do_not_fire_while_typing_and_remarks_are_saved_soon_after() {
     let r = saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap();
     assert_eq!((r.remarks.as_str(), r.pronoun), ("y n", Judgement::Unset));
     // Remarks typed just before leaving are stored on leaving.
-    h.get_by_label(annotation_panel::REMARKS_LABEL).type_text(" more");
+    h.get_by_label(crate::panels::annotation::REMARKS_LABEL).type_text(" more");
     h.run();
     press(&mut h, Key::Escape); // leaves the field
     press(&mut h, Key::ArrowRight);
@@ -370,8 +378,8 @@ fn closing_folds_everything_into_the_file_and_reopening_shows_it() {
     press(&mut h, Key::N);
     h.state_mut().shutdown();
     drop(h);
-    assert!(!protest::journal::path_for(&f.path).exists(), "the journal was folded into the file");
-    let on_disk = protest::master_file::load(&f.path).unwrap();
+    assert!(!protest::store::journal::path_for(&f.path).exists(), "the journal was folded into the file");
+    let on_disk = protest::store::master_file::load(&f.path).unwrap();
     assert_eq!(on_disk.records.get(CandidateId(3), AnnotatorId::RESEARCHER).unwrap().pronoun, Judgement::No);
     let mut h = harness(&f.path, None);
     assert!(h.query_by_label("Pleonastic “it”: 1 done").is_some());
@@ -491,7 +499,7 @@ fn opening_another_file_closes_this_one_and_a_bad_one_keeps_it() {
     click(&mut h, "Open");
     assert_eq!(h.state().session.as_ref().unwrap().path(), other.path);
     assert!(!protest::store::lock_path(&f.path).exists(), "the first file was closed");
-    let first = protest::master_file::load(&f.path).unwrap();
+    let first = protest::store::master_file::load(&f.path).unwrap();
     assert_eq!(first.records.get(CandidateId(3), AnnotatorId::RESEARCHER).unwrap().pronoun, Judgement::No);
 }
 
@@ -530,10 +538,10 @@ fn remarks_typed_just_before_closing_are_kept() {
     let mut h = harness(&f.path, None);
     click(&mut h, PLEONASTIC_NEW);
     press(&mut h, Key::R);
-    h.get_by_label(annotation_panel::REMARKS_LABEL).type_text("last words");
+    h.get_by_label(crate::panels::annotation::REMARKS_LABEL).type_text("last words");
     h.step(); // no time for the delay to pass
     assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER), None);
     h.state_mut().shutdown();
-    let on_disk = protest::master_file::load(&f.path).unwrap();
+    let on_disk = protest::store::master_file::load(&f.path).unwrap();
     assert_eq!(on_disk.records.get(CandidateId(3), AnnotatorId::RESEARCHER).unwrap().remarks, "last words");
 }

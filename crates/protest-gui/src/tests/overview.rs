@@ -1,7 +1,7 @@
 //! Headless tests of the researcher's overview panel and the lookup (Ctrl+G).
 
-use super::tests::{ANAPHORIC_NEW, ANNA, click, harness, named, position, press, press_with, saved_record, tiny};
 use super::*;
+use super::{ANAPHORIC_NEW, ANNA, click, harness, named, position, press, press_with, saved_record, tiny};
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -18,7 +18,7 @@ fn two_annotators(path: &std::path::Path) {
     store
         .update(|m| {
             for name in ["Anna", "Ben"] {
-                protest::annotators::add(m, name).unwrap();
+                protest::batches::annotators::add(m, name).unwrap();
             }
             let now = chrono::Utc::now();
             let mut anna = Record::new(CandidateId(1), ANNA, now);

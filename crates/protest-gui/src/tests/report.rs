@@ -2,24 +2,23 @@
 //! add-system dialog: click as a researcher would, then compare with what the library and the
 //! command line give and read the file back from disk.
 
-use super::report_table::cell_name;
-use super::report_view::Section;
-use super::tests::{Fixture, click, harness, press, saved, tiny};
 use super::*;
-use clap::Parser;
+use super::{Fixture, click, harness, press, saved, tiny, type_into};
+use crate::panels::report_table::{self, cell_name};
+use crate::panels::score_chart;
 use egui::{Key, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use protest::batch;
-use protest::master_file;
-use protest::merge::{self, Incoming};
+use protest::batches::merge::{self, Incoming};
+use protest::metrics::report::metrics::Judges;
+use protest::metrics::report::{self, Section, Table, TableKind};
 use protest::model::{CandidateId, Master, Outcome};
-use protest::report::metrics::Judges;
-use protest::report::{self, Table, TableKind};
+use protest::store::batch_file;
+use protest::store::master_file;
 use std::time::{Duration, Instant};
 
 fn sample_batches() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_batches")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sample_batches")
 }
 
 /// The sample master with both annotated sample batches merged (sample_batches/README.md: the
@@ -32,7 +31,7 @@ fn merged_sample() -> Fixture {
         .iter()
         .map(|name| {
             let path = sample_batches().join(format!("sample.batch-1-{name}.json"));
-            Incoming { batch: batch::load(&path).unwrap(), path }
+            Incoming { batch: batch_file::load(&path).unwrap(), path }
         })
         .collect();
     let merge = merge::prepare(&master, &incoming).unwrap();
@@ -157,85 +156,15 @@ fn the_metrics_section_sets_apt_against_the_human_verdicts() {
     shows_the_library_tables(&h, &f.path, Section::Metrics);
 
     // A judgement changes the human side: the researcher judges a pronoun wrong.
-    let before = report::tables(&saved(&f.path), &[TableKind::Apt]).remove(0);
+    let before = report::tables(&saved(&f.path), [TableKind::named("apt").unwrap()]).remove(0);
     click(&mut h, "Categories");
     click(&mut h, "Pleonastic “it”: 10 new");
     press(&mut h, Key::N);
     press(&mut h, Key::Escape);
     click(&mut h, "Report");
-    let after = report::tables(&saved(&f.path), &[TableKind::Apt]).remove(0);
+    let after = report::tables(&saved(&f.path), [TableKind::named("apt").unwrap()]).remove(0);
     assert_ne!(before.rows, after.rows);
     shows_the_library_tables(&h, &f.path, Section::Metrics);
-}
-
-/// `protest report MASTER --format FORMAT --output DIR [--table NAME]`, run in this process.
-fn cli_report(master: &Path, format: &str, dir: &Path, table: Option<&str>) {
-    let mut args = vec!["protest", "report", master.to_str().unwrap(), "--format", format];
-    args.extend(["--output", dir.to_str().unwrap()]);
-    if let Some(t) = table {
-        args.extend(["--table", t]);
-    }
-    let command = crate::cli::Args::try_parse_from(args).unwrap().command.unwrap();
-    assert_eq!(crate::cli::run(command), std::process::ExitCode::SUCCESS);
-}
-
-fn type_into(h: &mut Harness<App>, field: &str, text: &str) {
-    h.get_by_label(field).click();
-    h.run();
-    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::A); // replace what is there
-    h.run();
-    h.get_by_label(field).type_text(text);
-    h.run();
-}
-
-#[test]
-fn exports_are_the_files_the_command_line_writes() {
-    let f = merged_sample();
-    let out = tempfile::tempdir().unwrap();
-    let cli = tempfile::tempdir().unwrap();
-    let mut h = tall_harness(&f.path);
-    click(&mut h, "Report");
-
-    click(&mut h, "Export the table results");
-    click(&mut h, "LaTeX");
-    let file = out.path().join("table one.tex");
-    type_into(&mut h, "File to write", file.to_str().unwrap());
-    click(&mut h, "Save");
-    cli_report(&f.path, "latex", cli.path(), Some("results"));
-    assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(cli.path().join("results.tex")).unwrap());
-    assert!(h.query_by_label_contains(&format!("Wrote {}", file.display())).is_some());
-
-    // An existing file is replaced only when asked twice.
-    std::fs::write(&file, "keep me").unwrap();
-    click(&mut h, "Export the table results");
-    type_into(&mut h, "File to write", file.to_str().unwrap());
-    click(&mut h, "Save");
-    assert!(h.query_by_label_contains("exists. Save again to replace it.").is_some());
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
-    click(&mut h, "Save");
-    assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(cli.path().join("results.tex")).unwrap());
-
-    click(&mut h, "Export all…");
-    click(&mut h, "CSV (spreadsheets)");
-    let folder = out.path().join("all tables");
-    type_into(&mut h, "Folder to write the tables to (one file each: results.csv, …)", folder.to_str().unwrap());
-    click(&mut h, "Save");
-    cli_report(&f.path, "csv", cli.path(), None);
-    for kind in TableKind::ALL {
-        let name = format!("{}.csv", kind.name());
-        assert_eq!(
-            std::fs::read(folder.join(&name)).unwrap(),
-            std::fs::read(cli.path().join(&name)).unwrap(),
-            "{name}"
-        );
-    }
-
-    // A place that cannot be written is reported in the dialog.
-    click(&mut h, "Export all…");
-    type_into(&mut h, "Folder to write the tables to (one file each: results.csv, …)", file.to_str().unwrap());
-    click(&mut h, "Save");
-    assert!(h.query_by_label_contains("Could not write").is_some());
-    assert!(h.state().report.dialog_open());
 }
 
 #[test]
@@ -296,7 +225,7 @@ fn check_and_wait(h: &mut Harness<App>) {
     let started = Instant::now();
     loop {
         h.step();
-        if !h.state().add_system.is_working() {
+        if !matches!(&h.state().modal, Some(Modal::AddSystem(d)) if d.is_working()) {
             break;
         }
         assert!(started.elapsed() < Duration::from_secs(120), "the worker did not finish");
@@ -354,11 +283,11 @@ fn adding_a_system_refuses_a_wrong_line_count_or_a_taken_name() {
     check_and_wait(&mut h);
     assert!(h.query_by_label_contains("the name 'mt' is taken").is_some());
     click(&mut h, "Cancel");
-    assert!(!h.state().add_system.open);
+    assert!(!matches!(h.state().modal, Some(Modal::AddSystem(_))));
     assert_eq!(saved(&f.path), before, "the master is unchanged");
     // Esc closes it too.
     open_add_system(&mut h, &good, "other");
-    assert!(h.state().add_system.open);
+    assert!(matches!(h.state().modal, Some(Modal::AddSystem(_))));
     press(&mut h, Key::Escape);
-    assert!(!h.state().add_system.open);
+    assert!(!matches!(h.state().modal, Some(Modal::AddSystem(_))));
 }

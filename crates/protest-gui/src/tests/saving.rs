@@ -2,14 +2,14 @@
 //! the library's fault-injecting disk), a file another program replaced, a read-only file. What
 //! the user cannot see did not happen: a change not saved is shown as such until it is.
 
-use super::tests::{ANNA, PLEONASTIC_NEW, click, press, saved, saved_record, tiny, tiny_with_anna, type_into};
 use super::*;
+use super::{ANNA, PLEONASTIC_NEW, click, press, saved, saved_record, tiny, tiny_with_anna, type_into};
 use egui::{Key, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use protest::disk::{Fault, Faulty};
 use protest::model::{AnnotatorId, Judgement, Master};
 use protest::store::Store;
+use protest::store::disk::{Fault, Faulty};
 use protest::workflow;
 
 fn harness_on(path: &Path, disk: &Faulty) -> Harness<'static, App> {
@@ -162,7 +162,7 @@ fn quitting_with_changes_not_saved_warns_first() {
 #[test]
 fn a_file_another_program_replaced_is_not_written_and_a_copy_keeps_the_work() {
     let f = tiny_with_anna();
-    let mut h = super::tests::harness(&f.path, Some(ANNA));
+    let mut h = super::harness(&f.path, Some(ANNA));
     click(&mut h, PLEONASTIC_NEW);
     press(&mut h, Key::N);
     // Someone removes the lock and changes the master from the command line.
@@ -186,9 +186,9 @@ fn a_file_another_program_replaced_is_not_written_and_a_copy_keeps_the_work() {
     click(&mut h, "Open the copy");
     assert_eq!(h.state().session.as_ref().unwrap().path(), copy);
     assert!(status(&h, "every change is saved"));
-    let mine: Master = protest::master_file::load(&copy).unwrap();
+    let mine: Master = protest::store::master_file::load(&copy).unwrap();
     assert_eq!(mine.records.len(), 2, "both changes are in the copy");
-    assert!(protest::annotators::find(&saved(&f.path), "Intruder").is_some(), "the intruder's file kept");
+    assert!(protest::batches::annotators::find(&saved(&f.path), "Intruder").is_some(), "the intruder's file kept");
 }
 
 #[cfg(unix)]
@@ -197,12 +197,12 @@ fn a_read_only_file_opens_read_only_with_a_banner() {
     use std::os::unix::fs::PermissionsExt;
     let f = tiny();
     std::fs::set_permissions(&f.path, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let mut h = super::tests::harness(&f.path, None);
+    let mut h = super::harness(&f.path, None);
     assert!(h.query_by_label_contains("tiny.master.json has no write permission").is_some());
     assert!(status(&h, "read-only: changes are not saved"));
     click(&mut h, PLEONASTIC_NEW);
     press(&mut h, Key::Y);
-    assert_eq!(std::fs::read_to_string(&f.path).unwrap(), super::tests::TINY);
+    assert_eq!(std::fs::read_to_string(&f.path).unwrap(), super::TINY);
     assert!(!protest::store::lock_path(&f.path).exists());
 }
 
@@ -215,7 +215,7 @@ fn an_annotator_without_records_is_removed_and_one_with_records_is_not() {
     r.pronoun = Judgement::Yes;
     store.put(r).unwrap();
     store.close().unwrap();
-    let mut h = super::tests::harness(&f.path, None);
+    let mut h = super::harness(&f.path, None);
     open_menu(&mut h, "Batches", "Annotators…");
     click(&mut h, "Remove Anna");
     assert!(h.query_by_label("Anna has 1 records in this master, so they cannot be removed").is_some());
@@ -228,7 +228,7 @@ fn an_annotator_without_records_is_removed_and_one_with_records_is_not() {
 #[test]
 fn a_task_set_of_the_same_name_is_replaced_only_when_asked_and_one_not_given_out_is_removed() {
     let f = tiny();
-    let mut h = super::tests::harness(&f.path, None);
+    let mut h = super::harness(&f.path, None);
     open_menu(&mut h, "Batches", "Plan a task set…");
     type_into(&mut h, "Name", "pilot");
     click(&mut h, "Store “pilot” in the master");

@@ -1,17 +1,17 @@
-//! Headless tests (egui_kittest) of what an annotator must be able to trust (issue 14): undo
+//! Headless tests (egui_kittest) of what an annotator must be able to trust: undo
 //! shows what it undoes, redo gives back whole records, a record breaking a rule is never shown
 //! as done, the pronoun is on screen, the header does not overlap itself, the keyboard has no
 //! traps, and the bundled samples merge.
 
-use super::tests::{
+use super::*;
+use super::{
     ANAPHORIC_NEW, ANNA, PLEONASTIC_NEW, click, harness, is_on, named, press, press_with, saved, tiny_with_anna,
 };
-use super::*;
 use egui::{Key, Modifiers, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use protest::annotation::{self, Status};
-use protest::conflicts::Conflict;
+use protest::annotate::status::{Status, status_of};
+use protest::model::Conflict;
 use protest::model::{CandidateId, ConflictStatus, Judgement, Record};
 
 const YOU_NEW: &str = "Deictic singular “you”: 2 new";
@@ -76,7 +76,7 @@ fn each_undo_shows_the_example_it_changes_and_says_what_it_undid() {
     ];
     for (i, (candidate, message)) in expected.into_iter().enumerate() {
         undo(&mut h);
-        assert!(h.state().dialog.is_none(), "step {i}: nothing to settle on the way");
+        assert!(!matches!(h.state().modal, Some(Modal::Conflict(_))), "step {i}: nothing to settle on the way");
         assert_eq!(current(&h), Some(CandidateId(candidate)), "step {i}: the change is on screen");
         assert_eq!(info(&h), message, "step {i}");
         assert!(h.query_by_label(message).is_some(), "step {i}: the message is shown");
@@ -126,7 +126,7 @@ fn redo_gives_back_whole_records_and_a_record_breaking_a_rule_is_never_done() {
     // Candidate 5: pronoun judged, no politeness tag (rule 9), not checked yet: not done.
     let m = saved(&f.path);
     assert_eq!(m.records.get(CandidateId(5), ANNA).unwrap().conflict, ConflictStatus::Unchecked);
-    assert_eq!(annotation::status_of(&m, CandidateId(5), ANNA), Status::Conflict);
+    assert_eq!(status_of(&m, CandidateId(5), ANNA), Status::Conflict);
     // Leaving it asks; kept, it is counted as a conflict beside the others.
     press(&mut h, Key::Escape);
     assert!(h.query_by_label(Conflict::PolitenessTag.describe()).is_some());
@@ -157,7 +157,8 @@ fn a_stored_clear_that_breaks_a_rule_is_counted_as_a_conflict() {
 fn anna_batch(size: Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sample.batch-1-anna.json");
-    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/sample_batches/sample.batch-1-anna.json"), &path).unwrap();
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.batch-1-anna.json"), &path)
+        .unwrap();
     let mut h = harness(&path, None);
     h.set_size(size);
     h.run();
@@ -212,7 +213,7 @@ fn a_digit_key_brings_its_token_into_view() {
 /// The rects of the header's widgets do not overlap, and all of them are left of the annotation
 /// panel, whole.
 fn header_fits(h: &Harness<App>, labels: &[&str], size: Vec2) {
-    let panel = h.get_by_label(super::annotation_panel::REMARKS_LABEL).rect().left();
+    let panel = h.get_by_label(crate::panels::annotation::REMARKS_LABEL).rect().left();
     let rects: Vec<(&str, egui::Rect)> = labels.iter().map(|&l| (l, h.get_by_label(l).rect())).collect();
     for (i, (a, ra)) in rects.iter().enumerate() {
         assert!(ra.left() >= 0.0 && ra.right() <= panel, "{size:?}: {a} {ra:?} is not left of the panel at {panel}");
@@ -333,9 +334,9 @@ fn the_bundled_batches_merge_into_the_bundled_master_from_the_import_dialog() {
     // What the first start makes: a copy of the sample with its batches beside it.
     let path = settings::sample_copy(Some(dir.path().to_path_buf())).unwrap();
     // And a batch of another copy of the master (planned again), which cannot be merged.
-    let mut other = protest::batch::load(&dir.path().join("sample.batch-1-ben.json")).unwrap();
+    let mut other = protest::store::batch_file::load(&dir.path().join("sample.batch-1-ben.json")).unwrap();
     other.task_set = 7;
-    protest::batch::save(&other, &dir.path().join("sample.batch-7-ben.json")).unwrap();
+    protest::store::batch_file::save(&other, &dir.path().join("sample.batch-7-ben.json")).unwrap();
     let mut h = harness(&path, None);
     click(&mut h, "Batches");
     click(&mut h, "Import annotated batches…");

@@ -2,6 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
+/// What the measurements return: any error, printed by `main`.
+pub type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
 /// `[DATA_DIR] [--show N]`: the corpus folder, by default the nearest
 /// `shared/data/discomt-news-en-fr` above the current folder, and how many examples to print.
 pub struct Args {
@@ -10,7 +13,7 @@ pub struct Args {
 }
 
 impl Args {
-    pub fn parse() -> anyhow::Result<Args> {
+    pub fn parse() -> Result<Args> {
         let mut args = std::env::args().skip(1);
         let (mut data, mut show) = (None, 0);
         while let Some(arg) = args.next() {
@@ -25,13 +28,13 @@ impl Args {
                 .ancestors()
                 .map(|a| a.join("shared/data/discomt-news-en-fr"))
                 .find(|p| p.is_dir())
-                .ok_or_else(|| anyhow::anyhow!("no shared/data/discomt-news-en-fr above here; pass it"))?,
+                .ok_or("no shared/data/discomt-news-en-fr above here; pass it")?,
         };
         Ok(Args { data, show })
     }
 }
 
 /// The lines of a corpus file.
-pub fn lines(path: &Path) -> anyhow::Result<Vec<String>> {
-    Ok(protest::import::text::read_lines(path)?)
+pub fn lines(path: &Path) -> Result<Vec<String>> {
+    Ok(protest::ingest::texts::read_lines(path)?)
 }

@@ -1,70 +1,9 @@
-//! The conflict rules of spec §5, run whenever an annotator leaves an example.
+//! The conflict rules (docs/domain.md, "Conflict rules"), run whenever an annotator leaves an example.
 //!
 //! A pure function of (category, candidate, record) so that the GUI, batch import and tests all
 //! agree on what a conflict is.
 
-use crate::model::{Candidate, Category, Judgement, Record, Role, tags};
-use serde::{Deserialize, Serialize};
-
-/// A failed conflict rule. The variants are numbered as in the spec.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Conflict {
-    /// 1. More than one of the three "do not judge normally" tags.
-    SeveralSpecialTags,
-    /// 2. `bad_translation` / `incorrect_word_alignment`, yet judged or tokens selected.
-    JudgedDespiteUnjudgeable,
-    /// 3. `noncompositional_translation`, yet the pronoun is unset or tokens are selected.
-    NoncompositionalMisjudged,
-    /// 4. Pronoun marked yes with aligned tokens, none selected.
-    PronounYesWithoutTokens,
-    /// 5. Pronoun tokens selected, pronoun not marked yes.
-    PronounTokensWithoutYes,
-    /// 6. Other tags given, pronoun unset.
-    TagsWithoutJudgement,
-    /// 7. Antecedent marked yes with aligned tokens, none selected.
-    AntecedentYesWithoutTokens,
-    /// 8. Antecedent tokens selected, antecedent not marked yes.
-    AntecedentTokensWithoutYes,
-    /// 9. Deictic singular "you" judged without exactly one politeness tag.
-    PolitenessTag,
-}
-
-impl Conflict {
-    /// The rule's number in the spec.
-    pub fn number(self) -> u8 {
-        self as u8 + 1
-    }
-
-    /// The rule in plain words, as the annotator reads it in the conflict dialog.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Conflict::SeveralSpecialTags => {
-                "Use only one of bad_translation, incorrect_word_alignment and noncompositional_translation."
-            }
-            Conflict::JudgedDespiteUnjudgeable => {
-                "Tagged bad_translation or incorrect_word_alignment: such examples are not judged, so clear the judgements and the selected tokens."
-            }
-            Conflict::NoncompositionalMisjudged => {
-                "Tagged noncompositional_translation: judge the pronoun (the clause as a whole) and select no tokens."
-            }
-            Conflict::PronounYesWithoutTokens => {
-                "The pronoun is marked correct, but none of its highlighted translation tokens is selected."
-            }
-            Conflict::PronounTokensWithoutYes => "Pronoun tokens are selected, but the pronoun is not marked correct.",
-            Conflict::TagsWithoutJudgement => "Tags are given, but the pronoun is not judged.",
-            Conflict::AntecedentYesWithoutTokens => {
-                "The antecedent head is marked correct, but none of its highlighted translation tokens is selected."
-            }
-            Conflict::AntecedentTokensWithoutYes => {
-                "Antecedent tokens are selected, but the antecedent head is not marked correct."
-            }
-            Conflict::PolitenessTag => {
-                "A deictic singular “you” needs exactly one of politeness_tu, politeness_vous and politeness_unknown."
-            }
-        }
-    }
-}
+use crate::model::{Candidate, Category, Conflict, ConflictStatus, Judgement, Master, Record, Role, tags};
 
 /// Every rule the record fails, in rule order. An empty list means the record is consistent.
 pub fn check(category: &Category, candidate: &Candidate, record: &Record) -> Vec<Conflict> {
@@ -113,10 +52,61 @@ pub fn check(category: &Category, candidate: &Candidate, record: &Record) -> Vec
     failed
 }
 
+/// The conflict rules that fail for a record, or none when checks do not apply to it: the
+/// researcher's own records, and masters (or batches from masters) with checks switched off.
+pub fn failing(master: &Master, record: &Record) -> Vec<Conflict> {
+    if !apply_to(master, record) {
+        return Vec::new();
+    }
+    let Some(candidate) = master.candidate(record.candidate) else { return Vec::new() };
+    let Some((_, category)) = master.example_of(candidate) else { return Vec::new() };
+    check(category, candidate, record)
+}
+
+/// Whether the conflict rules apply to a record at all.
+pub fn apply_to(master: &Master, record: &Record) -> bool {
+    !record.annotator.is_researcher() && master.settings.conflict_checks && !record.is_blank()
+}
+
+/// The record with the outcome of the checks stored: clear, or kept with its conflicts when the
+/// annotator chose *Keep as is*.
+pub fn settle(record: &Record, conflicts: Vec<Conflict>) -> Record {
+    let mut settled = record.clone();
+    settled.conflict = ConflictStatus::from_conflicts(conflicts);
+    settled
+}
+
+/// What leaving an example requires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Leaving {
+    /// Nothing to store: no record, a blank one, or one already settled as it is.
+    Nothing,
+    /// Store this record: every rule passes and its status is now clear.
+    Settle(Record),
+    /// Ask the annotator about these failed rules (*Amend* or *Keep as is*).
+    Ask(Vec<Conflict>),
+}
+
+/// Runs the checks for a record the annotator is leaving. A record already kept with exactly
+/// these conflicts is not asked about again: the annotator decided, and any later change resets
+/// its status to unchecked.
+pub fn on_leave(master: &Master, record: Option<&Record>) -> Leaving {
+    let Some(record) = record.filter(|r| !r.is_blank()) else { return Leaving::Nothing };
+    let conflicts = failing(master, record);
+    match &record.conflict {
+        _ if conflicts.is_empty() && record.conflict == ConflictStatus::Clear => Leaving::Nothing,
+        _ if conflicts.is_empty() => Leaving::Settle(settle(record, conflicts)),
+        ConflictStatus::Kept(kept) if *kept == conflicts => Leaving::Nothing,
+        _ => Leaving::Ask(conflicts),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::annotate::edit::{Edit, apply};
     use crate::model::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef, standard_categories};
+    use crate::testing::{ANNA, bare_tiny as tiny, edit};
     use Conflict::*;
     use chrono::Utc;
 
@@ -274,8 +264,44 @@ mod tests {
     }
 
     #[test]
-    fn rule_numbers_follow_the_spec() {
+    fn rule_numbers_are_those_of_the_domain_rules() {
         assert_eq!(SeveralSpecialTags.number(), 1);
         assert_eq!(PolitenessTag.number(), 9);
+    }
+
+    /// The researcher's record of candidate 4: pronoun correct, no token selected.
+    fn researcher_yes(m: &Master) -> Record {
+        apply(m, CandidateId(4), AnnotatorId::RESEARCHER, None, Edit::Judge(Role::Pronoun, Judgement::Yes), Utc::now())
+            .unwrap()
+    }
+
+    #[test]
+    fn researcher_records_and_disabled_checks_are_not_checked() {
+        let mut m = tiny();
+        let r = researcher_yes(&m);
+        assert!(failing(&m, &r).is_empty());
+        let r = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
+        assert!(!failing(&m, &r).is_empty());
+        m.settings.conflict_checks = false;
+        assert!(failing(&m, &r).is_empty());
+    }
+
+    #[test]
+    fn leaving_settles_asks_or_does_nothing() {
+        let m = tiny();
+        assert_eq!(on_leave(&m, None), Leaving::Nothing);
+        let blank = Record::new(CandidateId(4), ANNA, Utc::now());
+        assert_eq!(on_leave(&m, Some(&blank)), Leaving::Nothing);
+        let no = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+        let Leaving::Settle(settled) = on_leave(&m, Some(&no)) else { panic!("expected a settled record") };
+        assert_eq!(settled.conflict, ConflictStatus::Clear);
+        assert_eq!(on_leave(&m, Some(&settled)), Leaving::Nothing);
+        let yes = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
+        assert_eq!(on_leave(&m, Some(&yes)), Leaving::Ask(vec![Conflict::PronounYesWithoutTokens]));
+        let kept = settle(&yes, vec![Conflict::PronounYesWithoutTokens]);
+        assert_eq!(on_leave(&m, Some(&kept)), Leaving::Nothing);
+        // Researcher records are never checked, but still get their status.
+        let mine = researcher_yes(&m);
+        assert!(matches!(on_leave(&m, Some(&mine)), Leaving::Settle(_)));
     }
 }

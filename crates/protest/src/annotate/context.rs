@@ -1,4 +1,4 @@
-//! How much text the translation window shows around an example (spec §3).
+//! How much text the translation window shows around an example (docs/domain.md, "Context window").
 
 use crate::model::{Example, Master};
 use std::ops::Range;

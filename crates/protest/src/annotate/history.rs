@@ -135,7 +135,7 @@ fn judgement_word(j: crate::model::Judgement) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conflicts::Conflict;
+    use crate::model::Conflict;
     use crate::model::{ConflictStatus, Judgement};
 
     fn rec(j: Judgement) -> Option<Record> {

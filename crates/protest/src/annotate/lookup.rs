@@ -1,8 +1,8 @@
-//! Lookup (spec §6): a candidate by its id, or every translation of one source pronoun by its
+//! Lookup (docs/domain.md, "Modes and views"): a candidate by its id, or every translation of one source pronoun by its
 //! example number, laid side by side for comparison with everyone's judgements.
 
+use crate::annotate::window::{self, Sentence};
 use crate::model::{AnnotatorId, CandidateId, Corpus, CorpusRole, ExampleNo, Judgement, Master};
-use crate::window::{self, Sentence};
 
 /// Why a lookup found nothing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

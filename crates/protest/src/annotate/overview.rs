@@ -1,7 +1,7 @@
-//! Everyone's annotations of one candidate side by side (spec §6, paper 001 §3 and Fig. 3): what
+//! Everyone's annotations of one candidate side by side (paper 001 §3 and Fig. 3): what
 //! the researcher's overview panel shows. Pure data; the GUI only lays it out.
 
-use crate::conflicts::Conflict;
+use crate::model::Conflict;
 use crate::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, Role, TokenRef};
 use std::collections::BTreeSet;
 

@@ -1,11 +1,11 @@
 //! What the translation window shows for one candidate: the context sentences of the source and
-//! of the translation, each token marked with the roles it plays (spec §3).
+//! of the translation, each token marked with the roles it plays (docs/domain.md, "Context window").
 //!
 //! Pure data, so the GUI only maps marks to colours and the rules are unit-tested here.
 
-use crate::context;
+use crate::annotate::context;
+use crate::model::tokens;
 use crate::model::{Candidate, Category, Corpus, Example, Master, Record, Role, TokenRef};
-use crate::tokens;
 use std::ops::Range;
 
 /// How a token is highlighted.

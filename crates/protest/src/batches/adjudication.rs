@@ -1,11 +1,11 @@
-//! Adjudication (issue 4 item 7, as the original team did with a third annotator): candidates
+//! Adjudication (as the original team did with a third annotator): candidates
 //! on which annotators disagree go, as a task set with purpose
 //! [`Purpose::Adjudication`], to a further annotator whose judgement then prevails wherever one
 //! judgement per candidate is needed (the reports read the purpose).
 
-use crate::annotators::{self, RosterError};
+use crate::batches::annotators::{self, RosterError};
+use crate::batches::plan::{self, Plan, Summary};
 use crate::model::{AnnotatorId, CandidateId, Judgement, Master, Purpose, Role, Task, TaskSet};
-use crate::plan::{self, Plan, Summary};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeSet, HashSet};
 

@@ -1,11 +1,11 @@
 //! Making batches from a master's task set: giving the task set's parts to annotators, laying a
 //! batch out (order, neutral corpus names) and cutting the master down to what it needs.
 
-use super::Batch;
-use crate::annotators::{self, RosterError};
-use crate::context;
+use crate::annotate::context;
+use crate::batches::annotators::{self, RosterError};
+use crate::batches::plan::{self, IAA_LABEL};
 use crate::model::{AnnotatorId, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master, TaskSet};
-use crate::plan::{self, IAA_LABEL};
+use crate::store::batch_file::Batch;
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
@@ -312,9 +312,9 @@ fn slug(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::annotate::window;
+    use crate::batches::plan::{Request, every};
     use crate::model::{Judgement, Record};
-    use crate::plan::{Request, every};
-    use crate::window;
 
     fn sample() -> Master {
         crate::testing::unplanned_sample()
@@ -468,7 +468,7 @@ mod tests {
     fn batch_file_text(batch: &Batch) -> String {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("b.json");
-        super::super::save(batch, &path).unwrap();
+        crate::store::batch_file::save(batch, &path).unwrap();
         std::fs::read_to_string(path).unwrap()
     }
 

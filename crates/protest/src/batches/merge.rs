@@ -1,4 +1,4 @@
-//! Bringing annotated batches back into their master (spec §7).
+//! Bringing annotated batches back into their master (docs/domain.md, "Task sets").
 //!
 //! [`prepare`] checks everything and works out what would change, without changing anything:
 //! each batch must belong to this master and to one of its task sets as it is now, its annotator
@@ -9,11 +9,12 @@
 //! order the batches come in: each (candidate, annotator) has one record, and two batches that
 //! disagree about the same one are refused together.
 
-use crate::annotation;
-use crate::batch::{Batch, export};
+use crate::annotate::status;
+use crate::batches::export;
 use crate::error::{Error, Place, Result};
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
-use crate::validate;
+use crate::store::batch_file::Batch;
+use crate::store::validate;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -215,7 +216,7 @@ fn map_records(master: &Master, inc: &Incoming) -> Result<Vec<Record>> {
             ));
         }
         // A `clear` status is derived, not taken on trust: one that breaks a rule comes in unchecked.
-        annotation::rederive(master, &mut record);
+        status::rederive(master, &mut record);
         mapped.push(record);
     }
     Ok(mapped)
@@ -229,10 +230,10 @@ fn original_of(layout: &export::Layout, local: CandidateId) -> Option<CandidateI
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::annotation::{self, Edit};
-    use crate::batch::export::{assign, build};
+    use crate::annotate::edit::{self, Edit};
+    use crate::batches::export::{assign, build};
+    use crate::batches::plan::{self, Request, every};
     use crate::model::{Judgement, Role};
-    use crate::plan::{self, Request, every};
     use chrono::{DateTime, Duration, Utc};
 
     fn planned() -> Master {
@@ -257,7 +258,7 @@ mod tests {
         let order = batch.order();
         for &c in order.iter().take(n) {
             let content = batch.content().clone();
-            let r = annotation::apply(&content, c, who, None, Edit::Judge(Role::Pronoun, pronoun), at).unwrap();
+            let r = edit::apply(&content, c, who, None, Edit::Judge(Role::Pronoun, pronoun), at).unwrap();
             crate::store::Document::master_mut(&mut batch).records.put(r);
         }
         Incoming { path: PathBuf::from(format!("{}.json", m.annotator_name(who))), batch }
@@ -311,7 +312,7 @@ mod tests {
         let content = anna.batch.content().clone();
         for c in anna.batch.order().into_iter().take(3) {
             let old = content.records.get(c, ANNA);
-            let r = annotation::apply(&content, c, ANNA, old, Edit::Judge(Role::Pronoun, Judgement::No), t(5)).unwrap();
+            let r = edit::apply(&content, c, ANNA, old, Edit::Judge(Role::Pronoun, Judgement::No), t(5)).unwrap();
             crate::store::Document::master_mut(&mut anna.batch).records.put(r);
         }
         let merge = prepare(&base, std::slice::from_ref(&anna)).unwrap();
@@ -381,12 +382,12 @@ mod tests {
         r.selected = Default::default();
         r.conflict = crate::model::ConflictStatus::Clear;
         content.records.put(r);
-        assert_eq!(annotation::status_of(anna.batch.content(), local, ANNA), annotation::Status::Conflict);
+        assert_eq!(status::status_of(anna.batch.content(), local, ANNA), status::Status::Conflict);
         let after = merged(&m, &[anna]);
         let original = export::layout(&m, &m.task_sets[0], ANNA).order[0];
         let merged = after.records.get(original, ANNA).unwrap();
         assert_eq!(merged.conflict, crate::model::ConflictStatus::Unchecked);
-        assert_eq!(annotation::status(&after, Some(merged)), annotation::Status::Conflict, "never counted as done");
+        assert_eq!(status::status(&after, Some(merged)), status::Status::Conflict, "never counted as done");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Planning a task set (spec §7, paper 001 §5): which candidates go to which annotator.
+//! Planning a task set (paper 001 §5; docs/domain.md, "Task sets"): which candidates go to which annotator.
 //!
 //! The pool is every candidate of the chosen translation corpora and categories that the
 //! caller's filter keeps. It is split into strata, one per (corpus, category). The IAA sample,
@@ -70,7 +70,7 @@ pub enum PlanError {
     GivenOut { name: String, id: u32, what: &'static str },
     #[error("there is no task set {0}")]
     NoTaskSet(u32),
-    #[error("{}", crate::auto_eval::NoRound)]
+    #[error("{}", crate::metrics::auto_eval::NoRound)]
     NoMatchYet,
 }
 

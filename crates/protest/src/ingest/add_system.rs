@@ -8,14 +8,15 @@
 //! input (and the slow alignment) without touching the master; [`NewSystem::add_to`] then adds
 //! the result, e.g. inside [`crate::store::Store::update`].
 
-use crate::align::{self, Aligner};
-use crate::alignment::{Alignment, Links};
 use crate::error::{Error, Result};
-use crate::import::{self, text, text::PairOrder};
-use crate::master_file;
+use crate::ingest::align::{self, Aligner};
+use crate::ingest::from_texts;
+use crate::ingest::texts::{self, PairOrder};
+use crate::ingest::tokenize::{self, Language};
+use crate::model::alignment::{Alignment, Links};
+use crate::model::tokens;
 use crate::model::{Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master};
-use crate::tokenize::{self, Language};
-use crate::tokens;
+use crate::store::master_file;
 use std::path::{Path, PathBuf};
 
 /// The new system's output as read from its file.
@@ -82,7 +83,7 @@ pub fn add_system(master: &mut Master, name: &str, output: Output, options: &Opt
 
 /// [`prepare`] for an output read from `path`.
 pub fn prepare_file(master: &Master, name: &str, path: &Path, options: &Options) -> Result<NewSystem> {
-    let lines = text::read_lines(path)?;
+    let lines = texts::read_lines(path)?;
     prepare(master, name, Output { origin: path, lines: &lines }, options)
 }
 
@@ -94,7 +95,7 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
     let sentences = sentences(master, output, options.tokenised)?;
     let (links, aligned_by) = match &options.alignment {
         Some(file) => {
-            let links = text::read_alignment_ordered(&file.path, file.order, &source.sentences, &sentences, origin)?;
+            let links = texts::read_alignment_ordered(&file.path, file.order, &source.sentences, &sentences, origin)?;
             (links, AlignedBy::File)
         }
         None => align_built_in(master, &source.sentences, &sentences, options)?,
@@ -104,7 +105,7 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
     let first = master.next_candidate_id().0;
     let candidates = (first..)
         .zip(&master.examples)
-        .map(|(n, example)| import::candidate(CandidateId(n), example, id, &alignment))
+        .map(|(n, example)| from_texts::candidate(CandidateId(n), example, id, &alignment))
         .collect();
     let corpus = Corpus { id, name: name.to_owned(), role: CorpusRole::System, sentences, alignment: Some(alignment) };
     Ok(NewSystem { corpus, candidates, aligned_by, origin: origin.to_path_buf() })
@@ -176,7 +177,7 @@ impl Report {
                     "aligned by the built-in aligner, trained on {training_pairs} sentence pairs in {seconds:.1} s"
                 ));
                 lines.push(match pronoun_repairs {
-                    Some(n) => format!("pronoun alignment repair added {}", crate::summary::count(n, "link")),
+                    Some(n) => format!("pronoun alignment repair added {}", crate::store::summary::count(n, "link")),
                     None => "no pronoun alignment repair for these languages".into(),
                 });
             }
@@ -261,8 +262,8 @@ fn align_built_in(
 
 /// Reads and tokenises parallel text.
 fn read_parallel(parallel: &ParallelText, languages: &crate::model::Languages) -> Result<Vec<(String, String)>> {
-    let source = text::read_lines(&parallel.source)?;
-    let target = text::read_lines(&parallel.target)?;
+    let source = texts::read_lines(&parallel.source)?;
+    let target = texts::read_lines(&parallel.target)?;
     if source.len() != target.len() {
         return Err(Error::whole_file(
             &parallel.target,

@@ -1,17 +1,15 @@
-//! `protest import`: builds a master from plain files — a tokenised source, a reference and any
+//! A master built from plain files (`protest import`) — a tokenised source, a reference and any
 //! number of MT outputs with their Moses alignments, document starts and a test-suite definition.
 
-pub mod suite_def;
-pub mod text;
-
-use crate::alignment::Alignment;
 use crate::error::{Error, Result};
-use crate::master_file;
+use crate::ingest::{suite_def, texts};
+use crate::model::alignment::Alignment;
+use crate::model::tokens;
 use crate::model::{
     Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, Languages, Master, TokenRef,
     standard_categories,
 };
-use crate::tokens;
+use crate::store::master_file;
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -45,12 +43,12 @@ pub fn new_master_id() -> String {
 /// Reads all inputs and builds a validated master. `id` and `created` are parameters so that a
 /// rebuild can be made byte-identical.
 pub fn build(inputs: &Inputs, id: String, created: DateTime<Utc>) -> Result<Master> {
-    let source = text::read_corpus(&inputs.source)?;
+    let source = texts::read_corpus(&inputs.source)?;
     let mut master = Master::new(id, created);
     master.languages = inputs.languages.clone();
     master.description = inputs.description.clone();
     master.documents = match &inputs.documents {
-        Some(path) => text::read_document_starts(path, source.len())?,
+        Some(path) => texts::read_document_starts(path, source.len())?,
         None => vec![0],
     };
     master.corpora.push(Corpus {
@@ -93,7 +91,7 @@ fn read_translation(
     source: &[String],
     source_path: &Path,
 ) -> Result<Corpus> {
-    let sentences = text::read_corpus(&t.text)?;
+    let sentences = texts::read_corpus(&t.text)?;
     if sentences.len() != source.len() {
         return Err(Error::whole_file(
             &t.text,
@@ -105,7 +103,7 @@ fn read_translation(
             ),
         ));
     }
-    let links = text::read_alignment(&t.alignment, source, &sentences, &t.text)?;
+    let links = texts::read_alignment(&t.alignment, source, &sentences, &t.text)?;
     Ok(Corpus { id, name: t.name.clone(), role, sentences, alignment: Some(Alignment::new(links)) })
 }
 

@@ -31,7 +31,7 @@ pub struct ExampleLine {
 }
 
 pub fn read(path: &Path) -> Result<SuiteDef> {
-    parse(path, &super::text::read_lines(path)?)
+    parse(path, &super::texts::read_lines(path)?)
 }
 
 /// Parses the lines of a definition; `path` is used in messages.

@@ -13,15 +13,16 @@
 //! The corpus is repeated (as whole copies, documents and all) as often as needed to supply the
 //! requested number of examples.
 
-use crate::alignment::{self, Alignment, Links};
-use crate::annotation;
+use crate::annotate::conflicts;
 use crate::error::{Error, Result};
-use crate::import::{self, text};
+use crate::ingest::{from_texts, texts};
+use crate::model::alignment::{self, Alignment, Links};
+use crate::model::tokens;
 use crate::model::{
     Annotator, AnnotatorId, Antecedent, Corpus, CorpusId, CorpusRole, Example, ExampleNo, Judgement, Master, Record,
     Role, standard_categories, tags,
 };
-use crate::{master_file, tokens};
+use crate::store::master_file;
 use chrono::{DateTime, Duration};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -146,7 +147,7 @@ pub fn generate(sources: &Sources, params: &Params) -> Result<Master> {
         .map(|(i, p)| pool[p % pool.len()].shifted(ExampleNo(i as u32 + 1), (p / pool.len()) as u32 * n))
         .collect();
     master.reindex();
-    master.candidates = import::candidates(&master);
+    master.candidates = from_texts::candidates(&master);
     master.reindex();
 
     master.annotators = (1..=params.annotators as u32)
@@ -182,9 +183,9 @@ struct Text {
 
 impl Text {
     fn read(s: &Sources) -> Result<Text> {
-        let source = text::read_corpus(&s.source)?;
-        let reference = text::read_corpus(&s.reference)?;
-        let mt = text::read_corpus(&s.mt)?;
+        let source = texts::read_corpus(&s.source)?;
+        let reference = texts::read_corpus(&s.reference)?;
+        let mt = texts::read_corpus(&s.mt)?;
         for (path, t) in [(&s.reference, &reference), (&s.mt, &mt)] {
             if t.len() != source.len() {
                 return Err(Error::whole_file(
@@ -195,13 +196,13 @@ impl Text {
         }
         let reference_links = lenient_alignment(&s.reference_alignment, &source, &reference)?;
         let mt_links = lenient_alignment(&s.mt_alignment, &source, &mt)?;
-        let documents = text::read_document_starts(&s.documents, source.len())?;
+        let documents = texts::read_document_starts(&s.documents, source.len())?;
         Ok(Text { source, reference, reference_links, mt, mt_links, documents })
     }
 }
 
 fn lenient_alignment(path: &Path, source: &[String], target: &[String]) -> Result<Vec<Links>> {
-    let lines = text::read_lines(path)?;
+    let lines = texts::read_lines(path)?;
     if lines.len() < source.len() || lines[source.len()..].iter().any(|l| !l.trim().is_empty()) {
         return Err(Error::whole_file(
             path,
@@ -456,8 +457,8 @@ fn records(master: &Master, params: &Params, rng: &mut ChaCha8Rng) -> crate::mod
             if rng.random_bool(0.02) {
                 r.remarks = "Not sure about this one; the context is ambiguous.".into();
             }
-            let conflicts = annotation::conflicts_on_leave(master, &r);
-            out.push(annotation::settle(&r, conflicts));
+            let conflicts = conflicts::failing(master, &r);
+            out.push(conflicts::settle(&r, conflicts));
         }
     }
     out.into_iter().collect()
@@ -496,11 +497,11 @@ impl Truth {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate;
+    use crate::store::validate;
     use std::collections::HashSet;
 
     fn sample() -> Sources {
-        Sources::in_folder(&Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_batches/inputs")).unwrap()
+        Sources::in_folder(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sample_batches/inputs")).unwrap()
     }
 
     fn params(examples: usize) -> Params {

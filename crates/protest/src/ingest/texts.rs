@@ -1,9 +1,9 @@
 //! Plain-text inputs: tokenised corpora, Moses alignments and document-start lists.
 //! Every error names the file and the 1-based line.
 
-use crate::alignment::{self, Links};
 use crate::error::{Error, Result};
-use crate::tokens;
+use crate::model::alignment::{self, Links};
+use crate::model::tokens;
 use std::path::Path;
 
 /// Reads a UTF-8 text file as lines (a final newline is optional; `\r\n` is accepted).

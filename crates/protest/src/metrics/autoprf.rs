@@ -12,9 +12,9 @@
 //! (the language suffixes can be changed). The files are read line by line, in step; memory
 //! holds the counts only.
 
-use crate::alignment;
 use crate::error::{Error, Result};
-use crate::lines::LineReader;
+use crate::metrics::lines::LineReader;
+use crate::model::alignment;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! Word alignments in Moses/Pharaoh format: one line per sentence, `i-j` pairs, 0-based source
-//! index `i` and target index `j` (spec §1).
+//! index `i` and target index `j` (docs/domain.md, "Concepts").
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, Serializer};

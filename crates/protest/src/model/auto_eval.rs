@@ -1,5 +1,5 @@
-//! Stored results of the automatic reference match (spec §8; the rule is in docs/auto-eval.md and
-//! `crate::auto_eval`).
+//! Stored results of the automatic reference match (the rule is in docs/auto-eval.md and
+//! `crate::metrics::auto_eval`).
 
 use super::ids::CandidateId;
 use chrono::{DateTime, Utc};

@@ -1,8 +1,8 @@
 //! Corpora: the English source and its translations (reference and MT systems).
 
 use super::ids::{CorpusId, TokenRef};
-use crate::alignment::Alignment;
-use crate::tokens;
+use crate::model::alignment::Alignment;
+use crate::model::tokens;
 use serde::{Deserialize, Serialize};
 
 /// What a corpus is to the test suite.

@@ -34,7 +34,7 @@ impl Default for Languages {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
-    /// Run the conflict checks of spec §5 (for this master and every batch made from it).
+    /// Run the conflict checks (docs/domain.md, "Conflict rules") (for this master and every batch made from it).
     #[serde(default = "yes")]
     pub conflict_checks: bool,
 }

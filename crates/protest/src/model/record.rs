@@ -1,7 +1,7 @@
-//! Annotation records: one annotator's judgement of one candidate (spec §1, §4).
+//! Annotation records: one annotator's judgement of one candidate (docs/domain.md, "Concepts", "Questions and tags").
 
+use super::Conflict;
 use super::ids::{AnnotatorId, CandidateId, TokenRef};
-use crate::conflicts::Conflict;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -81,7 +81,7 @@ impl Selection {
     }
 }
 
-/// The outcome of the conflict checks, stored with the record (spec §5).
+/// The outcome of the conflict checks, stored with the record (docs/domain.md, "Conflict rules").
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConflictStatus {

@@ -1,4 +1,4 @@
-//! The test suite: pronoun categories and examples with their antecedents (spec §1–2).
+//! The test suite: pronoun categories and examples with their antecedents (docs/domain.md, "Concepts" and "Categories").
 
 use super::ids::{ExampleNo, TokenRef};
 use serde::{Deserialize, Serialize};
@@ -34,7 +34,7 @@ impl Category {
     }
 }
 
-/// PROTEST's 13 categories (spec §2) in the order of the paper's results table.
+/// PROTEST's 13 categories (docs/domain.md, "Categories") in the order of the paper's results table.
 pub fn standard_categories() -> Vec<Category> {
     use function::*;
     let cat = |name: &str, function: &str, label: &str| Category {

@@ -1,4 +1,4 @@
-//! The standard tags of the annotation guidelines (paper 001 §4.3, spec §4).
+//! The standard tags of the annotation guidelines (paper 001 §4.3; docs/domain.md, "Questions and tags").
 
 /// The overall translation is too poor to judge the pronoun; not annotated for correctness.
 pub const BAD_TRANSLATION: &str = "bad_translation";

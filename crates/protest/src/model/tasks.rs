@@ -1,4 +1,4 @@
-//! Task sets: which candidates go to which annotator (spec §7).
+//! Task sets: which candidates go to which annotator (docs/domain.md, "Task sets").
 
 use super::ids::{AnnotatorId, CandidateId, CorpusId};
 use chrono::{DateTime, Utc};

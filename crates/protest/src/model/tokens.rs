@@ -1,4 +1,4 @@
-//! Tokenised text: one sentence per line, tokens separated by single spaces (spec §1).
+//! Tokenised text: one sentence per line, tokens separated by single spaces (docs/domain.md, "Concepts").
 //!
 //! Token indices in alignments, examples and selections all count tokens this way, so every part
 //! of the tool must split sentences with these functions and nothing else.

@@ -1,15 +1,26 @@
-//! One open file and who is annotating it: every change goes through here, so it is stored
-//! durably and can be undone.
+//! A file open for annotation and who is annotating it: every change goes through the
+//! [`Session`], so it is stored durably and can be undone. The annotation window is its shell; it
+//! holds no state of its own about the file. [`workspace`] opens masters and batches alike,
+//! [`Kept`] keeps a view of the master up to date one change at a time, and [`Opening`] is a set
+//! of candidates to work through.
 
-use super::workspace::{Mode, Workspace};
-use protest::Error;
-use protest::annotation::{self, Edit, Leaving, UsedTags};
-use protest::conflicts::Conflict;
-use protest::history::History;
-use protest::model::{AnnotatorId, CandidateId, Category, Master, Record};
-use protest::store::Store;
+mod kept;
+mod opening;
+pub mod workspace;
+
+pub use kept::{Follows, Kept};
+pub use opening::Opening;
+
+use crate::Error;
+use crate::annotate::conflicts::{self, Leaving};
+use crate::annotate::edit::{self, Edit, EditError};
+use crate::annotate::history::History;
+use crate::annotate::suggestions::UsedTags;
+use crate::model::{AnnotatorId, CandidateId, Category, Conflict, Master, Record};
+use crate::store::Store;
 use std::collections::BTreeSet;
 use std::path::Path;
+use workspace::{Mode, Workspace};
 
 pub struct Session {
     file: Box<dyn Workspace>,
@@ -24,6 +35,24 @@ pub struct Session {
     changed_from: u64,
     /// The tags in use, for the tag boxes' suggestions every frame.
     tags: UsedTags,
+}
+
+/// Why a change made through the session did not happen, or is not on disk. The messages are
+/// the ones the annotation window shows.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The edit is not allowed; the record is as it was.
+    #[error(transparent)]
+    Edit(#[from] EditError),
+    /// The change could not be saved, and is not kept in memory either.
+    #[error("Could not save: {0}")]
+    NotSaved(Error),
+    /// Saving what is not saved failed again: it stays kept in memory, not saved.
+    #[error("Still not saved: {0}")]
+    StillNotSaved(Error),
+    /// Closing failed (what the journal holds comes back when the file is next opened).
+    #[error("Could not close the file: {0}")]
+    Close(Error),
 }
 
 /// Changes the session keeps in memory that are not saved, and why.
@@ -122,12 +151,12 @@ impl Session {
     }
 
     /// Tries again to save what is not saved.
-    pub fn retry(&mut self) -> Result<(), String> {
-        self.file.retry().map_err(|e| format!("Still not saved: {e}"))
+    pub fn retry(&mut self) -> Result<(), SessionError> {
+        self.file.retry().map_err(SessionError::StillNotSaved)
     }
 
     /// Writes the file as it is here, changes not saved included, into a new file.
-    pub fn save_copy(&self, path: &Path) -> protest::Result<()> {
+    pub fn save_copy(&self, path: &Path) -> crate::Result<()> {
         self.file.save_copy(path)
     }
 
@@ -146,7 +175,7 @@ impl Session {
         }
     }
 
-    /// The tags to offer for a candidate of `category` ([`annotation::tag_suggestions`]).
+    /// The tags to offer for a candidate of `category` ([`crate::annotate::suggestions::tag_suggestions`]).
     pub fn tag_suggestions(&self, category: &Category) -> Vec<String> {
         self.tags.suggestions(category)
     }
@@ -159,10 +188,10 @@ impl Session {
         self.tags = UsedTags::new(self.master());
     }
 
-    /// One of the researcher's operations on the master (`protest::workflow`): all or nothing,
+    /// One of the researcher's operations on the master (`crate::workflow`): all or nothing,
     /// in memory and on disk. Masters only: a batch holds one annotator's work and nothing else
     /// changes in it. The operation may add candidates, so the display order is taken afresh.
-    pub fn run<T>(&mut self, operation: impl FnOnce(&mut Store<Master>) -> protest::Result<T>) -> protest::Result<T> {
+    pub fn run<T>(&mut self, operation: impl FnOnce(&mut Store<Master>) -> crate::Result<T>) -> crate::Result<T> {
         let path = self.path().to_path_buf();
         let Some(store) = self.file.master_store() else {
             return Err(Error::refused(path, "only a master can be changed this way; this is an annotator's batch"));
@@ -195,16 +224,15 @@ impl Session {
     }
 
     /// Makes one change to the current annotator's record and stores it.
-    pub fn edit(&mut self, candidate: CandidateId, edit: Edit) -> Result<(), String> {
+    pub fn edit(&mut self, candidate: CandidateId, edit: Edit) -> Result<(), SessionError> {
         self.edit_as(candidate, self.annotator, edit)
     }
 
     /// Makes one change to someone's record (the researcher's tags in the overview) and stores
     /// it; undo takes it back like any other change.
-    pub fn edit_as(&mut self, candidate: CandidateId, annotator: AnnotatorId, edit: Edit) -> Result<(), String> {
+    pub fn edit_as(&mut self, candidate: CandidateId, annotator: AnnotatorId, edit: Edit) -> Result<(), SessionError> {
         let before = self.master().records.get(candidate, annotator).cloned();
-        let after = annotation::apply(self.master(), candidate, annotator, before.as_ref(), edit, chrono::Utc::now())
-            .map_err(|e| e.to_string())?;
+        let after = edit::apply(self.master(), candidate, annotator, before.as_ref(), edit, chrono::Utc::now())?;
         let unchanged = match &before {
             Some(b) => b.same_content(&after),
             None => after.is_blank(),
@@ -219,8 +247,8 @@ impl Session {
 
     /// Checks the record of the example being left: stores a clear status, or returns the failed
     /// rules for the conflict dialog.
-    pub fn leave(&mut self, candidate: CandidateId) -> Result<Vec<Conflict>, String> {
-        match annotation::on_leave(self.master(), self.record(candidate)) {
+    pub fn leave(&mut self, candidate: CandidateId) -> Result<Vec<Conflict>, SessionError> {
+        match conflicts::on_leave(self.master(), self.record(candidate)) {
             Leaving::Nothing => Ok(Vec::new()),
             Leaving::Settle(record) => self.settle(record).map(|()| Vec::new()),
             Leaving::Ask(conflicts) => Ok(conflicts),
@@ -228,15 +256,15 @@ impl Session {
     }
 
     /// *Keep as is*: stores the record with its conflicts.
-    pub fn keep(&mut self, candidate: CandidateId, conflicts: Vec<Conflict>) -> Result<(), String> {
+    pub fn keep(&mut self, candidate: CandidateId, conflicts: Vec<Conflict>) -> Result<(), SessionError> {
         let Some(record) = self.record(candidate) else { return Ok(()) };
-        let kept = annotation::settle(record, conflicts);
+        let kept = conflicts::settle(record, conflicts);
         self.settle(kept)
     }
 
     /// Stores a record's new conflict status; the change that made the record, if still in the
     /// history, now ends with it, so redo gives the record back as it was left.
-    fn settle(&mut self, record: Record) -> Result<(), String> {
+    fn settle(&mut self, record: Record) -> Result<(), SessionError> {
         self.history.settled(&record);
         self.store(record.candidate, Some(record))
     }
@@ -251,7 +279,7 @@ impl Session {
 
     /// Reverts the last change: stores the whole record as it was before (its conflict status
     /// included). Returns what was undone, to show it.
-    pub fn undo(&mut self) -> Result<Option<Undone>, String> {
+    pub fn undo(&mut self) -> Result<Option<Undone>, SessionError> {
         let Some(step) = self.history.undo() else { return Ok(None) };
         let (candidate, annotator) = step.key();
         if let Err(e) = self.store_for(candidate, annotator, step.before.clone()) {
@@ -263,7 +291,7 @@ impl Session {
 
     /// Makes the last undone change again: stores the whole record as it was after it (as it
     /// was left, if the conflict checks settled it). Returns what was redone.
-    pub fn redo(&mut self) -> Result<Option<Undone>, String> {
+    pub fn redo(&mut self) -> Result<Option<Undone>, SessionError> {
         let Some(step) = self.history.redo() else { return Ok(None) };
         let (candidate, annotator) = step.key();
         if let Err(e) = self.store_for(candidate, annotator, step.after.clone()) {
@@ -273,7 +301,7 @@ impl Session {
         Ok(Some(Undone { candidate, what: step.describe(self.master()) }))
     }
 
-    fn store(&mut self, candidate: CandidateId, record: Option<Record>) -> Result<(), String> {
+    fn store(&mut self, candidate: CandidateId, record: Option<Record>) -> Result<(), SessionError> {
         self.store_for(candidate, self.annotator, record)
     }
 
@@ -282,7 +310,7 @@ impl Session {
         candidate: CandidateId,
         annotator: AnnotatorId,
         record: Option<Record>,
-    ) -> Result<(), String> {
+    ) -> Result<(), SessionError> {
         let tags_of =
             |s: &Self| s.master().records.get(candidate, annotator).map(|r| r.tags.clone()).unwrap_or_default();
         let before: BTreeSet<String> = tags_of(self);
@@ -299,76 +327,11 @@ impl Session {
             Ok(()) => Ok(()),
             // Kept in memory as not saved: the status line and the banner say so until it is.
             Err(_) if self.master().records.get(candidate, annotator) == kept.as_ref() => Ok(()),
-            Err(e) => Err(format!("Could not save: {e}")),
+            Err(e) => Err(SessionError::NotSaved(e)),
         }
     }
 
-    pub fn close(self) -> Result<(), String> {
-        self.file.close().map_err(|e| format!("Could not close the file: {e}"))
-    }
-}
-
-/// A view of the master for one annotator that takes in one changed record at a time
-/// (`annotation::Browser`, `annotation::Progress`).
-pub trait Follows {
-    fn update(&mut self, master: &Master, candidate: CandidateId);
-}
-
-impl Follows for annotation::Browser {
-    fn update(&mut self, master: &Master, candidate: CandidateId) {
-        annotation::Browser::update(self, master, candidate);
-    }
-}
-
-impl Follows for annotation::Progress {
-    fn update(&mut self, master: &Master, candidate: CandidateId) {
-        annotation::Progress::update(self, master, candidate);
-    }
-}
-
-/// A view drawn every frame and kept up to date with the session's changes: on a large master,
-/// building it looks at every candidate (hundreds of milliseconds at 100× PROTEST,
-/// docs/performance.md), following a change looks at one. It is built afresh only for another
-/// annotator or after a change to the whole master.
-pub struct Kept<V> {
-    kept: Option<(V, AnnotatorId, u64)>,
-}
-
-impl<V> Default for Kept<V> {
-    fn default() -> Self {
-        Kept { kept: None }
-    }
-}
-
-impl<V: Follows> Kept<V> {
-    /// The view as of now: `build` makes it for the master and the current annotator when it
-    /// cannot be brought up to date.
-    pub fn get(&mut self, session: &Session, build: impl FnOnce(&Master, AnnotatorId) -> V) -> &V {
-        let annotator = session.annotator();
-        let current = match &mut self.kept {
-            Some((view, of, seen)) if *of == annotator => match session.since(*seen) {
-                Since::Nothing => true,
-                Since::Records(changed) => {
-                    for &(candidate, _) in changed.iter().filter(|(_, a)| *a == annotator) {
-                        view.update(session.master(), candidate);
-                    }
-                    *seen = session.changes();
-                    true
-                }
-                Since::Everything => false,
-            },
-            _ => false,
-        };
-        if !current {
-            self.kept = None;
-        }
-        let (view, ..) =
-            self.kept.get_or_insert_with(|| (build(session.master(), annotator), annotator, session.changes()));
-        view
-    }
-
-    /// Forgets the view (what it was built from changed).
-    pub fn clear(&mut self) {
-        self.kept = None;
+    pub fn close(self) -> Result<(), SessionError> {
+        self.file.close().map_err(SessionError::Close)
     }
 }

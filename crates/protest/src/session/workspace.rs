@@ -3,16 +3,16 @@
 //! The app talks to a `dyn Workspace` only. A kind of file plugs in by implementing
 //! [`Annotatable`] for its [`Document`] type and adding one arm to [`open`].
 
-use protest::Result;
-use protest::annotation;
-use protest::batch::{self, Batch};
-use protest::disk::Disk;
-use protest::model::{AnnotatorId, CandidateId, Master, Record};
-use protest::store::{Document, Opened, Store};
+use crate::Result;
+use crate::annotate::browse;
+use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use crate::store::batch_file::{self, Batch};
+use crate::store::disk::Disk;
+use crate::store::{Document, Opened, Store};
 use std::path::Path;
 use std::sync::Arc;
 
-/// Who the file is for (spec §6).
+/// Who the file is for (docs/domain.md, "Modes and views").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     /// A master: every candidate, any annotator, corpus names and the corpus filter.
@@ -38,7 +38,7 @@ impl Annotatable for Master {
     }
 
     fn order(&self) -> Vec<CandidateId> {
-        annotation::example_order(self)
+        browse::example_order(self)
     }
 
     fn annotator(&self) -> Option<AnnotatorId> {
@@ -80,7 +80,7 @@ pub trait Workspace {
     /// kept as not saved).
     fn put(&mut self, record: Record) -> Result<()>;
     fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()>;
-    /// The master's store, for the researcher's operations (`protest::workflow`); `None` for a
+    /// The master's store, for the researcher's operations (`crate::workflow`); `None` for a
     /// batch.
     fn master_store(&mut self) -> Option<&mut Store<Master>>;
     /// Changes kept in memory that are not saved yet.
@@ -162,7 +162,7 @@ impl<D: Annotatable> Workspace for Store<D> {
 /// Opens a master or a batch (told apart by its `format` field) for the app, writing through
 /// `disk`.
 pub fn open(disk: Arc<dyn Disk>, path: &Path) -> Result<(Box<dyn Workspace>, Opened)> {
-    if batch::is_batch_file(path) {
+    if batch_file::is_batch_file(path) {
         let (store, opened) = Store::<Batch>::open_on(disk, path)?;
         return Ok((Box::new(store), opened));
     }

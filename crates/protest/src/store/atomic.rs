@@ -5,8 +5,8 @@
 //!
 //! Every write goes through a [`Disk`], the seam where tests inject failures.
 
-use crate::disk::{Disk, DiskFile, Identity};
 use crate::error::{Error, Result};
+use crate::store::disk::{Disk, DiskFile, Identity};
 use rand::Rng;
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -291,7 +291,7 @@ impl Drop for Published<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::disk::{Fault, Faulty, Os};
+    use crate::store::disk::{Fault, Faulty, Os};
 
     #[test]
     fn replaces_the_file_and_leaves_no_temporary() {

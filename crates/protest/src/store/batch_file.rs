@@ -10,16 +10,15 @@
 //! the master is recomputed from the master's task set when the batch is merged (see
 //! [`export::layout`]).
 
-pub mod export;
-
-use crate::disk::Os;
+use crate::annotate::{browse, status};
 use crate::error::{Error, Place, Result};
 use crate::model::{
     Annotator, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, Languages, Master, Purpose,
     Records, Settings,
 };
+use crate::store::disk::Os;
 use crate::store::{Document, Store};
-use crate::{annotation, atomic, journal, json, master_file};
+use crate::store::{atomic, journal, json, master_file};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -40,8 +39,8 @@ pub struct Batch {
     pub created: DateTime<Utc>,
     pub task_set: u32,
     pub purpose: Purpose,
-    /// The restricted master: its only annotator is the batch's.
-    content: Master,
+    /// The restricted master: its only annotator is the batch's (made by `crate::batches::export`).
+    pub(crate) content: Master,
 }
 
 impl Batch {
@@ -247,7 +246,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
     content.reindex();
     master_file::check(path, &content)?;
     // Derived state is derived: a stored `clear` that breaks a rule is not trusted.
-    annotation::rederive_all(&mut content);
+    status::rederive_all(&mut content);
     Ok(Batch {
         id: file.id,
         master_id: file.master,
@@ -344,13 +343,13 @@ impl fmt::Display for Summary<'_> {
         }
         let kept = m.source().map_or(0, |s| s.sentences.iter().filter(|s| !s.is_empty()).count());
         writeln!(f, "Source sentences kept: {kept} of {}", m.sentence_count())?;
-        let rows = annotation::browse(m, b.annotator().id, &b.order(), None);
+        let rows = browse::browse(m, b.annotator().id, &b.order(), None);
         let width = rows.iter().map(|r| r.category.chars().count()).max().unwrap_or(0);
         writeln!(f, "{:w$}  {:>5}  {:>5}  {:>8}", "Categories", "new", "done", "conflict", w = width + 2)?;
         for r in rows.iter().filter(|r| r.total() > 0) {
             writeln!(f, "  {:width$}  {:>5}  {:>5}  {:>8}", r.category, r.new.len(), r.done.len(), r.conflict.len())?;
         }
-        let count = |pick: fn(&annotation::CategoryRow) -> usize| rows.iter().map(pick).sum::<usize>();
+        let count = |pick: fn(&browse::CategoryRow) -> usize| rows.iter().map(pick).sum::<usize>();
         writeln!(
             f,
             "Candidates: {} ({} new, {} done, {} with conflicts)",
@@ -366,9 +365,10 @@ impl fmt::Display for Summary<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::annotation::{self, Edit};
+    use crate::annotate::edit::{self, Edit};
+    use crate::batches::export;
+    use crate::batches::plan::{self, Request, every};
     use crate::model::{AnnotatorId, ConflictStatus, Judgement, Record, Role};
-    use crate::plan::{self, Request, every};
     use std::path::PathBuf;
 
     /// The sample master planned for Anna and Ben, and Anna's batch written to a temporary folder.
@@ -392,8 +392,8 @@ mod tests {
         assert_eq!(loaded, export::build(&m, 1, AnnotatorId(1), DateTime::UNIX_EPOCH).unwrap());
         assert_eq!(loaded.annotator().name, "Anna");
         assert!(is_batch(&std::fs::read(&path).unwrap()) && is_batch_file(&path));
-        assert!(!is_batch(include_bytes!("../../sample_batches/sample.master.json")));
-        let master = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_batches/sample.master.json");
+        assert!(!is_batch(include_bytes!("../../../../sample_batches/sample.master.json")));
+        let master = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sample_batches/sample.master.json");
         assert!(!is_batch_file(&master) && !is_batch_file(&dir.path().join("missing.json")));
         // Only the beginning counts: a batch cut short is still a batch (its loader says what is wrong).
         let bytes = std::fs::read(&path).unwrap();
@@ -401,7 +401,7 @@ mod tests {
         assert!(!is_batch(br#"{"format": 1}"#) && !is_batch(b"[]") && !is_batch(b""));
         // Sparse on disk: far smaller than the master.
         let size = std::fs::metadata(&path).unwrap().len() as usize;
-        assert!(size * 2 < include_bytes!("../../sample_batches/sample.master.json").len(), "{size} bytes");
+        assert!(size * 2 < include_bytes!("../../../../sample_batches/sample.master.json").len(), "{size} bytes");
     }
 
     #[test]
@@ -411,7 +411,7 @@ mod tests {
         let mut batch = export::build(&m, 1, AnnotatorId(1), DateTime::UNIX_EPOCH).unwrap();
         let first = batch.order()[0];
         // Pronoun yes, no token selected (rule 4), and the file says "clear".
-        let r = annotation::apply(
+        let r = edit::apply(
             batch.content(),
             first,
             AnnotatorId(1),
@@ -433,7 +433,7 @@ mod tests {
     fn the_batches_of_a_master_are_found_in_a_folder() {
         let dir = tempfile::tempdir().unwrap();
         let (m, path) = anna_batch(&dir);
-        std::fs::write(dir.path().join("master.json"), include_bytes!("../../sample_batches/sample.master.json"))
+        std::fs::write(dir.path().join("master.json"), include_bytes!("../../../../sample_batches/sample.master.json"))
             .unwrap();
         std::fs::write(dir.path().join("broken.json"), "{").unwrap();
         assert_eq!(batches_in(dir.path(), &m.id), [path]);
@@ -448,12 +448,10 @@ mod tests {
         let (mut store, _) = Store::<Batch>::open(&path).unwrap();
         let anna = store.doc().annotator().id;
         let first = store.doc().order()[0];
-        let r =
-            annotation::apply(store.master(), first, anna, None, Edit::Judge(Role::Pronoun, Judgement::No), Utc::now())
-                .unwrap();
-        let r =
-            annotation::apply(store.master(), first, anna, Some(&r), Edit::Remarks("wrong gender".into()), Utc::now())
-                .unwrap();
+        let r = edit::apply(store.master(), first, anna, None, Edit::Judge(Role::Pronoun, Judgement::No), Utc::now())
+            .unwrap();
+        let r = edit::apply(store.master(), first, anna, Some(&r), Edit::Remarks("wrong gender".into()), Utc::now())
+            .unwrap();
         store.put(r.clone()).unwrap();
         drop(store); // no close: as if the app was killed
         let (store, opened) = Store::<Batch>::open(&path).unwrap();
@@ -471,7 +469,7 @@ mod tests {
         let (_, path) = anna_batch(&dir);
         let (mut store, _) = Store::<Batch>::open(&path).unwrap();
         let c = store.doc().order()[3];
-        let r = annotation::apply(
+        let r = edit::apply(
             store.master(),
             c,
             AnnotatorId(1),
@@ -507,7 +505,7 @@ mod tests {
         assert!(e.contains("format version 2 is not supported"), "{e}");
         let e = refused(&text[..text.len() / 2]);
         assert!(e.contains("truncated"), "{e}");
-        let e = refused(&String::from_utf8_lossy(include_bytes!("../../sample_batches/sample.master.json")));
+        let e = refused(&String::from_utf8_lossy(include_bytes!("../../../../sample_batches/sample.master.json")));
         assert!(e.contains("this is a master file, not a batch file"), "{e}");
     }
 }

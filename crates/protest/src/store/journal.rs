@@ -9,10 +9,10 @@
 //! than its file's was already folded in (the crash came between the two steps) and is dropped.
 //! See docs/journal.md.
 
-use crate::atomic;
-use crate::disk::{Disk, DiskFile, Identity};
 use crate::error::{Error, Place, Result};
 use crate::model::{AnnotatorId, CandidateId, Record};
+use crate::store::atomic;
+use crate::store::disk::{Disk, DiskFile, Identity};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -265,7 +265,7 @@ impl Journal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::disk::{Fault, Faulty, Op, os};
+    use crate::store::disk::{Fault, Faulty, Op, os};
     use chrono::Utc;
     use std::fs::OpenOptions;
 

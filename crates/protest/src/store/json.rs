@@ -189,7 +189,7 @@ pub fn read<'de, T: Deserialize<'de>>(
             match serde_json::Deserializer::from_slice(bytes).into_iter::<Header>().next().unwrap_or_else(|| {
                 serde_json::from_slice::<Header>(bytes) // no value at all: let it say why
             }) {
-                Ok(h) if h.journal.as_ref().and_then(|j| j.as_str()) == Some(crate::journal::FORMAT) => {
+                Ok(h) if h.journal.as_ref().and_then(|j| j.as_str()) == Some(crate::store::journal::FORMAT) => {
                     Err(Error::whole_file(
                         path,
                         format!(

@@ -1,11 +1,11 @@
 //! Reading and writing master files (format `protest-master`, version 1; see
 //! docs/master-format.md).
 
-use crate::disk::Os;
 use crate::error::{Error, Place, Result};
 use crate::model::{Corpus, MASTER_FORMAT, MASTER_VERSION, Master};
-use crate::validate::{self, Problem};
-use crate::{atomic, json};
+use crate::store::disk::Os;
+use crate::store::validate::{self, Problem};
+use crate::store::{atomic, json};
 use rayon::prelude::*;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor, value::MapDeserializer};
@@ -30,7 +30,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Master> {
     master.reindex();
     check(path, &master)?;
     // Derived state is derived: a stored `clear` that breaks a rule is not trusted.
-    crate::annotation::rederive_all(&mut master);
+    crate::annotate::status::rederive_all(&mut master);
     Ok(master)
 }
 
@@ -118,8 +118,8 @@ pub fn write(master: &Master, out: &mut dyn std::io::Write) -> std::io::Result<(
 mod tests {
     use super::*;
 
-    const SAMPLE: &[u8] = include_bytes!("../sample_batches/sample.master.json");
-    const TINY: &str = include_str!("../tests/fixtures/tiny/tiny.master.json");
+    const SAMPLE: &[u8] = include_bytes!("../../../../sample_batches/sample.master.json");
+    const TINY: &str = include_str!("../../../../tests/fixtures/tiny/tiny.master.json");
 
     #[test]
     fn the_parallel_parse_reads_what_the_plain_parse_reads() {

@@ -3,7 +3,7 @@
 //! stories without saying so.
 //!
 //! - Annotation changes ([`Store::put`], [`Store::remove`]) go to the journal (one fsynced line
-//!   each, see [`crate::journal`]), so their cost does not grow with the file. A change the
+//!   each, see [`crate::store::journal`]), so their cost does not grow with the file. A change the
 //!   journal cannot take (a full disk) is kept in memory as *not saved* ([`Store::not_saved`])
 //!   and saved before the next change, or by [`Store::retry`].
 //! - Other changes ([`Store::update`], [`Store::commit`]) and closing rewrite the file
@@ -18,12 +18,24 @@
 //!   stay in memory, for [`Store::save_copy`].
 //!
 //! All writes go through a [`Disk`].
+//!
+//! The files behind it are submodules: masters ([`master_file`]) and batches ([`batch_file`]) in
+//! our JSON layout ([`json`]), checked by [`validate`]; the journal ([`journal`]); atomic writes
+//! ([`atomic`]) through the [`disk`] seam; and what `protest check` prints ([`summary`]).
 
-use crate::disk::{self, Disk, Identity};
+pub mod atomic;
+pub mod batch_file;
+pub mod disk;
+pub mod journal;
+pub mod json;
+pub mod master_file;
+pub mod summary;
+pub mod validate;
+
 use crate::error::{Error, Result};
-use crate::journal::{self, Entry, Journal, Replay};
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
-use crate::{atomic, json, master_file, validate};
+use disk::{Disk, Identity};
+use journal::{Entry, Journal, Replay};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -645,11 +657,11 @@ fn is_at(_handle: &File, path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::disk::{Fault, Faulty, Op};
     use crate::model::Judgement;
+    use crate::store::disk::{Fault, Faulty, Op};
     use chrono::Utc;
 
-    const TINY: &str = include_str!("../tests/fixtures/tiny/tiny.master.json");
+    const TINY: &str = include_str!("../../../../tests/fixtures/tiny/tiny.master.json");
 
     fn tiny(dir: &tempfile::TempDir) -> PathBuf {
         let path = dir.path().join("tiny.master.json");

@@ -1,7 +1,7 @@
 //! What `protest check` prints about a valid master: enough to see at a glance that nothing was
 //! lost in an import, a conversion or a merge.
 
-use crate::annotation::{self, Status};
+use crate::annotate::status::{self, Status};
 use crate::model::{AnnotatorId, CorpusRole, Master};
 use std::fmt;
 
@@ -27,7 +27,7 @@ pub struct AnnotatorLine {
     pub id: AnnotatorId,
     pub name: String,
     pub records: usize,
-    /// Of those records, by [`annotation::status`]: done, and with conflicts (kept, or breaking
+    /// Of those records, by [`status::status`]: done, and with conflicts (kept, or breaking
     /// a rule unchecked). The rest are blank.
     pub done: usize,
     pub conflict: usize,
@@ -38,7 +38,7 @@ impl AnnotatorLine {
         let mut line = AnnotatorLine { id, name: master.annotator_name(id), records: 0, done: 0, conflict: 0 };
         for r in master.records.iter().filter(|r| r.annotator == id) {
             line.records += 1;
-            match annotation::status(master, Some(r)) {
+            match status::status(master, Some(r)) {
                 Status::New => {}
                 Status::Done => line.done += 1,
                 Status::Conflict => line.conflict += 1,

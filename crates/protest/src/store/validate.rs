@@ -4,8 +4,8 @@
 //! express: indices in range, references that resolve, one reference per thing. Each problem
 //! carries the JSON path of the offending value so the message can point into the file.
 
+use crate::model::tokens;
 use crate::model::{Corpus, CorpusRole, Master, Outcome, Record, Role, TokenRef, tags};
-use crate::tokens;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 
@@ -426,7 +426,7 @@ fn auto_eval(m: &Master, p: &mut Problems) {
             p.add(format!("{at}.candidate"), format!("{of}: the candidate does not exist"));
             continue;
         };
-        if !crate::auto_eval::matching::is_compared(m, candidate) {
+        if !crate::metrics::auto_eval::matching::is_compared(m, candidate) {
             p.add(format!("{at}.candidate"), format!("{of}: the candidate is not an MT system's translation"));
         }
         if e.round == 0 || e.round as usize > rounds.len() {
@@ -457,7 +457,7 @@ fn auto_eval(m: &Master, p: &mut Problems) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::alignment::Alignment;
+    use crate::model::alignment::Alignment;
     use crate::model::{AnnotatorId, CandidateId};
 
     #[test]

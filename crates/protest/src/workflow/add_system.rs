@@ -1,10 +1,10 @@
-//! Adding a new MT system's output to the master. The slow part, [`crate::add_system::prepare`]
+//! Adding a new MT system's output to the master. The slow part, [`crate::ingest::add_system::prepare`]
 //! (tokenising and aligning), needs only a copy of the master and may run anywhere; this adds
 //! its result.
 
 use super::{Prepared, commit};
-use crate::add_system::NewSystem;
 use crate::error::Result;
+use crate::ingest::add_system::NewSystem;
 use crate::model::{CorpusId, Master};
 use crate::store::Store;
 

@@ -1,12 +1,12 @@
 //! Adjudication: the candidates annotators disagree on go, as a task set and a batch, to a
-//! further annotator ([`crate::adjudication`] has the rules).
+//! further annotator ([`crate::batches::adjudication`] has the rules).
 
 use super::{Content, Output, Prepared, Written, check_folder, check_target, commit, refused};
-use crate::adjudication;
-use crate::batch::export;
+use crate::batches::adjudication;
+use crate::batches::export;
+use crate::batches::plan::Plan;
 use crate::error::Result;
 use crate::model::{AnnotatorId, Master};
-use crate::plan::Plan;
 use crate::store::Store;
 use chrono::{DateTime, Utc};
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
-//! Adding, renaming and removing the master's annotators ([`crate::annotators`] has the rules).
+//! Adding, renaming and removing the master's annotators ([`crate::batches::annotators`] has the rules).
 
 use super::{Prepared, commit, refused};
-use crate::annotators as roster;
+use crate::batches::annotators as roster;
 use crate::error::Result;
 use crate::model::{AnnotatorId, Master};
 use crate::store::Store;

@@ -1,9 +1,9 @@
-//! A round of the automatic reference match, stored in the master ([`crate::auto_eval`] has the
+//! A round of the automatic reference match, stored in the master ([`crate::metrics::auto_eval`] has the
 //! rules).
 
 use super::{Prepared, commit};
-use crate::auto_eval;
 use crate::error::Result;
+use crate::metrics::auto_eval;
 use crate::model::{Master, Round};
 use crate::store::Store;
 use chrono::{DateTime, Utc};

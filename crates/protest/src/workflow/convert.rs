@@ -1,14 +1,14 @@
-//! Converting the original PROTEST tool's files ([`crate::legacy`] has the rules): a master
+//! Converting the original PROTEST tool's files ([`crate::ingest::legacy`] has the rules): a master
 //! into a new master file, a batch against its converted master, which may gain the batch's
 //! annotator and their part of a task set so that the batch merges into it.
 
 use super::{Content, Output, Prepared, Written, check_target, commit, write_alone};
-use crate::atomic::same_file;
-use crate::disk::Disk;
 use crate::error::{Error, Result};
-use crate::legacy::{self, Converted, Options, Reference, Report};
+use crate::ingest::legacy::{self, Converted, Options, Reference, Report};
 use crate::model::Master;
 use crate::store::Store;
+use crate::store::atomic::same_file;
+use crate::store::disk::Disk;
 use chrono::{DateTime, Utc};
 use std::path::Path;
 

@@ -1,8 +1,8 @@
 //! Exporting a task set's batches: the parts given to annotators in the master, one batch file
-//! per part ([`crate::batch::export`] has the rules).
+//! per part ([`crate::batches::export`] has the rules).
 
 use super::{Content, Output, Prepared, Written, check_folder, check_target, commit, refused};
-use crate::batch::export;
+use crate::batches::export;
 use crate::error::Result;
 use crate::model::Master;
 use crate::store::Store;
@@ -69,7 +69,7 @@ fn chosen(before: &Master, after: &Master, task_set: u32) -> String {
         m.task_sets
             .iter()
             .filter(|t| t.id == task_set)
-            .flat_map(|t| t.tasks.iter().filter(|t| t.label != crate::plan::IAA_LABEL))
+            .flat_map(|t| t.tasks.iter().filter(|t| t.label != crate::batches::plan::IAA_LABEL))
             .map(|t| (t.label.clone(), t.annotator))
             .collect()
     };

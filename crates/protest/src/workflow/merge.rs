@@ -1,16 +1,16 @@
-//! Importing annotated batches into their master ([`crate::merge`] has the rules).
+//! Importing annotated batches into their master ([`crate::batches::merge`] has the rules).
 
 use super::Prepared;
-use crate::batch;
+use crate::batches::merge::{self, Incoming, Merge};
 use crate::error::{Error, Result};
-use crate::merge::{self, Incoming, Merge};
 use crate::model::Master;
 use crate::store::Store;
+use crate::store::batch_file;
 use std::path::PathBuf;
 
 /// Reads batch files as their annotators left them (with any work still in their journals).
 pub fn read(paths: &[PathBuf]) -> Result<Vec<Incoming>> {
-    paths.iter().map(|path| Ok(Incoming { path: path.clone(), batch: batch::load_current(path)? })).collect()
+    paths.iter().map(|path| Ok(Incoming { path: path.clone(), batch: batch_file::load_current(path)? })).collect()
 }
 
 /// Checks the batches against the master and works out the merge, to show before committing.

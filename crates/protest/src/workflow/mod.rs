@@ -9,7 +9,7 @@
 //! 1. *prepare* (`prepare` in each module): check everything and compute the new master and every
 //!    file to write, in memory; nothing is written, and a refusal changes nothing;
 //! 2. *write the outputs* (batch files…): each in full under a temporary name beside it, then
-//!    all renamed into place ([`crate::atomic::Outputs`]);
+//!    all renamed into place ([`crate::store::atomic::Outputs`]);
 //! 3. *commit the master*: one atomic save of the whole file ([`Store::commit`], which also
 //!    checks that the file is still the one opened, revision included); if it fails, the outputs
 //!    are taken back;
@@ -30,12 +30,12 @@ pub mod task_sets;
 #[cfg(test)]
 mod tests;
 
-use crate::atomic::Outputs;
-use crate::batch::{self, Batch};
 use crate::error::{Error, Result};
 use crate::model::Master;
 use crate::store::Store;
-use crate::{journal, master_file};
+use crate::store::atomic::Outputs;
+use crate::store::batch_file::{self, Batch};
+use crate::store::{journal, master_file};
 use std::path::{Path, PathBuf};
 
 /// An operation checked and computed against the master as it was, with nothing written yet.
@@ -75,7 +75,7 @@ enum Content {
 impl Content {
     fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         match self {
-            Content::Batch(b) => batch::write(b, out),
+            Content::Batch(b) => batch_file::write(b, out),
             Content::Master(m) => master_file::write(m, out),
         }
     }
@@ -104,7 +104,7 @@ pub fn commit<T>(store: &mut Store<Master>, prepared: Prepared<T>) -> Result<T> 
 }
 
 /// Writes files that belong to no open master (a converted master) all or none.
-fn write_alone(disk: &dyn crate::disk::Disk, outputs: &[Output]) -> Result<()> {
+fn write_alone(disk: &dyn crate::store::disk::Disk, outputs: &[Output]) -> Result<()> {
     let mut staged = Outputs::new(disk);
     for o in outputs {
         check_target(&o.path, o.replace)?;

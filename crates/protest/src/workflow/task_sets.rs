@@ -1,10 +1,10 @@
-//! Planning task sets and removing those not given out yet ([`crate::plan`] has the rules).
+//! Planning task sets and removing those not given out yet ([`crate::batches::plan`] has the rules).
 
 use super::{Prepared, commit, refused};
-use crate::auto_eval;
+use crate::batches::plan::{self, Plan, PlanError, Request};
 use crate::error::{Error, Result};
+use crate::metrics::auto_eval;
 use crate::model::{Master, TaskSet};
-use crate::plan::{self, Plan, PlanError, Request};
 use crate::store::Store;
 use chrono::{DateTime, Utc};
 

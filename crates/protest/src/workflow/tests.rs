@@ -14,13 +14,13 @@ use super::adjudication::Adjudicating;
 use super::export::Exporting;
 use super::task_sets::Planning;
 use super::*;
-use crate::add_system::{AlignmentFile, NewSystem};
-use crate::atomic;
-use crate::disk::{Fault, Faulty, Op, Os};
-use crate::import::text::PairOrder;
-use crate::legacy::Reference;
+use crate::batches::plan::Request;
+use crate::ingest::add_system::{AlignmentFile, NewSystem};
+use crate::ingest::legacy::Reference;
+use crate::ingest::texts::PairOrder;
 use crate::model::{AnnotatorId, CandidateId, Judgement, Record};
-use crate::plan::Request;
+use crate::store::atomic;
+use crate::store::disk::{Fault, Faulty, Op, Os};
 use crate::store::{Store, load_with_journal};
 use chrono::{DateTime, Duration, Utc};
 use std::collections::BTreeMap;
@@ -33,7 +33,7 @@ fn at(minutes: i64) -> DateTime<Utc> {
 }
 
 fn tiny_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/tiny")
 }
 
 /// Judges a batch's candidates: the first `n`, pronoun `pronoun`.
@@ -77,7 +77,7 @@ fn base(dir: &Path) {
 
 /// The museum master converted from the original tool's file.
 fn museum(dir: &Path) {
-    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/legacy");
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/legacy");
     for name in ["museum.master.db", "museum.batch-anna.db"] {
         fs::copy(old.join(name), dir.join(name)).unwrap();
     }
@@ -141,12 +141,12 @@ type Case = (&'static str, fn(&Path), &'static str, Operation);
 fn operations() -> Vec<Case> {
     let system = |dir: &Path| -> NewSystem {
         let master = master_file::load(&dir.join(MASTER)).unwrap();
-        let options = crate::add_system::Options {
+        let options = crate::ingest::add_system::Options {
             tokenised: true,
             alignment: Some(AlignmentFile { path: tiny_dir().join("mt.alig"), order: PairOrder::SourceTarget }),
-            ..crate::add_system::Options::default()
+            ..crate::ingest::add_system::Options::default()
         };
-        crate::add_system::prepare_file(&master, "mt2", &tiny_dir().join("mt.fr"), &options).unwrap()
+        crate::ingest::add_system::prepare_file(&master, "mt2", &tiny_dir().join("mt.fr"), &options).unwrap()
     };
     let planning = |name: &str, replace: bool| Planning {
         request: Request { name: name.into(), ..Request::everything(&crate::testing::bare_tiny(), 2, 1, 9) },

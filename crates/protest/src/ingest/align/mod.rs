@@ -16,7 +16,7 @@ mod vocabulary;
 pub use model::Settings;
 pub use symmetrise::grow_diag_final_and;
 
-use crate::alignment::Links;
+use crate::model::alignment::Links;
 use model::{Model, UNKNOWN};
 use vocabulary::Vocabulary;
 
@@ -50,7 +50,7 @@ impl Aligner {
     /// The symmetrised links (source index, target index) of one tokenised sentence pair.
     pub fn align(&self, source: &str, target: &str) -> Links {
         let (forward, backward) = self.directional(source, target);
-        let (n, m) = (crate::tokens::token_count(source), crate::tokens::token_count(target));
+        let (n, m) = (crate::model::tokens::token_count(source), crate::model::tokens::token_count(target));
         grow_diag_final_and(n, m, &forward, &backward)
     }
 

@@ -1,14 +1,14 @@
 //! The pronoun alignment repair of APT (paper 000 §2.3) applied to the built-in aligner's
 //! output: a source `it` / `they` left unaligned, or aligned to no target pronoun, gains a link
 //! to a likely target pronoun near its neighbours' alignments. The heuristic itself is
-//! [`crate::pronoun_alignment`]; this module chooses its word lists for a language pair and runs
+//! [`crate::metrics::apt::pronoun_repair`]; this module chooses its word lists for a language pair and runs
 //! it over a corpus.
 
-use crate::alignment::Links;
+use crate::ingest::tokenize::Language;
+use crate::metrics::apt::pronoun_repair::{self, Options, PronounLists};
 use crate::model::Languages;
-use crate::pronoun_alignment::{self, Options, PronounLists};
-use crate::tokenize::Language;
-use crate::tokens;
+use crate::model::alignment::Links;
+use crate::model::tokens;
 
 /// Source pronouns whose alignment is repaired, for English. `he` and `she` are listed so that
 /// the French pronouns aligned to them are not taken by an `it` nearby.
@@ -35,7 +35,7 @@ pub fn repair(source: &[String], target: &[String], links: &mut [Links], lists: 
     let mut added = 0;
     for ((s, t), l) in source.iter().zip(target).zip(links.iter_mut()) {
         let lower = |sentence: &str| tokens::tokens(sentence).map(str::to_lowercase).collect::<Vec<_>>();
-        let repaired = pronoun_alignment::repair_links(&lower(s), &lower(t), l, lists, &Options::PAPER);
+        let repaired = pronoun_repair::repair_links(&lower(s), &lower(t), l, lists, &Options::PAPER);
         added += repaired.len() - l.len();
         *l = repaired;
     }

@@ -4,7 +4,7 @@
 //! link a so far unaligned word, then add the remaining links of each direction that join two
 //! unaligned words.
 
-use crate::alignment::Links;
+use crate::model::alignment::Links;
 
 /// Neighbours in the order Moses tries them: the four sides, then the four diagonals.
 const NEIGHBOURS: [(isize, isize); 8] = [(-1, 0), (0, -1), (1, 0), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)];

@@ -14,7 +14,7 @@ pub struct Vocabulary {
 impl Vocabulary {
     /// The ids of a tokenised sentence's tokens, adding new words.
     pub fn encode(&mut self, sentence: &str) -> Vec<u32> {
-        crate::tokens::tokens(sentence)
+        crate::model::tokens::tokens(sentence)
             .map(|token| {
                 let word = token.to_lowercase();
                 let next = self.ids.len() as u32 + 1;
@@ -25,7 +25,7 @@ impl Vocabulary {
 
     /// The ids of a sentence's tokens; `None` for a word never seen in training.
     pub fn lookup(&self, sentence: &str) -> Vec<Option<u32>> {
-        crate::tokens::tokens(sentence).map(|token| self.ids.get(&token.to_lowercase()).copied()).collect()
+        crate::model::tokens::tokens(sentence).map(|token| self.ids.get(&token.to_lowercase()).copied()).collect()
     }
 
     /// Number of ids in use, the empty word included.

@@ -13,11 +13,12 @@ use super::suite::{self, Suite};
 use super::tasks::{self, Placement};
 use super::text::Reference;
 use super::{Options, modified_time};
-use crate::batch::{Batch, export};
+use crate::batches::export;
 use crate::error::{Error, Result};
 use crate::model::{Annotator, AnnotatorId, CandidateId, Master, Record};
 use crate::store::Document;
-use crate::validate;
+use crate::store::batch_file::Batch;
+use crate::store::validate;
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 

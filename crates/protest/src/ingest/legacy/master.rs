@@ -7,8 +7,9 @@ use super::suite::{self, Suite};
 use super::tasks::{self, TaskTally};
 use super::{Options, modified_time};
 use crate::error::{Error, Result};
+use crate::ingest::from_texts;
 use crate::model::{Master, Records};
-use crate::{import, master_file};
+use crate::store::master_file;
 use std::path::Path;
 
 pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(Master, Report)> {
@@ -19,7 +20,7 @@ pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(
 
     let mut notes = suite.notes.clone();
     let given_id = old.meta.master_id.as_deref().map(str::trim).filter(|id| !id.is_empty());
-    let id = given_id.map_or_else(import::new_master_id, str::to_owned);
+    let id = given_id.map_or_else(from_texts::new_master_id, str::to_owned);
     if given_id.is_none() {
         notes.push(format!("the file has no master_id: the master gets the new id {id}"));
     }

@@ -27,9 +27,9 @@ pub use report::{Counts, OldCounts, OldValues, Report};
 pub use tasks::{How, Placement};
 pub use text::Reference;
 
-use crate::batch::Batch;
 use crate::error::{Error, Result};
 use crate::model::Master;
+use crate::store::batch_file::Batch;
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 

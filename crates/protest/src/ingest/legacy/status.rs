@@ -1,12 +1,12 @@
 //! The old tool's `conflict_status` strings and our [`ConflictStatus`] (table in docs/legacy.md).
 //!
 //! The old tool stored one pronoun part and one antecedent part, e.g. `ana_notokens ant_ok`, each
-//! naming at most one failed check. Each maps to one rule of spec §5; `ana_tagsonly` is rule 3
+//! naming at most one failed check. Each maps to one conflict rule (docs/domain.md); `ana_tagsonly` is rule 3
 //! when the record is tagged `noncompositional_translation` (the old tool reported an unset
 //! pronoun there as "tags but unset") and rule 6 otherwise. [`to_old`] gives the string back from
 //! the rules and the record, so a conversion can tell when it was not exact.
 
-use crate::conflicts::Conflict;
+use crate::model::Conflict;
 use crate::model::{ConflictStatus, Judgement, Record, tags};
 
 /// The pronoun parts, in the old tool's order (its status codes 0–7).

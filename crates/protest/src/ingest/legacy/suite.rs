@@ -7,11 +7,11 @@ use super::db::at_row;
 use super::old::{self, OldFile};
 use super::text::{self, Reference};
 use crate::error::Result;
+use crate::model::tokens;
 use crate::model::{
     Antecedent, Candidate, CandidateId, Category, Corpus, CorpusId, Example, ExampleNo, TokenRef, standard_categories,
     tags,
 };
-use crate::tokens;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 

@@ -6,13 +6,13 @@
 //! parts have no annotator yet, and converting each batch then gives its annotator their parts —
 //! or, when the batch's candidates are not exactly some parts of one task set, a task set of its
 //! own. Either way the master gets a task set that gives the annotator exactly the batch's
-//! candidates, which is what [`crate::merge`] maps batches through.
+//! candidates, which is what [`crate::batches::merge`] maps batches through.
 
 use super::db::at_row;
 use super::old::OldFile;
+use crate::batches::plan::{self, IAA_LABEL};
 use crate::error::Result;
 use crate::model::{Annotator, AnnotatorId, CandidateId, Master, Purpose, Task, TaskSet};
-use crate::plan::{self, IAA_LABEL};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;

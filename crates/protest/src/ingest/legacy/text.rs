@@ -5,8 +5,8 @@
 use super::db::at_row;
 use super::old::{self, OldFile};
 use crate::error::{Error, Result};
+use crate::model::tokens;
 use crate::model::{Corpus, CorpusId, CorpusRole};
-use crate::tokens;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 

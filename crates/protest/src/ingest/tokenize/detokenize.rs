@@ -11,7 +11,7 @@ pub fn detokenize(tokenised: &str, language: Language) -> String {
     let mut out = String::with_capacity(tokenised.len());
     let mut glue_next = false;
     let mut quote_open = false;
-    for token in crate::tokens::tokens(tokenised) {
+    for token in crate::model::tokens::tokens(tokenised) {
         let token = unescape(token);
         let (glue_before, glue_after) = match token.as_str() {
             "\"" => {
@@ -38,7 +38,7 @@ pub fn detokenize(tokenised: &str, language: Language) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tokenize::tokenize;
+    use crate::ingest::tokenize::tokenize;
 
     #[test]
     fn joins_punctuation_elisions_and_clitics() {

@@ -49,7 +49,7 @@ const FRENCH_ELISIONS: &[&str] = &[
 const ENGLISH_CLITICS: &[&str] = &["'s", "'t", "'re", "'ve", "'m", "'d", "'ll"];
 
 /// Tokenises one line of plain text: tokens separated by single spaces, no leading or trailing
-/// space (see [`crate::tokens`]).
+/// space (see [`crate::model::tokens`]).
 pub fn tokenize(line: &str, language: Language) -> String {
     let text = normalise(line);
     let mut tokens = Vec::new();
@@ -370,7 +370,7 @@ mod tests {
         ] {
             let once = tokenize(text, language);
             assert_eq!(tokenize(&once, language), once);
-            assert!(crate::tokens::malformed(&once).is_none());
+            assert!(crate::model::tokens::malformed(&once).is_none());
         }
     }
 }

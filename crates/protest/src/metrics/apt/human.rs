@@ -9,7 +9,7 @@
 
 use super::case::{Case, Weighting};
 use super::master::MasterApt;
-use crate::correlate::{self, Correlation};
+use crate::metrics::correlate::{self, Correlation};
 use crate::model::{CandidateId, CorpusRole, Judgement, Master};
 
 /// One row of the table: a category, or the total.
@@ -156,7 +156,7 @@ pub fn correlations(scores: &[SystemScores]) -> [Correlation; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apt::{Preset, evaluate_master};
+    use crate::metrics::apt::{Preset, evaluate_master};
     use crate::testing::bare_tiny as tiny;
 
     #[test]

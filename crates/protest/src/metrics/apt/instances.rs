@@ -8,16 +8,16 @@
 //!   tokens; with a target list each token gives its first part that is in the list, and a
 //!   translation whose tokens give nothing is `OTHER`; no aligned position, no translation;
 //! - the alignment heuristic then repairs translations whose words hold no target pronoun of the
-//!   heuristic's list ([`crate::pronoun_alignment`] with [`Options::APT`]); the token it adds is
+//!   heuristic's list ([`crate::metrics::apt::pronoun_repair`] with [`Options::APT`]); the token it adds is
 //!   taken as written in the file, not lowercased, exactly as the reference does.
 
 use super::config::{CorpusFiles, SourcePronouns};
 use super::rules::OTHER;
 use super::words;
-use crate::alignment::{self, Links};
 use crate::error::{Error, Result};
-use crate::lines::LineReader;
-use crate::pronoun_alignment::{self, Options, PronounLists};
+use crate::metrics::apt::pronoun_repair::{self, Options, PronounLists};
+use crate::metrics::lines::LineReader;
+use crate::model::alignment::{self, Links};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -324,14 +324,8 @@ impl<'r> Side<'r> {
             return;
         }
         let raw_target: Vec<&str> = words::tokens(self.text.line()).collect();
-        let found = pronoun_alignment::search(
-            raw_source,
-            &raw_target,
-            &self.links,
-            &translation.positions,
-            lists,
-            &Options::APT,
-        );
+        let found =
+            pronoun_repair::search(raw_source, &raw_target, &self.links, &translation.positions, lists, &Options::APT);
         if let Some(t) = found {
             translation.positions.push(t);
             if translation.words == [OTHER] {

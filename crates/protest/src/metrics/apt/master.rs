@@ -6,7 +6,7 @@
 //! (and every word of the preset) is a category, and the preset's groups decide identical and
 //! equivalent pronouns. The alignment
 //! heuristic is not applied: a master stores the aligned tokens of each candidate, not whole
-//! alignments (repair them when building the master, with [`crate::pronoun_alignment`]).
+//! alignments (repair them when building the master, with [`crate::metrics::apt::pronoun_repair`]).
 
 use super::case::{Case, Tally};
 use super::rules::{Categories, Rules};
@@ -154,7 +154,7 @@ pub fn evaluate_master(master: &Master, preset: &Preset) -> MasterApt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apt::Weighting;
+    use crate::metrics::apt::Weighting;
     use crate::testing::bare_tiny as tiny;
 
     fn case_of(apt: &MasterApt, candidate: u32) -> Case {

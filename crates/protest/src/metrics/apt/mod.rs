@@ -15,6 +15,7 @@ pub mod instances;
 pub mod master;
 pub mod matrix;
 pub mod output;
+pub mod pronoun_repair;
 pub mod reference_order;
 pub mod rules;
 pub mod run;

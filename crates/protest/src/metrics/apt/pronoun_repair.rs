@@ -21,7 +21,7 @@
 //! A target token counts as a pronoun when its last part after [`Options::part_separator`] is in
 //! the list (`est-il` → `il`). Links that point outside the sentence are ignored.
 
-use crate::alignment::Links;
+use crate::model::alignment::Links;
 use std::collections::HashSet;
 
 /// The words the heuristic treats as pronouns on each side.
@@ -199,7 +199,7 @@ fn neighbour_anchors(links: &[(u32, u32)], position: u32, source_len: usize, opt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::alignment::parse_line;
+    use crate::model::alignment::parse_line;
 
     fn words(sentence: &str) -> Vec<&str> {
         sentence.split(' ').collect()

@@ -220,7 +220,7 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apt::reference_order::py2_hash_str;
+    use crate::metrics::apt::reference_order::py2_hash_str;
 
     fn words(list: &str) -> Vec<String> {
         list.split_whitespace().map(str::to_owned).collect()

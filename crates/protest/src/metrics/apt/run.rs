@@ -12,10 +12,10 @@ use super::output;
 use super::reference_order::{PySet, py2_hash_str};
 use super::rules::{Categories, Rules};
 use super::words;
-use crate::atomic::Outputs;
-use crate::disk::{Disk, Os};
 use crate::error::{Error, Result};
-use crate::pronoun_alignment::PronounLists;
+use crate::metrics::apt::pronoun_repair::PronounLists;
+use crate::store::atomic::Outputs;
+use crate::store::disk::{Disk, Os};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -168,12 +168,12 @@ pub fn run_on(disk: &dyn Disk, config: &AptConfig, stem: &Path) -> Result<AptOut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::disk::{Fault, Faulty};
+    use crate::store::disk::{Fault, Faulty};
 
     /// docs/metrics.md: a failed run changes neither `.score` nor `.detail`, whatever fails.
     #[test]
     fn a_run_writes_both_files_or_neither() {
-        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/apt");
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/apt");
         let config = AptConfig::read(&fixtures.join("config.ini")).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let stem = dir.path().join("out");
@@ -194,8 +194,8 @@ mod tests {
                         assert_eq!((now(&score), now(&detail)), whole, "{fault:?}");
                         // The copy of a replaced file whose removal failed after the fact is
                         // removed by the next writer.
-                        crate::atomic::remove_leftovers(&score);
-                        crate::atomic::remove_leftovers(&detail);
+                        crate::store::atomic::remove_leftovers(&score);
+                        crate::store::atomic::remove_leftovers(&detail);
                     }
                     Err(_) => assert_eq!((now(&score), now(&detail)), (b"old score".to_vec(), b"old detail".to_vec())),
                 }

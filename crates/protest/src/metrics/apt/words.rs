@@ -1,7 +1,7 @@
 //! Words as APT's reference (Python 2) sees them: lowercasing, splitting, word lists and groups.
 
 use crate::error::Result;
-use crate::lines::LineReader;
+use crate::metrics::lines::LineReader;
 use std::path::Path;
 
 /// Python 2's `unicode.lower()`: each character's simple lowercase mapping, with no regard to

@@ -1,8 +1,8 @@
 //! The matching rule of docs/auto-eval.md: what is compared, and with which references.
 
+use crate::annotate::window;
+use crate::metrics::verdict::Verdicts;
 use crate::model::{Candidate, CandidateId, Corpus, CorpusRole, Example, Judgement, Master, Outcome, Record, Role};
-use crate::verdict::Verdicts;
-use crate::window;
 
 /// The normalised words a translation gives for the pronoun and for each antecedent head
 /// (antecedents only in anaphoric examples). Two translations match when these are equal.

@@ -1,4 +1,4 @@
-//! Automatic reference match and the semi-automatic loop (spec §8, docs/auto-eval.md).
+//! Automatic reference match and the semi-automatic loop (docs/auto-eval.md; docs/domain.md, "Matching").
 //!
 //! Each run is a round: every MT system's candidate is compared with the reference translation
 //! of its example and with the translations annotators have judged correct so far. Matches count
@@ -6,8 +6,8 @@
 
 pub mod matching;
 
+use crate::metrics::verdict::Verdicts;
 use crate::model::{AutoEval, Candidate, CandidateId, CorpusRole, Master, MatchEntry, Outcome, Round};
-use crate::verdict::Verdicts;
 use chrono::{DateTime, Utc};
 use matching::{Reference, Words};
 use std::collections::HashMap;

@@ -1,7 +1,7 @@
 use super::*;
 use crate::model::{Candidate, Corpus, CorpusId, CorpusRole, Judgement, TokenRef};
+use crate::store::validate;
 use crate::testing::{judge, select_pronoun, tiny};
-use crate::validate;
 use Judgement::{No, Unset, Yes};
 use chrono::{TimeZone, Utc};
 

@@ -6,9 +6,9 @@
 //! left out: they are not independent judgements.
 
 use super::table::{Cell, Column, Row, Table};
+use crate::metrics::stats::{alpha, kappa::Confusion};
+use crate::metrics::verdict::Verdicts;
 use crate::model::{AnnotatorId, CandidateId, Judgement, Master, Record, Role};
-use crate::stats::{alpha, kappa::Confusion};
-use crate::verdict::Verdicts;
 
 const CATEGORIES: usize = 3;
 

@@ -1,8 +1,8 @@
 //! What the automatic reference match did, per MT system and per round.
 
 use super::table::{Cell, Column, Row, Table};
+use crate::metrics::verdict::Verdicts;
 use crate::model::{CorpusId, CorpusRole, Judgement, Master, Outcome, Role};
-use crate::verdict::Verdicts;
 
 /// One MT system's candidates by outcome of the latest round.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,7 +199,7 @@ mod tests {
         let mut m = tiny();
         let before = system_matches(&m)[0].counts;
         assert_eq!((before.candidates, before.not_run, before.open), (3, 3, 3));
-        m.auto_eval = crate::auto_eval::run(&m, m.created);
+        m.auto_eval = crate::metrics::auto_eval::run(&m, m.created);
         judge(&mut m, 6, 1, No, Unset);
         let system = &system_matches(&m)[0];
         assert_eq!(system.name, "mt");

@@ -3,24 +3,24 @@
 //! category with the disagreement rate (its Table 3) and the correlation of the system-level APT
 //! and human scores (its Table 2).
 //!
-//! APT is computed by `crate::apt` with the preset of the master's target language; the human
-//! judgement of a candidate is, by default, the pronoun verdict of `crate::verdict` — the
+//! APT is computed by `crate::metrics::apt` with the preset of the master's target language; the human
+//! judgement of a candidate is, by default, the pronoun verdict of `crate::metrics::verdict` — the
 //! judgement the per-system scores use.
 
 use super::layout::{self, Line};
 use super::scores::VERDICT_RULE;
 use super::table::{Cell, Column, Row, Table};
-use crate::apt::case::Tally;
-use crate::apt::human::{self, Agreement, AgreementRow, SystemScores};
-use crate::apt::{Case, MasterApt, Preset, Weighting, evaluate_master};
-use crate::correlate::Correlation;
+use crate::metrics::apt::case::Tally;
+use crate::metrics::apt::human::{self, Agreement, AgreementRow, SystemScores};
+use crate::metrics::apt::{Case, MasterApt, Preset, Weighting, evaluate_master};
+use crate::metrics::correlate::Correlation;
+use crate::metrics::verdict::Verdicts;
 use crate::model::{AnnotatorId, CandidateId, Category, Master, Role};
-use crate::verdict::Verdicts;
 
 /// Whose judgement of a candidate's pronoun is set against APT.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Judges {
-    /// The verdict of `crate::verdict`: adjudicator, else researcher, else the annotators.
+    /// The verdict of `crate::metrics::verdict`: adjudicator, else researcher, else the annotators.
     #[default]
     Verdicts,
     /// Only this annotator's own records (0: the researcher's).
@@ -88,7 +88,7 @@ fn percent(part: u64, whole: u64) -> String {
 }
 
 impl Metrics {
-    /// The four tables, in `TableKind` order.
+    /// The four tables, in the order `protest report` prints them (`super::TABLES`).
     pub fn tables(&self) -> Vec<Table> {
         vec![self.apt_table(), self.category_table(), self.human_table(), self.correlation_table()]
     }
@@ -274,15 +274,15 @@ impl Metrics {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::{self, Inputs, TranslationInput};
+    use crate::ingest::from_texts::{self, Inputs, TranslationInput};
+    use crate::metrics::report::RowKind;
     use crate::model::Judgement::{self, No, Yes};
-    use crate::report::RowKind;
     use crate::testing::{bare_tiny, judge};
     use std::path::Path;
 
     /// The tiny fixture with a third translation, "copy", equal to the reference.
     fn three_translations() -> Master {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/tiny");
         let translation = |name: &str, stem: &str| TranslationInput {
             name: name.into(),
             text: dir.join(format!("{stem}.fr")),
@@ -297,7 +297,7 @@ mod tests {
             languages: Default::default(),
             description: String::new(),
         };
-        import::build(&inputs, "three".into(), bare_tiny().created).unwrap()
+        from_texts::build(&inputs, "three".into(), bare_tiny().created).unwrap()
     }
 
     /// The researcher judges the pronoun of a translation's candidates, example by example.
@@ -353,7 +353,7 @@ mod tests {
         judge_corpus(&mut master, "copy", [Yes, Yes, No]);
         let table = metrics(&master, Judges::Verdicts).correlation_table();
         // APT-A: 1, 1/3, 1; human: 1, 1/3, 2/3.
-        let pearson = crate::correlate::pearson(&[1.0, 1.0 / 3.0, 1.0], &[1.0, 1.0 / 3.0, 2.0 / 3.0]);
+        let pearson = crate::metrics::correlate::pearson(&[1.0, 1.0 / 3.0, 1.0], &[1.0, 1.0 / 3.0, 2.0 / 3.0]);
         assert_eq!(cells(row(&table, "APT-A")), ["1.0", "0.0", &format!("{pearson:.3}"), "0.866"]);
         assert_eq!(cells(row(&table, "APT-B"))[..2], ["1.0", "0.5"]);
         assert!(table.notes[0].contains("over the 3 translations"), "{:?}", table.notes);
@@ -362,7 +362,7 @@ mod tests {
     #[test]
     fn one_annotators_own_judgements_or_the_verdict() {
         let mut master = bare_tiny();
-        crate::annotators::add(&mut master, "Anna").unwrap();
+        crate::batches::annotators::add(&mut master, "Anna").unwrap();
         judge_corpus(&mut master, "mt", [Yes, Yes, No]);
         // Anna disagrees with the researcher on "Il" (candidate 4).
         judge(&mut master, 4, 1, No, Judgement::Unset);

@@ -3,7 +3,7 @@
 
 use super::layout::{self, Line};
 use super::table::{Cell, Column, Row, Table};
-use crate::annotation::{self, Status};
+use crate::annotate::status::{self, Status};
 use crate::model::{AnnotatorId, Judgement, Master, Role};
 use std::collections::BTreeSet;
 
@@ -69,7 +69,7 @@ pub struct Results {
     /// Per category, in master order.
     pub categories: Vec<CategoryResults>,
     pub total: CategoryResults,
-    /// Records counted above that have conflicts ([`annotation::status`]): kept despite failed
+    /// Records counted above that have conflicts ([`status::status`]): kept despite failed
     /// rules, or breaking a rule without having been checked. Said in a note, never hidden.
     pub with_conflicts: u64,
 }
@@ -92,7 +92,7 @@ pub fn results(master: &Master) -> Results {
         let (Some(ci), Some(ai)) = (super::category_index(master, record.candidate), position(record.annotator)) else {
             continue;
         };
-        with_conflicts += u64::from(annotation::status(master, Some(record)) == Status::Conflict);
+        with_conflicts += u64::from(status::status(master, Some(record)) == Status::Conflict);
         let results = &mut categories[ci];
         if items.insert(record.candidate) {
             results.items += 1;

@@ -1,14 +1,14 @@
 //! Per-system scores (paper 003, Table 1, column "PROTEST"): the share of a translation's examples
 //! whose pronoun is correct, overall and per category.
 //!
-//! A candidate counts as correct when its pronoun verdict (`crate::verdict`) is ✓, or — where no
+//! A candidate counts as correct when its pronoun verdict (`crate::metrics::verdict`) is ✓, or — where no
 //! human decided — when the reference match settled it. The antecedent judgement does not enter:
 //! the pronoun is already judged given the antecedent head's translation.
 
 use super::layout;
 use super::table::{Cell, Column, Row, Table};
+use crate::metrics::verdict::{Basis, Verdicts};
 use crate::model::{CorpusId, CorpusRole, Judgement, Master, Role};
-use crate::verdict::{Basis, Verdicts};
 use std::collections::BTreeMap;
 
 /// How a corpus's examples came out.
@@ -118,7 +118,7 @@ fn system_label(s: &SystemScores) -> String {
     super::translation_label(&s.name, s.role)
 }
 
-/// The rule of `crate::verdict`, in words, for the notes of tables that use it.
+/// The rule of `crate::metrics::verdict`, in words, for the notes of tables that use it.
 pub(super) const VERDICT_RULE: &str = "an adjudicator's judgement, else the researcher's, else the annotators' \
      (one alone, all agreeing, or the majority; a tie is undecided)";
 
@@ -221,7 +221,7 @@ mod tests {
     #[test]
     fn humans_first_then_matches() {
         let mut m = tiny();
-        m.auto_eval = crate::auto_eval::run(&m, m.created); // matches candidate 4 (pleonastic Il)
+        m.auto_eval = crate::metrics::auto_eval::run(&m, m.created); // matches candidate 4 (pleonastic Il)
         judge(&mut m, 1, 1, Yes, Yes);
         judge(&mut m, 3, 1, Yes, Unset);
         judge(&mut m, 5, 1, No, Unset);

@@ -72,7 +72,7 @@ impl Confusion {
 mod tests {
     use super::*;
 
-    /// Paper 001, Table 2 (spec §8): marginals ✓93 ✗19 ?4 (A) and ✓83 ✗29 ?4 (B), 14 of 116
+    /// Paper 001, Table 2: marginals ✓93 ✗19 ?4 (A) and ✓83 ✗29 ?4 (B), 14 of 116
     /// disagree. Rows are A, columns B, in the order ✓ ✗ ?.
     #[test]
     fn pronoun_agreement_of_paper_001() {

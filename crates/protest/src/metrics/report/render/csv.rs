@@ -19,7 +19,7 @@ pub fn render(table: &Table) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::report::table::tests::sample;
+    use crate::metrics::report::table::tests::sample;
 
     #[test]
     fn header_paths_labels_and_empty_cells() {

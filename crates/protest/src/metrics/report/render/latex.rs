@@ -98,7 +98,7 @@ pub fn render(table: &Table) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::table::tests::sample;
+    use crate::metrics::report::table::tests::sample;
 
     /// How many columns a tabular row fills: cells separated by unescaped `&`s, each
     /// `\multicolumn{k}` counting k.

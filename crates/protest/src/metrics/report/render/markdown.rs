@@ -44,7 +44,7 @@ pub fn render(table: &Table) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::report::table::tests::sample;
+    use crate::metrics::report::table::tests::sample;
 
     #[test]
     fn pipe_table() {

@@ -91,7 +91,7 @@ pub fn render(table: &Table) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::report::table::tests::sample;
+    use crate::metrics::report::table::tests::sample;
 
     #[test]
     fn aligned_columns_with_grouped_headers() {
