@@ -2,6 +2,7 @@
 //! `crate::metrics::auto_eval`).
 
 use super::ids::CandidateId;
+use super::{Candidate, CorpusRole, Master};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -104,6 +105,14 @@ impl AutoEval {
     /// Whether the latest round settled the candidate as correct.
     pub fn matched(&self, candidate: CandidateId) -> bool {
         self.entry(candidate).is_some_and(|e| e.outcome == Outcome::Match)
+    }
+}
+
+impl Master {
+    /// Whether the automatic reference match compares a candidate: only MT systems' candidates
+    /// are (the reference is what they are compared with).
+    pub fn is_compared(&self, candidate: &Candidate) -> bool {
+        self.corpus(candidate.corpus).is_some_and(|c| c.role == CorpusRole::System)
     }
 }
 

@@ -426,7 +426,7 @@ fn auto_eval(m: &Master, p: &mut Problems) {
             p.add(format!("{at}.candidate"), format!("{of}: the candidate does not exist"));
             continue;
         };
-        if !crate::metrics::auto_eval::matching::is_compared(m, candidate) {
+        if !m.is_compared(candidate) {
             p.add(format!("{at}.candidate"), format!("{of}: the candidate is not an MT system's translation"));
         }
         if e.round == 0 || e.round as usize > rounds.len() {

@@ -2,7 +2,7 @@
 
 use crate::annotate::window;
 use crate::metrics::verdict::Verdicts;
-use crate::model::{Candidate, CandidateId, Corpus, CorpusRole, Example, Judgement, Master, Outcome, Record, Role};
+use crate::model::{Candidate, CandidateId, Corpus, CorpusRole, Example, Judgement, Outcome, Record, Role};
 
 /// The normalised words a translation gives for the pronoun and for each antecedent head
 /// (antecedents only in anaphoric examples). Two translations match when these are equal.
@@ -108,11 +108,6 @@ pub fn compare(candidate: CandidateId, words: &Words, references: &[Reference]) 
     } else {
         (Outcome::Mismatch, None)
     }
-}
-
-/// Only MT systems' candidates are compared (the reference is what they are compared with).
-pub fn is_compared(master: &Master, candidate: &Candidate) -> bool {
-    master.corpus(candidate.corpus).is_some_and(|c| c.role == CorpusRole::System)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ pub fn run(master: &Master, now: DateTime<Utc>) -> AutoEval {
     let number = previous.rounds.len() as u32 + 1;
     let mut references: HashMap<_, Vec<Reference>> = HashMap::new();
     let mut outcomes = Vec::new();
-    for candidate in master.candidates.iter().filter(|c| matching::is_compared(master, c)) {
+    for candidate in master.candidates.iter().filter(|c| master.is_compared(c)) {
         let (Some((example, category)), Some(corpus)) = (master.example_of(candidate), master.corpus(candidate.corpus))
         else {
             continue;
