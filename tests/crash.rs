@@ -141,7 +141,7 @@ fn changes_reported_as_saved_survive_sigkill() {
     let (mut in_fold, mut in_flight_kept, mut saved_total) = (0, 0, 0);
     let started = Instant::now();
     for kill in 0..KILLS {
-        let delay = Duration::from_millis(rng.random_range(20..220));
+        let delay = Duration::from_millis(rng.random_range(20..120));
         let run = run_child(&master, next, delay);
         for seq in next..run.last_saved.map_or(next, |s| s + 1) {
             apply(&mut expected, &change(seq, candidates));
