@@ -6,8 +6,8 @@
 //! docs/metrics.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use protest::apt::{self, AptConfig};
-use protest::autoprf::{self, AlignedCorpus, DocumentStarts};
+use protest::metrics::apt::{self, AptConfig};
+use protest::metrics::autoprf::{self, AlignedCorpus, DocumentStarts};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -57,7 +57,7 @@ fn news_corpus() -> Vec<(&'static str, PathBuf)> {
     if let Some(news) = manifest.ancestors().map(|d| d.join("shared/data/discomt-news-en-fr")).find(|d| d.is_dir()) {
         return FILES.iter().chain(&["doc-boundaries"]).map(|&f| (f, news.join(f))).collect();
     }
-    let excerpt = manifest.join("sample_batches/inputs");
+    let excerpt = manifest.join("../sample_batches/inputs");
     let from = ["news.en", "news.ref.fr", "news.ref.alig", "news.en", "news.mt.fr", "news.mt.alig", "news.docs"];
     FILES.iter().chain(&["doc-boundaries"]).zip(from).map(|(&f, e)| (f, excerpt.join(e))).collect()
 }

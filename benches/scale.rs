@@ -1,30 +1,34 @@
-//! Benchmarks at 1×, 10× and 100× PROTEST (issue 6; results in docs/performance.md): open, next
+//! Benchmarks at 1×, 10× and 100× PROTEST (results in docs/performance.md): open, next
 //! example, durable save, full save, full report, batch export and import.
 //!
-//! The masters are generated with `protest::synth` into a temporary folder at start-up (never
+//! The masters are generated with `protest::ingest::synth` into a temporary folder at start-up (never
 //! committed), from the DiscoMT news corpus: `PROTEST_NEWS_CORPUS`, else
-//! /work/shared/data/discomt-news-en-fr, else the sample's inputs. `PROTEST_BENCH_SCALES=1,10`
+//! ../shared/data/discomt-news-en-fr beside the repository, else the sample's inputs. `PROTEST_BENCH_SCALES=1,10`
 //! limits the sizes (default 1,10,100).
 //!
 //! Run: `cargo bench --bench scale` (a filter such as `cargo bench --bench scale -- 100x` runs
 //! one size).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use protest::batch::{self, export};
+use protest::annotate::window;
+use protest::annotate::{browse, conflicts};
+use protest::batches::export;
+use protest::batches::{merge, plan};
+use protest::ingest::synth::{self, Params, Sources};
+use protest::metrics::report::{self, TABLES};
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Record};
-use protest::report::{self, TableKind};
 use protest::store::Store;
-use protest::synth::{self, Params, Sources};
-use protest::window;
-use protest::{annotation, merge, plan};
+use protest::store::batch_file;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 fn sources() -> Sources {
     let dir = std::env::var_os("PROTEST_NEWS_CORPUS").map(PathBuf::from).unwrap_or_else(|| {
-        let shared = PathBuf::from("/work/shared/data/discomt-news-en-fr");
-        if shared.is_dir() { shared } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_batches/inputs") }
+        // The news corpus in ../shared/ beside the repository, else the sample's excerpt of it.
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let shared = manifest.ancestors().map(|d| d.join("shared/data/discomt-news-en-fr")).find(|d| d.is_dir());
+        shared.unwrap_or_else(|| manifest.join("../sample_batches/inputs"))
     });
     Sources::in_folder(&dir).expect("a corpus to build masters from")
 }
@@ -52,7 +56,7 @@ const JOURNALED: u32 = 1_000;
 fn fixture(dir: &Path, sources: &Sources, times: usize) -> Fixture {
     let master = synth::generate(sources, &Params::protest(times)).expect("generation");
     let path = dir.join(format!("{times}x.master.json"));
-    protest::master_file::save(&master, &path).expect("saving the master");
+    protest::store::master_file::save(&master, &path).expect("saving the master");
     let (mut store, _) = Store::<Master>::open(&path).expect("opening the master");
     for c in 1..=JOURNALED {
         store.put(record(&master, CandidateId(c), Judgement::Yes)).expect("journaling");
@@ -91,20 +95,20 @@ fn benches(c: &mut Criterion) {
             .bench_function(id.clone(), |b| b.iter(|| black_box(Store::<Master>::open(&f.path).expect("open"))));
 
         let (mut store, _) = Store::<Master>::open(&f.path).expect("open");
-        let order = annotation::example_order(store.master());
+        let order = browse::example_order(store.master());
         let annotator = AnnotatorId(1);
 
         // Leaving one example for the next: conflict check and settling of the record being
         // left, the category browser's counts brought up to date for it, and the next
         // candidate's translation window.
-        let mut browser = annotation::Browser::new(store.master(), annotator, &order, None);
+        let mut browser = browse::Browser::new(store.master(), annotator, &order, None);
         let mut at = 0;
         configure(c, "next_example", times).bench_function(id.clone(), |b| {
             b.iter(|| {
                 let m = store.master();
                 let left =
                     m.records.get(order[at], annotator).cloned().unwrap_or_else(|| record(m, order[at], Judgement::No));
-                let settled = annotation::settle(&left, annotation::conflicts_on_leave(m, &left));
+                let settled = conflicts::settle(&left, conflicts::failing(m, &left));
                 browser.update(m, left.candidate);
                 at = (at + 1) % order.len();
                 let next = m.candidate(order[at]).expect("candidate");
@@ -130,12 +134,12 @@ fn benches(c: &mut Criterion) {
         });
         // Building the browser from scratch (opening a file, switching annotator or corpus).
         configure(c, "browser_build", times).bench_function(id.clone(), |b| {
-            b.iter(|| black_box(annotation::browse(store.master(), annotator, &order, None)))
+            b.iter(|| black_box(browse::browse(store.master(), annotator, &order, None)))
         });
 
         // The full report: every table of `protest report`, as the report view shows them.
         configure(c, "report", times)
-            .bench_function(id.clone(), |b| b.iter(|| black_box(report::tables(store.master(), &TableKind::ALL))));
+            .bench_function(id.clone(), |b| b.iter(|| black_box(report::tables(store.master(), TABLES))));
 
         // A durable save of one record: validated, appended to the journal, fsynced. Folding is
         // switched off here and measured on its own below.
@@ -162,7 +166,7 @@ fn benches(c: &mut Criterion) {
 /// Batch export (plan a task set for the two annotators, make and write their batches) and
 /// import (read the batches back and merge them: nothing changes, every record is already in).
 fn batches(c: &mut Criterion, f: &Fixture, dir: &Path, id: &BenchmarkId) {
-    let master = protest::master_file::load(&f.path).expect("load");
+    let master = protest::store::master_file::load(&f.path).expect("load");
     let names: Vec<String> = master.annotators.iter().map(|a| a.name.clone()).collect();
     let request = plan::Request::everything(&master, names.len() as u32, 25 * f.times as u32, 7);
     let planned = plan::plan(&master, &request, plan::every, master.created).expect("plan");
@@ -175,7 +179,7 @@ fn batches(c: &mut Criterion, f: &Fixture, dir: &Path, id: &BenchmarkId) {
             let mut draft = with_plan.clone();
             let made = export::export(&mut draft, task_set, &names, master.created).expect("export");
             for (n, batch) in made.iter().enumerate() {
-                batch::save(batch, &file(n)).expect("save batch");
+                batch_file::save(batch, &file(n)).expect("save batch");
             }
         })
     });
@@ -184,7 +188,10 @@ fn batches(c: &mut Criterion, f: &Fixture, dir: &Path, id: &BenchmarkId) {
     configure(c, "batch_import", f.times).bench_function(id.clone(), |b| {
         b.iter(|| {
             let incoming: Vec<_> = (0..names.len())
-                .map(|n| merge::Incoming { path: file(n), batch: batch::load_current(&file(n)).expect("load batch") })
+                .map(|n| merge::Incoming {
+                    path: file(n),
+                    batch: batch_file::load_current(&file(n)).expect("load batch"),
+                })
                 .collect();
             let prepared = merge::prepare(&exported, &incoming).expect("prepare");
             black_box(merge::apply(&mut exported.clone(), &prepared))

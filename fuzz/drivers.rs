@@ -2,10 +2,10 @@
 //! tests/fuzz_regressions.rs, which replays every input that once made one of them panic. Each
 //! returns whether the input was accepted; bad input must come back as an error, never a panic.
 
-use protest::apt::{AptConfig, ini::Ini};
-use protest::import::{suite_def, text};
-use protest::journal::Journal;
+use protest::ingest::{suite_def, texts};
+use protest::metrics::apt::{AptConfig, ini::Ini};
 use protest::model::Master;
+use protest::store::journal::Journal;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -25,25 +25,25 @@ pub const TARGETS: &[(&str, Driver)] = &[
 
 /// A master file: JSON parsing, format and version checks, validation.
 pub fn master(data: &[u8]) -> bool {
-    protest::master_file::from_bytes(Path::new("fuzz.master.json"), data).is_ok()
+    protest::store::master_file::from_bytes(Path::new("fuzz.master.json"), data).is_ok()
 }
 
 /// A batch file: JSON, format checks, the sparse corpora and the batch's own validation.
 pub fn batch(data: &[u8]) -> bool {
-    protest::batch::from_bytes(Path::new("fuzz.batch.json"), data).is_ok()
+    protest::store::batch_file::from_bytes(Path::new("fuzz.batch.json"), data).is_ok()
 }
 
 /// A test-suite definition file, from raw bytes (UTF-8 and line checks included).
 pub fn suite_def(data: &[u8]) -> bool {
     let path = Path::new("fuzz.suite.tsv");
-    text::lines(path, data.to_vec()).and_then(|lines| suite_def::parse(path, &lines)).is_ok()
+    texts::lines(path, data.to_vec()).and_then(|lines| suite_def::parse(path, &lines)).is_ok()
 }
 
 /// One Moses alignment line; what is read must write back to the same links.
 pub fn alignment_line(data: &[u8]) -> bool {
     let Ok(line) = std::str::from_utf8(data) else { return false };
-    let Ok(links) = protest::alignment::parse_line(line) else { return false };
-    let again = protest::alignment::parse_line(&protest::alignment::format_line(&links));
+    let Ok(links) = protest::model::alignment::parse_line(line) else { return false };
+    let again = protest::model::alignment::parse_line(&protest::model::alignment::format_line(&links));
     assert_eq!(again.as_ref(), Ok(&links), "an alignment line does not survive writing and reading");
     true
 }
@@ -54,22 +54,22 @@ pub fn alignment_line(data: &[u8]) -> bool {
 pub fn text_files(data: &[u8]) -> bool {
     // The first byte chooses how the alignment writes its pairs.
     let (order, data) = match data.split_first() {
-        Some((b, rest)) if b % 2 == 1 => (text::PairOrder::TargetSource, rest),
-        Some((_, rest)) => (text::PairOrder::SourceTarget, rest),
-        None => (text::PairOrder::SourceTarget, data),
+        Some((b, rest)) if b % 2 == 1 => (texts::PairOrder::TargetSource, rest),
+        Some((_, rest)) => (texts::PairOrder::SourceTarget, rest),
+        None => (texts::PairOrder::SourceTarget, data),
     };
     let mut parts = data.split(|&b| b == 0xff).map(<[u8]>::to_vec);
     let mut next = || parts.next().unwrap_or_default();
     let corpus = |name: &str, bytes: Vec<u8>| {
         let path = Path::new(name);
-        text::lines(path, bytes).and_then(|lines| text::corpus(path, lines))
+        texts::lines(path, bytes).and_then(|lines| texts::corpus(path, lines))
     };
     let (Ok(source), Ok(target)) = (corpus("fuzz.en", next()), corpus("fuzz.fr", next())) else { return false };
     let path = Path::new("fuzz.alig");
-    let alignment = text::lines(path, next())
-        .and_then(|lines| text::alignment(path, lines, order, &source, &target, Path::new("fuzz.fr")));
+    let alignment = texts::lines(path, next())
+        .and_then(|lines| texts::alignment(path, lines, order, &source, &target, Path::new("fuzz.fr")));
     let path = Path::new("fuzz.docs");
-    let documents = text::lines(path, next()).and_then(|lines| text::document_starts(path, &lines, source.len()));
+    let documents = texts::lines(path, next()).and_then(|lines| texts::document_starts(path, &lines, source.len()));
     alignment.is_ok() && documents.is_ok()
 }
 
@@ -77,7 +77,7 @@ fn tiny() -> &'static Master {
     static TINY: OnceLock<Master> = OnceLock::new();
     TINY.get_or_init(|| {
         let bytes = include_bytes!("../tests/fixtures/tiny/tiny.master.json");
-        protest::master_file::from_bytes(Path::new("tiny.master.json"), bytes).expect("the fixture is valid")
+        protest::store::master_file::from_bytes(Path::new("tiny.master.json"), bytes).expect("the fixture is valid")
     })
 }
 
@@ -109,5 +109,5 @@ pub fn apt_config(data: &[u8]) -> bool {
     let path = apt_data().join("fuzz.config");
     let Ok(ini) = Ini::parse(text, &path) else { return false };
     let Ok(config) = AptConfig::from_ini(&ini) else { return false };
-    protest::apt::evaluate(&config, |_, _| Ok(())).is_ok()
+    protest::metrics::apt::evaluate(&config, |_, _| Ok(())).is_ok()
 }

@@ -1,7 +1,6 @@
-//! The `protest` binary: the annotation GUI by default, subcommands for headless work.
-//! Both are thin shells over the `protest` library.
+//! The `protest` binary: the annotation window (`protest_gui`) by default, subcommands for
+//! headless work (`cli`). Both are thin shells over the `protest` library.
 
-mod app;
 mod cli;
 
 use clap::Parser;
@@ -10,8 +9,8 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args = cli::Args::parse();
     match args.command {
-        None => app::run(None),
-        Some(cli::Command::Open { file }) => app::run(Some(file)),
+        None => protest_gui::run(None),
+        Some(cli::Command::Open { file }) => protest_gui::run(Some(file)),
         Some(command) => cli::run(command),
     }
 }

@@ -1,10 +1,9 @@
 //! `protest add-system` as a researcher runs it on the tiny fixture.
 
-use protest::master_file;
 use protest::model::{CorpusRole, Master, TokenRef};
-mod common;
+use protest::store::master_file;
 
-use common::{copy_of_folder, project, protest};
+use crate::common::{copy_of_folder, project, protest};
 use std::fs;
 use std::path::{Path, PathBuf};
 

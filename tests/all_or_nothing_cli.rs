@@ -1,14 +1,13 @@
-//! Issue 13 as a researcher meets it on the command line: every operation is all or nothing, a
+//! All or nothing, as a researcher meets it on the command line: every operation is all or nothing, a
 //! refusal says why and changes nothing, and the defaults are the master's own.
 
-use protest::master_file;
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Record};
+use protest::store::master_file;
 use protest::store::{Store, lock_path};
 use std::fs;
 use std::path::Path;
 
-mod common;
-use common::{ok, refused, unplanned_sample};
+use crate::common::{ok, refused, unplanned_sample};
 
 const MASTER: &str = "sample.master.json";
 
@@ -164,7 +163,7 @@ fn a_holder_whose_lock_was_removed_loses_nothing_and_overwrites_nothing() {
     assert!(e.contains("another program changed it since it was opened here"), "{e}");
     assert!(holder.close().is_err(), "the change it could not save is reported");
     let m = master_file::load(&path).unwrap();
-    assert!(protest::annotators::find(&m, "Intruder").is_some(), "not overwritten");
+    assert!(protest::batches::annotators::find(&m, "Intruder").is_some(), "not overwritten");
     assert_eq!(m.records.len(), 1, "the holder's saved change is in");
 }
 
@@ -178,7 +177,7 @@ fn check_says_when_the_journal_ends_in_a_change_cut_short() {
     r.pronoun = Judgement::No;
     store.put(r).unwrap();
     drop(store); // as if PROTEST had died
-    let journal = protest::journal::path_for(&path);
+    let journal = protest::store::journal::path_for(&path);
     let mut text = fs::read(&journal).unwrap();
     text.extend_from_slice(b"{\"put\":{\"candidate\":2,");
     fs::write(&journal, text).unwrap();

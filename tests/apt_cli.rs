@@ -5,9 +5,7 @@
 //! (APT.py, Python 2.7 with numpy) on the files in tests/fixtures/apt; each test says why they are
 //! what they are.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::fs;
 use std::path::Path;
 

@@ -3,10 +3,10 @@
 //! stored in the master and reported.
 
 use chrono::{TimeZone, Utc};
-use protest::master_file;
 use protest::model::{
     Annotator, AnnotatorId, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Judgement, Master, Outcome, Record,
 };
+use protest::store::master_file;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

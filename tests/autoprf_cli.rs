@@ -1,8 +1,6 @@
 //! `protest autoprf`: the original scorer's output on the news corpus and on hand-made inputs.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::fs;
 use std::path::Path;
 

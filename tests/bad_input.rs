@@ -1,10 +1,10 @@
-//! Bad input everywhere (issue 6): files that cannot be read, files that are not ours, huge files
+//! Bad input everywhere: files that cannot be read, files that are not ours, huge files
 //! and deeply nested JSON are refused with a message naming the file and the problem, quickly,
 //! without a panic and without touching the file.
 
-use protest::journal::Journal;
 use protest::model::Master;
 use protest::store::Store;
+use protest::store::journal::Journal;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -65,7 +65,7 @@ fn files_that_are_not_ours_are_named_as_such() {
     let master = file(&dir, "m.json", TINY.as_bytes());
     let (mut store, _) = Store::<Master>::open(&master).unwrap();
     store.remove(protest::model::CandidateId(1), protest::model::AnnotatorId::RESEARCHER).unwrap();
-    check_refuses(&protest::journal::path_for(&master), &["this is a PROTEST journal", "not a master file"]);
+    check_refuses(&protest::store::journal::path_for(&master), &["this is a PROTEST journal", "not a master file"]);
     // A folder.
     check_refuses(dir.path(), &["directory"]);
 }
@@ -197,7 +197,7 @@ fn a_batch_claiming_absurd_numbers_is_refused_before_anything_is_allocated() {
             check_refuses(&path, &["sentence_count", &format!("{absurd} sentences cannot be right for a batch file")]);
         assert!(started.elapsed() < Duration::from_secs(5), "{e}");
         // Opening it for annotation or merging it says the same, and leaves nothing behind.
-        let open = Store::<protest::batch::Batch>::open(&path).unwrap_err().to_string();
+        let open = Store::<protest::store::batch_file::Batch>::open(&path).unwrap_err().to_string();
         assert!(open.contains("sentence_count"), "{open}");
         assert!(!protest::store::lock_path(&path).exists());
     }

@@ -2,16 +2,15 @@
 //! master; the annotators' work is done through the library as annotator mode does it.
 
 use chrono::Utc;
-use protest::annotation::{self, Edit};
-use protest::batch::{self, Batch};
-use protest::master_file;
+use protest::annotate::{conflicts, edit, edit::Edit};
 use protest::model::{Candidate, CandidateId, Judgement, Role};
+use protest::store::batch_file::{self, Batch};
+use protest::store::master_file;
 use protest::store::{Document, Store};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-mod common;
-use common::{ok, refused, unplanned_sample};
+use crate::common::{ok, refused, unplanned_sample};
 
 /// A folder with a copy of the sample master as imported (before its task set was planned).
 fn workspace() -> tempfile::TempDir {
@@ -48,16 +47,15 @@ fn annotate(path: &Path, n: usize, pronoun: Judgement) {
     for c in store.doc().order().into_iter().take(n) {
         let m = store.master();
         let current = m.records.get(c, who);
-        let mut r = annotation::apply(m, c, who, current, Edit::Judge(Role::Pronoun, pronoun), Utc::now()).unwrap();
+        let mut r = edit::apply(m, c, who, current, Edit::Judge(Role::Pronoun, pronoun), Utc::now()).unwrap();
         if pronoun == Judgement::Yes {
             for t in m.candidate(c).unwrap().pronoun.clone() {
                 if !r.selected.pronoun.contains(&t) {
-                    r = annotation::apply(m, c, who, Some(&r), Edit::ToggleToken(Role::Pronoun, t), Utc::now())
-                        .unwrap();
+                    r = edit::apply(m, c, who, Some(&r), Edit::ToggleToken(Role::Pronoun, t), Utc::now()).unwrap();
                 }
             }
         }
-        let r = annotation::settle(&r, annotation::conflicts_on_leave(m, &r));
+        let r = conflicts::settle(&r, conflicts::failing(m, &r));
         store.put(r).unwrap();
     }
     store.close().unwrap();
@@ -218,7 +216,7 @@ fn merge_refusals_name_the_file_and_change_nothing() {
     );
 
     // A candidate the task set never gave Anna.
-    let mut extra = batch::load(&anna).unwrap();
+    let mut extra = batch_file::load(&anna).unwrap();
     let content = extra.master_mut();
     let counts = |ex| content.candidates.iter().filter(|c: &&Candidate| c.example == ex).count();
     let lone = content.candidates.iter().find(|c| counts(c.example) == 1).unwrap().clone();
@@ -232,7 +230,7 @@ fn merge_refusals_name_the_file_and_change_nothing() {
         ..lone
     });
     content.reindex();
-    batch::save(&extra, &d.join("extra.json")).unwrap();
+    batch_file::save(&extra, &d.join("extra.json")).unwrap();
     let e = refused(d, &["batch", "import", "sample.master.json", "extra.json"]);
     assert!(e.contains("extra.json: its candidate 76 is unknown: task set 1 gives Anna only 75 candidates"), "{e}");
 
@@ -253,9 +251,8 @@ fn export_never_overwrites_unsaved_work() {
     // Anna has her batch open (or her session died): even --force leaves it alone.
     let (mut store, _) = Store::<Batch>::open(&anna).unwrap();
     let c = store.doc().order()[0];
-    let r =
-        annotation::apply(store.master(), c, store.doc().annotator().id, None, Edit::Remarks("hm".into()), Utc::now())
-            .unwrap();
+    let r = edit::apply(store.master(), c, store.doc().annotator().id, None, Edit::Remarks("hm".into()), Utc::now())
+        .unwrap();
     store.put(r).unwrap();
     let e = refused(d, &["batch", "export", "sample.master.json", "--task-set", "1", "--force"]);
     assert!(e.contains("has annotation work not yet saved into it"), "{e}");
@@ -300,11 +297,11 @@ fn disagreements_go_to_an_adjudicator() {
     annotate(&ben, 4, Judgement::No);
     ok(d, &["batch", "import", "sample.master.json", "sample.batch-1-ben.json", "--yes"]);
     let m = master_file::load(&d.join("sample.master.json")).unwrap();
-    let expected = protest::adjudication::disagreements(&m).len();
+    let expected = protest::batches::adjudication::disagreements(&m).len();
     assert!(expected > 0);
     let out = ok(d, &["batch", "adjudicate", "sample.master.json", "--annotator", "Clara", "--seed", "3"]);
     assert!(out.contains(&format!("Adjudication by Clara (id 2): {expected} candidates with disagreements")), "{out}");
-    let clara = batch::load(&d.join("sample.batch-2-clara.json")).unwrap();
+    let clara = batch_file::load(&d.join("sample.batch-2-clara.json")).unwrap();
     assert_eq!(clara.order().len(), expected);
     assert_eq!(clara.purpose, protest::model::Purpose::Adjudication);
     let m = master_file::load(&d.join("sample.master.json")).unwrap();

@@ -1,4 +1,4 @@
-//! Crash test of durable saves (issue 6): a child process makes annotation changes through
+//! Crash test of durable saves: a child process makes annotation changes through
 //! `Store` and prints the sequence number of each change once `put`/`remove` has returned; the
 //! parent kills it with SIGKILL at random moments, reopens the master and checks that every
 //! change reported as saved is there — and nothing else but possibly the one change in flight.
@@ -95,7 +95,7 @@ struct Run {
 
 fn run_child(master: &Path, start: u64, delay: Duration) -> Run {
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["child", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+        .args(["crash::child", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
         .env("CRASH_MASTER", master)
         .env("CRASH_START", start.to_string())
         .stdout(Stdio::piped())
@@ -133,7 +133,7 @@ fn changes_reported_as_saved_survive_sigkill() {
     let master = dir.path().join("crash.master.json");
     let tiny = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny/tiny.master.json");
     std::fs::copy(tiny, &master).unwrap();
-    let candidates = protest::master_file::load(&master).unwrap().candidates.len() as u32;
+    let candidates = protest::store::master_file::load(&master).unwrap().candidates.len() as u32;
 
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let mut expected: BTreeMap<CandidateId, Record> = BTreeMap::new();
@@ -141,7 +141,7 @@ fn changes_reported_as_saved_survive_sigkill() {
     let (mut in_fold, mut in_flight_kept, mut saved_total) = (0, 0, 0);
     let started = Instant::now();
     for kill in 0..KILLS {
-        let delay = Duration::from_millis(rng.random_range(20..220));
+        let delay = Duration::from_millis(rng.random_range(20..120));
         let run = run_child(&master, next, delay);
         for seq in next..run.last_saved.map_or(next, |s| s + 1) {
             apply(&mut expected, &change(seq, candidates));
@@ -185,5 +185,5 @@ fn changes_reported_as_saved_survive_sigkill() {
     let (store, opened) = Store::<Master>::open(&master).unwrap();
     assert!(opened.read_only.is_none());
     store.close().unwrap();
-    assert_eq!(records_of(&protest::master_file::load(&master).unwrap()), expected);
+    assert_eq!(records_of(&protest::store::master_file::load(&master).unwrap()), expected);
 }

@@ -1,8 +1,6 @@
 //! `protest import` and `protest check` as a user runs them.
 
-mod common;
-
-use common::{copy_of_folder, project, protest};
+use crate::common::{copy_of_folder, project, protest};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -130,12 +128,12 @@ fn check_counts_the_work_in_the_journal_and_writes_nothing() {
     record.pronoun = Judgement::No;
     store.put(record).unwrap();
     drop(store); // as if the app had crashed: the change is only in the journal
-    let (file, journal) = (fs::read(&path).unwrap(), fs::read(protest::journal::path_for(&path)).unwrap());
-    let out = common::ok(dir.path(), &["check", "tiny.master.json"]);
+    let (file, journal) = (fs::read(&path).unwrap(), fs::read(protest::store::journal::path_for(&path)).unwrap());
+    let out = crate::common::ok(dir.path(), &["check", "tiny.master.json"]);
     assert!(out.contains("tiny.master.json: valid (with 1 change from its journal"), "{out}");
     assert!(out.contains("Records: 1"), "{out}");
     assert_eq!(fs::read(&path).unwrap(), file);
-    assert_eq!(fs::read(protest::journal::path_for(&path)).unwrap(), journal);
+    assert_eq!(fs::read(protest::store::journal::path_for(&path)).unwrap(), journal);
 }
 
 #[test]

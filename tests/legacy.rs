@@ -1,18 +1,16 @@
 //! Converting the original PROTEST tool's files through the library: every value of the old
 //! tables arrives, refusals name table and row, and converted batches merge like native ones.
 
-mod legacy_db;
-
+use crate::legacy_db::demo::{self, ANNA, BEN, MT_A, MT_B, REFERENCE};
+use crate::legacy_db::{OldDb, SCHEMA_1_0};
 use chrono::{DateTime, Utc};
-use legacy_db::demo::{self, ANNA, BEN, MT_A, MT_B, REFERENCE};
-use legacy_db::{OldDb, SCHEMA_1_0};
-use protest::batch::Batch;
-use protest::conflicts::Conflict;
-use protest::legacy::{self, Converted, How, Options, Reference};
-use protest::merge::{self, Incoming};
+use protest::batches::merge::{self, Incoming};
+use protest::ingest::legacy::{self, Converted, How, Options, Reference};
+use protest::model::Conflict;
 use protest::model::{
     AnnotatorId, CandidateId, ConflictStatus, CorpusId, CorpusRole, ExampleNo, Judgement, Master, Record, TokenRef,
 };
+use protest::store::batch_file::Batch;
 use std::path::{Path, PathBuf};
 
 fn now() -> DateTime<Utc> {
@@ -150,8 +148,8 @@ fn converted_demo(dir: &Path) -> (Master, Vec<Incoming>) {
         let (batch, placement, _) = convert_batch(&old, &m);
         placement.apply(&mut m);
         let path = old.with_extension("json");
-        protest::batch::save(&batch, &path).unwrap();
-        incoming.push(Incoming { path: path.clone(), batch: protest::batch::load(&path).unwrap() });
+        protest::store::batch_file::save(&batch, &path).unwrap();
+        incoming.push(Incoming { path: path.clone(), batch: protest::store::batch_file::load(&path).unwrap() });
     }
     (m, incoming)
 }
@@ -173,7 +171,7 @@ fn converted_batches_merge_like_native_ones() {
     let prepared = merge::prepare(&m, &incoming).unwrap();
     assert_eq!((prepared.new_records(), prepared.replaced()), (14, 0));
     merge::apply(&mut m, &prepared);
-    protest::master_file::check(Path::new("merged"), &m).unwrap();
+    protest::store::master_file::check(Path::new("merged"), &m).unwrap();
     assert_eq!(m.records.len(), 2 + 14);
     // Merging again changes nothing.
     assert!(merge::prepare(&m, &incoming).unwrap().is_empty());
@@ -611,7 +609,7 @@ fn a_new_annotator_of_a_batch_is_added_to_the_master() {
 fn protest_sized_master_converts_quickly() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.db");
-    let db = OldDb::create(&path, legacy_db::SCHEMA_1_1);
+    let db = OldDb::create(&path, crate::legacy_db::SCHEMA_1_1);
     db.exec("BEGIN");
     demo::suite(&db, "big");
     db.exec("DELETE FROM sentences; DELETE FROM documents; DELETE FROM pro_candidates; DELETE FROM pro_antecedents; DELETE FROM translations;");

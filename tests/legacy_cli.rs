@@ -1,11 +1,8 @@
 //! `protest convert` as a researcher moving from the original tool runs it, on the demo in
 //! tests/fixtures/legacy/: convert the old master and its two batches, merge, check.
 
-mod common;
-mod legacy_db;
-
-use common::{copies, ok, project, refused};
-use legacy_db::demo;
+use crate::common::{copies, ok, project, refused};
+use crate::legacy_db::demo;
 use std::fs;
 use std::path::{Path, PathBuf};
 

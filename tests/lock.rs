@@ -1,4 +1,4 @@
-//! The lock across two real processes (issue 6): while a child process holds a master open, a
+//! The lock across two real processes: while a child process holds a master open, a
 //! second opener gets a read-only view naming the holder; once the child is killed with SIGKILL
 //! (leaving its lock file behind), the next opener takes the lock over and can write.
 //!
@@ -35,7 +35,7 @@ fn a_second_process_is_read_only_until_the_holder_dies() {
     std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
 
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["holder", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+        .args(["lock::holder", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
         .env("LOCK_MASTER", &path)
         .stdout(Stdio::piped())
         .spawn()
@@ -69,6 +69,6 @@ fn a_second_process_is_read_only_until_the_holder_dies() {
     assert_eq!(opened.recovered, 1);
     third.remove(CandidateId(3), AnnotatorId::RESEARCHER).unwrap();
     third.close().unwrap();
-    assert!(protest::master_file::load(&path).unwrap().records.is_empty());
+    assert!(protest::store::master_file::load(&path).unwrap().records.is_empty());
     assert!(!lock_path(&path).exists());
 }

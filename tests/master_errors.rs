@@ -1,7 +1,7 @@
 //! Every kind of corrupt master gets a message naming the file, the place and the problem, and
 //! loading never panics.
 
-use protest::master_file;
+use protest::store::master_file;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 

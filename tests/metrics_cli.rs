@@ -1,10 +1,8 @@
 //! `protest correlate` and `protest apt-master` as a user runs them.
 
-mod common;
-
-use common::*;
-use protest::master_file;
+use crate::common::*;
 use protest::model::{AnnotatorId, CandidateId, Judgement, Record};
+use protest::store::master_file;
 use std::fs;
 
 #[test]

@@ -3,11 +3,11 @@
 
 use Judgement::{No, Unset, Yes};
 use chrono::{TimeZone, Utc};
-use protest::master_file;
 use protest::model::{
     Annotator, AnnotatorId, Antecedent, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Example, ExampleNo,
     Judgement, Master, Record, TokenRef, standard_categories,
 };
+use protest::store::master_file;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

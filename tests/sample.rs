@@ -1,7 +1,7 @@
 //! The bundled sample master is what its documented rebuild command produces, and it covers all
 //! 13 PROTEST categories.
 
-use protest::master_file;
+use protest::store::master_file;
 use std::path::Path;
 use std::process::Command;
 

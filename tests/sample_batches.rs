@@ -6,11 +6,13 @@
 //! `cargo test --test sample_batches -- --ignored`.
 
 use chrono::{DateTime, Duration, Utc};
-use protest::annotation::{self, Edit};
-use protest::batch::{Batch, export};
+use protest::annotate::{conflicts, edit, edit::Edit};
+use protest::batches::adjudication;
+use protest::batches::export;
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Role, TokenRef};
 use protest::store::Store;
-use protest::{adjudication, master_file};
+use protest::store::batch_file::Batch;
+use protest::store::master_file;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -138,10 +140,10 @@ fn fill(master: &Master, batch: &Path, table: &[Row], start: DateTime<Utc>) {
         let mut record = store.master().records.get(local, who).cloned();
         for edit in edits {
             now += Duration::seconds(6);
-            record = Some(annotation::apply(store.master(), local, who, record.as_ref(), edit, now).unwrap());
+            record = Some(edit::apply(store.master(), local, who, record.as_ref(), edit, now).unwrap());
         }
         let record = record.unwrap();
-        let record = annotation::settle(&record, annotation::conflicts_on_leave(store.master(), &record));
+        let record = conflicts::settle(&record, conflicts::failing(store.master(), &record));
         store.put(record).unwrap();
     }
     store.close().unwrap();
@@ -203,7 +205,7 @@ fn copy_of_the_sample() -> tempfile::TempDir {
 fn the_bundled_master_knows_the_task_set_and_the_annotators_of_the_bundled_batches() {
     let m = master_file::load(&root().join("sample.master.json")).unwrap();
     for name in BATCHES {
-        let batch = protest::batch::load(&root().join(name)).unwrap();
+        let batch = protest::store::batch_file::load(&root().join(name)).unwrap();
         assert_eq!(batch.master_id, m.id);
         let who = batch.annotator();
         assert_eq!(m.annotator(who.id).map(|a| a.name.as_str()), Some(who.name.as_str()), "{name}");

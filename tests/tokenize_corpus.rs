@@ -2,10 +2,8 @@
 //! tokenise back to those lines. Always on the sample's excerpt of the DiscoMT news corpus
 //! (committed), and on the whole corpus when the shared data is beside the checkout.
 
-mod common;
-
-use common::{project, read, shared_data};
-use protest::tokenize::{Language, detokenize, tokenize};
+use crate::common::{project, read, shared_data};
+use protest::ingest::tokenize::{Language, detokenize, tokenize};
 use std::path::Path;
 
 /// Share of lines that a naive detokenisation followed by tokenisation reproduces exactly; the

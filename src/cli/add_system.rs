@@ -1,8 +1,9 @@
 use super::with_master;
 use clap::Args;
-use protest::add_system::{self, AlignmentFile, Options, ParallelText};
-use protest::import::text::PairOrder;
-use protest::{master_file, workflow};
+use protest::ingest::add_system::{self, AlignmentFile, Options, ParallelText};
+use protest::ingest::texts::PairOrder;
+use protest::store::master_file;
+use protest::workflow;
 use std::path::PathBuf;
 use std::time::Instant;
 

@@ -1,6 +1,7 @@
 use super::with_master;
 use clap::{Args, Subcommand};
-use protest::{master_file, workflow};
+use protest::store::master_file;
+use protest::workflow;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]

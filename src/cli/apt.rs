@@ -1,7 +1,7 @@
 //! `protest apt CONFIG [--output STEM]`: APT with the reference tool's configuration file.
 
 use anyhow::Context;
-use protest::apt::{self, AptConfig, run::output_paths};
+use protest::metrics::apt::{self, AptConfig, run::output_paths};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

@@ -3,10 +3,11 @@
 //! `apt-vs-human` and `metric-correlation` of `protest report`, or with `--annotator` the same
 //! against one annotator's own judgements.
 
+use protest::batches::annotators;
+use protest::metrics::report::Format;
+use protest::metrics::report::metrics::{self, Judges};
 use protest::model::{AnnotatorId, Master};
-use protest::report::Format;
-use protest::report::metrics::{self, Judges};
-use protest::{annotators, master_file};
+use protest::store::master_file;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]

@@ -2,8 +2,10 @@ use super::with_master;
 use anyhow::Context;
 use chrono::Utc;
 use clap::Args;
+use protest::metrics::auto_eval;
 use protest::model::{Master, Round};
-use protest::{auto_eval, master_file, workflow};
+use protest::store::master_file;
+use protest::workflow;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]

@@ -1,6 +1,6 @@
 //! `protest autoprf REF_STEM CAND_STEM DOC_STARTS`: AutoPRF as the original scorer prints it.
 
-use protest::autoprf::{self, AlignedCorpus, DocumentStarts};
+use protest::metrics::autoprf::{self, AlignedCorpus, DocumentStarts};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

@@ -3,8 +3,8 @@ use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand};
 use protest::Error;
+use protest::batches::plan::{PlanError, Request};
 use protest::model::{CorpusId, Master};
-use protest::plan::{PlanError, Request};
 use protest::workflow::{self, adjudication::Adjudicating, export::Exporting, task_sets::Planning};
 use std::path::{Path, PathBuf};
 

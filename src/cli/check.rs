@@ -1,16 +1,16 @@
 //! `protest check FILE`: validates a master or batch, with the changes in its journal (work not yet
 //! folded into the file, e.g. after a crash), and prints what it holds. Writes nothing.
 
-use protest::batch::{self, Batch};
-use protest::journal::Replay;
 use protest::model::Master;
+use protest::store::batch_file::{self, Batch};
+use protest::store::journal::Replay;
 use protest::store::load_with_journal;
-use protest::summary::Summary;
+use protest::store::summary::Summary;
 use std::path::Path;
 
 pub fn run(file: &Path) -> anyhow::Result<()> {
     // A file that cannot be read is taken for a master, whose loading names the problem.
-    if batch::is_batch_file(file) {
+    if batch_file::is_batch_file(file) {
         let (batch, replay) = load_with_journal::<Batch>(file)?;
         println!("{}: valid{}", file.display(), journal_note(&replay));
         print!("{}", batch.summary());

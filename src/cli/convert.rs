@@ -2,9 +2,9 @@ use super::with_master;
 use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::Args;
-use protest::disk::Os;
-use protest::legacy::{self, FileType, Reference};
-use protest::summary::Summary;
+use protest::ingest::legacy::{self, FileType, Reference};
+use protest::store::disk::Os;
+use protest::store::summary::Summary;
 use protest::workflow;
 use std::path::PathBuf;
 

@@ -1,6 +1,6 @@
 //! `protest correlate FILE.csv`: Pearson and Spearman between every pair of numeric columns.
 
-use protest::correlate::{ScoreTable, report};
+use protest::metrics::correlate::{ScoreTable, report};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

@@ -1,10 +1,10 @@
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use clap::Args;
-use protest::import::{self, Inputs, TranslationInput};
-use protest::master_file;
+use protest::ingest::from_texts::{self, Inputs, TranslationInput};
 use protest::model::Languages;
-use protest::summary::Summary;
+use protest::store::master_file;
+use protest::store::summary::Summary;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -71,8 +71,8 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         languages: Languages { source: args.source_language, target: args.target_language },
         description: args.description,
     };
-    let id = args.id.unwrap_or_else(import::new_master_id);
-    let master = import::build(&inputs, id, args.created.unwrap_or_else(Utc::now))?;
+    let id = args.id.unwrap_or_else(from_texts::new_master_id);
+    let master = from_texts::build(&inputs, id, args.created.unwrap_or_else(Utc::now))?;
     master_file::save(&master, &args.output).with_context(|| "could not write the master")?;
     println!("wrote {}", args.output.display());
     print!("{}", Summary::of(&master));

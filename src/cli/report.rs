@@ -1,6 +1,6 @@
 use clap::Args;
-use protest::master_file;
-use protest::report::{self, Format, TableKind};
+use protest::metrics::report::{self, Format, TABLES, TableKind};
+use protest::store::master_file;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -10,10 +10,9 @@ pub struct ReportArgs {
     /// Output format: text, csv, markdown or latex.
     #[arg(long, short, default_value = "text")]
     format: Format,
-    /// Only this table (repeat for several): results, agreement, pairwise, scores, category-scores,
-    /// auto-eval, rounds. All by default.
-    #[arg(long = "table", short, value_name = "NAME")]
-    tables: Vec<TableKind>,
+    /// Only this table (repeat for several). All by default.
+    #[arg(long = "table", short, value_name = "NAME", value_parser = TableKind::parse, long_help = tables_help())]
+    tables: Vec<&'static TableKind>,
     /// Write each table to DIR/NAME.EXT (txt, csv, md, tex) instead of printing.
     #[arg(long, short, value_name = "DIR")]
     output: Option<PathBuf>,
@@ -21,8 +20,10 @@ pub struct ReportArgs {
 
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let master = master_file::load(&args.master)?;
-    let kinds = if args.tables.is_empty() { TableKind::ALL.to_vec() } else { args.tables };
-    let tables = report::tables(&master, &kinds);
+    let tables = match args.tables.is_empty() {
+        true => report::tables(&master, TABLES),
+        false => report::tables(&master, args.tables),
+    };
     match args.output {
         None => {
             let rendered: Vec<String> = tables.iter().map(|t| args.format.render(t)).collect();
@@ -35,4 +36,11 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `--table`'s long help: every table with what it shows, from the registry.
+fn tables_help() -> String {
+    let width = TABLES.iter().map(|t| t.name.len()).max().unwrap_or(0);
+    let tables: Vec<String> = TABLES.iter().map(|t| format!("  {:width$}  {}", t.name, t.help)).collect();
+    format!("Only this table (repeat for several). All by default, in this order:\n{}", tables.join("\n"))
 }

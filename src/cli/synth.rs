@@ -1,7 +1,7 @@
 use clap::{Args, ValueEnum};
-use protest::master_file;
-use protest::summary::Summary;
-use protest::synth::{self, Params, Sources};
+use protest::ingest::synth::{self, Params, Sources};
+use protest::store::master_file;
+use protest::store::summary::Summary;
 use std::path::PathBuf;
 
 /// Sizes relative to the PROTEST suite (250 examples, 8 translations, 2 annotators).

@@ -1,6 +1,6 @@
 //! Helpers shared by the command-line tests: run the built `protest` binary in a folder, and
 //! make throw-away copies of fixtures to run it on.
-#![allow(dead_code)] // each test binary uses its own subset
+#![allow(dead_code)] // not every helper is used yet
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -46,10 +46,10 @@ pub fn copies(files: &[&str]) -> tempfile::TempDir {
 /// annotator), for tests that plan and export themselves.
 pub fn unplanned_sample() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let mut master = protest::master_file::load(&project("sample_batches/sample.master.json")).unwrap();
+    let mut master = protest::store::master_file::load(&project("sample_batches/sample.master.json")).unwrap();
     master.task_sets.clear();
     master.annotators.clear();
-    protest::master_file::save(&master, &dir.path().join("sample.master.json")).unwrap();
+    protest::store::master_file::save(&master, &dir.path().join("sample.master.json")).unwrap();
     dir
 }
 

@@ -1,0 +1,150 @@
+//! Batches › Adjudication (`workflow::adjudication`): the candidates annotators disagree on go
+//! to a further annotator as a batch.
+
+use crate::dialogs::parts::{self, Reply, capitalised};
+use crate::dialogs::path_field::{PathField, Pick};
+use egui::{RichText, Ui};
+use protest::batches::adjudication::{self, AdjudicationError};
+use protest::batches::plan::Plan;
+use protest::model::Master;
+use protest::session::Session;
+use protest::workflow::{self, adjudication::Adjudicating};
+use std::path::Path;
+
+const REPLACE: &str = "Replace a batch file that exists";
+
+pub struct AdjudicationDialog {
+    name: String,
+    seed: u64,
+    folder: PathField,
+    replace: bool,
+    /// What adjudication by `name` would give them, for the name it was computed for.
+    preview: Option<(String, Result<Plan, AdjudicationError>)>,
+    problem: Option<String>,
+    written: Option<String>,
+    /// The name field takes the keyboard once shown.
+    focus: bool,
+}
+
+impl AdjudicationDialog {
+    pub fn new(_master: &Master, master_path: &Path) -> AdjudicationDialog {
+        AdjudicationDialog {
+            name: String::new(),
+            seed: u64::from(rand::random::<u32>()),
+            folder: PathField::new(Some(&workflow::default_folder(master_path))),
+            replace: false,
+            preview: None,
+            problem: None,
+            written: None,
+            focus: true,
+        }
+    }
+
+    fn preview(&mut self, master: &Master) -> &Result<Plan, AdjudicationError> {
+        let name = self.name.trim().to_owned();
+        if self.preview.as_ref().is_none_or(|(n, _)| *n != name) {
+            let adjudicating = self.adjudicating(Path::new(""));
+            let planned = workflow::adjudication::preview(master, &adjudicating).map(|(p, _)| p);
+            self.preview = Some((name, planned));
+        }
+        &self.preview.as_ref().expect("just computed").1
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        ui.set_width(640.0);
+        parts::title(ui, "Adjudication");
+        if let Some(written) = &self.written {
+            parts::done(ui, written);
+            ui.label(
+                "Merge it back like any batch: their judgements then prevail where reports need one per candidate.",
+            );
+            ui.add_space(8.0);
+            return if parts::close_button(ui) { Reply::Close } else { Reply::Stay };
+        }
+        let master = session.master();
+        let found = adjudication::disagreements(master);
+        ui.label(format!(
+            "{} candidates have annotators who disagree (on the pronoun or the antecedent; “?” counts as an answer).",
+            found.len()
+        ));
+        ui.label(
+            RichText::new("A further annotator judges them afresh, without seeing the others' judgements.").weak(),
+        );
+        ui.add_space(8.0);
+        let label = ui.label(RichText::new("Adjudicator").strong());
+        let field =
+            egui::TextEdit::singleline(&mut self.name).hint_text("a name; new names are added").desired_width(260.0);
+        let field = ui.add(field).labelled_by(label.id);
+        if self.focus && !ui.is_sizing_pass() {
+            field.request_focus();
+            self.focus = false;
+        }
+        if !master.annotators.is_empty() {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new("Annotators:").small().weak());
+                for a in &master.annotators {
+                    if ui.small_button(&a.name).clicked() {
+                        self.name = a.name.clone();
+                    }
+                }
+            });
+        }
+        ui.add_space(6.0);
+        let who = self.name.trim().to_owned();
+        let ready = if who.is_empty() {
+            None
+        } else {
+            match self.preview(master) {
+                Ok(planned) => {
+                    let n = planned.task_set.tasks.first().map_or(0, |t| t.candidates.len());
+                    let text = format!("{n} candidates go to {who} as “{}”.", planned.task_set.name);
+                    ui.label(RichText::new(text).strong());
+                    Some(())
+                }
+                Err(e) => {
+                    parts::problem(ui, Some(&capitalised(&e.to_string())));
+                    None
+                }
+            }
+        };
+        ui.add_space(6.0);
+        self.folder.ui(ui, "Folder", Pick::Folder);
+        ui.checkbox(&mut self.replace, REPLACE);
+        ui.add_space(8.0);
+        parts::problem(ui, self.problem.as_deref());
+        let mut reply = Reply::Stay;
+        ui.horizontal(|ui| {
+            let button = egui::Button::new(RichText::new("Export the adjudication batch").strong());
+            if ui.add_enabled(ready.is_some(), button).clicked() {
+                match self.export(session) {
+                    Ok(written) => self.written = Some(written),
+                    Err(e) => self.problem = Some(e),
+                }
+            }
+            if ui.button("Cancel").clicked() {
+                reply = Reply::Close;
+            }
+        });
+        reply
+    }
+
+    fn adjudicating(&self, folder: &Path) -> Adjudicating {
+        Adjudicating {
+            name: self.name.trim().to_owned(),
+            task_set_name: String::new(),
+            seed: self.seed,
+            folder: folder.to_path_buf(),
+            replace: self.replace,
+            created: chrono::Utc::now(),
+        }
+    }
+
+    fn export(&mut self, session: &mut Session) -> Result<String, String> {
+        let adjudicating = self.adjudicating(&self.folder.folder()?);
+        let done = session
+            .run(|store| workflow::adjudication::run(store, &adjudicating))
+            .map_err(|e| capitalised(&parts::failed(&e, REPLACE)))?;
+        let f = &done.file;
+        Ok(format!("Wrote {} ({}: {} candidates).", f.path.display(), f.annotator, f.candidates))
+    }
+}

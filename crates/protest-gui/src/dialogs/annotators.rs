@@ -1,0 +1,149 @@
+//! Batches › Annotators: the master's annotators, adding, renaming and removing them by name
+//! (`workflow::annotators`; ids never change).
+
+use crate::dialogs::parts::{self, Reply};
+use egui::{Key, RichText, Ui};
+use protest::model::AnnotatorId;
+use protest::session::Session;
+use protest::workflow;
+
+pub struct AnnotatorsDialog {
+    new_name: String,
+    /// The annotator being renamed and the name typed so far.
+    renaming: Option<(AnnotatorId, String)>,
+    focus_rename: bool,
+    problem: Option<String>,
+    done: Option<String>,
+    /// The new name's field takes the keyboard once shown.
+    focus_new: bool,
+}
+
+impl Default for AnnotatorsDialog {
+    fn default() -> Self {
+        AnnotatorsDialog {
+            new_name: String::new(),
+            renaming: None,
+            focus_rename: false,
+            problem: None,
+            done: None,
+            focus_new: true,
+        }
+    }
+}
+
+impl AnnotatorsDialog {
+    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        ui.set_width(520.0);
+        parts::title(ui, "Annotators");
+        ui.label("Everyone who annotates this master. Names are unique (ignoring case); renaming keeps a person's records and batches. Only someone without records and without a part of a task set can be removed.");
+        ui.add_space(8.0);
+        let master = session.master();
+        let mut rename = None;
+        let mut remove = None;
+        let mut cancel_rename = false;
+        if master.annotators.is_empty() {
+            ui.label(RichText::new("No annotators yet.").weak());
+        }
+        egui::Grid::new("annotators").striped(true).num_columns(4).spacing([16.0, 6.0]).show(ui, |ui| {
+            for a in &master.annotators {
+                let records = master.records.iter().filter(|r| r.annotator == a.id && !r.is_blank()).count();
+                match &mut self.renaming {
+                    Some((id, name)) if *id == a.id => {
+                        let field = ui.add_sized([220.0, 24.0], egui::TextEdit::singleline(name));
+                        let field = field.accessible_name(format!("New name for {}", a.name));
+                        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                        if std::mem::take(&mut self.focus_rename) {
+                            field.request_focus();
+                        }
+                        let (save, cancel) =
+                            ui.horizontal(|ui| (ui.button("Save").clicked(), ui.button("Cancel").clicked())).inner;
+                        if enter {
+                            field.request_focus(); // kept if the name is refused
+                        }
+                        if save || enter {
+                            rename = Some((a.name.clone(), name.clone()));
+                        } else if cancel {
+                            cancel_rename = true;
+                        }
+                    }
+                    _ => {
+                        ui.label(RichText::new(&a.name).strong());
+                        ui.horizontal(|ui| {
+                            let button = ui.button("Rename…").accessible_name(format!("Rename {}", a.name));
+                            if button.clicked() {
+                                self.renaming = Some((a.id, a.name.clone()));
+                                self.focus_rename = true;
+                            }
+                            let button = ui
+                                .button("Remove")
+                                .accessible_name(format!("Remove {}", a.name))
+                                .on_hover_text("Only someone without records and without a part of a task set");
+                            if button.clicked() {
+                                remove = Some(a.name.clone());
+                            }
+                        });
+                    }
+                }
+                ui.label(RichText::new(format!("{records} records")).weak());
+                ui.end_row();
+            }
+        });
+        if cancel_rename {
+            self.renaming = None;
+        }
+        ui.add_space(10.0);
+        let label = ui.label(RichText::new("Add an annotator").strong());
+        let add = ui
+            .horizontal(|ui| {
+                let field = egui::TextEdit::singleline(&mut self.new_name).hint_text("name").desired_width(260.0);
+                let field = ui.add(field).labelled_by(label.id);
+                if self.focus_new && !ui.is_sizing_pass() {
+                    field.request_focus();
+                    self.focus_new = false;
+                }
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                if enter {
+                    field.request_focus(); // the next name goes into the same field
+                }
+                ui.button("Add").clicked() || enter
+            })
+            .inner;
+        if add {
+            let name = self.new_name.trim().to_owned();
+            match session.run(|store| workflow::annotators::add(store, &name)) {
+                Ok(_) => {
+                    self.done = Some(format!("Added {name}."));
+                    self.problem = None;
+                    self.new_name.clear();
+                }
+                Err(e) => self.problem = Some(parts::failed(&e, "")),
+            }
+        }
+        if let Some((old, new)) = rename {
+            match session.run(|store| workflow::annotators::rename(store, &old, &new)) {
+                Ok(_) => {
+                    self.done = Some(format!("Renamed {old} to {}.", new.trim()));
+                    self.problem = None;
+                    self.renaming = None;
+                }
+                Err(e) => self.problem = Some(parts::failed(&e, "")),
+            }
+        }
+        if let Some(name) = remove {
+            match session.run(|store| workflow::annotators::remove(store, &name)) {
+                Ok(_) => {
+                    self.done = Some(format!("Removed {name}."));
+                    self.problem = None;
+                }
+                Err(e) => self.problem = Some(parts::failed(&e, "")),
+            }
+        }
+        ui.add_space(6.0);
+        parts::problem(ui, self.problem.as_deref());
+        if let (None, Some(done)) = (&self.problem, &self.done) {
+            parts::done(ui, done);
+        }
+        ui.add_space(8.0);
+        if parts::close_button(ui) { Reply::Close } else { Reply::Stay }
+    }
+}

@@ -1,0 +1,156 @@
+//! Batches › Export batches (`workflow::export`): a task set, who gets each part, the folder;
+//! writes one batch file per part and lists them.
+
+use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::path_field::{PathField, Pick};
+use egui::{RichText, Ui};
+use protest::batches::export;
+use protest::batches::plan::IAA_LABEL;
+use protest::model::{Master, Purpose};
+use protest::session::Session;
+use protest::workflow::{self, Written, export::Exporting};
+use std::path::Path;
+
+const REPLACE: &str = "Replace batch files that exist";
+
+pub struct BatchExportDialog {
+    task_set: Option<u32>,
+    /// One name per part of the chosen task set, in part order.
+    names: Vec<String>,
+    folder: PathField,
+    replace: bool,
+    problem: Option<String>,
+    /// Files written.
+    written: Vec<Written>,
+}
+
+impl BatchExportDialog {
+    pub fn new(master: &Master, master_path: &Path) -> BatchExportDialog {
+        let mut dialog = BatchExportDialog {
+            task_set: None,
+            names: Vec::new(),
+            folder: PathField::new(Some(&workflow::default_folder(master_path))),
+            replace: false,
+            problem: None,
+            written: Vec::new(),
+        };
+        // The newest task set: the one just planned, most likely.
+        dialog.choose(master, master.task_sets.last().map(|t| t.id));
+        dialog
+    }
+
+    /// Chooses a task set and fills in the names as exporting without names would give them:
+    /// each part's annotator, or else the master's annotators who have no part in it yet, in
+    /// order (`export::suggested_names`).
+    fn choose(&mut self, master: &Master, task_set: Option<u32>) {
+        self.task_set = task_set;
+        self.names = task_set.and_then(|id| export::suggested_names(master, id).ok()).unwrap_or_default();
+    }
+
+    /// How many candidates each part's batch holds (its own part and the IAA sample).
+    fn part_sizes(&self, master: &Master) -> Vec<usize> {
+        let Some(ts) = self.task_set.and_then(|id| master.task_sets.iter().find(|t| t.id == id)) else {
+            return Vec::new();
+        };
+        let iaa: usize = ts.tasks.iter().filter(|t| t.label == IAA_LABEL).map(|t| t.candidates.len()).sum();
+        ts.tasks.iter().filter(|t| t.label != IAA_LABEL).map(|t| t.candidates.len() + iaa).collect()
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        ui.set_width(640.0);
+        parts::title(ui, "Export batches");
+        if !self.written.is_empty() {
+            return self.written_ui(ui);
+        }
+        let master = session.master();
+        if master.task_sets.is_empty() {
+            ui.label("This master has no task set yet: plan one first (Batches › Plan a task set…).");
+            ui.add_space(8.0);
+            return if parts::close_button(ui) { Reply::Close } else { Reply::Stay };
+        }
+        ui.label("One file per annotator: their candidates in a shuffled order, without the names of the systems.");
+        ui.add_space(8.0);
+        let label = ui.label(RichText::new("Task set").strong());
+        let describe = |id: u32| {
+            master.task_sets.iter().find(|t| t.id == id).map_or(String::new(), |t| {
+                let purpose = if t.purpose == Purpose::Adjudication { "adjudication, " } else { "" };
+                let parts = t.tasks.iter().filter(|t| t.label != IAA_LABEL).count();
+                format!("{} ({purpose}id {}, {parts} parts)", t.name, t.id)
+            })
+        };
+        let mut chosen = self.task_set;
+        let combo = egui::ComboBox::from_id_salt("export task set")
+            .width(360.0)
+            .selected_text(chosen.map(describe).unwrap_or_default())
+            .show_ui(ui, |ui| {
+                for t in &master.task_sets {
+                    ui.selectable_value(&mut chosen, Some(t.id), describe(t.id));
+                }
+            });
+        combo.response.labelled_by(label.id);
+        if chosen != self.task_set {
+            self.choose(master, chosen);
+            self.problem = None;
+        }
+        ui.add_space(6.0);
+        ui.label(RichText::new("Who gets each part").strong());
+        let sizes = self.part_sizes(master);
+        egui::Grid::new("export names").num_columns(3).spacing([12.0, 6.0]).show(ui, |ui| {
+            for (i, name) in self.names.iter_mut().enumerate() {
+                let label = ui.label(format!("Part {}", i + 1));
+                let field = egui::TextEdit::singleline(name).hint_text("a name");
+                ui.add_sized([260.0, 24.0], field).labelled_by(label.id);
+                if let Some(n) = sizes.get(i) {
+                    ui.label(RichText::new(format!("{n} candidates")).weak());
+                }
+                ui.end_row();
+            }
+        });
+        ui.label(RichText::new("New names are added to the master's annotators.").small().weak());
+        ui.add_space(6.0);
+        self.folder.ui(ui, "Folder", Pick::Folder);
+        ui.checkbox(&mut self.replace, REPLACE);
+        ui.add_space(8.0);
+        parts::problem(ui, self.problem.as_deref());
+        let mut reply = Reply::Stay;
+        ui.horizontal(|ui| {
+            if ui.button(RichText::new("Export").strong()).clicked()
+                && let Err(e) = self.export(session)
+            {
+                self.problem = Some(e);
+            }
+            if ui.button("Cancel").clicked() {
+                reply = Reply::Close;
+            }
+        });
+        reply
+    }
+
+    fn export(&mut self, session: &mut Session) -> Result<(), String> {
+        let task_set = self.task_set.ok_or("Choose a task set.")?;
+        let folder = self.folder.folder()?;
+        // No names at all: the library's choice (each part's annotator, then the free ones).
+        let names = if self.names.iter().all(|n| n.trim().is_empty()) { Vec::new() } else { self.names.clone() };
+        let exporting = Exporting { task_set, names, folder, replace: self.replace, created: chrono::Utc::now() };
+        let exported =
+            session.run(|store| workflow::export::run(store, &exporting)).map_err(|e| parts::failed(&e, REPLACE))?;
+        self.written = exported.files;
+        Ok(())
+    }
+
+    fn written_ui(&mut self, ui: &mut Ui) -> Reply {
+        parts::done(ui, &format!("Wrote {} batch files:", self.written.len()));
+        egui::Grid::new("written batches").striped(true).spacing([14.0, 4.0]).show(ui, |ui| {
+            for w in &self.written {
+                ui.label(RichText::new(&w.annotator).strong());
+                ui.label(w.path.display().to_string());
+                ui.label(format!("{} candidates, {} records", w.candidates, w.records));
+                ui.end_row();
+            }
+        });
+        ui.add_space(6.0);
+        ui.label("Send each annotator their file; they open it in PROTEST (annotator mode). Merge the annotated files back with Batches › Import annotated batches….");
+        ui.add_space(8.0);
+        if parts::close_button(ui) { Reply::Close } else { Reply::Stay }
+    }
+}

@@ -1,0 +1,266 @@
+//! File › Import old PROTEST file (`legacy::convert`, docs/legacy.md): converts a master or a
+//! batch of the original tool's SQLite files, never touching the old file, and shows the
+//! round-trip summary. A batch is converted against its converted master, which may gain the
+//! batch's annotator and their part of a task set (`Placement`).
+
+use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::path_field::{PathField, Pick};
+use crate::intent::{Dialog, Intent};
+use egui::{RichText, Ui};
+use protest::ingest::legacy::{self, FileType, Info, Reference, Report};
+use protest::session::Session;
+use protest::session::workspace::Mode;
+use protest::store::atomic::same_file;
+use protest::store::disk::Os;
+use protest::workflow;
+use std::path::{Path, PathBuf};
+
+const REPLACE: &str = "Replace the existing file";
+
+const OLD_FILES: Pick = Pick::File(&[("PROTEST 1.x files", &["db", "sqlite", "sqlite3", "protest"])]);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReferenceChoice {
+    Guess,
+    Named,
+    None,
+}
+
+pub struct LegacyDialog {
+    old: PathField,
+    /// The old file's metadata, for the path it was read from.
+    info: Option<(PathBuf, Result<Info, String>)>,
+    reference: ReferenceChoice,
+    reference_name: String,
+    master: PathField,
+    target: PathField,
+    /// The target is still the one suggested for the old file (follow it when that changes).
+    target_suggested: bool,
+    replace: bool,
+    problem: Option<String>,
+    done: Option<Done>,
+    /// Opened by opening an old file: say why this dialog is here.
+    opened: bool,
+}
+
+struct Done {
+    summary: String,
+    path: PathBuf,
+    /// A batch converted against the master open in the app: offer to merge it.
+    mergeable: bool,
+    master: bool,
+}
+
+impl LegacyDialog {
+    pub fn new(old: Option<&Path>, session: Option<&Session>) -> LegacyDialog {
+        let open_master =
+            session.filter(|s| s.mode() == Mode::Researcher).and_then(|s| std::path::absolute(s.path()).ok());
+        let old = old.map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()));
+        let mut dialog = LegacyDialog {
+            opened: old.is_some(),
+            old: PathField::new(old.as_deref()),
+            info: None,
+            reference: ReferenceChoice::Guess,
+            reference_name: String::new(),
+            master: PathField::new(open_master.as_deref()),
+            target: PathField::default(),
+            target_suggested: true,
+            replace: false,
+            problem: None,
+            done: None,
+        };
+        if old.is_none() {
+            dialog.old.request_focus();
+        }
+        dialog.old_changed();
+        dialog
+    }
+
+    fn old_changed(&mut self) {
+        self.problem = None;
+        let Some(old) = self.old.path() else {
+            self.info = None;
+            return;
+        };
+        if self.target_suggested {
+            self.target = PathField::new(Some(&legacy::suggested_path(&old)));
+        }
+        let info = if old.is_file() { legacy::inspect(&old).map_err(|e| e.to_string()) } else { Err(String::new()) };
+        self.info = Some((old, info));
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: Option<&mut Session>) -> Reply {
+        ui.set_width(760.0);
+        parts::title(ui, "Import a file of the original PROTEST tool");
+        if let Some(done) = &self.done {
+            return done_ui(ui, done);
+        }
+        if self.opened {
+            let name = self.old.path().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+            let text = format!(
+                "{} is a file of the original PROTEST tool: convert it to open it here.",
+                name.unwrap_or_default()
+            );
+            ui.label(RichText::new(text).strong());
+        }
+        ui.label(
+            "The original tool kept masters and annotator batches as SQLite files (PROTEST 1.1 or 1.0). They are \
+             converted into this tool's files without losing a judgement; the old file is only read.",
+        );
+        ui.add_space(8.0);
+        if self.old.ui(ui, "The old file", OLD_FILES) {
+            self.old_changed();
+        }
+        let info = self.info.as_ref().map(|(_, i)| i.clone());
+        match &info {
+            Some(Ok(info)) => describe(ui, info),
+            Some(Err(e)) if !e.is_empty() => parts::problem(ui, Some(e)),
+            _ => {}
+        }
+        ui.add_space(6.0);
+        if let Some(Ok(info)) = &info {
+            match info.file_type {
+                FileType::Master => self.reference_ui(ui),
+                FileType::Batch => {
+                    self.master.ui(ui, "Its converted master", Pick::File(&[("PROTEST masters", &["json"])]));
+                    ui.label(
+                        RichText::new(
+                            "Convert the old master first. The master may gain the batch's annotator and their part of a task set, so the batch merges into it.",
+                        )
+                        .small()
+                        .weak(),
+                    );
+                }
+            }
+            ui.add_space(6.0);
+        }
+        if self.target.ui(ui, "Write the converted file to", Pick::Save) {
+            self.target_suggested = false;
+        }
+        if self.target.path().is_some_and(|t| t.exists()) {
+            ui.checkbox(&mut self.replace, REPLACE);
+        }
+        ui.add_space(8.0);
+        parts::problem(ui, self.problem.as_deref());
+        let mut reply = Reply::Stay;
+        let mut convert = false;
+        ui.horizontal(|ui| {
+            let ready = matches!(info, Some(Ok(_)));
+            convert = ui.add_enabled(ready, egui::Button::new(RichText::new("Convert").strong())).clicked();
+            if ui.button("Cancel").clicked() {
+                reply = Reply::Close;
+            }
+        });
+        if convert {
+            match self.convert(session) {
+                Ok(done) => self.done = Some(done),
+                Err(e) => self.problem = Some(e),
+            }
+        }
+        reply
+    }
+
+    fn reference_ui(&mut self, ui: &mut Ui) {
+        ui.label(RichText::new("The human reference translation").strong());
+        ui.radio_value(
+            &mut self.reference,
+            ReferenceChoice::Guess,
+            "The translation whose name says “ref” or “reference”",
+        );
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut self.reference, ReferenceChoice::Named, "The translation named");
+            let field = ui.add_enabled(
+                self.reference == ReferenceChoice::Named,
+                egui::TextEdit::singleline(&mut self.reference_name).desired_width(200.0),
+            );
+            field.accessible_name("Name of the reference translation");
+        });
+        ui.radio_value(&mut self.reference, ReferenceChoice::None, "None: every translation is an MT system");
+    }
+
+    fn reference(&self) -> Reference {
+        match self.reference {
+            ReferenceChoice::Guess => Reference::Guess,
+            ReferenceChoice::Named => Reference::Named(self.reference_name.trim().to_owned()),
+            ReferenceChoice::None => Reference::None,
+        }
+    }
+
+    fn convert(&mut self, session: Option<&mut Session>) -> Result<Done, String> {
+        let old = self.old.path().ok_or("Type or choose the old file.")?;
+        let target = self.target.path().ok_or("Type or choose where to write the converted file.")?;
+        if session.as_ref().is_some_and(|s| same_file(s.path(), &target)) {
+            return Err(format!("{} is open here: choose another name.", target.display()));
+        }
+        let now = chrono::Utc::now();
+        let failed = |e: protest::Error| match e {
+            protest::Error::Exists { .. } => format!("{e}: tick “{REPLACE}”, or choose another name."),
+            e => parts::capitalised(&parts::failed(&e, REPLACE)),
+        };
+        let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
+        if info.file_type == FileType::Master {
+            let converted =
+                workflow::convert::master(&Os, &old, &target, self.reference(), self.replace, now).map_err(failed)?;
+            return Ok(Done {
+                summary: summary(&converted.report, &target),
+                path: target,
+                mergeable: false,
+                master: true,
+            });
+        }
+        let master_path =
+            self.master.path().ok_or("Choose the converted master of this batch (convert its old master first).")?;
+        let convert = |store: &mut protest::store::Store<protest::model::Master>| {
+            workflow::convert::batch(store, &old, &target, self.replace, now)
+        };
+        let here = session.filter(|s| s.mode() == Mode::Researcher && same_file(s.path(), &master_path));
+        let mergeable = here.is_some();
+        let converted = match here {
+            // The master is open in this window: it changes through the open file.
+            Some(session) => session.run(convert),
+            None => workflow::on_master(&master_path, convert),
+        }
+        .map_err(failed)?;
+        Ok(Done { summary: summary(&converted.report, &target), path: target, mergeable, master: false })
+    }
+}
+
+fn describe(ui: &mut Ui, info: &Info) {
+    let text = match info.file_type {
+        FileType::Master => format!("A {} master", info.version),
+        FileType::Batch => {
+            format!(
+                "A {} annotation batch of {}",
+                info.version,
+                info.annotator.as_deref().unwrap_or("an unnamed annotator")
+            )
+        }
+    };
+    let id = info.master_id.as_deref().map_or(String::new(), |id| format!(" (master id {id})"));
+    parts::done(ui, &format!("{text}{id}."));
+}
+
+fn summary(report: &Report, target: &Path) -> String {
+    format!("{report}wrote {}\n", target.display())
+}
+
+fn done_ui(ui: &mut Ui, done: &Done) -> Reply {
+    parts::done(ui, &format!("Converted into {}. What the old file had and what it became:", done.path.display()));
+    egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
+        ui.add(egui::Label::new(RichText::new(&done.summary).monospace().size(12.5)).extend());
+    });
+    ui.add_space(8.0);
+    let mut reply = Reply::Stay;
+    ui.horizontal(|ui| {
+        if done.master && ui.button(RichText::new("Open the converted master").strong()).clicked() {
+            reply = Reply::Then(Intent::OpenFile(done.path.clone()));
+        }
+        if done.mergeable && ui.button(RichText::new("Merge it into this master…").strong()).clicked() {
+            reply = Reply::Then(Intent::Dialog(Dialog::Merge(vec![done.path.clone()])));
+        }
+        if parts::close_button(ui) {
+            reply = Reply::Close;
+        }
+    });
+    reply
+}

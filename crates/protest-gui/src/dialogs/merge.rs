@@ -1,0 +1,187 @@
+//! Batches › Import annotated batches (`workflow::merge`): pick batch files, see per batch what
+//! would change, confirm before records are replaced. All or nothing: any refusal (naming the
+//! file) stops the whole import.
+
+use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::path_field::{PathField, Pick};
+use egui::{RichText, Ui};
+use protest::batches::merge::{self, Incoming, Merge};
+use protest::model::Master;
+use protest::session::Session;
+use protest::store::batch_file;
+use protest::workflow;
+use std::path::{Path, PathBuf};
+
+#[derive(Default)]
+pub struct MergeDialog {
+    files: PathField,
+    /// The batches read and what merging them would do, for the files as listed.
+    checked: Option<(Vec<Incoming>, Merge)>,
+    problem: Option<String>,
+    merged: Option<String>,
+    /// Check the files in the next frame (chosen elsewhere, or *Check* clicked).
+    check: bool,
+    /// Batches of this master in its folder that can be merged, to add with a click.
+    found: Vec<PathBuf>,
+    /// Batches of this master in its folder that cannot be merged, and why.
+    refused: Vec<(PathBuf, String)>,
+}
+
+impl MergeDialog {
+    pub fn new(master: &Master, master_path: &Path) -> MergeDialog {
+        let dir = std::path::absolute(master_path).ok().and_then(|p| p.parent().map(Path::to_path_buf));
+        let beside = dir.map(|d| batch_file::batches_in(&d, &master.id)).unwrap_or_default();
+        // Only what can be merged is offered; the others say why (checked one by one, as the
+        // merge itself would).
+        let (mut found, mut refused) = (Vec::new(), Vec::new());
+        for path in beside {
+            let checked = batch_file::load_current(&path)
+                .and_then(|batch| merge::prepare(master, &[Incoming { path: path.clone(), batch }]));
+            match checked {
+                Ok(_) => found.push(path),
+                Err(e) => refused.push((path, e.to_string())),
+            }
+        }
+        let mut files = PathField::default();
+        files.request_focus();
+        MergeDialog { found, refused, files, ..MergeDialog::default() }
+    }
+
+    pub fn with(batches: &[PathBuf]) -> MergeDialog {
+        MergeDialog { files: PathField::many(batches), check: true, ..MergeDialog::default() }
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        ui.set_width(760.0);
+        parts::title(ui, "Import annotated batches");
+        if let Some(merged) = &self.merged {
+            parts::done(ui, merged);
+            ui.add_space(8.0);
+            return if parts::close_button(ui) { Reply::Close } else { Reply::Stay };
+        }
+        ui.label(
+            "Brings the annotators' records into this master. Nothing changes unless every batch can be merged; \
+             other annotators' records are never touched.",
+        );
+        ui.add_space(8.0);
+        let mut changed =
+            self.files.ui(ui, "Batch files (one per line)", Pick::Files(&[("PROTEST batches", &["json"])]));
+        let listed = self.files.paths();
+        if !self.found.is_empty() {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new("Batches of this master beside it:").small().weak());
+                // Each keeps its place once added (greyed), so the next one is where it was.
+                for path in &self.found {
+                    let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                    if listed.contains(path) {
+                        ui.add_enabled(false, egui::Button::new(RichText::new(format!("✔ {name}")).small()));
+                    } else if ui.small_button(format!("+ {name}")).on_hover_text("Add it to the list").clicked() {
+                        self.files.add(path);
+                        changed = true;
+                    }
+                }
+            });
+        }
+        for (path, why) in &self.refused {
+            let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            let why = why.strip_prefix(&format!("{}: ", path.display())).unwrap_or(why);
+            let text = RichText::new(format!("{name} (beside it) cannot be merged: {why}")).small().weak();
+            ui.add(egui::Label::new(text).wrap());
+        }
+        if changed {
+            self.checked = None;
+            self.problem = None;
+        }
+        let label = if self.checked.is_some() { "Check again" } else { "Check" };
+        if ui.button(label).on_hover_text("Read the batches and see what merging them would do").clicked() {
+            self.checked = None;
+            self.check = true;
+        }
+        if std::mem::take(&mut self.check) {
+            self.problem = None;
+            match check(session, &self.files.paths()) {
+                Ok(checked) => self.checked = Some(checked),
+                Err(e) => self.problem = Some(e),
+            }
+        }
+        ui.add_space(6.0);
+        parts::problem(ui, self.problem.as_deref());
+        let mut reply = Reply::Stay;
+        let mut merge = false;
+        if let Some((_, prepared)) = &self.checked {
+            reports(ui, prepared);
+            ui.add_space(6.0);
+            let replaced = prepared.replaced();
+            if prepared.is_empty() {
+                parts::done(ui, "Nothing to merge: the master already has all these records.");
+            } else if replaced > 0 {
+                let older: usize = prepared.reports.iter().map(|r| r.older).sum();
+                let older = if older > 0 { format!(", {older} of them by older ones") } else { String::new() };
+                ui.label(
+                    RichText::new(format!(
+                        "{replaced} existing records of the same annotators would be replaced by the batches' versions{older}."
+                    ))
+                    .color(ui.visuals().warn_fg_color),
+                );
+                merge = ui.button(RichText::new(format!("Replace {replaced} records and merge")).strong()).clicked();
+            } else {
+                let new = prepared.new_records();
+                merge = ui.button(RichText::new(format!("Merge {new} new records")).strong()).clicked();
+            }
+        }
+        if merge {
+            self.merge(session);
+        }
+        ui.add_space(4.0);
+        if ui.button("Cancel").clicked() {
+            reply = Reply::Close;
+        }
+        reply
+    }
+
+    fn merge(&mut self, session: &mut Session) {
+        let Some((incoming, _)) = &self.checked else { return };
+        // Prepared again on the master as it is now: the same result unless it changed meanwhile.
+        // The user saw what would be replaced and confirmed it with the button.
+        match session.run(|store| workflow::merge::run(store, incoming, true)) {
+            Ok(merged) => {
+                self.merged = Some(format!(
+                    "Merged {} records from {} batch files into the master.",
+                    merged.written(),
+                    incoming.len()
+                ))
+            }
+            Err(e) => self.problem = Some(parts::failed(&e, "")),
+        }
+    }
+}
+
+/// Reads the batches (with any work still in their journals) and works out the merge.
+fn check(session: &Session, paths: &[PathBuf]) -> Result<(Vec<Incoming>, Merge), String> {
+    if paths.is_empty() {
+        return Err("Type or choose the batch files first.".into());
+    }
+    let incoming = workflow::merge::read(paths).map_err(|e| e.to_string())?;
+    let prepared = merge::prepare(session.master(), &incoming).map_err(|e| e.to_string())?;
+    Ok((incoming, prepared))
+}
+
+fn reports(ui: &mut Ui, prepared: &Merge) {
+    egui::Grid::new("merge reports").striped(true).spacing([14.0, 4.0]).show(ui, |ui| {
+        for h in ["batch", "annotator", "records", "new", "replaced", "unchanged"] {
+            ui.label(RichText::new(h).strong());
+        }
+        ui.end_row();
+        for r in &prepared.reports {
+            let name = r.path.file_name().map_or(r.path.display().to_string(), |n| n.to_string_lossy().into_owned());
+            ui.label(name).on_hover_text(r.path.display().to_string());
+            ui.label(format!("{} (task set {})", r.annotator, r.task_set));
+            for (what, n) in
+                [("records", r.records), ("new", r.new), ("replaced", r.replaced), ("unchanged", r.unchanged)]
+            {
+                ui.label(n.to_string()).accessible_name(format!("{}: {n} {what}", r.annotator));
+            }
+            ui.end_row();
+        }
+    });
+}

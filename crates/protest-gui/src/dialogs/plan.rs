@@ -1,0 +1,320 @@
+//! Batches › Plan a task set (`workflow::task_sets`): the corpora and categories to draw from, the
+//! number of annotators, the IAA sample and the seed, with a live preview of what each annotator
+//! would get; *Store the task set* saves it in the master. Task sets nothing was given out from
+//! can be replaced (same name) or removed.
+
+use crate::dialogs::parts::{self, Reply};
+use crate::intent::{Dialog, Intent};
+use egui::{RichText, Ui};
+use protest::batches::plan::{self, Plan, PlanError, Request, Row};
+use protest::model::{CorpusId, Master};
+use protest::session::Session;
+use protest::workflow::task_sets::{self, Planned, Planning};
+
+pub struct PlanDialog {
+    name: String,
+    corpora: Vec<(CorpusId, bool)>,
+    categories: Vec<(String, bool)>,
+    annotators: u32,
+    iaa: u32,
+    /// As typed: a whole number.
+    seed: String,
+    /// Only candidates the automatic reference match left for a human.
+    needing_human: bool,
+    /// Replace the task set of the same name (nothing was given out from it).
+    replace: bool,
+    /// The preview and what it was computed for.
+    preview: Option<(Request, bool, bool, Result<Planned, PlanError>)>,
+    problem: Option<String>,
+    stored: Option<String>,
+    removed: Option<String>,
+}
+
+/// A seed to start from; the user can type another or draw a new one.
+fn new_seed() -> String {
+    rand::random::<u32>().to_string()
+}
+
+impl PlanDialog {
+    pub fn new(master: &Master) -> PlanDialog {
+        let pool = master.candidates.len() as u32;
+        // The sample needs one of every (translation, category) group at least.
+        let groups = plan::plan(master, &Request::everything(master, 1, 1, 0), plan::every, chrono::Utc::now())
+            .map_or(0, |p| p.summary.total.iaa as u32);
+        PlanDialog {
+            name: String::new(),
+            corpora: master.translations().map(|c| (c.id, true)).collect(),
+            categories: master.categories.iter().map(|c| (c.name.clone(), true)).collect(),
+            annotators: 2,
+            // The original team's share (paper 001 §5: 116 of 1,750), rounded up.
+            iaa: pool.div_ceil(15).max(groups),
+            seed: new_seed(),
+            needing_human: false,
+            replace: false,
+            preview: None,
+            problem: None,
+            stored: None,
+            removed: None,
+        }
+    }
+
+    /// What to plan; `None` while the seed is not a number.
+    fn request(&self) -> Option<Request> {
+        Some(Request {
+            name: self.name.clone(),
+            corpora: self.corpora.iter().filter(|(_, on)| *on).map(|(c, _)| *c).collect(),
+            categories: self.categories.iter().filter(|(_, on)| *on).map(|(c, _)| c.clone()).collect(),
+            annotators: self.annotators,
+            iaa_size: self.iaa,
+            seed: self.seed.trim().parse().ok()?,
+        })
+    }
+
+    /// What to plan, for the library; `None` while the seed is not a number.
+    fn planning(&self) -> Option<Planning> {
+        Some(Planning {
+            request: self.request()?,
+            only_needing_human: self.needing_human,
+            replace: self.replace,
+            created: chrono::Utc::now(),
+        })
+    }
+
+    /// The plan for the current choices, recomputed only when they change.
+    fn preview(&mut self, master: &Master) -> Option<&Result<Planned, PlanError>> {
+        let planning = self.planning()?;
+        let fresh = self.preview.as_ref().is_some_and(|(r, h, x, _)| {
+            *r == planning.request && *h == planning.only_needing_human && *x == planning.replace
+        });
+        if !fresh {
+            let planned = task_sets::preview(master, &planning);
+            self.preview = Some((planning.request, planning.only_needing_human, planning.replace, planned));
+        }
+        self.preview.as_ref().map(|(_, _, _, planned)| planned)
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        ui.set_width(880.0);
+        parts::title(ui, "Plan a task set");
+        if let Some(stored) = &self.stored {
+            parts::done(ui, stored);
+            ui.add_space(8.0);
+            let mut reply = Reply::Stay;
+            ui.horizontal(|ui| {
+                if ui.button(RichText::new("Export its batches…").strong()).clicked() {
+                    reply = Reply::Then(Intent::Dialog(Dialog::Export));
+                }
+                if parts::close_button(ui) {
+                    reply = Reply::Close;
+                }
+            });
+            return reply;
+        }
+        let master = session.master();
+        ui.label(
+            "The IAA sample goes to every annotator, drawn from each (translation, category) group in proportion to \
+             its size, at least one each; the rest is split evenly. The same choices and seed give the same plan.",
+        );
+        ui.add_space(8.0);
+        ui.columns(2, |cols| {
+            self.choices(&mut cols[0], master);
+            self.lists(&mut cols[1], master);
+        });
+        ui.separator();
+        let mut store = false;
+        let mut reply = Reply::Stay;
+        let mut name_taken = false;
+        let name = match self.preview(master) {
+            None => {
+                parts::problem(ui, Some("The seed is a whole number, e.g. 42."));
+                None
+            }
+            Some(Ok(planned)) => {
+                preview(ui, master, &planned.plan);
+                Some((planned.plan.task_set.name.clone(), planned.replaces))
+            }
+            Some(Err(e @ PlanError::NameTaken { .. })) => {
+                parts::problem(ui, Some(&format!("{}.", parts::capitalised(&e.to_string()))));
+                name_taken = true;
+                None
+            }
+            Some(Err(e @ (PlanError::GivenOut { .. } | PlanError::NoMatchYet))) => {
+                parts::problem(ui, Some(&format!("{}.", parts::capitalised(&e.to_string()))));
+                None
+            }
+            Some(Err(e)) => {
+                parts::problem(ui, Some(&format!("Nothing to plan: {e}.")));
+                None
+            }
+        };
+        if name_taken || self.replace {
+            ui.checkbox(&mut self.replace, "Replace the task set of this name (no batch was exported from it)");
+        }
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            let label = match &name {
+                Some((name, Some(id))) => format!("Replace task set {id} with “{name}”"),
+                Some((name, None)) => format!("Store “{name}” in the master"),
+                None => "Store the task set in the master".to_owned(),
+            };
+            store = ui.add_enabled(name.is_some(), egui::Button::new(RichText::new(label).strong())).clicked();
+            if ui.button("Cancel").clicked() {
+                reply = Reply::Close;
+            }
+        });
+        if store && let Some(planning) = self.planning() {
+            // Planned again on the master as it is when stored, so the id is the next free one.
+            match session.run(|store| task_sets::run(store, &planning)) {
+                Ok(planned) => {
+                    let ts = &planned.plan.task_set;
+                    self.stored = Some(format!("Stored “{}” as task set {}.", ts.name, ts.id));
+                }
+                Err(e) => self.problem = Some(parts::failed(&e, "")),
+            }
+        }
+        parts::problem(ui, self.problem.as_deref());
+        self.task_sets(ui, session);
+        reply
+    }
+
+    /// The master's task sets; those nothing was given out from can be removed.
+    fn task_sets(&mut self, ui: &mut Ui, session: &mut Session) {
+        if let Some(removed) = &self.removed {
+            parts::done(ui, removed);
+        }
+        if session.master().task_sets.is_empty() {
+            return;
+        }
+        let mut remove = None;
+        ui.add_space(6.0);
+        egui::CollapsingHeader::new("Task sets in this master").show(ui, |ui| {
+            egui::Grid::new("task sets").striped(true).spacing([14.0, 4.0]).show(ui, |ui| {
+                for ts in &session.master().task_sets {
+                    ui.label(RichText::new(&ts.name).strong());
+                    ui.label(format!("id {}", ts.id));
+                    if plan::given_out(ts) {
+                        ui.label(RichText::new("given out").weak());
+                    } else {
+                        let button = ui.button("Remove").accessible_name(format!("Remove task set {}", ts.name));
+                        if button.clicked() {
+                            remove = Some(ts.id);
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
+        });
+        if let Some(id) = remove {
+            match session.run(|store| task_sets::remove(store, id)) {
+                Ok(ts) => {
+                    self.problem = None;
+                    self.preview = None; // the next id may have changed
+                    self.removed = Some(format!("Removed task set {} “{}”.", ts.id, ts.name));
+                }
+                Err(e) => self.problem = Some(parts::failed(&e, "")),
+            }
+        }
+    }
+
+    fn choices(&mut self, ui: &mut Ui, master: &Master) {
+        egui::Grid::new("plan choices").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
+            let label = ui.label("Name");
+            let hint = format!("Task set {}", plan::next_task_set_id(master));
+            let field = egui::TextEdit::singleline(&mut self.name).hint_text(hint).desired_width(220.0);
+            ui.add(field).labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Annotators");
+            ui.add(egui::DragValue::new(&mut self.annotators).range(1..=20)).labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("IAA sample size");
+            ui.add(egui::DragValue::new(&mut self.iaa).range(0..=100_000))
+                .labelled_by(label.id)
+                .on_hover_text("Candidates every annotator gets, for the agreement figures; 0 for none");
+            ui.end_row();
+            let label = ui.label("Seed");
+            ui.horizontal(|ui| {
+                ui.add(egui::TextEdit::singleline(&mut self.seed).desired_width(120.0)).labelled_by(label.id);
+                if ui.button("New seed").on_hover_text("Draw another random seed").clicked() {
+                    self.seed = new_seed();
+                }
+            });
+            ui.end_row();
+        });
+        if !master.auto_eval.is_empty() {
+            ui.add_space(6.0);
+            ui.checkbox(&mut self.needing_human, "Only candidates still needing a human judgement")
+                .on_hover_text("Leave out those the automatic reference match settled");
+        }
+    }
+
+    fn lists(&mut self, ui: &mut Ui, master: &Master) {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Translations").strong());
+            all_none(ui, &mut self.corpora, "translations");
+        });
+        for (id, on) in &mut self.corpora {
+            let name = master.corpus(*id).map_or("?", |c| c.name.as_str());
+            ui.checkbox(on, name);
+        }
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Categories").strong());
+            all_none(ui, &mut self.categories, "categories");
+        });
+        egui::ScrollArea::vertical().id_salt("plan categories").max_height(200.0).show(ui, |ui| {
+            for (name, on) in &mut self.categories {
+                let Some(category) = master.category(name) else { continue };
+                let n = master.examples.iter().filter(|e| e.category == *name).count();
+                ui.checkbox(on, format!("{} ({n})", category.title())).on_hover_text(name.as_str());
+            }
+        });
+    }
+}
+
+fn all_none<T>(ui: &mut Ui, items: &mut [(T, bool)], what: &str) {
+    if ui.small_button("all").on_hover_text(format!("Choose all {what}")).clicked() {
+        items.iter_mut().for_each(|(_, on)| *on = true);
+    }
+    if ui.small_button("none").on_hover_text(format!("Choose no {what}")).clicked() {
+        items.iter_mut().for_each(|(_, on)| *on = false);
+    }
+}
+
+/// The counts per category and translation: available, IAA, each part; then per annotator.
+fn preview(ui: &mut Ui, master: &Master, planned: &Plan) {
+    let s = &planned.summary;
+    ui.label(RichText::new("Preview").strong());
+    egui::ScrollArea::vertical().id_salt("plan preview").max_height(240.0).show(ui, |ui| {
+        egui::Grid::new("plan preview grid").striped(true).spacing([18.0, 4.0]).show(ui, |ui| {
+            ui.label("");
+            for h in ["available", "IAA"] {
+                ui.label(RichText::new(h).strong());
+            }
+            for p in &s.parts {
+                ui.label(RichText::new(format!("part {p}")).strong());
+            }
+            ui.end_row();
+            let row = |ui: &mut Ui, name: &str, r: &Row, strong: bool| {
+                ui.label(if strong { RichText::new(name).strong() } else { RichText::new(name) });
+                ui.label(r.available.to_string());
+                ui.label(r.iaa.to_string());
+                for n in &r.own {
+                    ui.label(n.to_string());
+                }
+                ui.end_row();
+            };
+            for r in &s.categories {
+                let title = master.category(&r.name).map_or(r.name.as_str(), |c| c.title());
+                row(ui, title, r, false);
+            }
+            for r in &s.corpora {
+                row(ui, &format!("translation: {}", r.name), r, false);
+            }
+            row(ui, "Total", &s.total, true);
+        });
+    });
+    ui.label(RichText::new(s.per_annotator_sentence()).strong());
+    for note in &s.notes {
+        ui.label(RichText::new(note).color(ui.visuals().warn_fg_color));
+    }
+}

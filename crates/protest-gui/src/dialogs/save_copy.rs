@@ -1,0 +1,74 @@
+//! File › Save a copy as…: everything shown, changes not saved included, into a new file; the
+//! way out when the file itself cannot take them (a full disk, a read-only file, a file another
+//! program changed). The file itself is not touched.
+
+use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::path_field::{PathField, Pick};
+use crate::intent::Intent;
+use egui::{RichText, Ui};
+use protest::session::Session;
+use std::path::{Path, PathBuf};
+
+pub struct SaveCopyDialog {
+    target: PathField,
+    problem: Option<String>,
+    saved: Option<PathBuf>,
+}
+
+impl SaveCopyDialog {
+    pub fn new(path: &Path) -> SaveCopyDialog {
+        let mut target = PathField::new(Some(&suggested(path)));
+        target.request_focus();
+        SaveCopyDialog { target, problem: None, saved: None }
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        ui.set_width(640.0);
+        parts::title(ui, "Save a copy");
+        if let Some(saved) = &self.saved {
+            parts::done(ui, &format!("Saved a copy as {}.", saved.display()));
+            ui.label("Open it to go on working there; this file stays as it is.");
+            ui.add_space(8.0);
+            let mut reply = Reply::Stay;
+            ui.horizontal(|ui| {
+                if ui.button(RichText::new("Open the copy").strong()).clicked() {
+                    reply = Reply::Then(Intent::OpenCopy(saved.clone()));
+                }
+                if parts::close_button(ui) {
+                    reply = Reply::Close;
+                }
+            });
+            return reply;
+        }
+        ui.label("Writes this file as it is shown here, changes not saved included, into a new file. The file itself is not touched.");
+        ui.add_space(8.0);
+        if self.target.ui(ui, "The copy", Pick::Save) {
+            self.problem = None;
+        }
+        ui.add_space(8.0);
+        parts::problem(ui, self.problem.as_deref());
+        let mut reply = Reply::Stay;
+        ui.horizontal(|ui| {
+            if ui.button(RichText::new("Save the copy").strong()).clicked() {
+                match self.target.path() {
+                    None => self.problem = Some("Type or choose where to write the copy.".into()),
+                    Some(path) => match session.save_copy(&path) {
+                        Ok(()) => self.saved = Some(path),
+                        Err(e) => self.problem = Some(e.to_string()),
+                    },
+                }
+            }
+            if ui.button("Cancel").clicked() {
+                reply = Reply::Close;
+            }
+        });
+        reply
+    }
+}
+
+/// `study.master.json` → `study.master.copy.json`, beside it.
+fn suggested(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = name.strip_suffix(".json").unwrap_or(&name);
+    path.with_file_name(format!("{stem}.copy.json"))
+}

@@ -1,0 +1,262 @@
+//! What the user asked for, carried out: [`App::dispatch`] is the one place every intent —
+//! from a key, a menu, a panel or a dialog — turns into calls on the session and moves between
+//! views.
+
+use crate::App;
+use crate::dialogs::Modal;
+use crate::dialogs::parts::failed;
+use crate::intent::{Dialog, Intent};
+use crate::keyboard_taken;
+use crate::keys::{self, Scope};
+use crate::navigation::{Go, View};
+use crate::panels::overview::Side;
+use crate::style;
+use egui::Key;
+use protest::annotate::edit::Edit;
+use protest::annotate::overview::Overview;
+use protest::metrics::auto_eval;
+use protest::model::{AnnotatorId, CandidateId, Role};
+use protest::session::Opening;
+use protest::session::workspace::Mode;
+use protest::workflow;
+
+impl App {
+    /// The next key pressed this frame that means something here, unless a dialog is open or
+    /// the keyboard is someone else's (a text field, a popup).
+    pub(crate) fn read_keys(&mut self, ctx: &egui::Context) -> Option<Intent> {
+        if self.modal.is_some() || self.keyboard_taken || keyboard_taken(ctx) {
+            return None;
+        }
+        // A focused button (Tab, or a click on a drop-down) takes Enter itself; ↑ / ↓ still
+        // choose a category row.
+        let arrow = ctx.input(|i| i.key_pressed(Key::ArrowUp) || i.key_pressed(Key::ArrowDown));
+        let scope = match self.view {
+            _ if self.session.is_none() => Scope::Everywhere,
+            View::Browser if arrow => {
+                ctx.memory_mut(|m| m.focused().map(|id| m.surrender_focus(id)));
+                Scope::Browser
+            }
+            View::Browser if ctx.memory(|m| m.focused().is_some()) => Scope::Everywhere,
+            View::Browser => Scope::Browser,
+            View::Example(_) => Scope::Example,
+            View::Report => Scope::Everywhere,
+        };
+        ctx.input_mut(|i| keys::read(i, scope))
+    }
+
+    /// Carries out what the user asked for.
+    pub(crate) fn dispatch(&mut self, ctx: &egui::Context, intent: Intent) {
+        let current = match &self.view {
+            View::Example(walk) => Some((walk.index, walk.set.len(), walk.current())),
+            View::Browser | View::Report => None,
+        };
+        // The overview shows others' work and is not editable, but for the researcher's tags.
+        let editing = matches!(intent, Intent::Judge(..) | Intent::Toggle(..) | Intent::FocusRemarks);
+        if editing && self.overview_shown() {
+            self.messages.notice("The overview is not editable: press O to annotate.");
+            return;
+        }
+        match (intent, current) {
+            (Intent::Prev, Some((i, _, _))) if i > 0 => self.leave_then(Go::To(i - 1)),
+            (Intent::Next, Some((i, n, _))) if i + 1 < n => self.leave_then(Go::To(i + 1)),
+            (Intent::Next, Some(_)) | (Intent::Back, Some(_)) => self.leave_then(Go::Browser),
+            (Intent::Back, None) => self.leave_then(Go::Browser),
+            (Intent::Continue, None) => {
+                if let Some(opening) = self.session.as_ref().and_then(|s| self.browser.enter(s)) {
+                    self.start(opening);
+                }
+            }
+            (Intent::SelectRow(down), None) => self.browser.step(down),
+            (Intent::Walk(opening), _) => self.leave_then(Go::Show(opening)),
+            (Intent::Report, _) => self.leave_then(Go::Report),
+            (Intent::Judge(role, judgement), Some((_, _, c))) if self.has_role(c, role) => {
+                self.edit(c, Edit::Judge(role, judgement));
+            }
+            (Intent::Toggle(role, n), Some((_, _, c))) => {
+                let token = self.session.as_ref().and_then(|s| s.master().candidate(c)?.aligned(role).nth(n));
+                if let Some(token) = token {
+                    self.edit(c, Edit::ToggleToken(role, token));
+                    self.reveal = Some(token); // a key acts on a token the annotator sees
+                }
+            }
+            (Intent::Edit(c, edit), _) => self.edit(c, edit),
+            (Intent::ResearcherEdit(c, edit), _) => self.edit_as_researcher(c, edit),
+            (Intent::FocusTags, Some(_)) if self.overview_shown() => self.overview.focus_tags(),
+            (Intent::FocusTags, Some(_)) => self.panel.focus_tags(),
+            (Intent::FocusRemarks, Some(_)) => self.panel.focus_remarks(),
+            (Intent::Undo, _) => self.undo(true),
+            (Intent::Redo, _) => self.undo(false),
+            (Intent::Amend, _) => self.leaving = None,
+            (Intent::KeepAsIs, _) => self.keep_as_is(),
+            (Intent::ToggleOverview, _) => self.toggle_overview(),
+            (Intent::StepAnnotator(forward), Some((_, _, c))) if self.overview_shown() => {
+                let overview = self.session.as_ref().and_then(|s| Overview::of(s.master(), c));
+                if let Some(o) = overview {
+                    self.overview.step(&o, forward);
+                }
+            }
+            (Intent::SwitchAnnotator(id), _) => {
+                if let Some(s) = &mut self.session {
+                    s.set_annotator(id);
+                    self.settings.annotators.insert(s.path().to_path_buf(), id);
+                }
+            }
+            (Intent::AddAnnotator(name), _) => self.add_annotator(&name),
+            (Intent::RunAutoEval, _) => self.run_auto_eval(),
+            (Intent::Dialog(dialog), _) => self.show_dialog(dialog),
+            (Intent::OpenFile(path), _) => self.leave_then(Go::Open(path)),
+            (Intent::OpenCopy(path), _) => {
+                if self.session.as_ref().is_some_and(|s| s.not_saved().is_some()) {
+                    // The copy has everything; the file itself cannot take it, so it is left as
+                    // it is rather than closed.
+                    self.session = None;
+                }
+                self.leave_then(Go::Open(path));
+            }
+            (Intent::RetrySave, _) => {
+                if let Some(session) = &mut self.session {
+                    // The message stays while it fails, with the reason.
+                    let _ = session.retry();
+                }
+            }
+            (Intent::Quit, _) => self.leave_then(Go::Quit),
+            (Intent::Theme(choice), _) => {
+                self.settings.theme = choice;
+                style::apply(ctx, choice);
+            }
+            (Intent::Help, _) => self.help.toggle(),
+            (Intent::Notice(text), _) => self.messages.notice(text),
+            _ => {}
+        }
+    }
+
+    /// Opens a dialog in the modal slot. Those for a master only in researcher mode (converting
+    /// an old file also without a file open).
+    fn show_dialog(&mut self, dialog: Dialog) {
+        let anywhere = match &dialog {
+            Dialog::Open | Dialog::SaveCopy | Dialog::Legacy(Some(_)) | Dialog::Merge(_) => true,
+            Dialog::AddSystem | Dialog::ExportTables(_) | Dialog::Compare(_) => true,
+            Dialog::Legacy(None) => self.session.is_none(),
+            Dialog::Annotators | Dialog::Plan | Dialog::Export | Dialog::Adjudication | Dialog::GoTo => false,
+        };
+        if anywhere || self.is_researcher() {
+            let modal = Modal::new(dialog, self.session.as_ref(), self.report.tables());
+            if modal.is_some() {
+                self.modal = modal;
+            }
+        }
+    }
+
+    /// Adds an annotator to the master and annotates as them.
+    fn add_annotator(&mut self, name: &str) {
+        let Some(s) = &mut self.session else { return };
+        match s.run(|store| workflow::annotators::add(store, name)) {
+            Ok(id) => {
+                s.set_annotator(id);
+                self.settings.annotators.insert(s.path().to_path_buf(), id);
+            }
+            Err(e) => self.messages.error(format!("Could not add {}: {}", name.trim(), failed(&e, ""))),
+        }
+    }
+
+    /// Runs a round of the automatic reference match, stores it and says what it settled.
+    fn run_auto_eval(&mut self) {
+        let Some(session) = &mut self.session else { return };
+        match session.run(|store| workflow::auto_eval::run(store, chrono::Utc::now())) {
+            Ok(round) => self.messages.notice(auto_eval::summary(&round)),
+            Err(e) => self.messages.error(format!("Could not store the automatic match: {}", failed(&e, ""))),
+        }
+    }
+
+    fn is_researcher(&self) -> bool {
+        self.session.as_ref().is_some_and(|s| s.mode() == Mode::Researcher)
+    }
+
+    /// Whether the overview panel is beside the translation (researcher mode).
+    fn overview_shown(&self) -> bool {
+        self.side == Side::Overview && self.is_researcher()
+    }
+
+    fn toggle_overview(&mut self) {
+        if self.is_researcher() {
+            self.side = self.side.toggled();
+        }
+    }
+
+    /// A change to the researcher's own record from the overview panel.
+    pub(crate) fn edit_as_researcher(&mut self, candidate: CandidateId, edit: Edit) {
+        let Some(session) = self.session.as_mut().filter(|s| !s.is_read_only()) else { return };
+        if let Err(e) = session.edit_as(candidate, AnnotatorId::RESEARCHER, edit) {
+            self.messages.error(e.to_string());
+        }
+    }
+
+    /// Whether the candidate's example has the role (only anaphoric ones have an antecedent).
+    fn has_role(&mut self, candidate: CandidateId, role: Role) -> bool {
+        let Some(session) = &self.session else { return false };
+        let master = session.master();
+        let anaphoric =
+            master.candidate(candidate).and_then(|c| master.example_of(c)).is_some_and(|(_, c)| c.anaphoric);
+        if role == Role::Antecedent && !anaphoric {
+            self.messages.notice("This example is not anaphoric: there is no antecedent to judge.");
+            return false;
+        }
+        true
+    }
+
+    pub(crate) fn edit(&mut self, candidate: CandidateId, edit: Edit) {
+        // Read-only: the notice bar says so; the widgets are disabled and keys do nothing.
+        let Some(session) = self.session.as_mut().filter(|s| !s.is_read_only()) else { return };
+        if let Err(e) = session.edit(candidate, edit) {
+            self.messages.error(e.to_string());
+        }
+    }
+
+    pub(crate) fn store_due_remarks(&mut self, now: Option<f64>) {
+        if let Some((candidate, edit)) = self.panel.due_remarks(now) {
+            self.edit(candidate, edit);
+        }
+    }
+
+    /// Undo (or redo) the last change, wherever it was: the example it was on is brought into
+    /// view first (another category or view if need be) and a message says what was undone.
+    fn undo(&mut self, undo: bool) {
+        self.store_due_remarks(None);
+        let Some(session) = &mut self.session else { return };
+        let result = if undo { session.undo() } else { session.redo() };
+        let done = match result {
+            Ok(Some(done)) => done,
+            Ok(None) => return self.messages.info(if undo { "Nothing to undo." } else { "Nothing to redo." }),
+            Err(e) => return self.messages.error(e.to_string()),
+        };
+        let master = session.master();
+        let mut place = master.candidate(done.candidate).map_or(String::new(), |c| format!(", example {}", c.example));
+        if session.mode() == Mode::Researcher
+            && let Some(corpus) = master.candidate(done.candidate).and_then(|c| master.corpus(c.corpus))
+        {
+            place.push_str(&format!(" ({})", corpus.name));
+        }
+        let verb = if undo { "Undid" } else { "Redid" };
+        self.messages.info(format!("{verb}: {}{place}", done.what));
+        self.reveal(done.candidate);
+    }
+
+    /// Shows `candidate`: in the set being worked through if it is there, or else among every
+    /// candidate of its category.
+    fn reveal(&mut self, candidate: CandidateId) {
+        let in_walk = match &self.view {
+            View::Example(walk) => Some((walk.current(), walk.set.iter().position(|&c| c == candidate))),
+            View::Browser | View::Report => None,
+        };
+        match in_walk {
+            Some((current, _)) if current == candidate => {}
+            Some((_, Some(i))) => self.leave_then(Go::To(i)),
+            _ => {
+                let Some(opening) = self.session.as_ref().and_then(|s| Opening::of_category(s, candidate)) else {
+                    return;
+                };
+                if in_walk.is_some() { self.leave_then(Go::Show(opening)) } else { self.start(opening) }
+            }
+        }
+    }
+}

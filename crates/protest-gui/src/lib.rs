@@ -1,0 +1,332 @@
+//! The annotation window (eframe/egui), as a library the `protest` binary runs. It draws the
+//! core's state and turns clicks and keys into calls on it; every rule lives in the `protest`
+//! crate.
+//!
+//! One struct per panel (`panels/`) and per dialog (`dialogs/`), each with a `ui` method that
+//! returns what the user asked for as an [`intent::Intent`], as keys (`keys.rs`) and menus
+//! (`menu.rs`) do; [`App::dispatch`] carries every intent out through the
+//! [`protest::session::Session`] (which stores every change durably) and moves between views. At
+//! most one dialog is open, in [`App`]'s modal slot; no key reaches the window behind it.
+
+mod dialogs;
+mod dispatch;
+mod help;
+mod intent;
+mod keys;
+mod menu;
+mod messages;
+mod navigation;
+mod panels;
+pub mod settings;
+mod style;
+mod views;
+
+#[cfg(test)]
+mod tests;
+
+use dialogs::Modal;
+use dialogs::parts::Reply;
+use egui::{Popup, Ui, ViewportCommand};
+use help::Help;
+use intent::{Dialog, Intent};
+use menu::MenuBar;
+use messages::Messages;
+use navigation::{Go, Leaving, View};
+use panels::annotation::AnnotationPanel;
+use panels::browser::Browser;
+use panels::overview::{OverviewPanel, Side};
+use panels::report::ReportView;
+use protest::session::workspace;
+use protest::session::{NotSaved, Session};
+use protest::store::disk::Disk;
+use settings::Settings;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// The window icon: the pronoun (yellow) and its translation (cyan), as the app highlights them.
+const ICON: &[u8] = include_bytes!("../../../assets/icon.png");
+
+pub fn run(file: Option<PathBuf>) -> ExitCode {
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_inner_size([1280.0, 820.0])
+        .with_min_inner_size([760.0, 480.0])
+        .with_title("PROTEST")
+        .with_app_id(settings::APP_ID);
+    if let Ok(icon) = eframe::icon_data::from_png_bytes(ICON) {
+        viewport = viewport.with_icon(icon);
+    }
+    let options = eframe::NativeOptions {
+        viewport,
+        persistence_path: eframe::storage_dir(settings::APP_ID).map(|d| d.join("app.ron")),
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "PROTEST",
+        options,
+        Box::new(move |cc| {
+            let settings = Settings::load(cc.storage);
+            Ok(Box::new(App::new(settings, file, eframe::storage_dir(settings::APP_ID))))
+        }),
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: could not open the window: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+pub struct App {
+    settings: Settings,
+    session: Option<Session>,
+    view: View,
+    menu: MenuBar,
+    browser: Browser,
+    panel: AnnotationPanel,
+    /// The dialog open, if any: the one modal slot.
+    modal: Option<Modal>,
+    /// The example being left when the conflict dialog asked, and where the annotator was going.
+    leaving: Option<Leaving>,
+    help: Help,
+    messages: Messages,
+    report: ReportView,
+    /// Researcher mode: the annotation panel or the overview panel beside the translation.
+    side: Side,
+    overview: OverviewPanel,
+    /// A token to scroll into view in the translation (one a digit key just toggled).
+    reveal: Option<protest::model::TokenRef>,
+    /// The user confirmed quitting (the current example was settled).
+    may_close: bool,
+    /// Commands for the window, sent at the end of the frame.
+    viewport: Vec<ViewportCommand>,
+    /// The theme and text sizes were set.
+    styled: bool,
+    /// A text field or a popup had the keyboard at the end of the last frame. egui takes focus
+    /// away on Esc before the frame runs, so that Esc must not also count as "back".
+    keyboard_taken: bool,
+    /// What files are written through (a failing one in tests).
+    disk: Arc<dyn Disk>,
+    /// The user was told that quitting now loses changes not saved, and may quit again.
+    quit_warned: bool,
+}
+
+impl App {
+    /// Opens `file`, or the last file used, or the sample (a copy in `data_dir`).
+    pub fn new(settings: Settings, file: Option<PathBuf>, data_dir: Option<PathBuf>) -> App {
+        App::on_disk(settings, file, data_dir, protest::store::disk::os())
+    }
+
+    /// [`App::new`], writing files through `disk`.
+    pub fn on_disk(settings: Settings, file: Option<PathBuf>, data_dir: Option<PathBuf>, disk: Arc<dyn Disk>) -> App {
+        let mut app = App {
+            settings,
+            session: None,
+            view: View::Browser,
+            menu: MenuBar::default(),
+            browser: Browser::default(),
+            panel: AnnotationPanel::default(),
+            modal: None,
+            leaving: None,
+            help: Help::default(),
+            messages: Messages::default(),
+            report: ReportView::default(),
+            side: Side::default(),
+            overview: OverviewPanel::default(),
+            reveal: None,
+            may_close: false,
+            viewport: Vec::new(),
+            styled: false,
+            keyboard_taken: false,
+            disk,
+            quit_warned: false,
+        };
+        let last = app.settings.last_file().filter(|p| p.exists()).map(Path::to_path_buf);
+        match file.or(last) {
+            Some(path) => app.open(&path),
+            None => match settings::sample_copy(data_dir) {
+                Ok(path) => {
+                    app.open(&path);
+                    app.messages.notice(format!("This is a copy of the bundled sample master: {}", path.display()));
+                }
+                Err(e) => app.messages.error(format!("Could not copy the sample master: {e}")),
+            },
+        }
+        app
+    }
+
+    /// Opens a file in place of the current one; if it cannot be opened, the current one stays.
+    fn open(&mut self, path: &Path) {
+        if protest::ingest::legacy::is_legacy(path) {
+            // A file of the original tool: offer its conversion rather than fail.
+            self.modal = Modal::new(Dialog::Legacy(Some(path.to_path_buf())), self.session.as_ref(), &[]);
+            return;
+        }
+        let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
+        if self.session.as_ref().is_some_and(|s| same(s.path(), path)) {
+            self.view = View::Browser;
+            return;
+        }
+        match workspace::open(Arc::clone(&self.disk), path) {
+            Ok((file, opened)) => {
+                if let Some(old) = self.session.take()
+                    && let Err(e) = old.close()
+                {
+                    self.messages.error(e.to_string());
+                }
+                self.quit_warned = false;
+                let path = file.path().to_path_buf();
+                if opened.recovered > 0 {
+                    self.messages.notice(format!(
+                        "Recovered {} change{} from the journal (work saved since the file was last closed).",
+                        opened.recovered,
+                        if opened.recovered == 1 { "" } else { "s" }
+                    ));
+                }
+                if let Some(why) = &opened.dropped {
+                    self.messages.notice(format!("{}.", dialogs::parts::capitalised(why)));
+                }
+                if let Some(why) = &opened.read_only {
+                    self.messages.notice(format!(
+                        "Read-only: {why}. Your changes would not be saved; File › Save a copy as… makes a copy you can change."
+                    ));
+                }
+                let preferred = self.settings.annotators.get(&path).copied();
+                self.session = Some(Session::new(file, preferred));
+                self.settings.opened(&path);
+                self.view = View::Browser;
+                self.browser = Browser::default();
+                let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                self.viewport.push(ViewportCommand::Title(format!("PROTEST — {name}")));
+            }
+            Err(e) => self.messages.error(format!("Could not open the file: {e}")),
+        }
+    }
+
+    /// Draws everything; called by eframe every frame (and by the tests).
+    pub fn ui(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        if !std::mem::replace(&mut self.styled, true) {
+            style::apply(&ctx, self.settings.theme);
+        }
+        if ctx.input(|i| i.viewport().close_requested()) && !self.may_close {
+            self.viewport.push(ViewportCommand::CancelClose);
+            self.leave_then(Go::Quit);
+        }
+        self.store_due_remarks(Some(ctx.input(|i| i.time)));
+        // Every key of the frame, in order: a slow frame may bring several ("n", "→", "n", "→").
+        while let Some(intent) = self.read_keys(&ctx) {
+            let typing = matches!(intent, Intent::FocusTags | Intent::FocusRemarks);
+            self.dispatch(&ctx, intent);
+            if typing {
+                break; // what follows is typing, for the field that gets the focus
+            }
+        }
+
+        let can_switch = matches!(self.view, View::Browser | View::Report);
+        let (session, theme) = (self.session.as_ref(), self.settings.theme);
+        let chosen = egui::Panel::top("menu").show(ui, |ui| self.menu.ui(ui, session, theme, can_switch)).inner;
+        if let Some(intent) = chosen {
+            self.dispatch(&ctx, intent);
+        }
+        let not_saved = self.session.as_ref().and_then(Session::not_saved);
+        self.messages.can_retry = not_saved.as_ref().is_some_and(|n| !n.detached);
+        self.messages.not_saved = not_saved.map(|n| not_saved_text(&n));
+        let status = egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui)).response.rect;
+        let researcher = self.session.as_ref().is_some_and(|s| s.mode() == workspace::Mode::Researcher);
+        if researcher && matches!(self.view, View::Browser | View::Report) {
+            let on_report = matches!(self.view, View::Report);
+            if let Some(intent) = egui::Panel::top("tabs").show(ui, |ui| views::tabs(ui, on_report)).inner {
+                self.dispatch(&ctx, intent);
+            }
+        }
+        match &self.view {
+            View::Browser => self.browser_ui(ui),
+            View::Example(_) => self.example_ui(ui),
+            View::Report => self.report_ui(ui),
+        }
+        // Over the content, in the bottom right corner above the status line (where the category
+        // browser and the annotation panel have the least): messages never move what is below them.
+        let width = (status.width() * 0.5).clamp(240.0, 480.0);
+        if self.messages.show(&ctx, egui::pos2(status.right() - 12.0, status.top() - 8.0), width) {
+            self.dispatch(&ctx, Intent::RetrySave);
+        }
+        self.modal_ui(&ctx);
+        if self.help.open {
+            self.help.show(&ctx, researcher);
+        }
+        for command in self.viewport.drain(..) {
+            ctx.send_viewport_cmd(command);
+        }
+        self.keyboard_taken = keyboard_taken(&ctx);
+    }
+
+    /// The dialog open, if any; what it asks for once it closes is carried out.
+    fn modal_ui(&mut self, ctx: &egui::Context) {
+        let Some(modal) = &mut self.modal else { return };
+        let recent = self.settings.recent.clone();
+        match modal.ui(ctx, self.session.as_mut(), &recent) {
+            Reply::Stay => {}
+            Reply::Close => self.modal = None,
+            Reply::Then(intent) => {
+                self.modal = None;
+                self.dispatch(ctx, intent);
+            }
+        }
+    }
+
+    /// Stores what is left and closes the file (the window is closing).
+    pub fn shutdown(&mut self) {
+        self.store_due_remarks(None);
+        let Some(session) = self.session.take() else { return };
+        let lost = session.not_saved().map_or(0, |n| n.changes);
+        if let Err(e) = session.close() {
+            match lost {
+                // The journal holds every change; the next opening recovers it.
+                0 => eprintln!(
+                    "error: {e}; every change is in the journal beside the file and comes back when it is next opened"
+                ),
+                n => eprintln!("error: {e}; {n} changes that could not be saved are lost (quit without them)"),
+            }
+        }
+    }
+}
+
+/// What the banner says while changes are not saved.
+fn not_saved_text(n: &NotSaved) -> String {
+    let what = match n.changes {
+        1 => "1 change is not saved".to_owned(),
+        k => format!("{k} changes are not saved"),
+    };
+    if n.detached {
+        format!(
+            "Another program changed this file since it was opened here ({}), so PROTEST writes nothing more to it and neither version is lost. {what}: keep them with File › Save a copy as…, then work on in the copy.",
+            n.why
+        )
+    } else {
+        format!(
+            "{what}: {}. They are kept here and saved with the next change, or press Retry; File › Save a copy as… writes them elsewhere.",
+            n.why
+        )
+    }
+}
+
+/// Whether a text field or a popup (menu, drop-down) has the keyboard.
+pub(crate) fn keyboard_taken(ctx: &egui::Context) -> bool {
+    ctx.text_edit_focused() || Popup::is_any_open(ctx)
+}
+
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        App::ui(self, ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, settings::KEY, &self.settings);
+    }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.shutdown();
+    }
+}

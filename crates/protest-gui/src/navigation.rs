@@ -1,0 +1,131 @@
+//! Moving between the browser and the examples of a set; leaving an example runs the conflict
+//! checks and may ask first (docs/domain.md, "Conflict rules").
+
+use crate::App;
+use crate::dialogs::Modal;
+use crate::dialogs::conflict::ConflictDialog;
+use egui::ViewportCommand;
+use protest::annotate::progress::Progress;
+use protest::model::{CandidateId, Conflict};
+use protest::session::{Kept, Opening, Session};
+use std::path::PathBuf;
+
+/// Working through a set of candidates.
+pub(crate) struct Walk {
+    pub(crate) title: String,
+    pub(crate) set: Vec<CandidateId>,
+    pub(crate) index: usize,
+    progress: Kept<Progress>,
+}
+
+impl Walk {
+    pub(crate) fn current(&self) -> CandidateId {
+        self.set[self.index]
+    }
+
+    /// How many of the set the session's annotator has annotated.
+    pub(crate) fn annotated(&mut self, session: &Session) -> usize {
+        let set = &self.set;
+        self.progress.get(session, |master, annotator| Progress::new(master, annotator, set)).count()
+    }
+}
+
+pub(crate) enum View {
+    Browser,
+    Example(Walk),
+    /// The report on the master (researcher mode).
+    Report,
+}
+
+/// An example being left whose annotation breaks conflict rules, while the conflict dialog asks.
+pub(crate) struct Leaving {
+    candidate: CandidateId,
+    conflicts: Vec<Conflict>,
+    /// Where the annotator was going.
+    then: Go,
+}
+
+/// Where to go once the example being left is settled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Go {
+    To(usize),
+    Browser,
+    Report,
+    /// Another set (a lookup).
+    Show(Opening),
+    Open(PathBuf),
+    Quit,
+}
+
+impl App {
+    pub(crate) fn start(&mut self, opening: Opening) {
+        if opening.set.is_empty() {
+            return;
+        }
+        let index = opening.start.min(opening.set.len() - 1);
+        self.view = View::Example(Walk { title: opening.title, set: opening.set, index, progress: Kept::default() });
+    }
+
+    /// Leaves the current example (if any): stores pending remarks, runs the conflict checks and
+    /// either goes on or asks first.
+    pub(crate) fn leave_then(&mut self, go: Go) {
+        self.store_due_remarks(None);
+        if let (View::Example(walk), Some(session)) = (&self.view, &mut self.session)
+            && !session.is_read_only()
+        {
+            let candidate = walk.current();
+            match session.leave(candidate) {
+                Ok(conflicts) if !conflicts.is_empty() => {
+                    self.modal = Some(Modal::Conflict(ConflictDialog { conflicts: conflicts.clone() }));
+                    self.leaving = Some(Leaving { candidate, conflicts, then: go });
+                    return;
+                }
+                Ok(_) => {}
+                Err(e) => self.messages.error(e.to_string()),
+            }
+        }
+        self.go(go);
+    }
+
+    /// *Keep as is* in the conflict dialog: stores the annotation with its conflicts and goes on.
+    pub(crate) fn keep_as_is(&mut self) {
+        let Some(leaving) = self.leaving.take() else { return };
+        if let Some(session) = &mut self.session
+            && let Err(e) = session.keep(leaving.candidate, leaving.conflicts)
+        {
+            self.messages.error(e.to_string());
+        }
+        self.go(leaving.then);
+    }
+
+    fn go(&mut self, go: Go) {
+        match go {
+            Go::To(i) => {
+                if let View::Example(walk) = &mut self.view {
+                    walk.index = i.min(walk.set.len() - 1);
+                }
+            }
+            Go::Browser => self.view = View::Browser,
+            Go::Report => self.view = View::Report,
+            Go::Show(opening) => self.start(opening),
+            Go::Open(path) => self.open(&path),
+            Go::Quit => {
+                let unsaved = self.session.as_mut().filter(|s| s.not_saved().is_some());
+                if let Some(session) = unsaved
+                    && session.retry().is_err()
+                    && !self.quit_warned
+                {
+                    self.quit_warned = true;
+                    let retry = if self.messages.can_retry { "Press Retry, or keep" } else { "Keep" };
+                    self.messages.error(format!(
+                        "Quitting now loses the changes that are not saved (see above). {retry} them with File › Save \
+                         a copy as…; or quit again to leave without them."
+                    ));
+                    return;
+                }
+                self.may_close = true;
+                self.viewport.push(ViewportCommand::Close);
+            }
+        }
+    }
+}

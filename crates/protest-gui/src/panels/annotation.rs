@@ -1,0 +1,214 @@
+//! The annotation panel (docs/domain.md, "Questions and tags"): short instructions, the questions with yes / no / unset, the
+//! tag box and the remarks. Remarks are stored shortly after the last keystroke, and before
+//! leaving the example.
+
+use crate::panels::tag_box::TagBox;
+use egui::{RichText, Ui};
+use protest::annotate::edit::{self, Edit};
+use protest::annotate::window;
+use protest::model::{CandidateId, ConflictStatus, Judgement, Master, Record, Role};
+use protest::session::Session;
+
+/// Store remarks this long after the last keystroke.
+pub const REMARKS_DELAY: f64 = 0.8;
+
+#[derive(Default)]
+pub struct AnnotationPanel {
+    tags: TagBox,
+    /// The remarks being typed and the candidate they belong to.
+    remarks: String,
+    remarks_of: Option<CandidateId>,
+    /// When the remarks were last typed in and not stored yet.
+    typed_at: Option<f64>,
+    focus_remarks: bool,
+}
+
+/// The text of the remarks field for its accessible name and the tests.
+pub const REMARKS_LABEL: &str = "Remarks";
+
+impl AnnotationPanel {
+    pub fn focus_tags(&mut self) {
+        self.tags.request_focus();
+    }
+
+    pub fn focus_remarks(&mut self) {
+        self.focus_remarks = true;
+    }
+
+    /// Remarks typed and not stored yet: `(candidate, edit)` once they are due (or `now` is None:
+    /// right away, e.g. before leaving the example).
+    pub fn due_remarks(&mut self, now: Option<f64>) -> Option<(CandidateId, Edit)> {
+        let typed = self.typed_at?;
+        if now.is_some_and(|t| t - typed < REMARKS_DELAY) {
+            return None;
+        }
+        self.typed_at = None;
+        Some((self.remarks_of?, Edit::Remarks(self.remarks.clone())))
+    }
+
+    /// Whether remarks are waiting to be stored.
+    pub fn typing(&self) -> bool {
+        self.typed_at.is_some()
+    }
+
+    /// Shows the panel for a candidate; returns the edits the annotator made.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        session: &Session,
+        candidate: CandidateId,
+        record: Option<&Record>,
+        editable: bool,
+    ) -> Vec<Edit> {
+        let master = session.master();
+        let mut edits = Vec::new();
+        let Some(cand) = master.candidate(candidate) else { return edits };
+        let Some((example, category)) = master.example_of(cand) else { return edits };
+        if self.remarks_of != Some(candidate) {
+            self.tags.reset();
+            self.remarks_of = Some(candidate);
+            self.typed_at = None;
+        }
+        if self.typed_at.is_none() {
+            // Nothing typed pending: show what is stored (it may change by undo).
+            self.remarks = record.map(|r| r.remarks.clone()).unwrap_or_default();
+        }
+        instructions(ui, category.anaphoric);
+        ui.separator();
+        let words = master.corpus(cand.corpus).map(|c| window::translations(c, cand));
+        let source = master.source().and_then(|s| s.token(example.pronoun_ref())).unwrap_or("?");
+        let untranslated = cand.pronoun.is_empty();
+        ui.add_enabled_ui(editable, |ui| {
+            if category.anaphoric {
+                let heads: Vec<String> = example
+                    .antecedents
+                    .iter()
+                    .map(|a| master.source().and_then(|s| s.token(a.head_ref())).unwrap_or("?").to_owned())
+                    .collect();
+                let translated: Vec<String> =
+                    words.iter().flat_map(|w| w.antecedents.iter().map(|t| t.join(" "))).collect();
+                summary(ui, &heads.join(", "), &translated.join(", "));
+                let question = edit::question(Role::Antecedent, true, false);
+                if let Some(j) = judgement(ui, question, Role::Antecedent, record, "Shift+Y / N / U") {
+                    edits.push(Edit::Judge(Role::Antecedent, j));
+                }
+                selected(ui, master, cand.corpus, record, Role::Antecedent, cand.antecedents.iter().all(Vec::is_empty));
+                ui.add_space(10.0);
+            }
+            summary(ui, source, &words.as_ref().map(|w| w.pronoun.join(" ")).unwrap_or_default());
+            let question = edit::question(Role::Pronoun, category.anaphoric, untranslated);
+            if let Some(j) = judgement(ui, question, Role::Pronoun, record, "Y / N / U") {
+                edits.push(Edit::Judge(Role::Pronoun, j));
+            }
+            selected(ui, master, cand.corpus, record, Role::Pronoun, untranslated);
+            ui.add_space(10.0);
+            let suggestions = session.tag_suggestions(category);
+            let present = record.map(|r| r.tags.clone()).unwrap_or_default();
+            if let Some(edit) = self.tags.ui(ui, &suggestions, &present) {
+                edits.push(edit);
+            }
+            ui.add_space(10.0);
+            self.remarks_ui(ui);
+        });
+        if let Some(ConflictStatus::Kept(conflicts)) = record.map(|r| &r.conflict) {
+            ui.add_space(10.0);
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.label(RichText::new("Kept with conflicts:").color(ui.visuals().warn_fg_color));
+                for c in conflicts {
+                    // Numbered as in the conflict dialog and the guidelines.
+                    ui.horizontal_top(|ui| {
+                        ui.label(RichText::new(format!("Rule {}", c.number())).strong());
+                        ui.add(egui::Label::new(c.describe()).wrap());
+                    });
+                }
+            });
+        }
+        edits
+    }
+
+    fn remarks_ui(&mut self, ui: &mut Ui) {
+        let label = ui.label(RichText::new(REMARKS_LABEL).strong());
+        let response = ui.add(
+            egui::TextEdit::multiline(&mut self.remarks)
+                .hint_text("Free-form notes: doubts, assumptions, why you chose a tag…")
+                .desired_rows(4)
+                .desired_width(f32::INFINITY),
+        );
+        let response = response.labelled_by(label.id);
+        if std::mem::take(&mut self.focus_remarks) {
+            response.request_focus();
+        }
+        if response.changed() {
+            self.typed_at = Some(ui.input(|i| i.time));
+            ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(REMARKS_DELAY));
+        }
+    }
+}
+
+fn instructions(ui: &mut Ui, anaphoric: bool) {
+    let text = if anaphoric {
+        "Judge the antecedent head (cyan), then the pronoun (yellow) given that head. For each translation you \
+         judge correct, click its minimal correct tokens (nouns only for the antecedent). Tags and remarks are optional."
+    } else {
+        "Judge the pronoun (yellow). If its translation is correct, click its minimal correct tokens. Tags and \
+         remarks are optional."
+    };
+    ui.label(RichText::new(text).size(13.5));
+    ui.label(RichText::new("F1: keys and guidelines").size(12.5).weak());
+}
+
+/// “it” translated as “Elle”: the source word and the words aligned to it.
+fn summary(ui: &mut Ui, source: &str, target: &str) {
+    let text = if target.is_empty() {
+        format!("“{source}”: nothing aligned")
+    } else {
+        format!("“{source}” translated as “{target}”")
+    };
+    ui.label(RichText::new(text).size(16.0));
+}
+
+/// A question with yes / no / unset radios; returns a new answer.
+fn judgement(ui: &mut Ui, question: &str, role: Role, record: Option<&Record>, keys: &str) -> Option<Judgement> {
+    let current = record.map_or(Judgement::Unset, |r| r.judgement(role));
+    let mut answer = None;
+    ui.label(RichText::new(question).strong());
+    ui.horizontal(|ui| {
+        for (value, text) in [(Judgement::Yes, "Yes"), (Judgement::No, "No"), (Judgement::Unset, "Unset")] {
+            let name = format!("{}: {text}", capitalised(role));
+            if ui.radio(current == value, text).accessible_name(name).clicked() && current != value {
+                answer = Some(value);
+            }
+            ui.add_space(6.0);
+        }
+        ui.label(RichText::new(keys).small().weak());
+    });
+    answer
+}
+
+/// The tokens selected for a role, or what to do to select them.
+fn selected(
+    ui: &mut Ui,
+    master: &Master,
+    corpus: protest::model::CorpusId,
+    record: Option<&Record>,
+    role: Role,
+    none_aligned: bool,
+) {
+    let words = record
+        .zip(master.corpus(corpus))
+        .map(|(r, c)| c.words(&r.selected.get(role).iter().copied().collect::<Vec<_>>()))
+        .unwrap_or_default();
+    let text = match () {
+        _ if none_aligned => RichText::new("Nothing is aligned, so there is nothing to select.").weak(),
+        _ if words.is_empty() => RichText::new("No token selected.").weak(),
+        _ => RichText::new(format!("Selected: {words}")),
+    };
+    ui.label(text.size(13.5));
+}
+
+fn capitalised(role: Role) -> &'static str {
+    match role {
+        Role::Pronoun => "Pronoun",
+        Role::Antecedent => "Antecedent",
+    }
+}

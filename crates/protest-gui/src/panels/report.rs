@@ -1,0 +1,232 @@
+//! The report view (researcher mode): the tables of `protest report` — annotation results,
+//! agreement, per-system scores with a bar chart, the automatic reference match and the automatic
+//! metric (APT) against the human judgements — computed by
+//! the library from the open master when the view is shown and kept until the master changes.
+//! Every table can be exported as the command line writes it.
+
+use crate::intent::{Dialog, Intent};
+use crate::panels::report_table;
+use crate::panels::score_chart;
+use egui::{Align, Layout, RichText, Ui};
+use protest::metrics::auto_eval;
+use protest::metrics::report::metrics::Judges;
+use protest::metrics::report::scores::{self, ChartGroup, Scores};
+use protest::metrics::report::{self, Section, TABLES, Table};
+use protest::model::{AnnotatorId, Master};
+use protest::session::Session;
+use std::path::PathBuf;
+
+/// The report as computed for one state of the master.
+struct Computed {
+    key: Key,
+    /// Every table of `protest report`, in its order.
+    tables: Vec<Table>,
+    scores: Scores,
+    groups: Vec<ChartGroup>,
+}
+
+/// A state of the open master (another file, another revision on disk or a change made here),
+/// and whose judgements the APT tables are set against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key {
+    path: PathBuf,
+    id: String,
+    revision: u64,
+    changes: u64,
+    judges: Judges,
+}
+
+impl Key {
+    fn of(session: &Session, judges: Judges) -> Key {
+        let master = session.master();
+        Key {
+            path: session.path().to_path_buf(),
+            id: master.id.clone(),
+            revision: master.revision,
+            changes: session.changes(),
+            judges,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct ReportView {
+    pub section: Section,
+    /// Whose judgements APT is set against (section Automatic metrics).
+    pub judges: Judges,
+    computed: Option<Computed>,
+    /// How many times the report was computed (it must not be every frame).
+    pub computations: u32,
+}
+
+impl ReportView {
+    /// The tables as last computed (what an export writes).
+    pub fn tables(&self) -> &[Table] {
+        self.computed.as_ref().map_or(&[][..], |c| &c.tables[..])
+    }
+
+    /// The report for the session's master as it is now, computed only if it changed.
+    fn refresh(&mut self, session: &Session) -> &Computed {
+        // An annotator removed since they were chosen: back to the verdict.
+        if let Judges::Annotator(a) = self.judges
+            && !a.is_researcher()
+            && session.master().annotator(a).is_none()
+        {
+            self.judges = Judges::Verdicts;
+        }
+        let key = Key::of(session, self.judges);
+        if self.computed.as_ref().is_none_or(|c| c.key != key) {
+            let master = session.master();
+            let scores = scores::scores(master);
+            self.computed = Some(Computed {
+                key,
+                tables: report::tables_judged_by(master, TABLES, self.judges),
+                groups: scores.chart_groups(master),
+                scores,
+            });
+            self.computations += 1;
+        }
+        self.computed.as_ref().expect("computed above")
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: &Session) -> Option<Intent> {
+        let mut intent = None;
+        ui.horizontal(|ui| {
+            ui.heading("Report");
+            ui.add_space(12.0);
+            for section in Section::ALL {
+                ui.selectable_value(&mut self.section, section, section.label());
+            }
+            ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+                let export = Intent::Dialog(Dialog::ExportTables(None));
+                if ui
+                    .button(export.label().unwrap_or_default())
+                    .on_hover_text(export.hint().unwrap_or_default())
+                    .clicked()
+                {
+                    intent = Some(export);
+                }
+                if run_button(ui, session) {
+                    intent = Some(Intent::RunAutoEval);
+                }
+            });
+        });
+        ui.separator();
+        let section = self.section;
+        let mut judges = self.judges;
+        let computed = self.refresh(session);
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            ui.set_max_width(ui.available_width().min(1100.0));
+            match section {
+                Section::AutoMatch => auto_match_intro(ui, session),
+                Section::Metrics => metrics_intro(ui, session.master(), &mut judges),
+                _ => {}
+            }
+            if section == Section::Scores {
+                ui.label(RichText::new("Share of examples translated correctly").strong().size(17.0));
+                score_chart::show(ui, &computed.scores, &computed.groups);
+                ui.add_space(16.0);
+            }
+            for kind in section.tables() {
+                let Some(table) = computed.tables.iter().find(|t| t.name == kind.name) else { continue };
+                if let Some(export) = table_block(ui, table) {
+                    intent = Some(export);
+                }
+            }
+        });
+        if judges != self.judges {
+            // The tables follow on the next frame.
+            self.judges = judges;
+            ui.ctx().request_repaint();
+        }
+        intent
+    }
+}
+
+/// The button that runs a round of the automatic reference match.
+pub fn run_button(ui: &mut Ui, session: &Session) -> bool {
+    let run = Intent::RunAutoEval;
+    let button = ui.add_enabled(!session.is_read_only(), egui::Button::new(run.label().unwrap_or_default()));
+    button.on_hover_text(run.hint().unwrap_or_default()).on_disabled_hover_text("The file is open read-only").clicked()
+}
+
+fn auto_match_intro(ui: &mut Ui, session: &Session) {
+    let (status, hint) = match session.master().auto_eval.rounds.last() {
+        Some(round) => (
+            auto_eval::summary(round),
+            "Run it again as annotation proceeds: translations judged correct become references, so fewer \
+             candidates are left to humans. The category browser can show only those.",
+        ),
+        None => (
+            "The automatic reference match has not been run on this master yet.".into(),
+            "It compares every MT translation with the reference translation and with translations judged \
+             correct; matches count as correct without manual work (Evaluate › Run automatic reference match).",
+        ),
+    };
+    ui.label(RichText::new(status).strong());
+    ui.label(RichText::new(hint).weak());
+    ui.add_space(10.0);
+}
+
+fn metrics_intro(ui: &mut Ui, master: &Master, judges: &mut Judges) {
+    ui.label(RichText::new("APT, the automatic pronoun metric, set against the human judgements").strong());
+    ui.label(
+        RichText::new(
+            "APT compares each translation's pronoun with the reference translation's (identical, equivalent, \
+             different, missing). The tables put it beside the human verdicts, show where the two disagree, and \
+             how well APT ranks the systems, as paper 003 (Guillou & Hardmeier, 2018) does.",
+        )
+        .weak(),
+    );
+    ui.add_space(6.0);
+    ui.horizontal(|ui| {
+        let label = ui.label("Human judgements:");
+        let researcher = std::iter::once(AnnotatorId::RESEARCHER);
+        let choices: Vec<Judges> = std::iter::once(Judges::Verdicts)
+            .chain(researcher.chain(master.annotators.iter().map(|a| a.id)).map(Judges::Annotator))
+            .collect();
+        egui::ComboBox::from_id_salt("metric judges")
+            .selected_text(judges_label(master, *judges))
+            .width(280.0)
+            .show_ui(ui, |ui| {
+                for choice in choices {
+                    ui.selectable_value(judges, choice, judges_label(master, choice));
+                }
+            })
+            .response
+            .labelled_by(label.id)
+            .on_hover_text("Set APT against the verdict the reports use, or against one person's own judgements");
+    });
+    ui.add_space(10.0);
+}
+
+fn judges_label(master: &Master, judges: Judges) -> String {
+    match judges {
+        Judges::Verdicts => "the verdict (adjudicator, researcher, annotators)".into(),
+        Judges::Annotator(a) => format!("{}'s own", master.annotator_name(a)),
+    }
+}
+
+/// A table under its title, with its export button; returns the export asked for.
+fn table_block(ui: &mut Ui, table: &Table) -> Option<Intent> {
+    let mut export = None;
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(report_table::shown(&table.title)).strong().size(17.0));
+        ui.add_space(8.0);
+        let intent = Intent::Dialog(Dialog::ExportTables(Some(table.name)));
+        let button = ui.small_button(intent.label().unwrap_or_default());
+        let button = button.accessible_name(format!("Export the table {}", table.name));
+        if button.on_hover_text(intent.hint().unwrap_or_default()).clicked() {
+            export = Some(intent);
+        }
+    });
+    ui.add_space(2.0);
+    if table.rows.is_empty() {
+        ui.label(RichText::new("Nothing to show.").weak());
+        report_table::notes(ui, table);
+    } else {
+        report_table::show(ui, table);
+    }
+    ui.add_space(22.0);
+    export
+}

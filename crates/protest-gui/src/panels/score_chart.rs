@@ -1,0 +1,151 @@
+//! The bar chart of per-system scores (egui_plot): a group of bars per category, all categories
+//! first, one bar and one colour per system, with a legend. Bars are horizontal so that the long
+//! category names read on the axis; hovering a bar shows its score and the counts behind it.
+
+use egui::{Color32, RichText, Stroke, Ui};
+use egui_plot::{Bar, BarChart, GridMark, Plot};
+use protest::metrics::report::scores::{ChartGroup, Scores};
+
+/// One colour per system, distinct in both themes (Tableau 10).
+const COLOURS: [Color32; 10] = [
+    Color32::from_rgb(0x4E, 0x79, 0xA7),
+    Color32::from_rgb(0xF2, 0x8E, 0x2B),
+    Color32::from_rgb(0x59, 0xA1, 0x4F),
+    Color32::from_rgb(0xE1, 0x57, 0x59),
+    Color32::from_rgb(0x76, 0xB7, 0xB2),
+    Color32::from_rgb(0xED, 0xC9, 0x48),
+    Color32::from_rgb(0xB0, 0x7A, 0xA1),
+    Color32::from_rgb(0xFF, 0x9D, 0xA7),
+    Color32::from_rgb(0x9C, 0x75, 0x5F),
+    Color32::from_rgb(0xBA, 0xB0, 0xAC),
+];
+
+/// Length of the bar of a score of 0, so that it shows (a share of the axis from 0 to 1).
+const ZERO_BAR: f64 = 0.006;
+
+/// Height of a category's group of bars.
+const GROUP_HEIGHT: f32 = 16.0;
+
+pub const LABEL: &str = "Bar chart of the share of examples translated correctly, per system and category";
+
+pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
+    let systems = scores.systems.len();
+    if systems == 0 || groups.is_empty() {
+        ui.label(RichText::new("No translations to chart.").weak());
+        return;
+    }
+    let n = groups.len();
+    // Group g sits at y = n - 1 - g, so the first group is at the top.
+    let position = move |g: usize| (n - 1 - g) as f64;
+    let bar_width = 0.8 / systems as f64;
+    let charts: Vec<BarChart> = scores
+        .systems
+        .iter()
+        .enumerate()
+        .map(|(s, system)| {
+            let colour = COLOURS[s % COLOURS.len()];
+            let bars = groups
+                .iter()
+                .enumerate()
+                .filter_map(|(g, group)| {
+                    let score = group.tallies[s].score()?;
+                    // A score of 0 gets a sliver at the axis: drawn, it reads as 0 %, not as "no data"
+                    // (a category the system has no examples of has no bar at all).
+                    let (length, fill) =
+                        if score > 0.0 { (score, colour.gamma_multiply(0.85)) } else { (ZERO_BAR, colour) };
+                    let bar = Bar::new(position(g) + offset(s, systems), length).width(bar_width * 0.9);
+                    Some(bar.name(&system.name).fill(fill).stroke(Stroke::new(1.0, colour)))
+                })
+                .collect();
+            BarChart::new(system.name.clone(), bars).horizontal().color(colour)
+        })
+        .collect();
+    let labels: Vec<String> = groups.iter().map(|g| g.label.clone()).collect();
+    let height = (n as f32 * GROUP_HEIGHT * (systems as f32).max(2.0)).clamp(220.0, 640.0);
+    legend(ui, scores);
+    let response = Plot::new("score chart")
+        .height(height)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .allow_drag(false)
+        .allow_boxed_zoom(false)
+        // egui_plot writes hover texts into the plot, over the bars; a tooltip reads better.
+        .show_x(false)
+        .show_y(false)
+        .include_x(0.0)
+        .include_x(1.0)
+        .include_y(-0.5)
+        .include_y(n as f64 - 0.5)
+        .x_axis_label("share of examples translated correctly")
+        .x_axis_formatter(|mark, _| format!("{:.0} %", mark.value * 100.0))
+        .y_grid_spacer(move |_| (0..n).map(|g| GridMark { value: position(g), step_size: 1.0 }).collect())
+        .y_axis_formatter(move |mark, _| {
+            let g = n as f64 - 1.0 - mark.value;
+            let whole = g.round();
+            if (g - whole).abs() > 1e-6 || whole < 0.0 {
+                return String::new();
+            }
+            labels.get(whole as usize).cloned().unwrap_or_default()
+        })
+        .show(ui, |plot| {
+            for chart in charts {
+                plot.bar_chart(chart);
+            }
+        });
+    let hovered = response.response.hover_pos().map(|p| response.transform.value_from_position(p));
+    let response = response.response.accessible_name(LABEL);
+    if let Some((g, s)) = hovered.and_then(|p| bar_at(p.y, n, systems)) {
+        let (group, system) = (&groups[g], &scores.systems[s]);
+        let tally = group.tallies[s];
+        response.on_hover_ui_at_pointer(|ui| {
+            ui.label(RichText::new(format!("{} · {}", system.name, group.label)).strong());
+            match tally.score() {
+                Some(score) => ui.label(format!("score {score:.3}: {}", tally.describe())),
+                None => ui.label("no examples"),
+            };
+        });
+    }
+}
+
+/// Where a system's bar sits within its group (systems top to bottom, in legend order).
+fn offset(system: usize, systems: usize) -> f64 {
+    0.4 - 0.8 / systems as f64 * (system as f64 + 0.5)
+}
+
+/// The (group, system) whose bar's row the plot height `y` falls in.
+fn bar_at(y: f64, groups: usize, systems: usize) -> Option<(usize, usize)> {
+    let from_top = groups as f64 - 1.0 - y;
+    let group = from_top.round();
+    let within = 0.4 - (y - (groups as f64 - 1.0 - group)); // 0 at the group's top edge
+    if group < 0.0 || group as usize >= groups || !(0.0..0.8).contains(&within) {
+        return None;
+    }
+    Some((group as usize, ((within / (0.8 / systems as f64)) as usize).min(systems - 1)))
+}
+
+/// The systems and their colours, above the chart (the plot's own legend would cover bars).
+fn legend(ui: &mut Ui, scores: &Scores) {
+    ui.horizontal(|ui| {
+        for (s, system) in scores.systems.iter().enumerate() {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, COLOURS[s % COLOURS.len()]);
+            ui.label(&system.name);
+            ui.add_space(12.0);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bar_under_the_pointer() {
+        // Three groups (at y = 2, 1, 0), two systems (offsets +0.2 and -0.2).
+        assert_eq!(bar_at(2.2, 3, 2), Some((0, 0)));
+        assert_eq!(bar_at(1.8, 3, 2), Some((0, 1)));
+        assert_eq!(bar_at(0.0 + offset(1, 2), 3, 2), Some((2, 1)));
+        assert_eq!(bar_at(1.45, 3, 2), None, "between groups");
+        assert_eq!(bar_at(-0.7, 3, 2), None, "below the last group");
+    }
+}

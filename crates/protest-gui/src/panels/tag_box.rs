@@ -1,0 +1,173 @@
+//! The tag box: the record's tags as chips with ×, and a text field with a drop-down of the
+//! suggested tags filtered as you type. Enter adds the highlighted suggestion or what was typed
+//! (nothing, in an empty field where no suggestion was chosen with Up / Down); Backspace in the
+//! empty field removes the last tag.
+
+use egui::{Key, Modifiers, Popup, RichText, Ui};
+use protest::annotate::edit::Edit;
+use protest::annotate::suggestions;
+use protest::model::tags;
+use std::collections::BTreeSet;
+
+#[derive(Default)]
+pub struct TagBox {
+    typed: String,
+    /// The option Enter adds, moved with the Up and Down keys.
+    highlight: usize,
+    /// The annotator picked an option with Up / Down (Enter in an empty field adds only then).
+    chosen: bool,
+    /// The pointer was over the drop-down last frame: keep it open while the click completes.
+    popup_hovered: bool,
+    focus_requested: bool,
+    problem: Option<String>,
+}
+
+impl TagBox {
+    pub fn request_focus(&mut self) {
+        self.focus_requested = true;
+    }
+
+    /// Forgets what was typed (another example).
+    pub fn reset(&mut self) {
+        *self = TagBox::default();
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, suggestions: &[String], present: &BTreeSet<String>) -> Option<Edit> {
+        let mut edit = None;
+        let label = ui.label(RichText::new("Tags").strong());
+        if !present.is_empty() {
+            ui.horizontal_wrapped(|ui| {
+                for tag in present {
+                    if chip(ui, tag) {
+                        edit = Some(Edit::RemoveTag(tag.clone()));
+                    }
+                }
+            });
+        }
+        let field_id = ui.make_persistent_id("tag field");
+        let had_focus = ui.memory(|m| m.has_focus(field_id));
+        let options = self.options(suggestions, present);
+        if had_focus {
+            self.move_highlight(ui, options.len());
+            // Backspace in the empty field takes back the last tag, as in a chip input.
+            let backspace = self.typed.is_empty() && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Backspace));
+            if backspace && let Some(last) = present.last() {
+                edit = Some(Edit::RemoveTag(last.clone()));
+            }
+        }
+        let response = ui.add(
+            egui::TextEdit::singleline(&mut self.typed)
+                .id(field_id)
+                .hint_text("type or pick a tag, Enter adds it")
+                .desired_width(f32::INFINITY),
+        );
+        let response = response.labelled_by(label.id);
+        if std::mem::take(&mut self.focus_requested) {
+            response.request_focus();
+        }
+        if response.changed() {
+            self.highlight = 0;
+            self.chosen = false;
+            self.problem = None;
+        }
+        let mut picked = None;
+        let enter = response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+        // Nothing typed and nothing chosen: Enter adds nothing (and the field keeps the keyboard).
+        if enter && self.active() {
+            picked = options.get(self.highlight).map(|o| o.tag.clone());
+        }
+        let open = (response.has_focus() || self.popup_hovered) && !options.is_empty();
+        let popup = Popup::from_response(&response).open(open).width(response.rect.width()).show(|ui| {
+            // Up / Down move the highlight at once: no scrolling animation to wait for.
+            egui::ScrollArea::vertical().max_height(220.0).animated(false).show(ui, |ui| {
+                for (i, option) in options.iter().enumerate() {
+                    let item = ui.selectable_label(self.active() && self.highlight == i, &option.text);
+                    if self.highlight == i && had_focus {
+                        item.scroll_to_me(None);
+                    }
+                    if item.clicked() {
+                        picked = Some(option.tag.clone());
+                    }
+                }
+            });
+        });
+        self.popup_hovered = popup.is_some_and(|p| p.response.contains_pointer());
+        if enter || picked.is_some() {
+            response.request_focus(); // keep adding tags; Esc leaves the field
+        }
+        if let Some(tag) = picked {
+            edit = self.add(tag);
+        }
+        if let Some(problem) = &self.problem {
+            ui.colored_label(ui.visuals().warn_fg_color, problem);
+        }
+        edit
+    }
+
+    fn move_highlight(&mut self, ui: &mut Ui, n: usize) {
+        let (down, up) = ui.input_mut(|i| {
+            (i.consume_key(Modifiers::NONE, Key::ArrowDown), i.consume_key(Modifiers::NONE, Key::ArrowUp))
+        });
+        if down {
+            // The first Down in an empty field picks the first option.
+            self.highlight += usize::from(self.active());
+            self.chosen = true;
+        } else if up {
+            self.highlight = self.highlight.saturating_sub(1);
+            self.chosen = true;
+        }
+        self.highlight = self.highlight.min(n.saturating_sub(1));
+    }
+
+    /// Whether Enter would add the highlighted option: something was typed or chosen.
+    fn active(&self) -> bool {
+        self.chosen || !self.typed.trim().is_empty()
+    }
+
+    /// The drop-down: the suggestions matching what was typed, then what was typed as a new tag.
+    fn options(&self, suggestions: &[String], present: &BTreeSet<String>) -> Vec<TagOption> {
+        let matches = suggestions::matching_tags(suggestions, &self.typed, present);
+        let typed = self.typed.trim();
+        let new = (!typed.is_empty() && !matches.contains(&typed) && !present.contains(typed))
+            .then(|| TagOption { tag: typed.to_owned(), text: format!("new tag: {typed}") });
+        let existing = matches.into_iter().map(|t| TagOption { tag: t.to_owned(), text: t.to_owned() });
+        existing.chain(new).collect()
+    }
+
+    fn add(&mut self, tag: String) -> Option<Edit> {
+        if !tags::is_valid(&tag) {
+            self.problem = Some("A tag is one word: use _ instead of spaces.".into());
+            return None;
+        }
+        self.typed.clear();
+        self.highlight = 0;
+        self.chosen = false;
+        self.problem = None;
+        Some(Edit::AddTag(tag))
+    }
+}
+
+/// A line of the drop-down.
+struct TagOption {
+    tag: String,
+    text: String,
+}
+
+/// A tag chip; true when its × was clicked.
+fn chip(ui: &mut Ui, tag: &str) -> bool {
+    let mut remove = false;
+    egui::Frame::new()
+        .fill(ui.visuals().faint_bg_color)
+        .stroke(ui.visuals().widgets.noninteractive.bg_stroke)
+        .corner_radius(10.0)
+        .inner_margin(egui::Margin { left: 8, right: 2, top: 1, bottom: 1 })
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 2.0;
+                ui.label(tag);
+                let x = ui.add(egui::Button::new("×").frame(false)).on_hover_text("Remove this tag");
+                remove = x.accessible_name(format!("Remove tag {tag}")).clicked();
+            });
+        });
+    remove
+}

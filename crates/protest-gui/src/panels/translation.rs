@@ -1,0 +1,432 @@
+//! The translation window: the category as title, the position in the set, and the source above
+//! its translation, sentence by sentence, with the pronoun, the antecedent head and their aligned
+//! tokens highlighted. Clicking a highlighted target token toggles it (docs/domain.md, "Highlights and selection").
+
+use crate::intent::Intent;
+use crate::style::{self, Palette, TEXT_SIZE};
+use egui::{Align, Color32, CornerRadius, FontId, Layout, Popup, RichText, Sense, Stroke, Ui, Vec2, WidgetInfo, vec2};
+use protest::annotate::window::{self, Marks, Sentence};
+use protest::model::{Candidate, Master, Record, Role, TokenRef};
+
+/// Where the annotator is in the chosen set.
+pub struct Position {
+    pub index: usize,
+    pub len: usize,
+    pub annotated: usize,
+}
+
+/// The header: back, the category, prev / position / next; then the example and the progress.
+/// Laid out for any width down to the window's minimum: the category gets a row of its own when
+/// it does not fit between the buttons, and is cut short (with the whole title on hover) when it
+/// does not fit there either; the progress bar shrinks before the example line is cut.
+pub fn header(ui: &mut Ui, master: &Master, candidate: &Candidate, show_corpus: bool, at: &Position) -> Option<Intent> {
+    let mut intent = None;
+    let (example, category) = master.example_of(candidate)?;
+    let title = RichText::new(category.title()).heading();
+    let title_width = egui::WidgetText::from(title.clone())
+        .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, egui::TextStyle::Heading)
+        .size()
+        .x;
+    let mut title_fits = false;
+    ui.horizontal(|ui| {
+        if ui.button("⬅ Categories").on_hover_text("Back to the category browser (Esc)").clicked() {
+            intent = Some(Intent::Back);
+        }
+        ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+            let last = at.index + 1 == at.len;
+            let next = if last { "Finish ⏵" } else { "Next ⏵" };
+            let hint = if last { "Back to the categories (Right arrow key)" } else { "Next example (Right arrow key)" };
+            if ui.add(egui::Button::new(next).min_size(vec2(84.0, 28.0))).on_hover_text(hint).clicked() {
+                intent = Some(Intent::Next);
+            }
+            // Fixed width, so the buttons do not move as the numbers change.
+            let position = RichText::new(format!("{} / {}", at.index + 1, at.len)).strong();
+            ui.add_sized([68.0, 28.0], egui::Label::new(position));
+            let prev = ui.add_enabled(at.index > 0, egui::Button::new("⏴ Prev").min_size(vec2(84.0, 28.0)));
+            if prev.on_hover_text("Previous example (Left arrow key)").clicked() {
+                intent = Some(Intent::Prev);
+            }
+            // The category between the buttons when it fits there whole.
+            ui.add_space(8.0);
+            title_fits = title_width <= ui.available_width();
+            if title_fits {
+                ui.with_layout(Layout::left_to_right(Align::Center), |ui| ui.label(title.clone()));
+            }
+        });
+    });
+    if !title_fits {
+        ui.add(egui::Label::new(title).truncate());
+    }
+    ui.horizontal(|ui| {
+        ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+            let text = format!("{} of {} annotated", at.annotated, at.len);
+            let width = (ui.available_width() * 0.45).clamp(140.0, 264.0);
+            ui.add(style::progress_bar(at.annotated, at.len, text).desired_width(width));
+            ui.with_layout(Layout::left_to_right(Align::Center), |ui| {
+                let mut about = format!("Example {}", example.no);
+                if show_corpus && let Some(corpus) = master.corpus(candidate.corpus) {
+                    about.push_str(&format!(" · translation: {}", corpus.name));
+                }
+                ui.add(egui::Label::new(RichText::new(about).weak()).truncate());
+            });
+        });
+    });
+    if show_corpus && let Some(note) = protest::metrics::auto_eval::match_note(master, candidate.id) {
+        ui.add(egui::Label::new(RichText::new(format!("✔ {note}")).color(ui.visuals().hyperlink_color)).truncate());
+    }
+    intent
+}
+
+/// The texts; returns a token the annotator toggled. When an example is first shown, it is
+/// scrolled so that the pronoun and its translation are in view, and the antecedent head too when
+/// both fit; `reveal` is a token to bring into view (one toggled by a digit key).
+pub fn texts(
+    ui: &mut Ui,
+    master: &Master,
+    candidate: &Candidate,
+    record: Option<&Record>,
+    editable: bool,
+    reveal: Option<TokenRef>,
+) -> Option<(Role, TokenRef)> {
+    let Some(window) = window::of_candidate(master, candidate, record) else {
+        ui.colored_label(ui.visuals().error_fg_color, "This candidate's example or texts are missing from the file.");
+        return None;
+    };
+    let palette = Palette::of(ui.visuals());
+    let languages = &master.languages;
+    let pronoun_sentence = master.example(candidate.example).map(|e| e.sentence);
+    let numbers = Numbers::of(candidate);
+    let mut toggled = None;
+    // One scroll position per candidate, kept while the app runs.
+    style::visible_scroll_bars(ui);
+    // Brought into view at once: the annotator reads from the first frame.
+    let area = egui::ScrollArea::vertical().id_salt(candidate.id).auto_shrink([false, false]).animated(false);
+    area.show(ui, |ui| {
+        let mut marked = Marked::default();
+        for (source, target) in window.source.iter().zip(&window.target) {
+            let tokens_before = marked.clone();
+            let row = ui.horizontal_top(|ui| {
+                let number = RichText::new((source.index + 1).to_string()).size(13.0);
+                let number = if Some(source.index) == pronoun_sentence { number.strong() } else { number.weak() };
+                ui.add_sized([40.0, 22.0], egui::Label::new(number)).on_hover_text("Sentence number in the corpus");
+                ui.vertical(|ui| {
+                    line(ui, &languages.source, source, &palette, None, editable, None, &mut marked);
+                    // The key numbers only where the keys work.
+                    let numbers = editable.then_some(&numbers);
+                    if let Some(t) =
+                        line(ui, &languages.target, target, &palette, numbers, editable, reveal, &mut marked)
+                    {
+                        toggled = Some(t);
+                    }
+                });
+            });
+            marked.row(&tokens_before, row.response.rect);
+            ui.add_space(10.0);
+        }
+        let shown = ui.make_persistent_id(("pronoun shown", candidate.id));
+        if !ui.data(|d| d.get_temp::<bool>(shown).unwrap_or(false)) && !ui.is_sizing_pass() {
+            ui.data_mut(|d| d.insert_temp(shown, true));
+            if let Some(rect) = marked.to_show(ui.clip_rect().height() - 24.0) {
+                ui.scroll_to_rect(rect.expand(12.0), None);
+            }
+        }
+    });
+    toggled
+}
+
+/// Where the highlighted tokens and their sentences are, to scroll them into view.
+#[derive(Default, Clone, PartialEq)]
+struct Marked {
+    /// The pronoun and the tokens aligned to it.
+    pronoun: Option<egui::Rect>,
+    /// The antecedent heads and the tokens aligned to them.
+    antecedent: Option<egui::Rect>,
+    /// The sentences (source and translation) holding those.
+    pronoun_rows: Option<egui::Rect>,
+    antecedent_rows: Option<egui::Rect>,
+}
+
+fn grow(r: &mut Option<egui::Rect>, rect: egui::Rect) {
+    *r = Some(r.map_or(rect, |r| r.union(rect)));
+}
+
+fn union(a: Option<egui::Rect>, b: Option<egui::Rect>) -> Option<egui::Rect> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.union(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+impl Marked {
+    fn add(&mut self, marks: &Marks, rect: egui::Rect) {
+        if marks.pronoun {
+            grow(&mut self.pronoun, rect);
+        }
+        if marks.antecedent {
+            grow(&mut self.antecedent, rect);
+        }
+    }
+
+    /// A sentence row was laid out at `rect`; `before` is what was marked before it.
+    fn row(&mut self, before: &Marked, rect: egui::Rect) {
+        if self.pronoun != before.pronoun {
+            grow(&mut self.pronoun_rows, rect);
+        }
+        if self.antecedent != before.antecedent {
+            grow(&mut self.antecedent_rows, rect);
+        }
+    }
+
+    /// What to bring into view in a viewport `height` tall, the first that fits: the sentences of
+    /// the pronoun and the antecedent, the pronoun's sentence, the highlighted tokens, the
+    /// pronoun and its translation.
+    fn to_show(&self, height: f32) -> Option<egui::Rect> {
+        let choices = [
+            union(self.pronoun_rows, self.antecedent_rows),
+            union(self.pronoun_rows, self.antecedent),
+            self.pronoun_rows,
+            union(self.pronoun, self.antecedent),
+        ];
+        choices.into_iter().flatten().find(|r| r.height() <= height).or(self.pronoun)
+    }
+}
+
+/// One sentence highlighted like the translation window's, not clickable (the lookup's rows).
+pub fn sentence(ui: &mut Ui, language: &str, sentence: &Sentence) {
+    line(ui, language, sentence, &Palette::of(ui.visuals()), None, false, None, &mut Marked::default());
+}
+
+/// The small numbers on aligned target tokens, for the digit keys.
+struct Numbers {
+    pronoun: Vec<TokenRef>,
+    antecedent: Vec<TokenRef>,
+}
+
+impl Numbers {
+    fn of(candidate: &Candidate) -> Numbers {
+        Numbers {
+            pronoun: candidate.aligned(Role::Pronoun).collect(),
+            antecedent: candidate.aligned(Role::Antecedent).collect(),
+        }
+    }
+
+    fn get(&self, role: Role, at: TokenRef) -> Option<usize> {
+        let list = match role {
+            Role::Pronoun => &self.pronoun,
+            Role::Antecedent => &self.antecedent,
+        };
+        list.iter().position(|&t| t == at).filter(|&i| i < 9).map(|i| i + 1)
+    }
+}
+
+/// One sentence; `numbers` is given for the translation, whose aligned tokens are clickable.
+/// The highlighted tokens' places go into `marked`; `reveal` is scrolled into view.
+#[allow(clippy::too_many_arguments)]
+fn line(
+    ui: &mut Ui,
+    language: &str,
+    sentence: &Sentence,
+    palette: &Palette,
+    numbers: Option<&Numbers>,
+    editable: bool,
+    reveal: Option<TokenRef>,
+    marked: &mut Marked,
+) -> Option<(Role, TokenRef)> {
+    let mut toggled = None;
+    ui.horizontal_top(|ui| {
+        ui.add_sized([28.0, 22.0], egui::Label::new(RichText::new(language.to_uppercase()).small().weak()));
+        ui.horizontal_wrapped(|ui| {
+            // About a space between words; highlighted words carry their own padding.
+            ui.spacing_mut().item_spacing = vec2(4.5, 7.0);
+            for token in &sentence.tokens {
+                let clickable = editable && numbers.is_some() && token.marks.selectable();
+                let badges = numbers.map(|n| badges(n, token.at, &token.marks)).unwrap_or_default();
+                let response = token_widget(ui, token.text, &token.marks, palette, &badges, clickable);
+                marked.add(&token.marks, response.rect);
+                if numbers.is_some() && reveal == Some(token.at) {
+                    response.scroll_to_me(None);
+                }
+                if clickable && let Some(t) = on_click(&response, token.at, &token.marks) {
+                    toggled = Some(t);
+                }
+            }
+        });
+    });
+    toggled
+}
+
+/// The key numbers of a target token, per role it is aligned to.
+fn badges(numbers: &Numbers, at: TokenRef, marks: &Marks) -> Vec<(Role, usize)> {
+    Role::ALL.into_iter().filter(|&r| marks.aligned(r)).filter_map(|r| numbers.get(r, at).map(|n| (r, n))).collect()
+}
+
+/// What clicking a token does: toggle its one role, or for a token aligned to both the pronoun
+/// and the antecedent head, a small menu asking which.
+fn on_click(response: &egui::Response, at: TokenRef, marks: &Marks) -> Option<(Role, TokenRef)> {
+    let roles: Vec<Role> = Role::ALL.into_iter().filter(|&r| marks.aligned(r)).collect();
+    if let [role] = roles[..] {
+        return response.clicked().then_some((role, at));
+    }
+    let mut chosen = None;
+    Popup::menu(response).show(|ui| {
+        ui.label(RichText::new("This token is aligned to both. Select it as:").weak());
+        for role in roles {
+            let text = match role {
+                Role::Pronoun => "Translation of the pronoun",
+                Role::Antecedent => "Translation of the antecedent head",
+            };
+            if ui.selectable_label(marks.selected(role), text).clicked() {
+                chosen = Some((role, at));
+            }
+        }
+    });
+    chosen
+}
+
+fn token_widget(
+    ui: &mut Ui,
+    text: &str,
+    marks: &Marks,
+    palette: &Palette,
+    badges: &[(Role, usize)],
+    clickable: bool,
+) -> egui::Response {
+    let fills = fills(marks, palette);
+    let selected = marks.selected_pronoun || marks.selected_antecedent;
+    let font = FontId::proportional(TEXT_SIZE);
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), font, palette.text);
+    let badge = (!badges.is_empty()).then(|| {
+        // Each number in its role's colour, so "1" and "Shift+1" tokens are told apart.
+        let mut job = egui::text::LayoutJob::default();
+        for (i, (role, n)) in badges.iter().enumerate() {
+            let color = match role {
+                Role::Pronoun => palette.selected_pronoun,
+                Role::Antecedent => palette.selected_antecedent,
+            };
+            let text = if i == 0 { n.to_string() } else { format!(" {n}") };
+            job.append(&text, 0.0, egui::TextFormat::simple(FontId::proportional(11.5), color));
+        }
+        ui.painter().layout_job(job)
+    });
+    let pad = vec2(if fills.is_empty() { 0.0 } else { 3.0 }, 1.0);
+    let word = galley.size() + 2.0 * pad;
+    let size = vec2(word.x + badge.as_ref().map_or(0.0, |b| b.size().x + 1.0), word.y);
+    let (rect, response) = ui.allocate_exact_size(size, if clickable { Sense::click() } else { Sense::hover() });
+    let word_rect = egui::Rect::from_min_size(rect.min, word);
+    if ui.is_rect_visible(rect) {
+        let painter = ui.painter();
+        let radius = CornerRadius::same(4);
+        let split = word_rect.split_left_right_at_fraction(0.5);
+        let halves = [
+            (split.0, CornerRadius { nw: 4, sw: 4, ne: 0, se: 0 }),
+            (split.1, CornerRadius { nw: 0, sw: 0, ne: 4, se: 4 }),
+        ];
+        // A token aligned to both roles: left half pronoun, right half antecedent.
+        let parts: Vec<_> = match fills[..] {
+            [one] => vec![(word_rect, radius, one)],
+            [left, right] => vec![(halves[0].0, halves[0].1, left), (halves[1].0, halves[1].1, right)],
+            _ => Vec::new(),
+        };
+        for &(part, corners, (fill, _)) in &parts {
+            painter.rect_filled(part, corners, fill);
+        }
+        if marks.antecedent_span {
+            let y = word_rect.bottom() - 0.5;
+            painter.hline(word_rect.x_range(), y, Stroke::new(2.0, palette.span));
+        }
+        if clickable && response.hovered() {
+            painter.rect_stroke(
+                word_rect.expand(1.0),
+                radius,
+                Stroke::new(1.5, ui.visuals().strong_text_color()),
+                egui::StrokeKind::Outside,
+            );
+        }
+        let at = word_rect.min + pad;
+        if parts.is_empty() {
+            painter.galley(at, galley.clone(), palette.text);
+        }
+        for &(part, _, (_, ink)) in &parts {
+            let clip = part.intersect(painter.clip_rect());
+            painter.with_clip_rect(clip).galley_with_override_text_color(at, galley.clone(), ink);
+        }
+        if let Some(b) = badge {
+            painter.galley(egui::pos2(word_rect.right() + 1.0, rect.top()), b, Color32::GRAY);
+        }
+    }
+    if clickable {
+        response.widget_info(|| WidgetInfo::selected(egui::Role::Button, true, selected, text));
+        let response = response.on_hover_cursor(egui::CursorIcon::PointingHand);
+        return response.on_hover_text(hover_text(marks, badges));
+    }
+    response
+}
+
+/// Background colours of a token: one per role it is aligned to (selected ones stronger).
+/// Background and text colour of a token, one pair per role it is aligned to (selected ones
+/// stronger, with light text).
+fn fills(marks: &Marks, palette: &Palette) -> Vec<(Color32, Color32)> {
+    let mut fills = Vec::new();
+    if marks.pronoun {
+        fills.push(if marks.selected_pronoun {
+            (palette.selected_pronoun, palette.on_selected)
+        } else {
+            (palette.pronoun, palette.on_highlight)
+        });
+    }
+    if marks.antecedent {
+        fills.push(if marks.selected_antecedent {
+            (palette.selected_antecedent, palette.on_selected)
+        } else {
+            (palette.antecedent, palette.on_highlight)
+        });
+    }
+    fills
+}
+
+fn hover_text(marks: &Marks, badges: &[(Role, usize)]) -> String {
+    let key = |role: Role| {
+        badges.iter().find(|(r, _)| *r == role).map_or(String::new(), |(_, n)| match role {
+            Role::Pronoun => format!(" (key {n})"),
+            Role::Antecedent => format!(" (Shift+{n})"),
+        })
+    };
+    match (marks.pronoun, marks.antecedent) {
+        (true, true) => format!(
+            "Aligned to both the pronoun{} and the antecedent head{}: click to choose which to select",
+            key(Role::Pronoun),
+            key(Role::Antecedent)
+        ),
+        (true, false) => format!("Aligned to the pronoun: click to select or deselect{}", key(Role::Pronoun)),
+        _ => format!("Aligned to the antecedent head: click to select or deselect{}", key(Role::Antecedent)),
+    }
+}
+
+/// The colour key under the texts; `keys` where the digit keys select tokens.
+pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
+    let palette = Palette::of(ui.visuals());
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 14.0;
+        let chip = |ui: &mut Ui, fill: Color32, text_color: Color32, text: &str| {
+            let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
+            let (rect, _) = ui.allocate_exact_size(galley.size() + vec2(8.0, 2.0), Sense::hover());
+            ui.painter().rect_filled(rect, CornerRadius::same(4), fill);
+            ui.painter().galley(rect.min + vec2(4.0, 1.0), galley, text_color);
+        };
+        chip(ui, palette.pronoun, palette.on_highlight, "pronoun");
+        chip(ui, palette.selected_pronoun, palette.on_selected, "selected for the pronoun");
+        if anaphoric {
+            chip(ui, palette.antecedent, palette.on_highlight, "antecedent head");
+            chip(ui, palette.selected_antecedent, palette.on_selected, "selected for the antecedent");
+            // The line and its words wrap as one.
+            ui.horizontal(|ui| {
+                let (rect, _) = ui.allocate_exact_size(Vec2::new(28.0, 18.0), Sense::hover());
+                ui.painter().hline(rect.x_range(), rect.bottom() - 3.0, Stroke::new(2.0, palette.span));
+                ui.add(egui::Label::new(RichText::new("antecedent span").size(13.0)).extend());
+            });
+        }
+        if keys {
+            ui.add(egui::Label::new(RichText::new("numbers: keys").size(13.0).weak()).extend());
+        }
+    });
+}

@@ -1,0 +1,100 @@
+//! What the app remembers between runs (eframe persistence), and which file to open at start.
+//! The window size and the panel widths are remembered by eframe and egui themselves.
+
+use crate::style::ThemeChoice;
+use protest::model::AnnotatorId;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The key of the settings in eframe's storage.
+pub const KEY: &str = "protest";
+/// The app id: names the storage directory.
+pub const APP_ID: &str = "protest";
+/// How many recent files the Open dialog lists.
+const RECENT: usize = 8;
+
+/// The bundled sample master (the source tree's copy).
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.master.json");
+/// The bundled annotated batches of the sample's task set, copied beside it so that
+/// *Batches › Import annotated batches* offers them.
+const SAMPLE_BATCHES: [&str; 2] = [
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.batch-1-anna.json"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.batch-1-ben.json"),
+];
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Most recent first; the first is opened when no file is given.
+    pub recent: Vec<PathBuf>,
+    pub theme: ThemeChoice,
+    /// The annotator last chosen for each master.
+    pub annotators: BTreeMap<PathBuf, AnnotatorId>,
+}
+
+impl Settings {
+    pub fn load(storage: Option<&dyn eframe::Storage>) -> Settings {
+        storage.and_then(|s| eframe::get_value(s, KEY)).unwrap_or_default()
+    }
+
+    pub fn last_file(&self) -> Option<&Path> {
+        self.recent.first().map(PathBuf::as_path)
+    }
+
+    pub fn opened(&mut self, path: &Path) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(RECENT);
+    }
+}
+
+/// Where the sample is annotated: a copy in the app's data directory, so that the bundled file
+/// stays as built, with the sample's two annotated batches beside it. Made on first use; `None`
+/// if there is no data directory (then the bundled file itself is used).
+pub fn sample_copy(data_dir: Option<PathBuf>) -> Result<PathBuf, String> {
+    let bundled = PathBuf::from(SAMPLE);
+    let Some(dir) = data_dir else { return Ok(bundled) };
+    let copy = dir.join("sample.master.json");
+    if !copy.exists() {
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        // The batches first: the master's copy is what says the copying was done.
+        for from in SAMPLE_BATCHES.iter().map(Path::new).chain([bundled.as_path()]) {
+            let to = dir.join(from.file_name().unwrap_or_default());
+            let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
+            protest::store::atomic::write(&protest::store::disk::Os, &to, &bytes).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(copy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_files_are_unique_newest_first_and_bounded() {
+        let mut s = Settings::default();
+        for i in 0..10 {
+            s.opened(Path::new(&format!("f{i}.json")));
+        }
+        s.opened(Path::new("f5.json"));
+        assert_eq!(s.last_file(), Some(Path::new("f5.json")));
+        assert_eq!(s.recent.len(), RECENT);
+        assert_eq!(s.recent.iter().filter(|p| p.as_path() == Path::new("f5.json")).count(), 1);
+    }
+
+    #[test]
+    fn the_sample_is_copied_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = sample_copy(Some(dir.path().join("data"))).unwrap();
+        assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(SAMPLE).unwrap());
+        for batch in SAMPLE_BATCHES.map(Path::new) {
+            let beside = dir.path().join("data").join(batch.file_name().unwrap());
+            assert_eq!(std::fs::read(beside).unwrap(), std::fs::read(batch).unwrap());
+        }
+        std::fs::write(&copy, "annotated").unwrap();
+        assert_eq!(sample_copy(Some(dir.path().join("data"))).unwrap(), copy);
+        assert_eq!(std::fs::read_to_string(&copy).unwrap(), "annotated", "an existing copy is kept");
+    }
+}

@@ -1,0 +1,293 @@
+//! Headless tests (egui_kittest) of the report view, the automatic reference match and the
+//! add-system dialog: click as a researcher would, then compare with what the library and the
+//! command line give and read the file back from disk.
+
+use super::*;
+use super::{Fixture, click, harness, press, saved, tiny, type_into};
+use crate::panels::report_table::{self, cell_name};
+use crate::panels::score_chart;
+use egui::{Key, Vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use protest::batches::merge::{self, Incoming};
+use protest::metrics::report::metrics::Judges;
+use protest::metrics::report::{self, Section, Table, TableKind};
+use protest::model::{CandidateId, Master, Outcome};
+use protest::store::batch_file;
+use protest::store::master_file;
+use std::time::{Duration, Instant};
+
+fn sample_batches() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sample_batches")
+}
+
+/// The sample master with both annotated sample batches merged (sample_batches/README.md: the
+/// master knows their task set, then `batch import`), saved in a temporary directory.
+fn merged_sample() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sample.master.json");
+    let mut master = master_file::load(&sample_batches().join("sample.master.json")).unwrap();
+    let incoming: Vec<Incoming> = ["anna", "ben"]
+        .iter()
+        .map(|name| {
+            let path = sample_batches().join(format!("sample.batch-1-{name}.json"));
+            Incoming { batch: batch_file::load(&path).unwrap(), path }
+        })
+        .collect();
+    let merge = merge::prepare(&master, &incoming).unwrap();
+    assert_eq!(merge::apply(&mut master, &merge), 150);
+    master_file::save(&master, &path).unwrap();
+    Fixture { _dir: dir, path }
+}
+
+/// A harness tall enough to show the longest table whole.
+fn tall_harness(path: &Path) -> Harness<'static, App> {
+    let mut h = harness(path, None);
+    h.set_size(Vec2::new(1400.0, 1600.0));
+    h.run();
+    h
+}
+
+fn section(h: &mut Harness<App>, section: Section) {
+    click(h, section.label());
+    assert_eq!(h.state().report.section, section);
+}
+
+/// Every value of the section's tables, as the library computes them for the master on disk, is
+/// in the view under its row and column.
+fn shows_the_library_tables(h: &Harness<App>, path: &Path, section: Section) {
+    shows_tables(h, report::tables(&saved(path), section.tables()));
+}
+
+/// Every value of these tables is in the view under its row and column.
+fn shows_tables(h: &Harness<App>, tables: Vec<Table>) {
+    for table in tables {
+        if table.rows.is_empty() {
+            // A table without rows says why in its first note.
+            let why = report_table::shown(&table.notes[0]);
+            assert!(h.query_by_label(&why).is_some(), "{}: no rows and no note “{why}”", table.name);
+            continue;
+        }
+        let labels = table.full_labels();
+        for (row, label) in table.rows.iter().zip(&labels) {
+            for (cell, column) in row.cells.iter().zip(&table.columns) {
+                let name = cell_name(label, &column.flat_label(), cell);
+                assert!(has_cell(h, &name, &cell.plain()), "{}: no cell “{name}”", table.name);
+            }
+        }
+    }
+}
+
+/// Whether a table cell showing `value` is named `name` (a label's text is its accessible value;
+/// the name says where it is).
+fn has_cell(h: &Harness<App>, name: &str, value: &str) -> bool {
+    h.query_all_by_value(&report_table::shown(value)).any(|n| n.accesskit_node().label().as_deref() == Some(name))
+}
+
+#[test]
+fn the_report_view_shows_the_numbers_of_protest_report_and_computes_them_once() {
+    let f = merged_sample();
+    let mut h = tall_harness(&f.path);
+    click(&mut h, "Report");
+    for s in [Section::Results, Section::Agreement, Section::Scores] {
+        section(&mut h, s);
+        shows_the_library_tables(&h, &f.path, s);
+    }
+    // Spot checks against the numbers checked by hand (sample_batches/README.md).
+    section(&mut h, Section::Agreement);
+    assert!(has_cell(&h, "Pronoun · Items: 30", "30"));
+    assert!(has_cell(&h, "Pronoun · Disagreements: 4", "4"));
+    assert!(has_cell(&h, "Antecedent · Disagreements: 1", "1"));
+    section(&mut h, Section::Results);
+    assert!(has_cell(&h, "Total · Count: 120", "120"));
+    assert!(h.query_by_label(score_chart::LABEL).is_none(), "the chart is with the scores");
+    section(&mut h, Section::Scores);
+    assert!(h.query_by_label(score_chart::LABEL).is_some());
+    h.run_steps(10);
+    assert_eq!(h.state().report.computations, 1, "not recomputed every frame");
+
+    // A round of the match is a change; its statistics and rounds show.
+    section(&mut h, Section::AutoMatch);
+    click(&mut h, "Run automatic reference match");
+    shows_the_library_tables(&h, &f.path, Section::AutoMatch);
+    assert_eq!(h.state().report.computations, 2);
+
+    // So is a judgement: the researcher judges a pronoun.
+    click(&mut h, "Categories");
+    click(&mut h, "Pleonastic “it”: 10 new");
+    press(&mut h, Key::Y);
+    press(&mut h, Key::Escape);
+    click(&mut h, "Report");
+    section(&mut h, Section::Results);
+    assert_eq!(h.state().report.computations, 3);
+    shows_the_library_tables(&h, &f.path, Section::Results);
+    assert!(has_cell(&h, "Pleonastic “it” · Pronoun Researcher ✓: 1", "1"));
+}
+
+#[test]
+fn the_metrics_section_sets_apt_against_the_human_verdicts() {
+    let f = merged_sample();
+    let mut h = tall_harness(&f.path);
+    click(&mut h, "Report");
+    section(&mut h, Section::Metrics);
+    shows_the_library_tables(&h, &f.path, Section::Metrics);
+    // Checked against `protest report -t apt -t apt-vs-human` on the merged sample.
+    assert!(has_cell(&h, "mt · APT-A: 0.400", "0.400"));
+    assert!(has_cell(&h, "mt · APT case 3: 30", "30"));
+    assert!(has_cell(&h, "mt · Human score: 0.636", "0.636"));
+    assert!(has_cell(&h, "Addressee reference / Deictic singular “you” · Disagreement %: 100.0", "100.0"));
+    assert!(has_cell(&h, "Total · Disagreement n: 15", "15"));
+    // Two translations are too few to correlate; the view says so.
+    assert!(h.query_by_label_contains("a correlation needs at least 3 translations").is_some());
+
+    // Against one annotator's own judgements instead of the verdict.
+    let master = saved(&f.path);
+    let anna = master.annotators.iter().find(|a| a.name == "Anna").unwrap().id;
+    let anna_tables = report::tables_judged_by(&master, Section::Metrics.tables(), Judges::Annotator(anna));
+    assert_ne!(anna_tables, report::tables(&master, Section::Metrics.tables()), "the choice matters");
+    click(&mut h, "Human judgements:");
+    click(&mut h, "Anna's own");
+    h.run();
+    assert_eq!(h.state().report.judges, Judges::Annotator(anna));
+    shows_tables(&h, anna_tables);
+    click(&mut h, "Human judgements:");
+    click(&mut h, "the verdict (adjudicator, researcher, annotators)");
+    h.run();
+    shows_the_library_tables(&h, &f.path, Section::Metrics);
+
+    // A judgement changes the human side: the researcher judges a pronoun wrong.
+    let before = report::tables(&saved(&f.path), [TableKind::named("apt").unwrap()]).remove(0);
+    click(&mut h, "Categories");
+    click(&mut h, "Pleonastic “it”: 10 new");
+    press(&mut h, Key::N);
+    press(&mut h, Key::Escape);
+    click(&mut h, "Report");
+    let after = report::tables(&saved(&f.path), [TableKind::named("apt").unwrap()]).remove(0);
+    assert_ne!(before.rows, after.rows);
+    shows_the_library_tables(&h, &f.path, Section::Metrics);
+}
+
+#[test]
+fn the_automatic_match_is_stored_and_the_browser_shows_what_still_needs_a_human() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    let filter = "Only those needing a human";
+    assert!(h.get_by_label(filter).accesskit_node().is_disabled(), "no round yet");
+
+    click(&mut h, "Report");
+    section(&mut h, Section::AutoMatch);
+    click(&mut h, "Run automatic reference match");
+    let master = saved(&f.path);
+    assert_eq!(master.auto_eval.rounds.len(), 1);
+    assert_eq!(master.auto_eval.entry(CandidateId(4)).map(|e| e.outcome), Some(Outcome::Match));
+    let summary = "Round 1: 1 of 3 MT candidates match (1 settled this round); 2 left to humans.";
+    assert!(h.query_all_by_label(summary).count() >= 1, "the notice and the view say what it settled");
+    shows_the_library_tables(&h, &f.path, Section::AutoMatch);
+
+    click(&mut h, "Categories");
+    assert!(h.query_by_label("Pleonastic “it”: 2 new").is_some());
+    click(&mut h, filter);
+    // Candidate 4 (MT "Il" = reference "Il") is settled; the reference's own candidate 3 is not.
+    assert!(h.query_by_label("Pleonastic “it”: 1 new").is_some());
+    click(&mut h, "Pleonastic “it”: 1 new");
+    match &h.state().view {
+        View::Example(walk) => assert_eq!(walk.set, [CandidateId(3)]),
+        View::Browser | View::Report => panic!("the set did not open"),
+    }
+    assert!(h.query_by_label_contains("matched automatically").is_none());
+    press(&mut h, Key::Escape);
+
+    click(&mut h, filter);
+    click(&mut h, "Pleonastic “it”: 2 new");
+    press(&mut h, Key::ArrowRight);
+    assert!(h.query_by_label("✔ matched automatically: same words as the reference translation (round 1)").is_some());
+    press(&mut h, Key::Escape);
+
+    // The menu runs another round.
+    click(&mut h, "Evaluate");
+    click(&mut h, "Run automatic reference match");
+    assert_eq!(saved(&f.path).auto_eval.rounds.len(), 2);
+}
+
+/// The tiny fixture's source as an MT system might print it in French: untokenised.
+const NEW_OUTPUT: &str = "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n";
+
+fn open_add_system(h: &mut Harness<App>, output: &Path, name: &str) {
+    click(h, "File");
+    click(h, "Add MT system…");
+    type_into(h, "Output file", output.to_str().unwrap());
+    type_into(h, "Name", name);
+}
+
+/// Clicks "Check and align" and lets frames run until the worker is done.
+fn check_and_wait(h: &mut Harness<App>) {
+    h.get_by_label("Check and align").click();
+    let started = Instant::now();
+    loop {
+        h.step();
+        if !matches!(&h.state().modal, Some(Modal::AddSystem(d)) if d.is_working()) {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "the worker did not finish");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    h.run();
+}
+
+#[test]
+fn a_system_is_added_from_an_untokenised_file() {
+    let f = tiny();
+    let output = f.path.with_file_name("new.fr");
+    std::fs::write(&output, NEW_OUTPUT).unwrap();
+    let mut h = harness(&f.path, None);
+    open_add_system(&mut h, &output, "newmt");
+    check_and_wait(&mut h);
+    assert!(h.query_by_label("Ready to add “newmt”").is_some());
+    assert!(h.query_by_label("4 sentences, 3 candidates (ids 7–9)").is_some());
+    assert!(h.query_by_label("pronoun aligned in 3 of 3 candidates").is_some());
+    assert_eq!(saved(&f.path).corpora.len(), 3, "nothing is added before the user says so");
+
+    click(&mut h, "Add to the master");
+    let master: Master = saved(&f.path);
+    let corpus = master.corpora.iter().find(|c| c.name == "newmt").expect("the new corpus is saved");
+    assert_eq!(corpus.sentences[1], "Elle est rouge .");
+    assert_eq!(master.candidates.iter().filter(|c| c.corpus == corpus.id).count(), 3);
+    assert!(h.query_by_label_contains("Added the system “newmt” (corpus 3)").is_some());
+    assert!(h.query_by_label("Add an MT system").is_none(), "the dialog closed");
+
+    // Its candidates are new in the browser, and its pronoun is highlighted in its window.
+    assert!(h.query_by_label("Pleonastic “it”: 3 new").is_some());
+    click(&mut h, "Inter-sentential “it”, subject: 3 new");
+    press(&mut h, Key::ArrowRight);
+    press(&mut h, Key::ArrowRight);
+    assert!(h.query_by_label_contains("translation: newmt").is_some());
+    assert!(h.query_by_label("Elle").is_some(), "the pronoun's translation can be selected");
+    assert!(h.query_by_label("vélo").is_some(), "so can the antecedent head's");
+}
+
+#[test]
+fn adding_a_system_refuses_a_wrong_line_count_or_a_taken_name() {
+    let f = tiny();
+    let before = saved(&f.path);
+    let short = f.path.with_file_name("short.fr");
+    std::fs::write(&short, "Une phrase.\nDeux.\n").unwrap();
+    let mut h = harness(&f.path, None);
+    open_add_system(&mut h, &short, "newmt");
+    check_and_wait(&mut h);
+    assert!(h.query_by_label_contains("short.fr: has 2 lines but the master's corpora have 4 sentences").is_some());
+
+    let good = f.path.with_file_name("good.fr");
+    std::fs::write(&good, NEW_OUTPUT).unwrap();
+    type_into(&mut h, "Output file", good.to_str().unwrap());
+    type_into(&mut h, "Name", "mt");
+    check_and_wait(&mut h);
+    assert!(h.query_by_label_contains("the name 'mt' is taken").is_some());
+    click(&mut h, "Cancel");
+    assert!(!matches!(h.state().modal, Some(Modal::AddSystem(_))));
+    assert_eq!(saved(&f.path), before, "the master is unchanged");
+    // Esc closes it too.
+    open_add_system(&mut h, &good, "other");
+    assert!(matches!(h.state().modal, Some(Modal::AddSystem(_))));
+    press(&mut h, Key::Escape);
+    assert!(!matches!(h.state().modal, Some(Modal::AddSystem(_))));
+}

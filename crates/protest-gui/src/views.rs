@@ -1,0 +1,165 @@
+//! The views (category browser, translation window with the annotation or overview panel, the
+//! report) and the status line, laid out from the panels' `ui` methods; what the user does in
+//! them is dispatched as intents.
+
+use crate::App;
+use crate::intent::Intent;
+use crate::navigation::View;
+use crate::panels::overview::{self, Side};
+use crate::panels::translation;
+use egui::Ui;
+use protest::annotate::edit::Edit;
+use protest::annotate::overview::Overview;
+use protest::session::workspace::Mode;
+
+impl App {
+    pub(crate) fn browser_ui(&mut self, ui: &mut Ui) {
+        let mut opening = None;
+        egui::CentralPanel::default().show(ui, |ui| {
+            let Some(session) = &self.session else {
+                ui.heading("No file is open");
+                ui.label("Use File › Open (Ctrl+O) to open a master or batch file.");
+                return;
+            };
+            ui.set_max_width(ui.available_width().min(900.0));
+            opening = self.browser.ui(ui, session);
+        });
+        if let Some(opening) = opening {
+            self.dispatch(ui.ctx(), Intent::Walk(opening));
+        }
+    }
+
+    pub(crate) fn example_ui(&mut self, ui: &mut Ui) {
+        let (Some(session), View::Example(walk)) = (&self.session, &mut self.view) else { return };
+        let annotated = walk.annotated(session);
+        let walk = &*walk;
+        let candidate_id = walk.current();
+        let master = session.master();
+        let Some(candidate) = master.candidate(candidate_id) else { return };
+        let editable = !session.is_read_only();
+        let researcher = session.mode() == Mode::Researcher;
+        let record = session.record(candidate_id);
+        let anaphoric = master.example_of(candidate).is_some_and(|(_, c)| c.anaphoric);
+        // The overview shows someone's selections in the translation, which is then not clickable.
+        let overview =
+            if researcher && self.side == Side::Overview { Overview::of(master, candidate_id) } else { None };
+        let shown = overview.as_ref().and_then(|o| self.overview.shown(o));
+        let text_record = match &overview {
+            Some(_) => shown.and_then(|a| master.records.get(candidate_id, a)),
+            None => record,
+        };
+        let mut edits = Vec::new();
+        let mut intents = Vec::new();
+        // The translation keeps at least 440 points, which its header needs (down to the
+        // window's minimum width of 760).
+        let widest = (ui.available_width() - 440.0).clamp(320.0, 640.0);
+        let panel = egui::Panel::right("annotation panel").resizable(true);
+        panel.default_size(widest.min(400.0)).size_range(320.0..=widest).show(ui, |ui| {
+            ui.add_space(6.0);
+            if researcher {
+                overview::side_switch(ui, &mut self.side);
+            }
+            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match &overview {
+                Some(o) => intents.extend(self.overview.ui(ui, session, o, editable)),
+                None => edits.extend(self.panel.ui(ui, session, candidate_id, record, editable)),
+            });
+        });
+        // Tokens are clicked or keyed in the annotator's own view, not over others' records.
+        let selectable = editable && overview.is_none();
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::Panel::top("example header").show(ui, |ui| {
+                let position = translation::Position { index: walk.index, len: walk.set.len(), annotated };
+                intents.extend(translation::header(ui, master, candidate, researcher, &position));
+                ui.add(egui::Label::new(egui::RichText::new(&walk.title).small().weak()).truncate());
+                ui.add_space(4.0);
+            });
+            egui::Panel::bottom("legend").show(ui, |ui| {
+                ui.add_space(4.0);
+                translation::legend(ui, anaphoric, selectable);
+            });
+            egui::CentralPanel::default().show(ui, |ui| {
+                if overview.is_some() {
+                    overview::whose_tokens(ui, shown.map(|a| master.annotator_name(a)));
+                }
+                let reveal = self.reveal.take();
+                if let Some((role, token)) = translation::texts(ui, master, candidate, text_record, selectable, reveal)
+                {
+                    edits.push(Edit::ToggleToken(role, token));
+                }
+            });
+        });
+        let edits = edits.into_iter().map(|edit| Intent::Edit(candidate_id, edit));
+        for intent in edits.chain(intents).collect::<Vec<_>>() {
+            self.dispatch(ui.ctx(), intent);
+        }
+    }
+
+    pub(crate) fn report_ui(&mut self, ui: &mut Ui) {
+        let mut intent = None;
+        egui::CentralPanel::default().show(ui, |ui| {
+            let Some(session) = &self.session else { return };
+            intent = self.report.ui(ui, session);
+        });
+        if let Some(intent) = intent {
+            self.dispatch(ui.ctx(), intent);
+        }
+    }
+
+    pub(crate) fn status_line(&self, ui: &mut Ui) {
+        let Some(session) = &self.session else {
+            ui.label("No file open");
+            return;
+        };
+        ui.horizontal(|ui| {
+            // An annotator sees the batch's file name (where it is, on hover); a researcher the path.
+            let path = session.path().display().to_string();
+            let shown = match session.mode() {
+                Mode::Annotator => {
+                    session.path().file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned())
+                }
+                Mode::Researcher => path.clone(),
+            };
+            ui.label(egui::RichText::new(shown).small()).on_hover_text(path);
+            ui.separator();
+            let mode = match session.mode() {
+                Mode::Researcher => "researcher mode",
+                Mode::Annotator => "annotator mode",
+            };
+            ui.label(egui::RichText::new(mode).small());
+            ui.separator();
+            let not_saved = session.not_saved();
+            let state = match &not_saved {
+                _ if session.is_read_only() => "read-only: changes are not saved".to_owned(),
+                Some(n) if n.detached => {
+                    format!("not saved: the file was changed elsewhere ({} changes kept here)", n.changes)
+                }
+                Some(n) if n.changes == 1 => "1 change not saved".to_owned(),
+                Some(n) => format!("{} changes not saved", n.changes),
+                None if self.panel.typing() => "saving remarks…".to_owned(),
+                None => "every change is saved".to_owned(),
+            };
+            let text = egui::RichText::new(state).small();
+            ui.label(if not_saved.is_some() { text.strong().color(ui.visuals().error_fg_color) } else { text });
+        });
+    }
+}
+
+/// The tabs over the category browser and the report (researcher mode).
+pub(crate) fn tabs(ui: &mut Ui, on_report: bool) -> Option<Intent> {
+    let mut intent = None;
+    ui.horizontal(|ui| {
+        if tab(ui, !on_report, "Categories", "The category browser: annotate") {
+            intent = Some(Intent::Back);
+        }
+        if tab(ui, on_report, "Report", "Results, agreement, system scores, the automatic match and metrics") {
+            intent = Some(Intent::Report);
+        }
+    });
+    intent
+}
+
+/// One of the researcher's two home views.
+fn tab(ui: &mut Ui, on: bool, label: &str, hint: &str) -> bool {
+    let text = egui::RichText::new(label).size(16.0);
+    ui.add(egui::Button::selectable(on, text)).on_hover_text(hint).clicked() && !on
+}

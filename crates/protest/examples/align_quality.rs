@@ -1,0 +1,182 @@
+//! How well the built-in aligner reproduces the DiscoMT news corpus's shipped alignments. The
+//! aligner is trained as `protest add-system` trains it — on the source paired with the reference
+//! and with the MT output — then the MT output (and, for comparison, the reference) is aligned
+//! afresh and compared link by link with the shipped file: all links, and the links of source
+//! `it` / `they`. Figures are recorded in docs/alignment.md.
+//!
+//!     cargo run --release --example align_quality -- [DATA_DIR] [--show N]
+//!
+//! DATA_DIR defaults to the nearest `shared/data/discomt-news-en-fr` above the current folder;
+//! `--show N` prints N source pronouns on whose translation the repaired MT alignment and the
+//! shipped one disagree.
+
+use protest::ingest::align::quality::{self, Agreement, LinkScore};
+use protest::ingest::align::{Aligner, Settings, grow_diag_final_and, repair};
+use protest::metrics::apt::pronoun_repair::PronounLists;
+use protest::model::Languages;
+use protest::model::alignment::{self, Links};
+use protest::model::tokens;
+use std::path::Path;
+use std::time::Instant;
+
+mod common;
+use common::lines;
+
+fn main() -> common::Result<()> {
+    let common::Args { data, show } = common::Args::parse()?;
+    let source = lines(&data.join("pronoun-test.tok.en"))?;
+    let reference = lines(&data.join("pronoun-test.tok.fr"))?;
+    let mt = lines(&data.join("mt-output.fr"))?;
+
+    let started = Instant::now();
+    let pairs = source.iter().zip(&reference).chain(source.iter().zip(&mt)).map(|(s, t)| (s.as_str(), t.as_str()));
+    let aligner = Aligner::train(pairs, &Settings::default());
+    let trained = started.elapsed().as_secs_f64();
+    let lists = repair::lists(&Languages::default()).expect("English–French pronoun lists");
+    let mt_run = Run::align(&aligner, &source, &mt, &lists);
+    let total = started.elapsed().as_secs_f64();
+    let reference_run = Run::align(&aligner, &source, &reference, &lists);
+
+    let pronouns = pronoun_places(&source);
+    println!("{} sentences, {} source it/they tokens", source.len(), pronouns.len());
+    println!(
+        "training on {} sentence pairs (both directions): {trained:.2} s; with aligning and repairing the MT output: {total:.2} s",
+        2 * source.len(),
+    );
+    for (name, run, target, shipped_file) in [
+        ("MT output", &mt_run, &mt, "mt-output.en-fr.alig"),
+        ("reference", &reference_run, &reference, "pronoun-test.tok.en-fr.alig"),
+    ] {
+        let (shipped, dropped) = shipped_alignment(&data.join(shipped_file), &source, target)?;
+        println!(
+            "\n{name} against {shipped_file} ({dropped} shipped links point past the end of their sentence; ignored)"
+        );
+        println!(
+            "{:<34} {:>22} {:>22} {:>14}",
+            "alignment", "all links P / R / F1", "it/they P / R / F1", "it/they agree"
+        );
+        let mut wide = lists.clone();
+        wide.target.extend(["le", "la", "l'", "les", "lui", "leur", "eux"].map(String::from));
+        let mut with_clitics = run.symmetric.clone();
+        repair::repair(&source, target, &mut with_clitics, &wide);
+        for (label, links) in [
+            ("source→target (forward)", &run.forward),
+            ("target→source (backward)", &run.backward),
+            ("grow-diag-final-and", &run.symmetric),
+            (&format!("+ pronoun repair ({} links)", run.repairs) as &str, &run.repaired),
+            ("+ repair with object clitics", &with_clitics),
+        ] {
+            let all = quality::link_score(links, &shipped, |_, _| true);
+            let is_pronoun = |sentence: usize, token: u32| pronouns.binary_search(&(sentence, token)).is_ok();
+            let pron = quality::link_score(links, &shipped, is_pronoun);
+            let agree = quality::target_agreement(links, &shipped, pronouns.iter().copied());
+            println!("{label:<34} {:>22} {:>22} {:>14}", prf(all), prf(pron), share(agree));
+        }
+        if name == "MT output" {
+            disagreements(&source, target, &run.repaired, &shipped, &pronouns, show);
+        }
+    }
+    Ok(())
+}
+
+/// One target side aligned: each direction, symmetrised, and repaired.
+struct Run {
+    forward: Vec<Links>,
+    backward: Vec<Links>,
+    symmetric: Vec<Links>,
+    repaired: Vec<Links>,
+    repairs: usize,
+}
+
+impl Run {
+    fn align(aligner: &Aligner, source: &[String], target: &[String], lists: &PronounLists) -> Run {
+        let (forward, backward): (Vec<Links>, Vec<Links>) =
+            source.iter().zip(target).map(|(s, t)| aligner.directional(s, t)).unzip();
+        let symmetric: Vec<Links> = (0..source.len())
+            .map(|i| {
+                let (n, m) = (tokens::token_count(&source[i]), tokens::token_count(&target[i]));
+                grow_diag_final_and(n, m, &forward[i], &backward[i])
+            })
+            .collect();
+        let mut repaired = symmetric.clone();
+        let repairs = repair::repair(source, target, &mut repaired, lists);
+        Run { forward, backward, symmetric, repaired, repairs }
+    }
+}
+
+/// (sentence, token) of every source `it` / `they`, ascending.
+fn pronoun_places(source: &[String]) -> Vec<(usize, u32)> {
+    let mut places = Vec::new();
+    for (i, s) in source.iter().enumerate() {
+        for (t, w) in tokens::tokens(s).enumerate() {
+            if matches!(w.to_lowercase().as_str(), "it" | "they") {
+                places.push((i, t as u32));
+            }
+        }
+    }
+    places
+}
+
+/// Counts the kinds of disagreement on the pronouns and prints the first `limit` of them.
+fn disagreements(
+    source: &[String],
+    target: &[String],
+    ours: &[Links],
+    shipped: &[Links],
+    pronouns: &[(usize, u32)],
+    limit: usize,
+) {
+    let targets =
+        |links: &Links, token: u32| -> Vec<u32> { links.iter().filter(|l| l.0 == token).map(|l| l.1).collect() };
+    let words = |sentence: usize, at: &[u32]| -> String {
+        let t: Vec<_> = tokens::tokens(&target[sentence]).collect();
+        if at.is_empty() { "∅".into() } else { at.iter().map(|&k| t[k as usize]).collect::<Vec<_>>().join(" ") }
+    };
+    let (mut ours_empty, mut shipped_empty, mut different, mut examples) = (0, 0, 0, Vec::new());
+    for &(s, t) in pronouns {
+        let (o, r) = (targets(&ours[s], t), targets(&shipped[s], t));
+        if (o.is_empty() && r.is_empty()) || o.iter().any(|x| r.contains(x)) {
+            continue;
+        }
+        match (o.is_empty(), r.is_empty()) {
+            (true, _) => ours_empty += 1,
+            (_, true) => shipped_empty += 1,
+            _ => different += 1,
+        }
+        let pronoun = tokens::token(&source[s], t).unwrap_or("?");
+        examples.push(format!("  {s}: {pronoun} → {} | {}", words(s, &o), words(s, &r)));
+    }
+    println!(
+        "disagreements: {} — ours unaligned {ours_empty}, shipped unaligned {shipped_empty}, different words {different}",
+        examples.len()
+    );
+    if limit > 0 {
+        println!("first {limit} (sentence: pronoun → ours | shipped):");
+        for line in examples.iter().take(limit) {
+            println!("{line}");
+        }
+    }
+}
+
+/// The shipped alignment without links outside their sentence; also how many were dropped.
+fn shipped_alignment(path: &Path, source: &[String], target: &[String]) -> common::Result<(Vec<Links>, usize)> {
+    let mut dropped = 0;
+    let mut out = Vec::with_capacity(source.len());
+    for (i, line) in lines(path)?.iter().take(source.len()).enumerate() {
+        let links = alignment::parse_line(line).map_err(|m| format!("{}: line {}: {m}", path.display(), i + 1))?;
+        let (n, m) = (tokens::token_count(&source[i]) as u32, tokens::token_count(&target[i]) as u32);
+        let before = links.len();
+        let kept: Links = links.into_iter().filter(|&(s, t)| s < n && t < m).collect();
+        dropped += before - kept.len();
+        out.push(kept);
+    }
+    Ok((out, dropped))
+}
+
+fn prf(s: LinkScore) -> String {
+    format!("{:.1} / {:.1} / {:.1}", 100.0 * s.precision(), 100.0 * s.recall(), 100.0 * s.f1())
+}
+
+fn share(a: Agreement) -> String {
+    format!("{:.1} %", 100.0 * a.share())
+}

@@ -1,0 +1,145 @@
+//! Where a candidate stands for one annotator — new, done or with conflicts — derived from its
+//! record and the conflict rules every time it is asked, never taken from what a file says
+//! (docs/domain.md, "Record status").
+
+use crate::annotate::conflicts;
+use crate::model::{AnnotatorId, Candidate, CandidateId, Category, ConflictStatus, Master, Record};
+
+/// Where a candidate stands for one annotator: the one answer every count gives (the category
+/// browser, progress, `protest check`, batch import).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Not annotated yet (no record, or a blank one).
+    New,
+    /// Annotated, and every conflict rule passes (whatever status the record has stored: `clear`
+    /// is derived, never trusted).
+    Done,
+    /// With conflicts: kept as it is by its annotator despite failed rules (a person's decision),
+    /// or breaking a rule without having been checked; either way someone should look at it.
+    Conflict,
+}
+
+/// The status of a record of `master`, derived from the record and the conflict rules: a record
+/// kept with conflicts stays so, any other is checked again, so a stored `clear` or `unchecked`
+/// that breaks a rule is never counted as done.
+pub fn status(master: &Master, record: Option<&Record>) -> Status {
+    let place = record.and_then(|r| master.candidate(r.candidate)).and_then(|c| Some((c, master.example_of(c)?.1)));
+    match place {
+        Some((candidate, category)) => status_in(master, category, candidate, record),
+        // A record of no candidate of the master (validation refuses them): nothing to check.
+        None => status_in_no_place(record),
+    }
+}
+
+/// The status of `annotator`'s record of `candidate`.
+pub fn status_of(master: &Master, candidate: CandidateId, annotator: AnnotatorId) -> Status {
+    status(master, master.records.get(candidate, annotator))
+}
+
+/// [`status`] of a record of `candidate` (of `category`) when the caller has them at hand, as the
+/// browser has for every candidate it files: the same answer without looking them up again.
+pub(super) fn status_in(
+    master: &Master,
+    category: &Category,
+    candidate: &Candidate,
+    record: Option<&Record>,
+) -> Status {
+    match record {
+        Some(r) if conflicts::apply_to(master, r) && !r.conflict.has_conflicts() => {
+            if conflicts::check(category, candidate, r).is_empty() { Status::Done } else { Status::Conflict }
+        }
+        _ => status_in_no_place(record),
+    }
+}
+
+/// The status as far as it does not depend on the rules.
+fn status_in_no_place(record: Option<&Record>) -> Status {
+    match record {
+        None => Status::New,
+        Some(r) if r.is_blank() => Status::New,
+        Some(r) if r.conflict.has_conflicts() => Status::Conflict,
+        Some(_) => Status::Done,
+    }
+}
+
+/// Derives a record's stored conflict status again: `clear` stands only while every rule passes,
+/// otherwise it becomes `unchecked` (to be checked when its annotator next leaves it). `kept` is
+/// an annotator's decision and stays. True when the status changed.
+pub fn rederive(master: &Master, record: &mut Record) -> bool {
+    let stale = record.conflict == ConflictStatus::Clear && status(master, Some(record)) == Status::Conflict;
+    if stale {
+        record.conflict = ConflictStatus::Unchecked;
+    }
+    stale
+}
+
+/// [`rederive`] for every record of a master (on load); returns how many changed. On several
+/// cores: at 100× PROTEST it checks some 400,000 records.
+pub fn rederive_all(master: &mut Master) -> usize {
+    use rayon::prelude::*;
+    let clear: Vec<&Record> = master.records.iter().filter(|r| r.conflict == ConflictStatus::Clear).collect();
+    let stale: Vec<Record> = clear
+        .into_par_iter()
+        .filter(|r| status(master, Some(r)) == Status::Conflict)
+        .map(|r| Record { conflict: ConflictStatus::Unchecked, ..r.clone() })
+        .collect();
+    let n = stale.len();
+    for record in stale {
+        master.records.put(record);
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::annotate::conflicts::settle;
+    use crate::annotate::edit::Edit;
+    use crate::model::{Conflict, Judgement, Role};
+    use crate::testing::{ANNA, bare_tiny as tiny, edit};
+    use chrono::Utc;
+
+    #[test]
+    fn the_status_is_derived_from_the_rules_not_from_the_stored_conflict_status() {
+        let m = tiny();
+        assert_eq!(status(&m, None), Status::New);
+        assert_eq!(status(&m, Some(&Record::new(CandidateId(4), ANNA, Utc::now()))), Status::New);
+        // Pronoun yes, no token selected: rule 4 fails whatever the file says.
+        let yes = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
+        for stored in [ConflictStatus::Unchecked, ConflictStatus::Clear] {
+            let r = Record { conflict: stored.clone(), ..yes.clone() };
+            assert_eq!(status(&m, Some(&r)), Status::Conflict, "stored {stored:?}");
+        }
+        // Kept is a person's decision: still with conflicts even once the rules pass.
+        let no = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+        let kept = Record { conflict: ConflictStatus::Kept(vec![Conflict::TagsWithoutJudgement]), ..no.clone() };
+        assert_eq!(status(&m, Some(&kept)), Status::Conflict);
+        for stored in [ConflictStatus::Unchecked, ConflictStatus::Clear] {
+            assert_eq!(status(&m, Some(&Record { conflict: stored, ..no.clone() })), Status::Done);
+        }
+        // Two politeness tags on a deictic singular "you" (candidate 6).
+        let mut you = edit(&m, 6, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+        you.tags = ["politeness_tu", "politeness_vous"].map(String::from).into();
+        you.conflict = ConflictStatus::Clear;
+        assert_eq!(status(&m, Some(&you)), Status::Conflict);
+    }
+
+    #[test]
+    fn a_stored_clear_that_breaks_a_rule_is_derived_again() {
+        let mut m = tiny();
+        let mut yes = edit(&m, 4, None, Edit::Judge(Role::Pronoun, Judgement::Yes)).unwrap();
+        yes.conflict = ConflictStatus::Clear;
+        let mut no = edit(&m, 3, None, Edit::Judge(Role::Pronoun, Judgement::No)).unwrap();
+        no.conflict = ConflictStatus::Clear;
+        let kept = settle(&yes, vec![Conflict::PronounYesWithoutTokens]);
+        let kept = Record { candidate: CandidateId(2), ..kept };
+        for r in [yes.clone(), no.clone(), kept.clone()] {
+            m.records.put(r);
+        }
+        assert_eq!(rederive_all(&mut m), 1);
+        assert_eq!(m.records.get(CandidateId(4), ANNA).unwrap().conflict, ConflictStatus::Unchecked);
+        assert_eq!(m.records.get(CandidateId(3), ANNA).unwrap().conflict, ConflictStatus::Clear);
+        assert_eq!(m.records.get(CandidateId(2), ANNA).unwrap().conflict, kept.conflict);
+        assert_eq!(rederive_all(&mut m), 0, "once derived, nothing changes");
+    }
+}

@@ -1,0 +1,526 @@
+//! Making batches from a master's task set: giving the task set's parts to annotators, laying a
+//! batch out (order, neutral corpus names) and cutting the master down to what it needs.
+
+use crate::annotate::context;
+use crate::batches::annotators::{self, RosterError};
+use crate::batches::plan::{self, IAA_LABEL};
+use crate::model::{AnnotatorId, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master, TaskSet};
+use crate::store::batch_file::Batch;
+use chrono::{DateTime, Utc};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::Range;
+
+/// Why a batch cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    #[error("there is no task set {0}")]
+    NoTaskSet(u32),
+    #[error("there is no annotator with id {0}")]
+    NoAnnotator(AnnotatorId),
+    #[error("{name} has no part in task set {task_set}")]
+    NoPart { name: String, task_set: u32 },
+    #[error("task set {task_set} has {parts} parts, so it needs {parts} annotator names, not {names}")]
+    NameCount { task_set: u32, parts: usize, names: usize },
+    #[error("part {label} of task set {task_set} was already given to {holder}")]
+    PartTaken { task_set: u32, label: String, holder: String },
+    #[error("{0} cannot take two parts of one task set")]
+    TwoParts(String),
+    #[error("{}", too_few(*task_set, *parts, free))]
+    TooFew { task_set: u32, parts: usize, free: Vec<String> },
+    #[error(transparent)]
+    Roster(#[from] RosterError),
+}
+
+/// A part of a task set and who has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub label: String,
+    pub annotator: AnnotatorId,
+}
+
+fn too_few(task_set: u32, parts: usize, free: &[String]) -> String {
+    let what = format!("task set {task_set} has {parts} parts that nobody has yet");
+    match free.len() {
+        0 => format!("{what}, and every annotator of the master has a part of it already: name who gets each part"),
+        1 => format!(
+            "{what}, but only one of the master's annotators has no part of it ({}): name who gets each part",
+            free[0]
+        ),
+        n => format!(
+            "{what}, but only {n} of the master's annotators have no part of it ({}): name who gets each part",
+            free.join(", ")
+        ),
+    }
+}
+
+/// Who gets each part of a task set (in part order) when nobody is named: a part's annotator
+/// keeps it, and the other parts go to the master's annotators who have no part of the task set
+/// yet, in the master's order. An empty name where there are too few of them.
+pub fn suggested_names(master: &Master, task_set: u32) -> Result<Vec<String>, ExportError> {
+    let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+    let holders: Vec<AnnotatorId> = ts.tasks.iter().filter_map(|t| t.annotator).collect();
+    let mut free = master.annotators.iter().filter(|a| !holders.contains(&a.id)).map(|a| a.name.clone());
+    Ok(ts
+        .tasks
+        .iter()
+        .filter(|t| t.label != IAA_LABEL)
+        .map(|t| match t.annotator {
+            Some(a) => master.annotator_name(a),
+            None => free.next().unwrap_or_default(),
+        })
+        .collect())
+}
+
+/// [`suggested_names`], refused when the master has too few annotators for the parts.
+pub fn default_names(master: &Master, task_set: u32) -> Result<Vec<String>, ExportError> {
+    let names = suggested_names(master, task_set)?;
+    if names.iter().any(String::is_empty) {
+        let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+        let holders: Vec<AnnotatorId> = ts.tasks.iter().filter_map(|t| t.annotator).collect();
+        let parts = ts.tasks.iter().filter(|t| t.label != IAA_LABEL && t.annotator.is_none()).count();
+        let free = master.annotators.iter().filter(|a| !holders.contains(&a.id)).map(|a| a.name.clone()).collect();
+        return Err(ExportError::TooFew { task_set, parts, free });
+    }
+    Ok(names)
+}
+
+/// Gives the parts of a task set to annotators, adding those not in the master yet. With
+/// `names`, one per part in task order; without, [`default_names`]. Giving a part to the annotator
+/// who already has it changes nothing, so exporting again is safe. On error the master is
+/// unchanged.
+pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Vec<Part>, ExportError> {
+    let defaults;
+    let names = if names.is_empty() {
+        defaults = default_names(master, task_set)?;
+        &defaults[..]
+    } else {
+        names
+    };
+    let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+    let parts: Vec<(usize, &str, Option<AnnotatorId>)> = ts
+        .tasks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.label != IAA_LABEL)
+        .map(|(i, t)| (i, t.label.as_str(), t.annotator))
+        .collect();
+    if names.len() != parts.len() {
+        return Err(ExportError::NameCount { task_set, parts: parts.len(), names: names.len() });
+    }
+    // Decide everything first, so that nothing is changed when something is refused.
+    let mut wanted: Vec<(usize, String, String)> = Vec::new(); // (task index, label, name)
+    for (n, &(i, label, holder)) in parts.iter().enumerate() {
+        let name = names[n].trim().to_owned();
+        if name.is_empty() {
+            return Err(RosterError::EmptyName.into());
+        }
+        let existing = annotators::find(master, &name).map(|a| a.id);
+        if let Some(holder) = holder.filter(|&h| Some(h) != existing) {
+            return Err(ExportError::PartTaken {
+                task_set,
+                label: label.into(),
+                holder: master.annotator_name(holder),
+            });
+        }
+        if wanted.iter().any(|(_, _, other)| other.to_lowercase() == name.to_lowercase()) {
+            return Err(ExportError::TwoParts(name));
+        }
+        wanted.push((i, label.to_owned(), name));
+    }
+    let mut given = Vec::new();
+    for (i, label, name) in wanted {
+        let id = annotators::find_or_add(master, &name)?;
+        if let Some(ts) = master.task_sets.iter_mut().find(|t| t.id == task_set) {
+            ts.tasks[i].annotator = Some(id);
+        }
+        given.push(Part { label, annotator: id });
+    }
+    Ok(given)
+}
+
+/// Gives the parts out (see [`assign`]) and makes every part's batch, in part order. On error the
+/// master is unchanged.
+pub fn export(
+    master: &mut Master,
+    task_set: u32,
+    names: &[String],
+    created: DateTime<Utc>,
+) -> Result<Vec<Batch>, ExportError> {
+    let mut draft = master.clone();
+    let parts = assign(&mut draft, task_set, names)?;
+    let batches = parts.iter().map(|p| build(&draft, task_set, p.annotator, created)).collect::<Result<_, _>>()?;
+    *master = draft;
+    Ok(batches)
+}
+
+/// How a batch relates to its master: master candidate ids in presentation order (batch candidate
+/// `n` is `order[n - 1]`) and master translation corpora in letter order ("Translation A" is
+/// `corpora[0]`). Drawn from the task set's seed on the annotator's own stream, so it is the same
+/// every time it is computed and the batch need not carry it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    pub order: Vec<CandidateId>,
+    pub corpora: Vec<CorpusId>,
+}
+
+/// The layout of `annotator`'s batch of a task set (empty if they have no part in it).
+pub fn layout(master: &Master, task_set: &TaskSet, annotator: AnnotatorId) -> Layout {
+    let mut order = plan::candidates_for(task_set, annotator);
+    let mut rng = plan::rng(task_set.seed, u64::from(annotator.0));
+    plan::shuffle(&mut order, &mut rng);
+    let used: BTreeSet<CorpusId> = order.iter().filter_map(|&c| master.candidate(c)).map(|c| c.corpus).collect();
+    let mut corpora: Vec<CorpusId> = used.into_iter().collect();
+    plan::shuffle(&mut corpora, &mut rng);
+    Layout { order, corpora }
+}
+
+/// "Translation A", …, "Translation Z", "Translation AA", …
+pub fn neutral_name(index: usize) -> String {
+    let mut letters = Vec::new();
+    let mut n = index + 1;
+    while n > 0 {
+        n -= 1;
+        letters.push(char::from(b'A' + (n % 26) as u8));
+        n /= 26;
+    }
+    format!("Translation {}", letters.iter().rev().collect::<String>())
+}
+
+/// The batch of `annotator`'s share of a task set: the candidates in a shuffled order, only the
+/// sentences their context windows need, neutral corpus names, and the annotator's records so far.
+pub fn build(
+    master: &Master,
+    task_set: u32,
+    annotator: AnnotatorId,
+    created: DateTime<Utc>,
+) -> Result<Batch, ExportError> {
+    let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+    let person = master.annotator(annotator).ok_or(ExportError::NoAnnotator(annotator))?;
+    let layout = layout(master, ts, annotator);
+    if layout.order.is_empty() {
+        return Err(ExportError::NoPart { name: person.name.clone(), task_set });
+    }
+    let corpus_ids: HashMap<CorpusId, CorpusId> =
+        layout.corpora.iter().enumerate().map(|(i, &c)| (c, CorpusId(i as u32 + 1))).collect();
+    // A validated master has every candidate of its task sets.
+    let originals: Vec<&Candidate> = layout.order.iter().filter_map(|&c| master.candidate(c)).collect();
+    let candidates: Vec<Candidate> = originals
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Candidate { id: CandidateId(i as u32 + 1), corpus: corpus_ids[&c.corpus], ..(*c).clone() })
+        .collect();
+
+    let numbers: BTreeSet<_> = originals.iter().map(|c| c.example).collect();
+    let examples: Vec<_> = master.examples.iter().filter(|e| numbers.contains(&e.no)).cloned().collect();
+    let names: BTreeSet<&str> = examples.iter().map(|e| e.category.as_str()).collect();
+    let categories = master.categories.iter().filter(|c| names.contains(c.name.as_str())).cloned().collect();
+
+    let windows: HashMap<_, Range<u32>> = examples.iter().map(|e| (e.no, context::of_example(master, e))).collect();
+    // Each translation needs its own candidates' windows; the source needs them all.
+    let mut needed: BTreeMap<CorpusId, BTreeSet<u32>> = BTreeMap::new();
+    let mut source_needed = BTreeSet::new();
+    for c in &originals {
+        let window = windows[&c.example].clone();
+        needed.entry(c.corpus).or_default().extend(window.clone());
+        source_needed.extend(window);
+    }
+    let keep = |corpus: &Corpus, wanted: &BTreeSet<u32>| -> Vec<String> {
+        (0..).zip(&corpus.sentences).map(|(n, s)| if wanted.contains(&n) { s.clone() } else { String::new() }).collect()
+    };
+    let mut corpora = Vec::new();
+    if let Some(source) = master.source() {
+        corpora.push(Corpus {
+            id: CorpusId(0),
+            name: source.name.clone(),
+            role: CorpusRole::Source,
+            sentences: keep(source, &source_needed),
+            alignment: None,
+        });
+    }
+    for (i, &id) in layout.corpora.iter().enumerate() {
+        let Some(original) = master.corpus(id) else { continue };
+        corpora.push(Corpus {
+            id: CorpusId(i as u32 + 1),
+            name: neutral_name(i),
+            role: CorpusRole::System,
+            sentences: keep(original, &needed[&id]),
+            alignment: None,
+        });
+    }
+
+    let records = layout
+        .order
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &c)| master.records.get(c, annotator).map(|r| (i, r)))
+        .map(|(i, r)| crate::model::Record { candidate: CandidateId(i as u32 + 1), ..r.clone() })
+        .collect();
+
+    let mut content = Master::new(master.id.clone(), created);
+    content.languages = master.languages.clone();
+    content.settings = master.settings.clone();
+    content.documents = master.documents.clone();
+    content.corpora = corpora;
+    content.categories = categories;
+    content.examples = examples;
+    content.candidates = candidates;
+    content.annotators = vec![person.clone()];
+    content.records = records;
+    content.reindex();
+    Ok(Batch {
+        id: batch_id(task_set, annotator, created),
+        master_id: master.id.clone(),
+        created,
+        task_set,
+        purpose: ts.purpose,
+        content,
+    })
+}
+
+/// Batch ids name the task set, the annotator and the moment of export, e.g.
+/// `ts1-a2-20261126T093000Z`: unique per master in practice, and the same when a batch is
+/// rebuilt with the same time.
+fn batch_id(task_set: u32, annotator: AnnotatorId, created: DateTime<Utc>) -> String {
+    format!("ts{task_set}-a{annotator}-{}", created.format("%Y%m%dT%H%M%SZ"))
+}
+
+/// The file name of a batch, e.g. `sample.batch-1-anna.json` for task set 1 of
+/// `sample.master.json` given to Anna. Only letters, digits, `-` and `.`, so it can never point
+/// outside the folder it is joined to.
+pub fn file_name(master_file_name: &str, task_set: u32, annotator: &str, id: AnnotatorId) -> String {
+    let stem = master_file_name.strip_suffix(".json").unwrap_or(master_file_name);
+    let stem = slug(stem.strip_suffix(".master").unwrap_or(stem));
+    let stem = if stem.is_empty() { "batch".to_owned() } else { stem };
+    let who = slug(annotator);
+    let who = if who.is_empty() { format!("annotator-{id}") } else { who };
+    format!("{stem}.batch-{task_set}-{who}.json")
+}
+
+/// Lower-case letters and digits, everything else one `-`.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::annotate::window;
+    use crate::batches::plan::{Request, every};
+    use crate::model::{Judgement, Record};
+
+    fn sample() -> Master {
+        crate::testing::unplanned_sample()
+    }
+
+    /// The sample master with a task set for Anna and Ben (30 IAA, seed 42).
+    fn planned() -> Master {
+        let mut m = sample();
+        let p = plan::plan(&m, &Request::everything(&m, 2, 30, 42), every, DateTime::UNIX_EPOCH).unwrap();
+        m.task_sets.push(p.task_set);
+        assign(&mut m, 1, &["Anna".into(), "Ben".into()]).unwrap();
+        m.reindex();
+        m
+    }
+
+    const ANNA: AnnotatorId = AnnotatorId(1);
+
+    #[test]
+    fn assigning_parts_adds_annotators_once() {
+        let mut m = planned();
+        assert_eq!(m.annotator_name(ANNA), "Anna");
+        let parts = assign(&mut m, 1, &[]).unwrap();
+        assert_eq!(
+            parts,
+            [Part { label: "1".into(), annotator: ANNA }, Part { label: "2".into(), annotator: AnnotatorId(2) }]
+        );
+        assert_eq!(m.annotators.len(), 2);
+        let before = m.clone();
+        let refused = assign(&mut m, 1, &["Clara".into(), "Ben".into()]).unwrap_err();
+        assert_eq!(refused, ExportError::PartTaken { task_set: 1, label: "1".into(), holder: "Anna".into() });
+        assert_eq!(m, before);
+        assert_eq!(assign(&mut m, 1, &["x".into()]), Err(ExportError::NameCount { task_set: 1, parts: 2, names: 1 }));
+        assert_eq!(assign(&mut m, 9, &[]), Err(ExportError::NoTaskSet(9)));
+        // Unnamed parts go to the master's annotators without a part, in order; with too few,
+        // nothing is made up: the refusal names them.
+        let mut fresh = sample();
+        let p = plan::plan(&fresh, &Request::everything(&fresh, 2, 0, 1), every, DateTime::UNIX_EPOCH).unwrap();
+        fresh.task_sets.push(p.task_set);
+        let e = assign(&mut fresh, 1, &[]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "task set 1 has 2 parts that nobody has yet, and every annotator of the master has a part of it already: name who gets each part"
+        );
+        for name in ["Marie", "Miryam", "Zoe"] {
+            annotators::add(&mut fresh, name).unwrap();
+        }
+        assert_eq!(suggested_names(&fresh, 1).unwrap(), ["Marie", "Miryam"]);
+        let mut one = fresh.clone();
+        assign(&mut one, 1, &["Zoe".into(), "Marie".into()]).unwrap();
+        // Zoe and Marie keep their parts; nobody else is free for a third.
+        assert_eq!(suggested_names(&one, 1).unwrap(), ["Zoe", "Marie"]);
+        let parts = assign(&mut fresh, 1, &[]).unwrap();
+        assert_eq!(parts.iter().map(|p| fresh.annotator_name(p.annotator)).collect::<Vec<_>>(), ["Marie", "Miryam"]);
+        assert_eq!(fresh.annotators.len(), 3, "nobody was added");
+        let mut again = fresh.clone();
+        assert_eq!(
+            assign(&mut again, 1, &["Zoe".into(), "zoe".into()]),
+            Err(ExportError::PartTaken { task_set: 1, label: "1".into(), holder: "Marie".into() })
+        );
+        let mut short = sample();
+        let p = plan::plan(&short, &Request::everything(&short, 3, 0, 1), every, DateTime::UNIX_EPOCH).unwrap();
+        short.task_sets.push(p.task_set);
+        annotators::add(&mut short, "Marie").unwrap();
+        let e = assign(&mut short, 1, &[]).unwrap_err().to_string();
+        assert!(e.contains("only one of the master's annotators has no part of it (Marie)"), "{e}");
+    }
+
+    #[test]
+    fn export_gives_out_the_parts_and_makes_their_batches_or_changes_nothing() {
+        let mut m = sample();
+        let p = plan::plan(&m, &Request::everything(&m, 2, 30, 42), every, DateTime::UNIX_EPOCH).unwrap();
+        m.task_sets.push(p.task_set);
+        let before = m.clone();
+        assert!(export(&mut m, 1, &["Anna".into(), "Anna".into()], DateTime::UNIX_EPOCH).is_err());
+        assert_eq!(m, before);
+        let batches = export(&mut m, 1, &["Anna".into(), "Ben".into()], DateTime::UNIX_EPOCH).unwrap();
+        let names: Vec<&str> = batches.iter().map(|b| b.annotator().name.as_str()).collect();
+        assert_eq!(names, ["Anna", "Ben"]);
+        assert_eq!(m.task_sets[0].tasks[2].annotator, Some(AnnotatorId(2)));
+    }
+
+    #[test]
+    fn a_batch_holds_only_what_its_windows_need() {
+        let m = planned();
+        let batch = build(&m, 1, ANNA, DateTime::UNIX_EPOCH).unwrap();
+        let c = batch.content();
+        assert_eq!(c.candidates.len(), 75);
+        assert_eq!(c.sentence_count(), m.sentence_count());
+        let kept = |corpus: &Corpus| -> BTreeSet<u32> {
+            (0..).zip(&corpus.sentences).filter(|(_, s)| !s.is_empty()).map(|(n, _)| n).collect()
+        };
+        let mut all_needed = BTreeSet::new();
+        for corpus in c.translations() {
+            let needed: BTreeSet<u32> = c
+                .candidates
+                .iter()
+                .filter(|k| k.corpus == corpus.id)
+                .flat_map(|k| context::of_example(&m, m.example(k.example).unwrap()))
+                .collect();
+            assert_eq!(kept(corpus), needed, "{}", corpus.name);
+            all_needed.extend(needed);
+        }
+        assert_eq!(kept(c.source().unwrap()), all_needed);
+        assert!(all_needed.len() < m.sentence_count() as usize / 2, "{} sentences kept", all_needed.len());
+        assert!(c.corpora.iter().all(|k| k.alignment.is_none()));
+        // The window of every candidate shows the same text as in the master.
+        for (local, &original) in c.candidates.iter().zip(&export_layout(&m).order) {
+            let in_batch = window::of_candidate(c, local, None).unwrap();
+            let in_master = window::of_candidate(&m, m.candidate(original).unwrap(), None).unwrap();
+            assert_eq!(in_batch, in_master);
+        }
+    }
+
+    fn export_layout(m: &Master) -> Layout {
+        layout(m, &m.task_sets[0], ANNA)
+    }
+
+    #[test]
+    fn nothing_tells_which_system_made_a_translation() {
+        let m = planned();
+        let batch = build(&m, 1, ANNA, DateTime::UNIX_EPOCH).unwrap();
+        let c = batch.content();
+        let names: Vec<&str> = c.corpora.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(names, ["source", "Translation A", "Translation B"]);
+        assert!(c.translations().all(|k| k.role == CorpusRole::System));
+        assert!(c.description.is_empty());
+        let text = batch_file_text(&batch);
+        let leaks =
+            m.translations().map(|k| format!("\"name\":\"{}\"", k.name)).chain(["\"role\":\"reference\"".into()]);
+        for leak in leaks {
+            assert!(!text.contains(&leak), "the batch file contains {leak}");
+        }
+        assert!(text.contains("\"name\":\"Translation B\""));
+        // Ids are positions in the shuffled order; the master's ids (odd: reference, even: MT)
+        // do not survive, and the order is not the master's.
+        assert_eq!(batch.order(), (1..=75).map(CandidateId).collect::<Vec<_>>());
+        let order = export_layout(&m).order;
+        assert!(!order.is_sorted());
+        // Over many seeds, "Translation A" is the reference about half of the time.
+        let reference = m.reference().unwrap().id;
+        let firsts = (0..40)
+            .filter(|&seed| {
+                let mut ts = m.task_sets[0].clone();
+                ts.seed = seed;
+                layout(&m, &ts, ANNA).corpora[0] == reference
+            })
+            .count();
+        assert!((10..=30).contains(&firsts), "{firsts} of 40");
+    }
+
+    fn batch_file_text(batch: &Batch) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.json");
+        crate::store::batch_file::save(batch, &path).unwrap();
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    #[test]
+    fn the_two_annotators_get_different_orders_and_share_the_iaa_sample() {
+        let m = planned();
+        let anna = export_layout(&m);
+        let ben = layout(&m, &m.task_sets[0], AnnotatorId(2));
+        let iaa: BTreeSet<_> = m.task_sets[0].tasks[0].candidates.iter().copied().collect();
+        let common: BTreeSet<_> = anna.order.iter().filter(|c| ben.order.contains(c)).copied().collect();
+        assert_eq!(common, iaa);
+        let positions = |l: &Layout| iaa.iter().map(|c| l.order.iter().position(|o| o == c)).collect::<Vec<_>>();
+        assert_ne!(positions(&anna), positions(&ben));
+    }
+
+    #[test]
+    fn existing_records_come_along_under_batch_ids() {
+        let mut m = planned();
+        let first = export_layout(&m).order[0];
+        let mut r = Record::new(first, ANNA, DateTime::UNIX_EPOCH);
+        r.pronoun = Judgement::No;
+        m.records.put(r.clone());
+        m.records.put(Record { annotator: AnnotatorId(2), ..r });
+        let batch = build(&m, 1, ANNA, DateTime::UNIX_EPOCH).unwrap();
+        let records: Vec<_> = batch.content().records.iter().collect();
+        assert_eq!(records.len(), 1);
+        assert_eq!(
+            (records[0].candidate, records[0].annotator, records[0].pronoun),
+            (CandidateId(1), ANNA, Judgement::No)
+        );
+    }
+
+    #[test]
+    fn refusals() {
+        let m = planned();
+        assert_eq!(build(&m, 2, ANNA, DateTime::UNIX_EPOCH), Err(ExportError::NoTaskSet(2)));
+        assert_eq!(build(&m, 1, AnnotatorId(7), DateTime::UNIX_EPOCH), Err(ExportError::NoAnnotator(AnnotatorId(7))));
+        let mut m = m;
+        annotators::add(&mut m, "Clara").unwrap();
+        assert_eq!(
+            build(&m, 1, AnnotatorId(3), DateTime::UNIX_EPOCH),
+            Err(ExportError::NoPart { name: "Clara".into(), task_set: 1 })
+        );
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(neutral_name(0), "Translation A");
+        assert_eq!(neutral_name(25), "Translation Z");
+        assert_eq!(neutral_name(26), "Translation AA");
+        assert_eq!(file_name("sample.master.json", 1, "Anna", ANNA), "sample.batch-1-anna.json");
+        assert_eq!(file_name("my study.json", 3, "../../etc/Zoë O'Neil", ANNA), "my-study.batch-3-etc-zoë-o-neil.json");
+        assert_eq!(file_name(".json", 1, "//", AnnotatorId(4)), "batch.batch-1-annotator-4.json");
+    }
+}

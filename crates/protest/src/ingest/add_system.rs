@@ -1,0 +1,456 @@
+//! Evaluating a new MT system: its output is added to an existing master as a new translation
+//! corpus with one candidate per example. The output is tokenised into the master's conventions
+//! unless it already is, and word-aligned to the source by the built-in aligner unless an
+//! external aligner's file is given. Nothing that is already in the master changes.
+//!
+//! [`add_system`] is the one entry point for the command line and the GUI. It works in two steps
+//! that callers may also use apart: [`prepare`] does everything that can fail on the user's
+//! input (and the slow alignment) without touching the master; [`NewSystem::add_to`] then adds
+//! the result, e.g. inside [`crate::store::Store::update`].
+
+use crate::error::{Error, Result};
+use crate::ingest::align::{self, Aligner};
+use crate::ingest::from_texts;
+use crate::ingest::texts::{self, PairOrder};
+use crate::ingest::tokenize::{self, Language};
+use crate::model::alignment::{Alignment, Links};
+use crate::model::tokens;
+use crate::model::{Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master};
+use crate::store::master_file;
+use std::path::{Path, PathBuf};
+
+/// The new system's output as read from its file.
+#[derive(Debug, Clone, Copy)]
+pub struct Output<'a> {
+    /// Where the text comes from; messages name it.
+    pub origin: &'a Path,
+    /// One sentence per line, parallel to the master's source.
+    pub lines: &'a [String],
+}
+
+/// How to add a system.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The output is already tokenised like the master's corpora (tokens separated by single
+    /// spaces); otherwise it is tokenised by the rules of docs/tokenisation.md.
+    pub tokenised: bool,
+    /// A word alignment from an external aligner; without it the built-in aligner is trained.
+    pub alignment: Option<AlignmentFile>,
+    /// More parallel text for the built-in aligner to learn from (tokenised here).
+    pub extra_parallel: Option<ParallelText>,
+    pub aligner: align::Settings,
+}
+
+/// An alignment file of the source and the new output.
+#[derive(Debug, Clone)]
+pub struct AlignmentFile {
+    pub path: PathBuf,
+    pub order: PairOrder,
+}
+
+/// Plain parallel text: two files with one sentence per line.
+#[derive(Debug, Clone)]
+pub struct ParallelText {
+    pub source: PathBuf,
+    pub target: PathBuf,
+}
+
+/// A system ready to be added to the master it was prepared for.
+#[derive(Debug, Clone)]
+pub struct NewSystem {
+    pub corpus: Corpus,
+    pub candidates: Vec<Candidate>,
+    pub aligned_by: AlignedBy,
+    origin: PathBuf,
+}
+
+/// Where the new system's word alignment came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlignedBy {
+    /// The alignment file given in the options.
+    File,
+    /// The built-in aligner, trained on this many sentence pairs, followed by the pronoun
+    /// repair, which added this many links (`None`: the repair has no word lists for the
+    /// master's languages).
+    BuiltIn { training_pairs: usize, pronoun_repairs: Option<usize> },
+}
+
+/// Adds a system's output to `master` and returns the id of its new corpus. On error the
+/// master is unchanged and the message names the file, the place and the problem.
+pub fn add_system(master: &mut Master, name: &str, output: Output, options: &Options) -> Result<CorpusId> {
+    prepare(master, name, output, options)?.add_to(master)
+}
+
+/// [`prepare`] for an output read from `path`.
+pub fn prepare_file(master: &Master, name: &str, path: &Path, options: &Options) -> Result<NewSystem> {
+    let lines = texts::read_lines(path)?;
+    prepare(master, name, Output { origin: path, lines: &lines }, options)
+}
+
+/// Checks, tokenises and aligns a system's output for `master`, and builds its candidates.
+pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -> Result<NewSystem> {
+    let origin = output.origin;
+    check_name(master, name, origin)?;
+    let source = master.source().ok_or_else(|| Error::whole_file(origin, "the master has no source corpus"))?;
+    let sentences = sentences(master, output, options.tokenised)?;
+    let (links, aligned_by) = match &options.alignment {
+        Some(file) => {
+            let links = texts::read_alignment_ordered(&file.path, file.order, &source.sentences, &sentences, origin)?;
+            (links, AlignedBy::File)
+        }
+        None => align_built_in(master, &source.sentences, &sentences, options)?,
+    };
+    let alignment = Alignment::new(links);
+    let id = master.next_corpus_id();
+    let first = master.next_candidate_id().0;
+    let candidates = (first..)
+        .zip(&master.examples)
+        .map(|(n, example)| from_texts::candidate(CandidateId(n), example, id, &alignment))
+        .collect();
+    let corpus = Corpus { id, name: name.to_owned(), role: CorpusRole::System, sentences, alignment: Some(alignment) };
+    Ok(NewSystem { corpus, candidates, aligned_by, origin: origin.to_path_buf() })
+}
+
+impl NewSystem {
+    /// Adds the system to the master it was prepared for (which may have gained records since)
+    /// and validates the result. On error the master is unchanged.
+    pub fn add_to(self, master: &mut Master) -> Result<CorpusId> {
+        check_name(master, &self.corpus.name, &self.origin)?;
+        let id = self.corpus.id;
+        let ids_free = master.corpus(id).is_none()
+            && self.candidates.iter().all(|c| master.candidate(c.id).is_none())
+            && master.sentence_count() as usize == self.corpus.sentences.len();
+        if !ids_free {
+            return Err(Error::whole_file(&self.origin, "the master changed since the system was prepared; try again"));
+        }
+        let mut updated = master.clone();
+        updated.corpora.push(self.corpus);
+        updated.candidates.extend(self.candidates);
+        updated.reindex();
+        master_file::check(&self.origin, &updated)?;
+        *master = updated;
+        Ok(id)
+    }
+}
+
+/// What to tell the user about a prepared system before it is added.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    pub sentences: usize,
+    pub candidates: usize,
+    /// The new candidates' ids, first and last.
+    pub ids: Option<(CandidateId, CandidateId)>,
+    /// Candidates with at least one target token aligned to the pronoun.
+    pub pronouns_aligned: usize,
+    /// Antecedent heads (over all candidates) with at least one aligned target token, and all.
+    pub heads_aligned: usize,
+    pub heads: usize,
+    pub aligned_by: AlignedBy,
+}
+
+impl NewSystem {
+    pub fn report(&self) -> Report {
+        let heads = self.candidates.iter().flat_map(|c| &c.antecedents);
+        Report {
+            sentences: self.corpus.sentences.len(),
+            candidates: self.candidates.len(),
+            ids: self.candidates.first().zip(self.candidates.last()).map(|(a, b)| (a.id, b.id)),
+            pronouns_aligned: self.candidates.iter().filter(|c| !c.pronoun.is_empty()).count(),
+            heads_aligned: heads.clone().filter(|h| !h.is_empty()).count(),
+            heads: heads.count(),
+            aligned_by: self.aligned_by,
+        }
+    }
+}
+
+impl Report {
+    /// The report as lines for people; `seconds` is how long the preparation took.
+    pub fn lines(&self, seconds: f64) -> Vec<String> {
+        let ids = match self.ids {
+            Some((first, last)) => format!("{first}–{last}"),
+            None => "none".into(),
+        };
+        let mut lines = vec![format!("{} sentences, {} candidates (ids {ids})", self.sentences, self.candidates)];
+        match self.aligned_by {
+            AlignedBy::BuiltIn { training_pairs, pronoun_repairs } => {
+                lines.push(format!(
+                    "aligned by the built-in aligner, trained on {training_pairs} sentence pairs in {seconds:.1} s"
+                ));
+                lines.push(match pronoun_repairs {
+                    Some(n) => format!("pronoun alignment repair added {}", crate::store::summary::count(n, "link")),
+                    None => "no pronoun alignment repair for these languages".into(),
+                });
+            }
+            AlignedBy::File => lines.push("alignment read from the given file".into()),
+        }
+        lines.push(format!("pronoun aligned in {} of {} candidates", self.pronouns_aligned, self.candidates));
+        if self.heads > 0 {
+            lines.push(format!("antecedent head aligned in {} of {}", self.heads_aligned, self.heads));
+        }
+        lines
+    }
+}
+
+fn check_name(master: &Master, name: &str, origin: &Path) -> Result<()> {
+    if name.trim().is_empty() {
+        return Err(Error::whole_file(origin, "the system needs a name"));
+    }
+    if master.corpora.iter().any(|c| c.name == name) {
+        let names: Vec<_> = master.corpora.iter().map(|c| c.name.as_str()).collect();
+        return Err(Error::whole_file(
+            origin,
+            format!("the name '{name}' is taken (the master has {}); choose another", names.join(", ")),
+        ));
+    }
+    Ok(())
+}
+
+/// The output's sentences in the master's tokenisation, one per source sentence.
+fn sentences(master: &Master, output: Output, tokenised: bool) -> Result<Vec<String>> {
+    let expected = master.sentence_count() as usize;
+    let mut lines = output.lines;
+    // A file may end in empty lines; they are not sentences when there are too many lines.
+    while lines.len() > expected && lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines = &lines[..lines.len() - 1];
+    }
+    if lines.len() != expected {
+        return Err(Error::whole_file(
+            output.origin,
+            format!(
+                "has {} lines but the master's corpora have {expected} sentences; the output needs one line per source sentence",
+                lines.len()
+            ),
+        ));
+    }
+    if tokenised {
+        for (i, line) in lines.iter().enumerate() {
+            if let Some(why) = tokens::malformed(line) {
+                return Err(Error::at_line(output.origin, i + 1, format!("the sentence {why}")));
+            }
+        }
+        return Ok(lines.to_vec());
+    }
+    let language = Language::from_code(&master.languages.target);
+    Ok(lines.iter().map(|l| tokenize::tokenize(l, language)).collect())
+}
+
+/// Trains the built-in aligner on the source paired with every translation in the master, the
+/// new output and any extra parallel text, aligns the new output and repairs its pronoun links.
+fn align_built_in(
+    master: &Master,
+    source: &[String],
+    output: &[String],
+    options: &Options,
+) -> Result<(Vec<Links>, AlignedBy)> {
+    let extra = match &options.extra_parallel {
+        Some(text) => read_parallel(text, &master.languages)?,
+        None => Vec::new(),
+    };
+    let pairs: Vec<(&str, &str)> = master
+        .translations()
+        .flat_map(|t| source.iter().zip(&t.sentences))
+        .chain(source.iter().zip(output))
+        .chain(extra.iter().map(|(s, t)| (s, t)))
+        .map(|(s, t)| (s.as_str(), t.as_str()))
+        .collect();
+    let aligner = Aligner::train(pairs.iter().copied(), &options.aligner);
+    let mut links: Vec<Links> = source.iter().zip(output).map(|(s, t)| aligner.align(s, t)).collect();
+    let pronoun_repairs =
+        align::repair::lists(&master.languages).map(|lists| align::repair::repair(source, output, &mut links, &lists));
+    Ok((links, AlignedBy::BuiltIn { training_pairs: pairs.len(), pronoun_repairs }))
+}
+
+/// Reads and tokenises parallel text.
+fn read_parallel(parallel: &ParallelText, languages: &crate::model::Languages) -> Result<Vec<(String, String)>> {
+    let source = texts::read_lines(&parallel.source)?;
+    let target = texts::read_lines(&parallel.target)?;
+    if source.len() != target.len() {
+        return Err(Error::whole_file(
+            &parallel.target,
+            format!(
+                "has {} lines but {} has {}; parallel text needs one line per sentence on each side",
+                target.len(),
+                parallel.source.display(),
+                source.len()
+            ),
+        ));
+    }
+    let (from, to) = (Language::from_code(&languages.source), Language::from_code(&languages.target));
+    Ok(source.iter().zip(&target).map(|(s, t)| (tokenize::tokenize(s, from), tokenize::tokenize(t, to))).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::TokenRef;
+    use crate::testing::bare_tiny as tiny;
+    use std::fs;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_owned).collect()
+    }
+
+    const OUTPUT: &str = "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n";
+
+    fn add(master: &mut Master, name: &str, text: &str, options: &Options) -> Result<CorpusId> {
+        add_system(master, name, Output { origin: Path::new("new.fr"), lines: &lines(text) }, options)
+    }
+
+    #[test]
+    fn adds_a_tokenised_aligned_corpus_and_its_candidates() {
+        let before = tiny();
+        let mut master = before.clone();
+        let id = add(&mut master, "new", OUTPUT, &Options::default()).unwrap();
+        assert_eq!(id, CorpusId(3));
+        let corpus = master.corpus(id).unwrap();
+        assert_eq!((corpus.name.as_str(), corpus.role), ("new", CorpusRole::System));
+        assert_eq!(corpus.sentences, lines("J' ai un vélo .\nElle est rouge .\nIl pleut .\nBienvenue !"));
+        // Everything that was there is untouched; the new candidates follow the highest id.
+        assert_eq!(master.corpora[..3], before.corpora[..]);
+        assert_eq!(master.candidates[..6], before.candidates[..]);
+        assert_eq!(master.examples, before.examples);
+        let new: Vec<_> = master.candidates[6..].iter().map(|c| (c.id, c.example.0, c.corpus)).collect();
+        assert_eq!(new, vec![(CandidateId(7), 1, id), (CandidateId(8), 2, id), (CandidateId(9), 3, id)]);
+        // "It is red ." / "Elle est rouge .": the pronoun and the antecedent head "bicycle".
+        let first = &master.candidates[6];
+        assert_eq!(first.pronoun, vec![TokenRef::new(1, 0)]);
+        assert_eq!(first.antecedents, vec![vec![TokenRef::new(0, 3)]]);
+        assert_eq!(master_file::check(Path::new("m"), &master).map_err(|e| e.to_string()), Ok(()));
+    }
+
+    #[test]
+    fn the_report_counts_what_was_aligned() {
+        let dir = tempfile::tempdir().unwrap();
+        let alignment = dir.path().join("a.alig");
+        fs::write(&alignment, "3-3\n0-1\n\n0-0\n").unwrap(); // no link for "It" of example 2
+        let options = Options {
+            alignment: Some(AlignmentFile { path: alignment, order: PairOrder::SourceTarget }),
+            ..Options::default()
+        };
+        let system =
+            prepare(&tiny(), "new", Output { origin: Path::new("new.fr"), lines: &lines(OUTPUT) }, &options).unwrap();
+        let report = system.report();
+        assert_eq!((report.sentences, report.candidates, report.pronouns_aligned), (4, 3, 2));
+        assert_eq!((report.heads_aligned, report.heads), (1, 1));
+        assert_eq!(
+            report.lines(0.04),
+            [
+                "4 sentences, 3 candidates (ids 7–9)",
+                "alignment read from the given file",
+                "pronoun aligned in 2 of 3 candidates",
+                "antecedent head aligned in 1 of 1"
+            ]
+        );
+        let built_in =
+            Report { aligned_by: AlignedBy::BuiltIn { training_pairs: 12, pronoun_repairs: Some(2) }, ..report };
+        assert_eq!(
+            built_in.lines(1.26)[1..3],
+            [
+                "aligned by the built-in aligner, trained on 12 sentence pairs in 1.3 s".to_string(),
+                "pronoun alignment repair added 2 links".to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn refusals_leave_the_master_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad_alignment = dir.path().join("bad.alig");
+        fs::write(&bad_alignment, "0-0\n0-9\n0-0\n0-0\n").unwrap();
+        let cases: Vec<(&str, &str, Options, &str)> = vec![
+            (
+                "new",
+                "Une phrase.\nDeux.\n",
+                Options::default(),
+                "new.fr: has 2 lines but the master's corpora have 4 sentences",
+            ),
+            ("mt", OUTPUT, Options::default(), "new.fr: the name 'mt' is taken (the master has source, reference, mt)"),
+            (" ", OUTPUT, Options::default(), "new.fr: the system needs a name"),
+            (
+                "new",
+                "a\nb  c\nd\ne\n",
+                Options { tokenised: true, ..Options::default() },
+                "new.fr: line 2: the sentence has two spaces in a row",
+            ),
+            (
+                "new",
+                OUTPUT,
+                Options {
+                    alignment: Some(AlignmentFile { path: bad_alignment.clone(), order: PairOrder::SourceTarget }),
+                    ..Options::default()
+                },
+                "bad.alig: line 2: pair 0-9: target index 9 is out of range (new.fr has 4 tokens in this sentence)",
+            ),
+        ];
+        for (name, text, options, expected) in cases {
+            let before = tiny();
+            let mut master = before.clone();
+            let err = add(&mut master, name, text, &options).unwrap_err().to_string();
+            assert!(err.contains(expected), "{err}\nexpected: {expected}");
+            assert_eq!(master, before);
+        }
+    }
+
+    #[test]
+    fn outputs_are_read_from_text_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let (text, binary) = (dir.path().join("new.fr"), dir.path().join("new.bin"));
+        fs::write(&text, OUTPUT).unwrap();
+        fs::write(&binary, b"\x7fELF\x00\x01").unwrap();
+        let system = prepare_file(&tiny(), "new", &text, &Options::default()).unwrap();
+        assert_eq!(system.corpus.sentences[1], "Elle est rouge .");
+        let err = prepare_file(&tiny(), "new", &binary, &Options::default()).unwrap_err().to_string();
+        assert!(err.ends_with("new.bin: this is a binary file, not text"), "{err}");
+    }
+
+    #[test]
+    fn external_alignments_in_either_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let forward = dir.path().join("f.alig");
+        let reversed = dir.path().join("r.alig");
+        fs::write(&forward, "3-3\n0-1\n0-0\n0-0\n").unwrap();
+        fs::write(&reversed, "3-3\n1-0\n0-0\n0-0\n").unwrap();
+        for (path, order) in [(forward, PairOrder::SourceTarget), (reversed, PairOrder::TargetSource)] {
+            let mut master = tiny();
+            let options = Options { alignment: Some(AlignmentFile { path, order }), ..Options::default() };
+            add(&mut master, "new", OUTPUT, &options).unwrap();
+            let new = &master.candidates[6];
+            assert_eq!(new.pronoun, vec![TokenRef::new(1, 1)], "{order:?}");
+            assert_eq!(new.antecedents, vec![vec![TokenRef::new(0, 3)]]);
+        }
+    }
+
+    #[test]
+    fn extra_parallel_text_is_read_and_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let (src, tgt) = (dir.path().join("x.en"), dir.path().join("x.fr"));
+        fs::write(&src, "It is red.\nThe bicycle is red.\n").unwrap();
+        fs::write(&tgt, "Elle est rouge.\nLa bicyclette est rouge.\n").unwrap();
+        let extra = ParallelText { source: src.clone(), target: tgt.clone() };
+        let options = Options { extra_parallel: Some(extra), ..Options::default() };
+        let system =
+            prepare(&tiny(), "new", Output { origin: Path::new("new.fr"), lines: &lines(OUTPUT) }, &options).unwrap();
+        assert!(matches!(system.aligned_by, AlignedBy::BuiltIn { training_pairs: 14, pronoun_repairs: Some(_) }));
+        fs::write(&tgt, "Elle est rouge.\n").unwrap();
+        let err = add(&mut tiny(), "new", OUTPUT, &options).unwrap_err().to_string();
+        assert!(
+            err.contains("x.fr: has 1 lines but") && err.contains("parallel text needs one line per sentence"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_system_prepared_for_an_older_state_is_not_added() {
+        let mut master = tiny();
+        let output = lines(OUTPUT);
+        let first =
+            prepare(&master, "a", Output { origin: Path::new("a.fr"), lines: &output }, &Options::default()).unwrap();
+        let second =
+            prepare(&master, "b", Output { origin: Path::new("b.fr"), lines: &output }, &Options::default()).unwrap();
+        first.add_to(&mut master).unwrap();
+        let before = master.clone();
+        let err = second.add_to(&mut master).unwrap_err().to_string();
+        assert!(err.contains("the master changed since the system was prepared"), "{err}");
+        assert_eq!(master, before);
+    }
+}

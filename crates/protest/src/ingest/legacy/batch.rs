@@ -1,0 +1,263 @@
+//! Converting an old annotation batch against its converted master.
+//!
+//! The batch is made the way `protest batch export` makes one (numbering, neutral corpus names,
+//! sparse sentences), from the master with the batch's place in a task set (see
+//! [`super::tasks`]); the annotator's old records are then put in under the batch's candidate
+//! numbers. Everything the old batch holds besides those records must be what the master holds.
+
+use super::master::lost_data;
+use super::old::OldFile;
+use super::records::{self, OLD_RESEARCHER};
+use super::report::{Counts, OldCounts, Report, count};
+use super::suite::{self, Suite};
+use super::tasks::{self, Placement};
+use super::text::Reference;
+use super::{Options, modified_time};
+use crate::batches::export;
+use crate::error::{Error, Result};
+use crate::model::{Annotator, AnnotatorId, CandidateId, Master, Record};
+use crate::store::Document;
+use crate::store::batch_file::Batch;
+use crate::store::validate;
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+
+pub(super) fn convert(
+    path: &Path,
+    old: &OldFile,
+    master: &Master,
+    options: &Options,
+) -> Result<(Batch, Placement, Report)> {
+    let refuse = |message: String| Err(Error::whole_file(path, message));
+    let old_master = old.meta.master_id.as_deref().map(str::trim).filter(|id| !id.is_empty());
+    if let Some(id) = old_master.filter(|&id| id != master.id) {
+        return refuse(format!(
+            "this batch was made from the old master '{id}', but the converted master given has id '{}'",
+            master.id
+        ));
+    }
+    let suite = suite::build(path, old, &Reference::None)?;
+    if suite.candidates.is_empty() {
+        return refuse("the batch has no candidates to annotate".into());
+    }
+    let to_master = match match_suite(&suite, master) {
+        Ok(map) => map,
+        Err(why) => return refuse(format!("{why}; was the batch made from another master?")),
+    };
+    let (old_id, annotator, add_annotator) = annotator(path, old, master)?;
+
+    let time = modified_time(path)?;
+    let gathered = records::gather(path, old, &suite, &HashMap::from([(old_id, annotator.id)]), time)?;
+    let in_master = |r: &Record| Record { candidate: to_master[&r.candidate], ..r.clone() };
+    let mine: Vec<Record> = gathered.records.iter().map(in_master).collect();
+    // The old tool copied other people's records into batches; they are converted only to be
+    // compared with the master's.
+    let mut everyone: HashMap<i64, AnnotatorId> = HashMap::from([(OLD_RESEARCHER, AnnotatorId::RESEARCHER)]);
+    everyone.extend(master.annotators.iter().map(|a| (i64::from(a.id.0), a.id)));
+    everyone.insert(old_id, annotator.id);
+    let all = records::gather(path, old, &suite, &everyone, time)?;
+    let others: Vec<Record> = all.records.iter().filter(|r| r.annotator != annotator.id).map(in_master).collect();
+
+    let wanted: BTreeSet<CandidateId> = to_master.values().copied().collect();
+    let old_tasks = tasks::batch_tasks(old, |c| suite.candidate_ids.get(&c).map(|id| to_master[id]));
+    let placement = tasks::place(master, annotator.clone(), add_annotator, &wanted, &old_tasks, options.now);
+    let mut draft = master.clone();
+    placement.apply(&mut draft);
+    let mut batch = export::build(&draft, placement.task_set, annotator.id, options.now)
+        .map_err(|e| Error::whole_file(path, e.to_string()))?;
+    let ts = draft.task_sets.iter().find(|t| t.id == placement.task_set).expect("placed in a task set of the draft");
+    let local: HashMap<CandidateId, CandidateId> =
+        (1..).zip(export::layout(&draft, ts, annotator.id).order).map(|(i, c)| (c, CandidateId(i))).collect();
+    for r in &mine {
+        if let Some((_, problem)) = validate::record(&draft, r) {
+            return refuse(problem);
+        }
+        batch.master_mut().records.put(Record { candidate: local[&r.candidate], ..r.clone() });
+    }
+
+    let old_counts = OldCounts::of(old, |a| a == old_id);
+    let carried: Vec<&Record> =
+        mine.iter().filter_map(|r| batch.content().records.get(local[&r.candidate], annotator.id)).collect();
+    let new = Counts::of(batch.content(), carried);
+    super::report::verify(&old_counts, &gathered, &new).map_err(|lost| lost_data(path, &lost))?;
+
+    let mut notes = suite.notes.clone();
+    let old_checks = !old.meta.checks_disabled;
+    if old_checks != master.settings.conflict_checks {
+        let on_off = |on: bool| if on { "on" } else { "off" };
+        notes.push(format!(
+            "the old batch has conflict checks {} but the master has them {}; the batch follows the master",
+            on_off(old_checks),
+            on_off(master.settings.conflict_checks)
+        ));
+    }
+    notes.extend(compare_others(master, &others, &all.skipped));
+    notes.extend(Report::gathering_notes(&gathered));
+    let context =
+        Context { old, suite: &suite, master, annotator: &annotator, old_id, placed: placement.describe(&draft) };
+    let lines = Report::lines(old, |table| context.describe(table, &new), &old_counts, &gathered, &new);
+    let report = Report {
+        file: path.to_path_buf(),
+        version: old.meta.version.clone(),
+        kind: old.file_type,
+        lines,
+        old: old_counts,
+        new,
+        notes,
+    };
+    Ok((batch, placement, report))
+}
+
+/// What the report needs to say what each table of an old batch became.
+struct Context<'a> {
+    old: &'a OldFile,
+    suite: &'a Suite,
+    master: &'a Master,
+    annotator: &'a Annotator,
+    old_id: i64,
+    placed: String,
+}
+
+impl Context<'_> {
+    fn describe(&self, table: &str, new: &Counts) -> String {
+        match table {
+            "meta_data" => format!(
+                "batch of {} (old id {}) for master {}{}",
+                self.annotator.name,
+                self.old_id,
+                self.master.id,
+                self.old.meta.time_created.as_deref().map_or(String::new(), |t| format!(", made {t}"))
+            ),
+            "corpora" => format!("{}, the same as the master's", count(self.suite.corpora.len(), "corpus", "corpora")),
+            "sentences" => {
+                format!("the same as the master's; the batch keeps the {} its context windows need", new.sentences)
+            }
+            "documents" => "the same as the master's".into(),
+            "categories" => {
+                format!("the batch keeps the {} of its examples", count(new.categories, "category", "categories"))
+            }
+            "pro_antecedents" | "translations" => "the same as the master's candidates".into(),
+            "annotators" => format!("{} (id {})", self.annotator.name, self.annotator.id),
+            "annotation_tasks" => format!("its place in the master: {}", self.placed),
+            "task_definition" => "(the old tool leaves it empty in batches)".into(),
+            _ => format!("{}, numbered 1… in a new order", count(new.candidates, "candidate", "candidates")),
+        }
+    }
+}
+
+/// The batch's annotator in the master: `(old id, annotator, whether to add them)`.
+fn annotator(path: &Path, old: &OldFile, master: &Master) -> Result<(i64, Annotator, bool)> {
+    let refuse = |message: String| Err(Error::whole_file(path, message));
+    let old_id = match old.meta.annotator_id.as_deref().map(|a| a.trim().parse::<i64>()) {
+        Some(Ok(id)) => id,
+        Some(Err(_)) => return refuse("meta_data annotator_id is not a number".into()),
+        None => match old.annotators.as_slice() {
+            [only] => only.id,
+            _ => return refuse("the batch does not say whose it is (no annotator_id in meta_data)".into()),
+        },
+    };
+    if old_id == OLD_RESEARCHER {
+        return refuse(
+            "the batch belongs to the researcher (annotator −1, MASTER); batches are annotators' work".into(),
+        );
+    }
+    let name = old
+        .meta
+        .annotator_name
+        .clone()
+        .or_else(|| old.annotators.iter().find(|a| a.id == old_id).and_then(|a| a.name.clone()))
+        .map(|n| n.trim().to_owned())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| format!("Annotator {old_id}"));
+    let same = |a: &Annotator| {
+        let ours = a.name.to_lowercase();
+        ours == name.to_lowercase() || ours == format!("{name} (old id {old_id})").to_lowercase()
+    };
+    let kept = u32::try_from(old_id).ok().filter(|&id| id >= 1).map(AnnotatorId);
+    if let Some(a) = kept.and_then(|id| master.annotator(id)) {
+        if !same(a) {
+            return refuse(format!(
+                "the batch is {name}'s (old annotator id {old_id}), but annotator {old_id} of the converted master is {}; was it converted from another master?",
+                a.name
+            ));
+        }
+        return Ok((old_id, a.clone(), false));
+    }
+    if let Some(a) = master.annotators.iter().find(|a| same(a)) {
+        return Ok((old_id, a.clone(), false));
+    }
+    let id = kept.unwrap_or_else(|| master.next_annotator_id());
+    Ok((old_id, Annotator { id, name }, true))
+}
+
+/// Batch candidate (as converted from the batch) → master candidate, after checking that the
+/// batch's text, documents, examples and aligned positions are the master's.
+fn match_suite(suite: &Suite, master: &Master) -> std::result::Result<HashMap<CandidateId, CandidateId>, String> {
+    for c in &suite.corpora {
+        let ours = if c.role.is_translation() { master.corpus(c.id) } else { master.source() };
+        let Some(ours) = ours.filter(|o| o.role.is_translation() == c.role.is_translation()) else {
+            return Err(format!("the master has no corpus like the batch's '{}' (id {})", c.name, c.id));
+        };
+        if c.role.is_translation() && ours.name != c.name {
+            return Err(format!("corpus {} is '{}' in the batch but '{}' in the master", c.id, c.name, ours.name));
+        }
+        if let Some(line) =
+            (0..c.sentences.len().max(ours.sentences.len())).find(|&i| c.sentences.get(i) != ours.sentences.get(i))
+        {
+            return Err(format!("corpus '{}' differs from the master's at line {line}", c.name));
+        }
+    }
+    if suite.has_documents && suite.documents != master.documents {
+        return Err(format!(
+            "the batch's documents start at lines {:?}, the master's at {:?}",
+            suite.documents, master.documents
+        ));
+    }
+    for e in &suite.examples {
+        let same_category =
+            |name: &str| suite.category(name).map(|c| c.anaphoric) == master.category(name).map(|c| c.anaphoric);
+        if master.example(e.no) != Some(e) || !same_category(&e.category) {
+            return Err(format!("example {} is not the same in the batch as in the master", e.no));
+        }
+    }
+    let mut map = HashMap::new();
+    for c in &suite.candidates {
+        let Some(ours) = master.candidates_of(c.example).find(|o| o.corpus == c.corpus) else {
+            return Err(format!("the master has no candidate of example {} in corpus {}", c.example, c.corpus));
+        };
+        if ours.pronoun != c.pronoun || ours.antecedents != c.antecedents {
+            return Err(format!(
+                "candidate {} (example {}) has other aligned tokens in the batch than in the master",
+                ours.id, c.example
+            ));
+        }
+        map.insert(c.id, ours.id);
+    }
+    Ok(map)
+}
+
+/// What became of other annotators' records the old tool copied into the batch.
+fn compare_others(
+    master: &Master,
+    others: &[Record],
+    skipped: &std::collections::BTreeMap<&str, usize>,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !others.is_empty() {
+        let same = others
+            .iter()
+            .filter(|r| master.records.get(r.candidate, r.annotator).is_some_and(|m| m.same_content(r)))
+            .count();
+        notes.push(format!(
+            "{} of other annotators {} copies the old tool made when exporting; not carried into the batch ({same} equal to the master's{})",
+            count(others.len(), "record", "records"),
+            if others.len() == 1 { "is one of the" } else { "are" },
+            if same < others.len() { format!(", {} differ from it or are not in it", others.len() - same) } else { String::new() }
+        ));
+    }
+    let unknown: usize = skipped.values().sum();
+    if unknown > 0 {
+        notes.push(format!("{unknown} rows belong to annotators the master does not know; not carried into the batch"));
+    }
+    notes
+}

@@ -1,0 +1,136 @@
+//! Converting an old master into ours.
+
+use super::old::OldFile;
+use super::records;
+use super::report::{Counts, OldCounts, Report, count};
+use super::suite::{self, Suite};
+use super::tasks::{self, TaskTally};
+use super::{Options, modified_time};
+use crate::error::{Error, Result};
+use crate::ingest::from_texts;
+use crate::model::{Master, Records};
+use crate::store::master_file;
+use std::path::Path;
+
+pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(Master, Report)> {
+    let suite = suite::build(path, old, &options.reference)?;
+    let annotators = records::annotators(old);
+    records::check_annotators(path, old, &annotators.ids)?;
+    let gathered = records::gather(path, old, &suite, &annotators.ids, modified_time(path)?)?;
+
+    let mut notes = suite.notes.clone();
+    let given_id = old.meta.master_id.as_deref().map(str::trim).filter(|id| !id.is_empty());
+    let id = given_id.map_or_else(from_texts::new_master_id, str::to_owned);
+    if given_id.is_none() {
+        notes.push(format!("the file has no master_id: the master gets the new id {id}"));
+    }
+    let mut m = Master::new(id, options.now);
+    m.description = old.meta.master_description.clone().unwrap_or_default();
+    m.settings.conflict_checks = !old.meta.checks_disabled;
+    m.documents = suite.documents.clone();
+    m.corpora = suite.corpora.clone();
+    m.categories = suite.categories.clone();
+    m.examples = suite.examples.clone();
+    m.candidates = suite.candidates.clone();
+    m.annotators = annotators.list.clone();
+    m.records = gathered.records.iter().cloned().collect::<Records>();
+    m.reindex();
+    let (task_sets, tally) = tasks::task_sets(path, old, &m, &suite.candidate_ids, &annotators.ids, options.now)?;
+    m.task_sets = task_sets;
+    m.reindex();
+    master_file::check(path, &m)
+        .map_err(|e| Error::whole_file(path, format!("the converted master would not be valid: {e}")))?;
+
+    let old_counts = OldCounts::of(old, |_| true);
+    let new = Counts::of(&m, m.records.iter());
+    super::report::verify(&old_counts, &gathered, &new).map_err(|lost| lost_data(path, &lost))?;
+    notes.extend(annotators.notes);
+    notes.extend(Report::gathering_notes(&gathered));
+    notes.extend(task_notes(&tally));
+    let lines = Report::lines(old, |t| describe(t, old, &suite, &m, &new, &tally), &old_counts, &gathered, &new);
+    let report = Report {
+        file: path.to_path_buf(),
+        version: old.meta.version.clone(),
+        kind: old.file_type,
+        lines,
+        old: old_counts,
+        new,
+        notes,
+    };
+    Ok((m, report))
+}
+
+/// The error when the counts do not add up: a bug, so nothing is written.
+pub(super) fn lost_data(path: &Path, what: &str) -> Error {
+    Error::whole_file(
+        path,
+        format!("the conversion would lose data ({what}), so nothing was written; please report this with the file"),
+    )
+}
+
+/// What a suite or task table of an old master became.
+fn describe(table: &str, old: &OldFile, suite: &Suite, m: &Master, n: &Counts, tally: &TaskTally) -> String {
+    match table {
+        "meta_data" => format!(
+            "master id {}, conflict checks {}",
+            m.id,
+            if m.settings.conflict_checks { "on" } else { "off (config:conflict_checks disabled)" }
+        ),
+        "corpora" => format!(
+            "{} corpora: source '{}', {}, {}",
+            n.corpora,
+            m.corpora[0].name,
+            m.reference().map_or("no reference".to_owned(), |r| format!("reference '{}'", r.name)),
+            count(n.systems, "MT system", "MT systems"),
+        ),
+        "sentences" => format!("{} in each corpus", count(m.sentence_count() as usize, "sentence", "sentences")),
+        "documents" if !suite.has_documents => "one document (the table is empty)".into(),
+        "documents" => format!("{}, the same in every corpus", count(n.documents, "document", "documents")),
+        "categories" => count(n.categories, "category", "categories"),
+        "pro_antecedents" => format!(
+            "{} (the old file repeats an example's antecedents for each of its candidates)",
+            count(n.antecedents, "antecedent", "antecedents")
+        ),
+        "translations" => format!(
+            "{}: {} of pronouns, {} of antecedent heads",
+            count(n.aligned_pronoun + n.aligned_antecedent, "aligned token", "aligned tokens"),
+            n.aligned_pronoun,
+            n.aligned_antecedent
+        ),
+        "annotators" => format!(
+            "{}{}",
+            count(n.annotators, "annotator", "annotators"),
+            if old.annotators.iter().any(|a| a.id == records::OLD_RESEARCHER) {
+                " and the researcher (old id −1)"
+            } else {
+                ""
+            }
+        ),
+        "task_definition" => {
+            format!("{} with {}", count(n.task_sets, "task set", "task sets"), count(n.tasks, "task", "tasks"))
+        }
+        "annotation_tasks" => {
+            let placed: usize = m.task_sets.iter().flat_map(|t| &t.tasks).map(|t| t.candidates.len()).sum();
+            let unassigned = match tally.unassigned {
+                0 => String::new(),
+                k => format!(", {k} unassigned (task_no −1) left out"),
+            };
+            format!("{}{unassigned}", count(placed, "place in a task", "places in tasks"))
+        }
+        _ => format!("{} examples, {} candidates", n.examples, n.candidates), // pro_candidates
+    }
+}
+
+fn task_notes(tally: &TaskTally) -> Vec<String> {
+    let mut notes = Vec::new();
+    if tally.unassigned > 0 {
+        notes.push(format!(
+            "{} annotation_tasks rows have task_no −1: candidates the old planner left in no task; they are not carried over",
+            tally.unassigned
+        ));
+    }
+    if tally.repeated > 0 {
+        notes.push(format!("{} annotation_tasks rows repeat a candidate of the same task; kept once", tally.repeated));
+    }
+    notes
+}

@@ -1,0 +1,276 @@
+//! The texts of an old file: corpora with their sentences (lines numbered from 0 without gaps,
+//! identical copies of the source kept once), which translation is the reference, and the one
+//! document split all corpora share.
+
+use super::db::at_row;
+use super::old::{self, OldFile};
+use crate::error::{Error, Result};
+use crate::model::tokens;
+use crate::model::{Corpus, CorpusId, CorpusRole};
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// Which translation corpus is the human reference (the old files do not say).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Reference {
+    /// The one translation corpus whose name has the word `ref` or `reference` in it, if any.
+    #[default]
+    Guess,
+    /// The translation corpus with this name.
+    Named(String),
+    /// None: every translation is an MT system.
+    None,
+}
+
+/// The corpora: sources (several identical copies become one), translations with the reference
+/// chosen, sentences checked to number each corpus from 0 without gaps.
+pub(super) fn corpora(
+    path: &Path,
+    old: &OldFile,
+    reference: &Reference,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Corpus>> {
+    let mut names: HashMap<&str, i64> = HashMap::new();
+    for c in &old.corpora {
+        let name = c.name.trim();
+        if u32::try_from(c.id).is_err() {
+            return Err(at_row(path, "corpora", c.id, "a corpus id must be 0 or more"));
+        }
+        if name.is_empty() {
+            return Err(at_row(path, "corpora", c.id, "the corpus has no name"));
+        }
+        if let Some(other) = names.insert(name, c.id) {
+            return Err(at_row(path, "corpora", c.id, format!("corpus name '{name}' is also used by row {other}")));
+        }
+    }
+    let mut lines: BTreeMap<i64, Vec<&old::Sentence>> = old.corpora.iter().map(|c| (c.id, Vec::new())).collect();
+    for s in &old.sentences {
+        let Some(list) = lines.get_mut(&s.corpus) else {
+            return Err(at_row(path, "sentences", s.id, format!("corpus {} is not in table corpora", s.corpus)));
+        };
+        list.push(s);
+    }
+    let mut texts: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    for c in &old.corpora {
+        let list = lines.get_mut(&c.id).map(std::mem::take).unwrap_or_default();
+        texts.insert(c.id, sentences(path, &c.name, list)?);
+    }
+    let mut all = old.corpora.iter();
+    if let Some(first) = all.next() {
+        let n = texts[&first.id].len();
+        if let Some(other) = all.find(|c| texts[&c.id].len() != n) {
+            return Err(Error::whole_file(
+                path,
+                format!(
+                    "corpus '{}' has {} sentences but corpus '{}' has {n}; every corpus must have the same lines",
+                    other.name,
+                    texts[&other.id].len(),
+                    first.name
+                ),
+            ));
+        }
+    }
+
+    let sources: Vec<&old::Corpus> = old.corpora.iter().filter(|c| c.source).collect();
+    let Some(source) = sources.first() else {
+        return Err(Error::whole_file(path, "table corpora has no source corpus (srctgt 0)"));
+    };
+    for other in &sources[1..] {
+        if let Some(line) = (0..).zip(&texts[&source.id]).position(|(i, s)| *s != texts[&other.id][i]) {
+            return Err(Error::whole_file(
+                path,
+                format!(
+                    "source corpora '{}' and '{}' differ at line {line}; a master has one source text",
+                    source.name, other.name
+                ),
+            ));
+        }
+    }
+    if sources.len() > 1 {
+        let names: Vec<&str> = sources.iter().map(|c| c.name.as_str()).collect();
+        notes.push(format!(
+            "the {} source corpora ({}) hold the same text: kept once, as '{}'",
+            sources.len(),
+            names.join(", "),
+            source.name
+        ));
+    }
+    let translations: Vec<&old::Corpus> = old.corpora.iter().filter(|c| !c.source).collect();
+    let reference = choose_reference(path, &translations, reference, notes)?;
+
+    let corpus = |c: &old::Corpus, role| Corpus {
+        id: CorpusId(c.id as u32),
+        name: c.name.trim().to_owned(),
+        role,
+        sentences: texts[&c.id].clone(),
+        alignment: None,
+    };
+    let mut corpora = vec![corpus(source, CorpusRole::Source)];
+    for t in translations {
+        let role = if Some(t.id) == reference { CorpusRole::Reference } else { CorpusRole::System };
+        corpora.push(corpus(t, role));
+    }
+    Ok(corpora)
+}
+
+/// One corpus's sentences in line order, checked to be lines 0, 1, 2… of well-formed text.
+fn sentences(path: &Path, corpus: &str, mut list: Vec<&old::Sentence>) -> Result<Vec<String>> {
+    list.sort_by_key(|s| (s.line, s.id));
+    let mut out = Vec::with_capacity(list.len());
+    for (i, s) in list.iter().enumerate() {
+        let expected = i as i64;
+        if s.line < expected {
+            let first = list[i - 1].id;
+            return Err(at_row(
+                path,
+                "sentences",
+                s.id,
+                format!("line {} of corpus '{corpus}' is also given by row {first}", s.line),
+            ));
+        }
+        if s.line > expected {
+            return Err(at_row(
+                path,
+                "sentences",
+                s.id,
+                format!(
+                    "corpus '{corpus}' has no line {expected} but a line {}: lines must number the corpus 0, 1, 2… without gaps",
+                    s.line
+                ),
+            ));
+        }
+        if let Some(why) = tokens::malformed(&s.text) {
+            return Err(at_row(
+                path,
+                "sentences",
+                s.id,
+                format!("line {} of corpus '{corpus}' {why}, so its token positions cannot be trusted", s.line),
+            ));
+        }
+        out.push(s.text.clone());
+    }
+    Ok(out)
+}
+
+fn choose_reference(
+    path: &Path,
+    translations: &[&old::Corpus],
+    reference: &Reference,
+    notes: &mut Vec<String>,
+) -> Result<Option<i64>> {
+    let names = || translations.iter().map(|c| format!("'{}'", c.name.trim())).collect::<Vec<_>>().join(", ");
+    match reference {
+        Reference::None => Ok(None),
+        Reference::Named(name) => match translations.iter().find(|c| c.name.trim() == name.trim()) {
+            Some(c) => Ok(Some(c.id)),
+            None => Err(Error::whole_file(
+                path,
+                format!(
+                    "there is no translation corpus '{name}' to be the reference; the translations are {}",
+                    names()
+                ),
+            )),
+        },
+        Reference::Guess => {
+            let looks = |name: &str| {
+                name.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|w| w == "ref" || w == "reference")
+            };
+            let guesses: Vec<&&old::Corpus> = translations.iter().filter(|c| looks(&c.name)).collect();
+            match guesses.as_slice() {
+                [] => {
+                    notes.push(format!(
+                        "no translation corpus is named like a reference, so all are MT systems ({}); name the reference with --reference NAME",
+                        names()
+                    ));
+                    Ok(None)
+                }
+                [one] => {
+                    notes.push(format!(
+                        "'{}' is taken as the human reference because of its name (the old files do not mark it); choose another with --reference NAME, or none with --no-reference",
+                        one.name.trim()
+                    ));
+                    Ok(Some(one.id))
+                }
+                _ => Err(Error::whole_file(
+                    path,
+                    format!(
+                        "several translation corpora are named like a reference ({}); say which one is with --reference NAME (or --no-reference)",
+                        guesses.iter().map(|c| format!("'{}'", c.name.trim())).collect::<Vec<_>>().join(", ")
+                    ),
+                )),
+            }
+        }
+    }
+}
+
+/// The document starts, the same for every corpus that has document rows (`None`: no rows).
+/// A document's `end` may be its last line or the line after it, consistently over the file.
+pub(super) fn documents(path: &Path, old: &OldFile, corpora: &[Corpus]) -> Result<Option<Vec<u32>>> {
+    if old.documents.is_empty() {
+        return Ok(None);
+    }
+    let n = corpora[0].sentences.len() as i64;
+    let mut by_corpus: BTreeMap<i64, Vec<&old::Document>> = BTreeMap::new();
+    for d in &old.documents {
+        if !old.corpora.iter().any(|c| c.id == d.corpus) {
+            return Err(at_row(path, "documents", d.id, format!("corpus {} is not in table corpora", d.corpus)));
+        }
+        by_corpus.entry(d.corpus).or_default().push(d);
+    }
+    let mut inclusive: Option<bool> = None;
+    let mut agreed: Option<(i64, Vec<u32>)> = None;
+    for (corpus, mut docs) in by_corpus {
+        docs.sort_by_key(|d| (d.start, d.id));
+        let name = corpus_name(old, corpus);
+        let mut starts = Vec::new();
+        for (i, d) in docs.iter().enumerate() {
+            let bad = |message: String| Err(at_row(path, "documents", d.id, message));
+            if d.start < 0 || d.start >= n.max(1) || d.end < d.start - 1 {
+                return bad(format!(
+                    "lines {}–{} are not a range of corpus '{name}' (lines 0–{})",
+                    d.start,
+                    d.end,
+                    n - 1
+                ));
+            }
+            if i == 0 && d.start != 0 {
+                return bad(format!("the first document of corpus '{name}' starts at line {}, not 0", d.start));
+            }
+            let next = docs.get(i + 1).map_or(n, |e| e.start);
+            let style = match next - d.end {
+                1 => true,
+                0 => false,
+                _ => {
+                    return bad(format!(
+                        "the document of lines {}–{} of corpus '{name}' is not followed by the next one at line {next}: documents must cover the corpus without gaps or overlaps",
+                        d.start, d.end
+                    ));
+                }
+            };
+            if *inclusive.get_or_insert(style) != style {
+                return bad("some documents give their last line as `end`, others the line after it".into());
+            }
+            starts.push(d.start as u32);
+        }
+        match &agreed {
+            None => agreed = Some((corpus, starts)),
+            Some((first, theirs)) if *theirs != starts => {
+                return Err(Error::whole_file(
+                    path,
+                    format!(
+                        "table documents splits corpus '{}' and corpus '{name}' differently (documents starting at lines {:?} and {:?}); a master has one document split for all corpora",
+                        corpus_name(old, *first),
+                        theirs,
+                        starts
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(agreed.map(|(_, starts)| starts))
+}
+
+fn corpus_name(old: &OldFile, id: i64) -> String {
+    old.corpora.iter().find(|c| c.id == id).map_or_else(|| id.to_string(), |c| c.name.trim().to_owned())
+}

@@ -1,0 +1,39 @@
+//! PROTEST: a pronoun translation test suite with its annotation workflow.
+//!
+//! This crate holds all the logic of the `protest` tool and no user-interface types (Cargo keeps
+//! it so: it depends on no GUI or command-line crate). The annotation window
+//! (`crates/protest-gui`) and the command line (`src/cli`) are thin shells over it.
+//!
+//! The modules are domains, each using only those listed before it:
+//!
+//! - [`model`]: the data — corpora with their tokens and word alignments, the test suite and its
+//!   categories, candidates, annotation records, task sets — as plain values with lookups;
+//! - [`annotate`]: one annotator at work, as pure functions — edits, the conflict rules, a
+//!   record's status, the category browser, undo, and what the translation window shows;
+//! - [`store`]: the files — masters and batches on disk, the journal, atomic writes, validation,
+//!   and [`store::Store`], an open file that saves every change durably;
+//! - [`metrics`]: reports, agreement statistics, verdicts, the automatic reference match, APT and
+//!   AutoPRF;
+//! - [`batches`]: working with annotators — the roster, task sets, batches made and merged back,
+//!   adjudication;
+//! - [`ingest`]: masters from outside — from texts, from the original tool's files, a new
+//!   system's output; tokenising and aligning;
+//! - [`workflow`]: every operation a researcher runs on a master, all or nothing;
+//! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved.
+//!
+//! The domain rules the code relies on are written out in `docs/domain.md`.
+
+pub mod annotate;
+pub mod batches;
+pub mod error;
+pub mod ingest;
+pub mod metrics;
+pub mod model;
+pub mod session;
+pub mod store;
+pub mod workflow;
+
+#[cfg(test)]
+mod testing;
+
+pub use error::{Error, Place, Result};

@@ -1,0 +1,337 @@
+//! Finding the source pronouns of a run and their reference and candidate translations, one
+//! sentence at a time from the five parallel files.
+//!
+//! - source pronouns: each source line is trimmed, lowercased and split at single spaces; a token
+//!   one of whose parts (see the source separator) is in the source list is an instance, under
+//!   that part; or the `sentence position` pairs of a positions file, under the whole token;
+//! - a translation: the target positions aligned to the pronoun, ascending, and their lowercased
+//!   tokens; with a target list each token gives its first part that is in the list, and a
+//!   translation whose tokens give nothing is `OTHER`; no aligned position, no translation;
+//! - the alignment heuristic then repairs translations whose words hold no target pronoun of the
+//!   heuristic's list ([`crate::metrics::apt::pronoun_repair`] with [`Options::APT`]); the token it adds is
+//!   taken as written in the file, not lowercased, exactly as the reference does.
+
+use super::config::{CorpusFiles, SourcePronouns};
+use super::rules::OTHER;
+use super::words;
+use crate::error::{Error, Result};
+use crate::metrics::apt::pronoun_repair::{self, Options, PronounLists};
+use crate::metrics::lines::LineReader;
+use crate::model::alignment::{self, Links};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// A translation of one source pronoun.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Translation {
+    /// Aligned target positions (ascending; a position the heuristic added comes last).
+    pub positions: Vec<u32>,
+    /// The words compared (target-list words, `OTHER`, or the aligned tokens themselves).
+    pub words: Vec<String>,
+}
+
+/// One source pronoun with its two translations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    /// Rank in the reference's order: source order, or the order of the positions file.
+    pub index: usize,
+    pub sentence: u32,
+    pub position: u32,
+    /// The source word (the part of the token that is in the source list).
+    pub word: String,
+    pub reference: Option<Translation>,
+    pub candidate: Option<Translation>,
+}
+
+/// What decides how translations are read.
+#[derive(Debug, Clone, Default)]
+pub struct Reading {
+    pub target_list: Option<HashSet<String>>,
+    pub source_separator: Option<String>,
+    pub target_separator: Option<String>,
+    /// The alignment heuristic's lists; `None` (or no target words) switches it off.
+    pub heuristic: Option<PronounLists>,
+}
+
+/// Which source tokens are instances.
+pub enum Finder {
+    Words(HashSet<String>),
+    /// Per sentence, the instances listed in a positions file.
+    Positions {
+        path: PathBuf,
+        by_sentence: BTreeMap<u32, Vec<Listed>>,
+    },
+}
+
+/// One line of a positions file.
+pub struct Listed {
+    index: usize,
+    position: u32,
+    line: usize,
+}
+
+impl Finder {
+    pub fn load(pronouns: &SourcePronouns) -> Result<Finder> {
+        match pronouns {
+            SourcePronouns::Words(path) => Ok(Finder::Words(words::read_list(path)?.into_iter().collect())),
+            SourcePronouns::Positions(path) => read_positions(path),
+        }
+    }
+
+    /// The instances of one sentence, numbered from `next_index` on in word mode.
+    fn find(
+        &self,
+        sentence: u32,
+        tokens: &[&str],
+        separator: Option<&str>,
+        next_index: &mut usize,
+    ) -> Result<Vec<Found>> {
+        match self {
+            Finder::Words(list) => {
+                let mut found = Vec::new();
+                for (position, token) in (0u32..).zip(tokens) {
+                    if let Some(part) = words::parts(token, separator).find(|part| list.contains(*part)) {
+                        found.push(Found { index: *next_index, position, word: part.to_owned() });
+                        *next_index += 1;
+                    }
+                }
+                Ok(found)
+            }
+            Finder::Positions { path, by_sentence } => by_sentence
+                .get(&sentence)
+                .into_iter()
+                .flatten()
+                .map(|listed| match tokens.get(listed.position as usize) {
+                    Some(token) => {
+                        Ok(Found { index: listed.index, position: listed.position, word: (*token).to_owned() })
+                    }
+                    None => Err(Error::at_line(
+                        path,
+                        listed.line,
+                        format!(
+                            "position {} is past the end of source sentence {sentence} ({} tokens)",
+                            listed.position,
+                            tokens.len()
+                        ),
+                    )),
+                })
+                .collect(),
+        }
+    }
+
+    /// A positions file naming a sentence the source does not have.
+    fn check_sentences(&self, sentences: u32) -> Result<()> {
+        if let Finder::Positions { path, by_sentence } = self
+            && let Some((&sentence, listed)) = by_sentence.range(sentences..).next()
+        {
+            return Err(Error::at_line(
+                path,
+                listed[0].line,
+                format!("sentence {sentence} does not exist; the source has {sentences} sentences (counted from 0)"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+struct Found {
+    index: usize,
+    position: u32,
+    word: String,
+}
+
+/// `sentence position` pairs, 0-based, one per line; empty lines are skipped.
+fn read_positions(path: &Path) -> Result<Finder> {
+    let mut reader = LineReader::open(path)?;
+    let mut by_sentence: BTreeMap<u32, Vec<Listed>> = BTreeMap::new();
+    let mut index = 0;
+    while reader.advance()? {
+        let numbers: Vec<&str> = reader.line().split_whitespace().collect();
+        if numbers.is_empty() {
+            continue;
+        }
+        let pair = match numbers[..] {
+            [s, p] => s.parse::<u32>().ok().zip(p.parse::<u32>().ok()),
+            _ => None,
+        };
+        let Some((sentence, position)) = pair else {
+            return Err(reader.error(format!(
+                "expected `sentence position` (two whole numbers counted from 0), found {:?}",
+                reader.line().trim()
+            )));
+        };
+        by_sentence.entry(sentence).or_default().push(Listed { index, position, line: reader.line_number() });
+        index += 1;
+    }
+    Ok(Finder::Positions { path: path.to_path_buf(), by_sentence })
+}
+
+/// Reads the five files in step and hands over the instances of each sentence.
+pub struct InstanceReader<'a> {
+    source: LineReader,
+    reference: LineReader,
+    candidate: LineReader,
+    reference_links: LineReader,
+    candidate_links: LineReader,
+    finder: &'a Finder,
+    reading: &'a Reading,
+    next_index: usize,
+    sentence: u32,
+}
+
+impl<'a> InstanceReader<'a> {
+    pub fn open(files: &CorpusFiles, finder: &'a Finder, reading: &'a Reading) -> Result<Self> {
+        Ok(InstanceReader {
+            source: LineReader::open(&files.source)?,
+            reference: LineReader::open(&files.reference)?,
+            candidate: LineReader::open(&files.candidate)?,
+            reference_links: LineReader::open(&files.reference_alignment)?,
+            candidate_links: LineReader::open(&files.candidate_alignment)?,
+            finder,
+            reading,
+            next_index: 0,
+            sentence: 0,
+        })
+    }
+
+    /// The instances of the next sentence (often none), or `None` after the last sentence.
+    pub fn next_sentence(&mut self) -> Result<Option<Vec<Instance>>> {
+        if !self.source.advance()? {
+            self.check_ends()?;
+            return Ok(None);
+        }
+        let sentence = self.sentence;
+        self.sentence += 1;
+        for reader in [&mut self.reference, &mut self.candidate, &mut self.reference_links, &mut self.candidate_links] {
+            if !reader.advance()? {
+                return Err(Error::whole_file(
+                    reader.path(),
+                    format!(
+                        "has fewer lines than the source {} (line {} is missing)",
+                        self.source.path().display(),
+                        sentence + 1
+                    ),
+                ));
+            }
+        }
+        let source = words::lower(self.source.line());
+        let source_tokens: Vec<&str> = words::tokens(&source).collect();
+        let found = self.finder.find(
+            sentence,
+            &source_tokens,
+            self.reading.source_separator.as_deref(),
+            &mut self.next_index,
+        )?;
+        if found.is_empty() {
+            return Ok(Some(Vec::new()));
+        }
+        let raw_source: Vec<&str> = words::tokens(self.source.line()).collect();
+        let reference = Side::read(&self.reference, &self.reference_links)?;
+        let candidate = Side::read(&self.candidate, &self.candidate_links)?;
+        found
+            .into_iter()
+            .map(|f| {
+                Ok(Instance {
+                    index: f.index,
+                    sentence,
+                    position: f.position,
+                    reference: reference.translate(f.position, &raw_source, self.reading)?,
+                    candidate: candidate.translate(f.position, &raw_source, self.reading)?,
+                    word: f.word,
+                })
+            })
+            .collect::<Result<_>>()
+            .map(Some)
+    }
+
+    /// After the last source line: the texts must end too; alignments may have empty lines left.
+    fn check_ends(&mut self) -> Result<()> {
+        self.finder.check_sentences(self.sentence)?;
+        for (reader, alignment) in [
+            (&mut self.reference, false),
+            (&mut self.candidate, false),
+            (&mut self.reference_links, true),
+            (&mut self.candidate_links, true),
+        ] {
+            while reader.advance()? {
+                if !(alignment && reader.line().trim().is_empty()) {
+                    return Err(reader.error(format!(
+                        "the source {} has only {} lines; this file has more",
+                        self.source.path().display(),
+                        self.sentence
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One translation side of a sentence: its text and alignment.
+struct Side<'r> {
+    text: &'r LineReader,
+    alignment: &'r LineReader,
+    links: Links,
+    lowered: String,
+}
+
+impl<'r> Side<'r> {
+    fn read(text: &'r LineReader, alignment: &'r LineReader) -> Result<Side<'r>> {
+        let links = alignment::parse_line(alignment.line()).map_err(|m| alignment.error(m))?;
+        Ok(Side { text, alignment, links, lowered: words::lower(text.line()) })
+    }
+
+    fn translate(&self, position: u32, raw_source: &[&str], reading: &Reading) -> Result<Option<Translation>> {
+        let positions: Vec<u32> = self.links.iter().filter(|&&(s, _)| s == position).map(|&(_, t)| t).collect();
+        if positions.is_empty() {
+            return Ok(None);
+        }
+        let tokens: Vec<&str> = words::tokens(&self.lowered).collect();
+        let mut words = Vec::with_capacity(positions.len());
+        for &t in &positions {
+            let Some(token) = tokens.get(t as usize) else {
+                return Err(self.alignment.error(format!(
+                    "pair {position}-{t}: target index {t} is past the end of line {} of {} ({} tokens)",
+                    self.text.line_number(),
+                    self.text.path().display(),
+                    tokens.len()
+                )));
+            };
+            match &reading.target_list {
+                Some(list) => {
+                    let separator = reading.target_separator.as_deref();
+                    if let Some(part) = words::parts(token, separator).find(|part| list.contains(*part)) {
+                        words.push(part.to_owned());
+                    }
+                }
+                None => words.push((*token).to_owned()),
+            }
+        }
+        if words.is_empty() {
+            words.push(OTHER.to_owned());
+        }
+        let mut translation = Translation { positions, words };
+        if let Some(lists) = &reading.heuristic {
+            self.repair(&mut translation, raw_source, lists);
+        }
+        Ok(Some(translation))
+    }
+
+    /// APT's use of the alignment heuristic: only for a translation none of whose words is a
+    /// target pronoun of the heuristic's list, anchored on its aligned positions.
+    fn repair(&self, translation: &mut Translation, raw_source: &[&str], lists: &PronounLists) {
+        if translation.words.iter().any(|w| lists.target.contains(w)) {
+            return;
+        }
+        let raw_target: Vec<&str> = words::tokens(self.text.line()).collect();
+        let found =
+            pronoun_repair::search(raw_source, &raw_target, &self.links, &translation.positions, lists, &Options::APT);
+        if let Some(t) = found {
+            translation.positions.push(t);
+            if translation.words == [OTHER] {
+                translation.words.clear();
+            }
+            translation.words.push(raw_target[t as usize].to_owned());
+        }
+    }
+}

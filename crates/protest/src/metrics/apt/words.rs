@@ -1,0 +1,86 @@
+//! Words as APT's reference (Python 2) sees them: lowercasing, splitting, word lists and groups.
+
+use crate::error::Result;
+use crate::metrics::lines::LineReader;
+use std::path::Path;
+
+/// Python 2's `unicode.lower()`: each character's simple lowercase mapping, with no regard to
+/// context (a final Σ becomes σ, not ς; İ becomes i).
+pub fn lower(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\u{130}' => 'i',
+            c => c.to_lowercase().next().unwrap_or(c),
+        })
+        .collect()
+}
+
+/// A sentence's tokens as the reference splits them: trimmed, then split at every single space
+/// (an empty line is one empty token).
+pub fn tokens(line: &str) -> impl Iterator<Item = &str> {
+    line.trim().split(' ')
+}
+
+/// Python's `token.split(separator)`, or `token.split()` (at runs of white space, no empty
+/// parts) without a separator.
+pub fn parts<'a>(token: &'a str, separator: Option<&'a str>) -> Box<dyn Iterator<Item = &'a str> + 'a> {
+    match separator {
+        Some(sep) => Box::new(token.split(sep)),
+        None => Box::new(token.split_whitespace()),
+    }
+}
+
+/// A word list: one word per line, trimmed and lowercased; empty lines skipped.
+pub fn read_list(path: &Path) -> Result<Vec<String>> {
+    let mut reader = LineReader::open(path)?;
+    let mut words = Vec::new();
+    while let Some(line) = reader.next_line()? {
+        let word = line.trim();
+        if !word.is_empty() {
+            words.push(lower(word));
+        }
+    }
+    Ok(words)
+}
+
+/// A list of groups: one group per line, members separated by commas (spaces ignored).
+pub fn read_groups(path: &Path) -> Result<Vec<Vec<String>>> {
+    Ok(read_list(path)?.iter().map(|line| line.replace(' ', "").split(',').map(str::to_owned).collect()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lowercasing_is_per_character() {
+        assert_eq!(lower("Dummy-I ÉL"), "dummy-i él");
+        assert_eq!(lower("ΟΔΟΣ"), "οδοσ");
+        assert_eq!(lower("İ"), "i");
+    }
+
+    #[test]
+    fn tokens_keep_empty_ones() {
+        assert_eq!(tokens(" a  b \n").collect::<Vec<_>>(), ["a", "", "b"]);
+        assert_eq!(tokens("").collect::<Vec<_>>(), [""]);
+    }
+
+    #[test]
+    fn parts_with_and_without_separator() {
+        assert_eq!(parts("dímelo-lo", Some("-")).collect::<Vec<_>>(), ["dímelo", "lo"]);
+        assert_eq!(parts("a--b", Some("-")).collect::<Vec<_>>(), ["a", "", "b"]);
+        assert_eq!(parts("a\tb", None).collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(parts("", None).count(), 0);
+    }
+
+    #[test]
+    fn lists_and_groups() {
+        let dir = tempfile::tempdir().unwrap();
+        let list = dir.path().join("list");
+        std::fs::write(&list, "She\n\n  I \nthey").unwrap();
+        assert_eq!(read_list(&list).unwrap(), ["she", "i", "they"]);
+        let groups = dir.path().join("groups");
+        std::fs::write(&groups, "ce, C'\n\nça ,ç',cela\n").unwrap();
+        assert_eq!(read_groups(&groups).unwrap(), [vec!["ce", "c'"], vec!["ça", "ç'", "cela"]]);
+    }
+}

@@ -1,0 +1,113 @@
+//! Automatic reference match and the semi-automatic loop (docs/auto-eval.md; docs/domain.md, "Matching").
+//!
+//! Each run is a round: every MT system's candidate is compared with the reference translation
+//! of its example and with the translations annotators have judged correct so far. Matches count
+//! as correct; the rest is referred to humans, whose judgements feed the next round.
+
+pub mod matching;
+
+use crate::metrics::verdict::Verdicts;
+use crate::model::{AutoEval, Candidate, CandidateId, CorpusRole, Master, MatchEntry, Outcome, Round};
+use chrono::{DateTime, Utc};
+use matching::{Reference, Words};
+use std::collections::HashMap;
+
+/// Runs one round over `master` and returns its automatic evaluation with the round added.
+/// Pure: the caller stores the result (`master.auto_eval = …`).
+pub fn run(master: &Master, now: DateTime<Utc>) -> AutoEval {
+    let verdicts = Verdicts::new(master);
+    let previous = &master.auto_eval;
+    let number = previous.rounds.len() as u32 + 1;
+    let mut references: HashMap<_, Vec<Reference>> = HashMap::new();
+    let mut outcomes = Vec::new();
+    for candidate in master.candidates.iter().filter(|c| master.is_compared(c)) {
+        let (Some((example, category)), Some(corpus)) = (master.example_of(candidate), master.corpus(candidate.corpus))
+        else {
+            continue;
+        };
+        let refs = references
+            .entry(example.no)
+            .or_insert_with(|| matching::references(&verdicts, example, category.anaphoric));
+        let words = Words::of(corpus, candidate, category.anaphoric);
+        let (outcome, reference) = matching::compare(candidate.id, &words, refs);
+        let round = match previous.entry(candidate.id) {
+            Some(old) if old.outcome == outcome && old.reference == reference => old.round,
+            _ => number,
+        };
+        outcomes.push(MatchEntry { candidate: candidate.id, outcome, reference, round });
+    }
+    outcomes.sort_by_key(|e| e.candidate);
+    let mut current = AutoEval { outcomes, rounds: previous.rounds.clone() };
+    let count = |o: Outcome| current.outcomes.iter().filter(|e| e.outcome == o).count() as u32;
+    let newly_matched = |now: &AutoEval, before: &AutoEval| {
+        now.outcomes.iter().filter(|e| e.outcome == Outcome::Match && !before.matched(e.candidate)).count() as u32
+    };
+    let round = Round {
+        round: number,
+        run: now,
+        judged_references: references.values().flatten().filter(|r| r.judged).count() as u32,
+        matches: count(Outcome::Match),
+        mismatches: count(Outcome::Mismatch),
+        no_translation: count(Outcome::NoTranslation),
+        no_reference: count(Outcome::NoReference),
+        settled: newly_matched(&current, previous),
+        unsettled: newly_matched(previous, &current),
+    };
+    current.rounds.push(round);
+    current
+}
+
+/// Whether a candidate still needs a human judgement, i.e. the latest round did not settle it by
+/// a match. For the category browser and for planning task sets. Says nothing about whether a
+/// human has already judged it.
+pub fn needs_human(master: &Master, candidate: CandidateId) -> bool {
+    !master.auto_eval.matched(candidate)
+}
+
+/// Asked to keep only the candidates that need a human on a master where the match never ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the automatic reference match has not been run on this master yet, so it cannot tell which candidates still need a human"
+)]
+pub struct NoRound;
+
+/// A filter keeping the candidates that still need a human ([`needs_human`]), e.g. for
+/// `plan::plan`. Refused before the first round: every candidate would pass, which is not what
+/// the caller asked for.
+pub fn needing_human(master: &Master) -> Result<impl Fn(&Candidate) -> bool + '_, NoRound> {
+    if master.auto_eval.rounds.is_empty() {
+        return Err(NoRound);
+    }
+    Ok(move |c: &Candidate| needs_human(master, c.id))
+}
+
+/// What the latest round says about a matched candidate, for the translation window: which
+/// translation it matched and since when. `None` when it is not matched.
+pub fn match_note(master: &Master, candidate: CandidateId) -> Option<String> {
+    let entry = master.auto_eval.entry(candidate).filter(|e| e.outcome == Outcome::Match)?;
+    let reference = entry.reference.and_then(|r| master.candidate(r)).and_then(|r| master.corpus(r.corpus));
+    let what = match reference {
+        Some(corpus) if corpus.role == CorpusRole::Reference => "the reference translation".to_owned(),
+        Some(corpus) => format!("a translation judged correct ({})", corpus.name),
+        None => "a reference".to_owned(),
+    };
+    Some(format!("matched automatically: same words as {what} (round {})", entry.round))
+}
+
+/// One line on what a round did, for the user who just ran it.
+pub fn summary(round: &Round) -> String {
+    let mut settled = format!("{} settled this round", round.settled);
+    if round.unsettled > 0 {
+        settled += &format!(", {} no longer matching", round.unsettled);
+    }
+    format!(
+        "Round {}: {} of {} MT candidates match ({settled}); {} left to humans.",
+        round.round,
+        round.matches,
+        round.candidates(),
+        round.candidates() - round.matches
+    )
+}
+
+#[cfg(test)]
+mod tests;

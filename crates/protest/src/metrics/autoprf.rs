@@ -1,0 +1,443 @@
+//! AutoPRF: the pronoun precision/recall of Hardmeier & Federico (2010), compatible with their
+//! scorer (`discomt.eval.PronounEvaluation`).
+//!
+//! For every source token `it`, `they`, `It` or `They` (not `IT`), counted under its lowercase
+//! form, the target tokens aligned to it in the reference (R) and in the candidate (C) are
+//! compared as strings: each candidate token matches a still unmatched equal reference token
+//! (clipped counts). Precision is Σ matches / |C|, recall Σ matches / |R|, per pronoun, per
+//! document (recall) and in total. Numbers are computed in single precision and printed with
+//! four decimals as Java prints them, so that the output is the original's.
+//!
+//! A corpus is given by a stem `NAME` standing for `NAME.en`, `NAME.fr` and `NAME.en-fr.alig`
+//! (the language suffixes can be changed). The files are read line by line, in step; memory
+//! holds the counts only.
+
+use crate::error::{Error, Result};
+use crate::metrics::lines::LineReader;
+use crate::model::alignment;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The source tokens the original scorer evaluates, exactly as written.
+pub const TRIGGERS: [&str; 4] = ["it", "they", "It", "They"];
+
+/// The three files a stem stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AlignedCorpus {
+    pub source: PathBuf,
+    pub target: PathBuf,
+    pub alignment: PathBuf,
+}
+
+impl AlignedCorpus {
+    /// `STEM.SOURCE`, `STEM.TARGET` and `STEM.SOURCE-TARGET.alig`.
+    pub fn from_stem(stem: &Path, source: &str, target: &str) -> Self {
+        let with = |suffix: String| {
+            let mut name = stem.as_os_str().to_owned();
+            name.push(suffix);
+            PathBuf::from(name)
+        };
+        AlignedCorpus {
+            source: with(format!(".{source}")),
+            target: with(format!(".{target}")),
+            alignment: with(format!(".{source}-{target}.alig")),
+        }
+    }
+}
+
+/// Counts of one pronoun: matched candidate tokens, aligned reference and candidate tokens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub matches: u32,
+    pub reference: u32,
+    pub candidate: u32,
+}
+
+impl Counts {
+    fn add(&mut self, other: Counts) {
+        self.matches += other.matches;
+        self.reference += other.reference;
+        self.candidate += other.candidate;
+    }
+}
+
+/// One document's counts per (lowercased) pronoun.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Document {
+    pub id: String,
+    pub counts: BTreeMap<String, Counts>,
+}
+
+/// The scores of one candidate against one reference.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AutoPrf {
+    pub documents: Vec<Document>,
+}
+
+/// Where documents start: a 0-based sentence number per line, optionally followed by a document
+/// id (else the id is `Document N`, counted from 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentStarts {
+    pub path: PathBuf,
+    pub starts: Vec<(u32, String)>,
+}
+
+impl DocumentStarts {
+    pub fn read(path: &Path) -> Result<DocumentStarts> {
+        Ok(DocumentStarts { path: path.to_path_buf(), starts: read_document_starts(path)? })
+    }
+}
+
+fn read_document_starts(path: &Path) -> Result<Vec<(u32, String)>> {
+    let mut reader = LineReader::open(path)?;
+    let mut starts = Vec::new();
+    while reader.advance()? {
+        let line = reader.line();
+        // Java: line.split("\\s", 2).
+        let (number, id) = match line.split_once(|c: char| " \t\u{b}\u{c}\r".contains(c)) {
+            Some((number, id)) => (number, id.to_owned()),
+            None => (line, format!("Document {}", starts.len())),
+        };
+        let start = number.parse::<u32>().map_err(|_| {
+            reader.error(format!(
+                "expected a sentence number (counted from 0), optionally followed by an id; found {line:?}"
+            ))
+        })?;
+        starts.push((start, id));
+    }
+    if starts.is_empty() {
+        return Err(Error::whole_file(path, "lists no document"));
+    }
+    Ok(starts)
+}
+
+/// Scores `candidate` against `reference` over the documents starting at `starts`.
+pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents: &DocumentStarts) -> Result<AutoPrf> {
+    let starts = &documents.starts;
+    let path = &documents.path;
+    let mut documents: Vec<Document> =
+        starts.iter().map(|(_, id)| Document { id: id.clone(), counts: BTreeMap::new() }).collect();
+    let mut reference = CorpusReader::open(reference)?;
+    let mut candidate = CorpusReader::open(candidate)?;
+    let mut document = 0;
+    let mut sentence = 0u32;
+    loop {
+        let (more_reference, more_candidate) = (reference.advance()?, candidate.advance()?);
+        if !more_reference || !more_candidate {
+            let (shorter, longer) = if more_reference { (&candidate, &reference) } else { (&reference, &candidate) };
+            if more_reference != more_candidate {
+                return Err(Error::whole_file(
+                    &shorter.files.source,
+                    format!("has {sentence} sentences but {} has more", longer.files.source.display()),
+                ));
+            }
+            break;
+        }
+        let source = java_tokens(reference.source.line());
+        let candidate_source = java_tokens(candidate.source.line());
+        if source.len() != candidate_source.len() {
+            return Err(candidate.source.error(format!(
+                "has {} tokens but line {} of {} has {}; both sources must be tokenised alike",
+                candidate_source.len(),
+                sentence + 1,
+                reference.files.source.display(),
+                source.len()
+            )));
+        }
+        // The original moves to the next document once a token lies at or after its start.
+        while document + 1 < starts.len() && sentence >= starts[document + 1].0 && !source.is_empty() {
+            document += 1;
+        }
+        if source.iter().any(|t| TRIGGERS.contains(t)) {
+            let reference_links = reference.aligned(&source)?;
+            let candidate_links = candidate.aligned(&source)?;
+            let counts = &mut documents[document].counts;
+            for (position, token) in source.iter().enumerate() {
+                if TRIGGERS.contains(token) {
+                    let found = clipped(&reference_links[position], &candidate_links[position]);
+                    counts.entry(token.to_lowercase()).or_default().add(found);
+                }
+            }
+        }
+        sentence += 1;
+    }
+    if let Some((start, _)) = starts.iter().find(|(start, _)| *start > sentence) {
+        return Err(Error::whole_file(
+            path,
+            format!("document start {start} is past the end of the corpus ({sentence} sentences)"),
+        ));
+    }
+    Ok(AutoPrf { documents })
+}
+
+/// Clipped matching of one pronoun's aligned tokens.
+fn clipped(reference: &[&str], candidate: &[&str]) -> Counts {
+    let mut unmatched: Vec<&str> = reference.to_vec();
+    let mut matches = 0;
+    for word in candidate {
+        if let Some(i) = unmatched.iter().position(|r| r == word) {
+            unmatched.swap_remove(i);
+            matches += 1;
+        }
+    }
+    Counts { matches, reference: reference.len() as u32, candidate: candidate.len() as u32 }
+}
+
+/// Java's `line.split(" ")`: single spaces, trailing empty tokens dropped (but an empty line is
+/// one empty token).
+fn java_tokens(line: &str) -> Vec<&str> {
+    if line.is_empty() {
+        return vec![""];
+    }
+    let mut tokens: Vec<&str> = line.split(' ').collect();
+    while tokens.last() == Some(&"") {
+        tokens.pop();
+    }
+    tokens
+}
+
+/// One aligned corpus read line by line.
+struct CorpusReader {
+    files: AlignedCorpus,
+    source: LineReader,
+    target: LineReader,
+    alignment: LineReader,
+}
+
+impl CorpusReader {
+    fn open(files: &AlignedCorpus) -> Result<Self> {
+        let retained = files.alignment.with_extension("lines-retained");
+        if retained.exists() {
+            return Err(Error::whole_file(retained, "alignment filters (.lines-retained) are not supported"));
+        }
+        Ok(CorpusReader {
+            source: LineReader::open(&files.source)?,
+            target: LineReader::open(&files.target)?,
+            alignment: LineReader::open(&files.alignment)?,
+            files: files.clone(),
+        })
+    }
+
+    /// The next sentence of all three files; false at the end. Empty lines may follow the last
+    /// alignment line (the news corpus's MT alignment has one).
+    fn advance(&mut self) -> Result<bool> {
+        let (source, target) = (self.source.advance()?, self.target.advance()?);
+        if source != target {
+            let (short, long) = if source { (&self.target, &self.source) } else { (&self.source, &self.target) };
+            return Err(Error::whole_file(
+                short.path(),
+                format!("has fewer lines than {} ({})", long.path().display(), long.line_number()),
+            ));
+        }
+        if !source {
+            while self.alignment.advance()? {
+                if !self.alignment.line().trim().is_empty() {
+                    return Err(self.alignment.error(format!(
+                        "{} has only {} lines; this alignment has more",
+                        self.files.source.display(),
+                        self.source.line_number()
+                    )));
+                }
+            }
+            return Ok(false);
+        }
+        if !self.alignment.advance()? {
+            return Err(Error::whole_file(
+                &self.files.alignment,
+                format!("has fewer lines than {} ({})", self.files.source.display(), self.source.line_number()),
+            ));
+        }
+        Ok(true)
+    }
+
+    /// Per source token, the target tokens aligned to it, in the order of the alignment line.
+    /// A pair whose source index is past the end of the sentence is ignored, as the original
+    /// ignores it; a target index past the end is an error (the original would read a token of a
+    /// later sentence).
+    fn aligned(&self, source: &[&str]) -> Result<Vec<Vec<&str>>> {
+        let target = java_tokens(self.target.line());
+        let mut aligned = vec![Vec::new(); source.len()];
+        for (s, t) in alignment::parse_line(self.alignment.line()).map_err(|m| self.alignment.error(m))? {
+            let Some(slot) = aligned.get_mut(s as usize) else { continue };
+            let word = target.get(t as usize).ok_or_else(|| {
+                self.alignment.error(format!(
+                    "pair {s}-{t}: target index {t} is past the end of line {} of {} ({} tokens)",
+                    self.target.line_number(),
+                    self.files.target.display(),
+                    target.len()
+                ))
+            })?;
+            slot.push(*word);
+        }
+        Ok(aligned)
+    }
+}
+
+impl AutoPrf {
+    /// The pronouns the original reports: those with candidate tokens in some document, sorted.
+    pub fn pronouns(&self) -> Vec<&str> {
+        let mut pronouns: Vec<&str> = self
+            .documents
+            .iter()
+            .flat_map(|d| d.counts.iter().filter(|(_, c)| c.candidate > 0).map(|(p, _)| p.as_str()))
+            .collect();
+        pronouns.sort_unstable();
+        pronouns.dedup();
+        pronouns
+    }
+
+    /// Counts of one pronoun over all documents.
+    pub fn pronoun_total(&self, pronoun: &str) -> Counts {
+        let mut total = Counts::default();
+        for d in &self.documents {
+            total.add(d.counts.get(pronoun).copied().unwrap_or_default());
+        }
+        total
+    }
+
+    /// Counts over the reported pronouns and all documents.
+    pub fn total(&self) -> Counts {
+        let mut total = Counts::default();
+        for p in self.pronouns() {
+            total.add(self.pronoun_total(p));
+        }
+        total
+    }
+
+    /// The original's output: with `per_document`, its recall table per document (what it
+    /// prints at verbosity 1), then precision, recall and F1 per pronoun and in total.
+    pub fn report(&self, per_document: bool) -> String {
+        let pronouns = self.pronouns();
+        let mut out = String::new();
+        if per_document {
+            out.push_str("Pronoun translation recall per document:\n");
+            out.push_str(&" ".repeat(20));
+            for p in &pronouns {
+                let _ = write!(out, "{p:>9}   ");
+            }
+            out.push('\n');
+            for d in &self.documents {
+                let _ = write!(out, "{:>18}  ", d.id);
+                let (mut matches, mut reference) = (0, 0);
+                for p in &pronouns {
+                    let c = d.counts.get(*p).copied().unwrap_or_default();
+                    if c.reference > 0 {
+                        let _ = write!(out, "{:4}/{:4}   ", c.matches, c.reference);
+                    } else {
+                        out.push_str("   -/   -   ");
+                    }
+                    matches += c.matches;
+                    reference += c.reference;
+                }
+                let _ = writeln!(out, "{matches:4}/{reference:4}   {}", java_fixed4(ratio(matches, reference)));
+            }
+            out.push_str(&" ".repeat(20));
+            for p in &pronouns {
+                let c = self.pronoun_total(p);
+                let _ = write!(out, "{:4}/{:4}   ", c.matches, c.reference);
+            }
+            let t = self.total();
+            let _ =
+                write!(out, "{:4}/{:4}   {}\n\n", t.matches, t.reference, java_fixed4(ratio(t.matches, t.reference)));
+        }
+        out.push_str("Precision and recall per input pronoun:\n\n");
+        out.push_str("            Precision            Recall              F1\n\n");
+        for p in &pronouns {
+            let c = self.pronoun_total(p);
+            let _ = writeln!(out, "{p:>8}   {}", scores(c));
+        }
+        let _ = writeln!(out, "\nTOTAL      {}", scores(self.total()));
+        out
+    }
+}
+
+/// `m/c precision m/r recall F1` as the original prints it.
+fn scores(c: Counts) -> String {
+    let (precision, recall) = (ratio(c.matches, c.candidate), ratio(c.matches, c.reference));
+    let f1 = 2.0 * precision * recall / (precision + recall);
+    format!(
+        "{:4}/{:4}   {}   {:4}/{:4}   {}   {}",
+        c.matches,
+        c.candidate,
+        java_fixed4(precision),
+        c.matches,
+        c.reference,
+        java_fixed4(recall),
+        java_fixed4(f1)
+    )
+}
+
+/// A ratio in single precision, as the original computes it (0/0 is NaN).
+fn ratio(numerator: u32, denominator: u32) -> f32 {
+    numerator as f32 / denominator as f32
+}
+
+/// Java's `String.format("%.4f", x)` of a float: the shortest decimal digits of the value
+/// (widened to double) rounded half up — so 1/32 prints 0.0313 where C would print 0.0312.
+fn java_fixed4(x: f32) -> String {
+    const DECIMALS: i32 = 4;
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return (if x > 0.0 { "Infinity" } else { "-Infinity" }).into();
+    }
+    let shortest = format!("{:e}", f64::from(x).abs());
+    let (mantissa, exponent) = shortest.split_once('e').expect("exponent form");
+    let exponent: i32 = exponent.parse().expect("exponent");
+    let digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
+    // The value is 0.d₁d₂… × 10^(exponent+1); keep the digits down to 10^-DECIMALS.
+    let point = exponent + 1;
+    let keep = point + DECIMALS;
+    let digit = |i: i32| if (0..digits.len() as i32).contains(&i) { u64::from(digits[i as usize]) } else { 0 };
+    let mut scaled: u64 = (0..keep.max(0)).fold(0, |n, i| n * 10 + digit(i));
+    if digit(keep) >= 5 {
+        scaled += 1;
+    }
+    let unit = 10u64.pow(DECIMALS as u32);
+    let sign = if x.is_sign_negative() && scaled > 0 { "-" } else { "" };
+    format!("{sign}{}.{:04}", scaled / unit, scaled % unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_number_format() {
+        assert_eq!(java_fixed4(ratio(12, 35)), "0.3429");
+        assert_eq!(java_fixed4(ratio(1, 32)), "0.0313", "Java rounds the exact tie up");
+        assert_eq!(java_fixed4(ratio(1, 3)), "0.3333");
+        assert_eq!(java_fixed4(ratio(2, 3)), "0.6667");
+        assert_eq!(java_fixed4(1.0), "1.0000");
+        assert_eq!(java_fixed4(0.0), "0.0000");
+        assert_eq!(java_fixed4(123.45678), "123.4568");
+        assert_eq!(java_fixed4(0.00005), "0.0000", "the float is 4.99999987e-5");
+        assert_eq!(java_fixed4(ratio(0, 0)), "NaN");
+        assert_eq!(java_fixed4(f32::INFINITY), "Infinity");
+    }
+
+    #[test]
+    fn clipped_counts() {
+        assert_eq!(clipped(&["il", "que"], &["il", "il", "que"]), Counts { matches: 2, reference: 2, candidate: 3 });
+        assert_eq!(clipped(&["il", "il"], &["il"]), Counts { matches: 1, reference: 2, candidate: 1 });
+        assert_eq!(clipped(&[], &["il"]), Counts { matches: 0, reference: 0, candidate: 1 });
+        assert_eq!(clipped(&["Il"], &["il"]).matches, 0, "exact string comparison");
+    }
+
+    #[test]
+    fn java_split() {
+        assert_eq!(java_tokens("a b  c  "), ["a", "b", "", "c"]);
+        assert_eq!(java_tokens(""), [""]);
+        assert_eq!(java_tokens("   "), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn stems() {
+        let c = AlignedCorpus::from_stem(Path::new("dir/mt-output"), "en", "fr");
+        assert_eq!(c.source, Path::new("dir/mt-output.en"));
+        assert_eq!(c.target, Path::new("dir/mt-output.fr"));
+        assert_eq!(c.alignment, Path::new("dir/mt-output.en-fr.alig"));
+    }
+}

@@ -1,0 +1,219 @@
+//! What the automatic reference match did, per MT system and per round.
+
+use super::table::{Cell, Column, Row, Table};
+use crate::metrics::verdict::Verdicts;
+use crate::model::{CorpusId, CorpusRole, Judgement, Master, Outcome, Role};
+
+/// One MT system's candidates by outcome of the latest round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SystemMatches {
+    pub corpus: CorpusId,
+    pub name: String,
+    pub counts: MatchCounts,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MatchCounts {
+    pub candidates: u64,
+    /// Matched the reference corpus's translation.
+    pub reference_matches: u64,
+    /// Matched a translation annotators judged correct.
+    pub judged_matches: u64,
+    pub mismatches: u64,
+    pub no_translation: u64,
+    pub no_reference: u64,
+    /// Not compared yet (added after the latest round, or the match never ran).
+    pub not_run: u64,
+    /// Not matched and with no human verdict on the pronoun yet.
+    pub open: u64,
+    /// Matched, yet judged ✗ by humans: a measure of the match's precision.
+    pub matches_judged_incorrect: u64,
+}
+
+impl MatchCounts {
+    pub fn matches(&self) -> u64 {
+        self.reference_matches + self.judged_matches
+    }
+
+    /// Candidates the match leaves to humans.
+    pub fn to_humans(&self) -> u64 {
+        self.candidates - self.matches()
+    }
+
+    fn cells(&self) -> Vec<Cell> {
+        [
+            self.candidates,
+            self.reference_matches,
+            self.judged_matches,
+            self.mismatches,
+            self.no_translation,
+            self.no_reference,
+            self.not_run,
+            self.to_humans(),
+            self.open,
+            self.matches_judged_incorrect,
+        ]
+        .map(Cell::Count)
+        .to_vec()
+    }
+
+    fn plus(mut self, o: &MatchCounts) -> MatchCounts {
+        self.candidates += o.candidates;
+        self.reference_matches += o.reference_matches;
+        self.judged_matches += o.judged_matches;
+        self.mismatches += o.mismatches;
+        self.no_translation += o.no_translation;
+        self.no_reference += o.no_reference;
+        self.not_run += o.not_run;
+        self.open += o.open;
+        self.matches_judged_incorrect += o.matches_judged_incorrect;
+        self
+    }
+}
+
+/// Per MT system, in master order.
+pub fn system_matches(master: &Master) -> Vec<SystemMatches> {
+    let verdicts = Verdicts::new(master);
+    let is_reference =
+        |c| master.candidate(c).and_then(|c| master.corpus(c.corpus)).is_some_and(|k| k.role == CorpusRole::Reference);
+    master
+        .corpora
+        .iter()
+        .filter(|c| c.role == CorpusRole::System)
+        .map(|corpus| {
+            let mut s = MatchCounts::default();
+            for candidate in master.candidates.iter().filter(|c| c.corpus == corpus.id) {
+                s.candidates += 1;
+                let verdict = verdicts.decide(candidate.id, Role::Pronoun).judgement;
+                let entry = master.auto_eval.entry(candidate.id);
+                match entry.map(|e| (e.outcome, e.reference)) {
+                    Some((Outcome::Match, Some(r))) if is_reference(r) => s.reference_matches += 1,
+                    Some((Outcome::Match, _)) => s.judged_matches += 1,
+                    Some((Outcome::Mismatch, _)) => s.mismatches += 1,
+                    Some((Outcome::NoTranslation, _)) => s.no_translation += 1,
+                    Some((Outcome::NoReference, _)) => s.no_reference += 1,
+                    None => s.not_run += 1,
+                }
+                let matched = master.auto_eval.matched(candidate.id);
+                s.open += u64::from(!matched && !verdict.is_set());
+                s.matches_judged_incorrect += u64::from(matched && verdict == Judgement::No);
+            }
+            SystemMatches { corpus: corpus.id, name: corpus.name.clone(), counts: s }
+        })
+        .collect()
+}
+
+/// The automatic-match statistics table, with a total over the systems.
+pub fn table(master: &Master) -> Table {
+    let systems = system_matches(master);
+    let columns = vec![
+        Column::new(["Candidates"]),
+        Column::new(["Match", "reference"]),
+        Column::new(["Match", "judged"]),
+        Column::new(["Mismatch"]),
+        Column::new(["No translation"]),
+        Column::new(["No reference"]),
+        Column::new(["Not run"]),
+        Column::new(["To humans", "all"]),
+        Column::new(["To humans", "open"]),
+        Column::new(["Matches judged ✗"]),
+    ];
+    let mut rows: Vec<Row> = systems.iter().map(|s| Row::data(0, &s.name, s.counts.cells())).collect();
+    let total = systems.iter().fold(MatchCounts::default(), |sum, s| sum.plus(&s.counts));
+    rows.push(Row::total("Total", total.cells()));
+    let latest = match master.auto_eval.rounds.last() {
+        Some(r) => format!("As of round {}, run {}.", r.round, r.run.format("%Y-%m-%d %H:%M UTC")),
+        None => "The reference match has not been run yet (protest auto-eval).".into(),
+    };
+    Table {
+        name: "auto-eval",
+        title: "Automatic reference match per system".into(),
+        label_header: "System".into(),
+        columns,
+        rows,
+        notes: vec![
+            latest,
+            "Match reference/judged: equal to the reference translation / to a translation annotators judged correct \
+             (docs/auto-eval.md). To humans: all not matched; open: of those, without a human verdict on the pronoun yet. \
+             Matches judged ✗: matched, yet humans judged the pronoun incorrect."
+                .into(),
+        ],
+    }
+}
+
+/// The history of rounds: how much each one settled.
+pub fn rounds_table(master: &Master) -> Table {
+    let columns = vec![
+        Column::new(["Run"]),
+        Column::new(["Judged references"]),
+        Column::new(["Matches"]),
+        Column::new(["Settled"]),
+        Column::new(["Unsettled"]),
+        Column::new(["Mismatch"]),
+        Column::new(["No translation"]),
+        Column::new(["No reference"]),
+    ];
+    let rows = master
+        .auto_eval
+        .rounds
+        .iter()
+        .map(|r| {
+            let mut cells = vec![Cell::Text(r.run.format("%Y-%m-%d %H:%M").to_string())];
+            cells.extend(
+                [
+                    r.judged_references,
+                    r.matches,
+                    r.settled,
+                    r.unsettled,
+                    r.mismatches,
+                    r.no_translation,
+                    r.no_reference,
+                ]
+                .map(|n| Cell::Count(n.into())),
+            );
+            Row::data(0, format!("Round {}", r.round), cells)
+        })
+        .collect();
+    Table {
+        name: "rounds",
+        title: "Rounds of the reference match".into(),
+        label_header: "Round".into(),
+        columns,
+        rows,
+        notes: vec![
+            "Judged references: translations annotators judged correct, used as additional references. \
+             Settled: matched for the first time; unsettled: no longer matched since a judgement changed. Times in UTC."
+                .into(),
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{judge, tiny};
+    use Judgement::{No, Unset, Yes};
+
+    #[test]
+    fn per_system_outcomes() {
+        let mut m = tiny();
+        let before = system_matches(&m)[0].counts;
+        assert_eq!((before.candidates, before.not_run, before.open), (3, 3, 3));
+        m.auto_eval = crate::metrics::auto_eval::run(&m, m.created);
+        judge(&mut m, 6, 1, No, Unset);
+        let system = &system_matches(&m)[0];
+        assert_eq!(system.name, "mt");
+        let s = system.counts;
+        assert_eq!((s.candidates, s.reference_matches, s.judged_matches, s.mismatches), (3, 1, 0, 2));
+        assert_eq!((s.to_humans(), s.open, s.not_run, s.matches_judged_incorrect), (2, 1, 0, 0));
+        judge(&mut m, 4, 2, No, Unset);
+        judge(&mut m, 1, 2, Yes, Yes);
+        assert_eq!(system_matches(&m)[0].counts.matches_judged_incorrect, 1);
+        let t = table(&m);
+        assert_eq!(t.rows.len(), 2);
+        assert_eq!(t.rows[1].cells[0], Cell::Count(3));
+        let rounds = rounds_table(&m);
+        assert_eq!(rounds.rows[0].label, "Round 1");
+        assert_eq!(rounds.rows[0].cells[2], Cell::Count(1));
+    }
+}

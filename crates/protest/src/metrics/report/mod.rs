@@ -1,0 +1,116 @@
+//! Reports on a master (docs/reports.md): annotation results, inter-annotator
+//! agreement, per-system scores, what the automatic match did, and the automatic metrics against
+//! the human judgements.
+//!
+//! Each report is computed as plain data (for the GUI's views and charts) and turned into a
+//! [`Table`]; [`registry`] declares every table once, [`Format`] renders tables as text, CSV,
+//! Markdown or LaTeX.
+
+pub mod agreement;
+pub mod auto_stats;
+pub mod layout;
+pub mod metrics;
+pub mod registry;
+pub mod render;
+pub mod results;
+pub mod scores;
+pub mod table;
+
+pub use registry::{Section, TABLES, TableKind};
+pub use render::Format;
+pub use table::{Cell, Column, Row, RowKind, Table};
+
+use crate::model::{AnnotatorId, CandidateId, CorpusRole, Master, Record};
+use crate::store::atomic;
+use crate::{Error, Result};
+use registry::Sources;
+use std::path::{Path, PathBuf};
+
+/// Builds the requested tables.
+pub fn tables<'k>(master: &Master, kinds: impl IntoIterator<Item = &'k TableKind>) -> Vec<Table> {
+    tables_judged_by(master, kinds, metrics::Judges::Verdicts)
+}
+
+/// Builds the requested tables, the APT tables set against `judges`.
+pub fn tables_judged_by<'k>(
+    master: &Master,
+    kinds: impl IntoIterator<Item = &'k TableKind>,
+    judges: metrics::Judges,
+) -> Vec<Table> {
+    let sources = Sources::new(master, judges);
+    kinds.into_iter().map(|kind| sources.build(kind)).collect()
+}
+
+/// Writes one table to `path` in `format`, replacing the file atomically.
+pub fn write_table(path: &Path, table: &Table, format: Format) -> Result<()> {
+    atomic::write(&crate::store::disk::Os, path, format.render(table).as_bytes()).map(drop)
+}
+
+/// Writes each table to `dir/NAME.EXT` (e.g. `results.csv`), creating the folder; returns the
+/// files written. What `protest report --output DIR` and the GUI's *Export all* do.
+pub fn write_tables(dir: &Path, tables: &[Table], format: Format) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    tables
+        .iter()
+        .map(|table| {
+            let path = dir.join(format.file_name(table));
+            write_table(&path, table, format).map(|()| path)
+        })
+        .collect()
+}
+
+/// The people behind `records`: the researcher first if among them, then annotators in master
+/// order.
+fn annotators<'a>(master: &Master, records: impl Iterator<Item = &'a Record>) -> Vec<AnnotatorId> {
+    let mut with: Vec<AnnotatorId> = records.map(|r| r.annotator).collect();
+    with.sort();
+    with.dedup();
+    let listed = master.annotators.iter().map(|a| a.id);
+    std::iter::once(AnnotatorId::RESEARCHER).chain(listed).filter(|a| with.binary_search(a).is_ok()).collect()
+}
+
+/// A translation corpus's name in tables, marked if it is the reference and does not say so.
+fn translation_label(name: &str, role: CorpusRole) -> String {
+    match role {
+        CorpusRole::Reference if !name.to_lowercase().contains("reference") => format!("{name} (reference)"),
+        _ => name.to_owned(),
+    }
+}
+
+/// The position in `master.categories` of a candidate's category.
+fn category_index(master: &Master, candidate: CandidateId) -> Option<usize> {
+    master.category_position(master.candidate(candidate)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_written_one_file_each_as_rendered() {
+        let dir = tempfile::tempdir().unwrap();
+        let master = crate::testing::tiny();
+        let tables = tables(&master, ["results", "scores"].map(|n| TableKind::named(n).unwrap()));
+        let out = dir.path().join("new folder");
+        let written = write_tables(&out, &tables, Format::Latex).unwrap();
+        assert_eq!(written, [out.join("results.tex"), out.join("scores.tex")]);
+        for (path, table) in written.iter().zip(&tables) {
+            assert_eq!(std::fs::read_to_string(path).unwrap(), Format::Latex.render(table));
+        }
+        let blocked = dir.path().join("a file");
+        std::fs::write(&blocked, "").unwrap();
+        let err = write_tables(&blocked, &tables, Format::Csv).unwrap_err();
+        assert_eq!(err.path(), blocked, "{err}");
+    }
+
+    #[test]
+    fn every_table_is_named_for_its_kind() {
+        let master = crate::testing::tiny();
+        let tables = tables(&master, TABLES);
+        let names: Vec<&str> = tables.iter().map(|t| t.name).collect();
+        assert_eq!(names, TABLES.iter().map(|k| k.name).collect::<Vec<_>>());
+        for t in &tables {
+            assert!(t.rows.iter().all(|r| r.cells.is_empty() || r.cells.len() == t.columns.len()), "{}", t.name);
+        }
+    }
+}

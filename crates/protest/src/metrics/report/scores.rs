@@ -1,0 +1,272 @@
+//! Per-system scores (paper 003, Table 1, column "PROTEST"): the share of a translation's examples
+//! whose pronoun is correct, overall and per category.
+//!
+//! A candidate counts as correct when its pronoun verdict (`crate::metrics::verdict`) is ✓, or — where no
+//! human decided — when the reference match settled it. The antecedent judgement does not enter:
+//! the pronoun is already judged given the antecedent head's translation.
+
+use super::layout;
+use super::table::{Cell, Column, Row, Table};
+use crate::metrics::verdict::{Basis, Verdicts};
+use crate::model::{CorpusId, CorpusRole, Judgement, Master, Role};
+use std::collections::BTreeMap;
+
+/// How a corpus's examples came out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub examples: u64,
+    /// Correct by the humans' verdict.
+    pub judged_correct: u64,
+    /// Correct by the reference match, with no human verdict.
+    pub matched: u64,
+    pub incorrect: u64,
+    /// Neither decided by humans nor matched.
+    pub undecided: u64,
+}
+
+impl Tally {
+    pub fn correct(&self) -> u64 {
+        self.judged_correct + self.matched
+    }
+
+    /// Share of the examples that are correct; `None` without examples.
+    pub fn score(&self) -> Option<f64> {
+        (self.examples > 0).then(|| self.correct() as f64 / self.examples as f64)
+    }
+
+    /// The counts behind the score, in words.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} of {} correct ({} judged, {} matched), {} incorrect, {} undecided",
+            self.correct(),
+            self.examples,
+            self.judged_correct,
+            self.matched,
+            self.incorrect,
+            self.undecided
+        )
+    }
+}
+
+/// A group of bars in a chart of scores: all categories, or one category; a tally per system.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChartGroup {
+    pub label: String,
+    /// In the order of [`Scores::systems`].
+    pub tallies: Vec<Tally>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SystemScores {
+    pub corpus: CorpusId,
+    pub name: String,
+    pub role: CorpusRole,
+    pub overall: Tally,
+    /// Per category, in master order.
+    pub categories: Vec<Tally>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scores {
+    /// Every translation corpus (the reference too), in master order.
+    pub systems: Vec<SystemScores>,
+    /// How many candidates' pronoun verdicts rest on each rule.
+    pub bases: BTreeMap<Basis, u64>,
+    /// Matched candidates that humans judged anyway, and how many of those they judged ✗ (the
+    /// human verdict counted).
+    pub matched_and_judged: u64,
+    pub matched_but_incorrect: u64,
+}
+
+pub fn scores(master: &Master) -> Scores {
+    let verdicts = Verdicts::new(master);
+    let mut scores =
+        Scores { systems: Vec::new(), bases: BTreeMap::new(), matched_and_judged: 0, matched_but_incorrect: 0 };
+    for corpus in master.translations() {
+        let mut system = SystemScores {
+            corpus: corpus.id,
+            name: corpus.name.clone(),
+            role: corpus.role,
+            overall: Tally::default(),
+            categories: vec![Tally::default(); master.categories.len()],
+        };
+        for candidate in master.candidates.iter().filter(|c| c.corpus == corpus.id) {
+            let Some(ci) = super::category_index(master, candidate.id) else { continue };
+            let decision = verdicts.decide(candidate.id, Role::Pronoun);
+            let matched = master.auto_eval.matched(candidate.id);
+            *scores.bases.entry(decision.basis).or_default() += 1;
+            if matched && decision.is_decided() {
+                scores.matched_and_judged += 1;
+                scores.matched_but_incorrect += u64::from(decision.judgement == Judgement::No);
+            }
+            for tally in [&mut system.overall, &mut system.categories[ci]] {
+                tally.examples += 1;
+                match decision.judgement {
+                    Judgement::Yes => tally.judged_correct += 1,
+                    Judgement::No => tally.incorrect += 1,
+                    Judgement::Unset if matched => tally.matched += 1,
+                    Judgement::Unset => tally.undecided += 1,
+                }
+            }
+        }
+        scores.systems.push(system);
+    }
+    scores
+}
+
+fn system_label(s: &SystemScores) -> String {
+    super::translation_label(&s.name, s.role)
+}
+
+/// The rule of `crate::metrics::verdict`, in words, for the notes of tables that use it.
+pub(super) const VERDICT_RULE: &str = "an adjudicator's judgement, else the researcher's, else the annotators' \
+     (one alone, all agreeing, or the majority; a tie is undecided)";
+
+impl Scores {
+    fn rule_notes(&self) -> Vec<String> {
+        let mut notes = vec![format!(
+            "Correct: the pronoun verdict is ✓, or no human decided and the reference match settled it. \
+             Verdict where several judged: {VERDICT_RULE}."
+        )];
+        let used: Vec<String> = self.bases.iter().map(|(b, n)| format!("{n} {}", b.describe())).collect();
+        if !used.is_empty() {
+            notes.push(format!("Pronoun verdicts used: {}.", used.join(", ")));
+        }
+        if self.matched_and_judged > 0 {
+            notes.push(format!(
+                "{} matched translations were also judged by humans, whose verdict counted ({} of them ✗).",
+                self.matched_and_judged, self.matched_but_incorrect
+            ));
+        }
+        notes
+    }
+
+    /// The groups of a bar chart: all categories first, then every category some system has
+    /// examples of, in master order.
+    pub fn chart_groups(&self, master: &Master) -> Vec<ChartGroup> {
+        let all =
+            ChartGroup { label: "All categories".into(), tallies: self.systems.iter().map(|s| s.overall).collect() };
+        let categories = master.categories.iter().enumerate().map(|(i, category)| ChartGroup {
+            label: category.title().to_owned(),
+            tallies: self.systems.iter().map(|s| s.categories[i]).collect(),
+        });
+        std::iter::once(all).chain(categories.filter(|g| g.tallies.iter().any(|t| t.examples > 0))).collect()
+    }
+
+    /// One row per translation: examples, where the correct ones come from, score.
+    pub fn table(&self) -> Table {
+        let columns = vec![
+            Column::new(["Examples"]),
+            Column::new(["Correct", "judged"]),
+            Column::new(["Correct", "matched"]),
+            Column::new(["Incorrect"]),
+            Column::new(["Undecided"]),
+            Column::new(["Score"]),
+        ];
+        let rows = self
+            .systems
+            .iter()
+            .map(|s| {
+                let t = &s.overall;
+                let cells = vec![
+                    Cell::Count(t.examples),
+                    Cell::Count(t.judged_correct),
+                    Cell::Count(t.matched),
+                    Cell::Count(t.incorrect),
+                    Cell::Count(t.undecided),
+                    Cell::number(t.score(), 3),
+                ];
+                Row::data(0, system_label(s), cells)
+            })
+            .collect();
+        Table {
+            name: "scores",
+            title: "Share of examples translated correctly per system".into(),
+            label_header: "System".into(),
+            columns,
+            rows,
+            notes: self.rule_notes(),
+        }
+    }
+
+    /// Categories down, systems across: the score of each system in each category.
+    pub fn category_table(&self, master: &Master) -> Table {
+        let columns = self.systems.iter().map(|s| Column::new([system_label(s)])).collect();
+        let cells = |tally: &dyn Fn(&SystemScores) -> Tally| {
+            self.systems.iter().map(|s| Cell::number(tally(s).score(), 3)).collect::<Vec<_>>()
+        };
+        let mut rows: Vec<Row> =
+            layout::lines(&master.categories).iter().map(|l| l.row(|i| cells(&|s| s.categories[i]))).collect();
+        rows.push(Row::total("All categories", cells(&|s| s.overall)));
+        let mut notes =
+            vec!["Share of each category's examples translated correctly; – where there are none.".to_string()];
+        notes.extend(self.rule_notes());
+        Table {
+            name: "category-scores",
+            title: "Share of examples translated correctly per category and system".into(),
+            label_header: "Category".into(),
+            columns,
+            rows,
+            notes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{judge, tiny};
+    use Judgement::{No, Unset, Yes};
+
+    #[test]
+    fn humans_first_then_matches() {
+        let mut m = tiny();
+        m.auto_eval = crate::metrics::auto_eval::run(&m, m.created); // matches candidate 4 (pleonastic Il)
+        judge(&mut m, 1, 1, Yes, Yes);
+        judge(&mut m, 3, 1, Yes, Unset);
+        judge(&mut m, 5, 1, No, Unset);
+        judge(&mut m, 2, 1, No, No);
+        judge(&mut m, 2, 2, Yes, Yes); // a tie: undecided
+        judge(&mut m, 6, 2, Unset, Unset); // bad translation, say: undecided
+        let s = scores(&m);
+        let [reference, mt] = &s.systems[..] else { panic!() };
+        let tally = |examples, judged_correct, matched, incorrect, undecided| Tally {
+            examples,
+            judged_correct,
+            matched,
+            incorrect,
+            undecided,
+        };
+        assert_eq!(reference.overall, tally(3, 2, 0, 1, 0));
+        assert_eq!(mt.overall, tally(3, 0, 1, 0, 2));
+        assert_eq!(format!("{:.3}", reference.overall.score().unwrap()), "0.667");
+        assert_eq!(mt.categories[9], tally(1, 0, 1, 0, 0), "pleonastic: matched");
+        assert_eq!(mt.categories[0], tally(1, 0, 0, 0, 1), "anaphoric: tied");
+        assert_eq!(mt.categories[1], Tally::default());
+        assert_eq!(s.bases[&Basis::Single], 3);
+        assert_eq!(s.bases[&Basis::Tie], 1);
+        assert_eq!(s.bases[&Basis::Unjudged], 2);
+
+        // A human verdict beats the match.
+        judge(&mut m, 4, 2, No, Unset);
+        let s = scores(&m);
+        assert_eq!(s.systems[1].overall, tally(3, 0, 0, 1, 2));
+        assert_eq!((s.matched_and_judged, s.matched_but_incorrect), (1, 1));
+
+        let groups = s.chart_groups(&m);
+        let labels: Vec<&str> = groups.iter().map(|g| g.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["All categories", "Inter-sentential “it”, subject", "Pleonastic “it”", "Deictic singular “you”"]
+        );
+        assert_eq!(groups[0].tallies, [s.systems[0].overall, s.systems[1].overall]);
+        assert_eq!(groups[2].tallies[1], tally(1, 0, 0, 1, 0));
+        assert_eq!(groups[0].tallies[0].describe(), "2 of 3 correct (2 judged, 0 matched), 1 incorrect, 0 undecided");
+
+        let table = s.category_table(&m);
+        assert_eq!(table.columns[0].path, ["reference"]);
+        let event = table.rows.iter().find(|r| r.label.starts_with("Event")).unwrap();
+        assert_eq!(event.cells, [Cell::number(None, 3), Cell::number(None, 3)]);
+        assert_eq!(table.rows.last().unwrap().cells[0], Cell::number(Some(2.0 / 3.0), 3));
+    }
+}

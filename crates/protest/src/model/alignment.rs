@@ -1,0 +1,165 @@
+//! Word alignments in Moses/Pharaoh format: one line per sentence, `i-j` pairs, 0-based source
+//! index `i` and target index `j` (docs/domain.md, "Concepts").
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::ser::{SerializeSeq, Serializer};
+use serde::{Deserialize, Serialize};
+use std::fmt::{self, Write as _};
+
+/// The links of one sentence, sorted by source then target index, without duplicates.
+pub type Links = Vec<(u32, u32)>;
+
+/// A source↔translation alignment: the links of each sentence.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Alignment {
+    sentences: Vec<Links>,
+}
+
+impl Alignment {
+    pub fn new(mut sentences: Vec<Links>) -> Self {
+        for links in &mut sentences {
+            links.sort_unstable();
+            links.dedup();
+        }
+        Alignment { sentences }
+    }
+
+    pub fn len(&self) -> usize {
+        self.sentences.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sentences.is_empty()
+    }
+
+    pub fn sentence(&self, sentence: u32) -> &[(u32, u32)] {
+        self.sentences.get(sentence as usize).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn sentences(&self) -> impl ExactSizeIterator<Item = &[(u32, u32)]> {
+        self.sentences.iter().map(Vec::as_slice)
+    }
+
+    /// Target tokens aligned to one source token, ascending.
+    pub fn targets(&self, sentence: u32, source_token: u32) -> Vec<u32> {
+        self.links_of(sentence, source_token).iter().map(|&(_, t)| t).collect()
+    }
+
+    /// The links of one source token, by ascending target token.
+    pub fn links_of(&self, sentence: u32, source_token: u32) -> &[(u32, u32)] {
+        let links = self.sentence(sentence);
+        let start = links.partition_point(|&(s, _)| s < source_token);
+        let len = links[start..].partition_point(|&(s, _)| s == source_token);
+        &links[start..start + len]
+    }
+
+    /// The same links read the other way round (for files written `j-i`).
+    pub fn reversed(&self) -> Alignment {
+        Alignment::new(self.sentences.iter().map(|l| l.iter().map(|&(s, t)| (t, s)).collect()).collect())
+    }
+}
+
+/// Parses one Moses alignment line. The message says which pair is wrong and why.
+pub fn parse_line(line: &str) -> Result<Links, String> {
+    let mut links = Vec::new();
+    for pair in line.split_ascii_whitespace() {
+        let (i, j) =
+            pair.split_once('-').ok_or_else(|| format!("malformed pair '{pair}': expected i-j with two numbers"))?;
+        let number = |s: &str| {
+            s.parse::<u32>().map_err(|_| format!("malformed pair '{pair}': '{s}' is not a non-negative whole number"))
+        };
+        links.push((number(i)?, number(j)?));
+    }
+    links.sort_unstable();
+    links.dedup();
+    Ok(links)
+}
+
+/// Writes one sentence's links as a Moses line.
+pub fn format_line(links: &[(u32, u32)]) -> String {
+    let mut out = String::with_capacity(links.len() * 6);
+    for (n, (i, j)) in links.iter().enumerate() {
+        if n > 0 {
+            out.push(' ');
+        }
+        let _ = write!(out, "{i}-{j}");
+    }
+    out
+}
+
+/// Serialised as one Moses line per sentence, the format researchers already read.
+impl Serialize for Alignment {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.sentences.len()))?;
+        for links in &self.sentences {
+            seq.serialize_element(&format_line(links))?;
+        }
+        seq.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Alignment {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Lines;
+        impl<'de> Visitor<'de> for Lines {
+            type Value = Alignment;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of Moses alignment lines such as \"0-0 1-2\"")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Alignment, A::Error> {
+                let mut sentences = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                while let Some(line) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
+                    let links = parse_line(&line)
+                        .map_err(|m| de::Error::custom(format!("sentence {}: {m}", sentences.len())))?;
+                    sentences.push(links);
+                }
+                Ok(Alignment { sentences })
+            }
+        }
+        deserializer.deserialize_seq(Lines)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_sorts_pairs() {
+        assert_eq!(parse_line("2-1 0-0 1-2 0-0").unwrap(), vec![(0, 0), (1, 2), (2, 1)]);
+        assert_eq!(parse_line("").unwrap(), vec![]);
+        assert_eq!(parse_line("  0-1   3-4 ").unwrap(), vec![(0, 1), (3, 4)]);
+    }
+
+    #[test]
+    fn malformed_pairs_are_named() {
+        assert!(parse_line("0-1 3_4").unwrap_err().contains("'3_4'"));
+        assert!(parse_line("0-x").unwrap_err().contains("'x'"));
+        assert!(parse_line("-1-2").is_err());
+        assert!(parse_line("1-").is_err());
+    }
+
+    #[test]
+    fn targets_of_a_source_token() {
+        let a = Alignment::new(vec![vec![(0, 0), (1, 3), (1, 1), (2, 2)]]);
+        assert_eq!(a.targets(0, 1), vec![1, 3]);
+        assert_eq!(a.targets(0, 5), Vec::<u32>::new());
+        assert_eq!(a.targets(7, 0), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn json_round_trip_uses_moses_lines() {
+        let a = Alignment::new(vec![vec![(0, 0), (1, 2)], vec![]]);
+        let json = serde_json::to_string(&a).unwrap();
+        assert_eq!(json, r#"["0-0 1-2",""]"#);
+        assert_eq!(serde_json::from_str::<Alignment>(&json).unwrap(), a);
+        let err = serde_json::from_str::<Alignment>(r#"["0-0","1:2"]"#).unwrap_err();
+        assert!(err.to_string().contains("sentence 1: malformed pair '1:2'"), "{err}");
+    }
+
+    #[test]
+    fn reversal_swaps_sides() {
+        let a = Alignment::new(vec![vec![(0, 1), (2, 0)]]);
+        assert_eq!(a.reversed().sentence(0), &[(0, 2), (1, 0)]);
+    }
+}

@@ -1,0 +1,136 @@
+//! Stored results of the automatic reference match (the rule is in docs/auto-eval.md and
+//! `crate::metrics::auto_eval`).
+
+use super::ids::CandidateId;
+use super::{Candidate, CorpusRole, Master};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// How an MT system's candidate compares with the references of its example.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Equal to a reference: counts as correct without manual work.
+    Match,
+    /// Differs from every reference: referred to a human.
+    Mismatch,
+    /// The candidate has no aligned token for the pronoun or for an antecedent head.
+    NoTranslation,
+    /// The example has no usable reference to compare with.
+    NoReference,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 4] = [Outcome::Match, Outcome::Mismatch, Outcome::NoTranslation, Outcome::NoReference];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Match => "match",
+            Outcome::Mismatch => "mismatch",
+            Outcome::NoTranslation => "no translation",
+            Outcome::NoReference => "no reference",
+        }
+    }
+}
+
+/// The latest outcome of one candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchEntry {
+    pub candidate: CandidateId,
+    pub outcome: Outcome,
+    /// For a match: the candidate whose translation served as the reference — the reference
+    /// corpus's candidate of the same example, or a candidate annotators judged correct.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<CandidateId>,
+    /// The round (1-based) since which the candidate has had this outcome and reference.
+    pub round: u32,
+}
+
+/// One run of the match, with what it found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Round {
+    /// 1-based, in order.
+    pub round: u32,
+    pub run: DateTime<Utc>,
+    /// Translations judged correct by annotators that served as additional references.
+    pub judged_references: u32,
+    pub matches: u32,
+    pub mismatches: u32,
+    pub no_translation: u32,
+    pub no_reference: u32,
+    /// Candidates that match now and did not before this round: manual work saved.
+    pub settled: u32,
+    /// Candidates that matched before and no longer do (a judgement they relied on changed).
+    pub unsettled: u32,
+}
+
+impl Round {
+    /// Candidates the round compared.
+    pub fn candidates(&self) -> u32 {
+        self.matches + self.mismatches + self.no_translation + self.no_reference
+    }
+
+    pub fn count(&self, outcome: Outcome) -> u32 {
+        match outcome {
+            Outcome::Match => self.matches,
+            Outcome::Mismatch => self.mismatches,
+            Outcome::NoTranslation => self.no_translation,
+            Outcome::NoReference => self.no_reference,
+        }
+    }
+}
+
+/// The automatic evaluation part of a master: the latest outcome per MT-system candidate and the
+/// history of rounds.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutoEval {
+    /// By candidate id, ascending, at most one per candidate.
+    #[serde(default)]
+    pub outcomes: Vec<MatchEntry>,
+    /// Oldest first.
+    #[serde(default)]
+    pub rounds: Vec<Round>,
+}
+
+impl AutoEval {
+    /// True before the match has ever run (the field is then left out of the file).
+    pub fn is_empty(&self) -> bool {
+        self.outcomes.is_empty() && self.rounds.is_empty()
+    }
+
+    pub fn entry(&self, candidate: CandidateId) -> Option<&MatchEntry> {
+        self.outcomes.binary_search_by_key(&candidate, |e| e.candidate).ok().map(|i| &self.outcomes[i])
+    }
+
+    /// Whether the latest round settled the candidate as correct.
+    pub fn matched(&self, candidate: CandidateId) -> bool {
+        self.entry(candidate).is_some_and(|e| e.outcome == Outcome::Match)
+    }
+}
+
+impl Master {
+    /// Whether the automatic reference match compares a candidate: only MT systems' candidates
+    /// are (the reference is what they are compared with).
+    pub fn is_compared(&self, candidate: &Candidate) -> bool {
+        self.corpus(candidate.corpus).is_some_and(|c| c.role == CorpusRole::System)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_found_by_candidate() {
+        let entry = |id, outcome| MatchEntry { candidate: CandidateId(id), outcome, reference: None, round: 1 };
+        let auto = AutoEval {
+            outcomes: vec![entry(2, Outcome::Match), entry(4, Outcome::Mismatch), entry(9, Outcome::NoTranslation)],
+            rounds: vec![],
+        };
+        assert!(auto.matched(CandidateId(2)));
+        assert!(!auto.matched(CandidateId(4)));
+        assert!(!auto.matched(CandidateId(3)));
+        assert_eq!(auto.entry(CandidateId(9)).map(|e| e.outcome), Some(Outcome::NoTranslation));
+        assert!(!auto.is_empty() && AutoEval::default().is_empty());
+    }
+}

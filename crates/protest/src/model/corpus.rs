@@ -1,0 +1,61 @@
+//! Corpora: the English source and its translations (reference and MT systems).
+
+use super::ids::{CorpusId, TokenRef};
+use crate::model::alignment::Alignment;
+use crate::model::tokens;
+use serde::{Deserialize, Serialize};
+
+/// What a corpus is to the test suite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CorpusRole {
+    /// The English text the examples are drawn from.
+    Source,
+    /// The human reference translation.
+    Reference,
+    /// The output of an MT system.
+    System,
+}
+
+impl CorpusRole {
+    pub fn is_translation(self) -> bool {
+        self != CorpusRole::Source
+    }
+}
+
+/// A tokenised text, one sentence per line, with its alignment to the source if it is a
+/// translation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Corpus {
+    pub id: CorpusId,
+    pub name: String,
+    pub role: CorpusRole,
+    pub sentences: Vec<String>,
+    /// Source↔this alignment. Absent for the source and for translations brought in without a
+    /// whole alignment (the original tool kept only the aligned positions of each candidate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alignment: Option<Alignment>,
+}
+
+impl Corpus {
+    pub fn sentence(&self, index: u32) -> Option<&str> {
+        self.sentences.get(index as usize).map(String::as_str)
+    }
+
+    pub fn token(&self, at: TokenRef) -> Option<&str> {
+        tokens::token(self.sentence(at.sentence)?, at.token)
+    }
+
+    pub fn token_count(&self, sentence: u32) -> Option<usize> {
+        self.sentence(sentence).map(tokens::token_count)
+    }
+
+    pub fn contains(&self, at: TokenRef) -> bool {
+        self.token_count(at.sentence).is_some_and(|n| (at.token as usize) < n)
+    }
+
+    /// The tokens at the given places, joined by spaces (for reports and summaries).
+    pub fn words(&self, at: &[TokenRef]) -> String {
+        at.iter().filter_map(|&t| self.token(t)).collect::<Vec<_>>().join(" ")
+    }
+}

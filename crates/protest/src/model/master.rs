@@ -1,0 +1,338 @@
+//! The master: a whole test suite with its translations, annotators and annotations.
+
+use super::auto_eval::AutoEval;
+use super::candidate::Candidate;
+use super::corpus::{Corpus, CorpusRole};
+use super::ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo};
+use super::record::Record;
+use super::suite::{Category, Example};
+use super::tasks::TaskSet;
+use chrono::{DateTime, Utc};
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::ops::Range;
+
+/// The `format` field of every master file.
+pub const MASTER_FORMAT: &str = "protest-master";
+/// The master format version this build writes (and the newest it reads).
+pub const MASTER_VERSION: u32 = 1;
+
+/// Source and target language codes (`en`, `fr`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Languages {
+    pub source: String,
+    pub target: String,
+}
+
+impl Default for Languages {
+    fn default() -> Self {
+        Languages { source: "en".into(), target: "fr".into() }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Run the conflict checks (docs/domain.md, "Conflict rules") (for this master and every batch made from it).
+    #[serde(default = "yes")]
+    pub conflict_checks: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { conflict_checks: true }
+    }
+}
+
+/// A named person who annotates. The researcher ([`AnnotatorId::RESEARCHER`]) is implicit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Annotator {
+    pub id: AnnotatorId,
+    pub name: String,
+}
+
+/// The records of a master, at most one per (candidate, annotator), kept in that order so that
+/// files are deterministic and one candidate's records are a contiguous range.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Records(BTreeMap<(CandidateId, AnnotatorId), Record>);
+
+impl Records {
+    pub fn get(&self, candidate: CandidateId, annotator: AnnotatorId) -> Option<&Record> {
+        self.0.get(&(candidate, annotator))
+    }
+
+    /// Inserts or replaces the record of its (candidate, annotator); returns the old one.
+    pub fn put(&mut self, record: Record) -> Option<Record> {
+        self.0.insert((record.candidate, record.annotator), record)
+    }
+
+    pub fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Option<Record> {
+        self.0.remove(&(candidate, annotator))
+    }
+
+    /// All annotators' records of one candidate, by annotator id.
+    pub fn of_candidate(&self, candidate: CandidateId) -> impl Iterator<Item = &Record> {
+        self.0.range((candidate, AnnotatorId(0))..=(candidate, AnnotatorId(u32::MAX))).map(|(_, r)| r)
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Record> {
+        self.0.values()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl FromIterator<Record> for Records {
+    fn from_iter<I: IntoIterator<Item = Record>>(iter: I) -> Self {
+        Records(iter.into_iter().map(|r| ((r.candidate, r.annotator), r)).collect())
+    }
+}
+
+impl Serialize for Records {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.values())
+    }
+}
+
+impl<'de> Deserialize<'de> for Records {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct List;
+        impl<'de> Visitor<'de> for List {
+            type Value = Records;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of annotation records")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Records, A::Error> {
+                let mut records = BTreeMap::new();
+                while let Some(r) = seq.next_element::<Record>()? {
+                    let key = (r.candidate, r.annotator);
+                    if records.insert(key, r).is_some() {
+                        return Err(de::Error::custom(format!(
+                            "two records for candidate {} by annotator {}",
+                            key.0, key.1
+                        )));
+                    }
+                }
+                Ok(Records(records))
+            }
+        }
+        deserializer.deserialize_seq(List)
+    }
+}
+
+/// Lookup tables rebuilt from the lists; never stored.
+#[derive(Debug, Clone, Default)]
+struct Index {
+    examples: HashMap<ExampleNo, usize>,
+    candidates: HashMap<CandidateId, usize>,
+    by_example: HashMap<ExampleNo, Vec<usize>>,
+    categories: HashMap<String, usize>,
+    /// Per example (by position), the position of its category: reports and validation ask for
+    /// the category of every candidate, and hashing its name each time showed.
+    example_categories: Vec<Option<usize>>,
+}
+
+/// A whole test suite: corpora, examples, candidates, annotators, records and task sets.
+///
+/// The lists are public so that importers can build masters; whoever changes categories,
+/// examples or candidates must call [`Master::reindex`] afterwards.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Master {
+    pub format: String,
+    pub version: u32,
+    /// Identifies the master, so a batch can be checked to belong to it.
+    pub id: String,
+    #[serde(default)]
+    pub description: String,
+    pub created: DateTime<Utc>,
+    /// Incremented by every full save; ties the journal beside the file to this state.
+    #[serde(default)]
+    pub revision: u64,
+    #[serde(default)]
+    pub languages: Languages,
+    #[serde(default)]
+    pub settings: Settings,
+    /// First sentence of each document, ascending, starting at 0.
+    pub documents: Vec<u32>,
+    pub corpora: Vec<Corpus>,
+    pub categories: Vec<Category>,
+    pub examples: Vec<Example>,
+    pub candidates: Vec<Candidate>,
+    #[serde(default)]
+    pub annotators: Vec<Annotator>,
+    #[serde(default)]
+    pub records: Records,
+    #[serde(default)]
+    pub task_sets: Vec<TaskSet>,
+    /// Results of the automatic reference match; left out of the file until it has run.
+    #[serde(default, skip_serializing_if = "AutoEval::is_empty")]
+    pub auto_eval: AutoEval,
+    #[serde(skip)]
+    index: Index,
+}
+
+impl PartialEq for Master {
+    fn eq(&self, other: &Self) -> bool {
+        // The index is derived from the rest.
+        self.format == other.format
+            && self.version == other.version
+            && self.id == other.id
+            && self.description == other.description
+            && self.created == other.created
+            && self.revision == other.revision
+            && self.languages == other.languages
+            && self.settings == other.settings
+            && self.documents == other.documents
+            && self.corpora == other.corpora
+            && self.categories == other.categories
+            && self.examples == other.examples
+            && self.candidates == other.candidates
+            && self.annotators == other.annotators
+            && self.records == other.records
+            && self.task_sets == other.task_sets
+            && self.auto_eval == other.auto_eval
+    }
+}
+
+impl Master {
+    /// An empty master with a fresh id.
+    pub fn new(id: String, created: DateTime<Utc>) -> Self {
+        Master {
+            format: MASTER_FORMAT.into(),
+            version: MASTER_VERSION,
+            id,
+            description: String::new(),
+            created,
+            revision: 0,
+            languages: Languages::default(),
+            settings: Settings::default(),
+            documents: Vec::new(),
+            corpora: Vec::new(),
+            categories: Vec::new(),
+            examples: Vec::new(),
+            candidates: Vec::new(),
+            annotators: Vec::new(),
+            records: Records::default(),
+            task_sets: Vec::new(),
+            auto_eval: AutoEval::default(),
+            index: Index::default(),
+        }
+    }
+
+    /// Rebuilds the lookup tables after the lists changed.
+    pub fn reindex(&mut self) {
+        let categories: HashMap<String, usize> =
+            self.categories.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect();
+        let mut index = Index {
+            examples: self.examples.iter().enumerate().map(|(i, e)| (e.no, i)).collect(),
+            candidates: self.candidates.iter().enumerate().map(|(i, c)| (c.id, i)).collect(),
+            by_example: HashMap::new(),
+            example_categories: self.examples.iter().map(|e| categories.get(&e.category).copied()).collect(),
+            categories,
+        };
+        for (i, c) in self.candidates.iter().enumerate() {
+            index.by_example.entry(c.example).or_default().push(i);
+        }
+        self.index = index;
+    }
+
+    pub fn source(&self) -> Option<&Corpus> {
+        self.corpora.iter().find(|c| c.role == CorpusRole::Source)
+    }
+
+    pub fn reference(&self) -> Option<&Corpus> {
+        self.corpora.iter().find(|c| c.role == CorpusRole::Reference)
+    }
+
+    pub fn translations(&self) -> impl Iterator<Item = &Corpus> {
+        self.corpora.iter().filter(|c| c.role.is_translation())
+    }
+
+    pub fn corpus(&self, id: CorpusId) -> Option<&Corpus> {
+        self.corpora.iter().find(|c| c.id == id)
+    }
+
+    pub fn category(&self, name: &str) -> Option<&Category> {
+        self.index.categories.get(name).map(|&i| &self.categories[i])
+    }
+
+    pub fn example(&self, no: ExampleNo) -> Option<&Example> {
+        self.index.examples.get(&no).map(|&i| &self.examples[i])
+    }
+
+    pub fn candidate(&self, id: CandidateId) -> Option<&Candidate> {
+        self.index.candidates.get(&id).map(|&i| &self.candidates[i])
+    }
+
+    /// Every translation of one example, in the order of the candidate list.
+    pub fn candidates_of(&self, example: ExampleNo) -> impl Iterator<Item = &Candidate> {
+        self.index.by_example.get(&example).into_iter().flatten().map(|&i| &self.candidates[i])
+    }
+
+    /// A candidate's example and category, the two things nearly every caller needs with it.
+    pub fn example_of(&self, candidate: &Candidate) -> Option<(&Example, &Category)> {
+        let (example, category) = self.example_and_category(candidate)?;
+        Some((&self.examples[example], &self.categories[category]))
+    }
+
+    /// The position in [`Master::categories`] of a candidate's category (for tallies per category).
+    pub fn category_position(&self, candidate: &Candidate) -> Option<usize> {
+        self.example_and_category(candidate).map(|(_, category)| category)
+    }
+
+    /// The positions of a candidate's example and of its category.
+    fn example_and_category(&self, candidate: &Candidate) -> Option<(usize, usize)> {
+        let &example = self.index.examples.get(&candidate.example)?;
+        Some((example, self.index.example_categories.get(example).copied().flatten()?))
+    }
+
+    pub fn annotator(&self, id: AnnotatorId) -> Option<&Annotator> {
+        self.annotators.iter().find(|a| a.id == id)
+    }
+
+    /// The name to show for an annotator id.
+    pub fn annotator_name(&self, id: AnnotatorId) -> String {
+        match self.annotator(id) {
+            _ if id.is_researcher() => "Researcher".into(),
+            Some(a) => a.name.clone(),
+            None => format!("annotator {id}"),
+        }
+    }
+
+    /// Number of sentences (every corpus has the same number).
+    pub fn sentence_count(&self) -> u32 {
+        self.corpora.first().map_or(0, |c| c.sentences.len() as u32)
+    }
+
+    /// The sentence range of the document that contains `sentence`.
+    pub fn document_of(&self, sentence: u32) -> Range<u32> {
+        let after = self.documents.partition_point(|&start| start <= sentence);
+        let start = if after == 0 { 0 } else { self.documents[after - 1] };
+        let end = self.documents.get(after).copied().unwrap_or_else(|| self.sentence_count());
+        start..end
+    }
+
+    /// The next free id above every id in use.
+    pub fn next_candidate_id(&self) -> CandidateId {
+        CandidateId(self.candidates.iter().map(|c| c.id.0 + 1).max().unwrap_or(1))
+    }
+
+    pub fn next_corpus_id(&self) -> CorpusId {
+        CorpusId(self.corpora.iter().map(|c| c.id.0 + 1).max().unwrap_or(0))
+    }
+
+    pub fn next_annotator_id(&self) -> AnnotatorId {
+        AnnotatorId(self.annotators.iter().map(|a| a.id.0 + 1).max().unwrap_or(1).max(1))
+    }
+}

@@ -1,0 +1,24 @@
+//! The data model (docs/domain.md, "Concepts"). Plain data with lookups; no I/O and no UI.
+
+pub mod alignment;
+mod auto_eval;
+mod candidate;
+mod conflict;
+mod corpus;
+mod ids;
+mod master;
+mod record;
+mod suite;
+pub mod tags;
+mod tasks;
+pub mod tokens;
+
+pub use auto_eval::{AutoEval, MatchEntry, Outcome, Round};
+pub use candidate::Candidate;
+pub use conflict::Conflict;
+pub use corpus::{Corpus, CorpusRole};
+pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
+pub use master::{Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, Master, Records, Settings};
+pub use record::{ConflictStatus, Judgement, Record, Role, Selection};
+pub use suite::{Antecedent, Category, Example, function, standard_categories};
+pub use tasks::{Purpose, Task, TaskSet};

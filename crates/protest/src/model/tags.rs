@@ -1,0 +1,52 @@
+//! The standard tags of the annotation guidelines (paper 001 §4.3; docs/domain.md, "Questions and tags").
+
+/// The overall translation is too poor to judge the pronoun; not annotated for correctness.
+pub const BAD_TRANSLATION: &str = "bad_translation";
+/// The translation exists but the word alignment does not highlight it; not annotated either.
+pub const INCORRECT_WORD_ALIGNMENT: &str = "incorrect_word_alignment";
+/// Correct as a whole, but the aligned target pronoun has a different function (`il faut`).
+pub const NONCOMPOSITIONAL_TRANSLATION: &str = "noncompositional_translation";
+/// What a French speaker would say differs from prescriptive grammar.
+pub const DESC_VS_PRESC: &str = "desc_vs_presc";
+/// Doubt whether the antecedent was identified correctly in the source (anaphoric only).
+pub const ANT_ENSURE: &str = "ant_ensure";
+pub const POLITENESS_TU: &str = "politeness_tu";
+pub const POLITENESS_VOUS: &str = "politeness_vous";
+pub const POLITENESS_UNKNOWN: &str = "politeness_unknown";
+
+/// The tags that take an example out of normal judging (conflict rules 1–3).
+pub const DO_NOT_JUDGE: [&str; 3] = [BAD_TRANSLATION, INCORRECT_WORD_ALIGNMENT, NONCOMPOSITIONAL_TRANSLATION];
+
+/// Exactly one of these goes on every deictic singular "you" (conflict rule 9).
+pub const POLITENESS: [&str; 3] = [POLITENESS_TU, POLITENESS_VOUS, POLITENESS_UNKNOWN];
+
+/// A standard tag and when it applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StandardTag {
+    pub name: &'static str,
+    /// Only meaningful for anaphoric examples.
+    pub anaphoric_only: bool,
+    /// Only meaningful for categories that need a politeness tag.
+    pub politeness_only: bool,
+}
+
+const fn tag(name: &'static str, anaphoric_only: bool, politeness_only: bool) -> StandardTag {
+    StandardTag { name, anaphoric_only, politeness_only }
+}
+
+pub const STANDARD: [StandardTag; 8] = [
+    tag(BAD_TRANSLATION, false, false),
+    tag(INCORRECT_WORD_ALIGNMENT, false, false),
+    tag(NONCOMPOSITIONAL_TRANSLATION, false, false),
+    tag(DESC_VS_PRESC, false, false),
+    tag(ANT_ENSURE, true, false),
+    tag(POLITENESS_TU, false, true),
+    tag(POLITENESS_VOUS, false, true),
+    tag(POLITENESS_UNKNOWN, false, true),
+];
+
+/// Whether a string may be used as a tag: non-empty, no whitespace (tags are single words so
+/// they survive CSV, LaTeX and the original tool's storage unchanged).
+pub fn is_valid(tag: &str) -> bool {
+    !tag.is_empty() && !tag.chars().any(char::is_whitespace)
+}

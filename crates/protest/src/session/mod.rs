@@ -1,0 +1,337 @@
+//! A file open for annotation and who is annotating it: every change goes through the
+//! [`Session`], so it is stored durably and can be undone. The annotation window is its shell; it
+//! holds no state of its own about the file. [`workspace`] opens masters and batches alike,
+//! [`Kept`] keeps a view of the master up to date one change at a time, and [`Opening`] is a set
+//! of candidates to work through.
+
+mod kept;
+mod opening;
+pub mod workspace;
+
+pub use kept::{Follows, Kept};
+pub use opening::Opening;
+
+use crate::Error;
+use crate::annotate::conflicts::{self, Leaving};
+use crate::annotate::edit::{self, Edit, EditError};
+use crate::annotate::history::History;
+use crate::annotate::suggestions::UsedTags;
+use crate::model::{AnnotatorId, CandidateId, Category, Conflict, Master, Record};
+use crate::store::Store;
+use std::collections::BTreeSet;
+use std::path::Path;
+use workspace::{Mode, Workspace};
+
+pub struct Session {
+    file: Box<dyn Workspace>,
+    annotator: AnnotatorId,
+    order: Vec<CandidateId>,
+    history: History,
+    /// Changes made through this session, so views computed from the master know when to redo it.
+    changes: u64,
+    /// The records changed since the last change to the whole master, oldest first: change number
+    /// `changed_from + 1 + i` is `changed[i]`. Views catch up from it ([`Session::since`]).
+    changed: Vec<(CandidateId, AnnotatorId)>,
+    changed_from: u64,
+    /// The tags in use, for the tag boxes' suggestions every frame.
+    tags: UsedTags,
+}
+
+/// Why a change made through the session did not happen, or is not on disk. The messages are
+/// the ones the annotation window shows.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The edit is not allowed; the record is as it was.
+    #[error(transparent)]
+    Edit(#[from] EditError),
+    /// The change could not be saved, and is not kept in memory either.
+    #[error("Could not save: {0}")]
+    NotSaved(Error),
+    /// Saving what is not saved failed again: it stays kept in memory, not saved.
+    #[error("Still not saved: {0}")]
+    StillNotSaved(Error),
+    /// Closing failed (what the journal holds comes back when the file is next opened).
+    #[error("Could not close the file: {0}")]
+    Close(Error),
+}
+
+/// Changes the session keeps in memory that are not saved, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotSaved {
+    pub changes: usize,
+    pub why: String,
+    /// Another program changed the file: nothing more is written to it here.
+    pub detached: bool,
+}
+
+/// A change undone or redone: on which candidate, and what it was (`pronoun set to yes`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undone {
+    pub candidate: CandidateId,
+    pub what: String,
+}
+
+/// What changed since a view of the master was computed, as [`Session::since`] tells it.
+pub enum Since<'a> {
+    Nothing,
+    /// These records (candidate, annotator), oldest first, some perhaps more than once.
+    Records(&'a [(CandidateId, AnnotatorId)]),
+    /// The whole master may have changed: compute the view afresh.
+    Everything,
+}
+
+impl Session {
+    /// `preferred`: the annotator chosen last time for this file, used if it still exists.
+    pub fn new(file: Box<dyn Workspace>, preferred: Option<AnnotatorId>) -> Self {
+        let master = file.master();
+        let annotator = file
+            .annotator()
+            .or(preferred.filter(|&a| a.is_researcher() || master.annotator(a).is_some()))
+            .unwrap_or(AnnotatorId::RESEARCHER);
+        let order = file.order();
+        let tags = UsedTags::new(master);
+        Session {
+            file,
+            annotator,
+            order,
+            history: History::default(),
+            changes: 0,
+            changed: Vec::new(),
+            changed_from: 0,
+            tags,
+        }
+    }
+
+    pub fn master(&self) -> &Master {
+        self.file.master()
+    }
+
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.file.mode()
+    }
+
+    pub fn is_read_only(&self) -> bool {
+        self.file.is_read_only()
+    }
+
+    /// Candidates in display order.
+    pub fn order(&self) -> &[CandidateId] {
+        &self.order
+    }
+
+    pub fn annotator(&self) -> AnnotatorId {
+        self.annotator
+    }
+
+    /// Whether the user may pick another annotator (a master; a batch belongs to one).
+    pub fn can_switch_annotator(&self) -> bool {
+        self.file.annotator().is_none()
+    }
+
+    /// Switches annotator. Undo steps are per annotator, so the history starts afresh.
+    pub fn set_annotator(&mut self, annotator: AnnotatorId) {
+        if self.can_switch_annotator() && annotator != self.annotator {
+            self.annotator = annotator;
+            self.history = History::default();
+        }
+    }
+
+    /// What is not saved and why, while something is not: for the status line and the banner.
+    pub fn not_saved(&self) -> Option<NotSaved> {
+        let changes = self.file.not_saved();
+        if let Some(why) = self.file.detached() {
+            return Some(NotSaved { changes, why: why.to_owned(), detached: true });
+        }
+        let why = self.file.failure()?.to_owned();
+        (changes > 0).then_some(NotSaved { changes, why, detached: false })
+    }
+
+    /// Tries again to save what is not saved.
+    pub fn retry(&mut self) -> Result<(), SessionError> {
+        self.file.retry().map_err(SessionError::StillNotSaved)
+    }
+
+    /// Writes the file as it is here, changes not saved included, into a new file.
+    pub fn save_copy(&self, path: &Path) -> crate::Result<()> {
+        self.file.save_copy(path)
+    }
+
+    /// How many changes have been made through this session: a new number means a changed master.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// What changed after change number `seen` (a view computed when [`Session::changes`] was
+    /// `seen` catches up from it).
+    pub fn since(&self, seen: u64) -> Since<'_> {
+        match seen {
+            _ if seen == self.changes => Since::Nothing,
+            _ if seen < self.changed_from || seen > self.changes => Since::Everything,
+            _ => Since::Records(&self.changed[(seen - self.changed_from) as usize..]),
+        }
+    }
+
+    /// The tags to offer for a candidate of `category` ([`crate::annotate::suggestions::tag_suggestions`]).
+    pub fn tag_suggestions(&self, category: &Category) -> Vec<String> {
+        self.tags.suggestions(category)
+    }
+
+    /// Counts a change beyond single records: views of the master are computed afresh.
+    fn changed_whole(&mut self) {
+        self.changes += 1;
+        self.changed.clear();
+        self.changed_from = self.changes;
+        self.tags = UsedTags::new(self.master());
+    }
+
+    /// One of the researcher's operations on the master (`crate::workflow`): all or nothing,
+    /// in memory and on disk. Masters only: a batch holds one annotator's work and nothing else
+    /// changes in it. The operation may add candidates, so the display order is taken afresh.
+    pub fn run<T>(&mut self, operation: impl FnOnce(&mut Store<Master>) -> crate::Result<T>) -> crate::Result<T> {
+        let path = self.path().to_path_buf();
+        let Some(store) = self.file.master_store() else {
+            return Err(Error::refused(path, "only a master can be changed this way; this is an annotator's batch"));
+        };
+        let records = store.master().records.clone();
+        let before = store.changes();
+        let value = operation(store)?;
+        if store.changes() == before {
+            return Ok(value);
+        }
+        if self.master().records != records {
+            // A merge: undoing an earlier step would overwrite what it brought, so the history
+            // starts afresh.
+            self.history = History::default();
+        }
+        let annotator = self.annotator;
+        if !annotator.is_researcher() && self.master().annotator(annotator).is_none() {
+            // The annotator was removed.
+            self.annotator = AnnotatorId::RESEARCHER;
+            self.history = History::default();
+        }
+        self.order = self.file.order();
+        self.changed_whole();
+        Ok(value)
+    }
+
+    /// The current annotator's record of a candidate.
+    pub fn record(&self, candidate: CandidateId) -> Option<&Record> {
+        self.master().records.get(candidate, self.annotator)
+    }
+
+    /// Makes one change to the current annotator's record and stores it.
+    pub fn edit(&mut self, candidate: CandidateId, edit: Edit) -> Result<(), SessionError> {
+        self.edit_as(candidate, self.annotator, edit)
+    }
+
+    /// Makes one change to someone's record (the researcher's tags in the overview) and stores
+    /// it; undo takes it back like any other change.
+    pub fn edit_as(&mut self, candidate: CandidateId, annotator: AnnotatorId, edit: Edit) -> Result<(), SessionError> {
+        let before = self.master().records.get(candidate, annotator).cloned();
+        let after = edit::apply(self.master(), candidate, annotator, before.as_ref(), edit, chrono::Utc::now())?;
+        let unchanged = match &before {
+            Some(b) => b.same_content(&after),
+            None => after.is_blank(),
+        };
+        if unchanged {
+            return Ok(());
+        }
+        self.store_for(candidate, annotator, Some(after.clone()))?;
+        self.history.push(before, Some(after));
+        Ok(())
+    }
+
+    /// Checks the record of the example being left: stores a clear status, or returns the failed
+    /// rules for the conflict dialog.
+    pub fn leave(&mut self, candidate: CandidateId) -> Result<Vec<Conflict>, SessionError> {
+        match conflicts::on_leave(self.master(), self.record(candidate)) {
+            Leaving::Nothing => Ok(Vec::new()),
+            Leaving::Settle(record) => self.settle(record).map(|()| Vec::new()),
+            Leaving::Ask(conflicts) => Ok(conflicts),
+        }
+    }
+
+    /// *Keep as is*: stores the record with its conflicts.
+    pub fn keep(&mut self, candidate: CandidateId, conflicts: Vec<Conflict>) -> Result<(), SessionError> {
+        let Some(record) = self.record(candidate) else { return Ok(()) };
+        let kept = conflicts::settle(record, conflicts);
+        self.settle(kept)
+    }
+
+    /// Stores a record's new conflict status; the change that made the record, if still in the
+    /// history, now ends with it, so redo gives the record back as it was left.
+    fn settle(&mut self, record: Record) -> Result<(), SessionError> {
+        self.history.settled(&record);
+        self.store(record.candidate, Some(record))
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.history.can_undo()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.history.can_redo()
+    }
+
+    /// Reverts the last change: stores the whole record as it was before (its conflict status
+    /// included). Returns what was undone, to show it.
+    pub fn undo(&mut self) -> Result<Option<Undone>, SessionError> {
+        let Some(step) = self.history.undo() else { return Ok(None) };
+        let (candidate, annotator) = step.key();
+        if let Err(e) = self.store_for(candidate, annotator, step.before.clone()) {
+            self.history.redo(); // keep the history in step with the file
+            return Err(e);
+        }
+        Ok(Some(Undone { candidate, what: step.describe(self.master()) }))
+    }
+
+    /// Makes the last undone change again: stores the whole record as it was after it (as it
+    /// was left, if the conflict checks settled it). Returns what was redone.
+    pub fn redo(&mut self) -> Result<Option<Undone>, SessionError> {
+        let Some(step) = self.history.redo() else { return Ok(None) };
+        let (candidate, annotator) = step.key();
+        if let Err(e) = self.store_for(candidate, annotator, step.after.clone()) {
+            self.history.undo();
+            return Err(e);
+        }
+        Ok(Some(Undone { candidate, what: step.describe(self.master()) }))
+    }
+
+    fn store(&mut self, candidate: CandidateId, record: Option<Record>) -> Result<(), SessionError> {
+        self.store_for(candidate, self.annotator, record)
+    }
+
+    fn store_for(
+        &mut self,
+        candidate: CandidateId,
+        annotator: AnnotatorId,
+        record: Option<Record>,
+    ) -> Result<(), SessionError> {
+        let tags_of =
+            |s: &Self| s.master().records.get(candidate, annotator).map(|r| r.tags.clone()).unwrap_or_default();
+        let before: BTreeSet<String> = tags_of(self);
+        let kept = record.clone();
+        let result = match record {
+            Some(r) => self.file.put(r),
+            None => self.file.remove(candidate, annotator),
+        };
+        // Whether or not it failed, the views follow what the master now holds.
+        self.tags.change(&before, &tags_of(self));
+        self.changes += 1;
+        self.changed.push((candidate, annotator));
+        match result {
+            Ok(()) => Ok(()),
+            // Kept in memory as not saved: the status line and the banner say so until it is.
+            Err(_) if self.master().records.get(candidate, annotator) == kept.as_ref() => Ok(()),
+            Err(e) => Err(SessionError::NotSaved(e)),
+        }
+    }
+
+    pub fn close(self) -> Result<(), SessionError> {
+        self.file.close().map_err(SessionError::Close)
+    }
+}

@@ -1,0 +1,171 @@
+//! The open file, whatever its kind: a master (researcher mode) or a batch (annotator mode).
+//!
+//! The app talks to a `dyn Workspace` only. A kind of file plugs in by implementing
+//! [`Annotatable`] for its [`Document`] type and adding one arm to [`open`].
+
+use crate::Result;
+use crate::annotate::browse;
+use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use crate::store::batch_file::{self, Batch};
+use crate::store::disk::Disk;
+use crate::store::{Document, Opened, Store};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Who the file is for (docs/domain.md, "Modes and views").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// A master: every candidate, any annotator, corpus names and the corpus filter.
+    Researcher,
+    /// A batch: one annotator's candidates in the batch's order, no system names.
+    Annotator,
+}
+
+/// What the app needs to know about a kind of document beyond storing it.
+pub trait Annotatable: Document {
+    fn mode(&self) -> Mode;
+    /// The candidates, in the order they are shown.
+    fn order(&self) -> Vec<CandidateId>;
+    /// The annotator the file belongs to, or `None` when the user picks one (a master).
+    fn annotator(&self) -> Option<AnnotatorId>;
+    /// The store as a master's, for the researcher's operations (`None`: not a master).
+    fn as_master(store: &mut Store<Self>) -> Option<&mut Store<Master>>;
+}
+
+impl Annotatable for Master {
+    fn mode(&self) -> Mode {
+        Mode::Researcher
+    }
+
+    fn order(&self) -> Vec<CandidateId> {
+        browse::example_order(self)
+    }
+
+    fn annotator(&self) -> Option<AnnotatorId> {
+        None
+    }
+
+    fn as_master(store: &mut Store<Self>) -> Option<&mut Store<Master>> {
+        Some(store)
+    }
+}
+
+impl Annotatable for Batch {
+    fn mode(&self) -> Mode {
+        Mode::Annotator
+    }
+
+    fn order(&self) -> Vec<CandidateId> {
+        Batch::order(self)
+    }
+
+    fn annotator(&self) -> Option<AnnotatorId> {
+        Some(Batch::annotator(self).id)
+    }
+
+    fn as_master(_: &mut Store<Self>) -> Option<&mut Store<Master>> {
+        None
+    }
+}
+
+/// An open file with its journal and lock, as the app uses it.
+pub trait Workspace {
+    fn path(&self) -> &Path;
+    fn master(&self) -> &Master;
+    fn mode(&self) -> Mode;
+    fn order(&self) -> Vec<CandidateId>;
+    fn annotator(&self) -> Option<AnnotatorId>;
+    fn is_read_only(&self) -> bool;
+    /// Stores a record durably (on disk when this returns Ok; see [`Store::put`] for a change
+    /// kept as not saved).
+    fn put(&mut self, record: Record) -> Result<()>;
+    fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()>;
+    /// The master's store, for the researcher's operations (`crate::workflow`); `None` for a
+    /// batch.
+    fn master_store(&mut self) -> Option<&mut Store<Master>>;
+    /// Changes kept in memory that are not saved yet.
+    fn not_saved(&self) -> usize;
+    /// Why they are not.
+    fn failure(&self) -> Option<&str>;
+    /// Another program changed the file: what happened (nothing more is written to it).
+    fn detached(&self) -> Option<&str>;
+    /// Tries again to save what is not saved.
+    fn retry(&mut self) -> Result<()>;
+    /// Writes everything, changes not saved included, into a new file.
+    fn save_copy(&self, path: &Path) -> Result<()>;
+    /// Folds the journal into the file and releases the lock.
+    fn close(self: Box<Self>) -> Result<()>;
+}
+
+impl<D: Annotatable> Workspace for Store<D> {
+    fn path(&self) -> &Path {
+        Store::path(self)
+    }
+
+    fn master(&self) -> &Master {
+        Store::master(self)
+    }
+
+    fn mode(&self) -> Mode {
+        self.doc().mode()
+    }
+
+    fn order(&self) -> Vec<CandidateId> {
+        self.doc().order()
+    }
+
+    fn annotator(&self) -> Option<AnnotatorId> {
+        self.doc().annotator()
+    }
+
+    fn is_read_only(&self) -> bool {
+        Store::is_read_only(self)
+    }
+
+    fn put(&mut self, record: Record) -> Result<()> {
+        Store::put(self, record)
+    }
+
+    fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()> {
+        Store::remove(self, candidate, annotator)
+    }
+
+    fn master_store(&mut self) -> Option<&mut Store<Master>> {
+        D::as_master(self)
+    }
+
+    fn not_saved(&self) -> usize {
+        Store::not_saved(self)
+    }
+
+    fn failure(&self) -> Option<&str> {
+        Store::failure(self)
+    }
+
+    fn detached(&self) -> Option<&str> {
+        Store::detached(self)
+    }
+
+    fn retry(&mut self) -> Result<()> {
+        Store::retry(self)
+    }
+
+    fn save_copy(&self, path: &Path) -> Result<()> {
+        Store::save_copy(self, path)
+    }
+
+    fn close(self: Box<Self>) -> Result<()> {
+        Store::close(*self)
+    }
+}
+
+/// Opens a master or a batch (told apart by its `format` field) for the app, writing through
+/// `disk`.
+pub fn open(disk: Arc<dyn Disk>, path: &Path) -> Result<(Box<dyn Workspace>, Opened)> {
+    if batch_file::is_batch_file(path) {
+        let (store, opened) = Store::<Batch>::open_on(disk, path)?;
+        return Ok((Box::new(store), opened));
+    }
+    let (store, opened) = Store::<Master>::open_on(disk, path)?;
+    Ok((Box::new(store), opened))
+}

@@ -1,0 +1,450 @@
+//! Atomic file replacement: write a temporary file in the same folder, flush it to disk, rename
+//! it over the target. A crash or a full disk at any moment leaves either the old file or the new
+//! one, never a torn mixture. [`Outputs`] does the same for several files at once: all of them
+//! or none.
+//!
+//! Every write goes through a [`Disk`], the seam where tests inject failures.
+
+use crate::error::{Error, Result};
+use crate::store::disk::{Disk, DiskFile, Identity};
+use rand::Rng;
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Big enough that a large master is written in few system calls.
+const BUFFER: usize = 1 << 16;
+
+/// Replaces `path` with what `write` produces and returns the new file's identity. On any
+/// failure the old file is untouched and the temporary file is removed.
+pub fn write_with(
+    disk: &dyn Disk,
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<Identity> {
+    let target = resolve(path);
+    let (temp, mut file) = create_temp(disk, &target).map_err(|e| Error::io(path, e))?;
+    let written = fill(&mut *file, &target, write).and_then(|()| file.identity());
+    let identity = match written {
+        Ok(identity) => identity,
+        Err(e) => {
+            drop(file);
+            let _ = disk.remove(&temp);
+            return Err(Error::io(path, e));
+        }
+    };
+    drop(file);
+    if let Err(e) = disk.rename(&temp, &target) {
+        let _ = disk.remove(&temp);
+        return Err(Error::io(path, e));
+    }
+    // Only the durability of the rename is at stake here: the file is in place either way.
+    let _ = disk.sync_dir(&folder(&target));
+    Ok(identity)
+}
+
+/// Replaces `path` with `bytes`.
+pub fn write(disk: &dyn Disk, path: &Path, bytes: &[u8]) -> Result<Identity> {
+    write_with(disk, path, |w| w.write_all(bytes))
+}
+
+/// Writes a temporary file in full and flushes it to disk, with the permissions of the file it
+/// will replace.
+fn fill(
+    file: &mut dyn DiskFile,
+    target: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    {
+        let mut out = BufWriter::with_capacity(BUFFER, &mut *file);
+        write(&mut out)?;
+        out.flush()?;
+    }
+    if let Ok(meta) = fs::metadata(target) {
+        // Keep the permissions the user gave the file.
+        file.set_permissions(meta.permissions())?;
+    }
+    file.sync()
+}
+
+/// A new temporary file beside `target`.
+fn create_temp(disk: &dyn Disk, target: &Path) -> io::Result<(PathBuf, Box<dyn DiskFile>)> {
+    let dir = folder(target);
+    let prefix = temp_prefix(target);
+    let mut rng = rand::rng();
+    let mut attempt = 0;
+    loop {
+        let random: String = (0..6).map(|_| char::from(rng.sample(rand::distr::Alphanumeric))).collect();
+        let temp = dir.join(format!("{prefix}{random}{TEMP_SUFFIX}"));
+        match disk.create(&temp) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(e) => return Err(e),
+            Ok(file) => return Ok((temp, file)),
+        }
+    }
+}
+
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// Temporary files are named after their target (`.NAME.protest-RANDOM.tmp`), so that one left
+/// behind by a crash can be recognised and removed by whoever next holds the file's lock.
+fn temp_prefix(target: &Path) -> String {
+    let name = target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    // Leave room for the random part within the usual 255-byte limit on names.
+    let mut end = name.len().min(200);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(".{}.protest-", &name[..end])
+}
+
+/// The temporary files that interrupted replacements of `path` left behind (a crash between
+/// creating and renaming them).
+pub fn leftovers(path: &Path) -> Vec<PathBuf> {
+    let target = resolve(path);
+    let prefix = temp_prefix(&target);
+    let Ok(entries) = fs::read_dir(folder(&target)) else { return Vec::new() };
+    entries
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix(TEMP_SUFFIX))
+                .is_some_and(|random| !random.is_empty() && random.chars().all(|c| c.is_ascii_alphanumeric()))
+        })
+        .map(|e| e.path())
+        .collect()
+}
+
+/// Removes the temporary files that interrupted replacements of `path` left behind; returns how
+/// many. Only call this while holding the file's lock, when no replacement of it can be under way.
+pub fn remove_leftovers(path: &Path) -> usize {
+    leftovers(path).into_iter().filter(|p| fs::remove_file(p).is_ok()).count()
+}
+
+/// Whether two paths name the same file (through links, `..` and the like), so that writing one
+/// would replace the other. Paths that do not exist yet are compared as written.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+fn folder(target: &Path) -> PathBuf {
+    match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Saving through a symbolic link replaces the file it points to, not the link.
+fn resolve(path: &Path) -> PathBuf {
+    fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Files an operation writes together (the batches of an export, a metric's score and detail):
+/// all of them are written, or none. Each is written in full under a temporary name beside its
+/// target as it is added; [`Outputs::publish`] renames them all into place. Dropped unpublished,
+/// the temporary files are removed.
+#[derive(Debug)]
+pub struct Outputs<'a> {
+    disk: &'a dyn Disk,
+    /// (as given, target, temporary file)
+    staged: Vec<(PathBuf, PathBuf, PathBuf)>,
+}
+
+impl<'a> Outputs<'a> {
+    pub fn new(disk: &'a dyn Disk) -> Outputs<'a> {
+        Outputs { disk, staged: Vec::new() }
+    }
+
+    /// Writes a file with what `write` produces under a temporary name and flushes it to disk;
+    /// its target is not touched until [`Outputs::publish`].
+    pub fn add(&mut self, path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
+        let target = resolve(path);
+        let (temp, mut file) = create_temp(self.disk, &target).map_err(|e| Error::io(path, e))?;
+        if let Err(e) = fill(&mut *file, &target, write) {
+            drop(file);
+            let _ = self.disk.remove(&temp);
+            return Err(Error::io(path, e));
+        }
+        self.staged.push((path.to_path_buf(), target, temp));
+        Ok(())
+    }
+
+    /// Renames every file into place, keeping each file they replace under a temporary name
+    /// until [`Published::keep`]. On failure nothing is left: the temporary files are removed and
+    /// the files already replaced are put back.
+    pub fn publish(mut self) -> Result<Published<'a>> {
+        let disk = self.disk;
+        let staged = std::mem::take(&mut self.staged);
+        let mut published = Published { disk, files: Vec::new(), kept: false };
+        let mut rest = staged.into_iter();
+        while let Some((path, target, temp)) = rest.next() {
+            let moved = backup(disk, &target).and_then(|backup| match disk.rename(&temp, &target) {
+                Ok(()) => Ok(backup),
+                Err(e) => {
+                    if let Some(b) = &backup {
+                        let _ = disk.remove(b);
+                    }
+                    Err(e)
+                }
+            });
+            match moved {
+                Ok(backup) => published.files.push((target, backup)),
+                Err(e) => {
+                    let _ = disk.remove(&temp);
+                    self.staged = rest.collect(); // removed when `self` is dropped
+                    return Err(Error::io(&path, e)); // dropping `published` puts the others back
+                }
+            }
+        }
+        published.sync();
+        Ok(published)
+    }
+}
+
+impl Drop for Outputs<'_> {
+    fn drop(&mut self) {
+        for (_, _, temp) in &self.staged {
+            let _ = self.disk.remove(temp);
+        }
+    }
+}
+
+/// Keeps the file at `target`, if there is one, under a second, temporary name.
+fn backup(disk: &dyn Disk, target: &Path) -> io::Result<Option<PathBuf>> {
+    match fs::symlink_metadata(target) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+        Ok(meta) if !meta.is_file() => {
+            return Err(io::Error::other("something other than a file is in the way"));
+        }
+        Ok(_) => {}
+    }
+    let prefix = temp_prefix(target);
+    let mut rng = rand::rng();
+    for _ in 0..100 {
+        let random: String = (0..6).map(|_| char::from(rng.sample(rand::distr::Alphanumeric))).collect();
+        let backup = folder(target).join(format!("{prefix}{random}{TEMP_SUFFIX}"));
+        match disk.link(target, &backup) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+            Ok(()) => return Ok(Some(backup)),
+        }
+    }
+    Err(io::Error::other("no free temporary name"))
+}
+
+/// Files that [`Outputs::publish`] put in place. Unless [`Published::keep`] is called, they are
+/// taken back when this is dropped: new files removed, replaced files restored.
+#[must_use = "published files are taken back unless kept"]
+pub struct Published<'a> {
+    disk: &'a dyn Disk,
+    /// Each target and the temporary name of the file it replaced, if any.
+    files: Vec<(PathBuf, Option<PathBuf>)>,
+    kept: bool,
+}
+
+impl Published<'_> {
+    /// The files stay; the ones they replaced are removed.
+    pub fn keep(mut self) {
+        self.kept = true;
+        for (_, backup) in &self.files {
+            if let Some(b) = backup {
+                // A backup left behind is removed with the other leftovers by the file's next
+                // holder; the new file is in place either way.
+                let _ = self.disk.remove(b);
+            }
+        }
+    }
+
+    /// Takes the files back (also what dropping does).
+    pub fn undo(self) {}
+
+    fn sync(&self) {
+        let mut dirs: Vec<PathBuf> = self.files.iter().map(|(t, _)| folder(t)).collect();
+        dirs.dedup();
+        for d in dirs {
+            let _ = self.disk.sync_dir(&d);
+        }
+    }
+}
+
+impl Drop for Published<'_> {
+    fn drop(&mut self) {
+        if self.kept {
+            return;
+        }
+        for (target, backup) in self.files.iter().rev() {
+            let _ = match backup {
+                Some(b) => self.disk.rename(b, target),
+                None => self.disk.remove(target),
+            };
+        }
+        self.sync();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::disk::{Fault, Faulty, Os};
+
+    #[test]
+    fn replaces_the_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.json");
+        fs::write(&path, "old").unwrap();
+        write(&Os, &path, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn same_file_sees_through_other_spellings() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.json");
+        fs::write(&path, "x").unwrap();
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        assert!(same_file(&path, &dir.path().join("sub/../m.json")));
+        assert!(!same_file(&path, &dir.path().join("n.json")));
+        assert!(same_file(Path::new("new.json"), Path::new("new.json")), "not there yet: as written");
+    }
+
+    #[test]
+    fn a_failed_write_keeps_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.json");
+        fs::write(&path, "old").unwrap();
+        let err = write_with(&Os, &path, |w| {
+            w.write_all(b"half")?;
+            Err(std::io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("m.json") && err.to_string().contains("disk full"), "{err}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn leftovers_of_this_file_only_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.json");
+        write(&Os, &path, b"x").unwrap();
+        let names =
+            [".m.json.protest-Ab12cd.tmp", ".m.json.bak.protest-Ab12cd.tmp", ".m.json.protest-.tmp", "other.tmp"];
+        for n in names {
+            fs::write(dir.path().join(n), "half").unwrap();
+        }
+        assert_eq!(remove_leftovers(&path), 1);
+        assert!(!dir.path().join(names[0]).exists());
+        assert!(names[1..].iter().all(|n| dir.path().join(n).exists()));
+        // The names of real temporary files match.
+        let tmp = tempfile::Builder::new().prefix(&temp_prefix(&path)).suffix(TEMP_SUFFIX).tempfile_in(dir.path());
+        let kept = tmp.unwrap().keep().unwrap().1;
+        assert_eq!(remove_leftovers(&path), 1);
+        assert!(!kept.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn keeps_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.json");
+        fs::write(&path, "old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+        write(&Os, &path, b"new").unwrap();
+        assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn outputs_are_all_written_or_none_whatever_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+        fs::write(&b, "old b").unwrap();
+        let outputs = |disk: &Faulty| -> Result<()> {
+            let mut o = Outputs::new(disk);
+            o.add(&a, |w| w.write_all(b"new a"))?;
+            o.add(&b, |w| w.write_all(b"new b"))?;
+            o.publish()?.keep();
+            Ok(())
+        };
+        let faulty = Faulty::new(Fault::None);
+        outputs(&faulty).unwrap();
+        let ops = faulty.ops().len();
+        assert!(ops > 8, "{:?}", faulty.ops());
+        assert_eq!(
+            (fs::read_to_string(&a).unwrap(), fs::read_to_string(&b).unwrap()),
+            ("new a".into(), "new b".into())
+        );
+        for full in [false, true] {
+            for k in 0..ops {
+                fs::remove_file(&a).unwrap();
+                fs::write(&b, "old b").unwrap();
+                faulty.set(if full { Fault::FullFrom(k) } else { Fault::Once(k) });
+                match outputs(&faulty) {
+                    Ok(()) => {
+                        // Only the removal of the replaced file's copy, after the fact, may fail.
+                        remove_leftovers(&b);
+                        assert_eq!(fs::read_to_string(&a).unwrap(), "new a");
+                        assert_eq!(fs::read_to_string(&b).unwrap(), "new b");
+                    }
+                    Err(e) => {
+                        assert!(e.to_string().contains(".txt"), "{e}");
+                        assert!(!a.exists(), "fault at {k} ({:?})", faulty.failed());
+                        assert_eq!(fs::read_to_string(&b).unwrap(), "old b", "fault at {k} ({:?})", faulty.failed());
+                    }
+                }
+                assert_eq!(
+                    names(dir.path()),
+                    ["a.txt", "b.txt"]
+                        .iter()
+                        .filter(|n| dir.path().join(n).exists())
+                        .map(|n| n.to_string())
+                        .collect::<Vec<_>>()
+                );
+                fs::write(&a, "").unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn published_outputs_are_taken_back_unless_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+        fs::write(&b, "old b").unwrap();
+        let mut o = Outputs::new(&Os);
+        o.add(&a, |w| w.write_all(b"new a")).unwrap();
+        o.add(&b, |w| w.write_all(b"new b")).unwrap();
+        let published = o.publish().unwrap();
+        assert_eq!(fs::read_to_string(&b).unwrap(), "new b");
+        published.undo();
+        assert_eq!(names(dir.path()), ["b.txt"]);
+        assert_eq!(fs::read_to_string(&b).unwrap(), "old b");
+    }
+
+    #[test]
+    fn an_output_into_a_missing_folder_or_onto_a_folder_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("taken")).unwrap();
+        for second in [dir.path().join("missing/b.txt"), dir.path().join("taken")] {
+            let mut o = Outputs::new(&Os);
+            o.add(&dir.path().join("a.txt"), |w| w.write_all(b"a")).unwrap();
+            let e = o.add(&second, |w| w.write_all(b"b")).and_then(|()| o.publish().map(Published::keep));
+            let e = e.unwrap_err().to_string();
+            assert!(e.contains(&second.display().to_string()), "{e}");
+            assert_eq!(names(dir.path()), ["taken"]);
+        }
+    }
+}

@@ -1,0 +1,406 @@
+//! The journal: an append-only file beside a master or batch (`FILE.journal`) holding every
+//! annotation change since the file was last saved in full. Each change is one JSON line,
+//! flushed to disk before the change is reported as saved, so an annotation survives a crash
+//! at any moment, and saving one change costs the same however large the master is.
+//!
+//! The first line ties the journal to one file and one of its revisions:
+//! `{"journal":"protest-journal","version":1,"file_id":"…","revision":7}`. A full save writes the
+//! file with the next revision and then starts a new journal; a journal whose revision is older
+//! than its file's was already folded in (the crash came between the two steps) and is dropped.
+//! See docs/journal.md.
+
+use crate::error::{Error, Place, Result};
+use crate::model::{AnnotatorId, CandidateId, Record};
+use crate::store::atomic;
+use crate::store::disk::{Disk, DiskFile, Identity};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The `journal` field of a journal's first line.
+pub const FORMAT: &str = "protest-journal";
+const VERSION: u32 = 1;
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Header {
+    journal: String,
+    version: u32,
+    file_id: String,
+    revision: u64,
+}
+
+/// One change to the records.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Entry {
+    /// The record of its (candidate, annotator) is now this.
+    Put(Record),
+    /// The record of this (candidate, annotator) no longer exists.
+    Remove { candidate: CandidateId, annotator: AnnotatorId },
+}
+
+/// The journal path for a master or batch file.
+pub fn path_for(file: &Path) -> PathBuf {
+    let mut name = file.as_os_str().to_owned();
+    name.push(".journal");
+    PathBuf::from(name)
+}
+
+/// What a journal held when it was opened.
+#[derive(Debug, Default)]
+pub struct Replay {
+    /// Changes to apply on top of the file, in order.
+    pub entries: Vec<Entry>,
+    /// A last line cut short by a crash in the middle of a write, which was never reported as
+    /// saved and is ignored.
+    pub torn_tail: bool,
+    /// The journal was left over from before the last full save and was discarded.
+    pub stale: bool,
+}
+
+/// An open journal, ready for appends.
+#[derive(Debug)]
+pub struct Journal {
+    disk: Arc<dyn Disk>,
+    path: PathBuf,
+    file: Option<Box<dyn DiskFile>>,
+    /// The revision of the file this journal continues.
+    revision: u64,
+    entries: usize,
+    bytes: u64,
+    /// The journal file as this journal last left it, to tell whether someone else changed it.
+    identity: Option<Identity>,
+    /// A failed append could not be taken back: what follows the last good entry on disk is
+    /// unknown, so nothing more may be appended (the store saves in full instead).
+    damaged: bool,
+}
+
+impl Journal {
+    /// Reads the journal of `file` (if any) for the file's `id` and `revision`, without changing
+    /// anything on disk.
+    pub fn read(file: &Path, id: &str, revision: u64) -> Result<Replay> {
+        let path = path_for(file);
+        match std::fs::read(&path) {
+            Ok(bytes) => Journal::parse(file, &bytes, id, revision),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Replay::default()),
+            Err(e) => Err(Error::io(&path, e)),
+        }
+    }
+
+    /// Parses the content of the journal of `file`, as [`Journal::read`] does.
+    pub fn parse(file: &Path, bytes: &[u8], id: &str, revision: u64) -> Result<Replay> {
+        let path = path_for(file);
+        let mut replay = Replay::default();
+        let mut lines = bytes.split_inclusive(|&b| b == b'\n').enumerate().peekable();
+        let Some((_, first)) = lines.next() else { return Ok(replay) };
+        let header: Header = match serde_json::from_slice(first) {
+            Ok(h) => h,
+            // A crash while the very first line was being written: nothing was ever saved in it.
+            Err(_) if lines.peek().is_none() && !first.ends_with(b"\n") => {
+                replay.torn_tail = true;
+                return Ok(replay);
+            }
+            Err(e) => return Err(Error::at_line(&path, 1, format!("not a PROTEST journal ({e})"))),
+        };
+        if header.journal != FORMAT || header.version != VERSION {
+            return Err(Error::at_line(
+                &path,
+                1,
+                format!("unsupported journal '{}' version {}", header.journal, header.version),
+            ));
+        }
+        if header.file_id != id {
+            return Err(Error::whole_file(
+                &path,
+                format!(
+                    "this journal belongs to another file (id {}, not {id}); move it away to open {} without it",
+                    header.file_id,
+                    file.display()
+                ),
+            ));
+        }
+        if header.revision < revision {
+            replay.stale = true;
+            return Ok(replay);
+        }
+        if header.revision > revision {
+            return Err(Error::whole_file(
+                &path,
+                format!(
+                    "this journal continues revision {} of {}, but the file is at revision {revision} — was it replaced by an older copy? Move the journal away to open the file without its changes",
+                    header.revision,
+                    file.display()
+                ),
+            ));
+        }
+        while let Some((i, line)) = lines.next() {
+            match serde_json::from_slice::<Entry>(line) {
+                Ok(entry) => replay.entries.push(entry),
+                Err(_) if lines.peek().is_none() && !line.ends_with(b"\n") => replay.torn_tail = true,
+                Err(e) => {
+                    let place = Place::Json { path: String::new(), line: Some(i + 1) };
+                    return Err(Error::invalid(&path, Some(place), format!("damaged journal entry: {e}")));
+                }
+            }
+        }
+        Ok(replay)
+    }
+
+    /// Starts a new, empty journal for `revision` of the file, replacing any old one atomically.
+    pub fn start(disk: Arc<dyn Disk>, file: &Path, id: &str, revision: u64) -> Result<Journal> {
+        let path = path_for(file);
+        let header = Header { journal: FORMAT.into(), version: VERSION, file_id: id.into(), revision };
+        let mut line = serde_json::to_vec(&header).map_err(|e| Error::io(&path, e.into()))?;
+        line.push(b'\n');
+        atomic::write(&*disk, &path, &line)?;
+        let handle = disk.append(&path).map_err(|e| Error::io(&path, e))?;
+        let identity = handle.identity().ok();
+        Ok(Journal {
+            disk,
+            path,
+            file: Some(handle),
+            revision,
+            entries: 0,
+            bytes: line.len() as u64,
+            identity,
+            damaged: false,
+        })
+    }
+
+    /// Continues an existing journal that was just read and replayed.
+    pub fn resume(disk: Arc<dyn Disk>, file: &Path, replay: &Replay, id: &str, revision: u64) -> Result<Journal> {
+        if replay.torn_tail || replay.stale || replay.entries.is_empty() {
+            // Rewrite rather than append after a torn line; the replayed entries go back in.
+            let mut journal = Journal::start(disk, file, id, revision)?;
+            for entry in &replay.entries {
+                journal.append(entry)?;
+            }
+            return Ok(journal);
+        }
+        let path = path_for(file);
+        let handle = disk.append(&path).map_err(|e| Error::io(&path, e))?;
+        let identity = handle.identity().map_err(|e| Error::io(&path, e))?;
+        Ok(Journal {
+            disk,
+            path,
+            file: Some(handle),
+            revision,
+            entries: replay.entries.len(),
+            bytes: identity.len(),
+            identity: Some(identity),
+            damaged: false,
+        })
+    }
+
+    /// Appends one change and waits until it is on disk. If that fails, the journal is cut back
+    /// to what it was, so the next change does not land after half a line; if even that fails,
+    /// the journal is marked damaged ([`Journal::is_damaged`]) and takes no more changes.
+    pub fn append(&mut self, entry: &Entry) -> Result<()> {
+        if self.damaged {
+            return Err(Error::whole_file(&self.path, "a failed change could not be taken back out of the journal"));
+        }
+        let mut line = serde_json::to_vec(entry).map_err(|e| Error::io(&self.path, e.into()))?;
+        line.push(b'\n');
+        let file = self.file.as_mut().ok_or_else(|| Error::whole_file(&self.path, "the journal is closed"))?;
+        if let Err(e) = file.write_all(&line).and_then(|()| file.sync()) {
+            // Whatever part of the line reached the disk goes again.
+            let restored = file.truncate(self.bytes).and_then(|()| file.sync());
+            self.damaged = restored.is_err();
+            self.identity = file.identity().ok();
+            return Err(Error::io(&self.path, e));
+        }
+        self.entries += 1;
+        self.bytes += line.len() as u64;
+        self.identity = file.identity().ok();
+        Ok(())
+    }
+
+    /// Whether the journal file is still the one this journal wrote, as it left it: nobody
+    /// replaced, removed or added to it. Says what happened otherwise.
+    pub fn check_unchanged(&self) -> std::result::Result<(), String> {
+        let Some(known) = self.identity else { return Ok(()) };
+        match Identity::of_path(&self.path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!("{} was removed", self.path.display())),
+            Err(e) => Err(format!("{} cannot be looked at ({e})", self.path.display())),
+            Ok(now) if !now.same_file(&known) => Err(format!("{} was replaced", self.path.display())),
+            Ok(now) if now != known => Err(format!("{} was changed", self.path.display())),
+            Ok(_) => Ok(()),
+        }
+    }
+
+    /// A failed append could not be taken back (see [`Journal::append`]).
+    pub fn is_damaged(&self) -> bool {
+        self.damaged
+    }
+
+    /// The revision of the file this journal continues.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Number of changes in the journal.
+    pub fn len(&self) -> usize {
+        self.entries
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries == 0
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Removes the journal file (after its changes were saved in full and the file is closed).
+    pub fn delete(mut self) -> Result<()> {
+        self.file = None;
+        match self.disk.remove(&self.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(&self.path, e)),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::disk::{Fault, Faulty, Op, os};
+    use chrono::Utc;
+    use std::fs::OpenOptions;
+
+    fn record(c: u32) -> Record {
+        Record::new(CandidateId(c), AnnotatorId(1), Utc::now())
+    }
+
+    #[test]
+    fn appended_entries_are_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.json");
+        let entries =
+            vec![Entry::Put(record(1)), Entry::Remove { candidate: CandidateId(1), annotator: AnnotatorId(1) }];
+        let mut j = Journal::start(os(), &file, "id", 3).unwrap();
+        for e in &entries {
+            j.append(e).unwrap();
+        }
+        assert_eq!(j.len(), 2);
+        let replay = Journal::read(&file, "id", 3).unwrap();
+        assert_eq!(replay.entries, entries);
+        assert!(!replay.torn_tail && !replay.stale);
+    }
+
+    #[test]
+    fn a_torn_last_line_is_ignored_and_rewritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.json");
+        let mut j = Journal::start(os(), &file, "id", 0).unwrap();
+        j.append(&Entry::Put(record(1))).unwrap();
+        drop(j);
+        let mut f = OpenOptions::new().append(true).open(path_for(&file)).unwrap();
+        f.write_all(b"{\"put\":{\"candidate\":2,").unwrap();
+        let replay = Journal::read(&file, "id", 0).unwrap();
+        assert_eq!(replay.entries.len(), 1);
+        assert!(replay.torn_tail);
+        let mut j = Journal::resume(os(), &file, &replay, "id", 0).unwrap();
+        j.append(&Entry::Put(record(3))).unwrap();
+        let again = Journal::read(&file, "id", 0).unwrap();
+        assert_eq!(again.entries.len(), 2);
+        assert!(!again.torn_tail);
+    }
+
+    #[test]
+    fn damage_in_the_middle_is_an_error_naming_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.json");
+        let mut j = Journal::start(os(), &file, "id", 0).unwrap();
+        j.append(&Entry::Put(record(1))).unwrap();
+        drop(j);
+        let mut f = OpenOptions::new().append(true).open(path_for(&file)).unwrap();
+        f.write_all(b"garbage\n{\"remove\":{\"candidate\":1,\"annotator\":1}}\n").unwrap();
+        let err = Journal::read(&file, "id", 0).unwrap_err().to_string();
+        assert!(err.contains("m.json.journal: line 3: damaged journal entry"), "{err}");
+    }
+
+    #[test]
+    fn revisions_and_ids_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.json");
+        let mut j = Journal::start(os(), &file, "id", 4).unwrap();
+        j.append(&Entry::Put(record(1))).unwrap();
+        assert!(Journal::read(&file, "id", 5).unwrap().stale);
+        let err = Journal::read(&file, "id", 3).unwrap_err().to_string();
+        assert!(err.contains("replaced by an older copy"), "{err}");
+        let err = Journal::read(&file, "other", 4).unwrap_err().to_string();
+        assert!(err.contains("belongs to another file"), "{err}");
+        assert!(Journal::read(&dir.path().join("none.json"), "id", 0).unwrap().entries.is_empty());
+    }
+
+    #[test]
+    fn a_failed_append_leaves_the_journal_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.json");
+        let disk = Faulty::new(Fault::None);
+        let mut j = Journal::start(disk.shared(), &file, "id", 0).unwrap();
+        j.append(&Entry::Put(record(1))).unwrap();
+        let before = std::fs::read(path_for(&file)).unwrap();
+        // The disk fills up in the middle of the next line: half of it reaches the file.
+        disk.set(Fault::Once(0));
+        assert!(j.append(&Entry::Put(record(2))).unwrap_err().to_string().contains("No space left"));
+        assert_eq!(std::fs::read(path_for(&file)).unwrap(), before);
+        // Its fsync fails instead.
+        disk.set(Fault::Once(1));
+        assert!(j.append(&Entry::Put(record(2))).is_err());
+        assert_eq!(std::fs::read(path_for(&file)).unwrap(), before);
+        assert!(!j.is_damaged() && j.check_unchanged().is_ok());
+        // Space again: the next change follows the good one, and the journal reads back whole.
+        disk.set(Fault::None);
+        j.append(&Entry::Put(record(3))).unwrap();
+        let replay = Journal::read(&file, "id", 0).unwrap();
+        let candidates: Vec<u32> = replay
+            .entries
+            .iter()
+            .map(|e| match e {
+                Entry::Put(r) => r.candidate.0,
+                Entry::Remove { candidate, .. } => candidate.0,
+            })
+            .collect();
+        assert_eq!(candidates, [1, 3]);
+        assert!(!replay.torn_tail);
+    }
+
+    #[test]
+    fn a_journal_that_cannot_be_cut_back_takes_no_more_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.json");
+        let disk = Faulty::new(Fault::None);
+        let mut j = Journal::start(disk.shared(), &file, "id", 0).unwrap();
+        disk.set(Fault::FullFrom(0));
+        assert!(j.append(&Entry::Put(record(1))).is_err());
+        // The write failed and so did nothing else: cut back.
+        assert!(!j.is_damaged());
+        let ops: Vec<Op> = disk.ops().into_iter().map(|(op, _)| op).collect();
+        assert_eq!(ops, [Op::Write, Op::Truncate, Op::Sync]);
+        disk.set(Fault::From(0)); // the write fails, then the truncation
+        assert!(j.append(&Entry::Put(record(1))).is_err());
+        assert!(j.is_damaged());
+        disk.set(Fault::None);
+        let e = j.append(&Entry::Put(record(2))).unwrap_err().to_string();
+        assert!(e.contains("could not be taken back"), "{e}");
+    }
+
+    #[test]
+    fn a_journal_changed_by_someone_else_is_noticed() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.json");
+        let mut j = Journal::start(os(), &file, "id", 0).unwrap();
+        j.append(&Entry::Put(record(1))).unwrap();
+        assert_eq!(j.check_unchanged(), Ok(()));
+        let mut other = OpenOptions::new().append(true).open(path_for(&file)).unwrap();
+        other.write_all(b"{\"remove\":{\"candidate\":1,\"annotator\":1}}\n").unwrap();
+        assert!(j.check_unchanged().unwrap_err().ends_with("m.json.journal was changed"));
+        std::fs::remove_file(path_for(&file)).unwrap();
+        assert!(j.check_unchanged().unwrap_err().ends_with("was removed"));
+        Journal::start(os(), &file, "id", 0).unwrap();
+        assert!(j.check_unchanged().unwrap_err().ends_with("was replaced"));
+    }
+}

@@ -1,0 +1,974 @@
+//! An open master or batch: the file, its journal and its lock, behind one API that saves every
+//! change durably before reporting success, and never leaves memory and disk telling different
+//! stories without saying so.
+//!
+//! - Annotation changes ([`Store::put`], [`Store::remove`]) go to the journal (one fsynced line
+//!   each, see [`crate::store::journal`]), so their cost does not grow with the file. A change the
+//!   journal cannot take (a full disk) is kept in memory as *not saved* ([`Store::not_saved`])
+//!   and saved before the next change, or by [`Store::retry`].
+//! - Other changes ([`Store::update`], [`Store::commit`]) and closing rewrite the file
+//!   atomically and start a new journal; so does a journal grown past [`FOLD_BYTES`]. A full save
+//!   that fails leaves memory as it was.
+//! - A lock file beside the file (`FILE.lock`, an OS advisory lock) keeps a second instance to a
+//!   read-only view; the OS drops the lock when its holder dies, so a lock left by a crash is
+//!   simply taken over. A file without write permission opens read-only too.
+//! - Before every write the store checks that the file and its journal are still the ones it
+//!   opened (device, inode, size, time, and the file's `revision`). If another program replaced
+//!   or changed them, the store writes nothing more ([`Store::detached`]): the changes made here
+//!   stay in memory, for [`Store::save_copy`].
+//!
+//! All writes go through a [`Disk`].
+//!
+//! The files behind it are submodules: masters ([`master_file`]) and batches ([`batch_file`]) in
+//! our JSON layout ([`json`]), checked by [`validate`]; the journal ([`journal`]); atomic writes
+//! ([`atomic`]) through the [`disk`] seam; and what `protest check` prints ([`summary`]).
+
+pub mod atomic;
+pub mod batch_file;
+pub mod disk;
+pub mod journal;
+pub mod json;
+pub mod master_file;
+pub mod summary;
+pub mod validate;
+
+use crate::error::{Error, Result};
+use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use disk::{Disk, Identity};
+use journal::{Entry, Journal, Replay};
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Fold the journal into the file once it holds this much.
+pub const FOLD_BYTES: u64 = 8 << 20;
+
+/// A file the store can keep: a master, or a batch (which holds a restricted master).
+pub trait Document: Sized + Clone {
+    fn load(path: &Path) -> Result<Self>;
+    /// Writes the document in its file format.
+    fn write(&self, out: &mut dyn Write) -> std::io::Result<()>;
+    /// Identifies the file for its journal.
+    fn file_id(&self) -> &str;
+    fn master(&self) -> &Master;
+    fn master_mut(&mut self) -> &mut Master;
+}
+
+impl Document for Master {
+    fn load(path: &Path) -> Result<Self> {
+        master_file::load(path)
+    }
+
+    fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        master_file::write(self, out)
+    }
+
+    fn file_id(&self) -> &str {
+        &self.id
+    }
+
+    fn master(&self) -> &Master {
+        self
+    }
+
+    fn master_mut(&mut self) -> &mut Master {
+        self
+    }
+}
+
+/// What opening found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Opened {
+    /// Changes recovered from the journal (work since the last full save, e.g. before a crash).
+    pub recovered: usize,
+    /// Why the file is read-only: someone else has it open, or it cannot be written.
+    pub read_only: Option<String>,
+    /// The journal's last change was cut short by a crash while it was being written (so it was
+    /// never reported as saved) and was dropped: what to tell the user.
+    pub dropped: Option<String>,
+}
+
+/// Why a file opened read-only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ReadOnly {
+    /// Another PROTEST has it open.
+    Locked(String),
+    /// The lock file cannot be made or locked (a read-only folder or medium…).
+    Unlockable(String),
+    /// The file itself has no write permission.
+    NoPermission(String),
+}
+
+impl ReadOnly {
+    fn why(&self) -> &str {
+        match self {
+            ReadOnly::Locked(why) | ReadOnly::Unlockable(why) | ReadOnly::NoPermission(why) => why,
+        }
+    }
+
+    /// What the user can do about it.
+    fn remedy(&self) -> &'static str {
+        match self {
+            ReadOnly::Locked(_) => "close it there first",
+            ReadOnly::Unlockable(_) => "copy it to a folder you can write to",
+            ReadOnly::NoPermission(_) => "make it writable first (e.g. chmod u+w)",
+        }
+    }
+}
+
+/// An open file with its journal and lock.
+#[derive(Debug)]
+pub struct Store<D: Document> {
+    disk: Arc<dyn Disk>,
+    path: PathBuf,
+    doc: D,
+    /// `None` when read-only, or when it must be started afresh before the next change (the
+    /// last full save could not start it).
+    journal: Option<Journal>,
+    lock: Option<Lock>,
+    read_only: Option<ReadOnly>,
+    fold_bytes: u64,
+    /// The journal size at which to fold next.
+    fold_at: u64,
+    /// The file as this store last read or wrote it.
+    file: Option<Identity>,
+    /// Changes made in memory that are not on disk yet, oldest first.
+    pending: Vec<Entry>,
+    /// Why the last attempt to save them failed.
+    failure: Option<String>,
+    /// Another program replaced or changed the file or its journal: what happened. Nothing more
+    /// is written to either.
+    detached: Option<String>,
+    /// Changes made in memory since opening.
+    changes: u64,
+}
+
+impl<D: Document> Store<D> {
+    /// Opens `path`, taking its lock if nobody holds it, and replays its journal.
+    pub fn open(path: &Path) -> Result<(Self, Opened)> {
+        Store::open_on(disk::os(), path)
+    }
+
+    /// [`Store::open`], writing through `disk`.
+    pub fn open_on(disk: Arc<dyn Disk>, path: &Path) -> Result<(Self, Opened)> {
+        let lock = match writable(path) {
+            Err(why) => Err(ReadOnly::NoPermission(format!("{} {why}", path.display()))),
+            Ok(()) => Lock::acquire(path),
+        };
+        if lock.is_ok() {
+            // A crash in the middle of a full save leaves its temporary file behind; nobody else
+            // can be writing this file or its journal now.
+            atomic::remove_leftovers(path);
+            atomic::remove_leftovers(&journal::path_for(path));
+        }
+        // Without the lock we read while the holder may be folding its journal into the file, and
+        // could read the file just before and the journal just after: try again then.
+        let mut attempts = if lock.is_ok() { 1 } else { 3 };
+        let (doc, replay) = loop {
+            attempts -= 1;
+            match load_with_journal::<D>(path) {
+                Err(_) if attempts > 0 => std::thread::sleep(std::time::Duration::from_millis(50)),
+                Err(e) => {
+                    // Leave no lock file beside something that is not ours or not there.
+                    if let Ok(lock) = lock {
+                        lock.release();
+                    }
+                    return Err(e);
+                }
+                Ok(loaded) => break loaded,
+            }
+        };
+        let (journal, file) = match &lock {
+            Ok(_) => {
+                let journal = Journal::resume(Arc::clone(&disk), path, &replay, doc.file_id(), doc.master().revision)?;
+                (Some(journal), Identity::of_path(path).ok())
+            }
+            Err(_) => (None, None),
+        };
+        let read_only = lock.as_ref().err().cloned();
+        let dropped = replay.torn_tail.then(|| {
+            format!(
+                "the last change in {} was cut short (PROTEST stopped while saving it) and was dropped; it had not been reported as saved",
+                journal::path_for(path).display()
+            )
+        });
+        let opened = Opened {
+            recovered: replay.entries.len(),
+            read_only: read_only.as_ref().map(|r| r.why().to_owned()),
+            dropped,
+        };
+        let store = Store {
+            disk,
+            path: path.to_path_buf(),
+            doc,
+            journal,
+            lock: lock.ok(),
+            read_only,
+            fold_bytes: FOLD_BYTES,
+            fold_at: FOLD_BYTES,
+            file,
+            pending: Vec::new(),
+            failure: None,
+            detached: None,
+            changes: 0,
+        };
+        Ok((store, opened))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn doc(&self) -> &D {
+        &self.doc
+    }
+
+    pub fn master(&self) -> &Master {
+        self.doc.master()
+    }
+
+    /// What the store writes through (outputs of an operation go the same way).
+    pub fn disk(&self) -> Arc<dyn Disk> {
+        Arc::clone(&self.disk)
+    }
+
+    /// How many changes were made in memory since the file was opened: what was computed from
+    /// the document at one count is out of date at another.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    pub fn is_read_only(&self) -> bool {
+        self.read_only.is_some()
+    }
+
+    /// Whether changes can be saved: the file is open for writing and is still the one opened.
+    /// The error says why not and what to do, for a caller about to change the file.
+    pub fn writable(&self) -> Result<()> {
+        if let Some(ro) = &self.read_only {
+            return Err(Error::whole_file(
+                &self.path,
+                format!("opened read-only, so changes cannot be saved: {}; {}", ro.why(), ro.remedy()),
+            ));
+        }
+        if let Some(why) = &self.detached {
+            return Err(self.detached_error(why));
+        }
+        Ok(())
+    }
+
+    /// Another program replaced or changed the file or its journal since it was opened here: what
+    /// happened. Nothing more is written to it; [`Store::save_copy`] keeps the changes made here.
+    pub fn detached(&self) -> Option<&str> {
+        self.detached.as_deref()
+    }
+
+    /// Folds the journal into the file once it holds more than `bytes` (default
+    /// [`FOLD_BYTES`]); the crash test folds every few changes.
+    pub fn set_fold_bytes(&mut self, bytes: u64) {
+        self.fold_bytes = bytes;
+        self.fold_at = bytes;
+    }
+
+    /// Stores a record durably (it is on disk when this returns Ok) and in memory. A record that
+    /// does not fit the file is refused and changes nothing. When the disk fails, the error says
+    /// why and the change is kept in memory as not saved ([`Store::not_saved`]).
+    pub fn put(&mut self, record: Record) -> Result<()> {
+        self.change(Entry::Put(record))
+    }
+
+    /// Removes a record durably, as [`Store::put`] stores one.
+    pub fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()> {
+        self.change(Entry::Remove { candidate, annotator })
+    }
+
+    fn change(&mut self, entry: Entry) -> Result<()> {
+        if let Some(ro) = &self.read_only {
+            return Err(self.read_only_error(ro));
+        }
+        if let Entry::Put(record) = &entry
+            && let Some((_, problem)) = validate::record(self.doc.master(), record)
+        {
+            return Err(Error::whole_file(&self.path, problem));
+        }
+        apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
+        self.changes += 1;
+        self.pending.push(entry);
+        self.flush()
+    }
+
+    /// Changes made in memory but not saved yet, because the disk failed or the file was changed
+    /// elsewhere. They are saved with the next change, or by [`Store::retry`].
+    pub fn not_saved(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Why the last attempt to save failed, while something is not saved.
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref().filter(|_| !self.pending.is_empty())
+    }
+
+    /// Tries again to save what is not saved.
+    pub fn retry(&mut self) -> Result<()> {
+        self.flush()
+    }
+
+    /// Writes the pending changes to the journal, oldest first.
+    fn flush(&mut self) -> Result<()> {
+        let result = self.try_flush();
+        self.failure = result.as_ref().err().map(|e| e.to_string());
+        result
+    }
+
+    fn try_flush(&mut self) -> Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        self.writable()?;
+        self.check_unchanged(false)?;
+        let revision = self.doc.master().revision;
+        let stale = self.journal.as_ref().is_none_or(|j| j.revision() != revision);
+        if self.journal.as_ref().is_some_and(Journal::is_damaged) {
+            // What follows the last good line is unknown: save in full, which starts afresh.
+            return self.save();
+        }
+        if stale {
+            // The last full save wrote the file but could not start its journal; changes appended
+            // to the old one would be discarded as already folded in.
+            self.journal = None;
+            self.journal = Some(Journal::start(Arc::clone(&self.disk), &self.path, self.doc.file_id(), revision)?);
+        }
+        let journal = self.journal.as_mut().expect("started above");
+        while let Some(entry) = self.pending.first() {
+            journal.append(entry)?;
+            self.pending.remove(0);
+        }
+        if journal.bytes() > self.fold_at {
+            // The changes are saved; a fold that fails is tried again once the journal has grown
+            // by as much again.
+            self.fold_at = journal.bytes() + self.fold_bytes;
+            if self.save().is_ok() {
+                self.fold_at = self.fold_bytes;
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes a change beyond single records (annotators, task sets, a merge…) on a copy of the
+    /// document and saves it in full. If `change` or the save fails, nothing changed, in memory
+    /// or on disk.
+    pub fn update<T>(&mut self, change: impl FnOnce(&mut D) -> Result<T>) -> Result<T> {
+        self.writable()?;
+        let mut draft = self.doc.clone();
+        let value = change(&mut draft)?;
+        draft.master_mut().reindex();
+        self.commit(draft)?;
+        Ok(value)
+    }
+
+    /// Replaces the document with `doc` (computed from this one) by one atomic save of the whole
+    /// file at the next revision, then in memory. If the save fails, memory and disk stay as they
+    /// were. This is the commit of every workflow operation.
+    pub fn commit(&mut self, doc: D) -> Result<()> {
+        self.save_as_revision(Some(doc))
+    }
+
+    /// Writes the whole file at the next revision and starts an empty journal.
+    pub fn save(&mut self) -> Result<()> {
+        self.save_as_revision(None)
+    }
+
+    fn save_as_revision(&mut self, replacement: Option<D>) -> Result<()> {
+        self.writable()?;
+        self.check_unchanged(true)?;
+        let revision = self.doc.master().revision + 1;
+        let written = match replacement {
+            Some(mut doc) => {
+                doc.master_mut().revision = revision;
+                let written = atomic::write_with(&*self.disk, &self.path, |w| doc.write(w));
+                written.inspect(|_| {
+                    self.doc = doc;
+                    self.changes += 1;
+                })
+            }
+            None => {
+                self.doc.master_mut().revision = revision;
+                let written = atomic::write_with(&*self.disk, &self.path, |w| self.doc.write(w));
+                if written.is_err() {
+                    self.doc.master_mut().revision -= 1;
+                }
+                written
+            }
+        };
+        let identity = match written {
+            Ok(identity) => identity,
+            Err(e) => {
+                if !self.pending.is_empty() {
+                    self.failure = Some(e.to_string());
+                }
+                return Err(e);
+            }
+        };
+        // The file holds everything now, the changes not saved before included.
+        self.file = Some(identity);
+        self.pending.clear();
+        self.failure = None;
+        // If the new journal cannot be started, the next change starts it: the save itself is done.
+        self.journal = None;
+        self.journal = Journal::start(Arc::clone(&self.disk), &self.path, self.doc.file_id(), revision).ok();
+        Ok(())
+    }
+
+    /// Writes the document as it is in memory, changes not saved included, into a new file at
+    /// `path`, leaving this one as it is: the way out when this file cannot be written.
+    pub fn save_copy(&self, path: &Path) -> Result<()> {
+        if atomic::same_file(path, &self.path) {
+            return Err(Error::whole_file(path, "this is the file itself; choose another name for the copy"));
+        }
+        if path.exists() {
+            return Err(Error::whole_file(path, "already exists; choose another name for the copy"));
+        }
+        atomic::write_with(&*self.disk, path, |w| self.doc.write(w)).map(drop)
+    }
+
+    /// Checks that the file (and its journal) are still the ones this store opened or last
+    /// wrote; `full`: for a full save, also that the file's revision is still ours. On a
+    /// mismatch the store stops writing.
+    fn check_unchanged(&mut self, full: bool) -> Result<()> {
+        let Some(known) = self.file else { return Ok(()) };
+        let problem = match Identity::of_path(&self.path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(format!("{} was removed", self.path.display())),
+            Err(_) => None, // cannot look: the write will say what is wrong
+            Ok(now) if !now.same_file(&known) => Some(format!("{} was replaced", self.path.display())),
+            Ok(now) if now != known => Some(format!("{} was changed", self.path.display())),
+            Ok(_) => None,
+        };
+        let problem = problem.or_else(|| self.journal.as_ref().and_then(|j| j.check_unchanged().err())).or_else(|| {
+            let ours = self.doc.master().revision;
+            let theirs = full.then(|| json::top_level_u64(&self.path, "revision")).flatten();
+            theirs
+                .filter(|&r| r != ours)
+                .map(|r| format!("{} is at revision {r}, not {ours} as when it was opened here", self.path.display()))
+        });
+        match problem {
+            None => Ok(()),
+            Some(why) => {
+                let error = self.detached_error(&why);
+                self.detached = Some(why);
+                self.failure = Some(error.to_string());
+                Err(error)
+            }
+        }
+    }
+
+    fn detached_error(&self, why: &str) -> Error {
+        Error::whole_file(
+            &self.path,
+            format!(
+                "another program changed it since it was opened here ({why}), so nothing more is written to it and neither version is lost; to keep the changes made here, save them as a new file"
+            ),
+        )
+    }
+
+    fn read_only_error(&self, ro: &ReadOnly) -> Error {
+        Error::whole_file(&self.path, format!("opened read-only, so changes cannot be saved: {}", ro.why()))
+    }
+
+    /// Number of changes kept only in the journal so far.
+    pub fn unsaved_changes(&self) -> usize {
+        self.journal.as_ref().map_or(0, Journal::len)
+    }
+
+    /// Folds the journal into the file, removes it and releases the lock. If the changes cannot
+    /// be saved, nothing is removed (the journal keeps what it has) and the error says why.
+    pub fn close(mut self) -> Result<()> {
+        if self.read_only.is_some() {
+            return Ok(());
+        }
+        if self.detached.is_some() {
+            // The files are someone else's now: leave them, and say what is lost if anything.
+            if let Some(lock) = self.lock.take() {
+                lock.release();
+            }
+            return match self.pending.len() {
+                0 => Ok(()),
+                _ => self.writable(),
+            };
+        }
+        if self.unsaved_changes() > 0 || !self.pending.is_empty() || self.journal.is_none() {
+            self.save()?;
+        }
+        if let Some(j) = self.journal.take() {
+            j.delete()?;
+        }
+        if let Some(lock) = self.lock.take() {
+            lock.release();
+        }
+        Ok(())
+    }
+}
+
+/// Whether the file may be written: it has write permission for us (and for someone at all, so
+/// that a file made read-only stays so even for the superuser).
+fn writable(path: &Path) -> std::result::Result<(), String> {
+    let Ok(meta) = std::fs::metadata(path) else { return Ok(()) }; // loading will say what is wrong
+    if meta.permissions().readonly() {
+        return Err("has no write permission (it is a read-only file)".into());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else { return Ok(()) };
+        // SAFETY: `c` is a valid NUL-terminated path; access(2) only reads it.
+        if unsafe { libc::access(c.as_ptr(), libc::W_OK) } != 0 {
+            return Err(format!("cannot be written by this user ({})", std::io::Error::last_os_error()));
+        }
+    }
+    Ok(())
+}
+
+/// The file with its journal's changes applied, as opening it would give, without taking its
+/// lock or changing anything on disk.
+pub fn load_with_journal<D: Document>(path: &Path) -> Result<(D, Replay)> {
+    let mut doc = D::load(path)?;
+    let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
+    let replay = Journal::read(path, &id, revision)?;
+    replay_into(doc.master_mut(), &replay, path)?;
+    Ok((doc, replay))
+}
+
+/// Applies the changes of the journal of `file` to its master, checking each.
+pub fn replay_into(master: &mut Master, replay: &Replay, file: &Path) -> Result<()> {
+    for (i, entry) in replay.entries.iter().enumerate() {
+        apply(master, entry).map_err(|m| {
+            Error::whole_file(journal::path_for(file), format!("change {} cannot be applied: {m}", i + 1))
+        })?;
+    }
+    Ok(())
+}
+
+fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> {
+    match entry {
+        Entry::Put(record) => {
+            if let Some((_, problem)) = validate::record(master, record) {
+                return Err(problem);
+            }
+            master.records.put(record.clone());
+        }
+        Entry::Remove { candidate, annotator } => {
+            master.records.remove(*candidate, *annotator);
+        }
+    }
+    Ok(())
+}
+
+/// The lock path for a master or batch file.
+pub fn lock_path(file: &Path) -> PathBuf {
+    let mut name = file.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// An advisory lock held for as long as the store is open.
+#[derive(Debug)]
+struct Lock {
+    path: PathBuf,
+    file: File,
+}
+
+impl Lock {
+    /// The lock, or why it cannot be had: someone else holds it, or the lock file cannot be
+    /// written (a read-only folder or medium, for instance).
+    fn acquire(file: &Path) -> std::result::Result<Lock, ReadOnly> {
+        let path = lock_path(file);
+        let unwritable = |e: std::io::Error| {
+            ReadOnly::Unlockable(format!("{} cannot be locked for writing ({}: {e})", file.display(), path.display()))
+        };
+        for attempt in 1.. {
+            let mut handle = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(unwritable)?;
+            match handle.try_lock() {
+                // A holder that was closing may have removed the file between our opening and our
+                // locking it; a lock on a removed file keeps nobody out, so start again.
+                Ok(()) if attempt < 10 && !is_at(&handle, &path) => continue,
+                Ok(()) => {
+                    let holder = format!(
+                        "process {} of {} since {}",
+                        std::process::id(),
+                        std::env::var("USER").unwrap_or_else(|_| "this user".into()),
+                        chrono::Local::now().format("%Y-%m-%d %H:%M")
+                    );
+                    // Who holds the lock is only information for others; failing to write it is
+                    // no reason not to hold it.
+                    let _ = handle
+                        .set_len(0)
+                        .and_then(|()| handle.rewind())
+                        .and_then(|()| handle.write_all(holder.as_bytes()));
+                    return Ok(Lock { path, file: handle });
+                }
+                Err(TryLockError::WouldBlock) => {
+                    let mut holder = String::new();
+                    let _ = handle.read_to_string(&mut holder);
+                    let holder = holder.trim();
+                    let holder = if holder.is_empty() { "another process" } else { holder };
+                    return Err(ReadOnly::Locked(format!(
+                        "{} is open in another PROTEST window ({holder})",
+                        file.display()
+                    )));
+                }
+                Err(TryLockError::Error(e)) => return Err(unwritable(e)),
+            }
+        }
+        unreachable!("the loop returns")
+    }
+
+    fn release(self) {
+        // Remove the file while still holding the lock, so nobody locks a file we then delete;
+        // but only our own: someone may have removed ours and made theirs.
+        if is_at(&self.file, &self.path) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        drop(self.file);
+    }
+}
+
+/// Whether the open `handle` is the file now at `path`.
+#[cfg(unix)]
+fn is_at(handle: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (handle.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn is_at(_handle: &File, path: &Path) -> bool {
+    // Elsewhere an open file cannot be removed, so it is still there.
+    path.exists()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Judgement;
+    use crate::store::disk::{Fault, Faulty, Op};
+    use chrono::Utc;
+
+    const TINY: &str = include_str!("../../../../tests/fixtures/tiny/tiny.master.json");
+
+    fn tiny(dir: &tempfile::TempDir) -> PathBuf {
+        let path = dir.path().join("tiny.master.json");
+        std::fs::write(&path, TINY).unwrap();
+        path
+    }
+
+    fn record(candidate: u32, pronoun: Judgement) -> Record {
+        let mut r = Record::new(CandidateId(candidate), AnnotatorId::RESEARCHER, Utc::now());
+        r.pronoun = pronoun;
+        r
+    }
+
+    #[test]
+    fn changes_survive_without_a_close() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, opened) = Store::<Master>::open(&path).unwrap();
+        assert_eq!(opened, Opened::default());
+        store.put(record(3, Judgement::Yes)).unwrap();
+        store.put(record(4, Judgement::No)).unwrap();
+        store.remove(CandidateId(4), AnnotatorId::RESEARCHER).unwrap();
+        // The master file itself is untouched; the journal has the changes.
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), TINY);
+        drop(store); // as if the process died: no close
+        let (store, opened) = Store::<Master>::open(&path).unwrap();
+        assert_eq!(opened.recovered, 3);
+        assert_eq!(store.master().records.len(), 1);
+        assert_eq!(
+            store.master().records.get(CandidateId(3), AnnotatorId::RESEARCHER).unwrap().pronoun,
+            Judgement::Yes
+        );
+    }
+
+    #[test]
+    fn close_folds_the_journal_into_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        store.close().unwrap();
+        assert!(!journal::path_for(&path).exists() && !lock_path(&path).exists());
+        let m = master_file::load(&path).unwrap();
+        assert_eq!(m.revision, 1);
+        assert_eq!(m.records.len(), 1);
+    }
+
+    #[test]
+    fn a_second_opener_is_read_only_until_the_first_closes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut first, _) = Store::<Master>::open(&path).unwrap();
+        first.put(record(3, Judgement::Yes)).unwrap();
+        let (mut second, opened) = Store::<Master>::open(&path).unwrap();
+        let why = opened.read_only.unwrap();
+        assert!(why.contains("open in another PROTEST window (process"), "{why}");
+        assert!(second.is_read_only());
+        // The read-only view still shows the first one's journaled work.
+        assert_eq!(second.master().records.len(), 1);
+        let err = second.put(record(4, Judgement::No)).unwrap_err().to_string();
+        assert!(err.contains("read-only"), "{err}");
+        first.close().unwrap();
+        drop(second);
+        let (third, opened) = Store::<Master>::open(&path).unwrap();
+        assert!(opened.read_only.is_none() && !third.is_read_only());
+    }
+
+    #[test]
+    fn records_that_do_not_fit_are_refused_before_touching_the_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        let err = store.put(record(99, Judgement::Yes)).unwrap_err().to_string();
+        assert!(err.contains("candidate 99") && err.contains("does not exist"), "{err}");
+        assert_eq!(store.unsaved_changes(), 0);
+    }
+
+    #[test]
+    fn update_saves_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        store
+            .update(|m| {
+                m.description = "changed".into();
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(store.unsaved_changes(), 0);
+        let m = master_file::load(&path).unwrap();
+        assert_eq!((m.description.as_str(), m.records.len(), m.revision), ("changed", 1, 1));
+        // The journal left over from revision 0 would be stale; the new one is for revision 1.
+        drop(store);
+        let (store, opened) = Store::<Master>::open(&path).unwrap();
+        assert_eq!((opened.recovered, store.master().records.len()), (0, 1));
+    }
+
+    #[test]
+    fn a_journal_that_could_not_be_restarted_is_restarted_before_the_next_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let disk = Faulty::new(Fault::None);
+        let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        // The full save writes the file, then fails to start the journal of the new revision.
+        disk.set(Fault::None);
+        store.save().unwrap();
+        let journal = journal::path_for(&path);
+        let k = disk
+            .ops()
+            .iter()
+            .position(|(_, p)| p.starts_with(dir.path()) && p.to_string_lossy().contains("journal"))
+            .unwrap();
+        disk.set(Fault::Once(k));
+        // The file is saved (the change is in it): the save succeeded.
+        store.save().unwrap();
+        assert_eq!(disk.failed().unwrap().0, Op::Create);
+        assert_eq!(master_file::load(&path).unwrap().revision, 2);
+        assert!(journal.exists(), "the old journal, of revision 1, is still there");
+        // This change must not go to the journal of the old revision, which is now stale.
+        store.put(record(4, Judgement::No)).unwrap();
+        drop(store);
+        let (store, opened) = Store::<Master>::open(&path).unwrap();
+        assert_eq!((opened.recovered, store.master().records.len()), (1, 2));
+    }
+
+    #[test]
+    fn temporary_files_left_by_a_crash_are_removed_by_the_next_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let leftovers = [".tiny.master.json.protest-Xy12ab.tmp", ".tiny.master.json.journal.protest-Xy12ab.tmp"];
+        for name in leftovers {
+            std::fs::write(dir.path().join(name), "half a file").unwrap();
+        }
+        let (first, _) = Store::<Master>::open(&path).unwrap();
+        assert!(leftovers.iter().all(|n| !dir.path().join(n).exists()));
+        // A read-only opener removes nothing: the holder may be writing.
+        std::fs::write(dir.path().join(leftovers[0]), "being written").unwrap();
+        let (_second, opened) = Store::<Master>::open(&path).unwrap();
+        assert!(opened.read_only.is_some() && dir.path().join(leftovers[0]).exists());
+        drop(first);
+    }
+
+    #[test]
+    fn a_file_whose_lock_cannot_be_written_opens_read_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        std::fs::create_dir(lock_path(&path)).unwrap();
+        let (mut store, opened) = Store::<Master>::open(&path).unwrap();
+        let why = opened.read_only.unwrap();
+        assert!(why.contains("cannot be locked for writing") && why.contains("tiny.master.json.lock"), "{why}");
+        let err = store.put(record(3, Judgement::Yes)).unwrap_err().to_string();
+        assert!(err.contains("changes cannot be saved: ") && err.contains("cannot be locked"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), TINY);
+    }
+
+    #[test]
+    fn a_file_that_does_not_open_leaves_no_lock_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.json");
+        assert!(Store::<Master>::open(&missing).is_err());
+        let garbage = dir.path().join("garbage.json");
+        std::fs::write(&garbage, "not json").unwrap();
+        assert!(Store::<Master>::open(&garbage).is_err());
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("garbage.json")]);
+    }
+
+    #[test]
+    fn a_change_the_disk_refuses_is_kept_as_not_saved_and_saved_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let disk = Faulty::new(Fault::None);
+        let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        disk.set(Fault::FullFrom(0));
+        for c in [4, 5] {
+            let e = store.put(record(c, Judgement::No)).unwrap_err().to_string();
+            assert!(e.contains("No space left"), "{e}");
+        }
+        // Kept in memory, counted as not saved, and not on disk.
+        assert_eq!((store.master().records.len(), store.not_saved()), (3, 2));
+        assert!(store.failure().unwrap().contains("No space left"));
+        assert_eq!(load_with_journal::<Master>(&path).unwrap().0.records.len(), 1);
+        assert!(store.retry().is_err());
+        // Space again: the next change saves them all, in order.
+        disk.set(Fault::None);
+        store.put(record(6, Judgement::Yes)).unwrap();
+        assert_eq!((store.not_saved(), store.failure()), (0, None));
+        let (on_disk, replay) = load_with_journal::<Master>(&path).unwrap();
+        assert_eq!((&on_disk, replay.entries.len(), replay.torn_tail), (store.master(), 4, false));
+        // Retrying by hand works too.
+        disk.set(Fault::Once(0));
+        assert!(store.remove(CandidateId(6), AnnotatorId::RESEARCHER).is_err());
+        disk.set(Fault::None);
+        store.retry().unwrap();
+        assert_eq!(&load_with_journal::<Master>(&path).unwrap().0, store.master());
+    }
+
+    #[test]
+    fn a_failed_full_save_changes_nothing_in_memory_or_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let disk = Faulty::new(Fault::None);
+        let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        let before = store.master().clone();
+        disk.set(Fault::FullFrom(0));
+        let e = store
+            .update(|m| {
+                m.description = "changed".into();
+                Ok(())
+            })
+            .unwrap_err();
+        assert!(e.to_string().contains("No space left"), "{e}");
+        assert_eq!(store.master(), &before);
+        assert_eq!(store.not_saved(), 0);
+        assert_eq!(&load_with_journal::<Master>(&path).unwrap().0, &before);
+        assert!(atomic::leftovers(&path).is_empty());
+        // The next change is journaled as usual.
+        disk.set(Fault::None);
+        store.put(record(4, Judgement::No)).unwrap();
+        assert_eq!(&load_with_journal::<Master>(&path).unwrap().0, store.master());
+    }
+
+    #[test]
+    fn a_holder_whose_file_was_replaced_stops_writing_and_keeps_its_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut first, _) = Store::<Master>::open(&path).unwrap();
+        first.put(record(3, Judgement::Yes)).unwrap();
+        // Someone removes the lock; a second writer gets in and saves in full.
+        std::fs::remove_file(lock_path(&path)).unwrap();
+        let (mut second, opened) = Store::<Master>::open(&path).unwrap();
+        assert!(opened.read_only.is_none());
+        second
+            .update(|m| {
+                m.description = "the intruder's".into();
+                Ok(())
+            })
+            .unwrap();
+        second.close().unwrap();
+        // The first notices at its next change: nothing more is written, the change is kept.
+        let e = first.put(record(4, Judgement::No)).unwrap_err().to_string();
+        assert!(e.contains("another program changed it") && e.contains("save them as a new file"), "{e}");
+        assert!(
+            first.detached().is_some_and(|why| why.ends_with("tiny.master.json was replaced")),
+            "{:?}",
+            first.detached()
+        );
+        assert_eq!((first.master().records.len(), first.not_saved()), (2, 1));
+        assert!(first.writable().is_err());
+        let on_disk = master_file::load(&path).unwrap();
+        assert_eq!((on_disk.description.as_str(), on_disk.records.len()), ("the intruder's", 1));
+        // Closing writes nothing over the intruder's file, and says the change is lost there.
+        let copy = dir.path().join("mine.master.json");
+        first.save_copy(&copy).unwrap();
+        assert!(first.close().is_err());
+        assert_eq!(master_file::load(&path).unwrap(), on_disk);
+        assert_eq!(master_file::load(&copy).unwrap().records.len(), 2);
+    }
+
+    #[test]
+    fn a_full_save_checks_the_revision_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        // Another program writes the file in place, same size, at another revision.
+        let text = std::fs::read_to_string(&path).unwrap().replacen("\"revision\":0", "\"revision\":7", 1);
+        let meta = std::fs::metadata(&path).unwrap();
+        std::fs::write(&path, &text).unwrap();
+        let when = std::fs::FileTimes::new().set_modified(meta.modified().unwrap());
+        std::fs::File::options().write(true).open(&path).unwrap().set_times(when).unwrap();
+        let e = store.save().unwrap_err().to_string();
+        assert!(e.contains("is at revision 7, not 0"), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_without_write_permission_opens_read_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let (mut store, opened) = Store::<Master>::open(&path).unwrap();
+        let why = opened.read_only.unwrap();
+        assert!(why.ends_with("tiny.master.json has no write permission (it is a read-only file)"), "{why}");
+        let e = store.writable().unwrap_err().to_string();
+        assert!(e.contains("make it writable first"), "{e}");
+        assert!(store.update(|_| Ok(())).is_err() && store.put(record(3, Judgement::Yes)).is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), TINY);
+        assert!(!lock_path(&path).exists() && !journal::path_for(&path).exists());
+    }
+
+    #[test]
+    fn a_torn_last_change_is_dropped_with_a_message() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        drop(store);
+        let mut j = OpenOptions::new().append(true).open(journal::path_for(&path)).unwrap();
+        j.write_all(b"{\"put\":{\"candidate\":4,").unwrap();
+        let (store, opened) = Store::<Master>::open(&path).unwrap();
+        assert_eq!((opened.recovered, store.master().records.len()), (1, 1));
+        assert!(opened.dropped.unwrap().contains("was cut short"));
+    }
+}

@@ -1,0 +1,194 @@
+//! What `protest check` prints about a valid master: enough to see at a glance that nothing was
+//! lost in an import, a conversion or a merge.
+
+use crate::annotate::status::{self, Status};
+use crate::model::{AnnotatorId, CorpusRole, Master};
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CorpusLine {
+    pub name: String,
+    pub role: CorpusRole,
+    pub sentences: usize,
+    pub aligned: bool,
+    pub candidates: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CategoryLine {
+    pub name: String,
+    pub label: String,
+    pub anaphoric: bool,
+    pub examples: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnnotatorLine {
+    pub id: AnnotatorId,
+    pub name: String,
+    pub records: usize,
+    /// Of those records, by [`status::status`]: done, and with conflicts (kept, or breaking
+    /// a rule unchecked). The rest are blank.
+    pub done: usize,
+    pub conflict: usize,
+}
+
+impl AnnotatorLine {
+    fn of(master: &Master, id: AnnotatorId) -> AnnotatorLine {
+        let mut line = AnnotatorLine { id, name: master.annotator_name(id), records: 0, done: 0, conflict: 0 };
+        for r in master.records.iter().filter(|r| r.annotator == id) {
+            line.records += 1;
+            match status::status(master, Some(r)) {
+                Status::New => {}
+                Status::Done => line.done += 1,
+                Status::Conflict => line.conflict += 1,
+            }
+        }
+        line
+    }
+}
+
+/// Counts of everything in a master.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    pub id: String,
+    pub version: u32,
+    pub corpora: Vec<CorpusLine>,
+    pub documents: usize,
+    pub sentences: u32,
+    pub examples: usize,
+    pub categories: Vec<CategoryLine>,
+    pub candidates: usize,
+    pub annotators: Vec<AnnotatorLine>,
+    pub records: usize,
+    pub task_sets: usize,
+}
+
+impl Summary {
+    pub fn of(master: &Master) -> Summary {
+        let mut annotators: Vec<AnnotatorLine> =
+            master.annotators.iter().map(|a| AnnotatorLine::of(master, a.id)).collect();
+        let researcher = AnnotatorLine::of(master, AnnotatorId::RESEARCHER);
+        if researcher.records > 0 {
+            annotators.insert(0, researcher);
+        }
+        Summary {
+            id: master.id.clone(),
+            version: master.version,
+            corpora: master
+                .corpora
+                .iter()
+                .map(|c| CorpusLine {
+                    name: c.name.clone(),
+                    role: c.role,
+                    sentences: c.sentences.len(),
+                    aligned: c.alignment.is_some(),
+                    candidates: master.candidates.iter().filter(|k| k.corpus == c.id).count(),
+                })
+                .collect(),
+            documents: master.documents.len(),
+            sentences: master.sentence_count(),
+            examples: master.examples.len(),
+            categories: master
+                .categories
+                .iter()
+                .map(|c| CategoryLine {
+                    name: c.name.clone(),
+                    label: c.title().to_string(),
+                    anaphoric: c.anaphoric,
+                    examples: master.examples.iter().filter(|e| e.category == c.name).count(),
+                })
+                .collect(),
+            candidates: master.candidates.len(),
+            annotators,
+            records: master.records.len(),
+            task_sets: master.task_sets.len(),
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "PROTEST master, format version {}, id {}", self.version, self.id)?;
+        writeln!(f, "Corpora: {}", self.corpora.len())?;
+        let width = self.corpora.iter().map(|c| c.name.chars().count()).max().unwrap_or(0);
+        for c in &self.corpora {
+            let role = match c.role {
+                CorpusRole::Source => "source",
+                CorpusRole::Reference => "reference",
+                CorpusRole::System => "MT system",
+            };
+            write!(f, "  {:width$}  {role:<9}  {} sentences", c.name, c.sentences)?;
+            if c.role.is_translation() {
+                let aligned = if c.aligned { "word-aligned" } else { "aligned positions only" };
+                write!(f, ", {aligned}, {} candidates", c.candidates)?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "Documents: {}", self.documents)?;
+        writeln!(f, "Sentences: {}", self.sentences)?;
+        writeln!(f, "Examples: {} in {} categories", self.examples, self.categories.len())?;
+        let width = self.categories.iter().map(|c| c.name.chars().count()).max().unwrap_or(0);
+        for c in &self.categories {
+            let kind = if c.anaphoric { "anaphoric" } else { "" };
+            writeln!(f, "  {:width$}  {:>4}  {kind:<9}  {}", c.name, c.examples, c.label)?;
+        }
+        writeln!(f, "Candidates: {}", self.candidates)?;
+        let (researcher, annotators): (Vec<_>, Vec<_>) = self.annotators.iter().partition(|a| a.id.is_researcher());
+        writeln!(f, "Annotators: {}", annotators.len())?;
+        for a in annotators {
+            writeln!(f, "  {}", a)?;
+        }
+        for a in researcher {
+            // Not one of the annotators counted above: the master's owner, with records of their own.
+            writeln!(f, "{a}")?;
+        }
+        writeln!(f, "Records: {}", self.records)?;
+        writeln!(f, "Task sets: {}", self.task_sets)
+    }
+}
+
+impl fmt::Display for AnnotatorLine {
+    /// `Anna (75 records: 73 done, 2 with conflicts)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}", self.name, count(self.records, "record"))?;
+        let blank = self.records - self.done - self.conflict;
+        let parts: Vec<String> = [(self.done, "done"), (self.conflict, "with conflicts"), (blank, "blank")]
+            .into_iter()
+            .filter(|&(n, _)| n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
+        if !parts.is_empty() {
+            write!(f, ": {}", parts.join(", "))?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// `1 record`, `2 records`.
+pub fn count(n: usize, what: &str) -> String {
+    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ConflictStatus, Judgement};
+    use crate::testing::{judge, tiny};
+
+    #[test]
+    fn annotators_are_counted_as_listed_with_their_records_by_status() {
+        let mut m = tiny();
+        judge(&mut m, 3, 1, Judgement::No, Judgement::Unset);
+        // Pronoun yes with every aligned token selected, then one without any: rule 4, stored "clear".
+        judge(&mut m, 4, 1, Judgement::Yes, Judgement::Unset);
+        let mut broken = m.records.get(crate::model::CandidateId(4), AnnotatorId(1)).unwrap().clone();
+        broken.selected = Default::default();
+        broken.conflict = ConflictStatus::Clear;
+        m.records.put(broken);
+        judge(&mut m, 1, 0, Judgement::No, Judgement::No);
+        let text = Summary::of(&m).to_string();
+        assert!(text.contains("Annotators: 2\n  A (2 records: 1 done, 1 with conflicts)\n  B (0 records)\n"), "{text}");
+        assert!(text.contains("\nResearcher (1 record: 1 done)\nRecords: 3\n"), "{text}");
+    }
+}

@@ -1,0 +1,23 @@
+//! A round of the automatic reference match, stored in the master ([`crate::metrics::auto_eval`] has the
+//! rules).
+
+use super::{Prepared, commit};
+use crate::error::Result;
+use crate::metrics::auto_eval;
+use crate::model::{Master, Round};
+use crate::store::Store;
+use chrono::{DateTime, Utc};
+
+/// Runs a round on the master as it is, in memory; the outcome is the round.
+pub fn prepare(store: &Store<Master>, now: DateTime<Utc>) -> Result<Prepared<Round>> {
+    let mut draft = store.master().clone();
+    draft.auto_eval = auto_eval::run(&draft, now);
+    let round = draft.auto_eval.rounds.last().cloned().expect("a round was just added");
+    Ok(Prepared::new(store, Some(draft), round))
+}
+
+/// Runs a round and stores it.
+pub fn run(store: &mut Store<Master>, now: DateTime<Utc>) -> Result<Round> {
+    let prepared = prepare(store, now)?;
+    commit(store, prepared)
+}

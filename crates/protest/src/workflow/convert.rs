@@ -1,0 +1,99 @@
+//! Converting the original PROTEST tool's files ([`crate::ingest::legacy`] has the rules): a master
+//! into a new master file, a batch against its converted master, which may gain the batch's
+//! annotator and their part of a task set so that the batch merges into it.
+
+use super::{Content, Output, Prepared, Written, check_target, commit, write_alone};
+use crate::error::{Error, Result};
+use crate::ingest::legacy::{self, Converted, Options, Reference, Report};
+use crate::model::Master;
+use crate::store::Store;
+use crate::store::atomic::same_file;
+use crate::store::disk::Disk;
+use chrono::{DateTime, Utc};
+use std::path::Path;
+
+/// A converted master, written.
+#[derive(Debug)]
+pub struct ConvertedMaster {
+    pub master: Master,
+    pub report: Report,
+}
+
+/// A converted batch, written, and what it changed in its master.
+#[derive(Debug)]
+pub struct ConvertedBatch {
+    pub report: Report,
+    /// What the master gained, in plain words (`None`: nothing).
+    pub placement: Option<String>,
+    pub file: Written,
+}
+
+/// Converts an old master into a new master file at `target` (replaced only if `replace`).
+pub fn master(
+    disk: &dyn Disk,
+    old: &Path,
+    target: &Path,
+    reference: Reference,
+    replace: bool,
+    now: DateTime<Utc>,
+) -> Result<ConvertedMaster> {
+    if same_file(old, target) {
+        return Err(Error::refused(target, "is the old file itself; choose another name for the converted file"));
+    }
+    check_target(target, replace)?;
+    let Converted::Master { master, report } = legacy::convert(old, &Options { reference, master: None, now })? else {
+        unreachable!("a batch without a master is refused");
+    };
+    let output = Output { path: target.to_path_buf(), replace, content: Content::Master(Box::new(master)) };
+    write_alone(disk, std::slice::from_ref(&output))?;
+    let Content::Master(master) = output.content else { unreachable!("made above") };
+    Ok(ConvertedMaster { master: *master, report })
+}
+
+/// Converts an old batch against the open master, in memory.
+pub fn prepare_batch(
+    store: &Store<Master>,
+    old: &Path,
+    target: &Path,
+    replace: bool,
+    now: DateTime<Utc>,
+) -> Result<Prepared<ConvertedBatch>> {
+    let master_path = store.path();
+    if same_file(old, target) || same_file(master_path, target) || same_file(master_path, old) {
+        return Err(Error::refused(
+            target,
+            "the old batch, its master and the converted batch must be three different files",
+        ));
+    }
+    check_target(target, replace)?;
+    let options = Options { reference: Reference::Guess, master: Some(store.master()), now };
+    let (batch, placement, report) = match legacy::convert(old, &options)? {
+        Converted::Batch { batch, placement, report } => (batch, placement, report),
+        Converted::Master { .. } => {
+            return Err(Error::refused(old, "is an old master, not a batch: convert it on its own, without a master"));
+        }
+    };
+    let draft = placement.changes_master().then(|| {
+        let mut draft = store.master().clone();
+        placement.apply(&mut draft);
+        draft
+    });
+    let described = placement.changes_master().then(|| placement.describe(store.master()));
+    let file = Written::of(target, &batch);
+    let mut prepared = Prepared::new(store, draft, ConvertedBatch { report, placement: described, file });
+    prepared.outputs.push(Output { path: target.to_path_buf(), replace, content: Content::Batch(Box::new(batch)) });
+    Ok(prepared)
+}
+
+/// Converts an old batch against the open master and writes it, with the master's gains: both,
+/// or nothing.
+pub fn batch(
+    store: &mut Store<Master>,
+    old: &Path,
+    target: &Path,
+    replace: bool,
+    now: DateTime<Utc>,
+) -> Result<ConvertedBatch> {
+    let prepared = prepare_batch(store, old, target, replace, now)?;
+    commit(store, prepared)
+}

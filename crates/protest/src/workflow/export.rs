@@ -1,0 +1,90 @@
+//! Exporting a task set's batches: the parts given to annotators in the master, one batch file
+//! per part ([`crate::batches::export`] has the rules).
+
+use super::{Content, Output, Prepared, Written, check_folder, check_target, commit, refused};
+use crate::batches::export;
+use crate::error::Result;
+use crate::model::Master;
+use crate::store::Store;
+use chrono::{DateTime, Utc};
+use std::path::PathBuf;
+
+/// What to export.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exporting {
+    pub task_set: u32,
+    /// Who gets each part, in part order (added to the master if new). Empty: the parts keep
+    /// their annotators, and the others go to the master's annotators without a part of the task
+    /// set, in order ([`export::default_names`]).
+    pub names: Vec<String>,
+    /// The folder the batches go to.
+    pub folder: PathBuf,
+    /// Replace batch files that exist (never one with annotation work in its journal).
+    pub replace: bool,
+    pub created: DateTime<Utc>,
+}
+
+/// What an export wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exported {
+    pub files: Vec<Written>,
+    /// When nobody was named and parts went to annotators they did not have before: who got
+    /// which, in plain words.
+    pub chosen: Option<String>,
+}
+
+/// Checks the export and makes every batch, in memory.
+pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<Exported>> {
+    let master = store.master();
+    check_folder(&exporting.folder)?;
+    let mut draft = master.clone();
+    let batches = export::export(&mut draft, exporting.task_set, &exporting.names, exporting.created)
+        .map_err(refused(store.path()))?;
+    let chosen = (exporting.names.is_empty() && draft != *master).then(|| chosen(master, &draft, exporting.task_set));
+    let master_name = store.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut outputs = Vec::new();
+    let mut files = Vec::new();
+    for batch in batches {
+        let who = batch.annotator();
+        let path = exporting.folder.join(export::file_name(&master_name, exporting.task_set, &who.name, who.id));
+        check_target(&path, exporting.replace)?;
+        files.push(Written::of(&path, &batch));
+        outputs.push(Output { path, replace: exporting.replace, content: Content::Batch(Box::new(batch)) });
+    }
+    let changed = draft != *master;
+    let mut prepared = Prepared::new(store, changed.then_some(draft), Exported { files, chosen });
+    prepared.outputs = outputs;
+    Ok(prepared)
+}
+
+/// Gives the parts out and writes the batches: all of them and the master, or nothing.
+pub fn run(store: &mut Store<Master>, exporting: &Exporting) -> Result<Exported> {
+    let prepared = prepare(store, exporting)?;
+    commit(store, prepared)
+}
+
+/// "parts 1, 2 go to Marie, Miryam (the master's annotators without a part of task set 1)".
+fn chosen(before: &Master, after: &Master, task_set: u32) -> String {
+    let parts = |m: &Master| -> Vec<(String, Option<crate::model::AnnotatorId>)> {
+        m.task_sets
+            .iter()
+            .filter(|t| t.id == task_set)
+            .flat_map(|t| t.tasks.iter().filter(|t| t.label != crate::batches::plan::IAA_LABEL))
+            .map(|t| (t.label.clone(), t.annotator))
+            .collect()
+    };
+    let given: Vec<(String, String)> = parts(before)
+        .into_iter()
+        .zip(parts(after))
+        .filter(|((_, old), (_, new))| old != new)
+        .filter_map(|((label, _), (_, new))| Some((label, after.annotator_name(new?))))
+        .collect();
+    let labels: Vec<&str> = given.iter().map(|(l, _)| l.as_str()).collect();
+    let names: Vec<&str> = given.iter().map(|(_, n)| n.as_str()).collect();
+    let (part, go) = if given.len() == 1 { ("part", "goes") } else { ("parts", "go") };
+    format!(
+        "{part} {} {go} to {}: the master's annotators without a part of task set {task_set}, in order",
+        labels.join(", "),
+        names.join(", ")
+    )
+}

@@ -1,0 +1,198 @@
+//! The researcher's operations on a master, one function each, for the command line and the GUI
+//! alike: annotators ([`annotators`]), task sets ([`task_sets`]), batch export ([`export`]),
+//! batch import ([`merge`]), adjudication ([`adjudication`]), the automatic reference match
+//! ([`auto_eval`]), a new system ([`add_system`]) and converting the original tool's files
+//! ([`convert`]).
+//!
+//! Every operation is all or nothing, in memory and on disk, in the same four steps:
+//!
+//! 1. *prepare* (`prepare` in each module): check everything and compute the new master and every
+//!    file to write, in memory; nothing is written, and a refusal changes nothing;
+//! 2. *write the outputs* (batch files…): each in full under a temporary name beside it, then
+//!    all renamed into place ([`crate::store::atomic::Outputs`]);
+//! 3. *commit the master*: one atomic save of the whole file ([`Store::commit`], which also
+//!    checks that the file is still the one opened, revision included); if it fails, the outputs
+//!    are taken back;
+//! 4. only then the master in memory changes.
+//!
+//! A [`Prepared`] operation can be shown first (a preview, a dry run) and then committed with
+//! [`commit`]; each module's `run` does both.
+
+pub mod add_system;
+pub mod adjudication;
+pub mod annotators;
+pub mod auto_eval;
+pub mod convert;
+pub mod export;
+pub mod merge;
+pub mod task_sets;
+
+#[cfg(test)]
+mod tests;
+
+use crate::error::{Error, Result};
+use crate::model::Master;
+use crate::store::Store;
+use crate::store::atomic::Outputs;
+use crate::store::batch_file::{self, Batch};
+use crate::store::{journal, master_file};
+use std::path::{Path, PathBuf};
+
+/// An operation checked and computed against the master as it was, with nothing written yet.
+#[derive(Debug)]
+#[must_use = "nothing happens until it is committed"]
+pub struct Prepared<T> {
+    /// The master after the operation; `None` when it does not change.
+    master: Option<Master>,
+    outputs: Vec<Output>,
+    /// The store's change count it was prepared at.
+    base: u64,
+    /// What the operation did, to tell its user.
+    pub outcome: T,
+}
+
+impl<T> Prepared<T> {
+    fn new(store: &Store<Master>, master: Option<Master>, outcome: T) -> Prepared<T> {
+        Prepared { master, outputs: Vec::new(), base: store.changes(), outcome }
+    }
+}
+
+/// A file an operation writes.
+#[derive(Debug)]
+struct Output {
+    path: PathBuf,
+    /// An existing file there may be replaced.
+    replace: bool,
+    content: Content,
+}
+
+#[derive(Debug)]
+enum Content {
+    Batch(Box<Batch>),
+    Master(Box<Master>),
+}
+
+impl Content {
+    fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match self {
+            Content::Batch(b) => batch_file::write(b, out),
+            Content::Master(m) => master_file::write(m, out),
+        }
+    }
+}
+
+/// Writes the outputs of a prepared operation and commits its master; returns what it did. If
+/// anything fails, nothing changed, in memory or on disk.
+pub fn commit<T>(store: &mut Store<Master>, prepared: Prepared<T>) -> Result<T> {
+    store.writable()?;
+    if store.changes() != prepared.base {
+        return Err(Error::refused(store.path(), "the master changed since this was prepared; try again"));
+    }
+    let disk = store.disk();
+    let mut outputs = Outputs::new(&*disk);
+    for o in &prepared.outputs {
+        // Checked again: a file may have appeared since.
+        check_target(&o.path, o.replace)?;
+        outputs.add(&o.path, |w| o.content.write(w))?;
+    }
+    let published = outputs.publish()?;
+    if let Some(master) = prepared.master {
+        store.commit(master)?; // on failure, dropping `published` takes the outputs back
+    }
+    published.keep();
+    Ok(prepared.outcome)
+}
+
+/// Writes files that belong to no open master (a converted master) all or none.
+fn write_alone(disk: &dyn crate::store::disk::Disk, outputs: &[Output]) -> Result<()> {
+    let mut staged = Outputs::new(disk);
+    for o in outputs {
+        check_target(&o.path, o.replace)?;
+        staged.add(&o.path, |w| o.content.write(w))?;
+    }
+    staged.publish()?.keep();
+    Ok(())
+}
+
+/// Opens the master at `path` for changing, runs `work` on it and closes it (folding its
+/// journal), so nothing is left beside it. Refused, with nothing changed, when the file cannot be
+/// written (another PROTEST has it open, or it is read-only).
+pub fn on_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> Result<T>) -> Result<T> {
+    let (mut store, _) = Store::<Master>::open(path)?;
+    store.writable()?;
+    let result = work(&mut store);
+    let closed = store.close();
+    let value = result?;
+    closed?;
+    Ok(value)
+}
+
+/// Where outputs go by default: the master's folder.
+pub fn default_folder(master_path: &Path) -> PathBuf {
+    match std::path::absolute(master_path).ok().as_deref().and_then(Path::parent) {
+        Some(dir) => dir.to_path_buf(),
+        None => PathBuf::from("."),
+    }
+}
+
+/// Checks that outputs can go into `dir`: it exists and is a folder.
+fn check_folder(dir: &Path) -> Result<()> {
+    // The current folder, as a relative path's parent.
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(Error::refused(dir, "is not a folder; choose a folder for the files")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(Error::refused(dir, "there is no such folder; create it first or choose another"))
+        }
+        Err(e) => Err(Error::io(dir, e)),
+    }
+}
+
+/// Checks that a file may be written at `path`: nothing is there, or `replace` and it is a
+/// writable file without annotation work still in its journal.
+fn check_target(path: &Path, replace: bool) -> Result<()> {
+    if journal::path_for(path).exists() {
+        return Err(Error::refused(
+            path,
+            format!(
+                "has annotation work not yet saved into it ({} exists): open it in PROTEST and close it, or move both away",
+                journal::path_for(path).display()
+            ),
+        ));
+    }
+    match std::fs::symlink_metadata(path) {
+        Err(_) => Ok(()),
+        Ok(meta) if meta.is_dir() => Err(Error::refused(path, "is a folder; choose another name")),
+        Ok(meta) if replace && meta.permissions().readonly() => {
+            Err(Error::refused(path, "has no write permission (it is a read-only file), so it is not replaced"))
+        }
+        Ok(_) if replace => Ok(()),
+        Ok(_) => Err(Error::Exists { path: path.to_path_buf() }),
+    }
+}
+
+/// A library refusal about the master at `path`.
+fn refused<E: std::fmt::Display>(path: &Path) -> impl FnOnce(E) -> Error + '_ {
+    move |e| Error::refused(path, e)
+}
+
+/// A batch file an operation wrote, for its user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    pub path: PathBuf,
+    pub annotator: String,
+    pub candidates: usize,
+    pub records: usize,
+}
+
+impl Written {
+    fn of(path: &Path, batch: &Batch) -> Written {
+        Written {
+            path: path.to_path_buf(),
+            annotator: batch.annotator().name.clone(),
+            candidates: batch.order().len(),
+            records: batch.content().records.len(),
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Planning task sets and removing those not given out yet ([`crate::batches::plan`] has the rules).
+
+use super::{Prepared, commit, refused};
+use crate::batches::plan::{self, Plan, PlanError, Request};
+use crate::error::{Error, Result};
+use crate::metrics::auto_eval;
+use crate::model::{Master, TaskSet};
+use crate::store::Store;
+use chrono::{DateTime, Utc};
+
+/// What to plan, beyond [`Request`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planning {
+    pub request: Request,
+    /// Only candidates the latest automatic reference match left for a human (refused before
+    /// the match has run).
+    pub only_needing_human: bool,
+    /// A task set of the same name that nothing was given out from is replaced (keeping its id);
+    /// otherwise a name in use is refused.
+    pub replace: bool,
+    pub created: DateTime<Utc>,
+}
+
+/// A planned task set, ready to store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    pub plan: Plan,
+    /// The id of the task set it replaces, if any.
+    pub replaces: Option<u32>,
+}
+
+/// Plans a task set: what [`run`] would store, for a preview or a dry run. The rules of
+/// [`plan::plan`], the filter of [`auto_eval::needing_human`], and the name checks.
+pub fn preview(master: &Master, planning: &Planning) -> std::result::Result<Planned, PlanError> {
+    let mut planned = if planning.only_needing_human {
+        let keep = auto_eval::needing_human(master).map_err(|_| PlanError::NoMatchYet)?;
+        plan::plan(master, &planning.request, keep, planning.created)?
+    } else {
+        plan::plan(master, &planning.request, plan::every, planning.created)?
+    };
+    let replaces = plan::replaced_by_name(master, &planned.task_set.name, planning.replace)?;
+    if let Some(id) = replaces {
+        planned.task_set.id = id;
+    }
+    Ok(Planned { plan: planned, replaces })
+}
+
+/// Checks and plans a task set and works out the master that stores it.
+pub fn prepare(store: &Store<Master>, planning: &Planning) -> Result<Prepared<Planned>> {
+    let planned = preview(store.master(), planning).map_err(refused(store.path()))?;
+    let mut draft = store.master().clone();
+    plan::store(&mut draft, planned.plan.task_set.clone(), planned.replaces);
+    Ok(Prepared::new(store, Some(draft), planned))
+}
+
+/// Plans a task set and stores it in the master.
+pub fn run(store: &mut Store<Master>, planning: &Planning) -> Result<Planned> {
+    let prepared = prepare(store, planning)?;
+    commit(store, prepared)
+}
+
+/// Removes a task set nothing was given out from; returns it.
+pub fn remove(store: &mut Store<Master>, id: u32) -> Result<TaskSet> {
+    let mut draft = store.master().clone();
+    let removed = plan::remove(&mut draft, id).map_err(|e| Error::refused(store.path(), e))?;
+    let prepared = Prepared::new(store, Some(draft), removed);
+    commit(store, prepared)
+}

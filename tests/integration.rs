@@ -1,0 +1,27 @@
+//! The integration tests, as one crate (one build and one link instead of one per file): the
+//! `protest` binary run as a user runs it, and the library on the project's fixtures and samples.
+//! Each module is one topic; `common` and `legacy_db` are their shared helpers.
+
+mod common;
+mod legacy_db;
+
+mod add_system_cli;
+mod all_or_nothing_cli;
+mod apt_cli;
+mod auto_eval_cli;
+mod autoprf_cli;
+mod bad_input;
+mod batch_cli;
+mod crash;
+mod fuzz_regressions;
+mod import_cli;
+mod legacy;
+mod legacy_cli;
+mod lock;
+mod master_errors;
+mod metrics_cli;
+mod report_cli;
+mod report_exports_gui;
+mod sample;
+mod sample_batches;
+mod tokenize_corpus;
