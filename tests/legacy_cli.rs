@@ -99,7 +99,14 @@ fn a_master_as_the_original_leaves_it_converts_merges_and_opens() {
         demo::candidate(2, demo::MT_B)
     ));
     drop(db);
-    demo::anna_work(&export(&d.join("wild.db"), &d.join("anna.db"), demo::ANNA, &[1, 2], "2016-05-02 09:30:00", Export::OwnRows));
+    demo::anna_work(&export(
+        &d.join("wild.db"),
+        &d.join("anna.db"),
+        demo::ANNA,
+        &[1, 2],
+        "2016-05-02 09:30:00",
+        Export::OwnRows,
+    ));
     let out = ok(d, &["convert", "wild.db", "wild.json"]);
     for line in [
         "wild.db (PROTEST 1.0 master)",

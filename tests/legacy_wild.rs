@@ -88,7 +88,10 @@ fn a_source_corpus_per_system_with_the_same_or_other_names_is_kept_once() {
         );
         assert_eq!(m.corpora[0].sentences, demo::SOURCE_TEXT);
         // Everything else is what the tidy master gives.
-        assert_eq!((&m.examples, &m.candidates, &m.records), (&expected.examples, &expected.candidates, &expected.records));
+        assert_eq!(
+            (&m.examples, &m.candidates, &m.records),
+            (&expected.examples, &expected.candidates, &expected.records)
+        );
         assert_eq!(m.documents, expected.documents);
         if names[0] == names[1] {
             note(
@@ -151,11 +154,19 @@ fn a_master_db_of_the_upgrade_script_is_a_master() {
     }
     // Any other file type is still refused, by name.
     let dir = tempfile::tempdir().unwrap();
-    let (master, _) = demo_with_anna(dir.path(), |db| db.exec("UPDATE meta_data SET tag_value = 'annotator' WHERE tag = 'file_type'"));
-    let e = legacy::convert(&master, &Options { reference: Reference::Guess, master: None, now: now(), unknown: Unknown::Annotator })
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("meta_data says file_type 'annotator'; expected 'master', 'MasterDB' or 'annotation_batch'"), "{e}");
+    let (master, _) = demo_with_anna(dir.path(), |db| {
+        db.exec("UPDATE meta_data SET tag_value = 'annotator' WHERE tag = 'file_type'")
+    });
+    let e = legacy::convert(
+        &master,
+        &Options { reference: Reference::Guess, master: None, now: now(), unknown: Unknown::Annotator },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("meta_data says file_type 'annotator'; expected 'master', 'MasterDB' or 'annotation_batch'"),
+        "{e}"
+    );
 }
 
 /// Candidates of the demo by their old ids, as in the scenario of docs/legacy.md.
@@ -220,11 +231,17 @@ fn a_batch_imported_twice_by_the_original_converts_to_what_its_window_showed() {
     assert_eq!((r.antecedent, r.pronoun, r.remarks.as_str()), (Judgement::Unset, Judgement::No, "on second thought"));
     assert_eq!(r.selected.pronoun, tokens(&[(2, 0)]));
     let r = record(&m, C3_MT_B, anna_id);
-    assert_eq!((r.antecedent, r.pronoun, r.selected.antecedent.clone()), (Judgement::Yes, Judgement::No, tokens(&[(3, 1)])));
+    assert_eq!(
+        (r.antecedent, r.pronoun, r.selected.antecedent.clone()),
+        (Judgement::Yes, Judgement::No, tokens(&[(3, 1)]))
+    );
     // The researcher's rows the import deleted are gone; their surviving tokens make records.
     for c in [C1_REF, C1_MT_A] {
         let r = record(&m, c, 0);
-        assert_eq!((r.antecedent, r.pronoun, r.conflict.clone()), (Judgement::Unset, Judgement::Unset, ConflictStatus::Unchecked));
+        assert_eq!(
+            (r.antecedent, r.pronoun, r.conflict.clone()),
+            (Judgement::Unset, Judgement::Unset, ConflictStatus::Unchecked)
+        );
         assert_eq!(r.selected.antecedent, tokens(&[(0, 6)]));
     }
     assert_eq!(m.records.len(), 5);
@@ -242,7 +259,10 @@ fn a_batch_imported_twice_by_the_original_converts_to_what_its_window_showed() {
         &report,
         "annotations rows 4 and 6 both give annotator 1 (Anna)'s annotation of candidate 5: row 6, the newest, is kept, as the original tool showed it; dropped: row 4 (ant_annotation 'unset', anaph_annotation 'ok', remarks '', conflict_status 'ana_ok ant_ok')",
     );
-    note(&report, "candidate 5, annotator 1: the tags and selected tokens are those of all its tag_annotations and token_annotations rows together");
+    note(
+        &report,
+        "candidate 5, annotator 1: the tags and selected tokens are those of all its tag_annotations and token_annotations rows together",
+    );
     note(&report, "1 token_annotations row repeats a selection; kept once");
     assert_eq!((report.old.annotations, report.new.records), (3, 5));
 
@@ -278,16 +298,31 @@ fn rows_without_an_annotator_are_never_silently_the_researchers() {
     let names: Vec<(u32, &str)> = m.annotators.iter().map(|a| (a.id.0, a.name.as_str())).collect();
     assert_eq!(names, [(1, "Anna"), (2, "Ben"), (3, UNKNOWN_NAME)]);
     let r = record(&m, demo::candidate(1, MT_B), 3);
-    assert_eq!((r.antecedent, r.pronoun, r.remarks.as_str()), (Judgement::Yes, Judgement::Yes, "made before annotators existed"));
+    assert_eq!(
+        (r.antecedent, r.pronoun, r.remarks.as_str()),
+        (Judgement::Yes, Judgement::Yes, "made before annotators existed")
+    );
     assert_eq!((r.selected.pronoun.clone(), r.conflict.clone()), (tokens(&[(1, 0)]), ConflictStatus::Unchecked));
     let r = record(&m, demo::candidate(2, REFERENCE), 3);
-    assert_eq!((r.pronoun, r.remarks.as_str(), r.conflict.clone()), (Judgement::Yes, "saved as annotator 0", ConflictStatus::Clear));
-    assert_eq!(m.records.iter().filter(|r| r.annotator.is_researcher()).count(), 2, "only the −1 rows are the researcher's");
+    assert_eq!(
+        (r.pronoun, r.remarks.as_str(), r.conflict.clone()),
+        (Judgement::Yes, "saved as annotator 0", ConflictStatus::Clear)
+    );
+    assert_eq!(
+        m.records.iter().filter(|r| r.annotator.is_researcher()).count(),
+        2,
+        "only the −1 rows are the researcher's"
+    );
     note(
         &report,
         "annotations row 3 and token_annotations row 4 have no annotator_id (rows made before the original's AddToDatabase.sql added the column); annotations row 4 and token_annotations row 5 have annotator_id 0. The original tool read all of them as annotator 0 — in its last versions a nameless annotator, in an earlier one the master's own user. Kept as annotator 3 'Unknown (old annotator_id NULL/0)'; convert with --unknown-annotator researcher if they are your own",
     );
-    assert!(report.to_string().contains("3 annotators and the researcher (old id −1), one of them (3) added for rows without an annotator"), "{report}");
+    assert!(
+        report.to_string().contains(
+            "3 annotators and the researcher (old id −1), one of them (3) added for rows without an annotator"
+        ),
+        "{report}"
+    );
     // The batches still merge, and the added annotator is an annotator like the others.
     let (incoming, _) = convert_batch(&anna, &mut m);
     assert_eq!(merge::prepare(&m, &[incoming]).unwrap().new_records(), 7);
@@ -339,9 +374,16 @@ fn batches_of_every_export_version_convert() {
     demo::ben_work(&db);
     drop(db);
     let (mut m, _) = convert_master(&master);
-    for (how, version, others) in
-        [(Export::OwnRows, "PROTEST 1.1", None), (Export::EveryonesRows, "PROTEST 1.0", Some("3 records of other annotators are copies the old tool made when exporting; not carried into the batch (2 equal to the master's, 1 differ from it or are not in it)"))]
-    {
+    for (how, version, others) in [
+        (Export::OwnRows, "PROTEST 1.1", None),
+        (
+            Export::EveryonesRows,
+            "PROTEST 1.0",
+            Some(
+                "3 records of other annotators are copies the old tool made when exporting; not carried into the batch (2 equal to the master's, 1 differ from it or are not in it)",
+            ),
+        ),
+    ] {
         let anna = dir.path().join(format!("anna-{version}.db"));
         demo::anna_work(&export(&master, &anna, ANNA, &[1, 2], "2016-05-02 09:30:00", how));
         let (incoming, report) = convert_batch(&anna, &mut m);

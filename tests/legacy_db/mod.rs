@@ -285,7 +285,10 @@ impl OldDb {
         self.exec("BEGIN");
         for table in ["annotations", "token_annotations", "tag_annotations"] {
             self.conn
-                .execute(&format!("DELETE FROM {table} WHERE candidate = ?1 AND annotator_id = ?2"), params![candidate, annotator])
+                .execute(
+                    &format!("DELETE FROM {table} WHERE candidate = ?1 AND annotator_id = ?2"),
+                    params![candidate, annotator],
+                )
                 .unwrap();
         }
         let mut tags = r.tags.to_vec();
@@ -296,7 +299,8 @@ impl OldDb {
         for &(line, token) in r.tokens {
             self.token(candidate, annotator, line, token);
         }
-        let blank = r.ant == "unset" && r.anaph == "unset" && r.tags.is_empty() && r.remarks.is_empty() && r.tokens.is_empty();
+        let blank =
+            r.ant == "unset" && r.anaph == "unset" && r.tags.is_empty() && r.remarks.is_empty() && r.tokens.is_empty();
         if !blank {
             self.annotation(candidate, annotator, r.ant, r.anaph, r.remarks, r.status);
         }

@@ -175,9 +175,7 @@ impl LegacyDialog {
     fn preview_ui(&mut self, ui: &mut Ui, session: Option<&mut Session>) -> Reply {
         let target = self.target.path().map(|t| t.display().to_string()).unwrap_or_default();
         parts::done(ui, &format!("Nothing is written yet. What the old file has and what it becomes in {target}:"));
-        egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
-            ui.add(egui::Label::new(RichText::new(self.preview.as_deref().unwrap_or_default()).monospace().size(12.5)).extend());
-        });
+        summary_ui(ui, self.preview.as_deref().unwrap_or_default());
         ui.add_space(8.0);
         parts::problem(ui, self.problem.as_deref());
         let mut reply = Reply::Stay;
@@ -217,8 +215,10 @@ impl LegacyDialog {
         let preview = if info.file_type == FileType::Master {
             preview(None, self.reference(), self.unknown()).map_err(failed)?
         } else {
-            let master_path =
-                self.master.path().ok_or("Choose the converted master of this batch (convert its old master first).")?;
+            let master_path = self
+                .master
+                .path()
+                .ok_or("Choose the converted master of this batch (convert its old master first).")?;
             let here = session.filter(|s| s.mode() == Mode::Researcher && same_file(s.path(), &master_path));
             match here {
                 Some(session) => preview(Some(session.master()), Reference::Guess, Unknown::default()),
@@ -338,11 +338,16 @@ fn summary(report: &Report, target: &Path) -> String {
     format!("{report}wrote {}\n", target.display())
 }
 
+/// The round-trip summary: the table lines, then the notes (long ones wrap in the dialog).
+fn summary_ui(ui: &mut Ui, summary: &str) {
+    egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
+        ui.add(egui::Label::new(RichText::new(summary).monospace().size(12.5)).wrap());
+    });
+}
+
 fn done_ui(ui: &mut Ui, done: &Done) -> Reply {
     parts::done(ui, &format!("Converted into {}. What the old file had and what it became:", done.path.display()));
-    egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
-        ui.add(egui::Label::new(RichText::new(&done.summary).monospace().size(12.5)).extend());
-    });
+    summary_ui(ui, &done.summary);
     ui.add_space(8.0);
     let mut reply = Reply::Stay;
     ui.horizontal(|ui| {

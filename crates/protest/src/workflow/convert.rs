@@ -75,7 +75,8 @@ pub fn master(
         return Err(Error::refused(target, "is the old file itself; choose another name for the converted file"));
     }
     check_target(target, replace)?;
-    let Converted::Master { master, report } = legacy::convert(old, &Options { reference, master: None, now, unknown })?
+    let Converted::Master { master, report } =
+        legacy::convert(old, &Options { reference, master: None, now, unknown })?
     else {
         unreachable!("a batch without a master is refused");
     };
@@ -101,7 +102,8 @@ pub fn prepare_batch(
         ));
     }
     check_target(target, replace)?;
-    let options = Options { reference: Reference::Guess, master: Some(store.master()), now, unknown: Unknown::default() };
+    let options =
+        Options { reference: Reference::Guess, master: Some(store.master()), now, unknown: Unknown::default() };
     let (batch, placement, report) = match legacy::convert(old, &options)? {
         Converted::Batch { batch, placement, report } => (batch, placement, report),
         Converted::Master { .. } => {

@@ -89,7 +89,8 @@ fn unused_note(old: &OldFile, unused: &BTreeSet<i64>) -> Option<String> {
     }
     let of = |c: i64| old.corpora.iter().find(|k| k.id == c);
     let named = |c: &&old::Corpus| format!("{} '{}'", c.id, c.name.trim());
-    let translations: Vec<String> = unused.iter().filter_map(|&c| of(c)).filter(|c| !c.source).map(|c| named(&c)).collect();
+    let translations: Vec<String> =
+        unused.iter().filter_map(|&c| of(c)).filter(|c| !c.source).map(|c| named(&c)).collect();
     let sources: Vec<String> = unused.iter().filter_map(|&c| of(c)).filter(|c| c.source).map(|c| named(&c)).collect();
     let what = match (translations.as_slice(), sources.as_slice()) {
         (t, []) => format!("corpora {}", t.join(", ")),
