@@ -125,7 +125,7 @@ fn a_system_removed_by_deleting_its_candidates_is_left_out_and_counted() {
     assert_eq!((&m.candidates, &m.examples, &m.records), (&plain.candidates, &plain.examples, &plain.records));
     note(
         &report,
-        "corpora 8 'mt-a.fr' (and the source copies 7 'source.en'): no pro_candidates row uses them — a system removed by deleting its candidates, as the original's filter-final.sh does; their 16 sentences, 4 documents rows, 4 pro_antecedents rows and 11 translations rows are not carried",
+        "corpus 8 'mt-a.fr' (and its source copy 7 'source.en'): no pro_candidates row uses them — a system removed by deleting its candidates, as the original's filter-final.sh does; their 16 sentences, 4 documents rows, 4 pro_antecedents rows and 11 translations rows are not carried",
     );
     let (incoming, _) = convert_batch(&anna, &mut m);
     assert_eq!(merge::prepare(&m, &[incoming]).unwrap().new_records(), 7);
@@ -261,7 +261,7 @@ fn a_batch_imported_twice_by_the_original_converts_to_what_its_window_showed() {
     );
     note(
         &report,
-        "candidate 5, annotator 1: the tags and selected tokens are those of all its tag_annotations and token_annotations rows together",
+        "candidate 5, annotator 1 (Anna): the tags and selected tokens are those of all the tag_annotations and token_annotations rows together",
     );
     note(&report, "1 token_annotations row repeats a selection; kept once");
     assert_eq!((report.old.annotations, report.new.records), (3, 5));
@@ -352,7 +352,7 @@ fn record_times_come_from_no_file_and_cannot_mislead_a_merge() {
     let mut m = first;
     let (incoming, report) = convert_batch(&anna, &mut m);
     note(&report, "the original tool exported this batch at 2016-05-02 09:30:00 UTC (meta_data time_created)");
-    let prepared = merge::prepare(&m, &[incoming.clone()]).unwrap();
+    let prepared = merge::prepare(&m, std::slice::from_ref(&incoming)).unwrap();
     merge::apply(&mut m, &prepared);
     // A record changed in this PROTEST after the conversion is newer than the old batch's.
     let key = (CandidateId(C1_MT_A as u32), AnnotatorId(ANNA as u32));
@@ -372,6 +372,8 @@ fn batches_of_every_export_version_convert() {
     // Ben's work is in the master already (imported earlier); a later batch for Anna of the
     // same IAA candidates copies it in the earlier export version.
     demo::ben_work(&db);
+    // And a row from before annotators existed, on an IAA candidate.
+    db.exec("INSERT INTO annotations (candidate, annotator_id, ant_annotation, anaph_annotation) VALUES (2, NULL, 'ok', 'ok')");
     drop(db);
     let (mut m, _) = convert_master(&master);
     for (how, version, others) in [
@@ -380,7 +382,7 @@ fn batches_of_every_export_version_convert() {
             Export::EveryonesRows,
             "PROTEST 1.0",
             Some(
-                "3 records of other annotators are copies the old tool made when exporting; not carried into the batch (2 equal to the master's, 1 differ from it or are not in it)",
+                "4 records of other annotators are copies the old tool made when exporting; not carried into the batch (3 equal to the master's, 1 differ from it or are not in it)",
             ),
         ),
     ] {
@@ -393,6 +395,7 @@ fn batches_of_every_export_version_convert() {
         match others {
             Some(text) => {
                 note(&report, text);
+                assert!(!report.to_string().contains("annotators the master does not know"), "{report}");
             }
             None => assert!(!report.to_string().contains("other annotators"), "{report}"),
         }

@@ -98,7 +98,8 @@ impl LegacyDialog {
     }
 
     pub fn ui(&mut self, ui: &mut Ui, session: Option<&mut Session>) -> Reply {
-        ui.set_width(760.0);
+        // The summary's table lines are wide; the form is not.
+        ui.set_width(if self.preview.is_some() || self.done.is_some() { 940.0 } else { 760.0 });
         parts::title(ui, "Import a file of the original PROTEST tool");
         if let Some(done) = &self.done {
             return done_ui(ui, done);

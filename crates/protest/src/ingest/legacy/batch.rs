@@ -55,6 +55,10 @@ pub(super) fn convert(
     let mut everyone: HashMap<i64, AnnotatorId> = HashMap::from([(OLD_RESEARCHER, AnnotatorId::RESEARCHER)]);
     everyone.extend(master.annotators.iter().map(|a| (i64::from(a.id.0), a.id)));
     everyone.insert(old_id, annotator.id);
+    // Rows without an annotator (NULL or 0) are the master's added annotator's, if it has one.
+    if let Some(unknown) = master.annotators.iter().find(|a| a.name == records::UNKNOWN_NAME) {
+        everyone.entry(0).or_insert(unknown.id);
+    }
     let all = records::gather(path, old, &suite, &everyone, time)?;
     let others: Vec<Record> = all.records.iter().filter(|r| r.annotator != annotator.id).map(in_master).collect();
 

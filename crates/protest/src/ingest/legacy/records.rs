@@ -214,7 +214,7 @@ pub(super) fn gather(
         if rows.len() > 1 {
             out.dropped.extend(rows[..rows.len() - 1].iter().map(|a| a.id));
             out.duplicate_notes.push(duplicate_note(old, &rows));
-            merged.push((c, who));
+            merged.push(((c, who), old_annotator_name(old, kept)));
         }
         records.insert((c, who), (r, kept.conflict.clone(), kept.id));
     }
@@ -265,12 +265,12 @@ pub(super) fn gather(
         }
     }
 
-    for key in merged {
+    for (key, who) in merged {
         let r = &records[&key].0;
         if !r.tags.is_empty() || !r.selected.pronoun.is_empty() || !r.selected.antecedent.is_empty() {
             out.duplicate_notes.push(format!(
-                "candidate {}, annotator {}: the tags and selected tokens are those of all its tag_annotations and token_annotations rows together, as the original tool showed them",
-                key.0, key.1
+                "candidate {}, {who}: the tags and selected tokens are those of all the tag_annotations and token_annotations rows together, as the original tool showed them",
+                key.0
             ));
         }
     }

@@ -93,18 +93,41 @@ fn unused_note(old: &OldFile, unused: &BTreeSet<i64>) -> Option<String> {
         unused.iter().filter_map(|&c| of(c)).filter(|c| !c.source).map(|c| named(&c)).collect();
     let sources: Vec<String> = unused.iter().filter_map(|&c| of(c)).filter(|c| c.source).map(|c| named(&c)).collect();
     let what = match (translations.as_slice(), sources.as_slice()) {
-        (t, []) => format!("corpora {}", t.join(", ")),
-        ([], s) => format!("source copies {}", s.join(", ")),
-        (t, s) => format!("corpora {} (and the source copies {})", t.join(", "), s.join(", ")),
+        (t, []) => format!("{} {}", if t.len() == 1 { "corpus" } else { "corpora" }, t.join(", ")),
+        ([], s) => format!("{} {}", if s.len() == 1 { "source copy" } else { "source copies" }, s.join(", ")),
+        (t, s) => format!(
+            "{} {} (and {} {})",
+            if t.len() == 1 { "corpus" } else { "corpora" },
+            t.join(", "),
+            if s.len() == 1 { "its source copy" } else { "their source copies" },
+            s.join(", ")
+        ),
     };
-    let sentences = old.sentences.iter().filter(|s| unused.contains(&s.corpus)).count();
-    let documents = old.documents.iter().filter(|d| unused.contains(&d.corpus)).count();
-    let antecedents =
-        old.antecedents.iter().filter(|a| unused.contains(&a.srccorpus) || unused.contains(&a.tgtcorpus)).count();
-    let translations = old.translations.iter().filter(|t| unused.contains(&t.tgtcorpus)).count();
+    let counted = [
+        (old.sentences.iter().filter(|s| unused.contains(&s.corpus)).count(), "sentence", "sentences"),
+        (old.documents.iter().filter(|d| unused.contains(&d.corpus)).count(), "documents row", "documents rows"),
+        (
+            old.antecedents.iter().filter(|a| unused.contains(&a.srccorpus) || unused.contains(&a.tgtcorpus)).count(),
+            "pro_antecedents row",
+            "pro_antecedents rows",
+        ),
+        (
+            old.translations.iter().filter(|t| unused.contains(&t.tgtcorpus)).count(),
+            "translations row",
+            "translations rows",
+        ),
+    ];
+    let rows: Vec<String> =
+        counted.iter().filter(|(n, ..)| *n > 0).map(|&(n, one, many)| super::report::count(n, one, many)).collect();
+    let carried = match rows.as_slice() {
+        [] => String::new(),
+        [one] => format!("; its {one} not carried"),
+        [rest @ .., last] => format!("; their {} and {last} are not carried", rest.join(", ")),
+    };
     Some(format!(
-        "{what}: no {} row uses them — a system removed by deleting its candidates, as the original's filter-final.sh does; their {sentences} sentences, {documents} documents rows, {antecedents} pro_antecedents rows and {translations} translations rows are not carried",
-        old.candidates_table
+        "{what}: no {} row uses {} — a system removed by deleting its candidates, as the original's filter-final.sh does{carried}",
+        old.candidates_table,
+        if unused.len() == 1 { "it" } else { "them" }
     ))
 }
 
