@@ -426,3 +426,24 @@ fn tasks_without_task_no_and_batches_without_a_name_are_said_not_refused() {
     );
     assert_eq!(merge::prepare(&m, &[incoming]).unwrap().new_records(), 7);
 }
+
+#[test]
+fn rows_of_the_single_user_tool_are_read_as_without_an_annotator() {
+    for upgraded in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let master = dir.path().join("m.db");
+        let c = demo::candidate(1, MT_B);
+        wild::single_user_annotation(&demo::master(&master), c, "from the first tool", upgraded);
+        let (m, report) = convert_master(&master);
+        let r = record(&m, c, 3);
+        assert_eq!(
+            (r.antecedent, r.pronoun, r.remarks.as_str()),
+            (Judgement::Yes, Judgement::Yes, "from the first tool")
+        );
+        assert_eq!(r.conflict, ConflictStatus::Unchecked);
+        assert_eq!(m.annotator_name(AnnotatorId(3)), UNKNOWN_NAME);
+        note(&report, "annotations row 1 has no annotator_id");
+        // The researcher's token rows stay theirs: records without an annotations row.
+        assert_eq!(m.records.iter().filter(|r| r.annotator.is_researcher()).count(), 2);
+    }
+}

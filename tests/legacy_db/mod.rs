@@ -390,6 +390,24 @@ pub mod wild {
         }
     }
 
+    /// An `annotations` table as the single-user tool left it — no annotator, no conflict status
+    /// — with one row (`candidate`: ok / ok, `remarks`); `upgraded` then runs what
+    /// `AddToDatabase.sql@8bbd946b` (lines 9–10) adds, which leaves that row's annotator NULL.
+    pub fn single_user_annotation(db: &OldDb, candidate: i64, remarks: &str, upgraded: bool) {
+        db.exec(&format!(
+            "DROP TABLE annotations;
+             CREATE TABLE annotations (id integer primary key, candidate integer, ant_annotation text,
+                 anaph_annotation text, remarks text);
+             INSERT INTO annotations (candidate, ant_annotation, anaph_annotation, remarks) VALUES ({candidate}, 'ok', 'ok', '{remarks}');"
+        ));
+        if upgraded {
+            db.exec(
+                "ALTER TABLE annotations ADD COLUMN annotator_id integer;
+                 ALTER TABLE annotations ADD COLUMN conflict_status text;",
+            );
+        }
+    }
+
     /// `annotation_tasks` as the first `AddToDatabase.sql` (@65c87449, lines 24–28) made it:
     /// no `task_no`, so its rows name no task (and no `task_definition` table yet).
     pub fn tasks_without_task_no(db: &OldDb) {
