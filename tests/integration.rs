@@ -17,6 +17,7 @@ mod fuzz_regressions;
 mod import_cli;
 mod legacy;
 mod legacy_cli;
+mod legacy_wild;
 mod lock;
 mod master_errors;
 mod metrics_cli;

@@ -5,7 +5,7 @@ use crate::legacy_db::demo::{self, ANNA, BEN, MT_A, MT_B, REFERENCE};
 use crate::legacy_db::{OldDb, SCHEMA_1_0};
 use chrono::{DateTime, Utc};
 use protest::batches::merge::{self, Incoming};
-use protest::ingest::legacy::{self, Converted, How, Options, Reference};
+use protest::ingest::legacy::{self, Converted, How, Options, Reference, Unknown};
 use protest::model::Conflict;
 use protest::model::{
     AnnotatorId, CandidateId, ConflictStatus, CorpusId, CorpusRole, ExampleNo, Judgement, Master, Record, TokenRef,
@@ -18,7 +18,7 @@ fn now() -> DateTime<Utc> {
 }
 
 fn options(master: Option<&Master>) -> Options<'_> {
-    Options { reference: Reference::Guess, master, now: now() }
+    Options { reference: Reference::Guess, master, now: now(), unknown: Unknown::Annotator }
 }
 
 fn convert_master(path: &Path) -> (Master, legacy::Report) {
@@ -418,7 +418,8 @@ fn the_reference_is_guessed_named_or_none() {
     let dir = tempfile::tempdir().unwrap();
     let path = demo_master_with(dir.path(), "");
     let roles = |reference: Reference| {
-        let converted = legacy::convert(&path, &Options { reference, master: None, now: now() });
+        let converted =
+            legacy::convert(&path, &Options { reference, master: None, now: now(), unknown: Unknown::Annotator });
         converted.map(|c| match c {
             Converted::Master { master, .. } => {
                 master.corpora.iter().map(|c| format!("{}={:?}", c.name, c.role)).collect::<Vec<_>>().join(" ")
@@ -494,7 +495,6 @@ fn refusals_name_the_table_and_row() {
         (format!("INSERT INTO token_annotations (candidate, line, token, annotation, annotator_id) VALUES ({a_mt}, 1, 3, 'ok', 1)"), "table token_annotations, row 4: line 1, token 3 is not among the tokens aligned to the pronoun or to an antecedent head of candidate 2"),
         (format!("INSERT INTO token_annotations (candidate, line, token, annotation, annotator_id) VALUES ({a_mt}, 1, 0, 'bad', 1)"), "table token_annotations, row 4: annotation is 'bad'; the old tool marks selected tokens 'ok'"),
         (format!("INSERT INTO annotations (candidate, annotator_id, ant_annotation, anaph_annotation) VALUES ({a_mt}, 1, 'ok', 'maybe')"), "table annotations, row 3: anaph_annotation is 'maybe'; the old tool writes ok, bad, unset or unsure"),
-        (format!("INSERT INTO annotations (candidate, annotator_id, ant_annotation, anaph_annotation) VALUES ({a_mt}, -1, 'ok', 'ok')"), "table annotations, row 3: annotator -1's annotation of candidate 2 is also given by row 2"),
         (format!("INSERT INTO annotations (candidate, annotator_id, ant_annotation, anaph_annotation, conflict_status) VALUES ({a_mt}, 1, 'ok', 'ok', 'ana_ok')"), "table annotations, row 3: conflict_status 'ana_ok' is not a pronoun part and an antecedent part"),
         (format!("INSERT INTO annotations (candidate, annotator_id, ant_annotation, anaph_annotation) VALUES ({}, 1, 'ok', 'ok')", demo::candidate(2, REFERENCE)), "table annotations, row 3: ant_annotation is 'ok' but example 2 is not anaphoric"),
         ("UPDATE pro_antecedents SET srcstartpos = 4 WHERE tgtcorpus = 4 AND example_no = 1".into(), "table pro_candidates, row 3: example 1 has antecedents (1: line 0, tokens 4–5, head 5) for this candidate but (1: line 0, tokens 3–5, head 5) for row 1"),

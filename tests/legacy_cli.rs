@@ -2,7 +2,7 @@
 //! tests/fixtures/legacy/: convert the old master and its two batches, merge, check.
 
 use crate::common::{copies, ok, project, refused};
-use crate::legacy_db::demo;
+use crate::legacy_db::{Export, demo, export, wild};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -43,7 +43,8 @@ fn an_old_master_and_its_two_batches_convert_merge_and_check() {
         for line in [
             format!("updated museum.master.json: gives {who} part {part} of task set 1 'pilot'"),
             format!("wrote {new} ({who}: 7 candidates, 7 records)"),
-            "annotations               8  → 7 records; 1 row of other annotators not carried".to_owned(),
+            // The original's last export copies only the annotator's own rows.
+            "annotations               7  → 7 records".to_owned(),
         ] {
             assert!(out.contains(&line), "{line} missing from:\n{out}");
         }
@@ -80,6 +81,55 @@ fn an_old_master_and_its_two_batches_convert_merge_and_check() {
             !name.ends_with(".journal") && !name.ends_with(".lock") && !name.ends_with("-journal"),
             "{name} left behind"
         );
+    }
+}
+
+#[test]
+fn a_master_as_the_original_leaves_it_converts_merges_and_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A source copy per system under one name, AddToDatabase.sql's meta data and no version, a
+    // row without an annotator, and a batch of the last export version.
+    let db = demo::master(&d.join("wild.db"));
+    wild::source_per_system(&db, ["DiscoMT2015.test.en", "DiscoMT2015.test.en"]);
+    db.exec("UPDATE corpora SET name = 'DiscoMT2015.test.en' WHERE id = 1");
+    wild::add_to_database_meta(&db, false);
+    db.exec(&format!(
+        "INSERT INTO annotations (candidate, annotator_id, ant_annotation, anaph_annotation, remarks) VALUES ({}, NULL, 'unset', 'ok', 'old')",
+        demo::candidate(2, demo::MT_B)
+    ));
+    drop(db);
+    demo::anna_work(&export(
+        &d.join("wild.db"),
+        &d.join("anna.db"),
+        demo::ANNA,
+        &[1, 2],
+        "2016-05-02 09:30:00",
+        Export::OwnRows,
+    ));
+    let out = ok(d, &["convert", "wild.db", "wild.json"]);
+    for line in [
+        "wild.db (PROTEST 1.0 master)",
+        "corpora                   6  → 4 corpora: source 'DiscoMT2015.test.en', reference 'ref.fr', 2 MT systems",
+        "Note: meta_data says file_type 'MasterDB' (what the original's AddToDatabase.sql writes): read as a master",
+        "Note: meta_data has no file_version (AddToDatabase.sql writes none): read as PROTEST 1.0",
+        "Note: corpora rows 5, 6 are copies of source corpus 1 'DiscoMT2015.test.en'",
+        "Note: annotations row 3 has no annotator_id",
+        "Kept as annotator 3 'Unknown (old annotator_id NULL/0)'",
+        "records are dated 1970-01-01T00:00:00Z",
+        "wrote wild.json",
+    ] {
+        assert!(out.contains(line), "{line} missing from:\n{out}");
+    }
+    let out = ok(d, &["convert", "wild.db", "mine.json", "--unknown-annotator", "researcher"]);
+    assert!(out.contains("They are the researcher's, as asked (--unknown-annotator researcher)"), "{out}");
+    let out = ok(d, &["convert", "anna.db", "anna.json", "--master", "wild.json"]);
+    assert!(out.contains("wrote anna.json (Anna: 7 candidates, 7 records)"), "{out}");
+    let out = ok(d, &["batch", "import", "wild.json", "anna.json"]);
+    assert!(out.contains("merged 7 records into wild.json"), "{out}");
+    let out = ok(d, &["check", "wild.json"]);
+    for line in ["wild.json: valid", "Records: 10", "Unknown (old annotator_id NULL/0) (1 record"] {
+        assert!(out.contains(line), "{line} missing from:\n{out}");
     }
 }
 

@@ -2,7 +2,7 @@ use super::with_master;
 use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::Args;
-use protest::ingest::legacy::{self, FileType, Reference};
+use protest::ingest::legacy::{self, FileType, Reference, Unknown};
 use protest::store::disk::Os;
 use protest::store::summary::Summary;
 use protest::workflow;
@@ -25,6 +25,11 @@ pub struct ConvertArgs {
     /// For a master: no translation is the reference; all are MT systems.
     #[arg(long)]
     no_reference: bool,
+    /// For a master: whose the rows without an annotator (annotator_id NULL or 0) are: an
+    /// annotator added for them (the original's last versions read 0 as a nameless annotator), or
+    /// the researcher (one earlier version saved the master's own work as 0).
+    #[arg(long, value_name = "WHO", default_value = "annotator", value_parser = ["annotator", "researcher"])]
+    unknown_annotator: String,
     /// Replace NEW if it exists.
     #[arg(long)]
     force: bool,
@@ -40,8 +45,9 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
         (None, false) => Reference::Guess,
     };
     let now = a.created.unwrap_or_else(Utc::now);
+    let unknown = if a.unknown_annotator == "researcher" { Unknown::Researcher } else { Unknown::Annotator };
     let Some(master_path) = a.master else {
-        let converted = workflow::convert::master(&Os, &a.old, &a.new, reference, a.force, now)?;
+        let converted = workflow::convert::master(&Os, &a.old, &a.new, reference, unknown, a.force, now)?;
         print!("{}", converted.report);
         println!("wrote {}", a.new.display());
         print!("{}", Summary::of(&converted.master));

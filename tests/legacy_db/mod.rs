@@ -1,6 +1,8 @@
 //! Writing files in the original PROTEST tool's SQLite format (docs/legacy.md) for the tests and
-//! the demo in tests/fixtures/legacy/: the tables of its schema, rows as it stored them, and its
-//! batch export (`batch_from`), done the way the old tool did it with ATTACH and SQL.
+//! the demo in tests/fixtures/legacy/: the tables of its schema, rows as it stored them, its batch
+//! export ([`export`]), its window's save ([`OldDb::save_record`]) and its batch import
+//! ([`import_batch`]), done the way the old tool did them, with ATTACH and its SQL; and the shapes
+//! its scripts leave ([`wild`]).
 #![allow(dead_code)]
 
 use rusqlite::{Connection, params};
@@ -187,17 +189,31 @@ impl OldDb {
     }
 }
 
-/// The old tool's batch export: a new file with the master's schema holding what the given
-/// tasks need (their candidates with antecedents and aligned tokens, the corpora they use, all
-/// categories, the annotator) and every annotation of those candidates, whoever made it.
-pub fn batch_from(master: &Path, batch: &Path, annotator: i64, tasks: &[i64], created: &str) -> OldDb {
+/// Whose annotation rows the original tool's batch export copies: it depends on the version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Export {
+    /// The last version (`protest/db/Database.java@0d7dd86a`, lines 548–553 and 592–606): only
+    /// the batch annotator's annotations, tags and tokens; the batch says `PROTEST 1.1`.
+    OwnRows,
+    /// An earlier one (`Database.java@e3d8ceed`, lines 484–486 and 525–527): everyone's
+    /// annotations and tokens of the batch's candidates and no tags at all; the batch says
+    /// `PROTEST 1.0` (line 458) though its tables are 1.1's.
+    EveryonesRows,
+}
+
+/// The old tool's batch export: a new file with the master's schema (its `CREATE` statements,
+/// as `Database.java@0d7dd86a:497-502` copies them) holding what the given tasks need (their
+/// candidates with antecedents and aligned tokens, the corpora they use, all categories, the
+/// annotator) and the annotation rows `how` says, done with ATTACH and the original's SQL.
+pub fn export(master: &Path, batch: &Path, annotator: i64, tasks: &[i64], created: &str, how: Export) -> OldDb {
     let _ = std::fs::remove_file(batch);
     let conn = Connection::open(batch).unwrap();
     conn.execute_batch(FAST).unwrap();
     {
         let source = Connection::open(master).unwrap();
-        let mut schema =
-            source.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL").unwrap();
+        let mut schema = source
+            .prepare("SELECT sql FROM sqlite_master WHERE tbl_name NOT LIKE 'sqlite_%' AND sql IS NOT NULL ORDER BY type DESC")
+            .unwrap();
         let statements: Vec<String> = schema.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
         for sql in statements {
             conn.execute_batch(&sql).unwrap();
@@ -206,16 +222,27 @@ pub fn batch_from(master: &Path, batch: &Path, annotator: i64, tasks: &[i64], cr
     conn.execute("ATTACH DATABASE ?1 AS master", [master.to_str().unwrap()]).unwrap();
     let tasks = tasks.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
     let in_tasks = format!("t.task_no IN ({tasks})");
+    let (version, whose, tags) = match how {
+        Export::OwnRows => (
+            "PROTEST 1.1",
+            format!("AND a.annotator_id = {annotator}"),
+            format!(
+                "INSERT INTO main.tag_annotations SELECT a.* FROM master.tag_annotations AS a, master.annotation_tasks AS t
+                 WHERE a.candidate = t.candidate AND a.annotator_id = {annotator} AND {in_tasks};"
+            ),
+        ),
+        Export::EveryonesRows => ("PROTEST 1.0", String::new(), String::new()),
+    };
     conn.execute_batch(&format!(
-        "INSERT INTO main.meta_data VALUES ('file_version', 'PROTEST 1.1');
-         INSERT INTO main.meta_data VALUES ('file_type', 'annotation_batch');
-         INSERT INTO main.meta_data VALUES ('time_created', '{created}');
-         INSERT INTO main.meta_data SELECT tag, tag_value FROM master.meta_data WHERE tag IN ('master_id', 'master_description');
-         INSERT INTO main.meta_data VALUES ('annotator_id', '{annotator}');
-         INSERT INTO main.meta_data SELECT 'annotator_name', name FROM master.annotators WHERE id = {annotator};
+        "INSERT INTO main.meta_data (tag, tag_value) VALUES ('file_version', '{version}');
+         INSERT INTO main.meta_data (tag, tag_value) VALUES ('file_type', 'annotation_batch');
+         INSERT INTO main.meta_data (tag, tag_value) VALUES ('time_created', '{created}');
+         INSERT INTO main.meta_data (tag, tag_value) SELECT tag, tag_value FROM master.meta_data WHERE tag IN ('master_id', 'master_description');
+         INSERT INTO main.meta_data (tag, tag_value) VALUES ('annotator_id', '{annotator}');
+         INSERT INTO main.meta_data (tag, tag_value) SELECT 'annotator_name', name FROM master.annotators WHERE id = {annotator};
          INSERT INTO main.annotation_tasks SELECT * FROM master.annotation_tasks AS t WHERE {in_tasks};
          INSERT INTO main.annotations SELECT a.* FROM master.annotations AS a, master.annotation_tasks AS t
-             WHERE a.candidate = t.candidate AND {in_tasks};
+             WHERE a.candidate = t.candidate {whose} AND {in_tasks};
          INSERT INTO main.annotators SELECT * FROM master.annotators WHERE id = {annotator};
          INSERT INTO main.categories SELECT * FROM master.categories;
          INSERT INTO main.corpora SELECT DISTINCT c.* FROM master.corpora AS c, master.pro_candidates AS e,
@@ -227,10 +254,9 @@ pub fn batch_from(master: &Path, batch: &Path, annotator: i64, tasks: &[i64], cr
          INSERT INTO main.pro_candidates SELECT e.* FROM master.pro_candidates AS e, master.annotation_tasks AS t
              WHERE e.id = t.candidate AND {in_tasks};
          INSERT INTO main.sentences SELECT s.* FROM master.sentences AS s, main.corpora AS c WHERE s.corpus = c.id;
+         {tags}
          INSERT INTO main.token_annotations SELECT a.* FROM master.token_annotations AS a, master.annotation_tasks AS t
-             WHERE a.candidate = t.candidate AND {in_tasks};
-         INSERT INTO main.tag_annotations SELECT a.* FROM master.tag_annotations AS a, master.annotation_tasks AS t
-             WHERE a.candidate = t.candidate AND {in_tasks};
+             WHERE a.candidate = t.candidate {whose} AND {in_tasks};
          INSERT INTO main.translations SELECT tr.* FROM master.translations AS tr, master.annotation_tasks AS t,
              master.pro_candidates AS c WHERE t.candidate = c.id AND tr.example_no = c.example_no
              AND tr.tgtcorpus = c.tgtcorpus AND {in_tasks};
@@ -238,6 +264,160 @@ pub fn batch_from(master: &Path, batch: &Path, annotator: i64, tasks: &[i64], cr
     ))
     .unwrap();
     OldDb { conn }
+}
+
+/// One record as the original tool's annotation window saves it
+/// (`AnnotationRecord.java@f15704f0:237-329`): the candidate's rows of that annotator deleted,
+/// then tags (sorted), selected tokens and — unless nothing at all is set — the annotations row
+/// inserted anew, so every save gives the rows new ids.
+pub struct Saved<'a> {
+    pub ant: &'a str,
+    pub anaph: &'a str,
+    pub remarks: &'a str,
+    pub status: &'a str,
+    /// (corpus line, token)
+    pub tokens: &'a [(i64, i64)],
+    pub tags: &'a [&'a str],
+}
+
+impl OldDb {
+    pub fn save_record(&self, candidate: i64, annotator: i64, r: &Saved) {
+        self.exec("BEGIN");
+        for table in ["annotations", "token_annotations", "tag_annotations"] {
+            self.conn
+                .execute(
+                    &format!("DELETE FROM {table} WHERE candidate = ?1 AND annotator_id = ?2"),
+                    params![candidate, annotator],
+                )
+                .unwrap();
+        }
+        let mut tags = r.tags.to_vec();
+        tags.sort();
+        for tag in tags {
+            self.tag(candidate, annotator, tag);
+        }
+        for &(line, token) in r.tokens {
+            self.token(candidate, annotator, line, token);
+        }
+        let blank =
+            r.ant == "unset" && r.anaph == "unset" && r.tags.is_empty() && r.remarks.is_empty() && r.tokens.is_empty();
+        if !blank {
+            self.annotation(candidate, annotator, r.ant, r.anaph, r.remarks, r.status);
+        }
+        self.exec("COMMIT");
+    }
+}
+
+/// The original tool's batch import (`Database.java@0d7dd86a:696-742`), run on the batch with
+/// the master attached: it deletes the master rows whose ids are the *batch's* ids of rows with
+/// a master row of the same candidate and annotator, then inserts every batch row anew. Imported
+/// a second time after the annotator kept working, the master ends up with two rows of a record,
+/// and unrelated rows whose ids happened to match are gone.
+pub fn import_batch(master: &Path, batch: &Path) {
+    let conn = Connection::open(batch).unwrap();
+    conn.execute("ATTACH DATABASE ?1 AS master", [master.to_str().unwrap()]).unwrap();
+    conn.execute_batch(
+        "BEGIN;
+         DELETE FROM master.annotations WHERE id IN (SELECT a.id FROM main.annotations AS a, master.annotations AS b
+             WHERE a.candidate = b.candidate AND a.annotator_id = b.annotator_id);
+         DELETE FROM master.token_annotations WHERE id IN (SELECT a.id FROM main.token_annotations AS a, master.token_annotations AS b
+             WHERE a.candidate = b.candidate AND a.annotator_id = b.annotator_id);
+         DELETE FROM master.tag_annotations WHERE id IN (SELECT a.id FROM main.tag_annotations AS a, master.tag_annotations AS b
+             WHERE a.candidate = b.candidate AND a.annotator_id = b.annotator_id);
+         INSERT INTO master.annotations (candidate, annotator_id, ant_annotation, anaph_annotation, remarks, conflict_status)
+             SELECT candidate, annotator_id, ant_annotation, anaph_annotation, remarks, conflict_status FROM main.annotations;
+         INSERT INTO master.token_annotations (candidate, line, token, annotation, annotator_id)
+             SELECT candidate, line, token, annotation, annotator_id FROM main.token_annotations;
+         INSERT INTO master.tag_annotations (candidate, annotator_id, tag) SELECT candidate, annotator_id, tag FROM main.tag_annotations;
+         COMMIT;
+         DETACH DATABASE master;",
+    )
+    .unwrap();
+}
+
+/// Files shaped by the original tool's data preparation, upgrade script and bugs, as found in
+/// the wild (docs/legacy.md, *Files as found in the wild*): each function changes a demo master
+/// the way the original's own scripts and code leave one.
+pub mod wild {
+    use super::demo::{MT_A, MT_B, SOURCE};
+    use super::*;
+
+    /// One source corpus per MT system (`filter-final.sh:41` "Corpus 3/4 is a duplicate of
+    /// 1/2"): copies 5 and 6 of the source for mt-a and mt-b, each candidate and antecedent row
+    /// naming its own; `names` gives the copies' names.
+    pub fn source_per_system(db: &OldDb, names: [&str; 2]) {
+        for (copy, name, system) in [(5, names[0], MT_A), (6, names[1], MT_B)] {
+            db.corpus(copy, name, 0);
+            db.exec(&format!(
+                "INSERT INTO sentences (corpus, line, sentence) SELECT {copy}, line, sentence FROM sentences WHERE corpus = {SOURCE} ORDER BY line;
+                 INSERT INTO documents (corpus, start, \"end\") SELECT {copy}, start, \"end\" FROM documents WHERE corpus = {SOURCE} ORDER BY id;
+                 UPDATE pro_candidates SET srccorpus = {copy} WHERE tgtcorpus = {system};
+                 UPDATE pro_antecedents SET srccorpus = {copy} WHERE tgtcorpus = {system};"
+            ));
+        }
+    }
+
+    /// The same system loaded a second time (source copy 7, translation 8), then removed as
+    /// `filter-final.sh:44` removes one: by deleting its candidates only, leaving its corpora,
+    /// sentences, documents, antecedents and aligned tokens behind.
+    pub fn removed_system(db: &OldDb) {
+        db.corpus(7, "source.en", 0);
+        db.corpus(8, "mt-a.fr", 1);
+        db.exec(&format!(
+            "INSERT INTO sentences (corpus, line, sentence) SELECT 7, line, sentence FROM sentences WHERE corpus = {SOURCE} ORDER BY line;
+             INSERT INTO sentences (corpus, line, sentence) SELECT 8, line, sentence FROM sentences WHERE corpus = {MT_A} ORDER BY line;
+             INSERT INTO documents (corpus, start, \"end\") SELECT 7, start, \"end\" FROM documents WHERE corpus = {SOURCE} ORDER BY id;
+             INSERT INTO documents (corpus, start, \"end\") SELECT 8, start, \"end\" FROM documents WHERE corpus = {MT_A} ORDER BY id;
+             INSERT INTO pro_candidates (srccorpus, tgtcorpus, example_no, line, srcpro, srcpos, srcproindex, category_no, sequence_no)
+                 SELECT 7, 8, example_no, line, srcpro, srcpos, srcproindex, category_no, sequence_no FROM pro_candidates WHERE tgtcorpus = {MT_A} ORDER BY id;
+             INSERT INTO pro_antecedents (srccorpus, tgtcorpus, example_no, ant_no, line, srcstartpos, srcendpos, srchead, srcheadpos, srcheadindex)
+                 SELECT 7, 8, example_no, ant_no, line, srcstartpos, srcendpos, srchead, srcheadpos, srcheadindex FROM pro_antecedents WHERE tgtcorpus = {MT_A} ORDER BY id;
+             INSERT INTO translations (tgtcorpus, example_no, ant_no, line, tgtpos)
+                 SELECT 8, example_no, ant_no, line, tgtpos FROM translations WHERE tgtcorpus = {MT_A} ORDER BY id;
+             DELETE FROM pro_candidates WHERE srccorpus IN (7);"
+        ));
+    }
+
+    /// The meta data `AddToDatabase.sql` (lines 20–21) writes: file type `MasterDB`, master id
+    /// `DiscoMT2015`; `with_version: false` also leaves out the version it never writes.
+    pub fn add_to_database_meta(db: &OldDb, with_version: bool) {
+        db.exec(
+            "UPDATE meta_data SET tag_value = 'MasterDB' WHERE tag = 'file_type';
+             UPDATE meta_data SET tag_value = 'DiscoMT2015' WHERE tag = 'master_id';",
+        );
+        if !with_version {
+            db.exec("DELETE FROM meta_data WHERE tag = 'file_version'");
+        }
+    }
+
+    /// An `annotations` table as the single-user tool left it — no annotator, no conflict status
+    /// — with one row (`candidate`: ok / ok, `remarks`); `upgraded` then runs what
+    /// `AddToDatabase.sql@8bbd946b` (lines 9–10) adds, which leaves that row's annotator NULL.
+    pub fn single_user_annotation(db: &OldDb, candidate: i64, remarks: &str, upgraded: bool) {
+        db.exec(&format!(
+            "DROP TABLE annotations;
+             CREATE TABLE annotations (id integer primary key, candidate integer, ant_annotation text,
+                 anaph_annotation text, remarks text);
+             INSERT INTO annotations (candidate, ant_annotation, anaph_annotation, remarks) VALUES ({candidate}, 'ok', 'ok', '{remarks}');"
+        ));
+        if upgraded {
+            db.exec(
+                "ALTER TABLE annotations ADD COLUMN annotator_id integer;
+                 ALTER TABLE annotations ADD COLUMN conflict_status text;",
+            );
+        }
+    }
+
+    /// `annotation_tasks` as the first `AddToDatabase.sql` (@65c87449, lines 24–28) made it:
+    /// no `task_no`, so its rows name no task (and no `task_definition` table yet).
+    pub fn tasks_without_task_no(db: &OldDb) {
+        db.exec(
+            "DROP TABLE annotation_tasks;
+             DROP TABLE task_definition;
+             CREATE TABLE annotation_tasks (id integer primary key autoincrement, example integer, annotator_id int);
+             INSERT INTO annotation_tasks (example, annotator_id) VALUES (2, 1);",
+        );
+    }
 }
 
 /// The demo suite: a source, a reference and two MT systems over 8 sentences in 2 documents,
@@ -493,8 +673,8 @@ pub mod demo {
         let anna = dir.join("museum.batch-anna.db");
         let ben = dir.join("museum.batch-ben.db");
         drop(self::master(&master));
-        anna_work(&batch_from(&master, &anna, ANNA, &[1, 2], "2016-05-02 09:30:00"));
-        ben_work(&batch_from(&master, &ben, BEN, &[1, 3], "2016-05-02 09:31:00"));
+        anna_work(&export(&master, &anna, ANNA, &[1, 2], "2016-05-02 09:30:00", Export::OwnRows));
+        ben_work(&export(&master, &ben, BEN, &[1, 3], "2016-05-02 09:31:00", Export::OwnRows));
         [master, anna, ben]
     }
 }

@@ -1,13 +1,14 @@
-//! File › Import old PROTEST file (`legacy::convert`, docs/legacy.md): converts a master or a
-//! batch of the original tool's SQLite files, never touching the old file, and shows the
-//! round-trip summary. A batch is converted against its converted master, which may gain the
-//! batch's annotator and their part of a task set (`Placement`).
+//! File › Import old PROTEST file (`workflow::convert`, docs/legacy.md): converts a master or a
+//! batch of the original tool's SQLite files, never touching the old file. The round-trip
+//! summary — every repair included — is shown before anything is written. A batch is converted
+//! against its converted master, which may gain the batch's annotator and their part of a task
+//! set (`Placement`).
 
 use crate::dialogs::parts::{self, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::{Dialog, Intent};
 use egui::{RichText, Ui};
-use protest::ingest::legacy::{self, FileType, Info, Reference, Report};
+use protest::ingest::legacy::{self, FileType, Info, Reference, Report, Unknown};
 use protest::session::Session;
 use protest::session::workspace::Mode;
 use protest::store::atomic::same_file;
@@ -16,6 +17,7 @@ use protest::workflow;
 use std::path::{Path, PathBuf};
 
 const REPLACE: &str = "Replace the existing file";
+const NAMELESS_MINE: &str = "Rows without an annotator (annotator_id NULL or 0) are my own";
 
 const OLD_FILES: Pick = Pick::File(&[("PROTEST 1.x files", &["db", "sqlite", "sqlite3", "protest"])]);
 
@@ -37,7 +39,11 @@ pub struct LegacyDialog {
     /// The target is still the one suggested for the old file (follow it when that changes).
     target_suggested: bool,
     replace: bool,
+    /// Rows without an annotator are the researcher's (else an annotator of their own).
+    nameless_mine: bool,
     problem: Option<String>,
+    /// The summary of the conversion, shown before anything is written.
+    preview: Option<String>,
     done: Option<Done>,
     /// Opened by opening an old file: say why this dialog is here.
     opened: bool,
@@ -66,7 +72,9 @@ impl LegacyDialog {
             target: PathField::default(),
             target_suggested: true,
             replace: false,
+            nameless_mine: false,
             problem: None,
+            preview: None,
             done: None,
         };
         if old.is_none() {
@@ -90,10 +98,14 @@ impl LegacyDialog {
     }
 
     pub fn ui(&mut self, ui: &mut Ui, session: Option<&mut Session>) -> Reply {
-        ui.set_width(760.0);
+        // The summary's table lines are wide; the form is not.
+        ui.set_width(if self.preview.is_some() || self.done.is_some() { 940.0 } else { 760.0 });
         parts::title(ui, "Import a file of the original PROTEST tool");
         if let Some(done) = &self.done {
             return done_ui(ui, done);
+        }
+        if self.preview.is_some() {
+            return self.preview_ui(ui, session);
         }
         if self.opened {
             let name = self.old.path().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
@@ -152,12 +164,81 @@ impl LegacyDialog {
             }
         });
         if convert {
+            match self.preview(session.as_deref()) {
+                Ok(summary) => self.preview = Some(summary),
+                Err(e) => self.problem = Some(e),
+            }
+        }
+        reply
+    }
+
+    /// The summary of what the conversion gives, with nothing written yet.
+    fn preview_ui(&mut self, ui: &mut Ui, session: Option<&mut Session>) -> Reply {
+        let target = self.target.path().map(|t| t.display().to_string()).unwrap_or_default();
+        parts::done(ui, &format!("Nothing is written yet. What the old file has and what it becomes in {target}:"));
+        summary_ui(ui, self.preview.as_deref().unwrap_or_default());
+        ui.add_space(8.0);
+        parts::problem(ui, self.problem.as_deref());
+        let mut reply = Reply::Stay;
+        let (mut write, mut back) = (false, false);
+        ui.horizontal(|ui| {
+            write = ui.button(RichText::new("Write the converted file").strong()).clicked();
+            back = ui.button("Back").clicked();
+            if ui.button("Cancel").clicked() {
+                reply = Reply::Close;
+            }
+        });
+        if back {
+            self.preview = None;
+            self.problem = None;
+        }
+        if write {
             match self.convert(session) {
                 Ok(done) => self.done = Some(done),
                 Err(e) => self.problem = Some(e),
             }
         }
         reply
+    }
+
+    /// Converts in memory and says what it gives (a batch against its master as it is now).
+    fn preview(&self, session: Option<&Session>) -> Result<String, String> {
+        let old = self.old.path().ok_or("Type or choose the old file.")?;
+        let target = self.target.path().ok_or("Type or choose where to write the converted file.")?;
+        if session.is_some_and(|s| same_file(s.path(), &target)) {
+            return Err(format!("{} is open here: choose another name.", target.display()));
+        }
+        let now = chrono::Utc::now();
+        let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
+        let preview = |master: Option<&protest::model::Master>, reference, unknown| {
+            workflow::convert::preview(&old, &target, self.replace, master, reference, unknown, now)
+        };
+        let preview = if info.file_type == FileType::Master {
+            preview(None, self.reference(), self.unknown()).map_err(failed)?
+        } else {
+            let master_path = self
+                .master
+                .path()
+                .ok_or("Choose the converted master of this batch (convert its old master first).")?;
+            let here = session.filter(|s| s.mode() == Mode::Researcher && same_file(s.path(), &master_path));
+            match here {
+                Some(session) => preview(Some(session.master()), Reference::Guess, Unknown::default()),
+                None => {
+                    let (store, _) =
+                        protest::store::Store::<protest::model::Master>::open(&master_path).map_err(failed)?;
+                    let previewed = preview(Some(store.master()), Reference::Guess, Unknown::default());
+                    store.close().map_err(failed)?;
+                    previewed
+                }
+            }
+            .map_err(failed)?
+        };
+        let gains = preview.placement.map_or(String::new(), |what| format!("The master gains: {what}\n"));
+        Ok(format!("{}{gains}", preview.report))
+    }
+
+    fn unknown(&self) -> Unknown {
+        if self.nameless_mine { Unknown::Researcher } else { Unknown::Annotator }
     }
 
     fn reference_ui(&mut self, ui: &mut Ui) {
@@ -176,6 +257,15 @@ impl LegacyDialog {
             field.accessible_name("Name of the reference translation");
         });
         ui.radio_value(&mut self.reference, ReferenceChoice::None, "None: every translation is an MT system");
+        ui.add_space(6.0);
+        ui.checkbox(&mut self.nameless_mine, NAMELESS_MINE);
+        ui.label(
+            RichText::new(
+                "The original's last versions read such rows as a nameless annotator, so by default they get an annotator of their own; one earlier version saved the researcher's own work that way.",
+            )
+            .small()
+            .weak(),
+        );
     }
 
     fn reference(&self) -> Reference {
@@ -193,14 +283,11 @@ impl LegacyDialog {
             return Err(format!("{} is open here: choose another name.", target.display()));
         }
         let now = chrono::Utc::now();
-        let failed = |e: protest::Error| match e {
-            protest::Error::Exists { .. } => format!("{e}: tick “{REPLACE}”, or choose another name."),
-            e => parts::capitalised(&parts::failed(&e, REPLACE)),
-        };
         let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         if info.file_type == FileType::Master {
             let converted =
-                workflow::convert::master(&Os, &old, &target, self.reference(), self.replace, now).map_err(failed)?;
+                workflow::convert::master(&Os, &old, &target, self.reference(), self.unknown(), self.replace, now)
+                    .map_err(failed)?;
             return Ok(Done {
                 summary: summary(&converted.report, &target),
                 path: target,
@@ -225,6 +312,14 @@ impl LegacyDialog {
     }
 }
 
+/// A refusal in words for the dialog.
+fn failed(e: protest::Error) -> String {
+    match e {
+        protest::Error::Exists { .. } => format!("{e}: tick “{REPLACE}”, or choose another name."),
+        e => parts::capitalised(&parts::failed(&e, REPLACE)),
+    }
+}
+
 fn describe(ui: &mut Ui, info: &Info) {
     let text = match info.file_type {
         FileType::Master => format!("A {} master", info.version),
@@ -244,11 +339,16 @@ fn summary(report: &Report, target: &Path) -> String {
     format!("{report}wrote {}\n", target.display())
 }
 
+/// The round-trip summary: the table lines, then the notes (long ones wrap in the dialog).
+fn summary_ui(ui: &mut Ui, summary: &str) {
+    egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
+        ui.add(egui::Label::new(RichText::new(summary).monospace().size(12.5)).wrap());
+    });
+}
+
 fn done_ui(ui: &mut Ui, done: &Done) -> Reply {
     parts::done(ui, &format!("Converted into {}. What the old file had and what it became:", done.path.display()));
-    egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
-        ui.add(egui::Label::new(RichText::new(&done.summary).monospace().size(12.5)).extend());
-    });
+    summary_ui(ui, &done.summary);
     ui.add_space(8.0);
     let mut reply = Reply::Stay;
     ui.horizontal(|ui| {

@@ -3,7 +3,7 @@
 
 use super::{click, harness, saved, type_into};
 use egui_kittest::kittest::{NodeT, Queryable};
-use protest::ingest::legacy::{self, Converted, Options, Reference};
+use protest::ingest::legacy::{self, Converted, Options, Reference, Unknown};
 use protest::model::{AnnotatorId, Master};
 use std::path::Path;
 
@@ -20,7 +20,8 @@ fn old_files() -> tempfile::TempDir {
 
 /// What the library makes of the old master.
 fn converted_master(dir: &Path) -> Master {
-    let options = Options { reference: Reference::Guess, master: None, now: chrono::Utc::now() };
+    let options =
+        Options { reference: Reference::Guess, master: None, now: chrono::Utc::now(), unknown: Unknown::Annotator };
     match legacy::convert(&dir.join("museum.master.db"), &options).unwrap() {
         Converted::Master { master, .. } => master,
         Converted::Batch { .. } => panic!("the master is a master"),
@@ -39,6 +40,11 @@ fn opening_an_old_master_offers_its_conversion_and_opens_the_result() {
     let target = dir.path().join("museum.master.json");
     assert_eq!(h.get_by_label("Write the converted file to").value().as_deref(), Some(target.to_str().unwrap()));
     click(&mut h, "Convert");
+    // The summary comes first, with nothing written yet.
+    assert!(h.query_by_label_contains("Nothing is written yet").is_some());
+    assert!(h.query_by_label_contains("pro_candidates           21  → 7 examples, 21 candidates").is_some());
+    assert!(!target.exists(), "nothing is written before the user says so");
+    click(&mut h, "Write the converted file");
     assert!(h.query_by_label_contains("pro_candidates           21  → 7 examples, 21 candidates").is_some());
     click(&mut h, "Open the converted master");
     assert_eq!(h.state().session.as_ref().unwrap().path(), target);
@@ -63,6 +69,9 @@ fn an_old_batch_converts_against_the_open_master_and_merges_into_it() {
     assert_eq!(master_field.as_deref(), Some(master_path.to_str().unwrap()), "the open master");
     click(&mut h, "Convert");
     let batch = dir.path().join("museum.batch-anna.json");
+    assert!(h.query_by_label_contains("The master gains: gives Anna part 1 of task set 1 'pilot'").is_some());
+    assert!(!batch.exists() && saved(&master_path).task_sets[0].tasks.iter().all(|t| t.annotator.is_none()));
+    click(&mut h, "Write the converted file");
     assert!(h.query_by_label_contains(&format!("Converted into {}", batch.display())).is_some());
     let anna = AnnotatorId(protest::store::batch_file::load(&batch).unwrap().annotator().id.0);
     assert!(saved(&master_path).task_sets[0].tasks.iter().any(|t| t.annotator == Some(anna)), "placed");
@@ -83,7 +92,34 @@ fn the_converted_file_never_replaces_one_without_asking() {
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
     click(&mut h, "Replace the existing file");
     click(&mut h, "Convert");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious", "not before the summary is seen");
+    click(&mut h, "Write the converted file");
     assert!(protest::store::master_file::load(&target).is_ok());
+}
+
+#[test]
+fn rows_without_an_annotator_are_the_researchers_only_when_asked() {
+    let dir = old_files();
+    let old = dir.path().join("museum.master.db");
+    rusqlite::Connection::open(&old)
+        .unwrap()
+        .execute_batch(
+            "INSERT INTO annotations (candidate, annotator_id, ant_annotation, anaph_annotation, remarks)
+             VALUES (4, NULL, 'unset', 'ok', 'made before annotators existed')",
+        )
+        .unwrap();
+    let mut h = harness(&old, None);
+    click(&mut h, "Convert");
+    assert!(h.query_by_label_contains("Kept as annotator 3 'Unknown (old annotator_id NULL/0)'").is_some());
+    click(&mut h, "Back");
+    click(&mut h, "Rows without an annotator (annotator_id NULL or 0) are my own");
+    click(&mut h, "Convert");
+    assert!(h.query_by_label_contains("They are the researcher's, as asked").is_some());
+    click(&mut h, "Write the converted file");
+    let m = saved(&dir.path().join("museum.master.json"));
+    let r = m.records.get(protest::model::CandidateId(4), AnnotatorId::RESEARCHER).unwrap();
+    assert_eq!(r.remarks, "made before annotators existed");
+    assert_eq!(m.annotators.len(), 2);
 }
 
 #[test]

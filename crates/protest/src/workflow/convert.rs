@@ -4,7 +4,7 @@
 
 use super::{Content, Output, Prepared, Written, check_target, commit, write_alone};
 use crate::error::{Error, Result};
-use crate::ingest::legacy::{self, Converted, Options, Reference, Report};
+use crate::ingest::legacy::{self, Converted, Options, Reference, Report, Unknown};
 use crate::model::Master;
 use crate::store::Store;
 use crate::store::atomic::same_file;
@@ -28,12 +28,46 @@ pub struct ConvertedBatch {
     pub file: Written,
 }
 
+/// What converting an old file would give, with nothing written: for showing the summary first.
+#[derive(Debug)]
+pub struct Preview {
+    pub report: Report,
+    /// For a batch: what its master would gain, in plain words (`None`: nothing).
+    pub placement: Option<String>,
+}
+
+/// Converts `old` in memory (a batch against `master`, the converted master as it is now) and
+/// says what it would give, after the checks writing it to `target` makes. Converting for real
+/// afterwards gives the same, as long as the old file and the master do not change in between.
+pub fn preview(
+    old: &Path,
+    target: &Path,
+    replace: bool,
+    master: Option<&Master>,
+    reference: Reference,
+    unknown: Unknown,
+    now: DateTime<Utc>,
+) -> Result<Preview> {
+    if same_file(old, target) {
+        return Err(Error::refused(target, "is the old file itself; choose another name for the converted file"));
+    }
+    check_target(target, replace)?;
+    match legacy::convert(old, &Options { reference, master, now, unknown })? {
+        Converted::Master { report, .. } => Ok(Preview { report, placement: None }),
+        Converted::Batch { placement, report, .. } => {
+            let described = master.filter(|_| placement.changes_master()).map(|m| placement.describe(m));
+            Ok(Preview { report, placement: described })
+        }
+    }
+}
+
 /// Converts an old master into a new master file at `target` (replaced only if `replace`).
 pub fn master(
     disk: &dyn Disk,
     old: &Path,
     target: &Path,
     reference: Reference,
+    unknown: Unknown,
     replace: bool,
     now: DateTime<Utc>,
 ) -> Result<ConvertedMaster> {
@@ -41,7 +75,9 @@ pub fn master(
         return Err(Error::refused(target, "is the old file itself; choose another name for the converted file"));
     }
     check_target(target, replace)?;
-    let Converted::Master { master, report } = legacy::convert(old, &Options { reference, master: None, now })? else {
+    let Converted::Master { master, report } =
+        legacy::convert(old, &Options { reference, master: None, now, unknown })?
+    else {
         unreachable!("a batch without a master is refused");
     };
     let output = Output { path: target.to_path_buf(), replace, content: Content::Master(Box::new(master)) };
@@ -66,7 +102,8 @@ pub fn prepare_batch(
         ));
     }
     check_target(target, replace)?;
-    let options = Options { reference: Reference::Guess, master: Some(store.master()), now };
+    let options =
+        Options { reference: Reference::Guess, master: Some(store.master()), now, unknown: Unknown::default() };
     let (batch, placement, report) = match legacy::convert(old, &options)? {
         Converted::Batch { batch, placement, report } => (batch, placement, report),
         Converted::Master { .. } => {

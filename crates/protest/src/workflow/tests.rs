@@ -16,7 +16,7 @@ use super::task_sets::Planning;
 use super::*;
 use crate::batches::plan::Request;
 use crate::ingest::add_system::{AlignmentFile, NewSystem};
-use crate::ingest::legacy::Reference;
+use crate::ingest::legacy::{Reference, Unknown};
 use crate::ingest::texts::PairOrder;
 use crate::model::{AnnotatorId, CandidateId, Judgement, Record};
 use crate::store::atomic;
@@ -86,6 +86,7 @@ fn museum(dir: &Path) {
         &dir.join("museum.master.db"),
         &dir.join("museum.master.json"),
         Reference::Guess,
+        Unknown::Annotator,
         false,
         at(0),
     )
@@ -342,14 +343,14 @@ fn converting_an_old_master_writes_its_file_whole_or_not_at_all() {
     museum(dir.path());
     let (old, new) = (dir.path().join("museum.master.db"), dir.path().join("again.master.json"));
     let disk = Faulty::new(Fault::None);
-    convert::master(&disk, &old, &new, Reference::Guess, false, at(0)).unwrap();
+    convert::master(&disk, &old, &new, Reference::Guess, Unknown::Annotator, false, at(0)).unwrap();
     let whole = fs::read(&new).unwrap();
     let count = disk.ops().len();
     for k in 0..count {
         for fault in [Fault::Once(k), Fault::FullFrom(k)] {
             fs::remove_file(&new).unwrap_or(());
             disk.set(fault);
-            match convert::master(&disk, &old, &new, Reference::Guess, false, at(0)) {
+            match convert::master(&disk, &old, &new, Reference::Guess, Unknown::Annotator, false, at(0)) {
                 Ok(_) => assert_eq!(fs::read(&new).unwrap(), whole),
                 Err(e) => assert!(!new.exists(), "{fault:?}: {e}"),
             }

@@ -12,7 +12,7 @@ use super::report::{Counts, OldCounts, Report, count};
 use super::suite::{self, Suite};
 use super::tasks::{self, Placement};
 use super::text::Reference;
-use super::{Options, modified_time};
+use super::{Options, UNKNOWN_TIME, time_note};
 use crate::batches::export;
 use crate::error::{Error, Result};
 use crate::model::{Annotator, AnnotatorId, CandidateId, Master, Record};
@@ -44,17 +44,21 @@ pub(super) fn convert(
         Ok(map) => map,
         Err(why) => return refuse(format!("{why}; was the batch made from another master?")),
     };
-    let (old_id, annotator, add_annotator) = annotator(path, old, master)?;
+    let (old_id, annotator, add_annotator, named) = annotator(path, old, master)?;
 
-    let time = modified_time(path)?;
+    let time = UNKNOWN_TIME;
     let gathered = records::gather(path, old, &suite, &HashMap::from([(old_id, annotator.id)]), time)?;
     let in_master = |r: &Record| Record { candidate: to_master[&r.candidate], ..r.clone() };
     let mine: Vec<Record> = gathered.records.iter().map(in_master).collect();
-    // The old tool copied other people's records into batches; they are converted only to be
-    // compared with the master's.
+    // Versions of the old tool before the last copied other people's rows into batches; they are
+    // converted only to be compared with the master's.
     let mut everyone: HashMap<i64, AnnotatorId> = HashMap::from([(OLD_RESEARCHER, AnnotatorId::RESEARCHER)]);
     everyone.extend(master.annotators.iter().map(|a| (i64::from(a.id.0), a.id)));
     everyone.insert(old_id, annotator.id);
+    // Rows without an annotator (NULL or 0) are the master's added annotator's, if it has one.
+    if let Some(unknown) = master.annotators.iter().find(|a| a.name == records::UNKNOWN_NAME) {
+        everyone.entry(0).or_insert(unknown.id);
+    }
     let all = records::gather(path, old, &suite, &everyone, time)?;
     let others: Vec<Record> = all.records.iter().filter(|r| r.annotator != annotator.id).map(in_master).collect();
 
@@ -75,13 +79,20 @@ pub(super) fn convert(
         batch.master_mut().records.put(Record { candidate: local[&r.candidate], ..r.clone() });
     }
 
-    let old_counts = OldCounts::of(old, |a| a == old_id);
+    let old_counts = OldCounts::of(old, |a| a == old_id, &gathered.dropped);
     let carried: Vec<&Record> =
         mine.iter().filter_map(|r| batch.content().records.get(local[&r.candidate], annotator.id)).collect();
     let new = Counts::of(batch.content(), carried);
     super::report::verify(&old_counts, &gathered, &new).map_err(|lost| lost_data(path, &lost))?;
 
-    let mut notes = suite.notes.clone();
+    let mut notes = old.meta.notes.clone();
+    notes.extend(suite.notes.iter().cloned());
+    if !named {
+        notes.push(format!(
+            "the batch does not name its annotator (the master it came from had no annotators row for id {old_id} when it was exported); taken as the master's annotator {}, {}",
+            annotator.id, annotator.name
+        ));
+    }
     let old_checks = !old.meta.checks_disabled;
     if old_checks != master.settings.conflict_checks {
         let on_off = |on: bool| if on { "on" } else { "off" };
@@ -93,6 +104,12 @@ pub(super) fn convert(
     }
     notes.extend(compare_others(master, &others, &all.skipped));
     notes.extend(Report::gathering_notes(&gathered));
+    if let Some(t) = old.meta.time_created.as_deref() {
+        notes.push(format!("the original tool exported this batch at {} UTC (meta_data time_created)", t.trim()));
+    }
+    if !mine.is_empty() {
+        notes.push(time_note());
+    }
     let context =
         Context { old, suite: &suite, master, annotator: &annotator, old_id, placed: placement.describe(&draft) };
     let lines = Report::lines(old, |table| context.describe(table, &new), &old_counts, &gathered, &new);
@@ -145,8 +162,11 @@ impl Context<'_> {
     }
 }
 
-/// The batch's annotator in the master: `(old id, annotator, whether to add them)`.
-fn annotator(path: &Path, old: &OldFile, master: &Master) -> Result<(i64, Annotator, bool)> {
+/// The batch's annotator in the master: `(old id, annotator, whether to add them, whether the
+/// batch names them)`. A batch that does not name its annotator (the original's export copies
+/// the name from the master's annotators table, and finds none when the master had no row) is
+/// taken as the master's annotator of that id.
+fn annotator(path: &Path, old: &OldFile, master: &Master) -> Result<(i64, Annotator, bool, bool)> {
     let refuse = |message: String| Err(Error::whole_file(path, message));
     let old_id = match old.meta.annotator_id.as_deref().map(|a| a.trim().parse::<i64>()) {
         Some(Ok(id)) => id,
@@ -161,33 +181,34 @@ fn annotator(path: &Path, old: &OldFile, master: &Master) -> Result<(i64, Annota
             "the batch belongs to the researcher (annotator −1, MASTER); batches are annotators' work".into(),
         );
     }
-    let name = old
+    let given = old
         .meta
         .annotator_name
         .clone()
         .or_else(|| old.annotators.iter().find(|a| a.id == old_id).and_then(|a| a.name.clone()))
         .map(|n| n.trim().to_owned())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| format!("Annotator {old_id}"));
+        .filter(|n| !n.is_empty());
+    let named = given.is_some();
+    let name = given.unwrap_or_else(|| format!("Annotator {old_id}"));
     let same = |a: &Annotator| {
         let ours = a.name.to_lowercase();
         ours == name.to_lowercase() || ours == format!("{name} (old id {old_id})").to_lowercase()
     };
     let kept = u32::try_from(old_id).ok().filter(|&id| id >= 1).map(AnnotatorId);
     if let Some(a) = kept.and_then(|id| master.annotator(id)) {
-        if !same(a) {
+        if named && !same(a) {
             return refuse(format!(
                 "the batch is {name}'s (old annotator id {old_id}), but annotator {old_id} of the converted master is {}; was it converted from another master?",
                 a.name
             ));
         }
-        return Ok((old_id, a.clone(), false));
+        return Ok((old_id, a.clone(), false, named));
     }
     if let Some(a) = master.annotators.iter().find(|a| same(a)) {
-        return Ok((old_id, a.clone(), false));
+        return Ok((old_id, a.clone(), false, true));
     }
     let id = kept.unwrap_or_else(|| master.next_annotator_id());
-    Ok((old_id, Annotator { id, name }, true))
+    Ok((old_id, Annotator { id, name }, true, true))
 }
 
 /// Batch candidate (as converted from the batch) → master candidate, after checking that the

@@ -99,6 +99,11 @@ impl Db {
         Ok(Db { conn, path: path.to_path_buf(), tables })
     }
 
+    /// The lower-case column names of a table, if the file has it.
+    pub fn columns(&self, table: &str) -> Option<&[String]> {
+        self.tables.get(table).map(|(_, columns)| columns.as_slice())
+    }
+
     /// Every row of the first of `names` that exists (`None` if none does), ordered by id, with
     /// the wanted columns. A missing required column is an error naming the table.
     pub fn read(&self, names: &[&'static str], wanted: &[Col]) -> Result<Option<Rows>> {

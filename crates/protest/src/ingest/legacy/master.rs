@@ -5,7 +5,7 @@ use super::records;
 use super::report::{Counts, OldCounts, Report, count};
 use super::suite::{self, Suite};
 use super::tasks::{self, TaskTally};
-use super::{Options, modified_time};
+use super::{Options, UNKNOWN_TIME, time_note};
 use crate::error::{Error, Result};
 use crate::ingest::from_texts;
 use crate::model::{Master, Records};
@@ -14,11 +14,12 @@ use std::path::Path;
 
 pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(Master, Report)> {
     let suite = suite::build(path, old, &options.reference)?;
-    let annotators = records::annotators(old);
+    let annotators = records::annotators(old, options.unknown);
     records::check_annotators(path, old, &annotators.ids)?;
-    let gathered = records::gather(path, old, &suite, &annotators.ids, modified_time(path)?)?;
+    let gathered = records::gather(path, old, &suite, &annotators.ids, UNKNOWN_TIME)?;
 
-    let mut notes = suite.notes.clone();
+    let mut notes = old.meta.notes.clone();
+    notes.extend(suite.notes.iter().cloned());
     let given_id = old.meta.master_id.as_deref().map(str::trim).filter(|id| !id.is_empty());
     let id = given_id.map_or_else(from_texts::new_master_id, str::to_owned);
     if given_id.is_none() {
@@ -41,13 +42,20 @@ pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(
     master_file::check(path, &m)
         .map_err(|e| Error::whole_file(path, format!("the converted master would not be valid: {e}")))?;
 
-    let old_counts = OldCounts::of(old, |_| true);
+    let old_counts = OldCounts::of(old, |_| true, &gathered.dropped);
     let new = Counts::of(&m, m.records.iter());
     super::report::verify(&old_counts, &gathered, &new).map_err(|lost| lost_data(path, &lost))?;
     notes.extend(annotators.notes);
     notes.extend(Report::gathering_notes(&gathered));
     notes.extend(task_notes(&tally));
-    let lines = Report::lines(old, |t| describe(t, old, &suite, &m, &new, &tally), &old_counts, &gathered, &new);
+    if old.tasks_without_task_no {
+        notes.push("annotation_tasks has no task_no column (the shape of the original's first AddToDatabase.sql, which no code of the tool used): its rows name no task and are not converted".into());
+    }
+    if !m.records.is_empty() {
+        notes.push(time_note());
+    }
+    let describe = |t| describe(t, old, &suite, &m, &new, &tally, annotators.unknown);
+    let lines = Report::lines(old, describe, &old_counts, &gathered, &new);
     let report = Report {
         file: path.to_path_buf(),
         version: old.meta.version.clone(),
@@ -69,7 +77,15 @@ pub(super) fn lost_data(path: &Path, what: &str) -> Error {
 }
 
 /// What a suite or task table of an old master became.
-fn describe(table: &str, old: &OldFile, suite: &Suite, m: &Master, n: &Counts, tally: &TaskTally) -> String {
+fn describe(
+    table: &str,
+    old: &OldFile,
+    suite: &Suite,
+    m: &Master,
+    n: &Counts,
+    tally: &TaskTally,
+    unknown: Option<crate::model::AnnotatorId>,
+) -> String {
     match table {
         "meta_data" => format!(
             "master id {}, conflict checks {}",
@@ -98,14 +114,18 @@ fn describe(table: &str, old: &OldFile, suite: &Suite, m: &Master, n: &Counts, t
             n.aligned_antecedent
         ),
         "annotators" => format!(
-            "{}{}",
+            "{}{}{}",
             count(n.annotators, "annotator", "annotators"),
             if old.annotators.iter().any(|a| a.id == records::OLD_RESEARCHER) {
                 " and the researcher (old id −1)"
             } else {
                 ""
-            }
+            },
+            unknown.map_or(String::new(), |id| format!(", one of them ({id}) added for rows without an annotator"))
         ),
+        "annotation_tasks" if old.tasks_without_task_no => {
+            "not converted: this table (from the original's AddToDatabase.sql) has no task_no column".into()
+        }
         "task_definition" => {
             format!("{} with {}", count(n.task_sets, "task set", "task sets"), count(n.tasks, "task", "tasks"))
         }

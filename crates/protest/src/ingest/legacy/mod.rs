@@ -23,6 +23,7 @@ mod tasks;
 mod text;
 
 pub use old::{FileType, VERSIONS};
+pub use records::{UNKNOWN_NAME, Unknown};
 pub use report::{Counts, OldCounts, OldValues, Report};
 pub use tasks::{How, Placement};
 pub use text::Reference;
@@ -72,6 +73,8 @@ pub struct Options<'a> {
     pub master: Option<&'a Master>,
     /// The time recorded as the new file's creation (and of a task set a batch needs).
     pub now: DateTime<Utc>,
+    /// Whose the rows without an annotator (NULL or 0) are (masters only).
+    pub unknown: Unknown,
 }
 
 /// A converted file.
@@ -118,12 +121,18 @@ pub fn convert(path: &Path, options: &Options) -> Result<Converted> {
     }
 }
 
-/// When the old file was last written: the old tool kept no times, so converted records get
-/// this one, the latest moment they can have been made.
-fn modified_time(path: &Path) -> Result<DateTime<Utc>> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    let modified = meta.modified().map_err(|e| Error::io(path, e))?;
-    Ok(DateTime::<Utc>::from(modified))
+/// The time of every converted record: the old tool kept none, so all get the same one
+/// ("unknown"). A merge then never calls one converted record older than another (a file's
+/// modification time would: it changes with a plain copy), and anything done in this PROTEST
+/// after the conversion counts as newer.
+pub const UNKNOWN_TIME: DateTime<Utc> = DateTime::<Utc>::UNIX_EPOCH;
+
+/// The summary's word on times.
+fn time_note() -> String {
+    format!(
+        "the original kept no time for any record; records are dated {} (\"unknown\"), so a merge never calls one converted record older than another, and anything changed in this PROTEST counts as newer",
+        UNKNOWN_TIME.format("%Y-%m-%dT%H:%M:%SZ")
+    )
 }
 
 #[cfg(test)]

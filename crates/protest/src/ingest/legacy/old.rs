@@ -29,6 +29,8 @@ pub struct Meta {
     pub checks_disabled: bool,
     /// Every tag, in table order (first value of a repeated tag wins, as in the old tool).
     pub tags: Vec<(String, String)>,
+    /// What was assumed in reading it (a `MasterDB` file type, a missing version), for the summary.
+    pub notes: Vec<String>,
 }
 
 impl Meta {
@@ -111,11 +113,28 @@ pub struct Annotator {
     pub name: Option<String>,
 }
 
+/// The annotator of a row as the original tool read it: JDBC's `getInt` gives 0 for NULL, so rows
+/// without an annotator (made before `AddToDatabase.sql` added the column) are annotator 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct OldAnnotator {
+    /// `None`: NULL, or no `annotator_id` column at all.
+    pub raw: Option<i64>,
+}
+
+impl OldAnnotator {
+    /// The id the original tool used for the row.
+    pub fn id(self) -> i64 {
+        self.raw.unwrap_or(0)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Annotation {
     pub id: i64,
     pub candidate: i64,
+    /// The id as the original read it (NULL is 0); `who.raw` tells NULL from 0.
     pub annotator: i64,
+    pub who: OldAnnotator,
     pub antecedent: Option<String>,
     pub pronoun: Option<String>,
     pub remarks: Option<String>,
@@ -130,6 +149,7 @@ pub struct TokenAnnotation {
     pub token: i64,
     pub annotation: Option<String>,
     pub annotator: i64,
+    pub who: OldAnnotator,
 }
 
 #[derive(Debug, Clone)]
@@ -137,6 +157,7 @@ pub struct Tag {
     pub id: i64,
     pub candidate: i64,
     pub annotator: i64,
+    pub who: OldAnnotator,
     pub tag: String,
 }
 
@@ -177,6 +198,9 @@ pub struct OldFile {
     pub tags: Vec<Tag>,
     pub task_places: Vec<TaskPlace>,
     pub task_definitions: Vec<TaskDefinition>,
+    /// `annotation_tasks` has no `task_no` (the shape of the original's first `AddToDatabase.sql`):
+    /// its rows name no task and are not converted.
+    pub tasks_without_task_no: bool,
     /// Rows per table present in the file, in the order of docs/legacy.md.
     pub row_counts: Vec<(&'static str, usize)>,
 }
@@ -201,8 +225,45 @@ fn meta(path: &Path, db: &Db) -> Result<(FileType, Meta, usize)> {
         }
     }
     let text = |tag: &str| meta.get(tag).map(str::to_owned);
-    let Some(version) = text("file_version") else {
-        return Err(Error::whole_file(path, "meta_data has no file_version: not a file of the original PROTEST tool"));
+    let mut notes = Vec::new();
+    let given_type = text("file_type");
+    let file_type = match given_type.as_deref().map(|t| t.trim().to_lowercase()).as_deref() {
+        Some("master") => FileType::Master,
+        // What the original's AddToDatabase.sql writes (line 20); its own code expects "master".
+        Some("masterdb") => {
+            notes.push(format!(
+                "meta_data says file_type '{}' (what the original's AddToDatabase.sql writes): read as a master",
+                given_type.as_deref().unwrap_or_default()
+            ));
+            FileType::Master
+        }
+        Some("annotation_batch") => FileType::Batch,
+        // The oldest files may not say; only batches name their annotator.
+        None if text("annotator_id").is_some() => FileType::Batch,
+        None => FileType::Master,
+        Some(_) => {
+            return Err(Error::whole_file(
+                path,
+                format!(
+                    "meta_data says file_type '{}'; expected 'master', 'MasterDB' or 'annotation_batch'",
+                    given_type.as_deref().unwrap_or_default()
+                ),
+            ));
+        }
+    };
+    let version = match text("file_version") {
+        Some(version) => version,
+        // AddToDatabase.sql writes a file type but no version; the tables are the 1.0 ones.
+        None if given_type.as_deref().is_some_and(|t| t.trim().eq_ignore_ascii_case("masterdb")) => {
+            notes.push("meta_data has no file_version (AddToDatabase.sql writes none): read as PROTEST 1.0".into());
+            "PROTEST 1.0".to_owned()
+        }
+        None => {
+            return Err(Error::whole_file(
+                path,
+                "meta_data has no file_version: not a file of the original PROTEST tool",
+            ));
+        }
     };
     if !VERSIONS.contains(&version.trim()) {
         return Err(Error::whole_file(
@@ -210,19 +271,6 @@ fn meta(path: &Path, db: &Db) -> Result<(FileType, Meta, usize)> {
             format!("file version '{version}' is not supported (this PROTEST converts {})", VERSIONS.join(" and ")),
         ));
     }
-    let file_type = match text("file_type").as_deref().map(str::trim) {
-        Some("master") => FileType::Master,
-        Some("annotation_batch") => FileType::Batch,
-        // The oldest files may not say; only batches name their annotator.
-        None if text("annotator_id").is_some() => FileType::Batch,
-        None => FileType::Master,
-        Some(other) => {
-            return Err(Error::whole_file(
-                path,
-                format!("meta_data says file_type '{other}'; expected 'master' or 'annotation_batch'"),
-            ));
-        }
-    };
     let meta = Meta {
         version: version.trim().to_owned(),
         master_id: text("master_id"),
@@ -232,6 +280,7 @@ fn meta(path: &Path, db: &Db) -> Result<(FileType, Meta, usize)> {
         annotator_name: text("annotator_name"),
         checks_disabled: meta.get("config:conflict_checks").is_some_and(|v| v.trim() == "disabled"),
         tags: meta.tags,
+        notes,
     };
     Ok((file_type, meta, rows.len()))
 }
@@ -316,12 +365,18 @@ pub fn read(path: &Path) -> Result<OldFile> {
         false,
     )?;
     let tags = table(&["tag_annotations"], &[Req(candidate), Opt(&["annotator_id"]), Req(&["tag"])], false)?;
-    let task_places =
-        table(&["annotation_tasks"], &[Req(&["task_no"]), Req(candidate), Opt(&["annotator_id"])], false)?;
+    // The first AddToDatabase.sql (and no code after it) made annotation_tasks without task_no.
+    let tasks_without_task_no = db.columns("annotation_tasks").is_some_and(|c| !c.iter().any(|c| c == "task_no"));
+    let task_places = if tasks_without_task_no {
+        table(&["annotation_tasks"], &[Opt(candidate)], false)?;
+        None
+    } else {
+        table(&["annotation_tasks"], &[Req(&["task_no"]), Req(candidate), Opt(&["annotator_id"])], false)?
+    };
     let task_definitions = table(&["task_definition"], &[Opt(&["taskset"]), Opt(&["label"])], false)?;
 
-    // Annotator ids default to the researcher's (−1) in files older than per-annotator records.
-    let annotator = |r: &super::db::Row, k| r.opt_int(k).map(|a| a.unwrap_or(-1));
+    // Rows without an annotator (NULL, or no column) are kept apart: the original read them as 0.
+    let annotator = |r: &super::db::Row, k| r.opt_int(k).map(|raw| OldAnnotator { raw });
     Ok(OldFile {
         file_type,
         meta,
@@ -387,7 +442,8 @@ pub fn read(path: &Path) -> Result<OldFile> {
             Ok(Annotation {
                 id: r.id,
                 candidate: r.int(0)?,
-                annotator: annotator(r, 1)?,
+                annotator: annotator(r, 1)?.id(),
+                who: annotator(r, 1)?,
                 antecedent: r.opt_text(2)?,
                 pronoun: r.opt_text(3)?,
                 remarks: r.opt_text(4)?,
@@ -401,11 +457,13 @@ pub fn read(path: &Path) -> Result<OldFile> {
                 line: r.int(1)?,
                 token: r.int(2)?,
                 annotation: r.opt_text(3)?,
-                annotator: annotator(r, 4)?,
+                annotator: annotator(r, 4)?.id(),
+                who: annotator(r, 4)?,
             })
         })?,
         tags: each(&tags, |r| {
-            Ok(Tag { id: r.id, candidate: r.int(0)?, annotator: annotator(r, 1)?, tag: r.text(2)? })
+            let who = annotator(r, 1)?;
+            Ok(Tag { id: r.id, candidate: r.int(0)?, annotator: who.id(), who, tag: r.text(2)? })
         })?,
         task_places: each(&task_places, |r| {
             Ok(TaskPlace { id: r.id, task_no: r.int(0)?, candidate: r.int(1)?, annotator: r.opt_int(2)? })
@@ -417,6 +475,7 @@ pub fn read(path: &Path) -> Result<OldFile> {
                 label: r.opt_text(1)?.unwrap_or_default(),
             })
         })?,
+        tasks_without_task_no,
         row_counts: counts,
     })
 }

@@ -8,11 +8,28 @@ use super::suite::Suite;
 use crate::error::{Error, Result};
 use crate::model::{Annotator, AnnotatorId, Candidate, CandidateId, Judgement, Record, tags};
 use chrono::{DateTime, Utc};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 /// The old tool's researcher, "MASTER".
 pub const OLD_RESEARCHER: i64 = -1;
+
+/// The name of the annotator added for rows without one.
+pub const UNKNOWN_NAME: &str = "Unknown (old annotator_id NULL/0)";
+
+/// Whose the rows without an annotator are: `annotator_id` NULL (rows made before the original's
+/// `AddToDatabase.sql` added the column) or 0, which the original read the same way (JDBC's
+/// `getInt` gives 0 for NULL).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Unknown {
+    /// An annotator of their own, [`UNKNOWN_NAME`]: in the original's last versions annotator 0
+    /// is nobody (the researcher is −1), shown as "Annotator null".
+    #[default]
+    Annotator,
+    /// The researcher's: in one version of the original (`ProtestGUI.java@011bb9dc`, lines
+    /// 62–66) the master's own user saved as annotator 0.
+    Researcher,
+}
 
 /// Our annotators and how old ids map to ours.
 #[derive(Debug, Clone, Default)]
@@ -20,11 +37,15 @@ pub(super) struct Annotators {
     pub list: Vec<Annotator>,
     pub ids: HashMap<i64, AnnotatorId>,
     pub notes: Vec<String>,
+    /// The annotator added for rows without one, if any was.
+    pub unknown: Option<AnnotatorId>,
 }
 
 /// The annotators of a master: −1 is our researcher (0); ids from 1 up are kept; any other id
-/// gets a free one above them. Names are kept; a name used twice gets the old id added.
-pub(super) fn annotators(old: &OldFile) -> Annotators {
+/// gets a free one above them. Names are kept; a name used twice gets the old id added. Rows
+/// without an annotator (NULL or 0, with no annotators row 0) go to the researcher or to an
+/// annotator added for them, as `unknown` says, with a note naming the rows.
+pub(super) fn annotators(old: &OldFile, unknown: Unknown) -> Annotators {
     let mut out = Annotators::default();
     out.ids.insert(OLD_RESEARCHER, AnnotatorId::RESEARCHER);
     let mut rows: Vec<_> = old.annotators.iter().filter(|a| a.id != OLD_RESEARCHER).collect();
@@ -47,7 +68,70 @@ pub(super) fn annotators(old: &OldFile) -> Annotators {
         out.ids.insert(a.id, id);
         out.list.push(Annotator { id, name });
     }
+    let rows = nameless_rows(old);
+    if rows.is_empty() {
+        return out;
+    }
+    let whose = match out.ids.get(&0) {
+        Some(&id) => format!("They are read as annotators row 0, now annotator {id}"),
+        None if unknown == Unknown::Researcher => {
+            out.ids.insert(0, AnnotatorId::RESEARCHER);
+            "They are the researcher's, as asked (--unknown-annotator researcher)".to_owned()
+        }
+        None => {
+            let id = AnnotatorId(out.list.iter().map(|a| a.id.0).max().unwrap_or(0) + 1);
+            out.ids.insert(0, id);
+            out.list.push(Annotator { id, name: UNKNOWN_NAME.into() });
+            out.unknown = Some(id);
+            format!(
+                "Kept as annotator {id} '{UNKNOWN_NAME}'; convert with --unknown-annotator researcher if they are your own"
+            )
+        }
+    };
+    out.notes.push(format!(
+        "{}. The original tool read all of them as annotator 0 — in its last versions a nameless annotator, in an earlier one the master's own user. {whose}",
+        rows.join("; ")
+    ));
     out
+}
+
+/// The rows without an annotator, in words: "annotations rows 3, 4 have no annotator_id; …".
+fn nameless_rows(old: &OldFile) -> Vec<String> {
+    let mut null: Vec<(&str, Vec<i64>)> = Vec::new();
+    let mut zero: Vec<(&str, Vec<i64>)> = Vec::new();
+    let tables = [
+        ("annotations", old.annotations.iter().map(|a| (a.id, a.who)).collect::<Vec<_>>()),
+        ("token_annotations", old.token_annotations.iter().map(|t| (t.id, t.who)).collect()),
+        ("tag_annotations", old.tags.iter().map(|t| (t.id, t.who)).collect()),
+    ];
+    for (table, rows) in tables {
+        let of = |raw: Option<i64>| rows.iter().filter(|(_, w)| w.raw == raw).map(|(id, _)| *id).collect::<Vec<_>>();
+        for (list, raw) in [(&mut null, None), (&mut zero, Some(0))] {
+            let ids = of(raw);
+            if !ids.is_empty() {
+                list.push((table, ids));
+            }
+        }
+    }
+    let say = |list: &[(&str, Vec<i64>)], what: &str| {
+        (!list.is_empty()).then(|| {
+            let parts: Vec<String> = list.iter().map(|(t, ids)| rows_in(t, ids)).collect();
+            let one = list.len() == 1 && list[0].1.len() == 1;
+            format!("{} {} {what}", parts.join(" and "), if one { "has" } else { "have" })
+        })
+    };
+    let mut out = Vec::new();
+    out.extend(say(&null, "no annotator_id (rows made before the original's AddToDatabase.sql added the column)"));
+    out.extend(say(&zero, "annotator_id 0"));
+    out
+}
+
+/// "annotations row 3", "token_annotations rows 2, 5, 9, 11, 12 and 40 more".
+pub(super) fn rows_in(table: &str, ids: &[i64]) -> String {
+    const SHOWN: usize = 6;
+    let shown: Vec<String> = ids.iter().take(SHOWN).map(i64::to_string).collect();
+    let more = if ids.len() > SHOWN { format!(" and {} more", ids.len() - SHOWN) } else { String::new() };
+    format!("{table} {} {}{more}", if ids.len() == 1 { "row" } else { "rows" }, shown.join(", "))
 }
 
 fn show(a: &super::old::Annotator) -> String {
@@ -73,6 +157,10 @@ pub(super) struct Gathered {
     pub both_roles: usize,
     /// Selections already made by an earlier row.
     pub repeated_tokens: usize,
+    /// `annotations` rows not kept because a newer row gives the same candidate and annotator.
+    pub dropped: BTreeSet<i64>,
+    /// What was kept and dropped of each candidate and annotator with several `annotations` rows.
+    pub duplicate_notes: Vec<String>,
 }
 
 /// One record per (candidate, annotator) of the annotators in `ids`; rows of other annotators are
@@ -102,25 +190,33 @@ pub(super) fn gather(
         })
     };
 
+    // The original's window read a candidate's rows `order by annotator_id` (NULL first; ties
+    // in row id order), each overwriting the last (TestSuiteExample.java@03bac4cb:306-315): the
+    // newest row of a candidate and annotator is what it showed.
+    let mut groups: BTreeMap<(CandidateId, AnnotatorId), Vec<&old::Annotation>> = BTreeMap::new();
     for a in &old.annotations {
         let c = candidate("annotations", a.id, a.candidate)?;
         let Some(&who) = ids.get(&a.annotator) else {
             *out.skipped.entry("annotations").or_default() += 1;
             continue;
         };
-        if let Some((_, _, first)) = records.get(&(c.id, who)) {
-            return Err(at_row(
-                path,
-                "annotations",
-                a.id,
-                format!(
-                    "annotator {}'s annotation of candidate {} is also given by row {first}",
-                    a.annotator, a.candidate
-                ),
-            ));
+        groups.entry((c.id, who)).or_default().push(a);
+    }
+    let mut merged = Vec::new();
+    for ((c, who), mut rows) in groups {
+        rows.sort_by_key(|a| (a.who.raw, a.id));
+        let candidate = suite.candidate(c).expect("looked up above");
+        let mut made = Vec::new();
+        for a in &rows {
+            made.push(record_of(path, a, candidate, who, suite, time)?);
         }
-        let r = record_of(path, a, c, who, suite, time)?;
-        records.insert((c.id, who), (r, a.conflict.clone(), a.id));
+        let (kept, r) = (rows[rows.len() - 1], made.pop().expect("a group has a row"));
+        if rows.len() > 1 {
+            out.dropped.extend(rows[..rows.len() - 1].iter().map(|a| a.id));
+            out.duplicate_notes.push(duplicate_note(old, &rows));
+            merged.push(((c, who), old_annotator_name(old, kept)));
+        }
+        records.insert((c, who), (r, kept.conflict.clone(), kept.id));
     }
 
     for t in &old.tags {
@@ -169,6 +265,15 @@ pub(super) fn gather(
         }
     }
 
+    for (key, who) in merged {
+        let r = &records[&key].0;
+        if !r.tags.is_empty() || !r.selected.pronoun.is_empty() || !r.selected.antecedent.is_empty() {
+            out.duplicate_notes.push(format!(
+                "candidate {}, {who}: the tags and selected tokens are those of all the tag_annotations and token_annotations rows together, as the original tool showed them",
+                key.0
+            ));
+        }
+    }
     for (r, conflict, row) in records.into_values() {
         let mut r = r;
         r.conflict = status::from_old(conflict.as_deref(), &r).map_err(|m| at_row(path, "annotations", row, m))?;
@@ -181,6 +286,63 @@ pub(super) fn gather(
         out.records.push(r);
     }
     Ok(out)
+}
+
+/// What became of several `annotations` rows of one candidate and annotator (in the original's
+/// order, the kept one last).
+fn duplicate_note(old: &OldFile, rows: &[&old::Annotation]) -> String {
+    let kept = rows[rows.len() - 1];
+    let values = |a: &old::Annotation| {
+        (a.antecedent.clone(), a.pronoun.clone(), a.remarks.clone().unwrap_or_default(), a.conflict.clone())
+    };
+    let ids: Vec<String> = rows.iter().map(|a| a.id.to_string()).collect();
+    let listed = match ids.as_slice() {
+        [first, last] => format!("rows {first} and {last} both give"),
+        [rest @ .., last] => format!("rows {} and {last} all give", rest.join(", ")),
+        [] => String::new(),
+    };
+    let who = old_annotator_name(old, kept);
+    let head = format!("annotations {listed} {who}'s annotation of candidate {}", kept.candidate);
+    let dropped = &rows[..rows.len() - 1];
+    if dropped.iter().all(|a| values(a) == values(kept)) {
+        return format!(
+            "{head} and are identical: kept once (the original's batch import adds a candidate's rows again when a batch is imported twice)"
+        );
+    }
+    let show = |v: &Option<String>| v.as_deref().unwrap_or("NULL").to_owned();
+    let described: Vec<String> = dropped
+        .iter()
+        .map(|a| {
+            if values(a) == values(kept) {
+                format!("row {} (the same)", a.id)
+            } else {
+                format!(
+                    "row {} (ant_annotation '{}', anaph_annotation '{}', remarks '{}', conflict_status '{}')",
+                    a.id,
+                    show(&a.antecedent),
+                    show(&a.pronoun),
+                    a.remarks.as_deref().unwrap_or_default(),
+                    show(&a.conflict)
+                )
+            }
+        })
+        .collect();
+    format!(
+        "{head}: row {}, the newest, is kept, as the original tool showed it; dropped: {}",
+        kept.id,
+        described.join(", ")
+    )
+}
+
+/// "annotator 1 (Anna)", "annotator 0 (no annotator_id)".
+fn old_annotator_name(old: &OldFile, a: &old::Annotation) -> String {
+    let name = match (a.who.raw, old.annotators.iter().find(|x| x.id == a.annotator)) {
+        (None, _) => "no annotator_id".to_owned(),
+        (_, Some(x)) => show(x),
+        (Some(OLD_RESEARCHER), None) => "MASTER".to_owned(),
+        (Some(_), None) => "not in table annotators".to_owned(),
+    };
+    format!("annotator {} ({name})", a.annotator)
 }
 
 /// The record an `annotations` row gives: judgements (an old `unsure` kept in `legacy`) and

@@ -46,9 +46,15 @@ pub struct OldCounts {
 }
 
 impl OldCounts {
-    pub(super) fn of(old: &OldFile, converted: impl Fn(i64) -> bool) -> OldCounts {
+    /// Counts the rows of the annotators `converted`, leaving out the `dropped` annotations rows
+    /// (older rows of a candidate and annotator given again by a newer one).
+    pub(super) fn of(
+        old: &OldFile,
+        converted: impl Fn(i64) -> bool,
+        dropped: &std::collections::BTreeSet<i64>,
+    ) -> OldCounts {
         let mut c = OldCounts::default();
-        for a in old.annotations.iter().filter(|a| converted(a.annotator)) {
+        for a in old.annotations.iter().filter(|a| converted(a.annotator) && !dropped.contains(&a.id)) {
             c.annotations += 1;
             c.antecedent.add(a.antecedent.as_deref());
             c.pronoun.add(a.pronoun.as_deref());
@@ -222,7 +228,14 @@ impl Report {
                         k => format!(", and {k} more for tags or tokens without an annotations row"),
                     };
                     let from_rows = count(n.records - g.implicit.min(n.records), "record", "records");
-                    lines.push((table, rows, format!("{from_rows}{implicit}{}", skipped(table))));
+                    let repeated = match g.dropped.len() {
+                        0 => String::new(),
+                        k => format!(
+                            "; {} a candidate and annotator (the newest kept)",
+                            count(k, "older row repeats", "older rows repeat")
+                        ),
+                    };
+                    lines.push((table, rows, format!("{from_rows}{implicit}{repeated}{}", skipped(table))));
                     let values =
                         |v: &OldValues| format!("ok {}, bad {}, unset {}, unsure {}", v.ok, v.bad, v.unset, v.unsure);
                     let judged = |j: [usize; 3]| format!("yes {}, no {}, unset {}", j[0], j[1], j[2]);
@@ -279,7 +292,7 @@ impl Report {
 
     /// Notes about rows counted differently, from the gathering.
     pub(super) fn gathering_notes(g: &Gathered) -> Vec<String> {
-        let mut notes = Vec::new();
+        let mut notes = g.duplicate_notes.clone();
         if g.implicit > 0 {
             notes.push(format!(
                 "{} made for tags or selected tokens without an annotations row (the old tool showed those too)",

@@ -32,6 +32,9 @@ pub(super) struct Suite {
     pub notes: Vec<String>,
     /// `translations` rows that repeat a token already aligned.
     pub repeated_translations: usize,
+    /// Corpora no candidate uses (a system removed by deleting its candidates): not converted,
+    /// nor their documents, antecedent and translation rows.
+    pub unused: BTreeSet<i64>,
     /// Candidate id → position in `candidates`.
     positions: HashMap<CandidateId, usize>,
 }
@@ -52,8 +55,9 @@ impl Suite {
 
 pub(super) fn build(path: &Path, old: &OldFile, reference: &Reference) -> Result<Suite> {
     let mut notes = Vec::new();
-    let corpora = text::corpora(path, old, reference, &mut notes)?;
-    let documents = text::documents(path, old, &corpora)?;
+    let unused = text::unused_corpora(old);
+    let corpora = text::corpora(path, old, reference, &unused, &mut notes)?;
+    let documents = text::documents(path, old, &corpora, &unused)?;
     let (categories, category_names) = categories(path, old, &mut notes)?;
     let mut suite = Suite {
         has_documents: documents.is_some(),
@@ -66,12 +70,65 @@ pub(super) fn build(path: &Path, old: &OldFile, reference: &Reference) -> Result
         example_rows: BTreeSet::new(),
         notes,
         repeated_translations: 0,
+        unused,
         positions: HashMap::new(),
     };
     let ant_nos = examples_and_candidates(path, old, &category_names, &mut suite)?;
     aligned_positions(path, old, &ant_nos, &mut suite)?;
+    if let Some(note) = unused_note(old, &suite.unused) {
+        suite.notes.push(note);
+    }
     suite.positions = (0..).zip(&suite.candidates).map(|(i, c)| (c.id, i)).collect();
     Ok(suite)
+}
+
+/// What was left of corpora no candidate uses, in words.
+fn unused_note(old: &OldFile, unused: &BTreeSet<i64>) -> Option<String> {
+    if unused.is_empty() {
+        return None;
+    }
+    let of = |c: i64| old.corpora.iter().find(|k| k.id == c);
+    let named = |c: &&old::Corpus| format!("{} '{}'", c.id, c.name.trim());
+    let translations: Vec<String> =
+        unused.iter().filter_map(|&c| of(c)).filter(|c| !c.source).map(|c| named(&c)).collect();
+    let sources: Vec<String> = unused.iter().filter_map(|&c| of(c)).filter(|c| c.source).map(|c| named(&c)).collect();
+    let what = match (translations.as_slice(), sources.as_slice()) {
+        (t, []) => format!("{} {}", if t.len() == 1 { "corpus" } else { "corpora" }, t.join(", ")),
+        ([], s) => format!("{} {}", if s.len() == 1 { "source copy" } else { "source copies" }, s.join(", ")),
+        (t, s) => format!(
+            "{} {} (and {} {})",
+            if t.len() == 1 { "corpus" } else { "corpora" },
+            t.join(", "),
+            if s.len() == 1 { "its source copy" } else { "their source copies" },
+            s.join(", ")
+        ),
+    };
+    let counted = [
+        (old.sentences.iter().filter(|s| unused.contains(&s.corpus)).count(), "sentence", "sentences"),
+        (old.documents.iter().filter(|d| unused.contains(&d.corpus)).count(), "documents row", "documents rows"),
+        (
+            old.antecedents.iter().filter(|a| unused.contains(&a.srccorpus) || unused.contains(&a.tgtcorpus)).count(),
+            "pro_antecedents row",
+            "pro_antecedents rows",
+        ),
+        (
+            old.translations.iter().filter(|t| unused.contains(&t.tgtcorpus)).count(),
+            "translations row",
+            "translations rows",
+        ),
+    ];
+    let rows: Vec<String> =
+        counted.iter().filter(|(n, ..)| *n > 0).map(|&(n, one, many)| super::report::count(n, one, many)).collect();
+    let carried = match rows.as_slice() {
+        [] => String::new(),
+        [one] => format!("; its {one} not carried"),
+        [rest @ .., last] => format!("; their {} and {last} are not carried", rest.join(", ")),
+    };
+    Some(format!(
+        "{what}: no {} row uses {} — a system removed by deleting its candidates, as the original's filter-final.sh does{carried}",
+        old.candidates_table,
+        if unused.len() == 1 { "it" } else { "them" }
+    ))
 }
 
 /// The categories, PROTEST's own in the paper's order with their labels, then the others in
@@ -206,7 +263,7 @@ fn examples_and_candidates(
         ));
     }
 
-    let antecedents = antecedents(path, old, &source)?;
+    let antecedents = antecedents(path, old, &source, &suite.unused)?;
     let mut ant_nos: HashMap<ExampleNo, Vec<i64>> = HashMap::new();
     for (&no, (definition, row)) in &definitions {
         let example_no = ExampleNo(no);
@@ -299,11 +356,19 @@ type ByCandidate<'a> = HashMap<(i64, i64, i64), Vec<&'a old::Antecedent>>;
 
 /// The antecedent rows by (srccorpus, tgtcorpus, example_no), in `ant_no` order, each checked
 /// against the source text.
-fn antecedents<'a>(path: &Path, old: &'a OldFile, source: &[String]) -> Result<ByCandidate<'a>> {
+fn antecedents<'a>(
+    path: &Path,
+    old: &'a OldFile,
+    source: &[String],
+    unused: &BTreeSet<i64>,
+) -> Result<ByCandidate<'a>> {
     let keys: BTreeSet<(i64, i64, i64)> =
         old.candidates.iter().map(|c| (c.srccorpus, c.tgtcorpus, c.example_no)).collect();
     let mut by_key = ByCandidate::new();
     for a in &old.antecedents {
+        if unused.contains(&a.srccorpus) || unused.contains(&a.tgtcorpus) {
+            continue;
+        }
         let bad = |message: String| Err(at_row(path, "pro_antecedents", a.id, message));
         let key = (a.srccorpus, a.tgtcorpus, a.example_no);
         if !keys.contains(&key) {
@@ -361,7 +426,7 @@ fn aligned_positions(
         (0..).zip(&suite.candidates).map(|(i, c)| ((i64::from(c.example.0), i64::from(c.corpus.0)), i)).collect();
     let mut sets: Vec<(BTreeSet<TokenRef>, Vec<BTreeSet<TokenRef>>)> =
         suite.candidates.iter().map(|c| (BTreeSet::new(), vec![BTreeSet::new(); c.antecedents.len()])).collect();
-    for t in &old.translations {
+    for t in old.translations.iter().filter(|t| !suite.unused.contains(&t.tgtcorpus)) {
         let bad = |message: String| Err(at_row(path, "translations", t.id, message));
         let Some(&i) = index.get(&(t.example_no, t.tgtcorpus)) else {
             return bad(format!(

@@ -7,7 +7,7 @@ use super::old::{self, OldFile};
 use crate::error::{Error, Result};
 use crate::model::tokens;
 use crate::model::{Corpus, CorpusId, CorpusRole};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 /// Which translation corpus is the human reference (the old files do not say).
@@ -22,16 +22,33 @@ pub enum Reference {
     None,
 }
 
+/// The corpora no `pro_candidates` row uses: a system removed the way the original's
+/// filter-final.sh (line 44) removes one, by deleting its candidates only. None when the file has
+/// no candidates at all.
+pub(super) fn unused_corpora(old: &OldFile) -> BTreeSet<i64> {
+    if old.candidates.is_empty() {
+        return BTreeSet::new();
+    }
+    let used: BTreeSet<i64> = old.candidates.iter().flat_map(|c| [c.srccorpus, c.tgtcorpus]).collect();
+    old.corpora.iter().map(|c| c.id).filter(|id| !used.contains(id)).collect()
+}
+
 /// The corpora: sources (several identical copies become one), translations with the reference
-/// chosen, sentences checked to number each corpus from 0 without gaps.
+/// chosen, sentences checked to number each corpus from 0 without gaps. The `unused` corpora
+/// are left out, their sentences unread.
 pub(super) fn corpora(
     path: &Path,
     old: &OldFile,
     reference: &Reference,
+    unused: &BTreeSet<i64>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<Corpus>> {
+    let kept: Vec<&old::Corpus> = old.corpora.iter().filter(|c| !unused.contains(&c.id)).collect();
+    // Only translations need names of their own: the original's data preparation added the
+    // source once per MT system (filter-final.sh:41 "Corpus 3/4 is a duplicate of 1/2"), and
+    // nothing in the tool compares source names.
     let mut names: HashMap<&str, i64> = HashMap::new();
-    for c in &old.corpora {
+    for c in &kept {
         let name = c.name.trim();
         if u32::try_from(c.id).is_err() {
             return Err(at_row(path, "corpora", c.id, "a corpus id must be 0 or more"));
@@ -39,23 +56,28 @@ pub(super) fn corpora(
         if name.is_empty() {
             return Err(at_row(path, "corpora", c.id, "the corpus has no name"));
         }
-        if let Some(other) = names.insert(name, c.id) {
+        if !c.source
+            && let Some(other) = names.insert(name, c.id)
+        {
             return Err(at_row(path, "corpora", c.id, format!("corpus name '{name}' is also used by row {other}")));
         }
     }
-    let mut lines: BTreeMap<i64, Vec<&old::Sentence>> = old.corpora.iter().map(|c| (c.id, Vec::new())).collect();
+    let mut lines: BTreeMap<i64, Vec<&old::Sentence>> = kept.iter().map(|c| (c.id, Vec::new())).collect();
     for s in &old.sentences {
+        if unused.contains(&s.corpus) {
+            continue;
+        }
         let Some(list) = lines.get_mut(&s.corpus) else {
             return Err(at_row(path, "sentences", s.id, format!("corpus {} is not in table corpora", s.corpus)));
         };
         list.push(s);
     }
     let mut texts: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-    for c in &old.corpora {
+    for c in &kept {
         let list = lines.get_mut(&c.id).map(std::mem::take).unwrap_or_default();
         texts.insert(c.id, sentences(path, &c.name, list)?);
     }
-    let mut all = old.corpora.iter();
+    let mut all = kept.iter();
     if let Some(first) = all.next() {
         let n = texts[&first.id].len();
         if let Some(other) = all.find(|c| texts[&c.id].len() != n) {
@@ -71,7 +93,7 @@ pub(super) fn corpora(
         }
     }
 
-    let sources: Vec<&old::Corpus> = old.corpora.iter().filter(|c| c.source).collect();
+    let sources: Vec<&old::Corpus> = kept.iter().copied().filter(|c| c.source).collect();
     let Some(source) = sources.first() else {
         return Err(Error::whole_file(path, "table corpora has no source corpus (srctgt 0)"));
     };
@@ -87,15 +109,26 @@ pub(super) fn corpora(
         }
     }
     if sources.len() > 1 {
-        let names: Vec<&str> = sources.iter().map(|c| c.name.as_str()).collect();
-        notes.push(format!(
-            "the {} source corpora ({}) hold the same text: kept once, as '{}'",
-            sources.len(),
-            names.join(", "),
-            source.name
-        ));
+        let names: Vec<&str> = sources.iter().map(|c| c.name.trim()).collect();
+        let rows: Vec<String> = sources[1..].iter().map(|c| c.id.to_string()).collect();
+        if names.iter().all(|n| *n == names[0]) {
+            notes.push(format!(
+                "corpora rows {} are copies of source corpus {} '{}' (same name, same text; the original's data preparation added the source once per MT system): kept once",
+                rows.join(", "),
+                source.id,
+                names[0]
+            ));
+        } else {
+            notes.push(format!(
+                "the {} source corpora ({}) hold the same text: kept once, as '{}' (the name of row {})",
+                sources.len(),
+                names.join(", "),
+                source.name.trim(),
+                source.id
+            ));
+        }
     }
-    let translations: Vec<&old::Corpus> = old.corpora.iter().filter(|c| !c.source).collect();
+    let translations: Vec<&old::Corpus> = kept.iter().copied().filter(|c| !c.source).collect();
     let reference = choose_reference(path, &translations, reference, notes)?;
 
     let corpus = |c: &old::Corpus, role| Corpus {
@@ -205,13 +238,18 @@ fn choose_reference(
 
 /// The document starts, the same for every corpus that has document rows (`None`: no rows).
 /// A document's `end` may be its last line or the line after it, consistently over the file.
-pub(super) fn documents(path: &Path, old: &OldFile, corpora: &[Corpus]) -> Result<Option<Vec<u32>>> {
-    if old.documents.is_empty() {
+pub(super) fn documents(
+    path: &Path,
+    old: &OldFile,
+    corpora: &[Corpus],
+    unused: &BTreeSet<i64>,
+) -> Result<Option<Vec<u32>>> {
+    if old.documents.iter().all(|d| unused.contains(&d.corpus)) {
         return Ok(None);
     }
     let n = corpora[0].sentences.len() as i64;
     let mut by_corpus: BTreeMap<i64, Vec<&old::Document>> = BTreeMap::new();
-    for d in &old.documents {
+    for d in old.documents.iter().filter(|d| !unused.contains(&d.corpus)) {
         if !old.corpora.iter().any(|c| c.id == d.corpus) {
             return Err(at_row(path, "documents", d.id, format!("corpus {} is not in table corpora", d.corpus)));
         }
