@@ -112,9 +112,10 @@ impl Metrics {
         let preset = &self.apt.preset;
         let mut notes = vec![
             format!(
-                "APT (paper 000) against the reference translation, {} preset: {}.",
+                "APT (paper 000) against the reference translation, {} preset: {}; {}.",
                 preset.name,
-                preset.describe()
+                preset.describe(),
+                preset.describe_lists()
             ),
             "Cases: 1 identical, 2 equivalent, 3 different pronoun, 4 no candidate translation, 5 no reference \
              translation, 6 neither. APT-A weighs case 1 as 1 and the others 0, APT-B also case 2 as 0.5; all six \
@@ -124,6 +125,16 @@ impl Metrics {
         if !self.has_reference {
             notes.push("The master has no reference translation: every candidate is case 5 or 6.".into());
         }
+        if preset.heuristic.is_some() {
+            for system in self.apt.systems.iter().filter(|s| !s.corrected) {
+                notes.push(format!(
+                    "No alignment correction for '{}': it has only each candidate's aligned tokens (a converted \
+                     file), reduced to the target pronouns.",
+                    system.name
+                ));
+            }
+        }
+        notes.push("The reference scores 1 by definition where it has a translation (paper 003 Table 1).".into());
         notes
     }
 
