@@ -34,8 +34,9 @@ pub struct Preset {
     pub target_list: Option<Vec<String>>,
     pub equal: Vec<Vec<String>>,
     pub similar: Vec<Vec<String>>,
-    /// The alignment heuristic's source and target pronouns; `None` switches it off.
-    pub heuristic: Option<PronounLists>,
+    /// The alignment heuristic's source and target pronouns, in the preset's order; `None`
+    /// switches it off.
+    pub heuristic: Option<(Vec<String>, Vec<String>)>,
 }
 
 impl Preset {
@@ -55,7 +56,7 @@ impl Preset {
             target_list: Some(p.forms().map(String::from).collect()),
             equal: groups(p.equal),
             similar: groups(p.similar),
-            heuristic: Some(PronounLists::new(source, p.repair_targets())),
+            heuristic: Some((source.map(String::from).collect(), p.repair_targets().map(String::from).collect())),
         }
     }
 
@@ -90,13 +91,8 @@ impl Preset {
             None => "no target pronoun list (every aligned word is compared)".to_owned(),
         };
         let correction = match &self.heuristic {
-            Some(lists) => {
-                let sorted = |set: &HashSet<String>| {
-                    let mut words: Vec<&str> = set.iter().map(String::as_str).collect();
-                    words.sort_unstable();
-                    words.join(" ")
-                };
-                format!("alignment correction of {} to {}", sorted(&lists.source), sorted(&lists.target))
+            Some((source, target)) => {
+                format!("alignment correction of {} to {}", source.join(" "), target.join(" "))
             }
             None => "no alignment correction".to_owned(),
         };
@@ -108,7 +104,11 @@ impl Preset {
             target_list: self.target_list.as_ref().map(|l| l.iter().cloned().collect()),
             source_separator: None,
             target_separator: Some("-".into()),
-            heuristic: self.heuristic.clone().filter(|_| corrected),
+            heuristic: self
+                .heuristic
+                .as_ref()
+                .filter(|_| corrected)
+                .map(|(source, target)| PronounLists::new(source.iter().cloned(), target.iter().cloned())),
         }
     }
 }
@@ -286,13 +286,8 @@ pub fn write_config(master: &Master, corpus: CorpusId, dir: &Path) -> Result<Pat
     };
     let list = |words: &mut dyn Iterator<Item = &str>| lines(&mut words.map(String::from));
     let groups = |gs: &[Vec<String>]| lines(&mut gs.iter().map(|g| g.join(",")));
-    let sorted = |set: &HashSet<String>| {
-        let mut words: Vec<&str> = set.iter().map(String::as_str).collect();
-        words.sort_unstable();
-        list(&mut words.into_iter())
-    };
     let (heuristic_source, heuristic_target) = match &preset.heuristic {
-        Some(h) => (sorted(&h.source), sorted(&h.target)),
+        Some((source, target)) => (lines(&mut source.iter().cloned()), lines(&mut target.iter().cloned())),
         None => (String::new(), String::new()),
     };
     let mut files = vec![
@@ -342,6 +337,7 @@ pub fn write_config(master: &Master, corpus: CorpusId, dir: &Path) -> Result<Pat
 mod tests {
     use super::*;
     use crate::metrics::apt::Weighting;
+    use crate::model::TokenRef;
     use crate::testing::bare_tiny as tiny;
 
     fn case_of(apt: &MasterApt, candidate: u32) -> Case {
@@ -382,8 +378,53 @@ mod tests {
     }
 
     #[test]
+    fn converted_files_are_reduced_by_the_list_without_correction() {
+        let mut master = tiny();
+        // Example 2's "It is raining .": the reference "qu' il pleut .", the MT "qu' elle pleut .",
+        // the pronoun aligned to both first tokens, and no whole alignment (a converted file).
+        for (corpus, pronoun) in [(1, "il"), (2, "elle")] {
+            master.corpora[corpus].sentences[2] = format!("qu' {pronoun} pleut .");
+            master.corpora[corpus].alignment = None;
+        }
+        for candidate in [2, 3] {
+            master.candidates[candidate].pronoun = vec![TokenRef::new(2, 0), TokenRef::new(2, 1)];
+        }
+        master.reindex();
+        let apt = evaluate_master(&master, &Preset::french());
+        assert_eq!(case_of(&apt, 4), Case::Different, "elle is not il, whatever qu' they share");
+        assert_eq!(case_of(&apt, 3), Case::Identical, "the reference, by definition");
+        assert!(apt.systems.iter().all(|s| !s.corrected));
+        // Without a list (no preset), the shared qu' made them identical.
+        assert_eq!(case_of(&evaluate_master(&master, &Preset::for_language("xx")), 4), Case::Identical);
+        assert!(write_config(&master, CorpusId(2), Path::new(".")).is_err(), "no whole alignment to write");
+    }
+
+    #[test]
+    fn the_correction_finds_the_pronoun_next_to_a_verb_aligned_alone() {
+        let mut master = tiny();
+        assert!(evaluate_master(&master, &Preset::french()).systems.iter().all(|s| s.corrected));
+        // The MT's pleonastic "It" aligned only to "pleut" in "Alors il pleut .": the correction
+        // adds il. (It adds a token as written, as the reference tool does: a capitalised Il
+        // would not be the reference's il.)
+        let mt = master.corpora[2].alignment.as_ref().unwrap();
+        let mut links: Vec<Links> = mt.sentences().map(<[_]>::to_vec).collect();
+        links[2] = vec![(0, 2), (2, 2), (3, 3)];
+        master.corpora[2].sentences[2] = "Alors il pleut .".into();
+        master.corpora[2].alignment = Some(alignment::Alignment::new(links));
+        master.candidates[3].pronoun = vec![TokenRef::new(2, 2)];
+        master.reindex();
+        assert_eq!(crate::store::validate::master(&master), vec![]);
+        assert_eq!(case_of(&evaluate_master(&master, &Preset::french()), 4), Case::Identical);
+        let mut uncorrected = Preset::french();
+        uncorrected.heuristic = None;
+        assert_eq!(case_of(&evaluate_master(&master, &uncorrected), 4), Case::Different, "OTHER against il");
+    }
+
+    #[test]
     fn presets_by_target_language() {
         assert_eq!(Preset::for_language("fr"), Preset::french());
+        assert_eq!(Preset::for_language("fr-FR"), Preset::french());
+        assert_eq!(Preset::french().target_list.unwrap().len(), 24);
         assert_eq!(
             Preset::french().describe(),
             "identical {ce, c'} and {ça, ç', cela}; equivalent {ce, il} and {ce, ça}"

@@ -3,7 +3,7 @@
 use super::table::{Cell, Column, Row, Table};
 use crate::metrics::auto_eval;
 use crate::metrics::verdict::Verdicts;
-use crate::model::{CorpusId, CorpusRole, Judgement, Master, Outcome, Role};
+use crate::model::{CorpusId, CorpusRole, Master, Outcome, Role};
 
 /// One MT system's candidates by outcome of the latest round.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,6 +196,7 @@ pub fn rounds_table(master: &Master) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Judgement;
     use crate::testing::{judge, tiny};
     use Judgement::{No, Unset, Yes};
 

@@ -311,6 +311,24 @@ mod tests {
         from_texts::build(&inputs, "three".into(), bare_tiny().created).unwrap()
     }
 
+    #[test]
+    fn the_notes_say_what_apt_read_and_where_it_could_not_correct() {
+        let mut master = three_translations();
+        let notes = |m: &Master| metrics(m, Judges::Verdicts).apt_table().notes;
+        let first = &notes(&master)[0];
+        assert!(first.contains("target pronouns il ils elle elles ce c' ça ç' cela ceci on"), "{first}");
+        assert!(first.contains("alignment correction of it they he she you to il"), "{first}");
+        assert!(!notes(&master).iter().any(|n| n.contains("No alignment correction")));
+        master.corpora.iter_mut().find(|c| c.name == "copy").unwrap().alignment = None;
+        let uncorrected: Vec<String> =
+            notes(&master).into_iter().filter(|n| n.starts_with("No alignment correction")).collect();
+        assert_eq!(uncorrected.len(), 1, "{uncorrected:?}");
+        assert!(uncorrected[0].contains("'copy': it has only each candidate's aligned tokens"), "{uncorrected:?}");
+        master.languages.target = "de".into();
+        let german = &notes(&master)[0];
+        assert!(german.contains("no target pronoun list") && german.contains("no alignment correction"), "{german}");
+    }
+
     /// The researcher judges the pronoun of a translation's candidates, example by example.
     fn judge_corpus(master: &mut Master, corpus: &str, judgements: [Judgement; 3]) {
         let id = master.corpora.iter().find(|c| c.name == corpus).unwrap().id;
