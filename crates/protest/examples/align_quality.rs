@@ -204,6 +204,7 @@ fn match_agreement(ours: &Side, shipped: &Side, reference: &Side, pronouns: &[(u
     let n = pronouns.len();
     let mut same_raw = 0;
     let mut same = [(0, 0, 0); 2]; // per rule: compared set, outcome, settled or not
+    let mut one_side_empty = [0; 2]; // per rule: outcomes differing because one side is unaligned
     for &(s, t) in pronouns {
         let (o, r) = (ours.words(s, t), shipped.words(s, t));
         let set = |w: &Words| w.pronoun.iter().cloned().collect::<std::collections::BTreeSet<_>>();
@@ -219,17 +220,19 @@ fn match_agreement(ours: &Side, shipped: &Side, reference: &Side, pronouns: &[(u
             let outcome = |w: &Words| matching::compare(CandidateId(1), w, &references).0;
             same[i].0 += usize::from(o == r);
             same[i].1 += usize::from(outcome(&o) == outcome(&r));
+            one_side_empty[i] += usize::from(outcome(&o) != outcome(&r) && o.pronoun.is_empty() != r.pronoun.is_empty());
             same[i].2 += usize::from((outcome(&o) == Outcome::Match) == (outcome(&r) == Outcome::Match));
         }
     }
     let pc = |k: usize| format!("{:.1} %", 100.0 * k as f64 / n as f64);
     println!("  same aligned token set: {}", pc(same_raw));
-    for (rule, (set, outcome, settled)) in MatchRule::ALL.into_iter().zip(same) {
+    for ((rule, (set, outcome, settled)), empty) in MatchRule::ALL.into_iter().zip(same).zip(one_side_empty) {
         println!(
-            "  {:<15} same compared words {:>7}, same outcome {:>7}, same match-or-not {:>7}",
+            "  {:<15} same compared words {:>7}, same outcome {:>7} ({} differ, {empty} with one side unaligned), same match-or-not {:>7}",
             rule.name(),
             pc(set),
             pc(outcome),
+            n - outcome,
             pc(settled)
         );
     }
