@@ -63,7 +63,8 @@ fn apt_over_the_full_news_corpus_master_is_protest_apt() {
     let at = |name: &str| dir.path().join(name);
     let source = texts::read_corpus(&data.join("pronoun-test.tok.en")).unwrap();
     // The shipped MT alignment has 40 links past the end of their sentence, which import refuses.
-    for (text, alignment) in [("pronoun-test.tok.fr", "pronoun-test.tok.en-fr.alig"), ("mt-output.fr", "mt-output.en-fr.alig")]
+    for (text, alignment) in
+        [("pronoun-test.tok.fr", "pronoun-test.tok.en-fr.alig"), ("mt-output.fr", "mt-output.en-fr.alig")]
     {
         let target = texts::read_corpus(&data.join(text)).unwrap();
         let (links, _) = texts::read_alignment_lenient(&data.join(alignment), &source, &target).unwrap();
@@ -117,7 +118,8 @@ fn a_shared_complementiser_is_no_longer_the_same_pronoun() {
     for corpus in master.corpora.iter_mut().filter(|c| c.role.is_translation()) {
         let pronoun = if corpus.role == CorpusRole::Reference { "il" } else { "elle" };
         corpus.sentences[example.sentence as usize] = format!("qu' {pronoun} pleut .");
-        let mut links: Vec<Vec<(u32, u32)>> = corpus.alignment.as_ref().unwrap().sentences().map(<[_]>::to_vec).collect();
+        let mut links: Vec<Vec<(u32, u32)>> =
+            corpus.alignment.as_ref().unwrap().sentences().map(<[_]>::to_vec).collect();
         assert_eq!(example.token, 0, "It is raining .");
         links[example.sentence as usize] = vec![(0, 0), (0, 1), (2, 2), (3, 3)];
         corpus.alignment = Some(protest::model::alignment::Alignment::new(links));

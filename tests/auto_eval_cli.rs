@@ -192,7 +192,8 @@ fn merged_sample() -> tempfile::TempDir {
 #[test]
 fn on_the_merged_sample_the_minimal_rule_settles_more_as_precisely() {
     let dir = merged_sample();
-    let run = |rule: &str| crate::common::ok(dir.path(), &["auto-eval", "sample.master.json", "--dry-run", "--rule", rule]);
+    let run =
+        |rule: &str| crate::common::ok(dir.path(), &["auto-eval", "sample.master.json", "--dry-run", "--rule", rule]);
     let aligned = run("aligned");
     assert!(aligned.contains("  rule            aligned_tokens\n"), "{aligned}");
     assert!(aligned.contains("  match              17"), "{aligned}");
@@ -213,7 +214,12 @@ fn on_the_merged_sample_the_minimal_rule_settles_more_as_precisely() {
     let words = |c: &Candidate, tokens: &[protest::model::TokenRef]| {
         master.corpus(c.corpus).unwrap().words(tokens).to_lowercase()
     };
-    assert!(!approved.is_empty() && approved.iter().all(|r| words(&reference, &r.selected.pronoun.iter().copied().collect::<Vec<_>>()) == "ils"));
+    assert!(
+        !approved.is_empty()
+            && approved
+                .iter()
+                .all(|r| words(&reference, &r.selected.pronoun.iter().copied().collect::<Vec<_>>()) == "ils")
+    );
     assert_eq!(words(&mt, &mt.pronoun), "ils ont");
     for (rule, expected) in [
         (protest::model::MatchRule::AlignedTokens, (Outcome::Mismatch, None)),

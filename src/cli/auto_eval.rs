@@ -81,8 +81,5 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
 
 /// The match's precision as far as humans have judged the matched candidates.
 fn precision(p: &Precision) -> String {
-    format!(
-        "  judged ✗ by humans: {} of {} matches with a verdict",
-        p.judged_incorrect, p.matches_with_verdict
-    )
+    format!("  judged ✗ by humans: {} of {} matches with a verdict", p.judged_incorrect, p.matches_with_verdict)
 }

@@ -15,11 +15,11 @@ use protest::ingest::align::{Aligner, Settings, grow_diag_final_and, repair};
 use protest::ingest::texts;
 use protest::metrics::apt::pronoun_repair::PronounLists;
 use protest::metrics::auto_eval::matching::{self, Comparison, Reference, Words};
-use protest::model::{CandidateId, MatchRule, Outcome};
 use protest::model::Languages;
 use protest::model::alignment::Links;
 use protest::model::pronouns::FRENCH;
 use protest::model::tokens;
+use protest::model::{CandidateId, MatchRule, Outcome};
 use std::time::Instant;
 
 mod common;
@@ -220,7 +220,8 @@ fn match_agreement(ours: &Side, shipped: &Side, reference: &Side, pronouns: &[(u
             let outcome = |w: &Words| matching::compare(CandidateId(1), w, &references).0;
             same[i].0 += usize::from(o == r);
             same[i].1 += usize::from(outcome(&o) == outcome(&r));
-            one_side_empty[i] += usize::from(outcome(&o) != outcome(&r) && o.pronoun.is_empty() != r.pronoun.is_empty());
+            one_side_empty[i] +=
+                usize::from(outcome(&o) != outcome(&r) && o.pronoun.is_empty() != r.pronoun.is_empty());
             same[i].2 += usize::from((outcome(&o) == Outcome::Match) == (outcome(&r) == Outcome::Match));
         }
     }

@@ -282,7 +282,8 @@ impl<'r> Side<'r> {
     }
 
     fn translate(&self, position: u32, raw_source: &[&str], reading: &Reading) -> Result<Option<Translation>> {
-        let target = Target { raw: words::tokens(self.text.line()).collect(), lowered: words::tokens(&self.lowered).collect() };
+        let target =
+            Target { raw: words::tokens(self.text.line()).collect(), lowered: words::tokens(&self.lowered).collect() };
         translation(&self.links, &target, raw_source, position, reading).map_err(|PastTheEnd(t)| {
             self.alignment.error(format!(
                 "pair {position}-{t}: target index {t} is past the end of line {} of {} ({} tokens)",
@@ -345,7 +346,13 @@ pub fn translation(
 
 /// APT's use of the alignment heuristic: only for a translation none of whose words is a
 /// target pronoun of the heuristic's list, anchored on its aligned positions.
-fn repair(translation: &mut Translation, links: &[(u32, u32)], target: &Target, raw_source: &[&str], lists: &PronounLists) {
+fn repair(
+    translation: &mut Translation,
+    links: &[(u32, u32)],
+    target: &Target,
+    raw_source: &[&str],
+    lists: &PronounLists,
+) {
     if translation.words.iter().any(|w| lists.target.contains(w)) {
         return;
     }

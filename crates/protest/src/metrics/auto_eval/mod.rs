@@ -7,9 +7,7 @@
 pub mod matching;
 
 use crate::metrics::verdict::Verdicts;
-use crate::model::{
-    AutoEval, Candidate, CandidateId, CorpusRole, Judgement, Master, MatchEntry, Outcome, Role, Round,
-};
+use crate::model::{AutoEval, Candidate, CandidateId, CorpusRole, Judgement, Master, MatchEntry, Outcome, Role, Round};
 use chrono::{DateTime, Utc};
 use matching::{Comparison, Reference};
 use std::collections::HashMap;
