@@ -266,7 +266,7 @@ pub fn write_config(master: &Master, corpus: CorpusId, dir: &Path) -> Result<Pat
         .corpus(corpus)
         .filter(|c| c.role == CorpusRole::System)
         .ok_or_else(|| problem(format!("corpus {corpus} is not a translation of the master")))?;
-    fn whole<'c>(c: &'c Corpus, problem: impl Fn(String) -> Error) -> Result<&'c alignment::Alignment> {
+    fn whole(c: &Corpus, problem: impl Fn(String) -> Error) -> Result<&alignment::Alignment> {
         c.alignment.as_ref().ok_or_else(|| {
             problem(format!(
                 "'{}' has only each candidate's aligned tokens (a converted file), not its whole alignment",
