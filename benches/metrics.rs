@@ -8,6 +8,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use protest::metrics::apt::{self, AptConfig};
 use protest::metrics::autoprf::{self, AlignedCorpus, DocumentStarts};
+use protest::model::pronouns::FRENCH;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -86,9 +87,11 @@ fn big_corpus(times: usize) -> tempfile::TempDir {
     let write = |name: &str, text: &str| fs::write(dir.path().join(name), text).unwrap();
     write("apt.config", APT_CONFIG);
     write("source.list", "it\nthey\n");
-    write("target.list", "il\nelle\nils\nelles\nce\nc'\nça\nç'\ncela\non\nle\nla\nl'\nlui\nleur\nles\ny\nen\n");
-    write("equal.groups", "ce,c'\nça,ç',cela\n");
-    write("similar.groups", "ce,il\nce,ça\n");
+    let lines = |items: Vec<String>| items.iter().map(|l| format!("{l}\n")).collect::<String>();
+    let groups = |gs: &[&[&str]]| lines(gs.iter().map(|g| g.join(",")).collect());
+    write("target.list", &lines(FRENCH.forms().map(String::from).collect()));
+    write("equal.groups", &groups(FRENCH.equal));
+    write("similar.groups", &groups(FRENCH.similar));
     dir
 }
 

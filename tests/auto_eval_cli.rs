@@ -174,3 +174,79 @@ fn plans_only_the_candidates_that_still_need_a_human() {
     planned.sort_unstable();
     assert_eq!(planned, [1, 2, 3, 5, 6, 7, 9], "every candidate but the two matched ones");
 }
+
+/// The sample master with both bundled batches merged: people's judgements of every candidate.
+fn merged_sample() -> tempfile::TempDir {
+    let dir = crate::common::copies(&[
+        "sample_batches/sample.master.json",
+        "sample_batches/sample.batch-1-anna.json",
+        "sample_batches/sample.batch-1-ben.json",
+    ]);
+    crate::common::ok(
+        dir.path(),
+        &["batch", "import", "sample.master.json", "sample.batch-1-anna.json", "sample.batch-1-ben.json"],
+    );
+    dir
+}
+
+#[test]
+fn on_the_merged_sample_the_minimal_rule_settles_more_as_precisely() {
+    let dir = merged_sample();
+    let run =
+        |rule: &str| crate::common::ok(dir.path(), &["auto-eval", "sample.master.json", "--dry-run", "--rule", rule]);
+    let aligned = run("aligned");
+    assert!(aligned.contains("  rule            aligned_tokens\n"), "{aligned}");
+    assert!(aligned.contains("  match              17"), "{aligned}");
+    assert!(aligned.contains("judged ✗ by humans: 0 of 17 matches with a verdict"), "{aligned}");
+    let minimal = run("minimal");
+    assert!(minimal.contains("  match              20"), "{minimal}");
+    assert!(minimal.contains("judged ✗ by humans: 0 of 20 matches with a verdict"), "{minimal}");
+
+    // Example 14: the MT's "ils ont" against the approved "ils" of the reference's "Puis ils ont".
+    let mut master = master_file::load(&dir.path().join("sample.master.json")).unwrap();
+    let example = protest::model::ExampleNo(14);
+    let of = |corpus: CorpusRole, m: &Master| {
+        m.candidates_of(example).find(|c| m.corpus(c.corpus).unwrap().role == corpus).unwrap().clone()
+    };
+    let (mt, reference) = (of(CorpusRole::System, &master), of(CorpusRole::Reference, &master));
+    let approved: Vec<&Record> =
+        master.records.of_candidate(reference.id).filter(|r| r.pronoun == Judgement::Yes).collect();
+    let words = |c: &Candidate, tokens: &[protest::model::TokenRef]| {
+        master.corpus(c.corpus).unwrap().words(tokens).to_lowercase()
+    };
+    assert!(
+        !approved.is_empty()
+            && approved
+                .iter()
+                .all(|r| words(&reference, &r.selected.pronoun.iter().copied().collect::<Vec<_>>()) == "ils")
+    );
+    assert_eq!(words(&mt, &mt.pronoun), "ils ont");
+    for (rule, expected) in [
+        (protest::model::MatchRule::AlignedTokens, (Outcome::Mismatch, None)),
+        (protest::model::MatchRule::MinimalTokens, (Outcome::Match, Some(reference.id))),
+    ] {
+        master.auto_eval.rule = rule;
+        let evaluated = protest::metrics::auto_eval::run(&master, Utc::now());
+        let entry = evaluated.entry(mt.id).unwrap();
+        assert_eq!((entry.outcome, entry.reference), expected, "{rule:?}");
+    }
+}
+
+#[test]
+fn the_rule_is_stored_with_the_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = two_systems(dir.path());
+    let p = path.to_str().unwrap();
+    stdout(protest(&["auto-eval", p, "--rule", "aligned"]));
+    let stored = master_file::load(&path).unwrap();
+    assert_eq!(stored.auto_eval.rule, protest::model::MatchRule::AlignedTokens);
+    let second = stdout(protest(&["auto-eval", p]));
+    assert!(second.contains("  rule            aligned_tokens\n"), "the stored rule: {second}");
+    let third = stdout(protest(&["auto-eval", p, "--rule", "minimal"]));
+    assert!(third.contains("  rule            minimal_tokens\n"), "{third}");
+    let rounds = stdout(protest(&["report", p, "--format", "csv", "--table", "rounds"]));
+    let rules: Vec<&str> = rounds.lines().skip(1).map(|l| l.rsplit(',').next().unwrap()).collect();
+    assert_eq!(rules, ["aligned_tokens", "aligned_tokens", "minimal_tokens"]);
+    let err = protest(&["auto-eval", p, "--rule", "exact"]);
+    assert!(!err.status.success() && String::from_utf8_lossy(&err.stderr).contains("expected 'minimal' or 'aligned'"));
+}

@@ -8,6 +8,7 @@ mod legacy_db;
 mod add_system_cli;
 mod all_or_nothing_cli;
 mod apt_cli;
+mod apt_master;
 mod auto_eval_cli;
 mod autoprf_cli;
 mod bad_input;

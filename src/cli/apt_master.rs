@@ -3,10 +3,12 @@
 //! `apt-vs-human` and `metric-correlation` of `protest report`, or with `--annotator` the same
 //! against one annotator's own judgements.
 
+use anyhow::Context;
 use protest::batches::annotators;
+use protest::metrics::apt;
 use protest::metrics::report::Format;
 use protest::metrics::report::metrics::{self, Judges};
-use protest::model::{AnnotatorId, Master};
+use protest::model::{AnnotatorId, CorpusRole, Master};
 use protest::store::master_file;
 use std::path::{Path, PathBuf};
 
@@ -21,10 +23,23 @@ pub struct AptMasterArgs {
     /// Output format: text, csv, markdown or latex.
     #[arg(long, short, default_value = "text")]
     format: Format,
+    /// Instead of the tables, write into DIR a `protest apt` configuration per MT system
+    /// (NAME.ini with its texts, alignments and lists) that gives the same cases.
+    #[arg(long, value_name = "DIR")]
+    write_config: Option<PathBuf>,
 }
 
 pub fn run(args: AptMasterArgs) -> anyhow::Result<()> {
     let master = master_file::load(&args.master)?;
+    if let Some(dir) = &args.write_config {
+        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the folder", dir.display()))?;
+        for system in master.corpora.iter().filter(|c| c.role == CorpusRole::System) {
+            let config = apt::master::write_config(&master, system.id, dir)
+                .with_context(|| format!("{}: '{}'", args.master.display(), system.name))?;
+            println!("{}: protest apt {}", system.name, config.display());
+        }
+        return Ok(());
+    }
     let judges = match &args.annotator {
         None => Judges::Verdicts,
         Some(who) => Judges::Annotator(annotator(&master, &args.master, who)?),

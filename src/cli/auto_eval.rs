@@ -2,8 +2,8 @@ use super::with_master;
 use anyhow::Context;
 use chrono::Utc;
 use clap::Args;
-use protest::metrics::auto_eval;
-use protest::model::{Master, Round};
+use protest::metrics::auto_eval::{self, Precision};
+use protest::model::{Master, MatchRule, Round};
 use protest::store::master_file;
 use protest::workflow;
 use std::path::PathBuf;
@@ -15,23 +15,39 @@ pub struct AutoEvalArgs {
     /// Print what the round would settle without changing the file.
     #[arg(long)]
     dry_run: bool,
+    /// What to compare: `minimal` (the pronoun forms among the aligned tokens, annotators'
+    /// minimal selections) or `aligned` (every aligned token, the rule of earlier versions).
+    /// Stored with the results for later rounds; without it the stored rule is used (`minimal`
+    /// for a master never evaluated).
+    #[arg(long, value_parser = parse_rule)]
+    rule: Option<MatchRule>,
+}
+
+fn parse_rule(name: &str) -> Result<MatchRule, String> {
+    match name {
+        "minimal" | "minimal_tokens" => Ok(MatchRule::MinimalTokens),
+        "aligned" | "aligned_tokens" => Ok(MatchRule::AlignedTokens),
+        _ => Err("expected 'minimal' or 'aligned'".into()),
+    }
 }
 
 pub fn run(args: AutoEvalArgs) -> anyhow::Result<()> {
     let print = |master: &Master| -> anyhow::Result<()> {
         let round = master.auto_eval.rounds.last().context("a round was just added")?;
         print!("{}", describe(round, master.reference().map(|c| c.name.as_str())));
+        println!("{}", precision(&Precision::of(master)));
         Ok(())
     };
     if args.dry_run {
         let mut master = master_file::load(&args.master)?;
+        master.auto_eval.rule = args.rule.unwrap_or(master.auto_eval.rule);
         master.auto_eval = auto_eval::run(&master, Utc::now());
         print(&master)?;
         println!("dry run: {} not changed", args.master.display());
         return Ok(());
     }
     with_master(&args.master, |store| {
-        workflow::auto_eval::run(store, Utc::now())?;
+        workflow::auto_eval::run(store, args.rule, Utc::now())?;
         print(store.master())
     })?;
     println!("stored in {}", args.master.display());
@@ -50,6 +66,7 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
         r.candidates(),
         r.judged_references
     );
+    out += &format!("  rule            {}\n", r.rule.name());
     out += &format!("  match           {:>5}   settled this round: {}", r.matches, r.settled);
     if r.unsettled > 0 {
         out += &format!(", no longer matching: {}", r.unsettled);
@@ -60,4 +77,9 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
     out += &format!("  no reference    {:>5}\n", r.no_reference);
     out += &format!("  to humans       {:>5}\n", to_humans);
     out
+}
+
+/// The match's precision as far as humans have judged the matched candidates.
+fn precision(p: &Precision) -> String {
+    format!("  judged ✗ by humans: {} of {} matches with a verdict", p.judged_incorrect, p.matches_with_verdict)
 }

@@ -162,7 +162,7 @@ impl App {
     /// Runs a round of the automatic reference match, stores it and says what it settled.
     fn run_auto_eval(&mut self) {
         let Some(session) = &mut self.session else { return };
-        match session.run(|store| workflow::auto_eval::run(store, chrono::Utc::now())) {
+        match session.run(|store| workflow::auto_eval::run(store, None, chrono::Utc::now())) {
             Ok(round) => self.messages.notice(auto_eval::summary(&round)),
             Err(e) => self.messages.error(format!("Could not store the automatic match: {}", failed(&e, ""))),
         }

@@ -132,7 +132,8 @@ fn the_metrics_section_sets_apt_against_the_human_verdicts() {
     section(&mut h, Section::Metrics);
     shows_the_library_tables(&h, &f.path, Section::Metrics);
     // Checked against `protest report -t apt -t apt-vs-human` on the merged sample.
-    assert!(has_cell(&h, "mt · APT-A: 0.400", "0.400"));
+    // APT-A 0.383 since APT reads the French pronoun among the aligned words (issue 20; 0.400 before).
+    assert!(has_cell(&h, "mt · APT-A: 0.383", "0.383"));
     assert!(has_cell(&h, "mt · APT case 3: 30", "30"));
     assert!(has_cell(&h, "mt · Human score: 0.636", "0.636"));
     assert!(has_cell(&h, "Addressee reference / Deictic singular “you” · Disagreement %: 100.0", "100.0"));

@@ -16,7 +16,7 @@
 use crate::annotate::conflicts;
 use crate::error::{Error, Result};
 use crate::ingest::{from_texts, texts};
-use crate::model::alignment::{self, Alignment, Links};
+use crate::model::alignment::{Alignment, Links};
 use crate::model::tokens;
 use crate::model::{
     Annotator, AnnotatorId, Antecedent, Corpus, CorpusId, CorpusRole, Example, ExampleNo, Judgement, Master, Record,
@@ -194,32 +194,11 @@ impl Text {
                 ));
             }
         }
-        let reference_links = lenient_alignment(&s.reference_alignment, &source, &reference)?;
-        let mt_links = lenient_alignment(&s.mt_alignment, &source, &mt)?;
+        let (reference_links, _) = texts::read_alignment_lenient(&s.reference_alignment, &source, &reference)?;
+        let (mt_links, _) = texts::read_alignment_lenient(&s.mt_alignment, &source, &mt)?;
         let documents = texts::read_document_starts(&s.documents, source.len())?;
         Ok(Text { source, reference, reference_links, mt, mt_links, documents })
     }
-}
-
-fn lenient_alignment(path: &Path, source: &[String], target: &[String]) -> Result<Vec<Links>> {
-    let lines = texts::read_lines(path)?;
-    if lines.len() < source.len() || lines[source.len()..].iter().any(|l| !l.trim().is_empty()) {
-        return Err(Error::whole_file(
-            path,
-            format!("has {} lines but the corpus has {} sentences", lines.len(), source.len()),
-        ));
-    }
-    source
-        .iter()
-        .zip(target)
-        .zip(&lines)
-        .enumerate()
-        .map(|(i, ((s, t), line))| {
-            let (ns, nt) = (tokens::token_count(s) as u32, tokens::token_count(t) as u32);
-            let links = alignment::parse_line(line).map_err(|m| Error::at_line(path, i + 1, m))?;
-            Ok(links.into_iter().filter(|&(a, b)| a < ns && b < nt).collect())
-        })
-        .collect()
 }
 
 /// French subject pronouns a perturbed system may confuse with one another.

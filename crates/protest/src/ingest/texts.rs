@@ -130,6 +130,34 @@ pub fn alignment(
         .collect()
 }
 
+/// [`read_alignment`] for files with links outside their sentences (the DiscoMT news corpus's
+/// shipped MT alignment has 40): those links are left out. Also returns how many were.
+pub fn read_alignment_lenient(path: &Path, source: &[String], target: &[String]) -> Result<(Vec<Links>, usize)> {
+    let lines = read_lines(path)?;
+    if lines.len() < source.len() || lines[source.len()..].iter().any(|l| !l.trim().is_empty()) {
+        return Err(Error::whole_file(
+            path,
+            format!("has {} lines but the corpus has {} sentences", lines.len(), source.len()),
+        ));
+    }
+    let mut dropped = 0;
+    let links = source
+        .iter()
+        .zip(target)
+        .zip(&lines)
+        .enumerate()
+        .map(|(i, ((s, t), line))| {
+            let (ns, nt) = (tokens::token_count(s) as u32, tokens::token_count(t) as u32);
+            let links = alignment::parse_line(line).map_err(|m| Error::at_line(path, i + 1, m))?;
+            let before = links.len();
+            let kept: Links = links.into_iter().filter(|&(a, b)| a < ns && b < nt).collect();
+            dropped += before - kept.len();
+            Ok(kept)
+        })
+        .collect::<Result<_>>()?;
+    Ok((links, dropped))
+}
+
 /// Reads document starts: 0-based sentence numbers, one per line, ascending from 0.
 pub fn read_document_starts(path: &Path, sentences: usize) -> Result<Vec<u32>> {
     document_starts(path, &read_lines(path)?, sentences)

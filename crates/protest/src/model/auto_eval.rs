@@ -33,6 +33,38 @@ impl Outcome {
     }
 }
 
+/// What the match compares (docs/auto-eval.md, "The two rules").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchRule {
+    /// What the pronoun and each head were translated *as*: annotators' minimal selections, and
+    /// a candidate's aligned tokens reduced to the target language's pronoun forms (heads: without
+    /// function words), identical forms taken as one. The rule of masters evaluated first by this
+    /// version.
+    #[default]
+    MinimalTokens,
+    /// Every aligned token as it stands, against annotators' minimal selections: the only rule
+    /// of earlier versions, kept so that published numbers can be reproduced.
+    AlignedTokens,
+}
+
+impl MatchRule {
+    pub const ALL: [MatchRule; 2] = [MatchRule::MinimalTokens, MatchRule::AlignedTokens];
+
+    /// The name in files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchRule::MinimalTokens => "minimal_tokens",
+            MatchRule::AlignedTokens => "aligned_tokens",
+        }
+    }
+
+    /// What files written before the rule was stored used.
+    fn before_rules() -> MatchRule {
+        MatchRule::AlignedTokens
+    }
+}
+
 /// The latest outcome of one candidate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchEntry {
@@ -62,6 +94,9 @@ pub struct Round {
     pub settled: u32,
     /// Candidates that matched before and no longer do (a judgement they relied on changed).
     pub unsettled: u32,
+    /// The rule the round compared by.
+    #[serde(default = "MatchRule::before_rules")]
+    pub rule: MatchRule,
 }
 
 impl Round {
@@ -90,12 +125,17 @@ pub struct AutoEval {
     /// Oldest first.
     #[serde(default)]
     pub rounds: Vec<Round>,
+    /// The rule the next round compares by. Results stored before there was a choice were
+    /// found with [`MatchRule::AlignedTokens`], and keep it.
+    #[serde(default = "MatchRule::before_rules")]
+    pub rule: MatchRule,
 }
 
 impl AutoEval {
-    /// True before the match has ever run (the field is then left out of the file).
+    /// True before the match has ever run with the default rule (the field is then left out of
+    /// the file).
     pub fn is_empty(&self) -> bool {
-        self.outcomes.is_empty() && self.rounds.is_empty()
+        self.outcomes.is_empty() && self.rounds.is_empty() && self.rule == MatchRule::default()
     }
 
     pub fn entry(&self, candidate: CandidateId) -> Option<&MatchEntry> {
@@ -126,11 +166,27 @@ mod tests {
         let auto = AutoEval {
             outcomes: vec![entry(2, Outcome::Match), entry(4, Outcome::Mismatch), entry(9, Outcome::NoTranslation)],
             rounds: vec![],
+            rule: MatchRule::default(),
         };
         assert!(auto.matched(CandidateId(2)));
         assert!(!auto.matched(CandidateId(4)));
         assert!(!auto.matched(CandidateId(3)));
         assert_eq!(auto.entry(CandidateId(9)).map(|e| e.outcome), Some(Outcome::NoTranslation));
         assert!(!auto.is_empty() && AutoEval::default().is_empty());
+    }
+}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+
+    #[test]
+    fn results_stored_before_the_rule_keep_the_old_rule() {
+        let old: AutoEval = serde_json::from_str(r#"{"outcomes":[],"rounds":[]}"#).unwrap();
+        assert_eq!(old.rule, MatchRule::AlignedTokens);
+        assert!(!old.is_empty(), "written back with its rule");
+        assert_eq!(AutoEval::default().rule, MatchRule::MinimalTokens);
+        let json = serde_json::to_string(&AutoEval { rule: MatchRule::MinimalTokens, ..old }).unwrap();
+        assert!(json.ends_with(r#""rule":"minimal_tokens"}"#), "{json}");
     }
 }

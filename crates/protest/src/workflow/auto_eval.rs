@@ -4,20 +4,24 @@
 use super::{Prepared, commit};
 use crate::error::Result;
 use crate::metrics::auto_eval;
-use crate::model::{Master, Round};
+use crate::model::{Master, MatchRule, Round};
 use crate::store::Store;
 use chrono::{DateTime, Utc};
 
-/// Runs a round on the master as it is, in memory; the outcome is the round.
-pub fn prepare(store: &Store<Master>, now: DateTime<Utc>) -> Result<Prepared<Round>> {
+/// Runs a round on the master as it is, in memory; the outcome is the round. `rule`, when
+/// given, becomes the master's rule from this round on; otherwise the stored one is used.
+pub fn prepare(store: &Store<Master>, rule: Option<MatchRule>, now: DateTime<Utc>) -> Result<Prepared<Round>> {
     let mut draft = store.master().clone();
+    if let Some(rule) = rule {
+        draft.auto_eval.rule = rule;
+    }
     draft.auto_eval = auto_eval::run(&draft, now);
     let round = draft.auto_eval.rounds.last().cloned().expect("a round was just added");
     Ok(Prepared::new(store, Some(draft), round))
 }
 
 /// Runs a round and stores it.
-pub fn run(store: &mut Store<Master>, now: DateTime<Utc>) -> Result<Round> {
-    let prepared = prepare(store, now)?;
+pub fn run(store: &mut Store<Master>, rule: Option<MatchRule>, now: DateTime<Utc>) -> Result<Round> {
+    let prepared = prepare(store, rule, now)?;
     commit(store, prepared)
 }

@@ -4,29 +4,20 @@
 //! [`crate::metrics::apt::pronoun_repair`]; this module chooses its word lists for a language pair and runs
 //! it over a corpus.
 
-use crate::ingest::tokenize::Language;
 use crate::metrics::apt::pronoun_repair::{self, Options, PronounLists};
-use crate::model::Languages;
 use crate::model::alignment::Links;
+use crate::model::pronouns::ENGLISH_THIRD_PERSON;
 use crate::model::tokens;
+use crate::model::{Language, Languages};
 
-/// Source pronouns whose alignment is repaired, for English. `he` and `she` are listed so that
-/// the French pronouns aligned to them are not taken by an `it` nearby.
-const ENGLISH: &[&str] = &["it", "they", "he", "she"];
-
-/// French words an English third-person pronoun may be re-aligned to: subject pronouns, the
-/// demonstratives of `c' est` / `cela`, and `on`. Object clitics (`le`, `la`, `l'`, `les`) are
-/// left out: they are also articles, and an unaligned `it` next to a noun would take the article.
-const FRENCH: &[&str] = &["il", "ils", "elle", "elles", "ce", "c'", "ça", "cela", "ceci", "on"];
-
-/// The word lists for a language pair, if the repair knows it.
+/// The word lists for a language pair, if the repair knows it: English third-person pronouns
+/// (`he` and `she` so that the French pronouns aligned to them are not taken by an `it` nearby)
+/// to the target language's subject pronouns. Object clitics (`le`, `la`, `l'`, `les`) are left
+/// out: they are also articles, and an unaligned `it` next to a noun would take the article.
 pub fn lists(languages: &Languages) -> Option<PronounLists> {
-    match (Language::from_code(&languages.source), Language::from_code(&languages.target)) {
-        (Language::English, Language::French) => {
-            Some(PronounLists::new(ENGLISH.iter().copied(), FRENCH.iter().copied()))
-        }
-        _ => None,
-    }
+    let target = Language::from_code(&languages.target).pronouns()?;
+    (Language::from_code(&languages.source) == Language::English)
+        .then(|| PronounLists::new(ENGLISH_THIRD_PERSON.iter().copied(), target.subject.iter().copied()))
 }
 
 /// Repairs the links of every sentence pair in place (words compared in lower case, the

@@ -15,29 +15,7 @@ pub use detokenize::detokenize;
 
 use prefixes::Prefix;
 
-/// The language rules to tokenise with: where apostrophes split and which abbreviations keep
-/// their full stop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Language {
-    /// Elisions keep the apostrophe on the first part: `l' eau`, `qu' il`, `aujourd' hui`.
-    French,
-    /// Clitics keep the apostrophe on the second part: `it 's`, `don 't`.
-    English,
-    /// Every apostrophe is a token of its own.
-    Other,
-}
-
-impl Language {
-    /// The rules for a language code such as `fr`, `fr-CA` or `en`.
-    pub fn from_code(code: &str) -> Language {
-        let primary = code.split(['-', '_']).next().unwrap_or_default().to_ascii_lowercase();
-        match primary.as_str() {
-            "fr" => Language::French,
-            "en" => Language::English,
-            _ => Language::Other,
-        }
-    }
-}
+pub use crate::model::Language;
 
 /// French words that end in an elided vowel, written with the apostrophe they keep as a token.
 const FRENCH_ELISIONS: &[&str] = &[

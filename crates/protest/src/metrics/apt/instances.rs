@@ -282,56 +282,86 @@ impl<'r> Side<'r> {
     }
 
     fn translate(&self, position: u32, raw_source: &[&str], reading: &Reading) -> Result<Option<Translation>> {
-        let positions: Vec<u32> = self.links.iter().filter(|&&(s, _)| s == position).map(|&(_, t)| t).collect();
-        if positions.is_empty() {
-            return Ok(None);
-        }
-        let tokens: Vec<&str> = words::tokens(&self.lowered).collect();
-        let mut words = Vec::with_capacity(positions.len());
-        for &t in &positions {
-            let Some(token) = tokens.get(t as usize) else {
-                return Err(self.alignment.error(format!(
-                    "pair {position}-{t}: target index {t} is past the end of line {} of {} ({} tokens)",
-                    self.text.line_number(),
-                    self.text.path().display(),
-                    tokens.len()
-                )));
-            };
-            match &reading.target_list {
-                Some(list) => {
-                    let separator = reading.target_separator.as_deref();
-                    if let Some(part) = words::parts(token, separator).find(|part| list.contains(*part)) {
-                        words.push(part.to_owned());
-                    }
-                }
-                None => words.push((*token).to_owned()),
-            }
-        }
-        if words.is_empty() {
-            words.push(OTHER.to_owned());
-        }
-        let mut translation = Translation { positions, words };
-        if let Some(lists) = &reading.heuristic {
-            self.repair(&mut translation, raw_source, lists);
-        }
-        Ok(Some(translation))
+        let target =
+            Target { raw: words::tokens(self.text.line()).collect(), lowered: words::tokens(&self.lowered).collect() };
+        translation(&self.links, &target, raw_source, position, reading).map_err(|PastTheEnd(t)| {
+            self.alignment.error(format!(
+                "pair {position}-{t}: target index {t} is past the end of line {} of {} ({} tokens)",
+                self.text.line_number(),
+                self.text.path().display(),
+                target.lowered.len()
+            ))
+        })
     }
+}
 
-    /// APT's use of the alignment heuristic: only for a translation none of whose words is a
-    /// target pronoun of the heuristic's list, anchored on its aligned positions.
-    fn repair(&self, translation: &mut Translation, raw_source: &[&str], lists: &PronounLists) {
-        if translation.words.iter().any(|w| lists.target.contains(w)) {
-            return;
-        }
-        let raw_target: Vec<&str> = words::tokens(self.text.line()).collect();
-        let found =
-            pronoun_repair::search(raw_source, &raw_target, &self.links, &translation.positions, lists, &Options::APT);
-        if let Some(t) = found {
-            translation.positions.push(t);
-            if translation.words == [OTHER] {
-                translation.words.clear();
+/// The tokens of a target sentence, as written (for what the heuristic adds) and lowercased
+/// with [`words::lower`] (for what the alignment gives).
+pub struct Target<'t> {
+    pub raw: Vec<&'t str>,
+    pub lowered: Vec<&'t str>,
+}
+
+/// An alignment link to a target index the sentence does not have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PastTheEnd(pub u32);
+
+/// The translation of the source pronoun at `position` given the links of its sentence: the
+/// reading of the module documentation, then the alignment heuristic when `reading` has one.
+/// `raw_source` is the source sentence as written (the heuristic's "taken" test). The one
+/// definition for parallel files (`protest apt`) and for masters ([`super::master`]).
+pub fn translation(
+    links: &[(u32, u32)],
+    target: &Target,
+    raw_source: &[&str],
+    position: u32,
+    reading: &Reading,
+) -> std::result::Result<Option<Translation>, PastTheEnd> {
+    let positions: Vec<u32> = links.iter().filter(|&&(s, _)| s == position).map(|&(_, t)| t).collect();
+    if positions.is_empty() {
+        return Ok(None);
+    }
+    let mut words = Vec::with_capacity(positions.len());
+    for &t in &positions {
+        let token = target.lowered.get(t as usize).ok_or(PastTheEnd(t))?;
+        match &reading.target_list {
+            Some(list) => {
+                let separator = reading.target_separator.as_deref();
+                if let Some(part) = words::parts(token, separator).find(|part| list.contains(*part)) {
+                    words.push(part.to_owned());
+                }
             }
-            translation.words.push(raw_target[t as usize].to_owned());
+            None => words.push((*token).to_owned()),
         }
+    }
+    if words.is_empty() {
+        words.push(OTHER.to_owned());
+    }
+    let mut translation = Translation { positions, words };
+    if let Some(lists) = &reading.heuristic {
+        repair(&mut translation, links, target, raw_source, lists);
+    }
+    Ok(Some(translation))
+}
+
+/// APT's use of the alignment heuristic: only for a translation none of whose words is a
+/// target pronoun of the heuristic's list, anchored on its aligned positions.
+fn repair(
+    translation: &mut Translation,
+    links: &[(u32, u32)],
+    target: &Target,
+    raw_source: &[&str],
+    lists: &PronounLists,
+) {
+    if translation.words.iter().any(|w| lists.target.contains(w)) {
+        return;
+    }
+    let found = pronoun_repair::search(raw_source, &target.raw, links, &translation.positions, lists, &Options::APT);
+    if let Some(t) = found {
+        translation.positions.push(t);
+        if translation.words == [OTHER] {
+            translation.words.clear();
+        }
+        translation.words.push(target.raw[t as usize].to_owned());
     }
 }

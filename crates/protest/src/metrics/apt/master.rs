@@ -1,45 +1,78 @@
 //! APT over a master: each translation's candidate against the reference's candidate of the same
-//! example, per system and per category (paper 003 Table 1).
+//! example, per system and per category (paper 003 Table 1), with the semantics of `protest apt`
+//! run with the target language's preset (docs/metrics.md, "APT over a master").
 //!
-//! A candidate's words are its aligned pronoun tokens ([`Candidate::pronoun`]), lowercased; no
-//! aligned token means no translation. There is no target pronoun list, so every aligned word
-//! (and every word of the preset) is a category, and the preset's groups decide identical and
-//! equivalent pronouns. The alignment
-//! heuristic is not applied: a master stores the aligned tokens of each candidate, not whole
-//! alignments (repair them when building the master, with [`crate::metrics::apt::pronoun_repair`]).
+//! A candidate's translation is read exactly as [`super::instances::translation`] reads it from
+//! parallel files: its aligned tokens, lowercased, reduced to the preset's target pronouns
+//! (`OTHER` when none is one), then the alignment correction where the corpus has its whole
+//! alignment (imported masters, added systems). A converted old file has only each candidate's
+//! aligned tokens: those are reduced by the list, and the correction is left out (and said so).
+//! [`write_config`] writes the equivalent `protest apt` configuration. Without a preset for the
+//! target language, every aligned word is a category and there is no correction.
 
 use super::case::{Case, Tally};
+use super::instances::{self, Reading, Target, Translation};
+use super::pronoun_repair::PronounLists;
 use super::rules::{Categories, Rules};
-use super::words::lower;
-use crate::model::{Candidate, CandidateId, CorpusId, CorpusRole, ExampleNo, Master};
+use super::words;
+use crate::error::{Error, Result};
+use crate::model::alignment::{self, Links};
+use crate::model::pronouns::{ENGLISH_ADDRESSEE, ENGLISH_THIRD_PERSON, Pronouns};
+use crate::model::{Candidate, CandidateId, Corpus, CorpusId, CorpusRole, ExampleNo, Language, Master};
+use crate::store::atomic::Outputs;
+use crate::store::disk::Os;
 use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
-/// Identical and equivalent pronoun groups.
+/// What APT compares translations by: a target pronoun list, identical and equivalent pronoun
+/// groups, and the alignment correction's lists.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Preset {
     pub name: String,
+    /// Target pronouns: other aligned words count as `OTHER`. `None`: every aligned word is a
+    /// category of its own.
+    pub target_list: Option<Vec<String>>,
     pub equal: Vec<Vec<String>>,
     pub similar: Vec<Vec<String>>,
+    /// The alignment heuristic's source and target pronouns, in the preset's order; `None`
+    /// switches it off.
+    pub heuristic: Option<(Vec<String>, Vec<String>)>,
 }
 
 impl Preset {
-    /// Paper 000 Table 2: identical {ce, c'} and {ça, ç', cela}; equivalent {ce, il} and {ce, ça}.
+    /// French ([`crate::model::pronouns::FRENCH`]): the 24 pronoun forms as target list; groups
+    /// of paper 000 Table 2, identical {ce, c'} and {ça, ç', cela}, equivalent {ce, il} and
+    /// {ce, ça}; the correction re-aligns `it`, `they`, `he`, `she`, `you` to subject and
+    /// addressee forms (not to object clitics, which are also articles).
     pub fn french() -> Self {
+        Preset::of(&crate::model::pronouns::FRENCH)
+    }
+
+    fn of(p: &Pronouns) -> Self {
         let groups = |gs: &[&[&str]]| gs.iter().map(|g| g.iter().map(|w| w.to_string()).collect()).collect();
+        let source = ENGLISH_THIRD_PERSON.iter().chain(ENGLISH_ADDRESSEE).copied();
         Preset {
-            name: "French".into(),
-            equal: groups(&[&["ce", "c'"], &["ça", "ç'", "cela"]]),
-            similar: groups(&[&["ce", "il"], &["ce", "ça"]]),
+            name: p.name.into(),
+            target_list: Some(p.forms().map(String::from).collect()),
+            equal: groups(p.equal),
+            similar: groups(p.similar),
+            heuristic: Some((source.map(String::from).collect(), p.repair_targets().map(String::from).collect())),
         }
     }
 
-    /// The preset for a master's target language (`Languages::target`): French for `fr`. No
-    /// other is known; without groups, only the same word is identical and nothing equivalent.
+    /// The preset for a master's target language (`Languages::target`: `fr`, `fr-FR`, …).
+    /// Without one, only the same word is identical, nothing is equivalent and nothing corrected.
     pub fn for_language(code: &str) -> Self {
-        if code.eq_ignore_ascii_case("fr") {
-            return Preset::french();
+        match Language::from_code(code).pronouns() {
+            Some(p) => Preset::of(p),
+            None => Preset {
+                name: format!("no preset for target language '{code}'"),
+                target_list: None,
+                equal: Vec::new(),
+                similar: Vec::new(),
+                heuristic: None,
+            },
         }
-        Preset { name: format!("no preset for target language '{code}'"), equal: Vec::new(), similar: Vec::new() }
     }
 
     /// The groups in words: `identical {ce, c'} and {ça, ç', cela}; equivalent {ce, il}`.
@@ -49,6 +82,34 @@ impl Preset {
             if sets.is_empty() { "none".to_owned() } else { sets.join(" and ") }
         };
         format!("identical {}; equivalent {}", groups(&self.equal), groups(&self.similar))
+    }
+
+    /// The lists in words, for the notes of the APT tables.
+    pub fn describe_lists(&self) -> String {
+        let target = match &self.target_list {
+            Some(list) => format!("target pronouns {}", list.join(" ")),
+            None => "no target pronoun list (every aligned word is compared)".to_owned(),
+        };
+        let correction = match &self.heuristic {
+            Some((source, target)) => {
+                format!("alignment correction of {} to {}", source.join(" "), target.join(" "))
+            }
+            None => "no alignment correction".to_owned(),
+        };
+        format!("{target}; {correction}")
+    }
+
+    fn reading(&self, corrected: bool) -> Reading {
+        Reading {
+            target_list: self.target_list.as_ref().map(|l| l.iter().cloned().collect()),
+            source_separator: None,
+            target_separator: Some("-".into()),
+            heuristic: self
+                .heuristic
+                .as_ref()
+                .filter(|_| corrected)
+                .map(|(source, target)| PronounLists::new(source.iter().cloned(), target.iter().cloned())),
+        }
     }
 }
 
@@ -70,6 +131,9 @@ pub struct SystemApt {
     pub corpus: CorpusId,
     pub name: String,
     pub role: CorpusRole,
+    /// Whether the alignment correction could run: the corpus has its whole alignment (not
+    /// only each candidate's aligned tokens, as converted old files do).
+    pub corrected: bool,
     pub total: Tally,
     pub by_category: Vec<Tally>,
 }
@@ -80,10 +144,33 @@ pub struct MasterApt {
     pub preset: Preset,
     /// Category names (the master's order, those with examples).
     pub categories: Vec<String>,
-    /// Every translation corpus (the reference too, which scores 1 where it has a translation).
+    /// Every translation corpus (the reference too, which scores 1 by definition where it has a
+    /// translation).
     pub systems: Vec<SystemApt>,
     /// The case of every candidate.
     pub cases: Vec<CandidateCase>,
+}
+
+/// A candidate's translation as APT reads it (see the module documentation).
+fn translation(master: &Master, corpus: &Corpus, candidate: &Candidate, preset: &Preset) -> Option<Translation> {
+    let example = master.examples.iter().find(|e| e.no == candidate.example)?;
+    let (sentence, position) = (example.sentence, example.token);
+    // The candidate's own aligned tokens stand for the pronoun's links (on a valid master they
+    // are the alignment's); the rest of the sentence's links, where stored, guide the correction.
+    let mut links: Links = match &corpus.alignment {
+        Some(a) => a.sentence(sentence).iter().copied().filter(|&(s, _)| s != position).collect(),
+        None => Vec::new(),
+    };
+    links.extend(candidate.pronoun.iter().filter(|t| t.sentence == sentence).map(|t| (position, t.token)));
+    links.sort_unstable();
+    let text = corpus.sentence(sentence)?;
+    let lowered = words::lower(text);
+    let target = Target { raw: words::tokens(text).collect(), lowered: words::tokens(&lowered).collect() };
+    let source_text = master.source().and_then(|s| s.sentence(sentence)).unwrap_or_default();
+    let source: Vec<&str> = words::tokens(source_text).collect();
+    let reading = preset.reading(corpus.alignment.is_some());
+    // Links past the end of a sentence do not pass validation; here they mean no translation.
+    instances::translation(&links, &target, &source, position, &reading).ok().flatten()
 }
 
 /// The case of every candidate of the master's translations, in the order of
@@ -91,24 +178,35 @@ pub struct MasterApt {
 fn candidate_cases(master: &Master, preset: &Preset) -> Vec<CandidateCase> {
     let words = |c: &Candidate| -> Option<Vec<String>> {
         let corpus = master.corpus(c.corpus)?;
-        let words: Vec<String> = c.pronoun.iter().filter_map(|&t| corpus.token(t)).map(lower).collect();
-        (!words.is_empty()).then_some(words)
+        Some(translation(master, corpus, c, preset)?.words)
     };
     let translated: Vec<(&Candidate, Option<Vec<String>>)> = master.candidates.iter().map(|c| (c, words(c))).collect();
     let reference_id = master.reference().map(|r| r.id);
     let reference: HashMap<ExampleNo, &Option<Vec<String>>> =
         translated.iter().filter(|(c, _)| Some(c.corpus) == reference_id).map(|(c, w)| (c.example, w)).collect();
-    // The preset's own words are categories too, so that its groups apply whatever words the
-    // master happens to contain (the reference tool drops group members it never saw aligned).
-    let preset_words = preset.equal.iter().chain(&preset.similar).flatten().cloned();
-    let aligned_words = translated.iter().flat_map(|(_, w)| w.iter().flatten().cloned());
-    let categories = Categories::from_words(preset_words.chain(aligned_words));
+    let categories = match &preset.target_list {
+        Some(list) => Categories::from_list(list.iter().cloned()),
+        None => {
+            // The preset's own words are categories too, so that its groups apply whatever words
+            // the master happens to contain (the reference tool drops group members it never saw).
+            let preset_words = preset.equal.iter().chain(&preset.similar).flatten().cloned();
+            let aligned_words = translated.iter().flat_map(|(_, w)| w.iter().flatten().cloned());
+            Categories::from_words(preset_words.chain(aligned_words))
+        }
+    };
     let rules = Rules::new(categories, &preset.equal, &preset.similar, false);
     translated
         .iter()
         .map(|(c, words)| {
-            let reference = reference.get(&c.example).and_then(|w| w.as_deref());
-            let case = rules.judge(reference, words.as_deref()).case;
+            let case = if Some(c.corpus) == reference_id {
+                // The reference is right by definition where it has a translation (paper 003
+                // Table 1 prints it as 1.000): compared with itself, a translation holding no
+                // listed pronoun would be OTHER against OTHER, case 3.
+                if words.is_some() { Case::Identical } else { Case::Neither }
+            } else {
+                let reference = reference.get(&c.example).and_then(|w| w.as_deref());
+                rules.judge(reference, words.as_deref()).case
+            };
             CandidateCase { candidate: c.id, example: c.example, corpus: c.corpus, case, category: None }
         })
         .collect()
@@ -137,6 +235,7 @@ pub fn evaluate_master(master: &Master, preset: &Preset) -> MasterApt {
             corpus: c.id,
             name: c.name.clone(),
             role: c.role,
+            corrected: c.alignment.is_some() && preset.heuristic.is_some(),
             total: Tally::default(),
             by_category: vec![Tally::default(); categories.len()],
         })
@@ -151,10 +250,94 @@ pub fn evaluate_master(master: &Master, preset: &Preset) -> MasterApt {
     MasterApt { preset: preset.clone(), categories, systems, cases }
 }
 
+/// Writes into `dir` a `protest apt` configuration equivalent to APT over the master for the
+/// translation `corpus` (docs/metrics.md, "APT over a master"): the source, reference and
+/// translation as text files with their alignments, the examples' positions (instance *i* of
+/// the run is example *i* of the master), and the preset's lists and groups. Returns the
+/// configuration's path, `NAME.ini`, whose output stem is `NAME`. All files are written or none.
+///
+/// Needs the whole alignment of the reference and of `corpus` (not a converted old file).
+pub fn write_config(master: &Master, corpus: CorpusId, dir: &Path) -> Result<PathBuf> {
+    let problem = |what: String| Error::refused(dir, format!("no APT configuration written: {what}"));
+    let (Some(source), Some(reference)) = (master.source(), master.reference()) else {
+        return Err(problem("the master needs a source and a reference translation".into()));
+    };
+    let translation = master
+        .corpus(corpus)
+        .filter(|c| c.role == CorpusRole::System)
+        .ok_or_else(|| problem(format!("corpus {corpus} is not a translation of the master")))?;
+    fn whole(c: &Corpus, problem: impl Fn(String) -> Error) -> Result<&alignment::Alignment> {
+        c.alignment.as_ref().ok_or_else(|| {
+            problem(format!(
+                "'{}' has only each candidate's aligned tokens (a converted file), not its whole alignment",
+                c.name
+            ))
+        })
+    }
+    let (reference_links, links) = (whole(reference, problem)?, whole(translation, problem)?);
+    let preset = Preset::for_language(&master.languages.target);
+    let stem: String =
+        translation.name.chars().map(|c| if c.is_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    let stem = if stem == "reference" || stem == "source" { format!("{stem}-system") } else { stem };
+    let lines = |items: &mut dyn Iterator<Item = String>| items.map(|l| l + "\n").collect::<String>();
+    let sentences = |c: &Corpus| lines(&mut c.sentences.iter().cloned());
+    let aligned = |a: &alignment::Alignment| {
+        lines(&mut (0..source.sentences.len() as u32).map(|i| alignment::format_line(a.sentence(i))))
+    };
+    let list = |words: &mut dyn Iterator<Item = &str>| lines(&mut words.map(String::from));
+    let groups = |gs: &[Vec<String>]| lines(&mut gs.iter().map(|g| g.join(",")));
+    let (heuristic_source, heuristic_target) = match &preset.heuristic {
+        Some((source, target)) => (lines(&mut source.iter().cloned()), lines(&mut target.iter().cloned())),
+        None => (String::new(), String::new()),
+    };
+    let mut files = vec![
+        ("source.txt".to_owned(), sentences(source)),
+        ("reference.txt".to_owned(), sentences(reference)),
+        ("reference.alig".to_owned(), aligned(reference_links)),
+        (format!("{stem}.txt"), sentences(translation)),
+        (format!("{stem}.alig"), aligned(links)),
+        ("positions.txt".to_owned(), lines(&mut master.examples.iter().map(|e| format!("{} {}", e.sentence, e.token)))),
+        ("equal.groups".to_owned(), groups(&preset.equal)),
+        ("similar.groups".to_owned(), groups(&preset.similar)),
+        ("heuristic-source.list".to_owned(), heuristic_source),
+        ("heuristic-target.list".to_owned(), heuristic_target),
+    ];
+    let target_list = match &preset.target_list {
+        Some(words) => {
+            files.push(("target.list".to_owned(), list(&mut words.iter().map(String::as_str))));
+            "target.list"
+        }
+        None => "",
+    };
+    let config = format!(
+        "# APT over the master for '{name}', written by protest apt-master --write-config\n\
+         [lang]\nsource: {src}\ntarget: {tgt}\nsource_word_separator:\ntarget_word_separator: -\n\
+         [files]\nsource: source.txt\nreference: reference.txt\ntarget: {stem}.txt\n\
+         alignment_source_reference: reference.alig\nalignment_source_target: {stem}.alig\n\
+         list_source_pronouns: positions.txt\ninput_type: possition\nlist_target_pronouns: {target_list}\n\
+         [dictionary]\nequal: equal.groups\nsimilar: similar.groups\n\
+         source_pronouns: heuristic-source.list\ntarget_pronouns: heuristic-target.list\n\
+         [cases]\ncases_to_use: 1,2,3,4,5,6\nweigths_per_case: 1,0.5,0,0,0,0\ncount_OTHER_as_equal: false\n\
+         [output]\noutput_file: {stem}\ncounting_multiword_in_matrix: false\nmax_length_matrix = 10\n",
+        name = translation.name,
+        src = master.languages.source,
+        tgt = master.languages.target,
+    );
+    let path = dir.join(format!("{stem}.ini"));
+    files.push((format!("{stem}.ini"), config));
+    let mut outputs = Outputs::new(&Os);
+    for (name, text) in &files {
+        outputs.add(&dir.join(name), |w| w.write_all(text.as_bytes()))?;
+    }
+    outputs.publish()?.keep();
+    Ok(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::metrics::apt::Weighting;
+    use crate::model::TokenRef;
     use crate::testing::bare_tiny as tiny;
 
     fn case_of(apt: &MasterApt, candidate: u32) -> Case {
@@ -195,8 +378,53 @@ mod tests {
     }
 
     #[test]
+    fn converted_files_are_reduced_by_the_list_without_correction() {
+        let mut master = tiny();
+        // Example 2's "It is raining .": the reference "qu' il pleut .", the MT "qu' elle pleut .",
+        // the pronoun aligned to both first tokens, and no whole alignment (a converted file).
+        for (corpus, pronoun) in [(1, "il"), (2, "elle")] {
+            master.corpora[corpus].sentences[2] = format!("qu' {pronoun} pleut .");
+            master.corpora[corpus].alignment = None;
+        }
+        for candidate in [2, 3] {
+            master.candidates[candidate].pronoun = vec![TokenRef::new(2, 0), TokenRef::new(2, 1)];
+        }
+        master.reindex();
+        let apt = evaluate_master(&master, &Preset::french());
+        assert_eq!(case_of(&apt, 4), Case::Different, "elle is not il, whatever qu' they share");
+        assert_eq!(case_of(&apt, 3), Case::Identical, "the reference, by definition");
+        assert!(apt.systems.iter().all(|s| !s.corrected));
+        // Without a list (no preset), the shared qu' made them identical.
+        assert_eq!(case_of(&evaluate_master(&master, &Preset::for_language("xx")), 4), Case::Identical);
+        assert!(write_config(&master, CorpusId(2), Path::new(".")).is_err(), "no whole alignment to write");
+    }
+
+    #[test]
+    fn the_correction_finds_the_pronoun_next_to_a_verb_aligned_alone() {
+        let mut master = tiny();
+        assert!(evaluate_master(&master, &Preset::french()).systems.iter().all(|s| s.corrected));
+        // The MT's pleonastic "It" aligned only to "pleut" in "Alors il pleut .": the correction
+        // adds il. (It adds a token as written, as the reference tool does: a capitalised Il
+        // would not be the reference's il.)
+        let mt = master.corpora[2].alignment.as_ref().unwrap();
+        let mut links: Vec<Links> = mt.sentences().map(<[_]>::to_vec).collect();
+        links[2] = vec![(0, 2), (2, 2), (3, 3)];
+        master.corpora[2].sentences[2] = "Alors il pleut .".into();
+        master.corpora[2].alignment = Some(alignment::Alignment::new(links));
+        master.candidates[3].pronoun = vec![TokenRef::new(2, 2)];
+        master.reindex();
+        assert_eq!(crate::store::validate::master(&master), vec![]);
+        assert_eq!(case_of(&evaluate_master(&master, &Preset::french()), 4), Case::Identical);
+        let mut uncorrected = Preset::french();
+        uncorrected.heuristic = None;
+        assert_eq!(case_of(&evaluate_master(&master, &uncorrected), 4), Case::Different, "OTHER against il");
+    }
+
+    #[test]
     fn presets_by_target_language() {
         assert_eq!(Preset::for_language("fr"), Preset::french());
+        assert_eq!(Preset::for_language("fr-FR"), Preset::french());
+        assert_eq!(Preset::french().target_list.unwrap().len(), 24);
         assert_eq!(
             Preset::french().describe(),
             "identical {ce, c'} and {ça, ç', cela}; equivalent {ce, il} and {ce, ça}"

@@ -1,8 +1,11 @@
-//! The matching rule of docs/auto-eval.md: what is compared, and with which references.
+//! The matching rules of docs/auto-eval.md: what is compared, and with which references.
 
 use crate::annotate::window;
 use crate::metrics::verdict::Verdicts;
-use crate::model::{Candidate, CandidateId, Corpus, CorpusRole, Example, Judgement, Outcome, Record, Role};
+use crate::model::pronouns::Pronouns;
+use crate::model::{
+    Candidate, CandidateId, Corpus, CorpusRole, Example, Judgement, Language, MatchRule, Outcome, Record, Role,
+};
 
 /// The normalised words a translation gives for the pronoun and for each antecedent head
 /// (antecedents only in anaphoric examples). Two translations match when these are equal.
@@ -44,6 +47,60 @@ impl Words {
     }
 }
 
+/// What a rule compares: the words of a candidate and of an annotator's selection.
+#[derive(Debug, Clone, Copy)]
+pub struct Comparison {
+    pub rule: MatchRule,
+    /// The target language's pronoun forms; without them the minimal-token rule keeps every
+    /// aligned token (only the selections are minimal).
+    pronouns: Option<&'static Pronouns>,
+}
+
+impl Comparison {
+    /// `rule` for translations into `target_language` (a code such as `fr` or `fr-FR`).
+    pub fn new(rule: MatchRule, target_language: &str) -> Comparison {
+        Comparison { rule, pronouns: Language::from_code(target_language).pronouns() }
+    }
+
+    fn minimal(&self) -> Option<&'static Pronouns> {
+        self.pronouns.filter(|_| self.rule == MatchRule::MinimalTokens)
+    }
+
+    /// The words a candidate's aligned tokens stand for: all of them under
+    /// [`MatchRule::AlignedTokens`]; under [`MatchRule::MinimalTokens`] the pronoun forms among
+    /// them (if any) and each head without function words (if anything is left).
+    pub fn candidate(&self, corpus: &Corpus, candidate: &Candidate, anaphoric: bool) -> Words {
+        self.reduce(Words::of(corpus, candidate, anaphoric))
+    }
+
+    /// [`Comparison::candidate`] on the normalised aligned words.
+    pub fn reduce(&self, words: Words) -> Words {
+        let Some(p) = self.minimal() else { return words };
+        let reduce = |words: Vec<String>, keep: &dyn Fn(&str) -> Option<String>| {
+            let kept: Vec<String> = words.iter().filter_map(|w| keep(w)).collect();
+            let kept = if kept.is_empty() { words } else { kept };
+            kept.iter().map(|w| p.identical(w).to_owned()).collect()
+        };
+        Words {
+            pronoun: reduce(words.pronoun, &|w| p.form_of(w).map(str::to_owned)),
+            antecedents: words
+                .antecedents
+                .into_iter()
+                .map(|head| reduce(head, &|w| (!p.is_function_word(w)).then(|| w.to_owned())))
+                .collect(),
+        }
+    }
+
+    /// The words of an annotator's minimal selection; under [`MatchRule::MinimalTokens`] with
+    /// identical forms taken as one (`c'` = `ce`). Never reduced: a human chose them.
+    pub fn selection(&self, corpus: &Corpus, candidate: &Candidate, record: &Record, anaphoric: bool) -> Words {
+        let words = Words::selected(corpus, candidate, record, anaphoric);
+        let Some(p) = self.minimal() else { return words };
+        let identical = |words: Vec<String>| words.iter().map(|w| p.identical(w).to_owned()).collect();
+        Words { pronoun: identical(words.pronoun), antecedents: words.antecedents.into_iter().map(identical).collect() }
+    }
+}
+
 /// Case-insensitive comparison, with the typographic apostrophe taken as the plain one
 /// (`c’` = `c'`), since tokenisers disagree on it.
 pub fn normalise(word: &str) -> String {
@@ -63,7 +120,7 @@ pub struct Reference {
 /// The references of one example, without repeats: the reference corpus's translation unless
 /// the verdict on it is "incorrect", then the minimal selections of every record that judged a
 /// translation correct whose verdict is correct too. Incomplete ones are left out.
-pub fn references(verdicts: &Verdicts, example: &Example, anaphoric: bool) -> Vec<Reference> {
+pub fn references(verdicts: &Verdicts, comparison: &Comparison, example: &Example, anaphoric: bool) -> Vec<Reference> {
     let master = verdicts.master();
     let roles: &[Role] = if anaphoric { &Role::ALL } else { &[Role::Pronoun] };
     let verdict = |c: &Candidate| {
@@ -79,7 +136,7 @@ pub fn references(verdicts: &Verdicts, example: &Example, anaphoric: bool) -> Ve
     let of_example = || master.candidates_of(example.no).filter_map(|c| Some((c, master.corpus(c.corpus)?)));
     for (c, corpus) in of_example() {
         if corpus.role == CorpusRole::Reference && !verdict(c).any(|j| j == Judgement::No) {
-            add(c.id, Words::of(corpus, c, anaphoric), false);
+            add(c.id, comparison.candidate(corpus, c, anaphoric), false);
         }
     }
     for (c, corpus) in of_example() {
@@ -88,7 +145,7 @@ pub fn references(verdicts: &Verdicts, example: &Example, anaphoric: bool) -> Ve
         }
         for record in master.records.of_candidate(c.id) {
             if roles.iter().all(|&role| record.judgement(role) == Judgement::Yes) {
-                add(c.id, Words::selected(corpus, c, record, anaphoric), true);
+                add(c.id, comparison.selection(corpus, c, record, anaphoric), true);
             }
         }
     }
@@ -136,6 +193,56 @@ mod tests {
         assert!(words(&["il"], &[&["vélo"], &["roue"]]).is_complete());
         assert!(!words(&[], &[]).is_complete());
         assert!(!words(&["il"], &[&["vélo"], &[]]).is_complete());
+    }
+
+    fn minimal(w: Words) -> Words {
+        Comparison::new(MatchRule::MinimalTokens, "fr-FR").reduce(w)
+    }
+
+    #[test]
+    fn the_minimal_rule_compares_the_pronoun_forms_among_the_aligned_tokens() {
+        // Several aligned tokens: the pronoun among them (sample example 14, "Puis ils ont").
+        assert_eq!(minimal(words(&["ils", "ont"], &[])), words(&["ils"], &[]));
+        assert_eq!(minimal(words(&["puis", "ils", "ont"], &[])), words(&["ils"], &[]));
+        // Complementiser and elided conjunction are no pronouns; s' (si, se) neither.
+        assert_eq!(minimal(words(&["qu'", "ils"], &[])), words(&["ils"], &[]));
+        assert_eq!(minimal(words(&["s'", "il"], &[])), words(&["il"], &[]));
+        // Unsplit elisions and hyphenated inversions give their pronoun.
+        assert_eq!(minimal(words(&["qu'il"], &[])), words(&["il"], &[]));
+        assert_eq!(minimal(words(&["a-t-elle"], &[])), words(&["elle"], &[]));
+        // Identical forms are one: c' = ce, cela = ça = ç'.
+        assert_eq!(minimal(words(&["c'", "est"], &[])), words(&["ce"], &[]));
+        assert_eq!(minimal(words(&["cela"], &[])), minimal(words(&["ça"], &[])));
+        // Elided object clitic: a pronoun of its own, not the same as le.
+        assert_eq!(minimal(words(&["l'", "ai"], &[])), words(&["l'"], &[]));
+        assert_ne!(minimal(words(&["l'"], &[])), minimal(words(&["le"], &[])));
+        // Equivalents are not identical: il is not ce.
+        assert_ne!(minimal(words(&["il"], &[])), minimal(words(&["c'"], &[])));
+        // Two forms stay two, in order.
+        assert_eq!(minimal(words(&["te", "t'"], &[])), words(&["te", "t'"], &[]));
+        // No pronoun form among them: every token, as the aligned rule has it.
+        assert_eq!(minimal(words(&["fait", "ne"], &[])), words(&["fait", "ne"], &[]));
+        // Heads lose their function words, unless nothing else is left.
+        assert_eq!(minimal(words(&["il"], &[&["les", "utilisateurs"]])), words(&["il"], &[&["utilisateurs"]]));
+        assert_eq!(minimal(words(&["il"], &[&["le"]])), words(&["il"], &[&["le"]]));
+        // An empty alignment stays empty: no translation.
+        assert!(!minimal(words(&[], &[])).is_complete());
+        assert!(!minimal(words(&["il"], &[&[]])).is_complete());
+    }
+
+    #[test]
+    fn the_aligned_rule_and_unknown_languages_keep_every_token() {
+        let w = words(&["qu'", "ils", "ont"], &[&["les", "vélos"]]);
+        assert_eq!(Comparison::new(MatchRule::AlignedTokens, "fr").reduce(w.clone()), w);
+        assert_eq!(Comparison::new(MatchRule::MinimalTokens, "de").reduce(w.clone()), w);
+    }
+
+    #[test]
+    fn under_the_minimal_rule_a_multi_token_alignment_matches_the_approved_pronoun() {
+        let approved = [reference(1, words(&["ils"], &[]), true)];
+        let mt = words(&["ils", "ont"], &[]);
+        assert_eq!(compare(CandidateId(2), &minimal(mt.clone()), &approved), (Outcome::Match, Some(CandidateId(1))));
+        assert_eq!(compare(CandidateId(2), &mt, &approved).0, Outcome::Mismatch, "the aligned rule");
     }
 
     #[test]

@@ -7,16 +7,18 @@
 pub mod matching;
 
 use crate::metrics::verdict::Verdicts;
-use crate::model::{AutoEval, Candidate, CandidateId, CorpusRole, Master, MatchEntry, Outcome, Round};
+use crate::model::{AutoEval, Candidate, CandidateId, CorpusRole, Judgement, Master, MatchEntry, Outcome, Role, Round};
 use chrono::{DateTime, Utc};
-use matching::{Reference, Words};
+use matching::{Comparison, Reference};
 use std::collections::HashMap;
 
-/// Runs one round over `master` and returns its automatic evaluation with the round added.
-/// Pure: the caller stores the result (`master.auto_eval = …`).
+/// Runs one round over `master` by the rule stored with its results
+/// ([`AutoEval::rule`](crate::model::AutoEval)) and returns its automatic evaluation with the
+/// round added. Pure: the caller stores the result (`master.auto_eval = …`).
 pub fn run(master: &Master, now: DateTime<Utc>) -> AutoEval {
     let verdicts = Verdicts::new(master);
     let previous = &master.auto_eval;
+    let comparison = Comparison::new(previous.rule, &master.languages.target);
     let number = previous.rounds.len() as u32 + 1;
     let mut references: HashMap<_, Vec<Reference>> = HashMap::new();
     let mut outcomes = Vec::new();
@@ -27,8 +29,8 @@ pub fn run(master: &Master, now: DateTime<Utc>) -> AutoEval {
         };
         let refs = references
             .entry(example.no)
-            .or_insert_with(|| matching::references(&verdicts, example, category.anaphoric));
-        let words = Words::of(corpus, candidate, category.anaphoric);
+            .or_insert_with(|| matching::references(&verdicts, &comparison, example, category.anaphoric));
+        let words = comparison.candidate(corpus, candidate, category.anaphoric);
         let (outcome, reference) = matching::compare(candidate.id, &words, refs);
         let round = match previous.entry(candidate.id) {
             Some(old) if old.outcome == outcome && old.reference == reference => old.round,
@@ -37,7 +39,7 @@ pub fn run(master: &Master, now: DateTime<Utc>) -> AutoEval {
         outcomes.push(MatchEntry { candidate: candidate.id, outcome, reference, round });
     }
     outcomes.sort_by_key(|e| e.candidate);
-    let mut current = AutoEval { outcomes, rounds: previous.rounds.clone() };
+    let mut current = AutoEval { outcomes, rounds: previous.rounds.clone(), rule: previous.rule };
     let count = |o: Outcome| current.outcomes.iter().filter(|e| e.outcome == o).count() as u32;
     let newly_matched = |now: &AutoEval, before: &AutoEval| {
         now.outcomes.iter().filter(|e| e.outcome == Outcome::Match && !before.matched(e.candidate)).count() as u32
@@ -52,9 +54,48 @@ pub fn run(master: &Master, now: DateTime<Utc>) -> AutoEval {
         no_reference: count(Outcome::NoReference),
         settled: newly_matched(&current, previous),
         unsettled: newly_matched(previous, &current),
+        rule: previous.rule,
     };
     current.rounds.push(round);
     current
+}
+
+/// How often humans disagree with the match: of the matched candidates with a verdict on every
+/// role the match claims (pronoun, and heads in anaphoric examples), how many have ✗ on one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Precision {
+    pub matches_with_verdict: u32,
+    pub judged_incorrect: u32,
+}
+
+impl Precision {
+    pub fn of(master: &Master) -> Precision {
+        let verdicts = Verdicts::new(master);
+        let mut p = Precision::default();
+        for candidate in master.candidates.iter().filter(|c| master.auto_eval.matched(c.id)) {
+            if let Some(correct) = human_verdict(&verdicts, candidate) {
+                p.matches_with_verdict += 1;
+                p.judged_incorrect += u32::from(!correct);
+            }
+        }
+        p
+    }
+}
+
+/// What humans decided on a candidate for every role the match compares: `Some(false)` if ✗ on
+/// any, `Some(true)` if ✓ on all, `None` while one is undecided.
+pub fn human_verdict(verdicts: &Verdicts, candidate: &Candidate) -> Option<bool> {
+    let master = verdicts.master();
+    let anaphoric = master.example_of(candidate).is_some_and(|(_, category)| category.anaphoric);
+    let roles: &[Role] = if anaphoric { &Role::ALL } else { &[Role::Pronoun] };
+    let judgements: Vec<Judgement> = roles.iter().map(|&r| verdicts.decide(candidate.id, r).judgement).collect();
+    if judgements.contains(&Judgement::No) {
+        Some(false)
+    } else if judgements.iter().all(|&j| j == Judgement::Yes) {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 /// Whether a candidate still needs a human judgement, i.e. the latest round did not settle it by

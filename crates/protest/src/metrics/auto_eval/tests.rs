@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::{Candidate, Corpus, CorpusId, CorpusRole, Judgement, TokenRef};
+use crate::model::{Candidate, Corpus, CorpusId, CorpusRole, Judgement, MatchRule, TokenRef};
 use crate::store::validate;
 use crate::testing::{judge, select_pronoun, tiny};
 use Judgement::{No, Unset, Yes};
@@ -62,7 +62,8 @@ fn first_round_compares_with_the_reference() {
             no_translation: 0,
             no_reference: 0,
             settled: 1,
-            unsettled: 0
+            unsettled: 0,
+            rule: MatchRule::MinimalTokens,
         }
     );
     assert!(!needs_human(&m, CandidateId(4)));

@@ -1,8 +1,9 @@
 //! What the automatic reference match did, per MT system and per round.
 
 use super::table::{Cell, Column, Row, Table};
+use crate::metrics::auto_eval;
 use crate::metrics::verdict::Verdicts;
-use crate::model::{CorpusId, CorpusRole, Judgement, Master, Outcome, Role};
+use crate::model::{CorpusId, CorpusRole, Master, Outcome, Role};
 
 /// One MT system's candidates by outcome of the latest round.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,7 +97,8 @@ pub fn system_matches(master: &Master) -> Vec<SystemMatches> {
                 }
                 let matched = master.auto_eval.matched(candidate.id);
                 s.open += u64::from(!matched && !verdict.is_set());
-                s.matches_judged_incorrect += u64::from(matched && verdict == Judgement::No);
+                s.matches_judged_incorrect +=
+                    u64::from(matched && auto_eval::human_verdict(&verdicts, candidate) == Some(false));
             }
             SystemMatches { corpus: corpus.id, name: corpus.name.clone(), counts: s }
         })
@@ -135,7 +137,7 @@ pub fn table(master: &Master) -> Table {
             latest,
             "Match reference/judged: equal to the reference translation / to a translation annotators judged correct \
              (docs/auto-eval.md). To humans: all not matched; open: of those, without a human verdict on the pronoun yet. \
-             Matches judged ✗: matched, yet humans judged the pronoun incorrect."
+             Matches judged ✗: matched, yet humans judged the pronoun or an antecedent head incorrect."
                 .into(),
         ],
     }
@@ -152,6 +154,7 @@ pub fn rounds_table(master: &Master) -> Table {
         Column::new(["Mismatch"]),
         Column::new(["No translation"]),
         Column::new(["No reference"]),
+        Column::new(["Rule"]),
     ];
     let rows = master
         .auto_eval
@@ -171,6 +174,7 @@ pub fn rounds_table(master: &Master) -> Table {
                 ]
                 .map(|n| Cell::Count(n.into())),
             );
+            cells.push(Cell::Text(r.rule.name().to_owned()));
             Row::data(0, format!("Round {}", r.round), cells)
         })
         .collect();
@@ -182,7 +186,8 @@ pub fn rounds_table(master: &Master) -> Table {
         rows,
         notes: vec![
             "Judged references: translations annotators judged correct, used as additional references. \
-             Settled: matched for the first time; unsettled: no longer matched since a judgement changed. Times in UTC."
+             Settled: matched for the first time; unsettled: no longer matched since a judgement changed (or the rule). \
+             Rule: what was compared (docs/auto-eval.md). Times in UTC."
                 .into(),
         ],
     }
@@ -191,6 +196,7 @@ pub fn rounds_table(master: &Master) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Judgement;
     use crate::testing::{judge, tiny};
     use Judgement::{No, Unset, Yes};
 

@@ -112,9 +112,10 @@ impl Metrics {
         let preset = &self.apt.preset;
         let mut notes = vec![
             format!(
-                "APT (paper 000) against the reference translation, {} preset: {}.",
+                "APT (paper 000) against the reference translation, {} preset: {}; {}.",
                 preset.name,
-                preset.describe()
+                preset.describe(),
+                preset.describe_lists()
             ),
             "Cases: 1 identical, 2 equivalent, 3 different pronoun, 4 no candidate translation, 5 no reference \
              translation, 6 neither. APT-A weighs case 1 as 1 and the others 0, APT-B also case 2 as 0.5; all six \
@@ -124,6 +125,16 @@ impl Metrics {
         if !self.has_reference {
             notes.push("The master has no reference translation: every candidate is case 5 or 6.".into());
         }
+        if preset.heuristic.is_some() {
+            for system in self.apt.systems.iter().filter(|s| !s.corrected) {
+                notes.push(format!(
+                    "No alignment correction for '{}': it has only each candidate's aligned tokens (a converted \
+                     file), reduced to the target pronouns.",
+                    system.name
+                ));
+            }
+        }
+        notes.push("The reference scores 1 by definition where it has a translation (paper 003 Table 1).".into());
         notes
     }
 
@@ -298,6 +309,24 @@ mod tests {
             description: String::new(),
         };
         from_texts::build(&inputs, "three".into(), bare_tiny().created).unwrap()
+    }
+
+    #[test]
+    fn the_notes_say_what_apt_read_and_where_it_could_not_correct() {
+        let mut master = three_translations();
+        let notes = |m: &Master| metrics(m, Judges::Verdicts).apt_table().notes;
+        let first = &notes(&master)[0];
+        assert!(first.contains("target pronouns il ils elle elles ce c' ça ç' cela ceci on"), "{first}");
+        assert!(first.contains("alignment correction of it they he she you to il"), "{first}");
+        assert!(!notes(&master).iter().any(|n| n.contains("No alignment correction")));
+        master.corpora.iter_mut().find(|c| c.name == "copy").unwrap().alignment = None;
+        let uncorrected: Vec<String> =
+            notes(&master).into_iter().filter(|n| n.starts_with("No alignment correction")).collect();
+        assert_eq!(uncorrected.len(), 1, "{uncorrected:?}");
+        assert!(uncorrected[0].contains("'copy': it has only each candidate's aligned tokens"), "{uncorrected:?}");
+        master.languages.target = "de".into();
+        let german = &notes(&master)[0];
+        assert!(german.contains("no target pronoun list") && german.contains("no alignment correction"), "{german}");
     }
 
     /// The researcher judges the pronoun of a translation's candidates, example by example.
