@@ -1,4 +1,4 @@
-use super::with_master;
+use super::{Output, print_json, with_master};
 use anyhow::Context;
 use chrono::Utc;
 use clap::Args;
@@ -15,27 +15,51 @@ pub struct AutoEvalArgs {
     /// Print what the round would settle without changing the file.
     #[arg(long)]
     dry_run: bool,
+    /// Output format: text, or json for scripts (docs/json-output.md).
+    #[arg(long, short, value_enum, default_value_t = Output::Text)]
+    format: Output,
 }
 
 pub fn run(args: AutoEvalArgs) -> anyhow::Result<()> {
     let print = |master: &Master| -> anyhow::Result<()> {
         let round = master.auto_eval.rounds.last().context("a round was just added")?;
-        print!("{}", describe(round, master.reference().map(|c| c.name.as_str())));
+        let reference = master.reference().map(|c| c.name.as_str());
+        match args.format {
+            Output::Text => print!("{}", describe(round, reference)),
+            Output::Json => print_json(&json(round, reference, &args))?,
+        }
         Ok(())
     };
+    let text = args.format == Output::Text;
     if args.dry_run {
         let mut master = master_file::load(&args.master)?;
         master.auto_eval = auto_eval::run(&master, Utc::now());
         print(&master)?;
-        println!("dry run: {} not changed", args.master.display());
+        if text {
+            println!("dry run: {} not changed", args.master.display());
+        }
         return Ok(());
     }
     with_master(&args.master, |store| {
         workflow::auto_eval::run(store, Utc::now())?;
         print(store.master())
     })?;
-    println!("stored in {}", args.master.display());
+    if text {
+        println!("stored in {}", args.master.display());
+    }
     Ok(())
+}
+
+/// What the round did, for scripts: the round as stored, with the counts the text derives.
+fn json(r: &Round, reference: Option<&str>, args: &AutoEvalArgs) -> serde_json::Value {
+    serde_json::json!({
+        "master": args.master.display().to_string(),
+        "stored": !args.dry_run,
+        "reference": reference,
+        "round": r,
+        "candidates": r.candidates(),
+        "to_humans": r.candidates() - r.matches,
+    })
 }
 
 fn describe(r: &Round, reference: Option<&str>) -> String {

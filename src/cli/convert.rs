@@ -40,6 +40,7 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
         (None, false) => Reference::Guess,
     };
     let now = a.created.unwrap_or_else(Utc::now);
+    protest::progress::stage(&format!("Converting {}", a.old.display()), None);
     let Some(master_path) = a.master else {
         let converted = workflow::convert::master(&Os, &a.old, &a.new, reference, a.force, now)?;
         print!("{}", converted.report);

@@ -94,7 +94,7 @@ impl Modal {
             (Modal::Annotators(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
             (Modal::Plan(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
             (Modal::Export(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
-            (Modal::Merge(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
+            (Modal::Merge(d), Some(_)) => framed(ctx, |ui| d.ui(ui)),
             (Modal::Adjudication(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
             (Modal::GoTo(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
             (Modal::SaveCopy(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),

@@ -12,6 +12,9 @@ pub enum Reply {
     Close,
     /// Close, and the app carries this out.
     Then(Intent),
+    /// Stay, and run this long work on the open file off the UI thread; its result comes back
+    /// to the dialog.
+    Work(crate::work::SessionWork),
 }
 
 /// Whether the user closed a dialog: with Esc. A stray click beside it does not close it, as
