@@ -23,17 +23,29 @@ pub const GRACE: Duration = Duration::from_millis(120);
 /// What finishes the work on the UI thread.
 pub type Finish = Box<dyn FnOnce(&mut App) + Send>;
 
-/// Work a dialog asks for on the open file: it runs with the session on a worker thread, and
-/// what it returns is handed to the dialog (still in the modal slot) when it is done.
+/// What finishes a dialog's work: applied to the dialog, still in the modal slot.
+pub type ToDialog = Box<dyn FnOnce(&mut Modal) + Send>;
+
+/// Work a dialog asks for: it runs on a worker thread with the open file (if any), and what it
+/// returns is handed to the dialog when it is done.
 pub struct SessionWork {
     pub what: String,
-    pub run: Box<dyn FnOnce(&mut Session) -> Box<dyn FnOnce(&mut Modal) + Send> + Send>,
+    pub run: Box<dyn FnOnce(Option<&mut Session>) -> ToDialog + Send>,
 }
 
 impl SessionWork {
-    pub fn new(
+    /// Work on the open file (nothing happens without one).
+    pub fn new(what: impl Into<String>, run: impl FnOnce(&mut Session) -> ToDialog + Send + 'static) -> SessionWork {
+        SessionWork::any(what, move |session| match session {
+            Some(session) => run(session),
+            None => Box::new(|_| {}),
+        })
+    }
+
+    /// Work with the open file if there is one, and without one too.
+    pub fn any(
         what: impl Into<String>,
-        run: impl FnOnce(&mut Session) -> Box<dyn FnOnce(&mut Modal) + Send> + Send + 'static,
+        run: impl FnOnce(Option<&mut Session>) -> ToDialog + Send + 'static,
     ) -> SessionWork {
         SessionWork { what: what.into(), run: Box::new(run) }
     }
@@ -91,11 +103,22 @@ impl App {
         what: impl Into<String>,
         work: impl FnOnce(&mut Session) -> Finish + Send + 'static,
     ) {
-        let Some(mut session) = self.session.take() else { return };
+        if self.session.is_some() {
+            self.start_with_session(what, move |session| work(session.expect("a session was open")));
+        }
+    }
+
+    /// [`App::start_on_session`] with the open file if there is one, and without one too.
+    fn start_with_session(
+        &mut self,
+        what: impl Into<String>,
+        work: impl FnOnce(Option<&mut Session>) -> Finish + Send + 'static,
+    ) {
+        let mut session = self.session.take();
         self.start_work(what, move || {
-            let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&mut session)));
+            let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(session.as_mut())));
             Box::new(move |app: &mut App| {
-                app.session = Some(session);
+                app.session = session;
                 match applied {
                     Ok(apply) => apply(app),
                     Err(_) => app.messages.error("The work stopped unexpectedly; nothing was changed by it."),
@@ -108,7 +131,7 @@ impl App {
     /// with the result, also if the work panics.
     pub(crate) fn start_session_work(&mut self, work: SessionWork) {
         let SessionWork { what, run } = work;
-        self.start_on_session(what, move |session| {
+        self.start_with_session(what, move |session| {
             let apply = run(session);
             Box::new(move |app: &mut App| {
                 if let Some(modal) = &mut app.modal {

@@ -3,9 +3,11 @@
 //! round-trip summary. A batch is converted against its converted master, which may gain the
 //! batch's annotator and their part of a task set (`Placement`).
 
+use crate::dialogs::Modal;
 use crate::dialogs::parts::{self, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::{Dialog, Intent};
+use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::ingest::legacy::{self, FileType, Info, Reference, Report};
 use protest::session::Session;
@@ -26,6 +28,7 @@ enum ReferenceChoice {
     None,
 }
 
+#[derive(Clone)]
 pub struct LegacyDialog {
     old: PathField,
     /// The old file's metadata, for the path it was read from.
@@ -43,6 +46,7 @@ pub struct LegacyDialog {
     opened: bool,
 }
 
+#[derive(Clone)]
 struct Done {
     summary: String,
     path: PathBuf,
@@ -89,7 +93,7 @@ impl LegacyDialog {
         self.info = Some((old, info));
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: Option<&mut Session>) -> Reply {
+    pub fn ui(&mut self, ui: &mut Ui) -> Reply {
         ui.set_width(760.0);
         parts::title(ui, "Import a file of the original PROTEST tool");
         if let Some(done) = &self.done {
@@ -152,12 +156,26 @@ impl LegacyDialog {
             }
         });
         if convert {
-            match self.convert(session) {
-                Ok(done) => self.done = Some(done),
-                Err(e) => self.problem = Some(e),
-            }
+            reply = Reply::Work(self.converting());
         }
         reply
+    }
+
+    /// The conversion of the form as it is, off the UI thread (a large old master takes a
+    /// while); the summary or the problem comes back to the dialog.
+    fn converting(&self) -> SessionWork {
+        let mut form = self.clone();
+        SessionWork::any("Converting the old file", move |session| {
+            let converted = form.convert(session);
+            Box::new(move |modal| {
+                if let Modal::Legacy(dialog) = modal {
+                    match converted {
+                        Ok(done) => dialog.done = Some(done),
+                        Err(e) => dialog.problem = Some(e),
+                    }
+                }
+            })
+        })
     }
 
     fn reference_ui(&mut self, ui: &mut Ui) {

@@ -89,7 +89,7 @@ impl Modal {
             (Modal::Open(d), _) => d.ui(ctx, recent),
             (Modal::ExportTables(d), _) => d.ui(ctx),
             (Modal::AddSystem(d), Some(s)) => d.ui(ctx, s),
-            (Modal::Legacy(d), session) => framed(ctx, |ui| d.ui(ui, session)),
+            (Modal::Legacy(d), _) => framed(ctx, |ui| d.ui(ui)),
             (_, None) => Reply::Close,
             (Modal::Annotators(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
             (Modal::Plan(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
