@@ -30,8 +30,11 @@ pub type ToDialog = Box<dyn FnOnce(&mut Modal) + Send>;
 /// returns is handed to the dialog when it is done.
 pub struct SessionWork {
     pub what: String,
-    pub run: Box<dyn FnOnce(Option<&mut Session>) -> ToDialog + Send>,
+    pub run: DialogWork,
 }
+
+/// The work itself: given the open file, if any, it returns what to tell the dialog.
+pub type DialogWork = Box<dyn FnOnce(Option<&mut Session>) -> ToDialog + Send>;
 
 impl SessionWork {
     /// Work on the open file (nothing happens without one).
