@@ -32,7 +32,9 @@ pub fn run(args: AptMasterArgs) -> anyhow::Result<()> {
     if master.reference().is_none() {
         eprintln!("warning: {}: no reference translation; every candidate is case 5 or 6", args.master.display());
     }
-    print!("{}", args.format.render_all(&metrics::metrics(&master, judges).tables()));
+    protest::progress::stage("Scoring APT", None);
+    let tables = metrics::metrics(&master, judges).tables();
+    print!("{}", args.format.render_all(&tables));
     Ok(())
 }
 

@@ -105,7 +105,7 @@ pub fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
 pub fn run(command: Command, quiet: bool) -> ExitCode {
     quiet_on_broken_pipe();
     let result = match progress::Bar::for_terminal(quiet) {
-        Some(bar) => protest::progress::reporting(bar, || run_command(command)),
+        Some(bar) => bar.around_stdout(|| protest::progress::reporting(bar.clone(), || run_command(command))),
         None => run_command(command),
     };
     match result {

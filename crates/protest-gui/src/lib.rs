@@ -174,24 +174,25 @@ impl App {
         }
         let name = path.file_name().map_or(path.display().to_string(), |n| n.to_string_lossy().into_owned());
         let (disk, path) = (Arc::clone(&self.disk), path.to_path_buf());
+        let preferred = self.settings.annotators.get(&path).copied();
         // The window is there at once, saying what it opens; a large master takes seconds.
         self.start_work(format!("Opening {name}"), move || {
-            let opened = workspace::open(disk, &path);
+            let opened = workspace::open(disk, &path).map(|(file, opened)| (Session::new(file, preferred), opened));
             Box::new(move |app: &mut App| app.opened(opened))
         });
     }
 
     /// Takes the file just opened in place of the current one, or says why it could not be.
-    fn opened(&mut self, opened: protest::Result<(Box<dyn workspace::Workspace>, protest::store::Opened)>) {
+    fn opened(&mut self, opened: protest::Result<(Session, protest::store::Opened)>) {
         match opened {
-            Ok((file, opened)) => {
+            Ok((session, opened)) => {
                 if let Some(old) = self.session.take()
                     && let Err(e) = old.close()
                 {
                     self.messages.error(e.to_string());
                 }
                 self.quit_warned = false;
-                let path = file.path().to_path_buf();
+                let path = session.path().to_path_buf();
                 if opened.recovered > 0 {
                     self.messages.notice(format!(
                         "Recovered {} change{} from the journal (work saved since the file was last closed).",
@@ -207,8 +208,7 @@ impl App {
                         "Read-only: {why}. Your changes would not be saved; File › Save a copy as… makes a copy you can change."
                     ));
                 }
-                let preferred = self.settings.annotators.get(&path).copied();
-                self.session = Some(Session::new(file, preferred));
+                self.session = Some(session);
                 self.settings.opened(&path);
                 self.view = View::Browser;
                 self.browser = Browser::default();

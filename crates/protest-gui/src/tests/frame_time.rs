@@ -48,7 +48,9 @@ fn frame_time_of_the_translation_window() {
     while h.state().is_busy() {
         let frame = Instant::now();
         h.step();
-        frames.push(frame.elapsed());
+        if h.state().is_busy() {
+            frames.push(frame.elapsed()); // the frame the file arrives in is the browser's first
+        }
         std::thread::sleep(Duration::from_millis(16)); // a display's frame rate, about
     }
     frames.sort();
