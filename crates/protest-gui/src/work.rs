@@ -204,7 +204,7 @@ impl App {
                     None => {
                         ui.horizontal(|ui| {
                             ui.add_space((ui.available_width() - 240.0).max(0.0) / 2.0);
-                            ui.spinner();
+                            turning(ui, elapsed);
                             ui.label(stage);
                         });
                     }
@@ -213,10 +213,30 @@ impl App {
                 ui.label(RichText::new(format!("{elapsed:.1} s")).small().weak());
             });
         });
+        // The dialog that asked for the work is hidden meanwhile, not closed.
+        let frames = egui::Id::new(crate::dialogs::parts::WORK_FRAMES);
+        ui.ctx().data_mut(|d| *d.get_temp_mut_or_default::<u64>(frames) += 1);
         // Progress moves without input: draw again soon (a delay, not at once, so the tests'
         // `run` does not take it for an animation that never ends).
         ui.ctx().request_repaint_after(Duration::from_millis(50));
     }
+}
+
+/// A spinner turning with the time the work has taken. egui's own asks for the next frame at
+/// once; this one turns with the frames [`App::work_ui`] asks for anyway.
+fn turning(ui: &mut Ui, seconds: f32) {
+    let size = ui.spacing().interact_size.y;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    let radius = rect.height() / 2.0 - 2.0;
+    let start = seconds * std::f32::consts::TAU;
+    let end = start + 240f32.to_radians() * seconds.sin();
+    let points: Vec<egui::Pos2> = (0..=20)
+        .map(|i| {
+            let angle = start + (end - start) * i as f32 / 20.0;
+            rect.center() + radius * egui::vec2(angle.cos(), angle.sin())
+        })
+        .collect();
+    ui.painter().add(egui::Shape::line(points, egui::Stroke::new(3.0, ui.visuals().strong_text_color())));
 }
 
 #[cfg(test)]
