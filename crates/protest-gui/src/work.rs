@@ -214,7 +214,7 @@ impl App {
             });
         });
         // The dialog that asked for the work is hidden meanwhile, not closed.
-        let frames = egui::Id::new(crate::dialogs::parts::WORK_FRAMES);
+        let frames = crate::dialogs::parts::work_frames_id();
         ui.ctx().data_mut(|d| *d.get_temp_mut_or_default::<u64>(frames) += 1);
         // Progress moves without input: draw again soon (a delay, not at once, so the tests'
         // `run` does not take it for an animation that never ends).

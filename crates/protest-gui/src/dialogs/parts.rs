@@ -38,11 +38,13 @@ struct Anchor {
 }
 
 /// Where the frames drawn while long work runs are counted (`App::work_ui`).
-pub const WORK_FRAMES: &str = "frames of long work";
+pub fn work_frames_id() -> egui::Id {
+    egui::Id::unique("frames of long work")
+}
 
 /// How many frames were drawn while long work ran (the dialogs are hidden then).
 fn work_frames(ctx: &egui::Context) -> u64 {
-    ctx.data(|d| d.get_temp::<u64>(egui::Id::new(WORK_FRAMES)).unwrap_or(0))
+    ctx.data(|d| d.get_temp::<u64>(work_frames_id()).unwrap_or(0))
 }
 
 /// Shows a modal that stays where it first appeared. egui centres a modal anew every frame, so a
