@@ -5,7 +5,7 @@
 //! ignored by default:
 //!
 //! ```sh
-//! PROTEST_FRAME_MASTER=100x.master.json cargo test --release --bin protest frame_time -- --ignored --nocapture
+//! PROTEST_FRAME_MASTER=100x.master.json cargo test --release -p protest-gui frame_time -- --ignored --nocapture
 //! ```
 //!
 //! Without `PROTEST_FRAME_MASTER`, a 1× PROTEST master is generated from the sample's inputs.
