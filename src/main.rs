@@ -11,6 +11,6 @@ fn main() -> ExitCode {
     match args.command {
         None => protest_gui::run(None),
         Some(cli::Command::Open { file }) => protest_gui::run(Some(file)),
-        Some(command) => cli::run(command),
+        Some(command) => cli::run(command, args.quiet),
     }
 }

@@ -20,7 +20,7 @@ pub struct AptMasterArgs {
     /// researcher) instead of the verdict the reports use.
     #[arg(long, value_name = "WHO")]
     annotator: Option<String>,
-    /// Output format: text, csv, markdown or latex.
+    /// Output format: text, csv, markdown, latex or json (one document with every table).
     #[arg(long, short, default_value = "text")]
     format: Format,
     /// Instead of the tables, write into DIR a `protest apt` configuration per MT system
@@ -47,9 +47,9 @@ pub fn run(args: AptMasterArgs) -> anyhow::Result<()> {
     if master.reference().is_none() {
         eprintln!("warning: {}: no reference translation; every candidate is case 5 or 6", args.master.display());
     }
-    let rendered: Vec<String> =
-        metrics::metrics(&master, judges).tables().iter().map(|t| args.format.render(t)).collect();
-    print!("{}", rendered.join("\n"));
+    protest::progress::stage("Scoring APT", None);
+    let tables = metrics::metrics(&master, judges).tables();
+    print!("{}", args.format.render_all(&tables));
     Ok(())
 }
 

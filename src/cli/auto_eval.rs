@@ -1,4 +1,4 @@
-use super::with_master;
+use super::{Output, print_json, with_master};
 use anyhow::Context;
 use chrono::Utc;
 use clap::Args;
@@ -21,6 +21,9 @@ pub struct AutoEvalArgs {
     /// for a master never evaluated).
     #[arg(long, value_parser = parse_rule)]
     rule: Option<MatchRule>,
+    /// Output format: text, or json for scripts (docs/json-output.md).
+    #[arg(long, short, value_enum, default_value_t = Output::Text)]
+    format: Output,
 }
 
 fn parse_rule(name: &str) -> Result<MatchRule, String> {
@@ -34,24 +37,50 @@ fn parse_rule(name: &str) -> Result<MatchRule, String> {
 pub fn run(args: AutoEvalArgs) -> anyhow::Result<()> {
     let print = |master: &Master| -> anyhow::Result<()> {
         let round = master.auto_eval.rounds.last().context("a round was just added")?;
-        print!("{}", describe(round, master.reference().map(|c| c.name.as_str())));
-        println!("{}", precision(&Precision::of(master)));
+        let reference = master.reference().map(|c| c.name.as_str());
+        let precision = Precision::of(master);
+        match args.format {
+            Output::Text => {
+                print!("{}", describe(round, reference));
+                println!("{}", describe_precision(&precision));
+            }
+            Output::Json => print_json(&json(round, reference, &precision, &args))?,
+        }
         Ok(())
     };
+    let text = args.format == Output::Text;
     if args.dry_run {
         let mut master = master_file::load(&args.master)?;
         master.auto_eval.rule = args.rule.unwrap_or(master.auto_eval.rule);
         master.auto_eval = auto_eval::run(&master, Utc::now());
         print(&master)?;
-        println!("dry run: {} not changed", args.master.display());
+        if text {
+            println!("dry run: {} not changed", args.master.display());
+        }
         return Ok(());
     }
     with_master(&args.master, |store| {
         workflow::auto_eval::run(store, args.rule, Utc::now())?;
         print(store.master())
     })?;
-    println!("stored in {}", args.master.display());
+    if text {
+        println!("stored in {}", args.master.display());
+    }
     Ok(())
+}
+
+/// What the round did, for scripts: the round as stored, with the counts the text derives.
+fn json(r: &Round, reference: Option<&str>, precision: &Precision, args: &AutoEvalArgs) -> serde_json::Value {
+    serde_json::json!({
+        "master": args.master.display().to_string(),
+        "stored": !args.dry_run,
+        "reference": reference,
+        "round": r,
+        "candidates": r.candidates(),
+        "to_humans": r.candidates() - r.matches,
+        "matches_with_verdict": precision.matches_with_verdict,
+        "matches_judged_incorrect": precision.judged_incorrect,
+    })
 }
 
 fn describe(r: &Round, reference: Option<&str>) -> String {
@@ -80,6 +109,6 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
 }
 
 /// The match's precision as far as humans have judged the matched candidates.
-fn precision(p: &Precision) -> String {
+fn describe_precision(p: &Precision) -> String {
     format!("  judged ✗ by humans: {} of {} matches with a verdict", p.judged_incorrect, p.matches_with_verdict)
 }

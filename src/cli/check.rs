@@ -1,25 +1,48 @@
 //! `protest check FILE`: validates a master or batch, with the changes in its journal (work not yet
 //! folded into the file, e.g. after a crash), and prints what it holds. Writes nothing.
 
+use super::Output;
 use protest::model::Master;
 use protest::store::batch_file::{self, Batch};
 use protest::store::journal::Replay;
 use protest::store::load_with_journal;
 use protest::store::summary::Summary;
+use serde_json::json;
 use std::path::Path;
 
-pub fn run(file: &Path) -> anyhow::Result<()> {
+pub fn run(file: &Path, format: Output) -> anyhow::Result<()> {
     // A file that cannot be read is taken for a master, whose loading names the problem.
     if batch_file::is_batch_file(file) {
         let (batch, replay) = load_with_journal::<Batch>(file)?;
-        println!("{}: valid{}", file.display(), journal_note(&replay));
-        print!("{}", batch.summary());
-        return Ok(());
+        return match format {
+            Output::Text => {
+                println!("{}: valid{}", file.display(), journal_note(&replay));
+                print!("{}", batch.summary());
+                Ok(())
+            }
+            Output::Json => super::print_json(&checked(file, "batch", &replay, batch.summary().json())),
+        };
     }
     let (master, replay) = load_with_journal::<Master>(file)?;
-    println!("{}: valid{}", file.display(), journal_note(&replay));
-    print!("{}", Summary::of(&master));
-    Ok(())
+    match format {
+        Output::Text => {
+            println!("{}: valid{}", file.display(), journal_note(&replay));
+            print!("{}", Summary::of(&master));
+            Ok(())
+        }
+        Output::Json => super::print_json(&checked(file, "master", &replay, json!(Summary::of(&master)))),
+    }
+}
+
+/// The JSON document of a valid file: what it is, the journal's part in the counts, the counts.
+fn checked(file: &Path, kind: &str, replay: &Replay, summary: serde_json::Value) -> serde_json::Value {
+    json!({
+        "file": file.display().to_string(),
+        "valid": true,
+        "kind": kind,
+        "journal": { "changes": replay.entries.len(), "torn_tail": replay.torn_tail },
+        kind: summary,
+    })
 }
 
 /// Counts below include the journal's changes; say so, since the file alone does not hold them.

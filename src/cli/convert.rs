@@ -46,6 +46,7 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
     };
     let now = a.created.unwrap_or_else(Utc::now);
     let unknown = if a.unknown_annotator == "researcher" { Unknown::Researcher } else { Unknown::Annotator };
+    protest::progress::stage(&format!("Converting {}", a.old.display()), None);
     let Some(master_path) = a.master else {
         let converted = workflow::convert::master(&Os, &a.old, &a.new, reference, unknown, a.force, now)?;
         print!("{}", converted.report);

@@ -11,10 +11,12 @@ mod check;
 mod convert;
 mod correlate;
 mod import;
+mod man;
+mod progress;
 mod report;
 mod synth;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use protest::model::Master;
 use protest::store::Store;
 use protest::{Error, workflow};
@@ -30,6 +32,9 @@ use std::process::ExitCode;
 pub struct Args {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Draw no progress on stderr (it is drawn only when stderr is a terminal anyway).
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -46,6 +51,9 @@ pub enum Command {
     Check {
         /// The file to check.
         file: PathBuf,
+        /// Output format: text, or json for scripts (docs/json-output.md).
+        #[arg(long, short, value_enum, default_value_t = Output::Text)]
+        format: Output,
     },
     /// Add a new MT system's output to a master: tokenised, word-aligned, one candidate per example.
     AddSystem(Box<add_system::AddSystemArgs>),
@@ -69,26 +77,36 @@ pub enum Command {
     Convert(convert::ConvertArgs),
     /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
     Synth(Box<synth::SynthArgs>),
+    /// Print the completion script of a shell (bash, zsh or fish) for `protest`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), or write one page per command to a folder.
+    Man(man::ManArgs),
 }
 
-/// Runs a headless subcommand; errors go to stderr with a non-zero exit code.
-pub fn run(command: Command) -> ExitCode {
+/// What a command prints on stdout: text to read, or JSON for scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Output {
+    Text,
+    Json,
+}
+
+/// Prints a JSON document on stdout, pretty, ending with a newline.
+pub fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
+}
+
+/// Runs a headless subcommand; errors go to stderr with a non-zero exit code. What the library
+/// reports of long work is drawn on stderr when it is a terminal, unless `quiet`.
+pub fn run(command: Command, quiet: bool) -> ExitCode {
     quiet_on_broken_pipe();
-    let result = match command {
-        Command::Open { .. } => unreachable!("the GUI handles open"),
-        Command::Import(args) => import::run(*args),
-        Command::AddSystem(args) => add_system::run(*args),
-        Command::Check { file } => check::run(&file),
-        Command::Annotator(args) => annotator::run(args),
-        Command::Batch(args) => batch::run(args),
-        Command::AutoEval(args) => auto_eval::run(args),
-        Command::Report(args) => report::run(args),
-        Command::Convert(args) => convert::run(args),
-        Command::Apt(args) => apt::run(args),
-        Command::Autoprf(args) => autoprf::run(args),
-        Command::AptMaster(args) => apt_master::run(args),
-        Command::Correlate(args) => correlate::run(args),
-        Command::Synth(args) => synth::run(*args),
+    let result = match progress::Bar::for_terminal(quiet) {
+        Some(bar) => bar.around_stdout(|| protest::progress::reporting(bar.clone(), || run_command(command))),
+        None => run_command(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -101,6 +119,35 @@ pub fn run(command: Command) -> ExitCode {
             eprintln!("error: {e:#}{remedy}");
             ExitCode::FAILURE
         }
+    }
+}
+
+fn run_command(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Open { .. } => unreachable!("the GUI handles open"),
+        Command::Import(args) => import::run(*args),
+        Command::AddSystem(args) => add_system::run(*args),
+        Command::Check { file, format } => check::run(&file, format),
+        Command::Annotator(args) => annotator::run(args),
+        Command::Batch(args) => batch::run(args),
+        Command::AutoEval(args) => auto_eval::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Convert(args) => convert::run(args),
+        Command::Apt(args) => apt::run(args),
+        Command::Autoprf(args) => autoprf::run(args),
+        Command::AptMaster(args) => apt_master::run(args),
+        Command::Correlate(args) => correlate::run(args),
+        Command::Synth(args) => synth::run(*args),
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut <Args as clap::CommandFactory>::command(),
+                "protest",
+                &mut std::io::stdout(),
+            );
+            Ok(())
+        }
+        Command::Man(args) => man::run(args),
     }
 }
 

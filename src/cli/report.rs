@@ -7,7 +7,7 @@ use std::path::PathBuf;
 pub struct ReportArgs {
     /// The master to report on.
     master: PathBuf,
-    /// Output format: text, csv, markdown or latex.
+    /// Output format: text, csv, markdown, latex or json (one document with every table).
     #[arg(long, short, default_value = "text")]
     format: Format,
     /// Only this table (repeat for several). All by default.
@@ -26,8 +26,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     };
     match args.output {
         None => {
-            let rendered: Vec<String> = tables.iter().map(|t| args.format.render(t)).collect();
-            print!("{}", rendered.join("\n"));
+            print!("{}", args.format.render_all(&tables));
         }
         Some(dir) => {
             for path in report::write_tables(&dir, &tables, args.format)? {

@@ -20,6 +20,7 @@ mod panels;
 pub mod settings;
 mod style;
 mod views;
+mod work;
 
 #[cfg(test)]
 mod tests;
@@ -110,6 +111,8 @@ pub struct App {
     disk: Arc<dyn Disk>,
     /// The user was told that quitting now loses changes not saved, and may quit again.
     quit_warned: bool,
+    /// Long work running on a worker thread (opening a file, exporting…), if any.
+    work: Option<work::Work>,
 }
 
 impl App {
@@ -141,6 +144,7 @@ impl App {
             keyboard_taken: false,
             disk,
             quit_warned: false,
+            work: None,
         };
         let last = app.settings.last_file().filter(|p| p.exists()).map(Path::to_path_buf);
         match file.or(last) {
@@ -168,15 +172,27 @@ impl App {
             self.view = View::Browser;
             return;
         }
-        match workspace::open(Arc::clone(&self.disk), path) {
-            Ok((file, opened)) => {
+        let name = path.file_name().map_or(path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let (disk, path) = (Arc::clone(&self.disk), path.to_path_buf());
+        let preferred = self.settings.annotators.get(&path).copied();
+        // The window is there at once, saying what it opens; a large master takes seconds.
+        self.start_work(format!("Opening {name}"), move || {
+            let opened = workspace::open(disk, &path).map(|(file, opened)| (Session::new(file, preferred), opened));
+            Box::new(move |app: &mut App| app.opened(opened))
+        });
+    }
+
+    /// Takes the file just opened in place of the current one, or says why it could not be.
+    fn opened(&mut self, opened: protest::Result<(Session, protest::store::Opened)>) {
+        match opened {
+            Ok((session, opened)) => {
                 if let Some(old) = self.session.take()
                     && let Err(e) = old.close()
                 {
                     self.messages.error(e.to_string());
                 }
                 self.quit_warned = false;
-                let path = file.path().to_path_buf();
+                let path = session.path().to_path_buf();
                 if opened.recovered > 0 {
                     self.messages.notice(format!(
                         "Recovered {} change{} from the journal (work saved since the file was last closed).",
@@ -192,8 +208,7 @@ impl App {
                         "Read-only: {why}. Your changes would not be saved; File › Save a copy as… makes a copy you can change."
                     ));
                 }
-                let preferred = self.settings.annotators.get(&path).copied();
-                self.session = Some(Session::new(file, preferred));
+                self.session = Some(session);
                 self.settings.opened(&path);
                 self.view = View::Browser;
                 self.browser = Browser::default();
@@ -209,6 +224,12 @@ impl App {
         let ctx = ui.ctx().clone();
         if !std::mem::replace(&mut self.styled, true) {
             style::apply(&ctx, self.settings.theme);
+        }
+        self.poll_work();
+        if self.work.is_some() {
+            // Closing now waits for the work (`shutdown`), then closes the file as usual.
+            self.work_ui(ui);
+            return;
         }
         if ctx.input(|i| i.viewport().close_requested()) && !self.may_close {
             self.viewport.push(ViewportCommand::CancelClose);
@@ -260,6 +281,9 @@ impl App {
             ctx.send_viewport_cmd(command);
         }
         self.keyboard_taken = keyboard_taken(&ctx);
+        if self.work.is_some() {
+            ctx.request_repaint(); // work started this frame: show its progress
+        }
     }
 
     /// The dialog open, if any; what it asks for once it closes is carried out.
@@ -273,11 +297,13 @@ impl App {
                 self.modal = None;
                 self.dispatch(ctx, intent);
             }
+            Reply::Work(work) => self.start_session_work(work),
         }
     }
 
     /// Stores what is left and closes the file (the window is closing).
     pub fn shutdown(&mut self) {
+        self.finish_work();
         self.store_due_remarks(None);
         let Some(session) = self.session.take() else { return };
         let lost = session.not_saved().map_or(0, |n| n.changes);

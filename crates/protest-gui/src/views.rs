@@ -6,6 +6,7 @@ use crate::App;
 use crate::intent::Intent;
 use crate::navigation::View;
 use crate::panels::overview::{self, Side};
+use crate::panels::report::ReportView;
 use crate::panels::translation;
 use egui::Ui;
 use protest::annotate::edit::Edit;
@@ -95,6 +96,16 @@ impl App {
     }
 
     pub(crate) fn report_ui(&mut self, ui: &mut Ui) {
+        // Computing the report on a large master takes a while: off the UI thread.
+        if let Some(session) = &self.session
+            && self.report.stale(session)
+        {
+            let judges = self.report.judges;
+            self.start_on_session("Computing the report", move |session| {
+                let computed = ReportView::compute(session, judges);
+                Box::new(move |app: &mut App| app.report.set(computed))
+            });
+        }
         let mut intent = None;
         egui::CentralPanel::default().show(ui, |ui| {
             let Some(session) = &self.session else { return };

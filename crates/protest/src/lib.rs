@@ -21,6 +21,8 @@
 //! - [`workflow`]: every operation a researcher runs on a master, all or nothing;
 //! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved.
 //!
+//! Long work says how far it has come through [`progress`], to whichever shell listens.
+//!
 //! The domain rules the code relies on are written out in `docs/domain.md`.
 
 pub mod annotate;
@@ -29,6 +31,7 @@ pub mod error;
 pub mod ingest;
 pub mod metrics;
 pub mod model;
+pub mod progress;
 pub mod session;
 pub mod store;
 pub mod workflow;

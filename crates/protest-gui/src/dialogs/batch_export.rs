@@ -1,8 +1,10 @@
 //! Batches › Export batches (`workflow::export`): a task set, who gets each part, the folder;
 //! writes one batch file per part and lists them.
 
+use crate::dialogs::Modal;
 use crate::dialogs::parts::{self, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
+use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::batches::export;
 use protest::batches::plan::IAA_LABEL;
@@ -56,7 +58,7 @@ impl BatchExportDialog {
         ts.tasks.iter().filter(|t| t.label != IAA_LABEL).map(|t| t.candidates.len() + iaa).collect()
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+    pub fn ui(&mut self, ui: &mut Ui, session: &Session) -> Reply {
         ui.set_width(640.0);
         parts::title(ui, "Export batches");
         if !self.written.is_empty() {
@@ -114,10 +116,11 @@ impl BatchExportDialog {
         parts::problem(ui, self.problem.as_deref());
         let mut reply = Reply::Stay;
         ui.horizontal(|ui| {
-            if ui.button(RichText::new("Export").strong()).clicked()
-                && let Err(e) = self.export(session)
-            {
-                self.problem = Some(e);
+            if ui.button(RichText::new("Export").strong()).clicked() {
+                match self.export() {
+                    Ok(work) => reply = Reply::Work(work),
+                    Err(e) => self.problem = Some(e),
+                }
             }
             if ui.button("Cancel").clicked() {
                 reply = Reply::Close;
@@ -126,16 +129,27 @@ impl BatchExportDialog {
         reply
     }
 
-    fn export(&mut self, session: &mut Session) -> Result<(), String> {
+    /// The export, to run off the UI thread (a large master takes seconds); the files written
+    /// or the refusal come back to the dialog.
+    fn export(&mut self) -> Result<SessionWork, String> {
         let task_set = self.task_set.ok_or("Choose a task set.")?;
         let folder = self.folder.folder()?;
         // No names at all: the library's choice (each part's annotator, then the free ones).
         let names = if self.names.iter().all(|n| n.trim().is_empty()) { Vec::new() } else { self.names.clone() };
         let exporting = Exporting { task_set, names, folder, replace: self.replace, created: chrono::Utc::now() };
-        let exported =
-            session.run(|store| workflow::export::run(store, &exporting)).map_err(|e| parts::failed(&e, REPLACE))?;
-        self.written = exported.files;
-        Ok(())
+        self.problem = None;
+        Ok(SessionWork::new("Exporting the batches", move |session| {
+            let exported =
+                session.run(|store| workflow::export::run(store, &exporting)).map_err(|e| parts::failed(&e, REPLACE));
+            Box::new(move |modal| {
+                if let Modal::Export(dialog) = modal {
+                    match exported {
+                        Ok(exported) => dialog.written = exported.files,
+                        Err(problem) => dialog.problem = Some(problem),
+                    }
+                }
+            })
+        }))
     }
 
     fn written_ui(&mut self, ui: &mut Ui) -> Reply {

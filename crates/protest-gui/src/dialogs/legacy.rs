@@ -4,9 +4,11 @@
 //! against its converted master, which may gain the batch's annotator and their part of a task
 //! set (`Placement`).
 
+use crate::dialogs::Modal;
 use crate::dialogs::parts::{self, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::{Dialog, Intent};
+use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::ingest::legacy::{self, FileType, Info, Reference, Report, Unknown};
 use protest::session::Session;
@@ -28,6 +30,7 @@ enum ReferenceChoice {
     None,
 }
 
+#[derive(Clone)]
 pub struct LegacyDialog {
     old: PathField,
     /// The old file's metadata, for the path it was read from.
@@ -49,6 +52,7 @@ pub struct LegacyDialog {
     opened: bool,
 }
 
+#[derive(Clone)]
 struct Done {
     summary: String,
     path: PathBuf,
@@ -97,7 +101,7 @@ impl LegacyDialog {
         self.info = Some((old, info));
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: Option<&mut Session>) -> Reply {
+    pub fn ui(&mut self, ui: &mut Ui) -> Reply {
         // The summary's table lines are wide; the form is not.
         ui.set_width(if self.preview.is_some() || self.done.is_some() { 940.0 } else { 760.0 });
         parts::title(ui, "Import a file of the original PROTEST tool");
@@ -105,7 +109,7 @@ impl LegacyDialog {
             return done_ui(ui, done);
         }
         if self.preview.is_some() {
-            return self.preview_ui(ui, session);
+            return self.preview_ui(ui);
         }
         if self.opened {
             let name = self.old.path().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
@@ -164,16 +168,13 @@ impl LegacyDialog {
             }
         });
         if convert {
-            match self.preview(session.as_deref()) {
-                Ok(summary) => self.preview = Some(summary),
-                Err(e) => self.problem = Some(e),
-            }
+            reply = Reply::Work(self.previewing());
         }
         reply
     }
 
     /// The summary of what the conversion gives, with nothing written yet.
-    fn preview_ui(&mut self, ui: &mut Ui, session: Option<&mut Session>) -> Reply {
+    fn preview_ui(&mut self, ui: &mut Ui) -> Reply {
         let target = self.target.path().map(|t| t.display().to_string()).unwrap_or_default();
         parts::done(ui, &format!("Nothing is written yet. What the old file has and what it becomes in {target}:"));
         summary_ui(ui, self.preview.as_deref().unwrap_or_default());
@@ -193,10 +194,7 @@ impl LegacyDialog {
             self.problem = None;
         }
         if write {
-            match self.convert(session) {
-                Ok(done) => self.done = Some(done),
-                Err(e) => self.problem = Some(e),
-            }
+            reply = Reply::Work(self.converting());
         }
         reply
     }
@@ -239,6 +237,40 @@ impl LegacyDialog {
 
     fn unknown(&self) -> Unknown {
         if self.nameless_mine { Unknown::Researcher } else { Unknown::Annotator }
+    }
+
+    /// The summary of the form as it is, worked out off the UI thread (a large old master takes
+    /// a while); nothing is written.
+    fn previewing(&self) -> SessionWork {
+        let form = self.clone();
+        SessionWork::any("Reading the old file", move |session| {
+            let previewed = form.preview(session.as_deref());
+            Box::new(move |modal| {
+                if let Modal::Legacy(dialog) = modal {
+                    match previewed {
+                        Ok(summary) => (dialog.preview, dialog.problem) = (Some(summary), None),
+                        Err(e) => dialog.problem = Some(e),
+                    }
+                }
+            })
+        })
+    }
+
+    /// The conversion of the form as it is, off the UI thread; the summary or the problem comes
+    /// back to the dialog.
+    fn converting(&self) -> SessionWork {
+        let mut form = self.clone();
+        SessionWork::any("Converting the old file", move |session| {
+            let converted = form.convert(session);
+            Box::new(move |modal| {
+                if let Modal::Legacy(dialog) = modal {
+                    match converted {
+                        Ok(done) => dialog.done = Some(done),
+                        Err(e) => dialog.problem = Some(e),
+                    }
+                }
+            })
+        })
     }
 
     fn reference_ui(&mut self, ui: &mut Ui) {

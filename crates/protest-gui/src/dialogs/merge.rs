@@ -2,8 +2,10 @@
 //! would change, confirm before records are replaced. All or nothing: any refusal (naming the
 //! file) stops the whole import.
 
+use crate::dialogs::Modal;
 use crate::dialogs::parts::{self, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
+use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::batches::merge::{self, Incoming, Merge};
 use protest::model::Master;
@@ -51,7 +53,7 @@ impl MergeDialog {
         MergeDialog { files: PathField::many(batches), check: true, ..MergeDialog::default() }
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+    pub fn ui(&mut self, ui: &mut Ui) -> Reply {
         ui.set_width(760.0);
         parts::title(ui, "Import annotated batches");
         if let Some(merged) = &self.merged {
@@ -97,16 +99,13 @@ impl MergeDialog {
             self.checked = None;
             self.check = true;
         }
+        let mut reply = Reply::Stay;
         if std::mem::take(&mut self.check) {
             self.problem = None;
-            match check(session, &self.files.paths()) {
-                Ok(checked) => self.checked = Some(checked),
-                Err(e) => self.problem = Some(e),
-            }
+            reply = Reply::Work(check(self.files.paths()));
         }
         ui.add_space(6.0);
         parts::problem(ui, self.problem.as_deref());
-        let mut reply = Reply::Stay;
         let mut merge = false;
         if let Some((_, prepared)) = &self.checked {
             reports(ui, prepared);
@@ -129,8 +128,8 @@ impl MergeDialog {
                 merge = ui.button(RichText::new(format!("Merge {new} new records")).strong()).clicked();
             }
         }
-        if merge {
-            self.merge(session);
+        if merge && let Some(work) = self.merge() {
+            reply = Reply::Work(work);
         }
         ui.add_space(4.0);
         if ui.button("Cancel").clicked() {
@@ -139,25 +138,47 @@ impl MergeDialog {
         reply
     }
 
-    fn merge(&mut self, session: &mut Session) {
-        let Some((incoming, _)) = &self.checked else { return };
-        // Prepared again on the master as it is now: the same result unless it changed meanwhile.
-        // The user saw what would be replaced and confirmed it with the button.
-        match session.run(|store| workflow::merge::run(store, incoming, true)) {
-            Ok(merged) => {
-                self.merged = Some(format!(
-                    "Merged {} records from {} batch files into the master.",
-                    merged.written(),
-                    incoming.len()
-                ))
-            }
-            Err(e) => self.problem = Some(parts::failed(&e, "")),
-        }
+    /// The merge, to run off the UI thread; what it did or the refusal comes back to the dialog.
+    fn merge(&mut self) -> Option<SessionWork> {
+        let (incoming, _) = self.checked.as_ref()?;
+        let incoming = incoming.clone();
+        Some(SessionWork::new("Merging the batches", move |session| {
+            // Prepared again on the master as it is now: the same result unless it changed
+            // meanwhile. The user saw what would be replaced and confirmed it with the button.
+            let merged = session.run(|store| workflow::merge::run(store, &incoming, true));
+            let files = incoming.len();
+            Box::new(move |modal| {
+                let Modal::Merge(dialog) = modal else { return };
+                match merged {
+                    Ok(merged) => {
+                        dialog.merged = Some(format!(
+                            "Merged {} records from {files} batch files into the master.",
+                            merged.written()
+                        ))
+                    }
+                    Err(e) => dialog.problem = Some(parts::failed(&e, "")),
+                }
+            })
+        }))
     }
 }
 
-/// Reads the batches (with any work still in their journals) and works out the merge.
-fn check(session: &Session, paths: &[PathBuf]) -> Result<(Vec<Incoming>, Merge), String> {
+/// Reads the batches (with any work still in their journals) and works out the merge, off the
+/// UI thread; the result comes back to the dialog.
+fn check(paths: Vec<PathBuf>) -> SessionWork {
+    SessionWork::new("Reading the batches", move |session| {
+        let checked = checked(session, &paths);
+        Box::new(move |modal| {
+            let Modal::Merge(dialog) = modal else { return };
+            match checked {
+                Ok(checked) => dialog.checked = Some(checked),
+                Err(e) => dialog.problem = Some(e),
+            }
+        })
+    })
+}
+
+fn checked(session: &Session, paths: &[PathBuf]) -> Result<(Vec<Incoming>, Merge), String> {
     if paths.is_empty() {
         return Err("Type or choose the batch files first.".into());
     }

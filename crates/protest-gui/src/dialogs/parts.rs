@@ -12,6 +12,9 @@ pub enum Reply {
     Close,
     /// Close, and the app carries this out.
     Then(Intent),
+    /// Stay, and run this long work on the open file off the UI thread; its result comes back
+    /// to the dialog.
+    Work(crate::work::SessionWork),
 }
 
 /// Whether the user closed a dialog: with Esc. A stray click beside it does not close it, as
@@ -29,6 +32,19 @@ struct Anchor {
     first: u64,
     last: u64,
     top: Option<f32>,
+    /// [`work_frames`] when it was last shown: frames of long work it asked for hide it without
+    /// closing it.
+    work_frames: u64,
+}
+
+/// Where the frames drawn while long work runs are counted (`App::work_ui`).
+pub fn work_frames_id() -> egui::Id {
+    egui::Id::unique("frames of long work")
+}
+
+/// How many frames were drawn while long work ran (the dialogs are hidden then).
+fn work_frames(ctx: &egui::Context) -> u64 {
+    ctx.data(|d| d.get_temp::<u64>(work_frames_id()).unwrap_or(0))
 }
 
 /// Shows a modal that stays where it first appeared. egui centres a modal anew every frame, so a
@@ -37,12 +53,15 @@ struct Anchor {
 pub fn show_anchored<T>(ctx: &egui::Context, modal: Modal, content: impl FnOnce(&mut Ui) -> T) -> ModalResponse<T> {
     let key = modal.area.layer().id.with("anchor");
     let now = ctx.cumulative_pass_nr();
+    let work_frames = work_frames(ctx);
     let anchor = ctx.data_mut(|d| {
         let a = d.get_temp_mut_or_default::<Anchor>(key);
-        if a.last + 1 < now || a.last > now {
-            *a = Anchor { first: now, last: now, top: None }; // opened afresh
+        let hidden = work_frames.saturating_sub(a.work_frames); // by its own work, not closed
+        if a.last + 1 + hidden < now || a.last > now {
+            *a = Anchor { first: now, last: now, top: None, work_frames }; // opened afresh
         }
         a.last = now;
+        a.work_frames = work_frames;
         *a
     });
     let content_top = ctx.content_rect().top();

@@ -3,8 +3,10 @@
 //! would get; *Store the task set* saves it in the master. Task sets nothing was given out from
 //! can be replaced (same name) or removed.
 
+use crate::dialogs::Modal;
 use crate::dialogs::parts::{self, Reply};
 use crate::intent::{Dialog, Intent};
+use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::batches::plan::{self, Plan, PlanError, Request, Row};
 use protest::model::{CorpusId, Master};
@@ -163,14 +165,25 @@ impl PlanDialog {
             }
         });
         if store && let Some(planning) = self.planning() {
-            // Planned again on the master as it is when stored, so the id is the next free one.
-            match session.run(|store| task_sets::run(store, &planning)) {
-                Ok(planned) => {
-                    let ts = &planned.plan.task_set;
-                    self.stored = Some(format!("Stored “{}” as task set {}.", ts.name, ts.id));
-                }
-                Err(e) => self.problem = Some(parts::failed(&e, "")),
-            }
+            // Off the UI thread: storing saves the master, seconds for a large one.
+            reply = Reply::Work(SessionWork::new("Storing the task set", move |session| {
+                // Planned again on the master as it is when stored, so the id is the next free one.
+                let stored = session.run(|store| task_sets::run(store, &planning)).map_or_else(
+                    |e| Err(parts::failed(&e, "")),
+                    |planned| {
+                        let ts = &planned.plan.task_set;
+                        Ok(format!("Stored “{}” as task set {}.", ts.name, ts.id))
+                    },
+                );
+                Box::new(move |modal| {
+                    if let Modal::Plan(dialog) = modal {
+                        match stored {
+                            Ok(stored) => dialog.stored = Some(stored),
+                            Err(problem) => dialog.problem = Some(problem),
+                        }
+                    }
+                })
+            }));
         }
         parts::problem(ui, self.problem.as_deref());
         self.task_sets(ui, session);

@@ -18,11 +18,12 @@ enum Target {
 }
 
 /// The formats offered, spreadsheets first.
-const FORMATS: [(Format, &str); 4] = [
+const FORMATS: [(Format, &str); 5] = [
     (Format::Csv, "CSV (spreadsheets)"),
     (Format::Markdown, "Markdown"),
     (Format::Latex, "LaTeX"),
     (Format::Text, "Text (as printed)"),
+    (Format::Json, "JSON (scripts)"),
 ];
 
 pub struct ExportDialog {

@@ -17,7 +17,7 @@ use protest::session::Session;
 use std::path::PathBuf;
 
 /// The report as computed for one state of the master.
-struct Computed {
+pub(crate) struct Computed {
     key: Key,
     /// Every table of `protest report`, in its order.
     tables: Vec<Table>,
@@ -65,8 +65,8 @@ impl ReportView {
         self.computed.as_ref().map_or(&[][..], |c| &c.tables[..])
     }
 
-    /// The report for the session's master as it is now, computed only if it changed.
-    fn refresh(&mut self, session: &Session) -> &Computed {
+    /// Whether the report must be computed (again) for the session's master as it is now.
+    pub(crate) fn stale(&mut self, session: &Session) -> bool {
         // An annotator removed since they were chosen: back to the verdict.
         if let Judges::Annotator(a) = self.judges
             && !a.is_researcher()
@@ -75,16 +75,33 @@ impl ReportView {
             self.judges = Judges::Verdicts;
         }
         let key = Key::of(session, self.judges);
-        if self.computed.as_ref().is_none_or(|c| c.key != key) {
-            let master = session.master();
-            let scores = scores::scores(master);
-            self.computed = Some(Computed {
-                key,
-                tables: report::tables_judged_by(master, TABLES, self.judges),
-                groups: scores.chart_groups(master),
-                scores,
-            });
-            self.computations += 1;
+        self.computed.as_ref().is_none_or(|c| c.key != key)
+    }
+
+    /// The report of the session's master, its APT tables set against `judges`: the work of
+    /// [`ReportView::stale`] being true, done off the UI thread on a large master.
+    pub(crate) fn compute(session: &Session, judges: Judges) -> Computed {
+        let key = Key::of(session, judges);
+        let master = session.master();
+        let scores = scores::scores(master);
+        Computed {
+            key,
+            tables: report::tables_judged_by(master, TABLES, judges),
+            groups: scores.chart_groups(master),
+            scores,
+        }
+    }
+
+    /// Keeps the report just computed.
+    pub(crate) fn set(&mut self, computed: Computed) {
+        self.computed = Some(computed);
+        self.computations += 1;
+    }
+
+    /// The report for the session's master as it is now, computed only if it changed.
+    fn refresh(&mut self, session: &Session) -> &Computed {
+        if self.stale(session) {
+            self.set(ReportView::compute(session, self.judges));
         }
         self.computed.as_ref().expect("computed above")
     }

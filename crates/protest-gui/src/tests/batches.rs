@@ -170,7 +170,7 @@ fn a_click_beside_a_dialog_keeps_it_and_what_was_typed_esc_closes_it() {
             pressed,
             modifiers: Modifiers::NONE,
         });
-        h.run();
+        h.settle();
     }
     assert!(h.state().modal.is_some());
     assert_eq!(h.get_by_label("Seed").value().as_deref(), Some("4242"));
@@ -207,10 +207,10 @@ fn the_plan_dialog_previews_the_counts_and_stores_the_task_set() {
     );
     assert!(h.query_by_label(&text).is_some(), "the preview says: {text}");
     h.get_all_by_role_and_label(egui::accesskit::Role::Button, "none").next().unwrap().click(); // the translations'
-    h.run();
+    h.settle();
     assert!(h.query_by_label_contains("Nothing to plan: choose at least one translation corpus").is_some());
     h.get_all_by_role_and_label(egui::accesskit::Role::Button, "all").next().unwrap().click();
-    h.run();
+    h.settle();
     assert!(h.query_by_label(&text).is_some());
     click(&mut h, "Store “Task set 1” in the master");
     assert!(h.query_by_label("Stored “Task set 1” as task set 1.").is_some());
@@ -246,6 +246,31 @@ fn the_export_dialog_writes_a_batch_per_part_and_asks_before_replacing() {
     click(&mut h, "Replace batch files that exist");
     click(&mut h, "Export");
     assert!(batch_file::load(&files[0]).is_ok());
+}
+
+#[test]
+fn an_export_runs_off_the_ui_thread_and_nothing_else_starts_meanwhile() {
+    let f = tiny();
+    plan_task_set(&f.path, 2, 0);
+    let mut h = harness(&f.path, None);
+    open_menu(&mut h, "Batches", "Export batches…");
+    type_into(&mut h, "Part 1", "Anna");
+    type_into(&mut h, "Part 2", "Ben");
+    crate::work::hold(true);
+    h.get_by_label("Export").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label("Exporting the batches…").is_some(), "says what it does");
+    assert!(h.query_by_label("Batches").is_none() && h.query_by_label("Export").is_none(), "nothing to start");
+    assert!(h.state().session.is_none(), "the open file is with the work");
+    crate::work::hold(false);
+    while h.state().is_busy() {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.settle();
+    assert!(h.query_by_label("Wrote 2 batch files:").is_some(), "the dialog shows what was written");
+    assert!(batch_file::load(&f.path.parent().unwrap().join("tiny.batch-1-anna.json")).is_ok());
 }
 
 /// The merge dialog for these files, checked.

@@ -44,7 +44,7 @@ fn merged_sample() -> Fixture {
 fn tall_harness(path: &Path) -> Harness<'static, App> {
     let mut h = harness(path, None);
     h.set_size(Vec2::new(1400.0, 1600.0));
-    h.run();
+    h.settle();
     h
 }
 
@@ -148,12 +148,12 @@ fn the_metrics_section_sets_apt_against_the_human_verdicts() {
     assert_ne!(anna_tables, report::tables(&master, Section::Metrics.tables()), "the choice matters");
     click(&mut h, "Human judgements:");
     click(&mut h, "Anna's own");
-    h.run();
+    h.settle();
     assert_eq!(h.state().report.judges, Judges::Annotator(anna));
     shows_tables(&h, anna_tables);
     click(&mut h, "Human judgements:");
     click(&mut h, "the verdict (adjudicator, researcher, annotators)");
-    h.run();
+    h.settle();
     shows_the_library_tables(&h, &f.path, Section::Metrics);
 
     // A judgement changes the human side: the researcher judges a pronoun wrong.
@@ -232,7 +232,7 @@ fn check_and_wait(h: &mut Harness<App>) {
         assert!(started.elapsed() < Duration::from_secs(120), "the worker did not finish");
         std::thread::sleep(Duration::from_millis(20));
     }
-    h.run();
+    h.settle();
 }
 
 #[test]

@@ -161,7 +161,7 @@ fn anna_batch(size: Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
         .unwrap();
     let mut h = harness(&path, None);
     h.set_size(size);
-    h.run();
+    h.settle();
     press(&mut h, Key::Enter);
     (dir, h)
 }
@@ -240,7 +240,7 @@ fn the_header_does_not_overlap_itself_at_any_window_size() {
     ];
     for size in [Vec2::new(760.0, 480.0), Vec2::new(1024.0, 700.0), Vec2::new(1280.0, 820.0)] {
         h.set_size(size);
-        h.run();
+        h.settle();
         header_fits(&h, &labels, size);
     }
 }
@@ -258,7 +258,7 @@ fn enter_in_the_empty_tag_field_adds_nothing_and_backspace_takes_back_the_last_t
     press(&mut h, Key::ArrowDown);
     press(&mut h, Key::Enter);
     h.get_by_label("Tags").type_text("my_tag");
-    h.run();
+    h.settle();
     press(&mut h, Key::Enter);
     let tags = |h: &Harness<App>| {
         let _ = h;
@@ -269,7 +269,7 @@ fn enter_in_the_empty_tag_field_adds_nothing_and_backspace_takes_back_the_last_t
     assert_eq!(tags(&h), Some(vec!["bad_translation".to_owned()]), "the last tag shown goes");
     // Typed text is edited by Backspace as usual.
     h.get_by_label("Tags").type_text("ab");
-    h.run();
+    h.settle();
     press(&mut h, Key::Backspace);
     assert_eq!(h.get_by_label("Tags").value().as_deref(), Some("a"));
     assert_eq!(tags(&h), Some(vec!["bad_translation".to_owned()]));
@@ -280,11 +280,11 @@ fn names_typed_one_after_the_other_with_enter_are_all_added() {
     let f = tiny_with_anna();
     let mut h = harness(&f.path, None);
     h.get_by_label("Batches").click();
-    h.run();
+    h.settle();
     click(&mut h, "Annotators…");
     for name in ["Ben", "Clara"] {
         h.get_by_label("Add an annotator").type_text(name);
-        h.run();
+        h.settle();
         press(&mut h, Key::Enter);
     }
     let names: Vec<String> = saved(&f.path).annotators.iter().map(|a| a.name.clone()).collect();
@@ -299,7 +299,7 @@ fn arrow_keys_choose_a_category_and_enter_opens_its_new_examples() {
     // A focused button (here by accessibility, as Tab or a click on a drop-down would) takes
     // Enter, but not the arrows.
     h.get_by_label("Start annotating").focus();
-    h.run();
+    h.settle();
     // The rows shown: the anaphoric one, the pleonastic one, deictic singular "you".
     press(&mut h, Key::ArrowDown);
     press(&mut h, Key::ArrowDown);
@@ -389,14 +389,14 @@ fn messages_float_over_the_window_without_moving_it() {
     assert!(h.query_by_label("Nothing to undo.").is_some());
     h.state_mut().messages.error("Could not save: the disk is full");
     h.state_mut().messages.notice("Read-only: another window has this file open.");
-    h.run();
+    h.settle();
     assert!(h.query_by_label("Could not save: the disk is full").is_some());
     assert_eq!(h.get_by_label("Start annotating").rect(), heading);
     assert_eq!(h.get_by_label(PLEONASTIC_NEW).rect(), row);
     // Errors and notices stay until dismissed; the last action's message goes by itself.
     for _ in 0..2 {
         h.get_all_by_label("Dismiss message").next().unwrap().click();
-        h.run();
+        h.settle();
     }
     assert!(h.query_by_label("Could not save: the disk is full").is_none());
     let messages = &h.state().messages;
@@ -437,7 +437,7 @@ fn the_category_browser_fits_the_smallest_window() {
     let labels = ["Start annotating", "Only those needing a human", "Translation:", "Translation corpus"];
     for size in [Vec2::new(760.0, 480.0), Vec2::new(1024.0, 700.0)] {
         h.set_size(size);
-        h.run();
+        h.settle();
         let rects: Vec<(&str, egui::Rect)> = labels.iter().map(|&l| (l, h.get_by_label(l).rect())).collect();
         for (i, (a, ra)) in rects.iter().enumerate() {
             assert!(ra.left() >= 0.0 && ra.right() <= size.x, "{size:?}: {a} {ra:?} is cut off");

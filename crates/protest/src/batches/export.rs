@@ -148,7 +148,15 @@ pub fn export(
 ) -> Result<Vec<Batch>, ExportError> {
     let mut draft = master.clone();
     let parts = assign(&mut draft, task_set, names)?;
-    let batches = parts.iter().map(|p| build(&draft, task_set, p.annotator, created)).collect::<Result<_, _>>()?;
+    crate::progress::stage("Making the batches", Some(parts.len() as u64));
+    let batches = parts
+        .iter()
+        .map(|p| {
+            let batch = build(&draft, task_set, p.annotator, created);
+            crate::progress::advance(1);
+            batch
+        })
+        .collect::<Result<_, _>>()?;
     *master = draft;
     Ok(batches)
 }

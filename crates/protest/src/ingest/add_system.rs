@@ -90,6 +90,7 @@ pub fn prepare_file(master: &Master, name: &str, path: &Path, options: &Options)
 /// Checks, tokenises and aligns a system's output for `master`, and builds its candidates.
 pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -> Result<NewSystem> {
     let origin = output.origin;
+    crate::progress::stage(&format!("Tokenising {}", crate::store::master_file::file_name(origin)), None);
     check_name(master, name, origin)?;
     let source = master.source().ok_or_else(|| Error::whole_file(origin, "the master has no source corpus"))?;
     let sentences = sentences(master, output, options.tokenised)?;
@@ -253,8 +254,17 @@ fn align_built_in(
         .chain(extra.iter().map(|(s, t)| (s, t)))
         .map(|(s, t)| (s.as_str(), t.as_str()))
         .collect();
+    crate::progress::stage(&format!("Training the aligner on {} sentence pairs", pairs.len()), None);
     let aligner = Aligner::train(pairs.iter().copied(), &options.aligner);
-    let mut links: Vec<Links> = source.iter().zip(output).map(|(s, t)| aligner.align(s, t)).collect();
+    crate::progress::stage("Aligning", Some(output.len() as u64));
+    let mut links: Vec<Links> = source
+        .iter()
+        .zip(output)
+        .map(|(s, t)| {
+            crate::progress::advance(1);
+            aligner.align(s, t)
+        })
+        .collect();
     let pronoun_repairs =
         align::repair::lists(&master.languages).map(|lists| align::repair::repair(source, output, &mut links, &lists));
     Ok((links, AlignedBy::BuiltIn { training_pairs: pairs.len(), pronoun_repairs }))

@@ -97,6 +97,7 @@ impl Params {
 /// Builds a valid master as described in the module documentation. Deterministic: the same
 /// sources and parameters give the same master.
 pub fn generate(sources: &Sources, params: &Params) -> Result<Master> {
+    crate::progress::stage("Reading the corpus", None);
     let text = Text::read(sources)?;
     let pool = pronoun_pool(&text);
     if pool.is_empty() {
@@ -127,7 +128,9 @@ pub fn generate(sources: &Sources, params: &Params) -> Result<Master> {
         repeat(&text.reference, copies),
         Some(repeat(&text.reference_links, copies)),
     ));
+    crate::progress::stage("Making the translations", Some(params.systems as u64));
     for s in 0..params.systems {
+        crate::progress::advance(1);
         let (mut sentences, mut links) = (repeat(&text.mt, copies), repeat(&text.mt_links, copies));
         let name = if s == 0 { "mt".to_owned() } else { format!("mt-variant-{s}") };
         if s > 0 {
@@ -138,6 +141,7 @@ pub fn generate(sources: &Sources, params: &Params) -> Result<Master> {
     master.categories = standard_categories();
     master.reindex();
 
+    crate::progress::stage("Choosing the examples and their records", None);
     let picks = rand::seq::index::sample(&mut rng, pool.len() * copies, params.examples.min(pool.len() * copies));
     let mut picks = picks.into_vec();
     picks.sort_unstable();
@@ -154,6 +158,7 @@ pub fn generate(sources: &Sources, params: &Params) -> Result<Master> {
         .map(|i| Annotator { id: AnnotatorId(i), name: format!("Annotator {i}") })
         .collect();
     master.records = records(&master, params, &mut rng);
+    crate::progress::stage("Checking the master", None);
     master_file::check(&sources.source, &master)?;
     Ok(master)
 }

@@ -69,7 +69,7 @@ impl Annotatable for Batch {
 }
 
 /// An open file with its journal and lock, as the app uses it.
-pub trait Workspace {
+pub trait Workspace: Send {
     fn path(&self) -> &Path;
     fn master(&self) -> &Master;
     fn mode(&self) -> Mode;
@@ -97,7 +97,7 @@ pub trait Workspace {
     fn close(self: Box<Self>) -> Result<()>;
 }
 
-impl<D: Annotatable> Workspace for Store<D> {
+impl<D: Annotatable + Send> Workspace for Store<D> {
     fn path(&self) -> &Path {
         Store::path(self)
     }

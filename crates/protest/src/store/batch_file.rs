@@ -325,6 +325,50 @@ pub fn write(batch: &Batch, out: &mut dyn std::io::Write) -> std::io::Result<()>
 /// What `protest check` prints about a batch.
 pub struct Summary<'a>(&'a Batch);
 
+impl Summary<'_> {
+    /// What `protest check --format json` prints about the batch: the same counts as the text.
+    pub fn json(&self) -> serde_json::Value {
+        let b = self.0;
+        let m = &b.content;
+        let purpose = match b.purpose {
+            Purpose::Annotation => "annotation",
+            Purpose::Adjudication => "adjudication",
+        };
+        let corpora: Vec<serde_json::Value> = m
+            .translations()
+            .map(|c| {
+                let n = m.candidates.iter().filter(|k| k.corpus == c.id).count();
+                serde_json::json!({ "name": c.name, "candidates": n })
+            })
+            .collect();
+        let rows = browse::browse(m, b.annotator().id, &b.order(), None);
+        let categories: Vec<serde_json::Value> = rows
+            .iter()
+            .filter(|r| r.total() > 0)
+            .map(|r| {
+                serde_json::json!({
+                    "name": r.category, "new": r.new.len(), "done": r.done.len(), "conflict": r.conflict.len(),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "format_version": BATCH_VERSION,
+            "id": b.id,
+            "master": b.master_id,
+            "task_set": b.task_set,
+            "purpose": purpose,
+            "annotator": { "id": b.annotator().id, "name": b.annotator().name },
+            "created": b.created,
+            "corpora": corpora,
+            "source_sentences_kept": m.source().map_or(0, |s| s.sentences.iter().filter(|s| !s.is_empty()).count()),
+            "sentences": m.sentence_count(),
+            "categories": categories,
+            "candidates": m.candidates.len(),
+            "records": m.records.len(),
+        })
+    }
+}
+
 impl fmt::Display for Summary<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let b = self.0;

@@ -3,6 +3,7 @@
 
 use crate::error::{Error, Place, Result};
 use crate::model::{Corpus, MASTER_FORMAT, MASTER_VERSION, Master};
+use crate::progress;
 use crate::store::disk::Os;
 use crate::store::validate::{self, Problem};
 use crate::store::{atomic, json};
@@ -16,17 +17,20 @@ use std::path::Path;
 /// Reads, parses and validates a master. Never panics on bad input; every error names the file,
 /// the place and the problem.
 pub fn load(path: &Path) -> Result<Master> {
+    progress::stage(&format!("Reading {}", file_name(path)), None);
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     from_bytes(path, &bytes)
 }
 
 /// Parses and validates master bytes; `path` is only used in messages.
 pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Master> {
+    progress::stage(&format!("Parsing {}", file_name(path)), None);
     let mut master = match parse_in_parallel(bytes) {
         Some(master) => master,
         // Something is wrong with the file: read it again the usual way, to say what and where.
         None => json::read(path, bytes, MASTER_FORMAT, &[MASTER_VERSION], |m: &Master| (m.format.as_str(), m.version))?,
     };
+    progress::stage(&format!("Checking {}", file_name(path)), None);
     master.reindex();
     check(path, &master)?;
     // Derived state is derived: a stored `clear` that breaks a rule is not trusted.
@@ -42,11 +46,26 @@ fn parse_in_parallel(bytes: &[u8]) -> Option<Master> {
     // Checked as UTF-8 at once (and fast), the text needs no further checks as it is parsed.
     let text = simdutf8::basic::from_utf8(bytes).ok()?;
     let Fields { corpora, rest } = serde_json::from_str(text).ok()?;
+    let reporter = progress::current();
+    if let Some(p) = &reporter {
+        p.stage("Parsing the corpora", corpora.as_ref().map(|c| c.len() as u64));
+    }
     let empty = RawValue::from_string("[]".to_owned()).ok()?;
     let rest = rest.into_iter().chain([(CORPORA.to_owned(), &*empty)]);
     let (master, corpora) = rayon::join(
         || Master::deserialize(MapDeserializer::<_, serde_json::Error>::new(rest)).ok(),
-        || corpora?.par_iter().map(|c| Corpus::deserialize(*c).ok()).collect::<Option<Vec<_>>>(),
+        || {
+            corpora?
+                .par_iter()
+                .map(|c| {
+                    let corpus = Corpus::deserialize(*c).ok();
+                    if let Some(p) = &reporter {
+                        p.advance(1);
+                    }
+                    corpus
+                })
+                .collect::<Option<Vec<_>>>()
+        },
     );
     let mut master = master?;
     master.corpora = corpora?;
@@ -85,6 +104,11 @@ impl<'de> Deserialize<'de> for Fields<'de> {
     }
 }
 
+/// The file's name for progress messages.
+pub(crate) fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
 /// Turns the validator's findings into one error naming the first problem and how many more.
 pub fn check(path: &Path, master: &Master) -> Result<()> {
     problems_to_error(path, validate::master(master))
@@ -106,6 +130,7 @@ pub(crate) fn problems_to_error(path: &Path, problems: Vec<Problem>) -> Result<(
 
 /// Writes a master atomically in our line layout.
 pub fn save(master: &Master, path: &Path) -> Result<()> {
+    progress::stage(&format!("Writing {}", file_name(path)), None);
     atomic::write_with(&Os, path, |w| write(master, w)).map(drop)
 }
 

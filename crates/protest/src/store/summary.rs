@@ -3,9 +3,10 @@
 
 use crate::annotate::status::{self, Status};
 use crate::model::{AnnotatorId, CorpusRole, Master};
+use serde::Serialize;
 use std::fmt;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CorpusLine {
     pub name: String,
     pub role: CorpusRole,
@@ -14,7 +15,7 @@ pub struct CorpusLine {
     pub candidates: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CategoryLine {
     pub name: String,
     pub label: String,
@@ -22,7 +23,7 @@ pub struct CategoryLine {
     pub examples: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AnnotatorLine {
     pub id: AnnotatorId,
     pub name: String,
@@ -31,25 +32,57 @@ pub struct AnnotatorLine {
     /// a rule unchecked). The rest are blank.
     pub done: usize,
     pub conflict: usize,
+    /// The same counts for each category the annotator has records in, in master order.
+    pub categories: Vec<CategoryCounts>,
+}
+
+/// One annotator's records in one category, by status.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CategoryCounts {
+    pub category: String,
+    pub records: usize,
+    pub done: usize,
+    pub conflict: usize,
+}
+
+impl CategoryCounts {
+    fn add(&mut self, status: Status) {
+        self.records += 1;
+        match status {
+            Status::New => {}
+            Status::Done => self.done += 1,
+            Status::Conflict => self.conflict += 1,
+        }
+    }
 }
 
 impl AnnotatorLine {
     fn of(master: &Master, id: AnnotatorId) -> AnnotatorLine {
-        let mut line = AnnotatorLine { id, name: master.annotator_name(id), records: 0, done: 0, conflict: 0 };
+        let counts =
+            |category: &str| CategoryCounts { category: category.to_owned(), records: 0, done: 0, conflict: 0 };
+        let mut all = counts("");
+        let mut by_category: Vec<CategoryCounts> = master.categories.iter().map(|c| counts(&c.name)).collect();
         for r in master.records.iter().filter(|r| r.annotator == id) {
-            line.records += 1;
-            match status::status(master, Some(r)) {
-                Status::New => {}
-                Status::Done => line.done += 1,
-                Status::Conflict => line.conflict += 1,
+            let status = status::status(master, Some(r));
+            all.add(status);
+            let category = master.candidate(r.candidate).and_then(|c| master.category_position(c));
+            if let Some(c) = category.and_then(|i| by_category.get_mut(i)) {
+                c.add(status);
             }
         }
-        line
+        AnnotatorLine {
+            id,
+            name: master.annotator_name(id),
+            records: all.records,
+            done: all.done,
+            conflict: all.conflict,
+            categories: by_category.into_iter().filter(|c| c.records > 0).collect(),
+        }
     }
 }
 
 /// Counts of everything in a master.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Summary {
     pub id: String,
     pub version: u32,

@@ -10,11 +10,20 @@ use std::path::PathBuf;
 
 /// Reads batch files as their annotators left them (with any work still in their journals).
 pub fn read(paths: &[PathBuf]) -> Result<Vec<Incoming>> {
-    paths.iter().map(|path| Ok(Incoming { path: path.clone(), batch: batch_file::load_current(path)? })).collect()
+    crate::progress::stage("Reading the batches", Some(paths.len() as u64));
+    paths
+        .iter()
+        .map(|path| {
+            let batch = batch_file::load_current(path)?;
+            crate::progress::advance(1);
+            Ok(Incoming { path: path.clone(), batch })
+        })
+        .collect()
 }
 
 /// Checks the batches against the master and works out the merge, to show before committing.
 pub fn prepare(store: &Store<Master>, incoming: &[Incoming]) -> Result<Prepared<Merge>> {
+    crate::progress::stage("Checking the batches against the master", None);
     let merge = merge::prepare(store.master(), incoming)?;
     let draft = (!merge.is_empty()).then(|| {
         let mut draft = store.master().clone();

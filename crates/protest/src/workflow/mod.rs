@@ -90,13 +90,16 @@ pub fn commit<T>(store: &mut Store<Master>, prepared: Prepared<T>) -> Result<T> 
     }
     let disk = store.disk();
     let mut outputs = Outputs::new(&*disk);
+    crate::progress::stage("Writing the files", Some(prepared.outputs.len() as u64));
     for o in &prepared.outputs {
         // Checked again: a file may have appeared since.
         check_target(&o.path, o.replace)?;
         outputs.add(&o.path, |w| o.content.write(w))?;
+        crate::progress::advance(1);
     }
     let published = outputs.publish()?;
     if let Some(master) = prepared.master {
+        crate::progress::stage("Saving the master", None);
         store.commit(master)?; // on failure, dropping `published` takes the outputs back
     }
     published.keep();
@@ -106,9 +109,11 @@ pub fn commit<T>(store: &mut Store<Master>, prepared: Prepared<T>) -> Result<T> 
 /// Writes files that belong to no open master (a converted master) all or none.
 fn write_alone(disk: &dyn crate::store::disk::Disk, outputs: &[Output]) -> Result<()> {
     let mut staged = Outputs::new(disk);
+    crate::progress::stage("Writing the files", Some(outputs.len() as u64));
     for o in outputs {
         check_target(&o.path, o.replace)?;
         staged.add(&o.path, |w| o.content.write(w))?;
+        crate::progress::advance(1);
     }
     staged.publish()?.keep();
     Ok(())
@@ -121,6 +126,7 @@ pub fn on_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> Result
     let (mut store, _) = Store::<Master>::open(path)?;
     store.writable()?;
     let result = work(&mut store);
+    crate::progress::stage("Closing the master", None);
     let closed = store.close();
     let value = result?;
     closed?;

@@ -32,6 +32,7 @@ pub struct Planned {
 /// Plans a task set: what [`run`] would store, for a preview or a dry run. The rules of
 /// [`plan::plan`], the filter of [`auto_eval::needing_human`], and the name checks.
 pub fn preview(master: &Master, planning: &Planning) -> std::result::Result<Planned, PlanError> {
+    crate::progress::stage("Planning the task set", None);
     let mut planned = if planning.only_needing_human {
         let keep = auto_eval::needing_human(master).map_err(|_| PlanError::NoMatchYet)?;
         plan::plan(master, &planning.request, keep, planning.created)?

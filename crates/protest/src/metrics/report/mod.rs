@@ -37,8 +37,17 @@ pub fn tables_judged_by<'k>(
     kinds: impl IntoIterator<Item = &'k TableKind>,
     judges: metrics::Judges,
 ) -> Vec<Table> {
+    let kinds: Vec<&TableKind> = kinds.into_iter().collect();
+    crate::progress::stage("Computing the tables", Some(kinds.len() as u64));
     let sources = Sources::new(master, judges);
-    kinds.into_iter().map(|kind| sources.build(kind)).collect()
+    kinds
+        .into_iter()
+        .map(|kind| {
+            let table = sources.build(kind);
+            crate::progress::advance(1);
+            table
+        })
+        .collect()
 }
 
 /// Writes one table to `path` in `format`, replacing the file atomically.

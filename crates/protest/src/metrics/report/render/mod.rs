@@ -1,6 +1,7 @@
-//! Output formats for report tables. Each renderer is a pure function from a [`Table`] to text.
+//! Output formats for report tables (text, CSV, Markdown, LaTeX, JSON). Each renderer is a pure function from a [`Table`] to text.
 
 mod csv;
+pub mod json;
 mod latex;
 mod markdown;
 mod text;
@@ -20,10 +21,12 @@ pub enum Format {
     Markdown,
     /// A LaTeX `table` with a plain `tabular` (no packages needed).
     Latex,
+    /// A JSON object with the values CSV has, typed (for scripts).
+    Json,
 }
 
 impl Format {
-    pub const ALL: [Format; 4] = [Format::Text, Format::Csv, Format::Markdown, Format::Latex];
+    pub const ALL: [Format; 5] = [Format::Text, Format::Csv, Format::Markdown, Format::Latex, Format::Json];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -31,6 +34,7 @@ impl Format {
             Format::Csv => "csv",
             Format::Markdown => "markdown",
             Format::Latex => "latex",
+            Format::Json => "json",
         }
     }
 
@@ -41,6 +45,7 @@ impl Format {
             Format::Csv => "csv",
             Format::Markdown => "md",
             Format::Latex => "tex",
+            Format::Json => "json",
         }
     }
 
@@ -55,6 +60,16 @@ impl Format {
             Format::Csv => csv::render(table),
             Format::Markdown => markdown::render(table),
             Format::Latex => latex::render(table),
+            Format::Json => json::render(table),
+        }
+    }
+
+    /// Tables one after another, as printed: in JSON one document holding them all, in the
+    /// other formats each table rendered, a blank line between them.
+    pub fn render_all(self, tables: &[Table]) -> String {
+        match self {
+            Format::Json => json::render_all(tables),
+            _ => tables.iter().map(|t| self.render(t)).collect::<Vec<_>>().join("\n"),
         }
     }
 }
@@ -84,6 +99,6 @@ mod tests {
     fn formats_by_name_or_extension() {
         assert_eq!("latex".parse(), Ok(Format::Latex));
         assert_eq!("md".parse(), Ok(Format::Markdown));
-        assert!("pdf".parse::<Format>().unwrap_err().contains("text, csv, markdown, latex"));
+        assert!("pdf".parse::<Format>().unwrap_err().contains("text, csv, markdown, latex, json"));
     }
 }

@@ -1,0 +1,65 @@
+//! Long work off the UI thread: the window is there at once with what it is doing, nothing else
+//! can be started meanwhile, and the result comes when the work is done. `work::hold` keeps the
+//! finished work from being applied, so the progress is seen whatever the machine's speed.
+
+use super::*;
+use super::{ANAPHORIC_NEW, harness, tiny};
+use crate::work;
+use egui_kittest::kittest::Queryable;
+
+/// The app on `path` as the window starts, its first frames drawn while the file is opened.
+fn starting(path: &Path) -> Harness<'static, App> {
+    let app = App::new(Settings::default(), Some(path.to_path_buf()), None);
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1280.0, 820.0))
+        .with_step_dt(1.0 / 60.0)
+        // work that outlasts its grace period adds a frame or two before the result is drawn
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
+    h.step();
+    h.step();
+    h
+}
+
+/// Lets the work finish: frames come while it does, and the first after it applies it.
+fn release(h: &mut Harness<App>) {
+    work::hold(false);
+    let start = std::time::Instant::now();
+    while h.state().is_busy() && start.elapsed() < std::time::Duration::from_secs(60) {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.settle();
+}
+
+#[test]
+fn the_window_shows_the_file_being_opened_then_the_file() {
+    let f = tiny();
+    work::hold(true);
+    let mut h = starting(&f.path);
+    assert!(h.state().is_busy());
+    assert!(h.query_by_label("Opening tiny.master.json…").is_some(), "says what it opens");
+    assert!(h.query_by_label(ANAPHORIC_NEW).is_none(), "no file to work on yet");
+    assert!(h.query_by_label("File").is_none(), "no menu to start anything else with");
+    release(&mut h);
+    assert!(!h.state().is_busy());
+    assert!(h.query_by_label("Opening tiny.master.json…").is_none());
+    assert!(h.query_by_label(ANAPHORIC_NEW).is_some(), "the category browser of the file");
+}
+
+#[test]
+fn the_report_is_computed_off_the_ui_thread_once() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    work::hold(true);
+    h.get_by_label("Report").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label("Computing the report…").is_some());
+    assert_eq!(h.state().report.computations, 0);
+    release(&mut h);
+    assert_eq!(h.state().report.computations, 1);
+    assert!(h.query_by_label("Computing the report…").is_none());
+    let first = &h.state().report.tables()[0].title;
+    assert!(h.query_by_label_contains(first).is_some(), "the report's first table, {first}");
+}

@@ -1,0 +1,30 @@
+//! `protest man [--output DIR]`: the manual page, made by clap_mangen from the same argument
+//! definitions as `--help` and the completions, so it is never out of date.
+
+use super::Args;
+use clap::CommandFactory;
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct ManArgs {
+    /// Write protest.1 and a page per command (protest-batch-export.1 …) to this folder instead
+    /// of printing protest.1.
+    #[arg(long, short, value_name = "DIR")]
+    output: Option<PathBuf>,
+}
+
+pub fn run(args: ManArgs) -> anyhow::Result<()> {
+    let command = Args::command();
+    match args.output {
+        None => clap_mangen::Man::new(command).render(&mut std::io::stdout())?,
+        Some(dir) => {
+            std::fs::create_dir_all(&dir).map_err(|e| protest::Error::io(&dir, e))?;
+            clap_mangen::generate_to(command, &dir).map_err(|e| protest::Error::io(&dir, e))?;
+            let mut pages: Vec<_> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+            pages.retain(|p| p.extension().is_some_and(|x| x == "1"));
+            pages.sort();
+            println!("wrote {} pages in {}", pages.len(), dir.display());
+        }
+    }
+    Ok(())
+}
