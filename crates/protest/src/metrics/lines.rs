@@ -17,16 +17,25 @@ pub struct LineReader {
 impl LineReader {
     pub fn open(path: &Path) -> Result<LineReader> {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        Ok(LineReader { path: path.to_path_buf(), reader: BufReader::new(file), current: String::new(), line: 0 })
+        Ok(LineReader {
+            path: path.to_path_buf(),
+            reader: BufReader::with_capacity(1 << 16, file),
+            current: String::new(),
+            line: 0,
+        })
     }
 
     /// Moves to the next line; false at the end of the file.
     pub fn advance(&mut self) -> Result<bool> {
-        self.current.clear();
-        let read = self.reader.read_line(&mut self.current).map_err(|e| match e.kind() {
-            ErrorKind::InvalidData => Error::at_line(&self.path, self.line + 1, "not valid UTF-8 text"),
-            _ => Error::io(&self.path, e),
-        })?;
+        let mut bytes = std::mem::take(&mut self.current).into_bytes();
+        bytes.clear();
+        let read = read_until_newline(&mut self.reader, &mut bytes).map_err(|e| Error::io(&self.path, e))?;
+        if simdutf8::basic::from_utf8(&bytes).is_err() {
+            return Err(Error::at_line(&self.path, self.line + 1, "not valid UTF-8 text"));
+        }
+        // SAFETY: checked to be UTF-8 just above (with SIMD: std's check took a tenth of APT's time
+        // over a large corpus).
+        self.current = unsafe { String::from_utf8_unchecked(bytes) };
         if read == 0 {
             return Ok(false);
         }
@@ -64,6 +73,29 @@ impl LineReader {
     /// An error about the line last returned.
     pub fn error(&self, message: impl Into<String>) -> Error {
         Error::at_line(&self.path, self.line, message)
+    }
+}
+
+/// `BufRead::read_until(b'\n')`, finding the end of the line with SIMD (std's search goes a
+/// word at a time).
+fn read_until_newline(reader: &mut impl BufRead, out: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut read = 0;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let (done, used) = match memchr::memchr(b'\n', available) {
+            Some(end) => (true, end + 1),
+            None => (available.is_empty(), available.len()),
+        };
+        out.extend_from_slice(&available[..used]);
+        reader.consume(used);
+        read += used;
+        if done {
+            return Ok(read);
+        }
     }
 }
 

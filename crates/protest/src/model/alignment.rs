@@ -61,7 +61,61 @@ impl Alignment {
 
 /// Parses one Moses alignment line. The message says which pair is wrong and why.
 pub fn parse_line(line: &str) -> Result<Links, String> {
-    let mut links = Vec::new();
+    // One pair per `-` in a well-formed line: no room wasted in the millions of lines a large
+    // master holds.
+    let mut links = Vec::with_capacity(memchr::memchr_iter(b'-', line.as_bytes()).count());
+    parse_line_into(line, &mut links)?;
+    Ok(links)
+}
+
+/// [`parse_line`] into a list reused from line to line (the metrics read millions of lines).
+pub fn parse_line_into(line: &str, links: &mut Links) -> Result<(), String> {
+    links.clear();
+    if !parse_plain(line.as_bytes(), links) {
+        links.clear();
+        parse_any(line, links)?;
+    }
+    links.sort_unstable();
+    links.dedup();
+    Ok(())
+}
+
+/// The usual line — `i-j` pairs of plain digits between ASCII white space — in one pass over its
+/// bytes; false for anything else, which [`parse_any`] reads (or explains).
+fn parse_plain(bytes: &[u8], links: &mut Links) -> bool {
+    // `str::split_ascii_whitespace`'s white space.
+    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
+    let number = |at: &mut usize| -> Option<u32> {
+        let start = *at;
+        let mut value: u32 = 0;
+        while let Some(digit) = bytes.get(*at).filter(|b| b.is_ascii_digit()) {
+            value = value.checked_mul(10)?.checked_add(u32::from(digit - b'0'))?;
+            *at += 1;
+        }
+        (*at > start).then_some(value)
+    };
+    let mut at = 0;
+    loop {
+        while bytes.get(at).is_some_and(|&b| space(b)) {
+            at += 1;
+        }
+        if at == bytes.len() {
+            return true;
+        }
+        let Some(i) = number(&mut at) else { return false };
+        if bytes.get(at) != Some(&b'-') {
+            return false;
+        }
+        at += 1;
+        let Some(j) = number(&mut at) else { return false };
+        if bytes.get(at).is_some_and(|&b| !space(b)) {
+            return false;
+        }
+        links.push((i, j));
+    }
+}
+
+fn parse_any(line: &str, links: &mut Links) -> Result<(), String> {
     for pair in line.split_ascii_whitespace() {
         let (i, j) =
             pair.split_once('-').ok_or_else(|| format!("malformed pair '{pair}': expected i-j with two numbers"))?;
@@ -70,9 +124,7 @@ pub fn parse_line(line: &str) -> Result<Links, String> {
         };
         links.push((number(i)?, number(j)?));
     }
-    links.sort_unstable();
-    links.dedup();
-    Ok(links)
+    Ok(())
 }
 
 /// Writes one sentence's links as a Moses line.
@@ -137,6 +189,11 @@ mod tests {
         assert!(parse_line("0-x").unwrap_err().contains("'x'"));
         assert!(parse_line("-1-2").is_err());
         assert!(parse_line("1-").is_err());
+        // What the one-pass reading leaves to the general one.
+        assert_eq!(parse_line("+1-2 01-3\t4-5").unwrap(), vec![(1, 2), (1, 3), (4, 5)]);
+        assert!(parse_line("0-1-2").unwrap_err().contains("'1-2'"));
+        assert!(parse_line("0-4294967296").unwrap_err().contains("'4294967296'"));
+        assert!(parse_line("0-1\u{b}2-3").is_err(), "a vertical tab does not separate pairs");
     }
 
     #[test]

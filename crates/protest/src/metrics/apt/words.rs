@@ -7,12 +7,23 @@ use std::path::Path;
 /// Python 2's `unicode.lower()`: each character's simple lowercase mapping, with no regard to
 /// context (a final Σ becomes σ, not ς; İ becomes i).
 pub fn lower(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        // Runs of ASCII (most of a French or English line) at once; the other characters one by one.
+        let ascii = rest.bytes().position(|b| !b.is_ascii()).unwrap_or(rest.len());
+        let start = out.len();
+        out.push_str(&rest[..ascii]);
+        out[start..].make_ascii_lowercase();
+        rest = &rest[ascii..];
+        let Some(c) = rest.chars().next() else { break };
+        out.push(match c {
             '\u{130}' => 'i',
             c => c.to_lowercase().next().unwrap_or(c),
-        })
-        .collect()
+        });
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// A sentence's tokens as the reference splits them: trimmed, then split at every single space
