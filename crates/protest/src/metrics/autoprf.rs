@@ -13,6 +13,7 @@
 //! holds the counts only.
 
 use crate::error::{Error, Result};
+use crate::metrics::apt::words::split_spaces;
 use crate::metrics::lines::LineReader;
 use crate::metrics::scan::WordScan;
 use crate::model::alignment::{self, Links};
@@ -200,7 +201,7 @@ fn java_tokens(line: &str) -> Vec<&str> {
     if line.is_empty() {
         return vec![""];
     }
-    let mut tokens: Vec<&str> = line.split(' ').collect();
+    let mut tokens: Vec<&str> = split_spaces(line).collect();
     while tokens.last() == Some(&"") {
         tokens.pop();
     }

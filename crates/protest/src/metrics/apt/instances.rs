@@ -91,7 +91,12 @@ impl Finder {
             Finder::Words(list) => {
                 let mut found = Vec::new();
                 for (position, token) in (0u32..).zip(tokens) {
-                    if let Some(part) = words::parts(token, separator).find(|part| list.contains(*part)) {
+                    // Not `words::parts`, whose box is an allocation per token.
+                    let part = match separator {
+                        Some(separator) => token.split(separator).find(|part| list.contains(*part)),
+                        None => token.split_whitespace().find(|part| list.contains(*part)),
+                    };
+                    if let Some(part) = part {
                         found.push(Found { index: *next_index, position, word: part.to_owned() });
                         *next_index += 1;
                     }

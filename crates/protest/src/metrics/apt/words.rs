@@ -29,7 +29,19 @@ pub fn lower(text: &str) -> String {
 /// A sentence's tokens as the reference splits them: trimmed, then split at every single space
 /// (an empty line is one empty token).
 pub fn tokens(line: &str) -> impl Iterator<Item = &str> {
-    line.trim().split(' ')
+    let line = line.trim();
+    split_spaces(line)
+}
+
+/// `line.split(' ')`, finding the spaces with SIMD (a tenth of APT's and AutoPRF's time went
+/// into `str::split`'s search).
+pub fn split_spaces(line: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    memchr::memchr_iter(b' ', line.as_bytes()).chain(std::iter::once(line.len())).map(move |end| {
+        let token = &line[start..end];
+        start = end + 1;
+        token
+    })
 }
 
 /// Python's `token.split(separator)`, or `token.split()` (at runs of white space, no empty
