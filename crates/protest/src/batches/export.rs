@@ -146,11 +146,16 @@ pub fn export(
     names: &[String],
     created: DateTime<Utc>,
 ) -> Result<Vec<Batch>, ExportError> {
-    let mut draft = master.clone();
-    let parts = assign(&mut draft, task_set, names)?;
-    let batches = parts.iter().map(|p| build(&draft, task_set, p.annotator, created)).collect::<Result<_, _>>()?;
-    *master = draft;
-    Ok(batches)
+    // Giving the parts out changes only the roster and the task sets: those two are put back on
+    // a refusal, rather than working on a copy of the whole master (corpora, records…).
+    let (annotators, task_sets) = (master.annotators.clone(), master.task_sets.clone());
+    let made = assign(master, task_set, names)
+        .and_then(|parts| parts.iter().map(|p| build(master, task_set, p.annotator, created)).collect());
+    if made.is_err() {
+        master.annotators = annotators;
+        master.task_sets = task_sets;
+    }
+    made
 }
 
 /// How a batch relates to its master: master candidate ids in presentation order (batch candidate
