@@ -4,7 +4,7 @@
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 /// The links of one sentence, sorted by source then target index, without duplicates.
 pub type Links = Vec<(u32, u32)>;
@@ -130,21 +130,32 @@ fn parse_any(line: &str, links: &mut Links) -> Result<(), String> {
 /// Writes one sentence's links as a Moses line.
 pub fn format_line(links: &[(u32, u32)]) -> String {
     let mut out = String::with_capacity(links.len() * 6);
-    for (n, (i, j)) in links.iter().enumerate() {
+    format_line_into(links, &mut out);
+    out
+}
+
+/// [`format_line`] into a buffer reused from line to line (a full save writes millions of them).
+fn format_line_into(links: &[(u32, u32)], out: &mut String) {
+    out.clear();
+    let mut number = itoa::Buffer::new();
+    for (n, &(i, j)) in links.iter().enumerate() {
         if n > 0 {
             out.push(' ');
         }
-        let _ = write!(out, "{i}-{j}");
+        out.push_str(number.format(i));
+        out.push('-');
+        out.push_str(number.format(j));
     }
-    out
 }
 
 /// Serialised as one Moses line per sentence, the format researchers already read.
 impl Serialize for Alignment {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.sentences.len()))?;
+        let mut line = String::new();
         for links in &self.sentences {
-            seq.serialize_element(&format_line(links))?;
+            format_line_into(links, &mut line);
+            seq.serialize_element(line.as_str())?;
         }
         seq.end()
     }
