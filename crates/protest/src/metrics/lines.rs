@@ -206,6 +206,29 @@ mod tests {
     }
 
     #[test]
+    fn lines_across_blocks() {
+        // Lines of every length around the block size, one longer than two blocks, multi-byte
+        // characters everywhere: the same lines as `str::lines` (which also drops a `\r`).
+        let mut text = String::new();
+        for n in 0..3 * BLOCK / 1000 {
+            text.push_str(&"é".repeat(n % 700));
+            text.push_str(if n % 3 == 0 { "\r\n" } else { "\n" });
+        }
+        text.push_str(&"x".repeat(2 * BLOCK + 5));
+        text.push('\n');
+        text.push_str("last, without an ending");
+        let expected: Vec<&str> = text.lines().collect();
+        assert_eq!(lines_of(text.as_bytes()).unwrap(), expected);
+        // A bad byte in a later block names its line.
+        let count = expected.len();
+        let mut bytes = text.clone().into_bytes();
+        let at = bytes.len() - 3;
+        bytes[at] = 0xff;
+        let err = lines_of(&bytes).unwrap_err().to_string();
+        assert!(err.ends_with(&format!("line {count}: not valid UTF-8 text")), "{err}");
+    }
+
+    #[test]
     fn invalid_utf8_names_the_line() {
         let err = lines_of(b"ok\nbad \xff\n").unwrap_err().to_string();
         assert!(err.ends_with("t.txt: line 2: not valid UTF-8 text"), "{err}");
