@@ -10,7 +10,8 @@ use memchr::memmem;
 /// or end or a boundary byte.
 pub struct WordScan {
     finders: Vec<memmem::Finder<'static>>,
-    boundary: [bool; 256],
+    /// A bit per byte value.
+    boundary: [u64; 4],
 }
 
 impl WordScan {
@@ -19,16 +20,16 @@ impl WordScan {
     pub fn new<'a>(words: impl IntoIterator<Item = &'a [u8]>, boundary: &[u8]) -> WordScan {
         let finders =
             words.into_iter().filter(|w| !w.is_empty()).map(|w| memmem::Finder::new(w).into_owned()).collect();
-        let mut table = [false; 256];
+        let mut table = [0u64; 4];
         for &b in boundary {
-            table[usize::from(b)] = true;
+            table[usize::from(b >> 6)] |= 1 << (b & 63);
         }
         WordScan { finders, boundary: table }
     }
 
     /// Whether one of the words occurs whole in `line`.
     pub fn finds(&self, line: &[u8]) -> bool {
-        let boundary = |at: usize| self.boundary[usize::from(line[at])];
+        let boundary = |at: usize| self.boundary[usize::from(line[at] >> 6)] & (1 << (line[at] & 63)) != 0;
         self.finders.iter().any(|f| {
             let len = f.needle().len();
             f.find_iter(line).any(|at| (at == 0 || boundary(at - 1)) && (at + len == line.len() || boundary(at + len)))
