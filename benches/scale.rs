@@ -1,5 +1,5 @@
-//! Benchmarks at 1×, 10× and 100× PROTEST (results in docs/performance.md): open, next
-//! example, durable save, full save, full report, batch export and import.
+//! Benchmarks at 1×, 10× and 100× PROTEST (results in docs/performance.md): open, check, next
+//! example, durable save, full save, full report, batch plan, export and import.
 //!
 //! The masters are generated with `protest::ingest::synth` into a temporary folder at start-up (never
 //! committed), from the DiscoMT news corpus: `PROTEST_NEWS_CORPUS`, else
@@ -93,6 +93,10 @@ fn benches(c: &mut Criterion) {
         // Open: read, parse and validate the file, replay its journal, take the lock.
         configure(c, "open", times)
             .bench_function(id.clone(), |b| b.iter(|| black_box(Store::<Master>::open(&f.path).expect("open"))));
+        // `protest check`: the same reading, without the lock.
+        configure(c, "check", times).bench_function(id.clone(), |b| {
+            b.iter(|| black_box(protest::store::load_with_journal::<Master>(&f.path).expect("check")))
+        });
 
         let (mut store, _) = Store::<Master>::open(&f.path).expect("open");
         let order = browse::example_order(store.master());
@@ -169,6 +173,9 @@ fn batches(c: &mut Criterion, f: &Fixture, dir: &Path, id: &BenchmarkId) {
     let master = protest::store::master_file::load(&f.path).expect("load");
     let names: Vec<String> = master.annotators.iter().map(|a| a.name.clone()).collect();
     let request = plan::Request::everything(&master, names.len() as u32, 25 * f.times as u32, 7);
+    configure(c, "batch_plan", f.times).bench_function(id.clone(), |b| {
+        b.iter(|| black_box(plan::plan(&master, &request, plan::every, master.created).expect("plan")))
+    });
     let planned = plan::plan(&master, &request, plan::every, master.created).expect("plan");
     let task_set = planned.task_set.id;
     let mut with_plan = master.clone();

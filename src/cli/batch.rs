@@ -177,7 +177,7 @@ fn plan_task_set(a: PlanArgs) -> anyhow::Result<()> {
             println!("dry run: nothing stored");
             return Ok(());
         }
-        let stored = workflow::task_sets::run(store, &planning)?;
+        let stored = workflow::commit(store, workflow::task_sets::stage(store, planned))?;
         let (id, master) = (stored.plan.task_set.id, a.master.display());
         let how = if stored.replaces.is_some() { "replaced task set" } else { "stored as task set" };
         println!("{how} {id} in {master}; write the batches with `protest batch export {master} --task-set {id}`");

@@ -132,7 +132,7 @@ fn the_metrics_section_sets_apt_against_the_human_verdicts() {
     section(&mut h, Section::Metrics);
     shows_the_library_tables(&h, &f.path, Section::Metrics);
     // Checked against `protest report -t apt -t apt-vs-human` on the merged sample.
-    // APT-A 0.383 since APT reads the French pronoun among the aligned words (issue 20; 0.400 before).
+    // APT-A 0.383 since APT reads the French pronoun among the aligned words (0.400 when it read every aligned word).
     assert!(has_cell(&h, "mt · APT-A: 0.383", "0.383"));
     assert!(has_cell(&h, "mt · APT case 3: 30", "30"));
     assert!(has_cell(&h, "mt · Human score: 0.636", "0.636"));

@@ -146,19 +146,25 @@ pub fn export(
     names: &[String],
     created: DateTime<Utc>,
 ) -> Result<Vec<Batch>, ExportError> {
-    let mut draft = master.clone();
-    let parts = assign(&mut draft, task_set, names)?;
-    crate::progress::stage("Making the batches", Some(parts.len() as u64));
-    let batches = parts
-        .iter()
-        .map(|p| {
-            let batch = build(&draft, task_set, p.annotator, created);
-            crate::progress::advance(1);
-            batch
-        })
-        .collect::<Result<_, _>>()?;
-    *master = draft;
-    Ok(batches)
+    // Giving the parts out changes only the roster and the task sets: those two are put back on
+    // a refusal, rather than working on a copy of the whole master (corpora, records…).
+    let (annotators, task_sets) = (master.annotators.clone(), master.task_sets.clone());
+    let made = assign(master, task_set, names).and_then(|parts| {
+        crate::progress::stage("Making the batches", Some(parts.len() as u64));
+        parts
+            .iter()
+            .map(|p| {
+                let batch = build(master, task_set, p.annotator, created);
+                crate::progress::advance(1);
+                batch
+            })
+            .collect()
+    });
+    if made.is_err() {
+        master.annotators = annotators;
+        master.task_sets = task_sets;
+    }
+    made
 }
 
 /// How a batch relates to its master: master candidate ids in presentation order (batch candidate

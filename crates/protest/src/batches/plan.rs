@@ -16,7 +16,7 @@ use crate::model::{AnnotatorId, Candidate, CandidateId, CorpusId, Master, Purpos
 use chrono::{DateTime, Utc};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
 /// The label of the task every annotator of a task set gets.
@@ -376,32 +376,43 @@ impl Summary {
         let parts: Vec<&Task> = task_set.tasks.iter().filter(|t| t.label != IAA_LABEL).collect();
         let iaa: BTreeSet<CandidateId> =
             task_set.tasks.iter().filter(|t| t.label == IAA_LABEL).flat_map(|t| t.candidates.iter().copied()).collect();
-        let row = |name: &str, member: &dyn Fn(CandidateId) -> bool| Row {
-            name: name.to_owned(),
-            available: pool.iter().filter(|&&c| member(c)).count(),
-            iaa: iaa.iter().filter(|&&c| member(c)).count(),
-            own: parts.iter().map(|p| p.candidates.iter().filter(|&&c| member(c)).count()).collect(),
-        };
-        let category_of =
-            |c: CandidateId| master.candidate(c).and_then(|c| master.example_of(c)).map(|(_, cat)| cat.name.as_str());
-        let corpus_of = |c: CandidateId| master.candidate(c).map(|c| c.corpus);
-        let categories = master
-            .categories
-            .iter()
-            .map(|cat| row(&cat.name, &|c| category_of(c) == Some(cat.name.as_str())))
-            .filter(|r| r.available + r.iaa + r.own.iter().sum::<usize>() > 0)
-            .collect();
-        let corpora = master
-            .translations()
-            .map(|corpus| row(&corpus.name, &|c| corpus_of(c) == Some(corpus.id)))
-            .filter(|r| r.available + r.iaa + r.own.iter().sum::<usize>() > 0)
-            .collect();
+        let iaa: Vec<CandidateId> = iaa.into_iter().collect();
+        let empty = |name: &str| Row { name: name.to_owned(), available: 0, iaa: 0, own: vec![0; parts.len()] };
+        let mut categories: Vec<Row> = master.categories.iter().map(|c| empty(&c.name)).collect();
+        let mut corpora: Vec<Row> = master.translations().map(|c| empty(&c.name)).collect();
+        let corpus_rows: HashMap<CorpusId, usize> = master.translations().enumerate().map(|(i, c)| (c.id, i)).collect();
+        let mut total = empty("total");
+        // One pass over the candidates, each one's category and corpus looked up once (a pass
+        // per row took seconds at 100× PROTEST).
+        let columns = std::iter::once((None, pool.iter()))
+            .chain(std::iter::once((Some(None), iaa.iter())))
+            .chain(parts.iter().enumerate().map(|(p, t)| (Some(Some(p)), t.candidates.iter())));
+        for (column, candidates) in columns {
+            let count = |row: &mut Row| match column {
+                None => row.available += 1,
+                Some(None) => row.iaa += 1,
+                Some(Some(p)) => row.own[p] += 1,
+            };
+            for &id in candidates {
+                count(&mut total);
+                let Some(candidate) = master.candidate(id) else { continue };
+                if let Some(row) = master.category_position(candidate).and_then(|i| categories.get_mut(i)) {
+                    count(row);
+                }
+                if let Some(&row) = corpus_rows.get(&candidate.corpus) {
+                    count(&mut corpora[row]);
+                }
+            }
+        }
+        let used = |r: &Row| r.available + r.iaa + r.own.iter().sum::<usize>() > 0;
+        categories.retain(used);
+        corpora.retain(used);
         Summary {
             requested_iaa: task_set.iaa_size,
             parts: parts.iter().map(|p| p.label.clone()).collect(),
             categories,
             corpora,
-            total: row("total", &|_| true),
+            total,
             notes: Vec::new(),
         }
     }

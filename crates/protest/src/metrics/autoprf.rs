@@ -13,8 +13,10 @@
 //! holds the counts only.
 
 use crate::error::{Error, Result};
+use crate::metrics::apt::words::split_spaces;
 use crate::metrics::lines::LineReader;
-use crate::model::alignment;
+use crate::metrics::scan::WordScan;
+use crate::model::alignment::{self, Links};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -120,6 +122,9 @@ pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents:
         starts.iter().map(|(_, id)| Document { id: id.clone(), counts: BTreeMap::new() }).collect();
     let mut reference = CorpusReader::open(reference)?;
     let mut candidate = CorpusReader::open(candidate)?;
+    let triggers = WordScan::new(TRIGGERS.map(str::as_bytes), b" ");
+    // The current sentence's links, kept from line to line.
+    let (mut reference_links, mut candidate_links) = (Links::new(), Links::new());
     let mut document = 0;
     let mut sentence = 0u32;
     loop {
@@ -134,28 +139,34 @@ pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents:
             }
             break;
         }
-        let source = java_tokens(reference.source.line());
-        let candidate_source = java_tokens(candidate.source.line());
-        if source.len() != candidate_source.len() {
+        let line = reference.source.line();
+        let tokens = java_token_count(line);
+        let candidate_tokens = java_token_count(candidate.source.line());
+        if tokens != candidate_tokens {
             return Err(candidate.source.error(format!(
-                "has {} tokens but line {} of {} has {}; both sources must be tokenised alike",
-                candidate_source.len(),
+                "has {candidate_tokens} tokens but line {} of {} has {tokens}; both sources must be tokenised alike",
                 sentence + 1,
                 reference.files.source.display(),
-                source.len()
             )));
         }
         // The original moves to the next document once a token lies at or after its start.
-        while document + 1 < starts.len() && sentence >= starts[document + 1].0 && !source.is_empty() {
+        while document + 1 < starts.len() && sentence >= starts[document + 1].0 && tokens > 0 {
             document += 1;
         }
-        if source.iter().any(|t| TRIGGERS.contains(t)) {
-            let reference_links = reference.aligned(&source)?;
-            let candidate_links = candidate.aligned(&source)?;
+        // Only the sentences with a trigger are tokenised (a quarter of a news corpus).
+        if triggers.finds(line.as_bytes()) {
+            let source = java_tokens(line);
+            reference.align(source.len(), &mut reference_links)?;
+            candidate.align(source.len(), &mut candidate_links)?;
+            let reference_target = java_tokens(reference.target.line());
+            let candidate_target = java_tokens(candidate.target.line());
             let counts = &mut documents[document].counts;
             for (position, token) in source.iter().enumerate() {
                 if TRIGGERS.contains(token) {
-                    let found = clipped(&reference_links[position], &candidate_links[position]);
+                    let found = clipped(
+                        &aligned_to(&reference_links, position, &reference_target),
+                        &aligned_to(&candidate_links, position, &candidate_target),
+                    );
                     counts.entry(token.to_lowercase()).or_default().add(found);
                 }
             }
@@ -190,11 +201,23 @@ fn java_tokens(line: &str) -> Vec<&str> {
     if line.is_empty() {
         return vec![""];
     }
-    let mut tokens: Vec<&str> = line.split(' ').collect();
+    let mut tokens: Vec<&str> = split_spaces(line).collect();
     while tokens.last() == Some(&"") {
         tokens.pop();
     }
     tokens
+}
+
+/// `java_tokens(line).len()`, without making the tokens.
+fn java_token_count(line: &str) -> usize {
+    if line.is_empty() {
+        return 1;
+    }
+    let trailing = line.len() - line.trim_end_matches(' ').len();
+    if trailing == line.len() {
+        return 0;
+    }
+    memchr::memchr_iter(b' ', line.as_bytes()).count() + 1 - trailing
 }
 
 /// One aligned corpus read line by line.
@@ -251,27 +274,28 @@ impl CorpusReader {
         Ok(true)
     }
 
-    /// Per source token, the target tokens aligned to it, in the order of the alignment line.
-    /// A pair whose source index is past the end of the sentence is ignored, as the original
-    /// ignores it; a target index past the end is an error (the original would read a token of a
-    /// later sentence).
-    fn aligned(&self, source: &[&str]) -> Result<Vec<Vec<&str>>> {
-        let target = java_tokens(self.target.line());
-        let mut aligned = vec![Vec::new(); source.len()];
-        for (s, t) in alignment::parse_line(self.alignment.line()).map_err(|m| self.alignment.error(m))? {
-            let Some(slot) = aligned.get_mut(s as usize) else { continue };
-            let word = target.get(t as usize).ok_or_else(|| {
-                self.alignment.error(format!(
-                    "pair {s}-{t}: target index {t} is past the end of line {} of {} ({} tokens)",
-                    self.target.line_number(),
-                    self.files.target.display(),
-                    target.len()
-                ))
-            })?;
-            slot.push(*word);
+    /// Reads the alignment line of a sentence of `source_len` tokens. A pair whose source index
+    /// is past the end of the sentence is ignored, as the original ignores it; a target index past
+    /// the end is an error (the original would read a token of a later sentence).
+    fn align(&self, source_len: usize, links: &mut Links) -> Result<()> {
+        alignment::parse_line_into(self.alignment.line(), links).map_err(|m| self.alignment.error(m))?;
+        let target = java_token_count(self.target.line());
+        match links.iter().find(|&&(s, t)| (s as usize) < source_len && t as usize >= target) {
+            Some((s, t)) => Err(self.alignment.error(format!(
+                "pair {s}-{t}: target index {t} is past the end of line {} of {} ({target} tokens)",
+                self.target.line_number(),
+                self.files.target.display(),
+            ))),
+            None => Ok(()),
         }
-        Ok(aligned)
     }
+}
+
+/// The target tokens aligned to one source token, in the order of the (sorted) links.
+fn aligned_to<'t>(links: &Links, position: usize, target: &[&'t str]) -> Vec<&'t str> {
+    let position = position as u32;
+    let from = links.partition_point(|&(s, _)| s < position);
+    links[from..].iter().take_while(|&&(s, _)| s == position).map(|&(_, t)| target[t as usize]).collect()
 }
 
 impl AutoPrf {
@@ -431,6 +455,9 @@ mod tests {
         assert_eq!(java_tokens("a b  c  "), ["a", "b", "", "c"]);
         assert_eq!(java_tokens(""), [""]);
         assert_eq!(java_tokens("   "), Vec::<&str>::new());
+        for line in ["a b  c  ", "", "   ", " a", "a", "a  b", "\tit ", "It is"] {
+            assert_eq!(java_token_count(line), java_tokens(line).len(), "{line:?}");
+        }
     }
 
     #[test]

@@ -9,5 +9,6 @@ pub mod autoprf;
 pub mod correlate;
 pub mod lines;
 pub mod report;
+pub mod scan;
 pub mod stats;
 pub mod verdict;

@@ -4,7 +4,7 @@
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 /// The links of one sentence, sorted by source then target index, without duplicates.
 pub type Links = Vec<(u32, u32)>;
@@ -61,7 +61,61 @@ impl Alignment {
 
 /// Parses one Moses alignment line. The message says which pair is wrong and why.
 pub fn parse_line(line: &str) -> Result<Links, String> {
-    let mut links = Vec::new();
+    // One pair per `-` in a well-formed line: no room wasted in the millions of lines a large
+    // master holds.
+    let mut links = Vec::with_capacity(memchr::memchr_iter(b'-', line.as_bytes()).count());
+    parse_line_into(line, &mut links)?;
+    Ok(links)
+}
+
+/// [`parse_line`] into a list reused from line to line (the metrics read millions of lines).
+pub fn parse_line_into(line: &str, links: &mut Links) -> Result<(), String> {
+    links.clear();
+    if !parse_plain(line.as_bytes(), links) {
+        links.clear();
+        parse_any(line, links)?;
+    }
+    links.sort_unstable();
+    links.dedup();
+    Ok(())
+}
+
+/// The usual line — `i-j` pairs of plain digits between ASCII white space — in one pass over its
+/// bytes; false for anything else, which [`parse_any`] reads (or explains).
+fn parse_plain(bytes: &[u8], links: &mut Links) -> bool {
+    // `str::split_ascii_whitespace`'s white space.
+    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
+    let number = |at: &mut usize| -> Option<u32> {
+        let start = *at;
+        let mut value: u32 = 0;
+        while let Some(digit) = bytes.get(*at).filter(|b| b.is_ascii_digit()) {
+            value = value.checked_mul(10)?.checked_add(u32::from(digit - b'0'))?;
+            *at += 1;
+        }
+        (*at > start).then_some(value)
+    };
+    let mut at = 0;
+    loop {
+        while bytes.get(at).is_some_and(|&b| space(b)) {
+            at += 1;
+        }
+        if at == bytes.len() {
+            return true;
+        }
+        let Some(i) = number(&mut at) else { return false };
+        if bytes.get(at) != Some(&b'-') {
+            return false;
+        }
+        at += 1;
+        let Some(j) = number(&mut at) else { return false };
+        if bytes.get(at).is_some_and(|&b| !space(b)) {
+            return false;
+        }
+        links.push((i, j));
+    }
+}
+
+fn parse_any(line: &str, links: &mut Links) -> Result<(), String> {
     for pair in line.split_ascii_whitespace() {
         let (i, j) =
             pair.split_once('-').ok_or_else(|| format!("malformed pair '{pair}': expected i-j with two numbers"))?;
@@ -70,29 +124,38 @@ pub fn parse_line(line: &str) -> Result<Links, String> {
         };
         links.push((number(i)?, number(j)?));
     }
-    links.sort_unstable();
-    links.dedup();
-    Ok(links)
+    Ok(())
 }
 
 /// Writes one sentence's links as a Moses line.
 pub fn format_line(links: &[(u32, u32)]) -> String {
     let mut out = String::with_capacity(links.len() * 6);
-    for (n, (i, j)) in links.iter().enumerate() {
+    format_line_into(links, &mut out);
+    out
+}
+
+/// [`format_line`] into a buffer reused from line to line (a full save writes millions of them).
+fn format_line_into(links: &[(u32, u32)], out: &mut String) {
+    out.clear();
+    let mut number = itoa::Buffer::new();
+    for (n, &(i, j)) in links.iter().enumerate() {
         if n > 0 {
             out.push(' ');
         }
-        let _ = write!(out, "{i}-{j}");
+        out.push_str(number.format(i));
+        out.push('-');
+        out.push_str(number.format(j));
     }
-    out
 }
 
 /// Serialised as one Moses line per sentence, the format researchers already read.
 impl Serialize for Alignment {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.sentences.len()))?;
+        let mut line = String::new();
         for links in &self.sentences {
-            seq.serialize_element(&format_line(links))?;
+            format_line_into(links, &mut line);
+            seq.serialize_element(line.as_str())?;
         }
         seq.end()
     }
@@ -137,6 +200,11 @@ mod tests {
         assert!(parse_line("0-x").unwrap_err().contains("'x'"));
         assert!(parse_line("-1-2").is_err());
         assert!(parse_line("1-").is_err());
+        // What the one-pass reading leaves to the general one.
+        assert_eq!(parse_line("+1-2 01-3\t4-5").unwrap(), vec![(1, 2), (1, 3), (4, 5)]);
+        assert!(parse_line("0-1-2").unwrap_err().contains("'1-2'"));
+        assert!(parse_line("0-4294967296").unwrap_err().contains("'4294967296'"));
+        assert!(parse_line("0-1\u{b}2-3").is_err(), "a vertical tab does not separate pairs");
     }
 
     #[test]

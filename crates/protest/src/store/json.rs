@@ -42,8 +42,10 @@ struct LineFormatter {
     breaks: Vec<bool>,
     /// Whether the innermost open container has had an element yet.
     has_value: bool,
-    /// The key being written, captured so the following array knows its name.
-    key: Option<String>,
+    /// The key being written (while `in_key`), captured so the following array knows its name;
+    /// both buffers are reused, key after key.
+    key: String,
+    in_key: bool,
     last_key: String,
     /// The key of the array each open container sits in, to decide object layout.
     array_keys: Vec<String>,
@@ -100,10 +102,11 @@ impl Formatter for LineFormatter {
 
     fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
         let in_array = self.array_keys.last().map(String::as_str).unwrap_or("");
-        let key = std::mem::take(&mut self.last_key);
         let root = self.breaks.is_empty();
         let line_object = root
-            || (self.breaking() && (LINE_OBJECTS_IN.contains(&in_array) || LINE_OBJECTS_AT.contains(&key.as_str())));
+            || (self.breaking()
+                && (LINE_OBJECTS_IN.contains(&in_array) || LINE_OBJECTS_AT.contains(&self.last_key.as_str())));
+        self.last_key.clear();
         self.breaks.push(line_object);
         self.array_keys.push(String::new());
         self.has_value = false;
@@ -115,12 +118,14 @@ impl Formatter for LineFormatter {
     }
 
     fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        self.key = Some(String::new());
+        self.key.clear();
+        self.in_key = true;
         self.begin_array_value(w, first)
     }
 
     fn end_object_key<W: ?Sized + Write>(&mut self, _w: &mut W) -> io::Result<()> {
-        self.last_key = self.key.take().unwrap_or_default();
+        std::mem::swap(&mut self.last_key, &mut self.key);
+        self.in_key = false;
         Ok(())
     }
 
@@ -135,18 +140,22 @@ impl Formatter for LineFormatter {
     }
 
     fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
-        if let Some(k) = &mut self.key {
-            k.push_str(fragment);
+        if self.in_key {
+            self.key.push_str(fragment);
         }
         CompactFormatter.write_string_fragment(w, fragment)
     }
 }
 
 /// Writes `value` in our line layout, ending with a newline.
-pub fn write<W: Write, T: Serialize + ?Sized>(mut w: W, value: &T) -> io::Result<()> {
+pub fn write<W: Write, T: Serialize + ?Sized>(w: W, value: &T) -> io::Result<()> {
+    // The serialiser makes many small writes (a comma, a quote, a fragment): a buffer of a type
+    // known here takes them without a call through `dyn Write` each.
+    let mut w = io::BufWriter::with_capacity(1 << 16, w);
     let mut ser = serde_json::Serializer::with_formatter(&mut w, LineFormatter::default());
     value.serialize(&mut ser).map_err(io::Error::other)?;
-    w.write_all(b"\n")
+    w.write_all(b"\n")?;
+    w.flush()
 }
 
 /// Reads one of our JSON files: checks it is JSON of the expected `format` and a supported

@@ -40,7 +40,9 @@ pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<
     let mut draft = master.clone();
     let batches = export::export(&mut draft, exporting.task_set, &exporting.names, exporting.created)
         .map_err(refused(store.path()))?;
-    let chosen = (exporting.names.is_empty() && draft != *master).then(|| chosen(master, &draft, exporting.task_set));
+    // An export changes only the roster and the task sets (`export::export`).
+    let changed = draft.annotators != master.annotators || draft.task_sets != master.task_sets;
+    let chosen = (exporting.names.is_empty() && changed).then(|| chosen(master, &draft, exporting.task_set));
     let master_name = store.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut outputs = Vec::new();
     let mut files = Vec::new();
@@ -51,7 +53,6 @@ pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<
         files.push(Written::of(&path, &batch));
         outputs.push(Output { path, replace: exporting.replace, content: Content::Batch(Box::new(batch)) });
     }
-    let changed = draft != *master;
     let mut prepared = Prepared::new(store, changed.then_some(draft), Exported { files, chosen });
     prepared.outputs = outputs;
     Ok(prepared)

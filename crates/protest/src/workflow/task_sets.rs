@@ -49,9 +49,15 @@ pub fn preview(master: &Master, planning: &Planning) -> std::result::Result<Plan
 /// Checks and plans a task set and works out the master that stores it.
 pub fn prepare(store: &Store<Master>, planning: &Planning) -> Result<Prepared<Planned>> {
     let planned = preview(store.master(), planning).map_err(refused(store.path()))?;
+    Ok(stage(store, planned))
+}
+
+/// Works out the master that stores a task set already planned with [`preview`] against this
+/// store's master (a preview shown, then stored, is planned once).
+pub fn stage(store: &Store<Master>, planned: Planned) -> Prepared<Planned> {
     let mut draft = store.master().clone();
     plan::store(&mut draft, planned.plan.task_set.clone(), planned.replaces);
-    Ok(Prepared::new(store, Some(draft), planned))
+    Prepared::new(store, Some(draft), planned)
 }
 
 /// Plans a task set and stores it in the master.

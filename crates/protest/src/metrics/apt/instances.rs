@@ -17,6 +17,7 @@ use super::words;
 use crate::error::{Error, Result};
 use crate::metrics::apt::pronoun_repair::{self, Options, PronounLists};
 use crate::metrics::lines::LineReader;
+use crate::metrics::scan::{self, WordScan};
 use crate::model::alignment::{self, Links};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -90,7 +91,12 @@ impl Finder {
             Finder::Words(list) => {
                 let mut found = Vec::new();
                 for (position, token) in (0u32..).zip(tokens) {
-                    if let Some(part) = words::parts(token, separator).find(|part| list.contains(*part)) {
+                    // Not `words::parts`, whose box is an allocation per token.
+                    let part = match separator {
+                        Some(separator) => token.split(separator).find(|part| list.contains(*part)),
+                        None => token.split_whitespace().find(|part| list.contains(*part)),
+                    };
+                    if let Some(part) = part {
                         found.push(Found { index: *next_index, position, word: part.to_owned() });
                         *next_index += 1;
                     }
@@ -119,6 +125,24 @@ impl Finder {
         }
     }
 
+    /// What rules out most sentences before their source line is lowercased and tokenised: in
+    /// word mode, a search for the listed words (see [`SourceFilter`]).
+    fn filter(&self, separator: Option<&str>) -> SourceFilter {
+        match self {
+            // An empty separator splits everywhere: any byte may border a word.
+            Finder::Words(_) if separator == Some("") => SourceFilter::None,
+            Finder::Words(list) => {
+                // A part is bordered by the line's ends, the spaces tokens are split at, and the
+                // separator (or, without one, the white space parts are split at).
+                let boundary = [scan::ASCII_WHITESPACE, separator.unwrap_or_default().as_bytes()].concat();
+                // Lowercasing ASCII text gives ASCII text: no other word can be in it.
+                let ascii = list.iter().filter(|w| w.is_ascii()).map(|w| w.as_bytes());
+                SourceFilter::Words { scan: WordScan::new(ascii, &boundary), lowered: Vec::new() }
+            }
+            Finder::Positions { .. } => SourceFilter::Listed,
+        }
+    }
+
     /// A positions file naming a sentence the source does not have.
     fn check_sentences(&self, sentences: u32) -> Result<()> {
         if let Finder::Positions { path, by_sentence } = self
@@ -131,6 +155,34 @@ impl Finder {
             ));
         }
         Ok(())
+    }
+}
+
+/// Whether a source line may hold an instance; a line it rules out has none.
+enum SourceFilter {
+    None,
+    /// Word mode: an ASCII line, lowercased as APT lowercases it (ASCII stays ASCII, at the same
+    /// places), is searched for the listed words whole; other lines are let through.
+    Words {
+        scan: WordScan,
+        lowered: Vec<u8>,
+    },
+    /// Positions mode: the sentences the file lists.
+    Listed,
+}
+
+impl SourceFilter {
+    fn may_hold(&mut self, finder: &Finder, sentence: u32, line: &str) -> bool {
+        match (self, finder) {
+            (SourceFilter::Words { scan, lowered }, _) if line.is_ascii() => {
+                lowered.clear();
+                lowered.extend_from_slice(line.as_bytes());
+                lowered.make_ascii_lowercase();
+                scan.finds(lowered)
+            }
+            (SourceFilter::Listed, Finder::Positions { by_sentence, .. }) => by_sentence.contains_key(&sentence),
+            _ => true,
+        }
     }
 }
 
@@ -174,6 +226,7 @@ pub struct InstanceReader<'a> {
     reference_links: LineReader,
     candidate_links: LineReader,
     finder: &'a Finder,
+    filter: SourceFilter,
     reading: &'a Reading,
     next_index: usize,
     sentence: u32,
@@ -188,6 +241,7 @@ impl<'a> InstanceReader<'a> {
             reference_links: LineReader::open(&files.reference_alignment)?,
             candidate_links: LineReader::open(&files.candidate_alignment)?,
             finder,
+            filter: finder.filter(reading.source_separator.as_deref()),
             reading,
             next_index: 0,
             sentence: 0,
@@ -213,6 +267,9 @@ impl<'a> InstanceReader<'a> {
                     ),
                 ));
             }
+        }
+        if !self.filter.may_hold(self.finder, sentence, self.source.line()) {
+            return Ok(Some(Vec::new()));
         }
         let source = words::lower(self.source.line());
         let source_tokens: Vec<&str> = words::tokens(&source).collect();

@@ -7,18 +7,41 @@ use std::path::Path;
 /// Python 2's `unicode.lower()`: each character's simple lowercase mapping, with no regard to
 /// context (a final Σ becomes σ, not ς; İ becomes i).
 pub fn lower(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        // Runs of ASCII (most of a French or English line) at once; the other characters one by one.
+        let ascii = rest.bytes().position(|b| !b.is_ascii()).unwrap_or(rest.len());
+        let start = out.len();
+        out.push_str(&rest[..ascii]);
+        out[start..].make_ascii_lowercase();
+        rest = &rest[ascii..];
+        let Some(c) = rest.chars().next() else { break };
+        out.push(match c {
             '\u{130}' => 'i',
             c => c.to_lowercase().next().unwrap_or(c),
-        })
-        .collect()
+        });
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// A sentence's tokens as the reference splits them: trimmed, then split at every single space
 /// (an empty line is one empty token).
 pub fn tokens(line: &str) -> impl Iterator<Item = &str> {
-    line.trim().split(' ')
+    let line = line.trim();
+    split_spaces(line)
+}
+
+/// `line.split(' ')`, finding the spaces with SIMD (a tenth of APT's and AutoPRF's time went
+/// into `str::split`'s search).
+pub fn split_spaces(line: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    memchr::memchr_iter(b' ', line.as_bytes()).chain(std::iter::once(line.len())).map(move |end| {
+        let token = &line[start..end];
+        start = end + 1;
+        token
+    })
 }
 
 /// Python's `token.split(separator)`, or `token.split()` (at runs of white space, no empty
