@@ -124,4 +124,12 @@ fn auto_eval_json_says_what_the_round_did() {
     assert_eq!(round["to_humans"].as_u64().unwrap(), round["candidates"].as_u64().unwrap() - counted[0]);
     let text = ok(d, &["auto-eval", "tiny.master.json", "--dry-run"]);
     assert!(text.contains(&format!("match           {:>5}", r["matches"].as_u64().unwrap())), "{text}");
+    assert!(text.contains(&format!("rule            {}", r["rule"].as_str().unwrap())), "{text}");
+    let (with_verdict, incorrect) = (&round["matches_with_verdict"], &round["matches_judged_incorrect"]);
+    assert!(
+        text.contains(&format!("judged ✗ by humans: {incorrect} of {with_verdict} matches with a verdict")),
+        "{text}"
+    );
+    let aligned = json(d, &["auto-eval", "tiny.master.json", "--rule", "aligned", "--format", "json"]);
+    assert_eq!(aligned["round"]["rule"], "aligned_tokens");
 }
