@@ -15,7 +15,8 @@
 //!    checks that the file is still the one opened, revision included; or
 //!    [`Store::commit_part`] when only the roster and task sets change, so that a large master
 //!    is not copied for them); if it fails, the outputs are taken back;
-//! 4. only then the master in memory changes.
+//! 4. only then the master in memory changes (`commit_part` puts the new roster in place for
+//!    the save and takes it back if the save fails; nothing reads the master in between).
 //!
 //! A [`Prepared`] operation can be shown first (a preview, a dry run) and then committed with
 //! [`commit`]; each module's `run` does both.
