@@ -4,7 +4,7 @@
 use crate::annotate::context;
 use crate::batches::annotators::{self, RosterError};
 use crate::batches::plan::{self, IAA_LABEL};
-use crate::model::{AnnotatorId, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master, TaskSet};
+use crate::model::{Annotator, AnnotatorId, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master, TaskSet};
 use crate::store::batch_file::Batch;
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -208,87 +208,139 @@ pub fn build(
     annotator: AnnotatorId,
     created: DateTime<Utc>,
 ) -> Result<Batch, ExportError> {
-    let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
-    let person = master.annotator(annotator).ok_or(ExportError::NoAnnotator(annotator))?;
-    let layout = layout(master, ts, annotator);
-    if layout.order.is_empty() {
-        return Err(ExportError::NoPart { name: person.name.clone(), task_set });
-    }
-    let corpus_ids: HashMap<CorpusId, CorpusId> =
-        layout.corpora.iter().enumerate().map(|(i, &c)| (c, CorpusId(i as u32 + 1))).collect();
-    // A validated master has every candidate of its task sets.
-    let originals: Vec<&Candidate> = layout.order.iter().filter_map(|&c| master.candidate(c)).collect();
-    let candidates: Vec<Candidate> = originals
-        .iter()
-        .enumerate()
-        .map(|(i, c)| Candidate { id: CandidateId(i as u32 + 1), corpus: corpus_ids[&c.corpus], ..(*c).clone() })
-        .collect();
+    Recipe::of(master, task_set, annotator, created)?.build(master)
+}
 
-    let numbers: BTreeSet<_> = originals.iter().map(|c| c.example).collect();
-    let examples: Vec<_> = master.examples.iter().filter(|e| numbers.contains(&e.no)).cloned().collect();
-    let names: BTreeSet<&str> = examples.iter().map(|e| e.category.as_str()).collect();
-    let categories = master.categories.iter().filter(|c| names.contains(c.name.as_str())).cloned().collect();
+/// What makes a batch beyond the master's texts and records: the task set and the annotator, as
+/// they are once the parts are given out. A batch can so be made from the master before that
+/// change is saved into it (giving parts out changes only the roster and the task sets), and
+/// made while it is written instead of held.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recipe {
+    task_set: TaskSet,
+    annotator: Annotator,
+    created: DateTime<Utc>,
+}
 
-    let windows: HashMap<_, Range<u32>> = examples.iter().map(|e| (e.no, context::of_example(master, e))).collect();
-    // Each translation needs its own candidates' windows; the source needs them all.
-    let mut needed: BTreeMap<CorpusId, BTreeSet<u32>> = BTreeMap::new();
-    let mut source_needed = BTreeSet::new();
-    for c in &originals {
-        let window = windows[&c.example].clone();
-        needed.entry(c.corpus).or_default().extend(window.clone());
-        source_needed.extend(window);
-    }
-    let keep = |corpus: &Corpus, wanted: &BTreeSet<u32>| -> Vec<String> {
-        (0..).zip(&corpus.sentences).map(|(n, s)| if wanted.contains(&n) { s.clone() } else { String::new() }).collect()
-    };
-    let mut corpora = Vec::new();
-    if let Some(source) = master.source() {
-        corpora.push(Corpus {
-            id: CorpusId(0),
-            name: source.name.clone(),
-            role: CorpusRole::Source,
-            sentences: keep(source, &source_needed),
-            alignment: None,
-        });
-    }
-    for (i, &id) in layout.corpora.iter().enumerate() {
-        let Some(original) = master.corpus(id) else { continue };
-        corpora.push(Corpus {
-            id: CorpusId(i as u32 + 1),
-            name: neutral_name(i),
-            role: CorpusRole::System,
-            sentences: keep(original, &needed[&id]),
-            alignment: None,
-        });
+impl Recipe {
+    /// Checks that `roster` (a master, or its roster and task sets alone) has the task set and
+    /// the annotator, and that the annotator has a part of it.
+    pub fn of(
+        roster: &Master,
+        task_set: u32,
+        annotator: AnnotatorId,
+        created: DateTime<Utc>,
+    ) -> Result<Recipe, ExportError> {
+        let ts = roster.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+        let person = roster.annotator(annotator).ok_or(ExportError::NoAnnotator(annotator))?;
+        if plan::candidates_for(ts, annotator).is_empty() {
+            return Err(ExportError::NoPart { name: person.name.clone(), task_set });
+        }
+        Ok(Recipe { task_set: ts.clone(), annotator: person.clone(), created })
     }
 
-    let records = layout
-        .order
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &c)| master.records.get(c, annotator).map(|r| (i, r)))
-        .map(|(i, r)| crate::model::Record { candidate: CandidateId(i as u32 + 1), ..r.clone() })
-        .collect();
+    pub fn annotator(&self) -> &Annotator {
+        &self.annotator
+    }
 
-    let mut content = Master::new(master.id.clone(), created);
-    content.languages = master.languages.clone();
-    content.settings = master.settings.clone();
-    content.documents = master.documents.clone();
-    content.corpora = corpora;
-    content.categories = categories;
-    content.examples = examples;
-    content.candidates = candidates;
-    content.annotators = vec![person.clone()];
-    content.records = records;
-    content.reindex();
-    Ok(Batch {
-        id: batch_id(task_set, annotator, created),
-        master_id: master.id.clone(),
-        created,
-        task_set,
-        purpose: ts.purpose,
-        content,
-    })
+    /// How many candidates the batch has.
+    pub fn candidates(&self) -> usize {
+        plan::candidates_for(&self.task_set, self.annotator.id).len()
+    }
+
+    /// How many of the annotator's records the batch takes from `master`.
+    pub fn records(&self, master: &Master) -> usize {
+        let who = self.annotator.id;
+        plan::candidates_for(&self.task_set, who).into_iter().filter(|&c| master.records.get(c, who).is_some()).count()
+    }
+
+    /// Makes the batch from `master`'s texts and records.
+    pub fn build(&self, master: &Master) -> Result<Batch, ExportError> {
+        let (ts, person, created) = (&self.task_set, &self.annotator, self.created);
+        let (task_set, annotator) = (ts.id, person.id);
+        let layout = layout(master, ts, annotator);
+        if layout.order.is_empty() {
+            return Err(ExportError::NoPart { name: person.name.clone(), task_set });
+        }
+        let corpus_ids: HashMap<CorpusId, CorpusId> =
+            layout.corpora.iter().enumerate().map(|(i, &c)| (c, CorpusId(i as u32 + 1))).collect();
+        // A validated master has every candidate of its task sets.
+        let originals: Vec<&Candidate> = layout.order.iter().filter_map(|&c| master.candidate(c)).collect();
+        let candidates: Vec<Candidate> = originals
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Candidate { id: CandidateId(i as u32 + 1), corpus: corpus_ids[&c.corpus], ..(*c).clone() })
+            .collect();
+
+        let numbers: BTreeSet<_> = originals.iter().map(|c| c.example).collect();
+        let examples: Vec<_> = master.examples.iter().filter(|e| numbers.contains(&e.no)).cloned().collect();
+        let names: BTreeSet<&str> = examples.iter().map(|e| e.category.as_str()).collect();
+        let categories = master.categories.iter().filter(|c| names.contains(c.name.as_str())).cloned().collect();
+
+        let windows: HashMap<_, Range<u32>> = examples.iter().map(|e| (e.no, context::of_example(master, e))).collect();
+        // Each translation needs its own candidates' windows; the source needs them all.
+        let mut needed: BTreeMap<CorpusId, BTreeSet<u32>> = BTreeMap::new();
+        let mut source_needed = BTreeSet::new();
+        for c in &originals {
+            let window = windows[&c.example].clone();
+            needed.entry(c.corpus).or_default().extend(window.clone());
+            source_needed.extend(window);
+        }
+        let keep = |corpus: &Corpus, wanted: &BTreeSet<u32>| -> Vec<String> {
+            (0..)
+                .zip(&corpus.sentences)
+                .map(|(n, s)| if wanted.contains(&n) { s.clone() } else { String::new() })
+                .collect()
+        };
+        let mut corpora = Vec::new();
+        if let Some(source) = master.source() {
+            corpora.push(Corpus {
+                id: CorpusId(0),
+                name: source.name.clone(),
+                role: CorpusRole::Source,
+                sentences: keep(source, &source_needed),
+                alignment: None,
+            });
+        }
+        for (i, &id) in layout.corpora.iter().enumerate() {
+            let Some(original) = master.corpus(id) else { continue };
+            corpora.push(Corpus {
+                id: CorpusId(i as u32 + 1),
+                name: neutral_name(i),
+                role: CorpusRole::System,
+                sentences: keep(original, &needed[&id]),
+                alignment: None,
+            });
+        }
+
+        let records = layout
+            .order
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &c)| master.records.get(c, annotator).map(|r| (i, r)))
+            .map(|(i, r)| crate::model::Record { candidate: CandidateId(i as u32 + 1), ..r.clone() })
+            .collect();
+
+        let mut content = Master::new(master.id.clone(), created);
+        content.languages = master.languages.clone();
+        content.settings = master.settings.clone();
+        content.documents = master.documents.clone();
+        content.corpora = corpora;
+        content.categories = categories;
+        content.examples = examples;
+        content.candidates = candidates;
+        content.annotators = vec![person.clone()];
+        content.records = records;
+        content.reindex();
+        Ok(Batch {
+            id: batch_id(task_set, annotator, created),
+            master_id: master.id.clone(),
+            created,
+            task_set,
+            purpose: ts.purpose,
+            content,
+        })
+    }
 }
 
 /// Batch ids name the task set, the annotator and the moment of export, e.g.

@@ -77,7 +77,9 @@ impl Records {
 
     /// All annotators' records of one candidate, by annotator id.
     pub fn of_candidate(&self, candidate: CandidateId) -> impl Iterator<Item = &Record> {
-        self.0.range((candidate, AnnotatorId(0))..=(candidate, AnnotatorId(u32::MAX))).map(|(_, r)| r)
+        // An open-ended range descends the tree once; a closed one finds both ends (reports ask
+        // this of every candidate).
+        self.0.range((candidate, AnnotatorId(0))..).map_while(move |(&(c, _), r)| (c == candidate).then_some(r))
     }
 
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &Record> {

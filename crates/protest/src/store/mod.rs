@@ -374,6 +374,19 @@ impl<D: Document> Store<D> {
         self.save_as_revision(Some(doc))
     }
 
+    /// [`Store::commit`] for a change to a small part of a large document (its roster and task
+    /// sets…), without a copy of the whole: `swap` exchanges `part` with the document's, the file
+    /// is saved, and on failure `swap` puts the old part back, so that memory and disk stay as
+    /// they were. `swap` must touch nothing the document's lookup tables are built from.
+    pub fn commit_part<P>(&mut self, mut part: P, swap: impl Fn(&mut D, &mut P)) -> Result<()> {
+        swap(&mut self.doc, &mut part);
+        let saved = self.save_as_revision(None);
+        if saved.is_err() {
+            swap(&mut self.doc, &mut part);
+        }
+        saved
+    }
+
     /// Writes the whole file at the next revision and starts an empty journal.
     pub fn save(&mut self) -> Result<()> {
         self.save_as_revision(None)
@@ -886,6 +899,47 @@ mod tests {
         disk.set(Fault::None);
         store.put(record(4, Judgement::No)).unwrap();
         assert_eq!(&load_with_journal::<Master>(&path).unwrap().0, store.master());
+    }
+
+    #[test]
+    fn a_part_committed_is_in_memory_and_on_disk_or_in_neither_whatever_write_fails() {
+        let swap = |m: &mut Master, description: &mut String| std::mem::swap(&mut m.description, description);
+        // Once without faults, to count the disk operations of the save.
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let disk = Faulty::new(Fault::None);
+        let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        let before = store.master().clone();
+        let start = disk.ops().len();
+        store.commit_part("changed".to_owned(), swap).unwrap();
+        let count = disk.ops().len() - start;
+        assert_eq!(store.master().description, "changed");
+        assert_eq!(store.master().records, before.records, "the change not saved before is in the file too");
+        assert_eq!(&load_with_journal::<Master>(&path).unwrap().0, store.master());
+        assert!(count > 0);
+        for k in 0..count {
+            for fault in [Fault::Once(k), Fault::FullFrom(k)] {
+                let dir = tempfile::tempdir().unwrap();
+                let path = tiny(&dir);
+                let disk = Faulty::new(Fault::None);
+                let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
+                store.put(record(3, Judgement::Yes)).unwrap();
+                let before = store.master().clone();
+                disk.set(fault);
+                let result = store.commit_part("changed".to_owned(), swap);
+                let on_disk = load_with_journal::<Master>(&path).unwrap().0;
+                let mut in_memory = store.master().clone();
+                if result.is_ok() {
+                    assert_eq!(in_memory.description, "changed", "{fault:?}");
+                } else {
+                    in_memory.revision = before.revision;
+                    assert_eq!(in_memory, before, "{fault:?}: memory as it was");
+                }
+                assert_eq!(on_disk.description, in_memory.description, "{fault:?}: disk as memory");
+                assert_eq!(on_disk.records, before.records, "{fault:?}");
+            }
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Exporting a task set's batches: the parts given to annotators in the master, one batch file
 //! per part ([`crate::batches::export`] has the rules).
 
-use super::{Content, Output, Prepared, Written, check_folder, check_target, commit, refused};
+use super::{Change, Content, Output, Prepared, Roster, Written, check_folder, check_target, commit, refused};
 use crate::batches::export;
 use crate::error::Result;
 use crate::model::Master;
@@ -33,27 +33,39 @@ pub struct Exported {
     pub chosen: Option<String>,
 }
 
-/// Checks the export and makes every batch, in memory.
+/// Checks the export: gives the parts out in a draft of the roster and task sets (the only things
+/// an export changes in the master) and checks every batch can be made. The batches themselves
+/// are made from the master one at a time while they are written, so that a large master's
+/// export holds one batch in memory, not all.
 pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<Exported>> {
     let master = store.master();
     check_folder(&exporting.folder)?;
-    let mut draft = master.clone();
-    let batches = export::export(&mut draft, exporting.task_set, &exporting.names, exporting.created)
+    let mut draft = Roster::draft(master);
+    let parts = export::assign(&mut draft, exporting.task_set, &exporting.names).map_err(refused(store.path()))?;
+    let recipes = parts
+        .iter()
+        .map(|p| export::Recipe::of(&draft, exporting.task_set, p.annotator, exporting.created))
+        .collect::<std::result::Result<Vec<_>, _>>()
         .map_err(refused(store.path()))?;
-    // An export changes only the roster and the task sets (`export::export`).
     let changed = draft.annotators != master.annotators || draft.task_sets != master.task_sets;
     let chosen = (exporting.names.is_empty() && changed).then(|| chosen(master, &draft, exporting.task_set));
     let master_name = store.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut outputs = Vec::new();
     let mut files = Vec::new();
-    for batch in batches {
-        let who = batch.annotator();
+    for recipe in recipes {
+        let who = recipe.annotator();
         let path = exporting.folder.join(export::file_name(&master_name, exporting.task_set, &who.name, who.id));
         check_target(&path, exporting.replace)?;
-        files.push(Written::of(&path, &batch));
-        outputs.push(Output { path, replace: exporting.replace, content: Content::Batch(Box::new(batch)) });
+        files.push(Written {
+            path: path.clone(),
+            annotator: who.name.clone(),
+            candidates: recipe.candidates(),
+            records: recipe.records(master),
+        });
+        outputs.push(Output { path, replace: exporting.replace, content: Content::Export(Box::new(recipe)) });
     }
-    let mut prepared = Prepared::new(store, changed.then_some(draft), Exported { files, chosen });
+    let change = changed.then(|| Change::Roster(Roster::of(draft)));
+    let mut prepared = Prepared::changing(store, change, Exported { files, chosen });
     prepared.outputs = outputs;
     Ok(prepared)
 }

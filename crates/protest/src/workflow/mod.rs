@@ -9,11 +9,14 @@
 //! 1. *prepare* (`prepare` in each module): check everything and compute the new master and every
 //!    file to write, in memory; nothing is written, and a refusal changes nothing;
 //! 2. *write the outputs* (batch files…): each in full under a temporary name beside it, then
-//!    all renamed into place ([`crate::store::atomic::Outputs`]);
+//!    all renamed into place ([`crate::store::atomic::Outputs`]); exported batches are made
+//!    from the master one at a time as they are written, after every check;
 //! 3. *commit the master*: one atomic save of the whole file ([`Store::commit`], which also
-//!    checks that the file is still the one opened, revision included); if it fails, the outputs
-//!    are taken back;
-//! 4. only then the master in memory changes.
+//!    checks that the file is still the one opened, revision included; or
+//!    [`Store::commit_part`] when only the roster and task sets change, so that a large master
+//!    is not copied for them); if it fails, the outputs are taken back;
+//! 4. only then the master in memory changes (`commit_part` puts the new roster in place for
+//!    the save and takes it back if the save fails; nothing reads the master in between).
 //!
 //! A [`Prepared`] operation can be shown first (a preview, a dry run) and then committed with
 //! [`commit`]; each module's `run` does both.
@@ -42,8 +45,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 #[must_use = "nothing happens until it is committed"]
 pub struct Prepared<T> {
-    /// The master after the operation; `None` when it does not change.
-    master: Option<Master>,
+    /// How the master changes; `None` when it does not.
+    change: Option<Change>,
     outputs: Vec<Output>,
     /// The store's change count it was prepared at.
     base: u64,
@@ -53,7 +56,47 @@ pub struct Prepared<T> {
 
 impl<T> Prepared<T> {
     fn new(store: &Store<Master>, master: Option<Master>, outcome: T) -> Prepared<T> {
-        Prepared { master, outputs: Vec::new(), base: store.changes(), outcome }
+        Prepared::changing(store, master.map(|m| Change::Whole(Box::new(m))), outcome)
+    }
+
+    fn changing(store: &Store<Master>, change: Option<Change>, outcome: T) -> Prepared<T> {
+        Prepared { change, outputs: Vec::new(), base: store.changes(), outcome }
+    }
+}
+
+/// The master after an operation.
+#[derive(Debug)]
+enum Change {
+    Whole(Box<Master>),
+    /// Only the roster and the task sets change (giving parts out, planning): the new ones, so
+    /// that a large master is not copied whole for them.
+    Roster(Roster),
+}
+
+/// A master's annotators and task sets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Roster {
+    annotators: Vec<crate::model::Annotator>,
+    task_sets: Vec<crate::model::TaskSet>,
+}
+
+impl Roster {
+    /// The roster and task sets of `master`, in an otherwise empty master (the functions of
+    /// [`crate::batches`] that change them take a master).
+    fn draft(master: &Master) -> Master {
+        let mut draft = Master::new(master.id.clone(), master.created);
+        draft.annotators = master.annotators.clone();
+        draft.task_sets = master.task_sets.clone();
+        draft
+    }
+
+    fn of(draft: Master) -> Roster {
+        Roster { annotators: draft.annotators, task_sets: draft.task_sets }
+    }
+
+    fn swap(master: &mut Master, roster: &mut Roster) {
+        std::mem::swap(&mut master.annotators, &mut roster.annotators);
+        std::mem::swap(&mut master.task_sets, &mut roster.task_sets);
     }
 }
 
@@ -70,13 +113,21 @@ struct Output {
 enum Content {
     Batch(Box<Batch>),
     Master(Box<Master>),
+    /// A batch made from the open master while it is written, so that a large export holds one
+    /// batch in memory at a time; its making was checked when the operation was prepared.
+    Export(Box<crate::batches::export::Recipe>),
 }
 
 impl Content {
-    fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    /// Writes the content; `master` is the open master an [`Content::Export`] is made from.
+    fn write(&self, master: Option<&Master>, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         match self {
             Content::Batch(b) => batch_file::write(b, out),
             Content::Master(m) => master_file::write(m, out),
+            Content::Export(part) => match master {
+                Some(master) => batch_file::write(&part.build(master).map_err(std::io::Error::other)?, out),
+                None => Err(std::io::Error::other("a batch is made from an open master")),
+            },
         }
     }
 }
@@ -94,13 +145,21 @@ pub fn commit<T>(store: &mut Store<Master>, prepared: Prepared<T>) -> Result<T> 
     for o in &prepared.outputs {
         // Checked again: a file may have appeared since.
         check_target(&o.path, o.replace)?;
-        outputs.add(&o.path, |w| o.content.write(w))?;
+        outputs.add(&o.path, |w| o.content.write(Some(store.master()), w))?;
         crate::progress::advance(1);
     }
     let published = outputs.publish()?;
-    if let Some(master) = prepared.master {
-        crate::progress::stage("Saving the master", None);
-        store.commit(master)?; // on failure, dropping `published` takes the outputs back
+    // On failure, dropping `published` takes the outputs back.
+    match prepared.change {
+        Some(Change::Whole(master)) => {
+            crate::progress::stage("Saving the master", None);
+            store.commit(*master)?;
+        }
+        Some(Change::Roster(roster)) => {
+            crate::progress::stage("Saving the master", None);
+            store.commit_part(roster, Roster::swap)?;
+        }
+        None => {}
     }
     published.keep();
     Ok(prepared.outcome)
@@ -112,7 +171,7 @@ fn write_alone(disk: &dyn crate::store::disk::Disk, outputs: &[Output]) -> Resul
     crate::progress::stage("Writing the files", Some(outputs.len() as u64));
     for o in outputs {
         check_target(&o.path, o.replace)?;
-        staged.add(&o.path, |w| o.content.write(w))?;
+        staged.add(&o.path, |w| o.content.write(None, w))?;
         crate::progress::advance(1);
     }
     staged.publish()?.keep();

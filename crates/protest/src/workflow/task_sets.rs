@@ -1,6 +1,6 @@
 //! Planning task sets and removing those not given out yet ([`crate::batches::plan`] has the rules).
 
-use super::{Prepared, commit, refused};
+use super::{Change, Prepared, Roster, commit, refused};
 use crate::batches::plan::{self, Plan, PlanError, Request};
 use crate::error::{Error, Result};
 use crate::metrics::auto_eval;
@@ -55,9 +55,10 @@ pub fn prepare(store: &Store<Master>, planning: &Planning) -> Result<Prepared<Pl
 /// Works out the master that stores a task set already planned with [`preview`] against this
 /// store's master (a preview shown, then stored, is planned once).
 pub fn stage(store: &Store<Master>, planned: Planned) -> Prepared<Planned> {
-    let mut draft = store.master().clone();
+    // A task set changes only the task sets: no copy of the whole master.
+    let mut draft = Roster::draft(store.master());
     plan::store(&mut draft, planned.plan.task_set.clone(), planned.replaces);
-    Prepared::new(store, Some(draft), planned)
+    Prepared::changing(store, Some(Change::Roster(Roster::of(draft))), planned)
 }
 
 /// Plans a task set and stores it in the master.
@@ -68,8 +69,8 @@ pub fn run(store: &mut Store<Master>, planning: &Planning) -> Result<Planned> {
 
 /// Removes a task set nothing was given out from; returns it.
 pub fn remove(store: &mut Store<Master>, id: u32) -> Result<TaskSet> {
-    let mut draft = store.master().clone();
+    let mut draft = Roster::draft(store.master());
     let removed = plan::remove(&mut draft, id).map_err(|e| Error::refused(store.path(), e))?;
-    let prepared = Prepared::new(store, Some(draft), removed);
+    let prepared = Prepared::changing(store, Some(Change::Roster(Roster::of(draft))), removed);
     commit(store, prepared)
 }
