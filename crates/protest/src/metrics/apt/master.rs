@@ -153,7 +153,7 @@ pub struct MasterApt {
 
 /// A candidate's translation as APT reads it (see the module documentation).
 fn translation(master: &Master, corpus: &Corpus, candidate: &Candidate, preset: &Preset) -> Option<Translation> {
-    let example = master.examples.iter().find(|e| e.no == candidate.example)?;
+    let example = master.example(candidate.example)?;
     let (sentence, position) = (example.sentence, example.token);
     // The candidate's own aligned tokens stand for the pronoun's links (on a valid master they
     // are the alignment's); the rest of the sentence's links, where stored, guide the correction.
