@@ -4,13 +4,13 @@
 use crate::dialogs::Modal;
 use crate::dialogs::parts::{self, Reply, capitalised};
 use crate::dialogs::path_field::{PathField, Pick};
+use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::batches::adjudication::{self, AdjudicationError};
 use protest::batches::plan::Plan;
 use protest::model::Master;
 use protest::session::Session;
 use protest::workflow::{self, adjudication::Adjudicating};
-use crate::work::SessionWork;
 use std::path::Path;
 
 const REPLACE: &str = "Replace a batch file that exists";
@@ -140,7 +140,6 @@ impl AdjudicationDialog {
             created: chrono::Utc::now(),
         }
     }
-
 }
 
 /// Exports the batch off the UI thread (it saves the master) and tells the dialog.

@@ -115,18 +115,27 @@ impl AnnotatorsDialog {
         let mut reply = Reply::Stay;
         if add {
             let name = self.new_name.trim().to_owned();
-            reply = changing(format!("Adding {name}"), format!("Added {name}."), |d| d.new_name.clear(), move |store| {
-                workflow::annotators::add(store, &name)
-            });
+            reply = changing(
+                format!("Adding {name}"),
+                format!("Added {name}."),
+                |d| d.new_name.clear(),
+                move |store| workflow::annotators::add(store, &name),
+            );
         } else if let Some((old, new)) = rename {
             let done = format!("Renamed {old} to {}.", new.trim());
-            reply = changing(format!("Renaming {old}"), done, |d| d.renaming = None, move |store| {
-                workflow::annotators::rename(store, &old, &new)
-            });
+            reply = changing(
+                format!("Renaming {old}"),
+                done,
+                |d| d.renaming = None,
+                move |store| workflow::annotators::rename(store, &old, &new),
+            );
         } else if let Some(name) = remove {
-            reply = changing(format!("Removing {name}"), format!("Removed {name}."), |_| {}, move |store| {
-                workflow::annotators::remove(store, &name)
-            });
+            reply = changing(
+                format!("Removing {name}"),
+                format!("Removed {name}."),
+                |_| {},
+                move |store| workflow::annotators::remove(store, &name),
+            );
         }
         ui.add_space(6.0);
         parts::problem(ui, self.problem.as_deref());

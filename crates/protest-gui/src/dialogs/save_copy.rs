@@ -2,9 +2,9 @@
 //! way out when the file itself cannot take them (a full disk, a read-only file, a file another
 //! program changed). The file itself is not touched.
 
+use crate::dialogs::Modal;
 use crate::dialogs::parts::{self, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
-use crate::dialogs::Modal;
 use crate::intent::Intent;
 use crate::work::SessionWork;
 use egui::{RichText, Ui};

@@ -3,7 +3,7 @@
 //! finished work from being applied, so the progress is seen whatever the machine's speed.
 
 use super::*;
-use super::{ANAPHORIC_NEW, harness, tiny};
+use super::{ANAPHORIC_NEW, harness, release, tiny};
 use crate::work;
 use egui_kittest::kittest::Queryable;
 
@@ -19,17 +19,6 @@ fn starting(path: &Path) -> Harness<'static, App> {
     h.step();
     h.step();
     h
-}
-
-/// Lets the work finish: frames come while it does, and the first after it applies it.
-fn release(h: &mut Harness<App>) {
-    work::hold(false);
-    let start = std::time::Instant::now();
-    while h.state().is_busy() && start.elapsed() < std::time::Duration::from_secs(60) {
-        h.step();
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    h.settle();
 }
 
 #[test]
