@@ -6,11 +6,13 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use protest::progress::Progress;
 use std::io::{IsTerminal, Read, Write};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The bar on stderr; cleared when dropped, so what the command prints last stays readable.
-pub struct Bar(ProgressBar);
+/// Hidden until the first stage (its target waits beside it): a command that reports nothing
+/// draws nothing, and the first line drawn already says what the command does.
+pub struct Bar(ProgressBar, Mutex<Option<ProgressDrawTarget>>);
 
 impl Bar {
     /// A bar for the command line, or `None` when there is no one to see it (stderr is not a
@@ -23,11 +25,11 @@ impl Bar {
     }
 
     fn to(target: ProgressDrawTarget) -> Bar {
-        let bar = ProgressBar::with_draw_target(None, target);
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         bar.set_style(spinner());
         // Ticks on its own, so a stage that reports no steps still shows the program is working.
         bar.enable_steady_tick(Duration::from_millis(100));
-        Bar(bar)
+        Bar(bar, Mutex::new(Some(target)))
     }
 }
 
@@ -45,7 +47,9 @@ fn bar() -> ProgressStyle {
 /// A bar counting bytes read, as sizes with the speed.
 fn byte_bar() -> ProgressStyle {
     let template = "{spinner:.cyan} {msg} [{bar:30.cyan/blue}] {bytes}/{total_bytes} ({bytes_per_sec}) {elapsed:.dim}";
-    ProgressStyle::with_template(template).map(|s| s.progress_chars("=> ")).unwrap_or_else(|_| ProgressStyle::default_bar())
+    ProgressStyle::with_template(template)
+        .map(|s| s.progress_chars("=> "))
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
 }
 
 impl Bar {
@@ -152,6 +156,9 @@ impl Bar {
                 state.set_len(n);
             }
         });
+        if let Some(target) = self.1.lock().ok().and_then(|mut t| t.take()) {
+            self.0.set_draw_target(target); // the first stage: shown from now on
+        }
         self.0.set_style(style);
         self.0.set_message(what.to_owned());
         if steps.is_none() {
@@ -231,6 +238,7 @@ mod tests {
         drop(bar);
         let lines = term.lines();
         assert!(lines.iter().any(|l| l.contains("Saving the master")), "drawn: {lines:#?}");
+        assert!(lines[0].contains("Reading big.json"), "nothing drawn before the first stage: {lines:#?}");
         for line in &lines {
             let counted = line.contains('[');
             let fine = match () {

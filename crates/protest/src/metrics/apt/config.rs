@@ -33,7 +33,8 @@ pub struct CorpusFiles {
 impl CorpusFiles {
     /// Their sizes added up: how much a pass over them reads (its progress).
     pub fn bytes(&self) -> u64 {
-        let files = [&self.source, &self.reference, &self.candidate, &self.reference_alignment, &self.candidate_alignment];
+        let files =
+            [&self.source, &self.reference, &self.candidate, &self.reference_alignment, &self.candidate_alignment];
         crate::progress::file_bytes(files.map(PathBuf::as_path))
     }
 }
