@@ -167,6 +167,12 @@ fn changing(
                     }
                     Err(e) => dialog.problem = Some(e),
                 }
+                // A long change hid the dialog, and its field lost the keyboard: it gets it
+                // back, so the next name goes into the same field (or a refused one is mended).
+                match dialog.renaming {
+                    Some(_) => dialog.focus_rename = true,
+                    None => dialog.focus_new = true,
+                }
             }
         })
     }))
