@@ -67,6 +67,7 @@ impl SaveCopyDialog {
 /// Writes the copy off the UI thread (a large master takes seconds) and tells the dialog.
 fn saving(path: PathBuf) -> SessionWork {
     SessionWork::new("Saving a copy", move |session| {
+        protest::progress::stage(&format!("Writing {}", protest::store::master_file::file_name(&path)), None);
         let saved = session.save_copy(&path).map_err(|e| e.to_string());
         Box::new(move |modal| {
             if let Modal::SaveCopy(dialog) = modal {
