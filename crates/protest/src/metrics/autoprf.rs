@@ -116,12 +116,12 @@ fn read_document_starts(path: &Path) -> Result<Vec<(u32, String)>> {
 
 /// Scores `candidate` against `reference` over the documents starting at `starts`.
 pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents: &DocumentStarts) -> Result<AutoPrf> {
+    let files = [reference, candidate].map(|c| [&c.source, &c.target, &c.alignment].map(PathBuf::as_path));
+    crate::progress::stage_bytes("Scoring AutoPRF", crate::progress::file_bytes(files.concat()));
     let starts = &documents.starts;
     let path = &documents.path;
     let mut documents: Vec<Document> =
         starts.iter().map(|(_, id)| Document { id: id.clone(), counts: BTreeMap::new() }).collect();
-    let files = [reference, candidate].map(|c| [&c.source, &c.target, &c.alignment].map(PathBuf::as_path));
-    crate::progress::stage_bytes("Scoring AutoPRF", crate::progress::file_bytes(files.concat()));
     let mut reference = CorpusReader::open(reference)?;
     let mut candidate = CorpusReader::open(candidate)?;
     let triggers = WordScan::new(TRIGGERS.map(str::as_bytes), b" ");
