@@ -62,3 +62,15 @@ fn progress_shows_on_a_terminal_only_and_not_with_quiet() {
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("sample.master.json: valid"));
 }
+
+#[test]
+fn apt_on_a_terminal_counts_the_bytes_of_the_corpora_it_reads() {
+    let dir = crate::common::copy_of(&crate::common::fixture("apt-es-en"));
+    let seen = on_a_terminal(dir.path(), &["apt", "config_1"]);
+    // Drawn when the stage begins: none of the five files read yet, their sizes added up.
+    let files = ["china.low.en", "china.low.en.ref", "china.low.es", "china.ref.symal", "china.symal"];
+    let bytes: u64 = files.iter().map(|f| std::fs::metadata(dir.path().join(f)).unwrap().len()).sum();
+    let total = format!("0 B/{:.2} KiB", bytes as f64 / 1024.0);
+    assert!(seen.contains("Scoring APT") && seen.contains(&total), "{total} in {seen:?}");
+    assert!(seen.contains("instances; wrote"), "the output itself");
+}

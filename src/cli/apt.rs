@@ -21,7 +21,7 @@ pub fn run(args: AptArgs) -> anyhow::Result<()> {
     let stem = args.output.or_else(|| config.output.clone()).with_context(|| {
         format!("{}: [output] output_file is empty; set it or give --output STEM", args.config.display())
     })?;
-    protest::progress::stage("Scoring APT", None);
+    protest::progress::stage("Reading the word lists", None);
     let outcome = apt::run(&config, &stem)?;
     let (score, detail) = output_paths(&stem);
     println!("{}", outcome.score_text(0).lines().next().unwrap_or_default());

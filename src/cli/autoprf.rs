@@ -24,8 +24,8 @@ pub struct AutoPrfArgs {
 
 pub fn run(args: AutoPrfArgs) -> anyhow::Result<()> {
     let corpus = |stem| AlignedCorpus::from_stem(stem, &args.source_lang, &args.target_lang);
+    protest::progress::stage("Reading the document starts", None);
     let documents = DocumentStarts::read(&args.doc_starts)?;
-    protest::progress::stage("Scoring AutoPRF", None);
     let scores = autoprf::evaluate(&corpus(&args.reference), &corpus(&args.candidate), &documents)?;
     print!("{}", scores.report(!args.brief));
     Ok(())

@@ -147,25 +147,37 @@ impl App {
         }
     }
 
-    /// Adds an annotator to the master and annotates as them.
+    /// Adds an annotator to the master and annotates as them (off the UI thread: it saves the
+    /// master).
     fn add_annotator(&mut self, name: &str) {
-        let Some(s) = &mut self.session else { return };
-        match s.run(|store| workflow::annotators::add(store, name)) {
-            Ok(id) => {
+        let name = name.to_owned();
+        self.start_on_session(format!("Adding {}", name.trim()), move |s| {
+            let added = s.run(|store| workflow::annotators::add(store, &name)).map_err(|e| failed(&e, ""));
+            if let Ok(id) = added {
                 s.set_annotator(id);
-                self.settings.annotators.insert(s.path().to_path_buf(), id);
             }
-            Err(e) => self.messages.error(format!("Could not add {}: {}", name.trim(), failed(&e, ""))),
-        }
+            Box::new(move |app: &mut App| match added {
+                Ok(id) => {
+                    if let Some(s) = &app.session {
+                        app.settings.annotators.insert(s.path().to_path_buf(), id);
+                    }
+                }
+                Err(e) => app.messages.error(format!("Could not add {}: {e}", name.trim())),
+            })
+        });
     }
 
-    /// Runs a round of the automatic reference match, stores it and says what it settled.
+    /// Runs a round of the automatic reference match, stores it and says what it settled (off
+    /// the UI thread: it saves the master).
     fn run_auto_eval(&mut self) {
-        let Some(session) = &mut self.session else { return };
-        match session.run(|store| workflow::auto_eval::run(store, None, chrono::Utc::now())) {
-            Ok(round) => self.messages.notice(auto_eval::summary(&round)),
-            Err(e) => self.messages.error(format!("Could not store the automatic match: {}", failed(&e, ""))),
-        }
+        self.start_on_session("Running the automatic reference match", |session| {
+            let round = session.run(|store| workflow::auto_eval::run(store, None, chrono::Utc::now()));
+            let said = round.map(|round| auto_eval::summary(&round)).map_err(|e| failed(&e, ""));
+            Box::new(move |app: &mut App| match said {
+                Ok(summary) => app.messages.notice(summary),
+                Err(e) => app.messages.error(format!("Could not store the automatic match: {e}")),
+            })
+        });
     }
 
     fn is_researcher(&self) -> bool {

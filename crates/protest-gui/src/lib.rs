@@ -40,6 +40,7 @@ use panels::report::ReportView;
 use protest::session::workspace;
 use protest::session::{NotSaved, Session};
 use protest::store::disk::Disk;
+use protest::store::master_file::file_name;
 use settings::Settings;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -172,13 +173,29 @@ impl App {
             self.view = View::Browser;
             return;
         }
-        let name = path.file_name().map_or(path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = file_name(path);
         let (disk, path) = (Arc::clone(&self.disk), path.to_path_buf());
         let preferred = self.settings.annotators.get(&path).copied();
-        // The window is there at once, saying what it opens; a large master takes seconds.
-        self.start_work(format!("Opening {name}"), move || {
+        // The window is there at once, saying what it opens; a large master takes seconds, and so
+        // does closing the one it replaces (its journal is folded into it): both on the worker.
+        self.start_with_session(format!("Opening {name}"), move |current| {
             let opened = workspace::open(disk, &path).map(|(file, opened)| (Session::new(file, preferred), opened));
-            Box::new(move |app: &mut App| app.opened(opened))
+            let closed = match (&opened, current.take()) {
+                (Ok(_), Some(old)) => {
+                    protest::progress::stage(&format!("Closing {}", file_name(old.path())), None);
+                    old.close().err().map(|e| e.to_string())
+                }
+                (_, old) => {
+                    *current = old; // not opened: the current file stays
+                    None
+                }
+            };
+            Box::new(move |app: &mut App| {
+                if let Some(e) = closed {
+                    app.messages.error(e);
+                }
+                app.opened(opened);
+            })
         });
     }
 
@@ -186,11 +203,6 @@ impl App {
     fn opened(&mut self, opened: protest::Result<(Session, protest::store::Opened)>) {
         match opened {
             Ok((session, opened)) => {
-                if let Some(old) = self.session.take()
-                    && let Err(e) = old.close()
-                {
-                    self.messages.error(e.to_string());
-                }
                 self.quit_warned = false;
                 let path = session.path().to_path_buf();
                 if opened.recovered > 0 {
@@ -212,7 +224,7 @@ impl App {
                 self.settings.opened(&path);
                 self.view = View::Browser;
                 self.browser = Browser::default();
-                let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                let name = file_name(&path);
                 self.viewport.push(ViewportCommand::Title(format!("PROTEST — {name}")));
             }
             Err(e) => self.messages.error(format!("Could not open the file: {e}")),

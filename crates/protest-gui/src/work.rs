@@ -1,5 +1,6 @@
-//! Long work off the UI thread: opening a file, exporting and merging batches, converting an
-//! old file, computing the report. The work runs on a worker thread while the window keeps
+//! Long work off the UI thread: opening a file (and closing the one it replaces), exporting and
+//! merging batches, converting an old file, computing the report, and every change that saves
+//! the whole master (task sets, annotators, adjudication, the automatic match, a copy). The work runs on a worker thread while the window keeps
 //! drawing frames and shows what it is doing ([`protest::progress`] tells how far it is); what
 //! it returns is applied to the app on the UI thread when it is done.
 //!
@@ -107,19 +108,20 @@ impl App {
         work: impl FnOnce(&mut Session) -> Finish + Send + 'static,
     ) {
         if self.session.is_some() {
-            self.start_with_session(what, move |session| work(session.expect("a session was open")));
+            self.start_with_session(what, move |session| work(session.as_mut().expect("a session was open")));
         }
     }
 
-    /// [`App::start_on_session`] with the open file if there is one, and without one too.
-    fn start_with_session(
+    /// [`App::start_on_session`] with the open file if there is one, and without one too; the
+    /// work may also close it (take it), as opening another file does.
+    pub(crate) fn start_with_session(
         &mut self,
         what: impl Into<String>,
-        work: impl FnOnce(Option<&mut Session>) -> Finish + Send + 'static,
+        work: impl FnOnce(&mut Option<Session>) -> Finish + Send + 'static,
     ) {
         let mut session = self.session.take();
         self.start_work(what, move || {
-            let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(session.as_mut())));
+            let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&mut session)));
             Box::new(move |app: &mut App| {
                 app.session = session;
                 match applied {
@@ -135,7 +137,7 @@ impl App {
     pub(crate) fn start_session_work(&mut self, work: SessionWork) {
         let SessionWork { what, run } = work;
         self.start_with_session(what, move |session| {
-            let apply = run(session);
+            let apply = run(session.as_mut());
             Box::new(move |app: &mut App| {
                 if let Some(modal) = &mut app.modal {
                     apply(modal);

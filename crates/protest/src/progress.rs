@@ -10,6 +10,8 @@
 //! spread over several threads takes the reporter along with [`current`].
 
 use std::cell::RefCell;
+use std::io::Read;
+use std::path::Path;
 use std::sync::Arc;
 
 /// Receives what long work reports. Implemented by the shells (an indicatif bar, the window's
@@ -20,6 +22,10 @@ pub trait Progress: Send + Sync {
     fn stage(&self, what: &str, steps: Option<u64>);
     /// `steps` more steps of the current stage are done.
     fn advance(&self, steps: u64);
+    /// A new stage whose steps are bytes (of files read): a shell may show them as sizes.
+    fn stage_bytes(&self, what: &str, bytes: u64) {
+        self.stage(what, Some(bytes));
+    }
 }
 
 thread_local! {
@@ -62,6 +68,46 @@ pub fn advance(steps: u64) {
             p.advance(steps);
         }
     });
+}
+
+/// Says that a new stage begins whose steps are the `bytes` of the files it reads (see
+/// [`Progress::stage_bytes`]); files opened through [`Counting`] advance it.
+pub fn stage_bytes(what: &str, bytes: u64) {
+    CURRENT.with(|c| {
+        if let Some(p) = &*c.borrow() {
+            p.stage_bytes(what, bytes);
+        }
+    });
+}
+
+/// The sizes of these files added up, for [`stage_bytes`] (a file that cannot be read counts
+/// nothing: reading it says why).
+pub fn file_bytes<'a>(paths: impl IntoIterator<Item = &'a Path>) -> u64 {
+    paths.into_iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum()
+}
+
+/// A reader that advances the progress of the work that opened it by the bytes read — from
+/// whichever thread reads it, so a file read ahead on its own thread counts too.
+pub struct Counting<R> {
+    inner: R,
+    to: Option<Arc<dyn Progress>>,
+}
+
+impl<R: Read> Counting<R> {
+    /// `inner`, counted for the work running on this thread (not counted when nobody listens).
+    pub fn new(inner: R) -> Counting<R> {
+        Counting { inner, to: current() }
+    }
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buffer)?;
+        if let Some(to) = &self.to {
+            to.advance(n as u64);
+        }
+        Ok(n)
+    }
 }
 
 /// A [`Progress`] that keeps the last stage and its counts, for a shell to read whenever it
@@ -128,5 +174,25 @@ mod tests {
         assert_eq!(outer.seen().fraction(), Some(0.75));
         assert_eq!(inner.seen(), Seen { stage: "inner".into(), steps: None, done: 2 });
         assert!(current().is_none(), "the reporter is gone after the work");
+    }
+
+    #[test]
+    fn a_counted_file_advances_its_work_by_the_bytes_read_from_any_thread() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+        std::fs::write(&a, "one\ntwo\n").unwrap();
+        std::fs::write(&b, "three\n").unwrap();
+        let shared = Arc::new(Shared::default());
+        reporting(shared.clone(), || {
+            stage_bytes("Reading", file_bytes([a.as_path(), b.as_path()]));
+            let mut first = Counting::new(std::fs::File::open(&a).unwrap());
+            std::io::copy(&mut first, &mut std::io::sink()).unwrap();
+            let mut second = Counting::new(std::fs::File::open(&b).unwrap());
+            std::thread::spawn(move || std::io::copy(&mut second, &mut std::io::sink()).unwrap()).join().unwrap();
+        });
+        assert_eq!(shared.seen(), Seen { stage: "Reading".into(), steps: Some(14), done: 14 });
+        let mut unheard = Counting::new(std::fs::File::open(&a).unwrap());
+        std::io::copy(&mut unheard, &mut std::io::sink()).unwrap();
+        assert_eq!(shared.seen().done, 14, "outside the work, nothing counts");
     }
 }

@@ -1,8 +1,10 @@
 //! Batches › Adjudication (`workflow::adjudication`): the candidates annotators disagree on go
 //! to a further annotator as a batch.
 
+use crate::dialogs::Modal;
 use crate::dialogs::parts::{self, Reply, capitalised};
 use crate::dialogs::path_field::{PathField, Pick};
+use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::batches::adjudication::{self, AdjudicationError};
 use protest::batches::plan::Plan;
@@ -116,8 +118,8 @@ impl AdjudicationDialog {
         ui.horizontal(|ui| {
             let button = egui::Button::new(RichText::new("Export the adjudication batch").strong());
             if ui.add_enabled(ready.is_some(), button).clicked() {
-                match self.export(session) {
-                    Ok(written) => self.written = Some(written),
+                match self.folder.folder() {
+                    Ok(folder) => reply = Reply::Work(exporting(self.adjudicating(&folder))),
                     Err(e) => self.problem = Some(e),
                 }
             }
@@ -138,13 +140,25 @@ impl AdjudicationDialog {
             created: chrono::Utc::now(),
         }
     }
+}
 
-    fn export(&mut self, session: &mut Session) -> Result<String, String> {
-        let adjudicating = self.adjudicating(&self.folder.folder()?);
-        let done = session
-            .run(|store| workflow::adjudication::run(store, &adjudicating))
-            .map_err(|e| capitalised(&parts::failed(&e, REPLACE)))?;
-        let f = &done.file;
-        Ok(format!("Wrote {} ({}: {} candidates).", f.path.display(), f.annotator, f.candidates))
-    }
+/// Exports the batch off the UI thread (it saves the master) and tells the dialog.
+fn exporting(adjudicating: Adjudicating) -> SessionWork {
+    SessionWork::new("Exporting the adjudication batch", move |session| {
+        let done = session.run(|store| workflow::adjudication::run(store, &adjudicating)).map_or_else(
+            |e| Err(capitalised(&parts::failed(&e, REPLACE))),
+            |done| {
+                let f = &done.file;
+                Ok(format!("Wrote {} ({}: {} candidates).", f.path.display(), f.annotator, f.candidates))
+            },
+        );
+        Box::new(move |modal| {
+            if let Modal::Adjudication(dialog) = modal {
+                match done {
+                    Ok(written) => dialog.written = Some(written),
+                    Err(e) => dialog.problem = Some(e),
+                }
+            }
+        })
+    })
 }

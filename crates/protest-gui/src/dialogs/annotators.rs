@@ -1,10 +1,13 @@
 //! Batches › Annotators: the master's annotators, adding, renaming and removing them by name
 //! (`workflow::annotators`; ids never change).
 
+use crate::dialogs::Modal;
 use crate::dialogs::parts::{self, Reply};
+use crate::work::SessionWork;
 use egui::{Key, RichText, Ui};
-use protest::model::AnnotatorId;
+use protest::model::{AnnotatorId, Master};
 use protest::session::Session;
+use protest::store::Store;
 use protest::workflow;
 
 pub struct AnnotatorsDialog {
@@ -108,35 +111,31 @@ impl AnnotatorsDialog {
                 ui.button("Add").clicked() || enter
             })
             .inner;
+        // Each change saves the master: off the UI thread, one per frame (one click per frame).
+        let mut reply = Reply::Stay;
         if add {
             let name = self.new_name.trim().to_owned();
-            match session.run(|store| workflow::annotators::add(store, &name)) {
-                Ok(_) => {
-                    self.done = Some(format!("Added {name}."));
-                    self.problem = None;
-                    self.new_name.clear();
-                }
-                Err(e) => self.problem = Some(parts::failed(&e, "")),
-            }
-        }
-        if let Some((old, new)) = rename {
-            match session.run(|store| workflow::annotators::rename(store, &old, &new)) {
-                Ok(_) => {
-                    self.done = Some(format!("Renamed {old} to {}.", new.trim()));
-                    self.problem = None;
-                    self.renaming = None;
-                }
-                Err(e) => self.problem = Some(parts::failed(&e, "")),
-            }
-        }
-        if let Some(name) = remove {
-            match session.run(|store| workflow::annotators::remove(store, &name)) {
-                Ok(_) => {
-                    self.done = Some(format!("Removed {name}."));
-                    self.problem = None;
-                }
-                Err(e) => self.problem = Some(parts::failed(&e, "")),
-            }
+            reply = changing(
+                format!("Adding {name}"),
+                format!("Added {name}."),
+                |d| d.new_name.clear(),
+                move |store| workflow::annotators::add(store, &name),
+            );
+        } else if let Some((old, new)) = rename {
+            let done = format!("Renamed {old} to {}.", new.trim());
+            reply = changing(
+                format!("Renaming {old}"),
+                done,
+                |d| d.renaming = None,
+                move |store| workflow::annotators::rename(store, &old, &new),
+            );
+        } else if let Some(name) = remove {
+            reply = changing(
+                format!("Removing {name}"),
+                format!("Removed {name}."),
+                |_| {},
+                move |store| workflow::annotators::remove(store, &name),
+            );
         }
         ui.add_space(6.0);
         parts::problem(ui, self.problem.as_deref());
@@ -144,6 +143,37 @@ impl AnnotatorsDialog {
             parts::done(ui, done);
         }
         ui.add_space(8.0);
-        if parts::close_button(ui) { Reply::Close } else { Reply::Stay }
+        if parts::close_button(ui) { Reply::Close } else { reply }
     }
+}
+
+/// A change to the annotators, made off the UI thread; the dialog then says it is `done` and
+/// is `tidied` (or shows why it was refused).
+fn changing(
+    what: String,
+    done: String,
+    tidied: fn(&mut AnnotatorsDialog),
+    change: impl FnOnce(&mut Store<Master>) -> protest::Result<AnnotatorId> + Send + 'static,
+) -> Reply {
+    Reply::Work(SessionWork::new(what, move |session| {
+        let changed = session.run(change).map_err(|e| parts::failed(&e, ""));
+        Box::new(move |modal| {
+            if let Modal::Annotators(dialog) = modal {
+                match changed {
+                    Ok(_) => {
+                        dialog.done = Some(done);
+                        dialog.problem = None;
+                        tidied(dialog);
+                    }
+                    Err(e) => dialog.problem = Some(e),
+                }
+                // A long change hid the dialog, and its field lost the keyboard: it gets it
+                // back, so the next name goes into the same field (or a refused one is mended).
+                match dialog.renaming {
+                    Some(_) => dialog.focus_rename = true,
+                    None => dialog.focus_new = true,
+                }
+            }
+        })
+    }))
 }

@@ -97,7 +97,7 @@ impl Modal {
             (Modal::Merge(d), Some(_)) => framed(ctx, |ui| d.ui(ui)),
             (Modal::Adjudication(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
             (Modal::GoTo(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
-            (Modal::SaveCopy(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
+            (Modal::SaveCopy(d), Some(_)) => framed(ctx, |ui| d.ui(ui)),
         }
     }
 }

@@ -186,17 +186,20 @@ impl PlanDialog {
             }));
         }
         parts::problem(ui, self.problem.as_deref());
-        self.task_sets(ui, session);
+        if let Some(removing) = self.task_sets(ui, session) {
+            reply = removing;
+        }
         reply
     }
 
-    /// The master's task sets; those nothing was given out from can be removed.
-    fn task_sets(&mut self, ui: &mut Ui, session: &mut Session) {
+    /// The master's task sets; those nothing was given out from can be removed (off the UI
+    /// thread: it saves the master).
+    fn task_sets(&mut self, ui: &mut Ui, session: &mut Session) -> Option<Reply> {
         if let Some(removed) = &self.removed {
             parts::done(ui, removed);
         }
         if session.master().task_sets.is_empty() {
-            return;
+            return None;
         }
         let mut remove = None;
         ui.add_space(6.0);
@@ -217,16 +220,25 @@ impl PlanDialog {
                 }
             });
         });
-        if let Some(id) = remove {
-            match session.run(|store| task_sets::remove(store, id)) {
-                Ok(ts) => {
-                    self.problem = None;
-                    self.preview = None; // the next id may have changed
-                    self.removed = Some(format!("Removed task set {} “{}”.", ts.id, ts.name));
+        let id = remove?;
+        Some(Reply::Work(SessionWork::new("Removing the task set", move |session| {
+            let removed = session.run(|store| task_sets::remove(store, id)).map_or_else(
+                |e| Err(parts::failed(&e, "")),
+                |ts| Ok(format!("Removed task set {} “{}”.", ts.id, ts.name)),
+            );
+            Box::new(move |modal| {
+                if let Modal::Plan(dialog) = modal {
+                    match removed {
+                        Ok(removed) => {
+                            dialog.problem = None;
+                            dialog.preview = None; // the next id may have changed
+                            dialog.removed = Some(removed);
+                        }
+                        Err(problem) => dialog.problem = Some(problem),
+                    }
                 }
-                Err(e) => self.problem = Some(parts::failed(&e, "")),
-            }
-        }
+            })
+        })))
     }
 
     fn choices(&mut self, ui: &mut Ui, master: &Master) {

@@ -2,11 +2,12 @@
 //! way out when the file itself cannot take them (a full disk, a read-only file, a file another
 //! program changed). The file itself is not touched.
 
+use crate::dialogs::Modal;
 use crate::dialogs::parts::{self, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::Intent;
+use crate::work::SessionWork;
 use egui::{RichText, Ui};
-use protest::session::Session;
 use std::path::{Path, PathBuf};
 
 pub struct SaveCopyDialog {
@@ -22,7 +23,7 @@ impl SaveCopyDialog {
         SaveCopyDialog { target, problem: None, saved: None }
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+    pub fn ui(&mut self, ui: &mut Ui) -> Reply {
         ui.set_width(640.0);
         parts::title(ui, "Save a copy");
         if let Some(saved) = &self.saved {
@@ -52,10 +53,7 @@ impl SaveCopyDialog {
             if ui.button(RichText::new("Save the copy").strong()).clicked() {
                 match self.target.path() {
                     None => self.problem = Some("Type or choose where to write the copy.".into()),
-                    Some(path) => match session.save_copy(&path) {
-                        Ok(()) => self.saved = Some(path),
-                        Err(e) => self.problem = Some(e.to_string()),
-                    },
+                    Some(path) => reply = Reply::Work(saving(path)),
                 }
             }
             if ui.button("Cancel").clicked() {
@@ -64,6 +62,22 @@ impl SaveCopyDialog {
         });
         reply
     }
+}
+
+/// Writes the copy off the UI thread (a large master takes seconds) and tells the dialog.
+fn saving(path: PathBuf) -> SessionWork {
+    SessionWork::new("Saving a copy", move |session| {
+        protest::progress::stage(&format!("Writing {}", protest::store::master_file::file_name(&path)), None);
+        let saved = session.save_copy(&path).map_err(|e| e.to_string());
+        Box::new(move |modal| {
+            if let Modal::SaveCopy(dialog) = modal {
+                match saved {
+                    Ok(()) => dialog.saved = Some(path),
+                    Err(e) => dialog.problem = Some(e),
+                }
+            }
+        })
+    })
 }
 
 /// `study.master.json` → `study.master.copy.json`, beside it.

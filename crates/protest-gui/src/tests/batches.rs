@@ -2,7 +2,9 @@
 //! researcher's dialogs (annotators, plan, export, merge, adjudication), read back from disk.
 
 use super::*;
-use super::{ANNA, PLEONASTIC_NEW, click, harness, named, position, press, press_with, saved, tiny, type_into};
+use super::{
+    ANNA, PLEONASTIC_NEW, click, click_to_work, harness, named, position, press, press_with, saved, tiny, type_into,
+};
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -324,13 +326,14 @@ fn annotators_are_added_and_renamed() {
     let mut h = harness(&f.path, None);
     open_menu(&mut h, "Batches", "Annotators…");
     type_into(&mut h, "Add an annotator", "Anna");
-    click(&mut h, "Add");
+    click_to_work(&mut h, "Add", "Adding Anna…");
+    assert!(h.query_by_label("Added Anna.").is_some(), "the dialog says what the work did");
     type_into(&mut h, "Add an annotator", "anna");
     click(&mut h, "Add");
     assert!(h.query_by_label("there is already an annotator called 'Anna'").is_some());
     click(&mut h, "Rename Anna");
     type_into(&mut h, "New name for Anna", "Anna Martin");
-    click(&mut h, "Save");
+    click_to_work(&mut h, "Save", "Renaming Anna…");
     assert!(h.query_by_label("Renamed Anna to Anna Martin.").is_some());
     assert_eq!(saved(&f.path).annotator_name(ANNA), "Anna Martin");
 }
@@ -358,7 +361,7 @@ fn adjudication_gives_the_disagreements_to_a_further_annotator_as_a_batch() {
     assert!(h.query_by_label_contains("1 candidates have annotators who disagree").is_some());
     type_into(&mut h, "Adjudicator", "Clara");
     assert!(h.query_by_label("1 candidates go to Clara as “Adjudication by Clara”.").is_some());
-    click(&mut h, "Export the adjudication batch");
+    click_to_work(&mut h, "Export the adjudication batch", "Exporting the adjudication batch…");
     let file = f.path.parent().unwrap().join("tiny.batch-1-clara.json");
     assert!(h.query_by_label_contains(&format!("Wrote {}", file.display())).is_some());
     let m = saved(&f.path);

@@ -80,6 +80,33 @@ impl Settle for Harness<'_, App> {
     }
 }
 
+/// Lets held work finish (`work::hold`): frames come while it does, and the first after it
+/// applies it.
+pub(super) fn release(h: &mut Harness<App>) {
+    crate::work::hold(false);
+    let start = std::time::Instant::now();
+    while h.state().is_busy() && start.elapsed() < std::time::Duration::from_secs(60) {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.settle();
+}
+
+/// Clicks `label` and sees its work run off the UI thread: the window shows `heading` and
+/// nothing to start anything else with, the open file is with the work; then the work ends.
+pub(super) fn click_to_work(h: &mut Harness<App>, label: &str, heading: &str) {
+    crate::work::hold(true);
+    h.get_by_label(label).click();
+    h.step();
+    h.step();
+    assert!(h.state().is_busy(), "“{label}” runs on a worker thread");
+    assert!(h.query_by_label(heading).is_some(), "says what it does: {heading}");
+    assert!(h.query_by_label("File").is_none(), "no menu to start anything else with");
+    assert!(h.state().session.is_none(), "the open file is with the work");
+    release(h);
+    assert!(!h.state().is_busy() && h.query_by_label(heading).is_none(), "done: {heading}");
+}
+
 /// What is on disk now: the file with its journal replayed (read-only while the app has it).
 pub(super) fn saved(path: &Path) -> Master {
     let (store, _) = Store::<Master>::open(path).unwrap();
@@ -451,7 +478,7 @@ fn the_researcher_can_add_an_annotator_and_annotate_as_them() {
     h.settle();
     h.get_by_label("New annotator's name").type_text("Anna");
     h.settle();
-    click(&mut h, "Add");
+    click_to_work(&mut h, "Add", "Adding Anna…");
     assert!(h.query_by_label("New annotator's name").is_none(), "the picker closed");
     assert_eq!(h.state().session.as_ref().unwrap().annotator(), ANNA);
     assert_eq!(saved(&f.path).annotator_name(ANNA), "Anna");
@@ -517,7 +544,8 @@ fn opening_another_file_closes_this_one_and_a_bad_one_keeps_it() {
     h.settle();
     h.get_by_label("Path of the file").type_text(other.path.to_str().unwrap());
     h.settle();
-    click(&mut h, "Open");
+    // Opening the other and closing this one (its journal folded in) happen on the worker.
+    click_to_work(&mut h, "Open", "Opening tiny.master.json…");
     assert_eq!(h.state().session.as_ref().unwrap().path(), other.path);
     assert!(!protest::store::lock_path(&f.path).exists(), "the first file was closed");
     let first = protest::store::master_file::load(&f.path).unwrap();

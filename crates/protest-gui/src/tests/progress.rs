@@ -3,7 +3,7 @@
 //! finished work from being applied, so the progress is seen whatever the machine's speed.
 
 use super::*;
-use super::{ANAPHORIC_NEW, harness, tiny};
+use super::{ANAPHORIC_NEW, harness, release, tiny};
 use crate::work;
 use egui_kittest::kittest::Queryable;
 
@@ -19,17 +19,6 @@ fn starting(path: &Path) -> Harness<'static, App> {
     h.step();
     h.step();
     h
-}
-
-/// Lets the work finish: frames come while it does, and the first after it applies it.
-fn release(h: &mut Harness<App>) {
-    work::hold(false);
-    let start = std::time::Instant::now();
-    while h.state().is_busy() && start.elapsed() < std::time::Duration::from_secs(60) {
-        h.step();
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    h.settle();
 }
 
 #[test]
@@ -62,4 +51,27 @@ fn the_report_is_computed_off_the_ui_thread_once() {
     assert!(h.query_by_label("Computing the report…").is_none());
     let first = &h.state().report.tables()[0].title;
     assert!(h.query_by_label_contains(first).is_some(), "the report's first table, {first}");
+}
+
+#[test]
+fn after_a_long_change_the_next_name_goes_into_the_same_field() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    super::click(&mut h, "Batches");
+    super::click(&mut h, "Annotators…");
+    for name in ["Ben", "Clara"] {
+        h.get_by_label("Add an annotator").type_text(name);
+        h.settle();
+        // Adding saves the master: long enough on a large one that the dialog gives way to the
+        // progress screen, and its field loses the keyboard meanwhile.
+        work::hold(true);
+        h.key_press(egui::Key::Enter);
+        h.step();
+        h.step();
+        assert!(h.state().is_busy() && h.query_by_label(&format!("Adding {name}…")).is_some());
+        release(&mut h);
+        assert!(h.get_by_label("Add an annotator").is_focused(), "the field has the keyboard again");
+    }
+    let names: Vec<String> = super::saved(&f.path).annotators.iter().map(|a| a.name.clone()).collect();
+    assert_eq!(names, ["Ben", "Clara"]);
 }

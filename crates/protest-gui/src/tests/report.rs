@@ -3,7 +3,7 @@
 //! command line give and read the file back from disk.
 
 use super::*;
-use super::{Fixture, click, harness, press, saved, tiny, type_into};
+use super::{Fixture, click, click_to_work, harness, press, saved, tiny, type_into};
 use crate::panels::report_table::{self, cell_name};
 use crate::panels::score_chart;
 use egui::{Key, Vec2};
@@ -177,7 +177,7 @@ fn the_automatic_match_is_stored_and_the_browser_shows_what_still_needs_a_human(
 
     click(&mut h, "Report");
     section(&mut h, Section::AutoMatch);
-    click(&mut h, "Run automatic reference match");
+    click_to_work(&mut h, "Run automatic reference match", "Running the automatic reference match…");
     let master = saved(&f.path);
     assert_eq!(master.auto_eval.rounds.len(), 1);
     assert_eq!(master.auto_eval.entry(CandidateId(4)).map(|e| e.outcome), Some(Outcome::Match));

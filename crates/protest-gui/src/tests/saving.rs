@@ -3,7 +3,7 @@
 //! the user cannot see did not happen: a change not saved is shown as such until it is.
 
 use super::*;
-use super::{ANNA, PLEONASTIC_NEW, click, press, saved, saved_record, tiny, tiny_with_anna, type_into};
+use super::{ANNA, PLEONASTIC_NEW, click, click_to_work, press, saved, saved_record, tiny, tiny_with_anna, type_into};
 use egui::{Key, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -183,7 +183,7 @@ fn a_file_another_program_replaced_is_not_written_and_a_copy_keeps_the_work() {
     open_menu(&mut h, "File", "Save a copy as…");
     let copy = f.path.with_file_name("mine.master.json");
     type_into(&mut h, "The copy", &copy.display().to_string());
-    click(&mut h, "Save the copy");
+    click_to_work(&mut h, "Save the copy", "Saving a copy…");
     assert!(h.query_by_label_contains("Saved a copy as").is_some());
     click(&mut h, "Open the copy");
     assert_eq!(h.state().session.as_ref().unwrap().path(), copy);
@@ -221,7 +221,7 @@ fn an_annotator_without_records_is_removed_and_one_with_records_is_not() {
     open_menu(&mut h, "Batches", "Annotators…");
     click(&mut h, "Remove Anna");
     assert!(h.query_by_label("Anna has 1 records in this master, so they cannot be removed").is_some());
-    click(&mut h, "Remove Ben");
+    click_to_work(&mut h, "Remove Ben", "Removing Ben…");
     assert!(h.query_by_label("Removed Ben.").is_some());
     let m = saved(&f.path);
     assert_eq!(m.annotators.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["Anna"]);
@@ -245,7 +245,7 @@ fn a_task_set_of_the_same_name_is_replaced_only_when_asked_and_one_not_given_out
     click(&mut h, "Close");
     open_menu(&mut h, "Batches", "Plan a task set…");
     click(&mut h, "Task sets in this master");
-    click(&mut h, "Remove task set Pilot");
+    click_to_work(&mut h, "Remove task set Pilot", "Removing the task set…");
     assert!(status(&h, "Removed task set 1 “Pilot”."));
     assert!(saved(&f.path).task_sets.is_empty());
 }

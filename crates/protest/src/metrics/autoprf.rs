@@ -116,6 +116,8 @@ fn read_document_starts(path: &Path) -> Result<Vec<(u32, String)>> {
 
 /// Scores `candidate` against `reference` over the documents starting at `starts`.
 pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents: &DocumentStarts) -> Result<AutoPrf> {
+    let files = [reference, candidate].map(|c| [&c.source, &c.target, &c.alignment].map(PathBuf::as_path));
+    crate::progress::stage_bytes("Scoring AutoPRF", crate::progress::file_bytes(files.concat()));
     let starts = &documents.starts;
     let path = &documents.path;
     let mut documents: Vec<Document> =

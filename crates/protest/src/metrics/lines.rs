@@ -45,7 +45,8 @@ enum After {
 
 impl LineReader {
     pub fn open(path: &Path) -> Result<LineReader> {
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        // Counted: the bytes read are how far long work over corpora has come.
+        let file = crate::progress::Counting::new(File::open(path).map_err(|e| Error::io(path, e))?);
         // Two blocks ahead at most: memory stays a few blocks whatever the size of the file.
         let (sender, blocks) = sync_channel(2);
         std::thread::spawn(move || read_ahead(file, &sender));
@@ -128,7 +129,7 @@ impl LineReader {
 
 /// The reading thread: blocks of whole lines until the end of the file or an error. Stops when
 /// the [`LineReader`] is dropped.
-fn read_ahead(mut file: File, sender: &SyncSender<Block>) {
+fn read_ahead(mut file: impl Read, sender: &SyncSender<Block>) {
     let mut carried: Vec<u8> = Vec::new(); // the start of a line the last block did not finish
     loop {
         let mut bytes = std::mem::take(&mut carried);

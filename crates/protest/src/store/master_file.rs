@@ -105,7 +105,7 @@ impl<'de> Deserialize<'de> for Fields<'de> {
 }
 
 /// The file's name for progress messages.
-pub(crate) fn file_name(path: &Path) -> String {
+pub fn file_name(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 

@@ -11,6 +11,7 @@ use chrono::{DateTime, Utc};
 /// Runs a round on the master as it is, in memory; the outcome is the round. `rule`, when
 /// given, becomes the master's rule from this round on; otherwise the stored one is used.
 pub fn prepare(store: &Store<Master>, rule: Option<MatchRule>, now: DateTime<Utc>) -> Result<Prepared<Round>> {
+    crate::progress::stage("Matching the translations against the reference", None);
     let mut draft = store.master().clone();
     if let Some(rule) = rule {
         draft.auto_eval.rule = rule;

@@ -13,10 +13,14 @@ use crate::store::master_file;
 use std::path::Path;
 
 pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(Master, Report)> {
+    // Its progress: a step each for the suite, the records, the task sets, the check, the counts.
+    crate::progress::stage("Converting the master", Some(5));
     let suite = suite::build(path, old, &options.reference)?;
+    crate::progress::advance(1);
     let annotators = records::annotators(old, options.unknown);
     records::check_annotators(path, old, &annotators.ids)?;
     let gathered = records::gather(path, old, &suite, &annotators.ids, UNKNOWN_TIME)?;
+    crate::progress::advance(1);
 
     let mut notes = old.meta.notes.clone();
     notes.extend(suite.notes.iter().cloned());
@@ -39,12 +43,15 @@ pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(
     let (task_sets, tally) = tasks::task_sets(path, old, &m, &suite.candidate_ids, &annotators.ids, options.now)?;
     m.task_sets = task_sets;
     m.reindex();
+    crate::progress::advance(1);
     master_file::check(path, &m)
         .map_err(|e| Error::whole_file(path, format!("the converted master would not be valid: {e}")))?;
+    crate::progress::advance(1);
 
     let old_counts = OldCounts::of(old, |_| true, &gathered.dropped);
     let new = Counts::of(&m, m.records.iter());
     super::report::verify(&old_counts, &gathered, &new).map_err(|lost| lost_data(path, &lost))?;
+    crate::progress::advance(1);
     notes.extend(annotators.notes);
     notes.extend(Report::gathering_notes(&gathered));
     notes.extend(task_notes(&tally));

@@ -30,6 +30,15 @@ pub struct CorpusFiles {
     pub candidate_alignment: PathBuf,
 }
 
+impl CorpusFiles {
+    /// Their sizes added up: how much a pass over them reads (its progress).
+    pub fn bytes(&self) -> u64 {
+        let files =
+            [&self.source, &self.reference, &self.candidate, &self.reference_alignment, &self.candidate_alignment];
+        crate::progress::file_bytes(files.map(PathBuf::as_path))
+    }
+}
+
 /// A checked configuration. Word lists are read later, when the run starts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AptConfig {

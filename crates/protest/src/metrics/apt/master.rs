@@ -180,7 +180,15 @@ fn candidate_cases(master: &Master, preset: &Preset) -> Vec<CandidateCase> {
         let corpus = master.corpus(c.corpus)?;
         Some(translation(master, corpus, c, preset)?.words)
     };
-    let translated: Vec<(&Candidate, Option<Vec<String>>)> = master.candidates.iter().map(|c| (c, words(c))).collect();
+    crate::progress::stage("Reading the candidates' translations", Some(master.candidates.len() as u64));
+    let translated: Vec<(&Candidate, Option<Vec<String>>)> = master
+        .candidates
+        .iter()
+        .map(|c| {
+            crate::progress::advance(1);
+            (c, words(c))
+        })
+        .collect();
     let reference_id = master.reference().map(|r| r.id);
     let reference: HashMap<ExampleNo, &Option<Vec<String>>> =
         translated.iter().filter(|(c, _)| Some(c.corpus) == reference_id).map(|(c, w)| (c.example, w)).collect();

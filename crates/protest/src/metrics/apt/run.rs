@@ -59,7 +59,10 @@ pub fn evaluate(config: &AptConfig, mut each: impl FnMut(&Instance, Case) -> Res
     };
     let categories = match target_list {
         Some(list) => Categories::from_list(list),
-        None => vocabulary(config, &finder, &reading)?,
+        None => {
+            crate::progress::stage_bytes("Collecting the translations' words", config.files.bytes());
+            vocabulary(config, &finder, &reading)?
+        }
     };
     reading.heuristic = (!heuristic.target.is_empty()).then_some(heuristic);
     let rules = Rules::new(categories, &equal, &similar, config.count_other_as_equal);
@@ -67,6 +70,7 @@ pub fn evaluate(config: &AptConfig, mut each: impl FnMut(&Instance, Case) -> Res
     let mut counts = CaseCounts::new(config.weighting.clone());
     let mut matrix = ConfusionMatrix::default();
     let mut in_order = InOrder::default();
+    crate::progress::stage_bytes("Scoring APT", config.files.bytes());
     let mut reader = InstanceReader::open(&config.files, &finder, &reading)?;
     while let Some(instances) = reader.next_sentence()? {
         for instance in instances {
