@@ -382,7 +382,7 @@ impl InStep {
                 Ok(Some(lines)) => Step::Sentence(lines),
                 Ok(None) => continue,
                 Err(Finished(step)) => {
-                    chunk.push(step);
+                    chunk.push(*step);
                     let _ = sender.send(chunk);
                     return;
                 }
@@ -396,16 +396,16 @@ impl InStep {
 
     /// The next sentence if it has an instance.
     fn next(&mut self) -> std::result::Result<Option<Lines>, Finished> {
-        if !self.source.advance().map_err(|e| Finished(Step::Failed(e)))? {
+        if !self.source.advance().map_err(|e| finished(Step::Failed(e)))? {
             let sentences = self.sentence;
-            return Err(Finished(Step::End(sentences, self.check_ends())));
+            return Err(finished(Step::End(sentences, self.check_ends())));
         }
         let sentence = self.sentence;
         self.sentence += 1;
         for reader in [&mut self.reference, &mut self.candidate, &mut self.reference_links, &mut self.candidate_links] {
-            let more = reader.advance().map_err(|e| Finished(Step::Failed(e)))?;
+            let more = reader.advance().map_err(|e| finished(Step::Failed(e)))?;
             if !more {
-                return Err(Finished(Step::Failed(Error::whole_file(
+                return Err(finished(Step::Failed(Error::whole_file(
                     reader.path(),
                     format!(
                         "has fewer lines than the source {} (line {} is missing)",
@@ -423,7 +423,7 @@ impl InStep {
         let found = self
             .finder
             .find(sentence, &source_tokens, self.separator.as_deref(), &mut self.next_index)
-            .map_err(|e| Finished(Step::Failed(e)))?;
+            .map_err(|e| finished(Step::Failed(e)))?;
         if found.is_empty() {
             return Ok(None);
         }
@@ -462,7 +462,11 @@ impl InStep {
 }
 
 /// The first stage's last step.
-struct Finished(Step);
+struct Finished(Box<Step>);
+
+fn finished(step: Step) -> Finished {
+    Finished(Box::new(step))
+}
 
 /// One translation side of a sentence: its text and alignment, its tokens split once for all
 /// the sentence's instances.
