@@ -20,7 +20,6 @@ use crate::model::alignment::{self, Links};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{SyncSender, sync_channel};
 
 /// The source tokens the original scorer evaluates, exactly as written.
 pub const TRIGGERS: [&str; 4] = ["it", "they", "It", "They"];
@@ -116,82 +115,60 @@ fn read_document_starts(path: &Path) -> Result<Vec<(u32, String)>> {
 }
 
 /// Scores `candidate` against `reference` over the documents starting at `starts`.
-///
-/// Two threads: one reads the reference corpus ahead and takes the aligned words of its
-/// pronouns ([`reference_side`]); this one reads the candidate corpus in step and counts.
 pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents: &DocumentStarts) -> Result<AutoPrf> {
     let starts = &documents.starts;
     let path = &documents.path;
     let mut documents: Vec<Document> =
         starts.iter().map(|(_, id)| Document { id: id.clone(), counts: BTreeMap::new() }).collect();
-    let reference_files = reference.clone();
-    let reference = CorpusReader::open(reference)?;
+    let mut reference = CorpusReader::open(reference)?;
     let mut candidate = CorpusReader::open(candidate)?;
-    let (sender, receiver) = sync_channel(4);
-    let side = std::thread::spawn(move || reference_side(reference, &sender));
-    let mut steps = Vec::new().into_iter();
+    let triggers = WordScan::new(TRIGGERS.map(str::as_bytes), b" ");
     // The current sentence's links, kept from line to line.
-    let mut candidate_links = Links::new();
+    let (mut reference_links, mut candidate_links) = (Links::new(), Links::new());
     let mut document = 0;
     let mut sentence = 0u32;
     loop {
-        let step = match steps.next() {
-            Some(step) => step,
-            None => match receiver.recv() {
-                Ok(chunk) => {
-                    steps = chunk.into_iter();
-                    continue;
-                }
-                // The reference side ends only after `End` or `Failed`, or by a panic.
-                Err(_) => match side.join() {
-                    Err(panic) => std::panic::resume_unwind(panic),
-                    Ok(()) => unreachable!("the reference side hands over its end"),
-                },
-            },
-        };
-        let reference_sentence = match step {
-            ReferenceStep::Failed(error) => return Err(error),
-            ReferenceStep::End => None,
-            ReferenceStep::Sentence(s) => Some(s),
-        };
-        let (more_reference, more_candidate) = (reference_sentence.is_some(), candidate.advance()?);
-        let Some(reference_sentence) = reference_sentence.filter(|_| more_candidate) else {
-            let (shorter, longer) = if more_reference {
-                (&candidate.files.source, &reference_files.source)
-            } else {
-                (&reference_files.source, &candidate.files.source)
-            };
+        let (more_reference, more_candidate) = (reference.advance()?, candidate.advance()?);
+        if !more_reference || !more_candidate {
+            let (shorter, longer) = if more_reference { (&candidate, &reference) } else { (&reference, &candidate) };
             if more_reference != more_candidate {
                 return Err(Error::whole_file(
-                    shorter,
-                    format!("has {sentence} sentences but {} has more", longer.display()),
+                    &shorter.files.source,
+                    format!("has {sentence} sentences but {} has more", longer.files.source.display()),
                 ));
             }
             break;
-        };
-        let tokens = reference_sentence.tokens;
+        }
+        let line = reference.source.line();
+        let tokens = java_token_count(line);
         let candidate_tokens = java_token_count(candidate.source.line());
         if tokens != candidate_tokens {
             return Err(candidate.source.error(format!(
                 "has {candidate_tokens} tokens but line {} of {} has {tokens}; both sources must be tokenised alike",
                 sentence + 1,
-                reference_files.source.display(),
+                reference.files.source.display(),
             )));
         }
         // The original moves to the next document once a token lies at or after its start.
         while document + 1 < starts.len() && sentence >= starts[document + 1].0 && tokens > 0 {
             document += 1;
         }
-        if let Some(pronouns) = reference_sentence.pronouns {
-            let pronouns = pronouns?;
-            candidate.align(tokens, &mut candidate_links)?;
+        // Only the sentences with a trigger are tokenised (a quarter of a news corpus).
+        if triggers.finds(line.as_bytes()) {
+            let source = java_tokens(line);
+            reference.align(source.len(), &mut reference_links)?;
+            candidate.align(source.len(), &mut candidate_links)?;
+            let reference_target = java_tokens(reference.target.line());
             let candidate_target = java_tokens(candidate.target.line());
             let counts = &mut documents[document].counts;
-            for pronoun in pronouns {
-                let aligned = aligned_to(&candidate_links, pronoun.position, &candidate_target);
-                let reference: Vec<&str> = pronoun.aligned.iter().map(String::as_str).collect();
-                let found = clipped(&reference, &aligned);
-                counts.entry(pronoun.lowercase).or_default().add(found);
+            for (position, token) in source.iter().enumerate() {
+                if TRIGGERS.contains(token) {
+                    let found = clipped(
+                        &aligned_to(&reference_links, position, &reference_target),
+                        &aligned_to(&candidate_links, position, &candidate_target),
+                    );
+                    counts.entry(token.to_lowercase()).or_default().add(found);
+                }
             }
         }
         sentence += 1;
@@ -203,76 +180,6 @@ pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents:
         ));
     }
     Ok(AutoPrf { documents })
-}
-
-/// What the reference side hands over, sentence by sentence.
-enum ReferenceStep {
-    Sentence(ReferenceSentence),
-    /// The reference corpus ended (its alignment checked).
-    End,
-    Failed(Error),
-}
-
-/// A reference sentence: its number of source tokens and, when its source has a trigger, the
-/// triggers with their aligned reference words (or the alignment's problem).
-struct ReferenceSentence {
-    tokens: usize,
-    pronouns: Option<Result<Vec<Pronoun>>>,
-}
-
-/// A trigger in the source.
-struct Pronoun {
-    position: usize,
-    /// What it is counted under.
-    lowercase: String,
-    aligned: Vec<String>,
-}
-
-/// Sentences handed over at a time.
-const CHUNK: usize = 512;
-
-/// The reference corpus, read on a thread of its own until its end, an error or the other side
-/// hanging up.
-fn reference_side(mut reference: CorpusReader, sender: &SyncSender<Vec<ReferenceStep>>) {
-    let triggers = WordScan::new(TRIGGERS.map(str::as_bytes), b" ");
-    let mut links = Links::new();
-    let mut chunk = Vec::with_capacity(CHUNK);
-    loop {
-        let (step, last) = match reference.advance() {
-            Err(error) => (ReferenceStep::Failed(error), true),
-            Ok(false) => (ReferenceStep::End, true),
-            Ok(true) => {
-                let line = reference.source.line();
-                let tokens = java_token_count(line);
-                // Only the sentences with a trigger are tokenised (a quarter of a news corpus).
-                let pronouns = triggers.finds(line.as_bytes()).then(|| {
-                    let source = java_tokens(line);
-                    reference.align(source.len(), &mut links)?;
-                    let target = java_tokens(reference.target.line());
-                    Ok(source
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, token)| TRIGGERS.contains(token))
-                        .map(|(position, token)| Pronoun {
-                            position,
-                            lowercase: token.to_lowercase(),
-                            aligned: aligned_to(&links, position, &target).into_iter().map(str::to_owned).collect(),
-                        })
-                        .collect())
-                });
-                let failed = matches!(pronouns, Some(Err(_)));
-                (ReferenceStep::Sentence(ReferenceSentence { tokens, pronouns }), failed)
-            }
-        };
-        chunk.push(step);
-        if last {
-            let _ = sender.send(chunk);
-            return;
-        }
-        if chunk.len() == CHUNK && sender.send(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK))).is_err() {
-            return;
-        }
-    }
 }
 
 /// Clipped matching of one pronoun's aligned tokens.
