@@ -8,7 +8,7 @@
 
 use crate::error::{Error, Result};
 use std::fs::File;
-use std::io::{ErrorKind, Read};
+use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -19,6 +19,10 @@ const BLOCK: usize = 1 << 18;
 pub struct LineReader {
     path: PathBuf,
     blocks: Receiver<Block>,
+    /// Blocks used up, handed back to the reading thread to be filled again: a new 256 KiB
+    /// allocation per block made the allocator give memory back to the system and fault it in
+    /// again, with the kernel's locks contended between the threads.
+    used: SyncSender<Block>,
     block: Block,
     /// The next line of `block`, as an index into its `ends`.
     next: usize,
@@ -49,10 +53,12 @@ impl LineReader {
         let file = crate::progress::Counting::new(File::open(path).map_err(|e| Error::io(path, e))?);
         // Two blocks ahead at most: memory stays a few blocks whatever the size of the file.
         let (sender, blocks) = sync_channel(2);
-        std::thread::spawn(move || read_ahead(file, &sender));
+        let (used, spare) = sync_channel(2);
+        std::thread::spawn(move || read_ahead(file, &sender, &spare));
         Ok(LineReader {
             path: path.to_path_buf(),
             blocks,
+            used,
             block: Block::default(),
             next: 0,
             current: 0..0,
@@ -94,7 +100,7 @@ impl LineReader {
             }
             match self.blocks.recv() {
                 Ok(block) => {
-                    self.block = block;
+                    let _ = self.used.try_send(std::mem::replace(&mut self.block, block));
                     self.next = 0;
                 }
                 Err(_) => self.finished = true, // the reader always ends with `after`; never here
@@ -129,19 +135,22 @@ impl LineReader {
 
 /// The reading thread: blocks of whole lines until the end of the file or an error. Stops when
 /// the [`LineReader`] is dropped.
-fn read_ahead(mut file: impl Read, sender: &SyncSender<Block>) {
+fn read_ahead(mut file: impl Read, sender: &SyncSender<Block>, spare: &Receiver<Block>) {
     let mut carried: Vec<u8> = Vec::new(); // the start of a line the last block did not finish
+    let mut spare_ends = Vec::new();
     loop {
-        let mut bytes = std::mem::take(&mut carried);
-        let have = bytes.len();
-        bytes.resize(have + BLOCK, 0);
-        let read = loop {
-            match file.read(&mut bytes[have..]) {
-                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                other => break other,
+        let mut bytes = match spare.try_recv() {
+            Ok(block) => {
+                spare_ends = block.ends;
+                block.text.into_bytes()
             }
+            Err(_) => Vec::with_capacity(carried.len() + BLOCK),
         };
-        let (read, failed) = match read {
+        bytes.clear();
+        bytes.extend_from_slice(&carried);
+        let have = bytes.len();
+        // Into the spare capacity of a reused block: no new allocation per block.
+        let (read, failed) = match (&mut file).take(BLOCK as u64).read_to_end(&mut bytes) {
             Ok(n) => (n, None),
             Err(e) => (0, Some(e)),
         };
@@ -170,10 +179,13 @@ fn read_ahead(mut file: impl Read, sender: &SyncSender<Block>) {
             bytes.truncate(bad_line);
             after = Some(After::NotUtf8);
         }
-        let ends = memchr::memchr_iter(b'\n', &bytes)
-            .map(|i| i + 1)
-            .chain((bytes.last() != Some(&b'\n') && !bytes.is_empty()).then_some(bytes.len()))
-            .collect();
+        let mut ends = std::mem::take(&mut spare_ends);
+        ends.clear();
+        ends.extend(
+            memchr::memchr_iter(b'\n', &bytes)
+                .map(|i| i + 1)
+                .chain((bytes.last() != Some(&b'\n') && !bytes.is_empty()).then_some(bytes.len())),
+        );
         // SAFETY: checked to be UTF-8 just above (and cut only after a `\n`).
         let text = unsafe { String::from_utf8_unchecked(bytes) };
         let last = after.is_some();

@@ -13,14 +13,16 @@
 
 use super::config::{CorpusFiles, SourcePronouns};
 use super::rules::OTHER;
-use super::words;
+use super::words::{self, WordSet};
 use crate::error::{Error, Result};
 use crate::metrics::apt::pronoun_repair::{self, Options, PronounLists};
 use crate::metrics::lines::LineReader;
 use crate::metrics::scan::{self, WordScan};
 use crate::model::alignment::{self, Links};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
 
 /// A translation of one source pronoun.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +49,7 @@ pub struct Instance {
 /// What decides how translations are read.
 #[derive(Debug, Clone, Default)]
 pub struct Reading {
-    pub target_list: Option<HashSet<String>>,
+    pub target_list: Option<WordSet>,
     pub source_separator: Option<String>,
     pub target_separator: Option<String>,
     /// The alignment heuristic's lists; `None` (or no target words) switches it off.
@@ -55,8 +57,9 @@ pub struct Reading {
 }
 
 /// Which source tokens are instances.
+#[derive(Clone)]
 pub enum Finder {
-    Words(HashSet<String>),
+    Words(WordSet),
     /// Per sentence, the instances listed in a positions file.
     Positions {
         path: PathBuf,
@@ -65,6 +68,7 @@ pub enum Finder {
 }
 
 /// One line of a positions file.
+#[derive(Clone)]
 pub struct Listed {
     index: usize,
     position: u32,
@@ -139,7 +143,7 @@ impl Finder {
                 let ascii = list.iter().filter(|w| w.is_ascii()).map(|w| w.as_bytes());
                 SourceFilter::Words { scan: WordScan::new(ascii, &boundary), lowered: Vec::new() }
             }
-            Finder::Positions { .. } => SourceFilter::Listed,
+            Finder::Positions { by_sentence, .. } => SourceFilter::Listed(by_sentence.keys().copied().collect()),
         }
     }
 
@@ -168,19 +172,19 @@ enum SourceFilter {
         lowered: Vec<u8>,
     },
     /// Positions mode: the sentences the file lists.
-    Listed,
+    Listed(BTreeSet<u32>),
 }
 
 impl SourceFilter {
-    fn may_hold(&mut self, finder: &Finder, sentence: u32, line: &str) -> bool {
-        match (self, finder) {
-            (SourceFilter::Words { scan, lowered }, _) if line.is_ascii() => {
+    fn may_hold(&mut self, sentence: u32, line: &str) -> bool {
+        match self {
+            SourceFilter::Words { scan, lowered } if line.is_ascii() => {
                 lowered.clear();
                 lowered.extend_from_slice(line.as_bytes());
                 lowered.make_ascii_lowercase();
                 scan.finds(lowered)
             }
-            (SourceFilter::Listed, Finder::Positions { by_sentence, .. }) => by_sentence.contains_key(&sentence),
+            SourceFilter::Listed(sentences) => sentences.contains(&sentence),
             _ => true,
         }
     }
@@ -218,74 +222,126 @@ fn read_positions(path: &Path) -> Result<Finder> {
     Ok(Finder::Positions { path: path.to_path_buf(), by_sentence })
 }
 
-/// Reads the five files in step and hands over the instances of each sentence.
+/// Reads the five files in step and hands over the instances of each sentence that has some.
+///
+/// Two stages on two threads: a thread of its own reads the files in step, rules out the sentences
+/// without a source pronoun ([`SourceFilter`]), finds the instances of the others and parses their
+/// alignments ([`InStep`]); this one finds the instances' translations.
 pub struct InstanceReader<'a> {
-    source: LineReader,
-    reference: LineReader,
-    candidate: LineReader,
-    reference_links: LineReader,
-    candidate_links: LineReader,
+    sentences: Receiver<Vec<Step>>,
+    stage: Option<JoinHandle<()>>,
+    pending: std::vec::IntoIter<Step>,
+    paths: Paths,
     finder: &'a Finder,
-    filter: SourceFilter,
     reading: &'a Reading,
-    next_index: usize,
-    sentence: u32,
 }
+
+/// The text files, for what the second stage says about them.
+struct Paths {
+    reference: PathBuf,
+    candidate: PathBuf,
+    reference_links: PathBuf,
+    candidate_links: PathBuf,
+}
+
+/// What the first stage hands over, in file order.
+enum Step {
+    /// A sentence that may hold an instance.
+    Sentence(Lines),
+    /// After the last source line: how many sentences there were, and whether the other files
+    /// ended as they should.
+    End(u32, Result<()>),
+    Failed(Error),
+}
+
+/// A sentence with instances: the source pronouns found, the lines, the alignments parsed.
+struct Lines {
+    sentence: u32,
+    found: Vec<Found>,
+    source: String,
+    reference: String,
+    candidate: String,
+    reference_links: Result<Links>,
+    candidate_links: Result<Links>,
+}
+
+/// Sentences handed over at a time.
+const CHUNK: usize = 256;
 
 impl<'a> InstanceReader<'a> {
     pub fn open(files: &CorpusFiles, finder: &'a Finder, reading: &'a Reading) -> Result<Self> {
-        Ok(InstanceReader {
+        let in_step = InStep {
             source: LineReader::open(&files.source)?,
             reference: LineReader::open(&files.reference)?,
             candidate: LineReader::open(&files.candidate)?,
             reference_links: LineReader::open(&files.reference_alignment)?,
             candidate_links: LineReader::open(&files.candidate_alignment)?,
-            finder,
             filter: finder.filter(reading.source_separator.as_deref()),
-            reading,
+            finder: finder.clone(),
+            separator: reading.source_separator.clone(),
             next_index: 0,
             sentence: 0,
+        };
+        let (sender, sentences) = sync_channel(4);
+        let stage = std::thread::spawn(move || in_step.run(&sender));
+        Ok(InstanceReader {
+            sentences,
+            stage: Some(stage),
+            pending: Vec::new().into_iter(),
+            paths: Paths {
+                reference: files.reference.clone(),
+                candidate: files.candidate.clone(),
+                reference_links: files.reference_alignment.clone(),
+                candidate_links: files.candidate_alignment.clone(),
+            },
+            finder,
+            reading,
         })
     }
 
-    /// The instances of the next sentence (often none), or `None` after the last sentence.
+    /// The instances of the next sentence that may have some (often none), or `None` after the
+    /// last sentence.
     pub fn next_sentence(&mut self) -> Result<Option<Vec<Instance>>> {
-        if !self.source.advance()? {
-            self.check_ends()?;
-            return Ok(None);
-        }
-        let sentence = self.sentence;
-        self.sentence += 1;
-        for reader in [&mut self.reference, &mut self.candidate, &mut self.reference_links, &mut self.candidate_links] {
-            if !reader.advance()? {
-                return Err(Error::whole_file(
-                    reader.path(),
-                    format!(
-                        "has fewer lines than the source {} (line {} is missing)",
-                        self.source.path().display(),
-                        sentence + 1
-                    ),
-                ));
+        let step = match self.pending.next() {
+            Some(step) => step,
+            None => match self.sentences.recv() {
+                Ok(chunk) => {
+                    self.pending = chunk.into_iter();
+                    return self.next_sentence();
+                }
+                // The first stage ends only after `End` or `Failed`, or by a panic.
+                Err(_) => match self.stage.take().map(JoinHandle::join) {
+                    Some(Err(panic)) => std::panic::resume_unwind(panic),
+                    _ => return Ok(None),
+                },
+            },
+        };
+        let lines = match step {
+            Step::Sentence(lines) => lines,
+            Step::End(sentences, ends) => {
+                self.finder.check_sentences(sentences)?;
+                ends?;
+                self.pending = Vec::new().into_iter();
+                return Ok(None);
             }
-        }
-        if !self.filter.may_hold(self.finder, sentence, self.source.line()) {
-            return Ok(Some(Vec::new()));
-        }
-        let source = words::lower(self.source.line());
-        let source_tokens: Vec<&str> = words::tokens(&source).collect();
-        let found = self.finder.find(
+            Step::Failed(error) => return Err(error),
+        };
+        let sentence = lines.sentence;
+        let raw_source: Vec<&str> = words::tokens(&lines.source).collect();
+        let reference = Side::read(
+            &lines.reference,
+            lines.reference_links,
+            [&self.paths.reference, &self.paths.reference_links],
             sentence,
-            &source_tokens,
-            self.reading.source_separator.as_deref(),
-            &mut self.next_index,
         )?;
-        if found.is_empty() {
-            return Ok(Some(Vec::new()));
-        }
-        let raw_source: Vec<&str> = words::tokens(self.source.line()).collect();
-        let reference = Side::read(&self.reference, &self.reference_links)?;
-        let candidate = Side::read(&self.candidate, &self.candidate_links)?;
-        found
+        let candidate = Side::read(
+            &lines.candidate,
+            lines.candidate_links,
+            [&self.paths.candidate, &self.paths.candidate_links],
+            sentence,
+        )?;
+        lines
+            .found
             .into_iter()
             .map(|f| {
                 Ok(Instance {
@@ -300,10 +356,91 @@ impl<'a> InstanceReader<'a> {
             .collect::<Result<_>>()
             .map(Some)
     }
+}
+
+/// The first stage: the five files in step.
+struct InStep {
+    source: LineReader,
+    reference: LineReader,
+    candidate: LineReader,
+    reference_links: LineReader,
+    candidate_links: LineReader,
+    filter: SourceFilter,
+    /// The caller's, copied for this thread.
+    finder: Finder,
+    separator: Option<String>,
+    next_index: usize,
+    sentence: u32,
+}
+
+impl InStep {
+    /// Hands over the sentences in chunks until the end, an error, or the second stage hanging up.
+    fn run(mut self, sender: &SyncSender<Vec<Step>>) {
+        let mut chunk = Vec::with_capacity(CHUNK);
+        loop {
+            let step = match self.next() {
+                Ok(Some(lines)) => Step::Sentence(lines),
+                Ok(None) => continue,
+                Err(Finished(step)) => {
+                    chunk.push(*step);
+                    let _ = sender.send(chunk);
+                    return;
+                }
+            };
+            chunk.push(step);
+            if chunk.len() == CHUNK && sender.send(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK))).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// The next sentence if it has an instance.
+    fn next(&mut self) -> std::result::Result<Option<Lines>, Finished> {
+        if !self.source.advance().map_err(|e| finished(Step::Failed(e)))? {
+            let sentences = self.sentence;
+            return Err(finished(Step::End(sentences, self.check_ends())));
+        }
+        let sentence = self.sentence;
+        self.sentence += 1;
+        for reader in [&mut self.reference, &mut self.candidate, &mut self.reference_links, &mut self.candidate_links] {
+            let more = reader.advance().map_err(|e| finished(Step::Failed(e)))?;
+            if !more {
+                return Err(finished(Step::Failed(Error::whole_file(
+                    reader.path(),
+                    format!(
+                        "has fewer lines than the source {} (line {} is missing)",
+                        self.source.path().display(),
+                        sentence + 1
+                    ),
+                ))));
+            }
+        }
+        if !self.filter.may_hold(sentence, self.source.line()) {
+            return Ok(None);
+        }
+        let source = words::lower(self.source.line());
+        let source_tokens: Vec<&str> = words::tokens(&source).collect();
+        let found = self
+            .finder
+            .find(sentence, &source_tokens, self.separator.as_deref(), &mut self.next_index)
+            .map_err(|e| finished(Step::Failed(e)))?;
+        if found.is_empty() {
+            return Ok(None);
+        }
+        let links = |reader: &LineReader| alignment::parse_line(reader.line()).map_err(|m| reader.error(m));
+        Ok(Some(Lines {
+            sentence,
+            found,
+            source: self.source.line().to_owned(),
+            reference: self.reference.line().to_owned(),
+            candidate: self.candidate.line().to_owned(),
+            reference_links: links(&self.reference_links),
+            candidate_links: links(&self.candidate_links),
+        }))
+    }
 
     /// After the last source line: the texts must end too; alignments may have empty lines left.
     fn check_ends(&mut self) -> Result<()> {
-        self.finder.check_sentences(self.sentence)?;
         for (reader, alignment) in [
             (&mut self.reference, false),
             (&mut self.candidate, false),
@@ -324,39 +461,51 @@ impl<'a> InstanceReader<'a> {
     }
 }
 
-/// One translation side of a sentence: its text and alignment.
+/// The first stage's last step.
+struct Finished(Box<Step>);
+
+fn finished(step: Step) -> Finished {
+    Finished(Box::new(step))
+}
+
+/// One translation side of a sentence: its text and alignment, its tokens split once for all
+/// the sentence's instances.
 struct Side<'r> {
-    text: &'r LineReader,
-    alignment: &'r LineReader,
+    /// The text file and the alignment file.
+    paths: [&'r Path; 2],
+    sentence: u32,
     links: Links,
-    lowered: String,
+    target: Target<'r>,
 }
 
 impl<'r> Side<'r> {
-    fn read(text: &'r LineReader, alignment: &'r LineReader) -> Result<Side<'r>> {
-        let links = alignment::parse_line(alignment.line()).map_err(|m| alignment.error(m))?;
-        Ok(Side { text, alignment, links, lowered: words::lower(text.line()) })
+    fn read(text: &'r str, links: Result<Links>, paths: [&'r Path; 2], sentence: u32) -> Result<Side<'r>> {
+        let links = links?;
+        let target = Target { raw: words::tokens(text).collect() };
+        Ok(Side { paths, sentence, links, target })
     }
 
     fn translate(&self, position: u32, raw_source: &[&str], reading: &Reading) -> Result<Option<Translation>> {
-        let target =
-            Target { raw: words::tokens(self.text.line()).collect(), lowered: words::tokens(&self.lowered).collect() };
-        translation(&self.links, &target, raw_source, position, reading).map_err(|PastTheEnd(t)| {
-            self.alignment.error(format!(
-                "pair {position}-{t}: target index {t} is past the end of line {} of {} ({} tokens)",
-                self.text.line_number(),
-                self.text.path().display(),
-                target.lowered.len()
-            ))
+        translation(&self.links, &self.target, raw_source, position, reading).map_err(|PastTheEnd(t)| {
+            let line = self.sentence as usize + 1;
+            Error::at_line(
+                self.paths[1],
+                line,
+                format!(
+                    "pair {position}-{t}: target index {t} is past the end of line {line} of {} ({} tokens)",
+                    self.paths[0].display(),
+                    self.target.raw.len()
+                ),
+            )
         })
     }
 }
 
-/// The tokens of a target sentence, as written (for what the heuristic adds) and lowercased
-/// with [`words::lower`] (for what the alignment gives).
+/// The tokens of a target sentence as written. An aligned token is lowercased with
+/// [`words::lower`] when it is read: lowercasing maps no character to or from white space, so the
+/// lowercased line's tokens are the tokens lowercased — and only the aligned few need it.
 pub struct Target<'t> {
     pub raw: Vec<&'t str>,
-    pub lowered: Vec<&'t str>,
 }
 
 /// An alignment link to a target index the sentence does not have.
@@ -380,15 +529,15 @@ pub fn translation(
     }
     let mut words = Vec::with_capacity(positions.len());
     for &t in &positions {
-        let token = target.lowered.get(t as usize).ok_or(PastTheEnd(t))?;
+        let token = words::lower(target.raw.get(t as usize).ok_or(PastTheEnd(t))?);
         match &reading.target_list {
             Some(list) => {
                 let separator = reading.target_separator.as_deref();
-                if let Some(part) = words::parts(token, separator).find(|part| list.contains(*part)) {
+                if let Some(part) = words::parts(&token, separator).find(|part| list.contains(*part)) {
                     words.push(part.to_owned());
                 }
             }
-            None => words.push((*token).to_owned()),
+            None => words.push(token),
         }
     }
     if words.is_empty() {

@@ -164,8 +164,7 @@ fn translation(master: &Master, corpus: &Corpus, candidate: &Candidate, preset: 
     links.extend(candidate.pronoun.iter().filter(|t| t.sentence == sentence).map(|t| (position, t.token)));
     links.sort_unstable();
     let text = corpus.sentence(sentence)?;
-    let lowered = words::lower(text);
-    let target = Target { raw: words::tokens(text).collect(), lowered: words::tokens(&lowered).collect() };
+    let target = Target { raw: words::tokens(text).collect() };
     let source_text = master.source().and_then(|s| s.sentence(sentence)).unwrap_or_default();
     let source: Vec<&str> = words::tokens(source_text).collect();
     let reading = preset.reading(corpus.alignment.is_some());

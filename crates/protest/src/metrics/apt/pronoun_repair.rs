@@ -21,17 +21,17 @@
 //! A target token counts as a pronoun when its last part after [`Options::part_separator`] is in
 //! the list (`est-il` → `il`). Links that point outside the sentence are ignored.
 
+use crate::metrics::apt::words::WordSet;
 use crate::model::alignment::Links;
-use std::collections::HashSet;
 
 /// The words the heuristic treats as pronouns on each side.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PronounLists {
     /// Source pronouns: which positions [`repair_links`] repairs, and which source tokens hold on
     /// to their target tokens so that no other pronoun takes them.
-    pub source: HashSet<String>,
+    pub source: WordSet,
     /// Target pronouns: what a source pronoun may be re-aligned to.
-    pub target: HashSet<String>,
+    pub target: WordSet,
 }
 
 impl PronounLists {

@@ -119,6 +119,11 @@ impl InOrder {
         case: Case,
         each: &mut impl FnMut(&Instance, Case) -> Result<()>,
     ) -> Result<()> {
+        // Word mode numbers instances in source order: nothing waits.
+        if instance.index == self.next && self.waiting.is_empty() {
+            self.next += 1;
+            return each(&instance, case);
+        }
         self.waiting.insert(instance.index, (instance, case));
         while let Some((instance, case)) = self.waiting.remove(&self.next) {
             each(&instance, case)?;
