@@ -64,7 +64,7 @@ fn records_of(master: &Master) -> BTreeMap<CandidateId, Record> {
 fn child() {
     let path = PathBuf::from(std::env::var("CRASH_MASTER").expect("run by the crash test"));
     let mut seq: u64 = std::env::var("CRASH_START").unwrap().parse().unwrap();
-    let (mut store, _) = Store::<Master>::open(&path).unwrap();
+    let mut store = open_for_writing(&path);
     store.set_fold_bytes(FOLD_BYTES);
     let candidates = store.master().candidates.len() as u32;
     let mut out = std::io::stdout().lock();
@@ -84,6 +84,24 @@ fn child() {
         writeln!(out, "{seq}").unwrap();
         out.flush().unwrap();
         seq += 1;
+    }
+}
+
+/// The store, writable. The parent has just held the lock to check the master; if another test
+/// of this binary started a process meanwhile, the forked copy of the parent keeps the lock's open
+/// file (and so the lock) until it runs its program, a moment later: wait that moment out.
+fn open_for_writing(path: &Path) -> Store<Master> {
+    let started = Instant::now();
+    loop {
+        let (store, opened) = Store::<Master>::open(path).unwrap();
+        match opened.read_only {
+            None => return store,
+            Some(why) if started.elapsed() > Duration::from_secs(5) => panic!("{why}"),
+            Some(_) => {
+                drop(store);
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
     }
 }
 
