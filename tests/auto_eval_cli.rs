@@ -175,23 +175,9 @@ fn plans_only_the_candidates_that_still_need_a_human() {
     assert_eq!(planned, [1, 2, 3, 5, 6, 7, 9], "every candidate but the two matched ones");
 }
 
-/// The sample master with both bundled batches merged: people's judgements of every candidate.
-fn merged_sample() -> tempfile::TempDir {
-    let dir = crate::common::copies(&[
-        "sample_batches/sample.master.json",
-        "sample_batches/sample.batch-1-anna.json",
-        "sample_batches/sample.batch-1-ben.json",
-    ]);
-    crate::common::ok(
-        dir.path(),
-        &["batch", "import", "sample.master.json", "sample.batch-1-anna.json", "sample.batch-1-ben.json"],
-    );
-    dir
-}
-
 #[test]
 fn on_the_merged_sample_the_minimal_rule_settles_more_as_precisely() {
-    let dir = merged_sample();
+    let dir = crate::common::merged_sample();
     let run =
         |rule: &str| crate::common::ok(dir.path(), &["auto-eval", "sample.master.json", "--dry-run", "--rule", rule]);
     let aligned = run("aligned");

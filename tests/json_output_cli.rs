@@ -1,20 +1,9 @@
 //! `--format json` of `check`, `report`, `apt-master` and `auto-eval`: every document parses, and
 //! says what the text (or CSV) says.
 
-use crate::common::{copies, ok};
+use crate::common::{copies, merged_sample, ok};
 use serde_json::Value;
 use std::path::Path;
-
-/// The sample master with both annotated sample batches merged into it.
-fn merged_sample() -> tempfile::TempDir {
-    let dir = copies(&[
-        "sample_batches/sample.master.json",
-        "sample_batches/sample.batch-1-anna.json",
-        "sample_batches/sample.batch-1-ben.json",
-    ]);
-    ok(dir.path(), &["batch", "import", "sample.master.json", "sample.batch-1-anna.json", "sample.batch-1-ben.json"]);
-    dir
-}
 
 fn json(dir: &Path, args: &[&str]) -> Value {
     let out = ok(dir, args);

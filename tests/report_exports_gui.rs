@@ -2,7 +2,7 @@
 //! window (`protest_gui::App`, headless under egui_kittest) and the built binary on the same
 //! master. Here, not among the GUI crate's own tests, because only this package has both.
 
-use crate::common::{copies, ok};
+use crate::common::{merged_sample, ok};
 use egui::{Key, Modifiers, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -12,18 +12,6 @@ use protest_gui::settings::Settings;
 use std::path::Path;
 
 const FOLDER: &str = "Folder to write the tables to (one file each: results.csv, …)";
-
-/// The sample master with both annotated sample batches merged into it (as
-/// sample_batches/README.md does), in a temporary folder.
-fn merged_sample() -> tempfile::TempDir {
-    let dir = copies(&[
-        "sample_batches/sample.master.json",
-        "sample_batches/sample.batch-1-anna.json",
-        "sample_batches/sample.batch-1-ben.json",
-    ]);
-    ok(dir.path(), &["batch", "import", "sample.master.json", "sample.batch-1-anna.json", "sample.batch-1-ben.json"]);
-    dir
-}
 
 /// The app on `master`, in a window tall enough to show the longest table whole.
 fn tall_harness(master: &Path) -> Harness<'static, App> {

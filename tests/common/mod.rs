@@ -41,6 +41,18 @@ pub fn copies(files: &[&str]) -> tempfile::TempDir {
     dir
 }
 
+/// A temporary folder with the sample master and both bundled annotated batches merged into it
+/// (as sample_batches/README.md does): people's judgements of every candidate.
+pub fn merged_sample() -> tempfile::TempDir {
+    let dir = copies(&[
+        "sample_batches/sample.master.json",
+        "sample_batches/sample.batch-1-anna.json",
+        "sample_batches/sample.batch-1-ben.json",
+    ]);
+    ok(dir.path(), &["batch", "import", "sample.master.json", "sample.batch-1-anna.json", "sample.batch-1-ben.json"]);
+    dir
+}
+
 /// A temporary folder with `sample.master.json`: the bundled sample master as imported, before
 /// `rebuild.sh` planned its task set 1 and gave the parts to Anna and Ben (no task set, no
 /// annotator), for tests that plan and export themselves.
