@@ -219,7 +219,7 @@ fn choose_reference(
                 }
                 [one] => {
                     notes.push(format!(
-                        "'{}' is taken as the human reference because of its name (the old files do not mark it); choose another with --reference NAME, or none with --no-reference",
+                        "'{}' is taken as the human reference because of its name (the old files do not mark it); choose another, or none, if it is not (--reference NAME or --no-reference; in the window, the reference choice)",
                         one.name.trim()
                     ));
                     Ok(Some(one.id))
