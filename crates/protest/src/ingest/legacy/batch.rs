@@ -112,16 +112,7 @@ pub(super) fn convert(
     }
     let context =
         Context { old, suite: &suite, master, annotator: &annotator, old_id, placed: placement.describe(&draft) };
-    let lines = Report::lines(old, |table| context.describe(table, &new), &old_counts, &gathered, &new);
-    let report = Report {
-        file: path.to_path_buf(),
-        version: old.meta.version.clone(),
-        kind: old.file_type,
-        lines,
-        old: old_counts,
-        new,
-        notes,
-    };
+    let report = Report::new(path, old, |table, new| context.describe(table, new), old_counts, &gathered, new, notes);
     Ok((batch, placement, report))
 }
 

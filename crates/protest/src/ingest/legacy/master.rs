@@ -61,17 +61,8 @@ pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(
     if !m.records.is_empty() {
         notes.push(time_note());
     }
-    let describe = |t| describe(t, old, &suite, &m, &new, &tally, annotators.unknown);
-    let lines = Report::lines(old, describe, &old_counts, &gathered, &new);
-    let report = Report {
-        file: path.to_path_buf(),
-        version: old.meta.version.clone(),
-        kind: old.file_type,
-        lines,
-        old: old_counts,
-        new,
-        notes,
-    };
+    let describe = |t, new: &Counts| describe(t, old, &suite, &m, new, &tally, annotators.unknown);
+    let report = Report::new(path, old, describe, old_counts, &gathered, new, notes);
     Ok((m, report))
 }
 

@@ -6,7 +6,7 @@ use super::old::{FileType, OldFile};
 use super::records::Gathered;
 use crate::model::{ConflictStatus, CorpusRole, Judgement, Master, Record};
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Judgement values as the old file has them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -206,11 +206,33 @@ pub(super) fn count(n: usize, one: &str, many: &str) -> String {
 }
 
 impl Report {
-    /// One line per table of the old file, in the file's order: `describe` tells what a suite or
-    /// task table became; the annotation tables are described here, with their values.
-    pub(super) fn lines(
+    /// The summary of converting `old` (read from `file`) into what `new` counts.
+    pub(super) fn new(
+        file: &Path,
         old: &OldFile,
-        describe: impl Fn(&'static str) -> String,
+        describe: impl Fn(&'static str, &Counts) -> String,
+        old_counts: OldCounts,
+        gathered: &Gathered,
+        new: Counts,
+        notes: Vec<String>,
+    ) -> Report {
+        let lines = Report::lines(old, describe, &old_counts, gathered, &new);
+        Report {
+            file: file.to_path_buf(),
+            version: old.meta.version.clone(),
+            kind: old.file_type,
+            lines,
+            old: old_counts,
+            new,
+            notes,
+        }
+    }
+
+    /// One line per table of the old file, in the file's order: `describe` tells what a suite or
+    /// task table became (given the new counts); the annotation tables are described here, with their values.
+    fn lines(
+        old: &OldFile,
+        describe: impl Fn(&'static str, &Counts) -> String,
         o: &OldCounts,
         g: &Gathered,
         n: &Counts,
@@ -284,7 +306,7 @@ impl Report {
                         skipped(table)
                     ),
                 )),
-                _ => lines.push((table, rows, describe(table))),
+                _ => lines.push((table, rows, describe(table, n))),
             }
         }
         lines
