@@ -51,15 +51,19 @@ pub(super) fn harness(path: &Path, annotator: Option<AnnotatorId>) -> Harness<'s
     if let Some(a) = annotator {
         settings.annotators.insert(path.to_path_buf(), a);
     }
-    let app = App::new(settings, Some(path.to_path_buf()), None);
-    let mut harness = Harness::builder()
+    let mut harness = window(App::new(settings, Some(path.to_path_buf()), None));
+    harness.settle();
+    harness
+}
+
+/// `app` in a window of the tests' size, no frame drawn yet.
+pub(super) fn window(app: App) -> Harness<'static, App> {
+    Harness::builder()
         .with_size(Vec2::new(1280.0, 820.0))
         .with_step_dt(1.0 / 60.0)
         // work that outlasts its grace period adds a frame or two before the result is drawn
         .with_max_steps(8)
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
-    harness.settle();
-    harness
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
 }
 
 /// Frames until the window is settled.

@@ -9,13 +9,7 @@ use egui_kittest::kittest::Queryable;
 
 /// The app on `path` as the window starts, its first frames drawn while the file is opened.
 fn starting(path: &Path) -> Harness<'static, App> {
-    let app = App::new(Settings::default(), Some(path.to_path_buf()), None);
-    let mut h = Harness::builder()
-        .with_size(Vec2::new(1280.0, 820.0))
-        .with_step_dt(1.0 / 60.0)
-        // work that outlasts its grace period adds a frame or two before the result is drawn
-        .with_max_steps(8)
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
+    let mut h = super::window(App::new(Settings::default(), Some(path.to_path_buf()), None));
     h.step();
     h.step();
     h

@@ -4,7 +4,7 @@
 
 use super::*;
 use super::{ANNA, PLEONASTIC_NEW, click, click_to_work, press, saved, saved_record, tiny, tiny_with_anna, type_into};
-use egui::{Key, Vec2};
+use egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use protest::model::{AnnotatorId, Judgement, Master};
@@ -13,13 +13,7 @@ use protest::store::disk::{Fault, Faulty};
 use protest::workflow;
 
 fn harness_on(path: &Path, disk: &Faulty) -> Harness<'static, App> {
-    let app = App::on_disk(Settings::default(), Some(path.to_path_buf()), None, disk.shared());
-    let mut harness = Harness::builder()
-        .with_size(Vec2::new(1280.0, 820.0))
-        .with_step_dt(1.0 / 60.0)
-        // work that outlasts its grace period adds a frame or two before the result is drawn
-        .with_max_steps(8)
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
+    let mut harness = super::window(App::on_disk(Settings::default(), Some(path.to_path_buf()), None, disk.shared()));
     harness.settle();
     harness
 }
