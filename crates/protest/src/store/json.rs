@@ -320,7 +320,8 @@ pub fn parse<'de, T: Deserialize<'de>>(path: &Path, bytes: &'de [u8]) -> Result<
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let json_path = e.path().to_string();
+        // "?" is serde_path_to_error's way of saying the path is unknown: the line says it all.
+        let json_path = Some(e.path().to_string()).filter(|p| p != "?").unwrap_or_default();
         let inner = e.into_inner();
         let line = (inner.line() > 0).then_some(inner.line());
         let message = strip_position(&inner.to_string());
@@ -378,5 +379,11 @@ mod tests {
         let v = json!({"records": [{"selected": {"tasks": [1, 2]}}], "empty": [], "e2": {}});
         let text = layout(&v);
         assert_eq!(text, "{\n \"e2\":{},\n \"empty\":[],\n \"records\":[\n  {\"selected\":{\"tasks\":[1,2]}}\n ]\n}\n");
+    }
+
+    #[test]
+    fn a_broken_document_is_placed_by_its_line_alone_when_no_field_is_known() {
+        let err = parse::<serde_json::Value>(Path::new("m.json"), b"{broken").unwrap_err().to_string();
+        assert_eq!(err, "m.json: line 1: key must be a string");
     }
 }
