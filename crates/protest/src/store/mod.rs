@@ -390,8 +390,10 @@ impl<D: Document> Store<D> {
             let Entry::Roster(roster) = &mut entry else { unreachable!("made above") };
             swap_roster(self.doc.master_mut(), roster);
             let saved = self.save_as_revision(None);
-            if saved.is_err() {
-                swap_roster(self.doc.master_mut(), roster);
+            match saved {
+                // What was computed from the document before is out of date (the report…).
+                Ok(()) => self.changes += 1,
+                Err(_) => swap_roster(self.doc.master_mut(), roster),
             }
             return saved;
         }
@@ -411,6 +413,7 @@ impl<D: Document> Store<D> {
         if let Entry::Roster(roster) = &mut entry {
             swap_roster(self.doc.master_mut(), roster);
         }
+        self.changes += 1;
         let journal = self.journal.as_ref().expect("appended above");
         if journal.bytes() > self.fold_at {
             self.fold_at = journal.bytes() + self.fold_bytes;
@@ -1041,8 +1044,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = tiny(&dir);
         let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        let changes = store.changes();
         store.commit_roster(roster()).unwrap();
         assert_eq!(roster_of(store.master()), roster());
+        assert_eq!(store.changes(), changes + 1, "what was computed from the master is out of date");
         // The file itself is not rewritten: the roster is one line of the journal.
         assert_eq!(std::fs::read_to_string(&path).unwrap(), TINY);
         let journal = std::fs::read_to_string(journal::path_for(&path)).unwrap();
