@@ -1,6 +1,7 @@
 use super::with_master;
 use clap::{Args, Subcommand};
-use protest::store::master_file;
+use protest::model::Master;
+use protest::store::load_with_journal;
 use protest::workflow;
 use std::path::PathBuf;
 
@@ -37,7 +38,7 @@ pub fn run(args: AnnotatorArgs) -> anyhow::Result<()> {
             println!("removed {} (id {id}) from {}", name.trim(), master.display());
         }
         AnnotatorCommand::List { master } => {
-            let m = master_file::load(&master)?;
+            let m = load_with_journal::<Master>(&master)?.0;
             if m.annotators.is_empty() {
                 println!("{} has no annotators yet", master.display());
             }

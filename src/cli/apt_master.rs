@@ -9,7 +9,7 @@ use protest::metrics::apt;
 use protest::metrics::report::Format;
 use protest::metrics::report::metrics::{self, Judges};
 use protest::model::{AnnotatorId, CorpusRole, Master};
-use protest::store::master_file;
+use protest::store::load_with_journal;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
@@ -30,7 +30,7 @@ pub struct AptMasterArgs {
 }
 
 pub fn run(args: AptMasterArgs) -> anyhow::Result<()> {
-    let master = master_file::load(&args.master)?;
+    let master = load_with_journal::<Master>(&args.master)?.0;
     if let Some(dir) = &args.write_config {
         std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the folder", dir.display()))?;
         for system in master.corpora.iter().filter(|c| c.role == CorpusRole::System) {

@@ -152,8 +152,8 @@ fn run_command(command: Command) -> anyhow::Result<()> {
 }
 
 /// Runs `work` on a master opened for changing (refused, with nothing changed, if another
-/// PROTEST window has it open or it is read-only), and closes it whatever happens, so no journal
-/// or lock is left beside it.
+/// PROTEST window has it open or it is read-only), and closes it whatever happens, so no lock is
+/// left beside it, nor a journal but a large master's roster changes ([`workflow::on_master`]).
 pub fn with_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> anyhow::Result<T>) -> anyhow::Result<T> {
     let mut failure = None;
     let value = workflow::on_master(path, |store| {

@@ -1,6 +1,7 @@
 use clap::Args;
 use protest::metrics::report::{self, Format, TABLES, TableKind};
-use protest::store::master_file;
+use protest::model::Master;
+use protest::store::load_with_journal;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -19,7 +20,7 @@ pub struct ReportArgs {
 }
 
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
-    let master = master_file::load(&args.master)?;
+    let master = load_with_journal::<Master>(&args.master)?.0;
     let tables = match args.tables.is_empty() {
         true => report::tables(&master, TABLES),
         false => report::tables(&master, args.tables),

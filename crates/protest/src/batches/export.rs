@@ -279,17 +279,27 @@ impl Recipe {
 
         let windows: HashMap<_, Range<u32>> = examples.iter().map(|e| (e.no, context::of_example(master, e))).collect();
         // Each translation needs its own candidates' windows; the source needs them all.
-        let mut needed: BTreeMap<CorpusId, BTreeSet<u32>> = BTreeMap::new();
-        let mut source_needed = BTreeSet::new();
+        // Which sentences, one flag per sentence of the corpus (a window past its end keeps nothing).
+        let mut needed: BTreeMap<CorpusId, Vec<bool>> = BTreeMap::new();
+        let mut source_needed = vec![false; master.source().map_or(0, |s| s.sentences.len())];
+        let mark = |flags: &mut [bool], window: &Range<u32>| {
+            let end = (window.end as usize).min(flags.len());
+            if let Some(range) = flags.get_mut((window.start as usize).min(end)..end) {
+                range.fill(true);
+            }
+        };
         for c in &originals {
-            let window = windows[&c.example].clone();
-            needed.entry(c.corpus).or_default().extend(window.clone());
-            source_needed.extend(window);
+            let window = &windows[&c.example];
+            let size = || master.corpus(c.corpus).map_or(0, |corpus| corpus.sentences.len());
+            mark(needed.entry(c.corpus).or_insert_with(|| vec![false; size()]), window);
+            mark(&mut source_needed, window);
         }
-        let keep = |corpus: &Corpus, wanted: &BTreeSet<u32>| -> Vec<String> {
-            (0..)
-                .zip(&corpus.sentences)
-                .map(|(n, s)| if wanted.contains(&n) { s.clone() } else { String::new() })
+        let keep = |corpus: &Corpus, wanted: &[bool]| -> Vec<String> {
+            corpus
+                .sentences
+                .iter()
+                .zip(wanted.iter().chain(std::iter::repeat(&false)))
+                .map(|(s, &wanted)| if wanted { s.clone() } else { String::new() })
                 .collect()
         };
         let mut corpora = Vec::new();

@@ -3,14 +3,18 @@
 //! flushed to disk before the change is reported as saved, so an annotation survives a crash
 //! at any moment, and saving one change costs the same however large the master is.
 //!
+//! Giving parts out and planning task sets change only the master's annotators and task sets: they
+//! are journaled too, as one line holding the whole new roster ([`Entry::Roster`]), so that such a
+//! change to a large master does not rewrite the file.
+//!
 //! The first line ties the journal to one file and one of its revisions:
-//! `{"journal":"protest-journal","version":1,"file_id":"…","revision":7}`. A full save writes the
+//! `{"journal":"protest-journal","version":2,"file_id":"…","revision":7}`. A full save writes the
 //! file with the next revision and then starts a new journal; a journal whose revision is older
 //! than its file's was already folded in (the crash came between the two steps) and is dropped.
 //! See docs/journal.md.
 
 use crate::error::{Error, Place, Result};
-use crate::model::{AnnotatorId, CandidateId, Record};
+use crate::model::{Annotator, AnnotatorId, CandidateId, Record, TaskSet};
 use crate::store::atomic;
 use crate::store::disk::{Disk, DiskFile, Identity};
 use serde::{Deserialize, Serialize};
@@ -20,7 +24,10 @@ use std::sync::Arc;
 
 /// The `journal` field of a journal's first line.
 pub const FORMAT: &str = "protest-journal";
-const VERSION: u32 = 1;
+/// The version written. Version 1 (before [`Entry::Roster`]) is read as well: its lines are a
+/// subset of version 2's.
+const VERSION: u32 = 2;
+const READABLE: [u32; 2] = [1, 2];
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Header {
@@ -38,6 +45,16 @@ pub enum Entry {
     Put(Record),
     /// The record of this (candidate, annotator) no longer exists.
     Remove { candidate: CandidateId, annotator: AnnotatorId },
+    /// The master's annotators and task sets are now these (a task set planned or removed, parts
+    /// given out). The whole roster in one line, so that a crash leaves the old one or the new one.
+    Roster(Roster),
+}
+
+/// A master's annotators and task sets: what planning and exporting change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Roster {
+    pub annotators: Vec<Annotator>,
+    pub task_sets: Vec<TaskSet>,
 }
 
 /// The journal path for a master or batch file.
@@ -103,7 +120,7 @@ impl Journal {
             }
             Err(e) => return Err(Error::at_line(&path, 1, format!("not a PROTEST journal ({e})"))),
         };
-        if header.journal != FORMAT || header.version != VERSION {
+        if header.journal != FORMAT || !READABLE.contains(&header.version) {
             return Err(Error::at_line(
                 &path,
                 1,
@@ -135,9 +152,15 @@ impl Journal {
             ));
         }
         while let Some((i, line)) = lines.next() {
+            if lines.peek().is_none() && !line.ends_with(b"\n") {
+                // Cut short by a crash before its newline, even if what is there parses: the
+                // change was not flushed, so never reported as saved, and the next append must
+                // not land on its line.
+                replay.torn_tail = true;
+                break;
+            }
             match serde_json::from_slice::<Entry>(line) {
                 Ok(entry) => replay.entries.push(entry),
-                Err(_) if lines.peek().is_none() && !line.ends_with(b"\n") => replay.torn_tail = true,
                 Err(e) => {
                     let place = Place::Json { path: String::new(), line: Some(i + 1) };
                     return Err(Error::invalid(&path, Some(place), format!("damaged journal entry: {e}")));
@@ -322,6 +345,26 @@ mod tests {
     }
 
     #[test]
+    fn a_journal_of_version_1_is_read_and_continued_as_version_2() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.json");
+        let put = Entry::Put(record(1));
+        let line = serde_json::to_string(&put).unwrap();
+        let v1 =
+            format!("{{\"journal\":\"protest-journal\",\"version\":1,\"file_id\":\"id\",\"revision\":0}}\n{line}\n");
+        std::fs::write(path_for(&file), &v1).unwrap();
+        let replay = Journal::read(&file, "id", 0).unwrap();
+        assert_eq!(replay.entries, [put]);
+        let mut j = Journal::resume(os(), &file, &replay, "id", 0).unwrap();
+        j.append(&Entry::Remove { candidate: CandidateId(1), annotator: AnnotatorId(1) }).unwrap();
+        assert_eq!(Journal::read(&file, "id", 0).unwrap().entries.len(), 2);
+        // A version this build does not know is refused, naming it.
+        std::fs::write(path_for(&file), v1.replace("\"version\":1", "\"version\":3")).unwrap();
+        let e = Journal::read(&file, "id", 0).unwrap_err().to_string();
+        assert!(e.contains("unsupported journal 'protest-journal' version 3"), "{e}");
+    }
+
+    #[test]
     fn revisions_and_ids_are_checked() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("m.json");
@@ -362,6 +405,7 @@ mod tests {
             .map(|e| match e {
                 Entry::Put(r) => r.candidate.0,
                 Entry::Remove { candidate, .. } => candidate.0,
+                Entry::Roster(_) => unreachable!("none appended"),
             })
             .collect();
         assert_eq!(candidates, [1, 3]);

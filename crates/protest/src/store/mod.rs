@@ -35,7 +35,7 @@ pub mod validate;
 use crate::error::{Error, Result};
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
 use disk::{Disk, Identity};
-use journal::{Entry, Journal, Replay};
+use journal::{Entry, Journal, Replay, Roster};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -374,17 +374,54 @@ impl<D: Document> Store<D> {
         self.save_as_revision(Some(doc))
     }
 
-    /// [`Store::commit`] for a change to a small part of a large document (its roster and task
-    /// sets…), without a copy of the whole: `swap` exchanges `part` with the document's, the file
-    /// is saved, and on failure `swap` puts the old part back, so that memory and disk stay as
-    /// they were. `swap` must touch nothing the document's lookup tables are built from.
-    pub fn commit_part<P>(&mut self, mut part: P, swap: impl Fn(&mut D, &mut P)) -> Result<()> {
-        swap(&mut self.doc, &mut part);
-        let saved = self.save_as_revision(None);
-        if saved.is_err() {
-            swap(&mut self.doc, &mut part);
+    /// Replaces the master's annotators and task sets (planning, giving parts out) durably and in
+    /// memory, without rewriting the file: the new roster is one line appended to the journal and
+    /// flushed, and replaces the old one in memory only once it is on disk. If the append fails,
+    /// memory and disk stay as they were. When the journal cannot take it (changes not saved yet,
+    /// a journal that could not be started or cut back), the file is saved in full instead, as
+    /// [`Store::commit`] does.
+    pub fn commit_roster(&mut self, roster: Roster) -> Result<()> {
+        self.writable()?;
+        let revision = self.doc.master().revision;
+        let journal_ready = self.pending.is_empty()
+            && self.journal.as_ref().is_some_and(|j| !j.is_damaged() && j.revision() == revision);
+        let mut entry = Entry::Roster(roster);
+        if !journal_ready {
+            let Entry::Roster(roster) = &mut entry else { unreachable!("made above") };
+            swap_roster(self.doc.master_mut(), roster);
+            let saved = self.save_as_revision(None);
+            match saved {
+                // What was computed from the document before is out of date (the report…).
+                Ok(()) => self.changes += 1,
+                Err(_) => swap_roster(self.doc.master_mut(), roster),
+            }
+            return saved;
         }
-        saved
+        self.check_unchanged(false)?;
+        if let Err(m) = check_roster(self.doc.master(), &entry) {
+            return Err(Error::whole_file(&self.path, m));
+        }
+        let journal = self.journal.as_mut().expect("checked above");
+        if let Err(e) = journal.append(&entry) {
+            if journal.is_damaged() {
+                // The line may be on disk in full although its flush failed, and it could not be
+                // cut back: a full save of the roster as it was makes that journal stale.
+                let _ = self.save();
+            }
+            return Err(e);
+        }
+        if let Entry::Roster(roster) = &mut entry {
+            swap_roster(self.doc.master_mut(), roster);
+        }
+        self.changes += 1;
+        let journal = self.journal.as_ref().expect("appended above");
+        if journal.bytes() > self.fold_at {
+            self.fold_at = journal.bytes() + self.fold_bytes;
+            if self.save().is_ok() {
+                self.fold_at = self.fold_bytes;
+            }
+        }
+        Ok(())
     }
 
     /// Writes the whole file at the next revision and starts an empty journal.
@@ -520,6 +557,23 @@ impl<D: Document> Store<D> {
         }
         Ok(())
     }
+
+    /// Closes the file as [`Store::close`] does, except that a journal holding changes stays
+    /// beside the file instead of being folded into it (any opening replays it; the next full
+    /// save folds it): for a command that changed only the roster of a large master, whose full
+    /// save would cost more than the change. When something is not saved, or the journal cannot
+    /// take more, this is [`Store::close`].
+    pub fn close_keeping_journal(mut self) -> Result<()> {
+        let healthy = self.journal.as_ref().is_some_and(|j| !j.is_empty() && !j.is_damaged());
+        if self.read_only.is_some() || self.detached.is_some() || !self.pending.is_empty() || !healthy {
+            return self.close();
+        }
+        self.journal = None;
+        if let Some(lock) = self.lock.take() {
+            lock.release();
+        }
+        Ok(())
+    }
 }
 
 /// Whether the file may be written: it has write permission for us (and for someone at all, so
@@ -571,6 +625,61 @@ fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> 
         }
         Entry::Remove { candidate, annotator } => {
             master.records.remove(*candidate, *annotator);
+        }
+        Entry::Roster(roster) => {
+            check_roster(master, entry)?;
+            let mut roster = roster.clone();
+            swap_roster(master, &mut roster);
+        }
+    }
+    Ok(())
+}
+
+/// Exchanges the master's annotators and task sets with `roster`'s (nothing the master's lookup
+/// tables are built from).
+fn swap_roster(master: &mut Master, roster: &mut Roster) {
+    std::mem::swap(&mut master.annotators, &mut roster.annotators);
+    std::mem::swap(&mut master.task_sets, &mut roster.task_sets);
+}
+
+/// Whether a roster entry fits `master`: it keeps every annotator (records name them), and its
+/// annotators and task sets name only what the master has, each id once — what loading checks of
+/// the master's own (`validate`), for a line that may have been edited by hand.
+fn check_roster(master: &Master, entry: &Entry) -> std::result::Result<(), String> {
+    let Entry::Roster(roster) = entry else { return Ok(()) };
+    let known = |id: AnnotatorId| id.is_researcher() || roster.annotators.iter().any(|a| a.id == id);
+    if let Some(gone) = master.annotators.iter().find(|a| !known(a.id)) {
+        return Err(format!(
+            "the roster leaves out annotator {} ({}), whose records the master keeps",
+            gone.id, gone.name
+        ));
+    }
+    let mut ids = std::collections::HashSet::new();
+    let mut names = std::collections::HashSet::new();
+    if let Some(a) = roster.annotators.iter().find(|a| {
+        a.id.is_researcher() || a.name.trim().is_empty() || !ids.insert(a.id) || !names.insert(a.name.as_str())
+    }) {
+        return Err(format!("annotator {} ('{}') is reserved, repeated or unnamed", a.id, a.name));
+    }
+    let mut ids = std::collections::HashSet::new();
+    for ts in &roster.task_sets {
+        let problem = if !ids.insert(ts.id) {
+            Some(format!("task set id {} is used twice", ts.id))
+        } else if let Some(c) = ts.corpora.iter().find(|&&c| master.corpus(c).is_none()) {
+            Some(format!("corpus {c} does not exist"))
+        } else if let Some(c) = ts.categories.iter().find(|c| master.category(c).is_none()) {
+            Some(format!("unknown category '{c}'"))
+        } else if let Some(c) = ts.tasks.iter().flat_map(|t| &t.candidates).find(|&&c| master.candidate(c).is_none()) {
+            Some(format!("candidate {c} does not exist"))
+        } else {
+            ts.tasks
+                .iter()
+                .filter_map(|t| t.annotator)
+                .find(|&a| !known(a))
+                .map(|a| format!("annotator {a} does not exist"))
+        };
+        if let Some(problem) = problem {
+            return Err(format!("task set '{}': {problem}", ts.name));
         }
     }
     Ok(())
@@ -901,43 +1010,182 @@ mod tests {
         assert_eq!(&load_with_journal::<Master>(&path).unwrap().0, store.master());
     }
 
+    /// A roster with annotator Zoé (id 1) and a task set giving candidates 1 and 2 to her.
+    fn roster() -> Roster {
+        use crate::model::{Annotator, Task, TaskSet};
+        let zoe = AnnotatorId(1);
+        Roster {
+            annotators: vec![Annotator { id: zoe, name: "Zoé".into() }],
+            task_sets: vec![TaskSet {
+                id: 1,
+                name: "first".into(),
+                created: chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap(),
+                seed: 7,
+                corpora: vec![crate::model::CorpusId(1)],
+                categories: Vec::new(),
+                annotators: 1,
+                iaa_size: 0,
+                purpose: Default::default(),
+                tasks: vec![Task {
+                    label: "1".into(),
+                    candidates: vec![CandidateId(1), CandidateId(2)],
+                    annotator: Some(zoe),
+                }],
+            }],
+        }
+    }
+
+    fn roster_of(m: &Master) -> Roster {
+        Roster { annotators: m.annotators.clone(), task_sets: m.task_sets.clone() }
+    }
+
     #[test]
-    fn a_part_committed_is_in_memory_and_on_disk_or_in_neither_whatever_write_fails() {
-        let swap = |m: &mut Master, description: &mut String| std::mem::swap(&mut m.description, description);
-        // Once without faults, to count the disk operations of the save.
+    fn a_roster_is_committed_to_the_journal_and_folded_by_the_next_full_save() {
         let dir = tempfile::tempdir().unwrap();
         let path = tiny(&dir);
-        let disk = Faulty::new(Fault::None);
-        let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        let changes = store.changes();
+        store.commit_roster(roster()).unwrap();
+        assert_eq!(roster_of(store.master()), roster());
+        assert_eq!(store.changes(), changes + 1, "what was computed from the master is out of date");
+        // The file itself is not rewritten: the roster is one line of the journal.
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), TINY);
+        let journal = std::fs::read_to_string(journal::path_for(&path)).unwrap();
+        assert!(journal.starts_with("{\"journal\":\"protest-journal\",\"version\":2,"), "{journal}");
+        assert!(
+            journal.lines().nth(1).unwrap().starts_with("{\"roster\":{\"annotators\":[{\"id\":1,\"name\":\"Zoé\"}]")
+        );
+        // A command closes keeping it: no lock, the journal stays, every opening replays it.
+        store.close_keeping_journal().unwrap();
+        assert!(!lock_path(&path).exists() && journal::path_for(&path).exists());
+        let (on_disk, replay) = load_with_journal::<Master>(&path).unwrap();
+        assert_eq!((roster_of(&on_disk), replay.entries.len()), (roster(), 1));
+        // Annotating on top of it, then closing, folds both into the file.
+        let (mut store, opened) = Store::<Master>::open(&path).unwrap();
+        assert_eq!(opened.recovered, 1);
+        let mut zoe = record(1, Judgement::Yes);
+        zoe.annotator = AnnotatorId(1);
+        store.put(zoe).unwrap();
+        store.close().unwrap();
+        assert!(!journal::path_for(&path).exists());
+        let m = master_file::load(&path).unwrap();
+        assert_eq!((roster_of(&m), m.records.len(), m.revision), (roster(), 1, 1));
+    }
+
+    #[test]
+    fn a_command_that_saved_in_full_leaves_no_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store
+            .update(|m| {
+                m.description = "changed".into();
+                Ok(())
+            })
+            .unwrap();
+        store.close_keeping_journal().unwrap();
+        assert!(!journal::path_for(&path).exists() && !lock_path(&path).exists());
+    }
+
+    #[test]
+    fn a_roster_cut_short_anywhere_by_a_crash_leaves_the_old_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
         store.put(record(3, Judgement::Yes)).unwrap();
-        let before = store.master().clone();
-        let start = disk.ops().len();
-        store.commit_part("changed".to_owned(), swap).unwrap();
-        let count = disk.ops().len() - start;
-        assert_eq!(store.master().description, "changed");
-        assert_eq!(store.master().records, before.records, "the change not saved before is in the file too");
-        assert_eq!(&load_with_journal::<Master>(&path).unwrap().0, store.master());
-        assert!(count > 0);
-        for k in 0..count {
-            for fault in [Fault::Once(k), Fault::FullFrom(k)] {
-                let dir = tempfile::tempdir().unwrap();
-                let path = tiny(&dir);
+        let before = std::fs::read(journal::path_for(&path)).unwrap();
+        store.commit_roster(roster()).unwrap();
+        let after = std::fs::read(journal::path_for(&path)).unwrap();
+        drop(store); // killed: no close
+        let old = roster_of(&master_file::load(&path).unwrap());
+        // The journal as a crash could leave it at every byte of the roster's line.
+        for cut in before.len()..=after.len() {
+            std::fs::write(journal::path_for(&path), &after[..cut]).unwrap();
+            let (m, replay) = load_with_journal::<Master>(&path).unwrap();
+            assert_eq!(m.records.len(), 1, "cut at {cut}: the change before it is kept");
+            // The line counts once whole, newline included: only then was it flushed.
+            let whole = cut == after.len();
+            assert_eq!(roster_of(&m), if whole { roster() } else { old.clone() }, "cut at {cut}");
+            assert_eq!(replay.torn_tail, cut > before.len() && !whole, "cut at {cut}");
+            // Opening to write carries on from there.
+            let (mut store, _) = Store::<Master>::open(&path).unwrap();
+            store.put(record(4, Judgement::No)).unwrap();
+            drop(store);
+            let m = load_with_journal::<Master>(&path).unwrap().0;
+            assert_eq!((roster_of(&m) == roster(), m.records.len()), (whole, 2), "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn a_roster_that_does_not_fit_the_master_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        let mut wrong = roster();
+        wrong.task_sets[0].tasks[0].candidates.push(CandidateId(99));
+        let e = store.commit_roster(wrong).unwrap_err().to_string();
+        assert!(e.contains("task set 'first': candidate 99 does not exist"), "{e}");
+        assert!(store.master().task_sets.is_empty() && store.unsaved_changes() == 0);
+        // A journal edited by hand to leave out an annotator whose records the master keeps.
+        store.commit_roster(roster()).unwrap();
+        let mut zoe = record(1, Judgement::Yes);
+        zoe.annotator = AnnotatorId(1);
+        store.put(zoe).unwrap();
+        drop(store);
+        let empty = Entry::Roster(Roster { annotators: Vec::new(), task_sets: Vec::new() });
+        let mut line = serde_json::to_vec(&empty).unwrap();
+        line.push(b'\n');
+        OpenOptions::new().append(true).open(journal::path_for(&path)).unwrap().write_all(&line).unwrap();
+        let e = load_with_journal::<Master>(&path).unwrap_err().to_string();
+        assert!(e.contains("change 3 cannot be applied: the roster leaves out annotator 1 (Zoé)"), "{e}");
+    }
+
+    #[test]
+    fn a_roster_committed_is_in_memory_and_on_disk_or_in_neither_whatever_write_fails() {
+        // `pending`: a change not saved before the roster, which then goes in a full save.
+        for pending in [false, true] {
+            let open = |dir: &tempfile::TempDir| {
+                let path = tiny(dir);
                 let disk = Faulty::new(Fault::None);
                 let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
                 store.put(record(3, Judgement::Yes)).unwrap();
-                let before = store.master().clone();
-                disk.set(fault);
-                let result = store.commit_part("changed".to_owned(), swap);
-                let on_disk = load_with_journal::<Master>(&path).unwrap().0;
-                let mut in_memory = store.master().clone();
-                if result.is_ok() {
-                    assert_eq!(in_memory.description, "changed", "{fault:?}");
-                } else {
-                    in_memory.revision = before.revision;
-                    assert_eq!(in_memory, before, "{fault:?}: memory as it was");
+                if pending {
+                    disk.set(Fault::Once(0));
+                    assert!(store.put(record(4, Judgement::No)).is_err());
+                    disk.set(Fault::None);
                 }
-                assert_eq!(on_disk.description, in_memory.description, "{fault:?}: disk as memory");
-                assert_eq!(on_disk.records, before.records, "{fault:?}");
+                (path, disk, store)
+            };
+            // Once without faults, to count the disk operations of the commit.
+            let dir = tempfile::tempdir().unwrap();
+            let (path, disk, mut store) = open(&dir);
+            let start = disk.ops().len();
+            store.commit_roster(roster()).unwrap();
+            let count = disk.ops().len() - start;
+            assert_eq!(roster_of(store.master()), roster());
+            assert_eq!(store.not_saved(), 0, "the change not saved before is saved with it");
+            assert_eq!(&load_with_journal::<Master>(&path).unwrap().0, store.master());
+            assert!(count > 0);
+            for k in 0..count {
+                for fault in [Fault::Once(k), Fault::FullFrom(k)] {
+                    let dir = tempfile::tempdir().unwrap();
+                    let (path, disk, mut store) = open(&dir);
+                    let before = store.master().clone();
+                    disk.set(fault);
+                    let result = store.commit_roster(roster());
+                    disk.set(Fault::None);
+                    let on_disk = load_with_journal::<Master>(&path).unwrap().0;
+                    let mut in_memory = store.master().clone();
+                    let expected = if result.is_ok() { roster() } else { roster_of(&before) };
+                    assert_eq!(roster_of(&in_memory), expected, "{fault:?} pending {pending}: memory");
+                    assert_eq!(roster_of(&on_disk), expected, "{fault:?} pending {pending}: disk as memory");
+                    in_memory.revision = before.revision;
+                    if result.is_err() {
+                        assert_eq!(in_memory, before, "{fault:?} pending {pending}: memory as it was");
+                    }
+                    assert_eq!(on_disk.records.len() + store.not_saved(), in_memory.records.len(), "{fault:?}");
+                    assert!(atomic::leftovers(&path).is_empty(), "{fault:?}");
+                }
             }
         }
     }

@@ -1,7 +1,7 @@
 //! Exporting a task set's batches: the parts given to annotators in the master, one batch file
 //! per part ([`crate::batches::export`] has the rules).
 
-use super::{Change, Content, Output, Prepared, Roster, Written, check_folder, check_target, commit, refused};
+use super::{Change, Content, Output, Prepared, Written, check_folder, check_target, commit, draft, refused};
 use crate::batches::export;
 use crate::error::Result;
 use crate::model::Master;
@@ -40,7 +40,7 @@ pub struct Exported {
 pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<Exported>> {
     let master = store.master();
     check_folder(&exporting.folder)?;
-    let mut draft = Roster::draft(master);
+    let mut draft = draft::of(master);
     let parts = export::assign(&mut draft, exporting.task_set, &exporting.names).map_err(refused(store.path()))?;
     let recipes = parts
         .iter()
@@ -64,7 +64,7 @@ pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<
         });
         outputs.push(Output { path, replace: exporting.replace, content: Content::Export(Box::new(recipe)) });
     }
-    let change = changed.then(|| Change::Roster(Roster::of(draft)));
+    let change = changed.then(|| Change::Roster(draft::roster(draft)));
     let mut prepared = Prepared::changing(store, change, Exported { files, chosen });
     prepared.outputs = outputs;
     Ok(prepared)

@@ -13,10 +13,10 @@
 //!    from the master one at a time as they are written, after every check;
 //! 3. *commit the master*: one atomic save of the whole file ([`Store::commit`], which also
 //!    checks that the file is still the one opened, revision included; or
-//!    [`Store::commit_part`] when only the roster and task sets change, so that a large master
-//!    is not copied for them); if it fails, the outputs are taken back;
-//! 4. only then the master in memory changes (`commit_part` puts the new roster in place for
-//!    the save and takes it back if the save fails; nothing reads the master in between).
+//!    [`Store::commit_roster`] when only the roster and task sets change: one line appended to
+//!    the journal and flushed, so that a large master is neither copied nor rewritten for them);
+//!    if it fails, the outputs are taken back;
+//! 4. only then the master in memory changes.
 //!
 //! A [`Prepared`] operation can be shown first (a preview, a dry run) and then committed with
 //! [`commit`]; each module's `run` does both.
@@ -38,7 +38,8 @@ use crate::model::Master;
 use crate::store::Store;
 use crate::store::atomic::Outputs;
 use crate::store::batch_file::{self, Batch};
-use crate::store::{journal, master_file};
+use crate::store::journal::{self, Roster};
+use crate::store::master_file;
 use std::path::{Path, PathBuf};
 
 /// An operation checked and computed against the master as it was, with nothing written yet.
@@ -73,30 +74,21 @@ enum Change {
     Roster(Roster),
 }
 
-/// A master's annotators and task sets.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Roster {
-    annotators: Vec<crate::model::Annotator>,
-    task_sets: Vec<crate::model::TaskSet>,
-}
+/// The roster and task sets of a master, in an otherwise empty master (the functions of
+/// [`crate::batches`] that change them take a master), and back.
+mod draft {
+    use crate::model::Master;
+    use crate::store::journal::Roster;
 
-impl Roster {
-    /// The roster and task sets of `master`, in an otherwise empty master (the functions of
-    /// [`crate::batches`] that change them take a master).
-    fn draft(master: &Master) -> Master {
+    pub(super) fn of(master: &Master) -> Master {
         let mut draft = Master::new(master.id.clone(), master.created);
         draft.annotators = master.annotators.clone();
         draft.task_sets = master.task_sets.clone();
         draft
     }
 
-    fn of(draft: Master) -> Roster {
+    pub(super) fn roster(draft: Master) -> Roster {
         Roster { annotators: draft.annotators, task_sets: draft.task_sets }
-    }
-
-    fn swap(master: &mut Master, roster: &mut Roster) {
-        std::mem::swap(&mut master.annotators, &mut roster.annotators);
-        std::mem::swap(&mut master.task_sets, &mut roster.task_sets);
     }
 }
 
@@ -157,7 +149,7 @@ pub fn commit<T>(store: &mut Store<Master>, prepared: Prepared<T>) -> Result<T> 
         }
         Some(Change::Roster(roster)) => {
             crate::progress::stage("Saving the master", None);
-            store.commit_part(roster, Roster::swap)?;
+            store.commit_roster(roster)?;
         }
         None => {}
     }
@@ -179,18 +171,28 @@ fn write_alone(disk: &dyn crate::store::disk::Disk, outputs: &[Output]) -> Resul
 }
 
 /// Opens the master at `path` for changing, runs `work` on it and closes it (folding its
-/// journal), so nothing is left beside it. Refused, with nothing changed, when the file cannot be
-/// written (another PROTEST has it open, or it is read-only).
+/// journal), so nothing is left beside it — except beside a master of [`KEEP_JOURNAL_FROM`] bytes
+/// or more: there a roster committed to the journal (planning, giving parts out:
+/// [`Store::commit_roster`]) stays in it, replayed by every opening and folded by the next full
+/// save, so that such a command does not rewrite the whole large file for a few lines. Refused,
+/// with nothing changed, when the file cannot be written (another PROTEST has it open, or it is
+/// read-only).
 pub fn on_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> Result<T>) -> Result<T> {
     let (mut store, _) = Store::<Master>::open(path)?;
     store.writable()?;
     let result = work(&mut store);
     crate::progress::stage("Closing the master", None);
-    let closed = store.close();
+    let large = std::fs::metadata(path).is_ok_and(|m| m.len() >= KEEP_JOURNAL_FROM);
+    let closed = if large { store.close_keeping_journal() } else { store.close() };
     let value = result?;
     closed?;
     Ok(value)
 }
+
+/// The size from which a command leaves its roster changes in the journal rather than rewrite the
+/// master ([`on_master`]): 64 MiB, about 5× PROTEST's size, whose full save takes a quarter of a
+/// second; a smaller master stays one self-contained file after every command.
+pub const KEEP_JOURNAL_FROM: u64 = 64 << 20;
 
 /// Where outputs go by default: the master's folder.
 pub fn default_folder(master_path: &Path) -> PathBuf {

@@ -1,6 +1,6 @@
 //! Planning task sets and removing those not given out yet ([`crate::batches::plan`] has the rules).
 
-use super::{Change, Prepared, Roster, commit, refused};
+use super::{Change, Prepared, commit, draft, refused};
 use crate::batches::plan::{self, Plan, PlanError, Request};
 use crate::error::{Error, Result};
 use crate::metrics::auto_eval;
@@ -56,9 +56,9 @@ pub fn prepare(store: &Store<Master>, planning: &Planning) -> Result<Prepared<Pl
 /// store's master (a preview shown, then stored, is planned once).
 pub fn stage(store: &Store<Master>, planned: Planned) -> Prepared<Planned> {
     // A task set changes only the task sets: no copy of the whole master.
-    let mut draft = Roster::draft(store.master());
+    let mut draft = draft::of(store.master());
     plan::store(&mut draft, planned.plan.task_set.clone(), planned.replaces);
-    Prepared::changing(store, Some(Change::Roster(Roster::of(draft))), planned)
+    Prepared::changing(store, Some(Change::Roster(draft::roster(draft))), planned)
 }
 
 /// Plans a task set and stores it in the master.
@@ -69,8 +69,8 @@ pub fn run(store: &mut Store<Master>, planning: &Planning) -> Result<Planned> {
 
 /// Removes a task set nothing was given out from; returns it.
 pub fn remove(store: &mut Store<Master>, id: u32) -> Result<TaskSet> {
-    let mut draft = Roster::draft(store.master());
+    let mut draft = draft::of(store.master());
     let removed = plan::remove(&mut draft, id).map_err(|e| Error::refused(store.path(), e))?;
-    let prepared = Prepared::changing(store, Some(Change::Roster(Roster::of(draft))), removed);
+    let prepared = Prepared::changing(store, Some(Change::Roster(draft::roster(draft))), removed);
     commit(store, prepared)
 }

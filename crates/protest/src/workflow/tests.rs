@@ -75,6 +75,19 @@ fn base(dir: &Path) {
     annotate(&anna, 3, Judgement::Yes, at(5));
 }
 
+/// [`base`] with task set 3, "second", planned by a command on a large master: in the journal,
+/// not in the file (see [`on_master`]).
+fn planned(dir: &Path) {
+    base(dir);
+    let path = dir.join(MASTER);
+    let (mut store, _) = Store::<Master>::open(&path).unwrap();
+    let request = Request { name: "second".into(), ..Request::everything(store.master(), 2, 1, 9) };
+    task_sets::run(&mut store, &Planning { request, only_needing_human: false, replace: false, created: at(6) })
+        .unwrap();
+    store.close_keeping_journal().unwrap();
+    assert!(journal::path_for(&path).exists(), "the plan is in the journal");
+}
+
 /// The museum master converted from the original tool's file.
 fn museum(dir: &Path) {
     let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/legacy");
@@ -190,6 +203,25 @@ fn operations() -> Vec<Case> {
                 let e =
                     Exporting { task_set: 1, names: vec![], folder: dir.to_path_buf(), replace: true, created: at(12) };
                 export::run(s, &e).map(drop)
+            }),
+        ),
+        (
+            "export a task set planned in the journal",
+            planned,
+            MASTER,
+            Box::new(|s, dir| {
+                let names = vec!["Clara".into(), "Zoe".into()];
+                let e = Exporting { task_set: 3, names, folder: dir.to_path_buf(), replace: false, created: at(17) };
+                export::run(s, &e).map(drop)
+            }),
+        ),
+        (
+            "import batches over a task set planned in the journal",
+            planned,
+            MASTER,
+            Box::new(|s, dir| {
+                let batches = [dir.join("tiny.batch-1-anna.json"), dir.join("tiny.batch-1-ben.json")];
+                merge::run(s, &merge::read(&batches)?, false).map(drop)
             }),
         ),
         (
@@ -455,4 +487,34 @@ fn planning_only_what_needs_a_human_asks_for_the_match_first() {
     assert!(e.contains("the automatic reference match has not been run on this master yet"), "{e}");
     on_master(&path, |s| auto_eval::run(s, None, at(31))).unwrap();
     on_master(&path, |s| task_sets::run(s, &planning)).unwrap();
+}
+
+#[test]
+fn a_command_on_a_large_master_leaves_its_plan_in_the_journal_until_a_full_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(MASTER);
+    // The tiny master made large by its description.
+    let mut m = master_file::load(&tiny_dir().join(MASTER)).unwrap();
+    m.description = "x".repeat(KEEP_JOURNAL_FROM as usize);
+    let mut text = Vec::new();
+    master_file::write(&m, &mut text).unwrap();
+    fs::write(&path, &text).unwrap();
+    let planning = Planning {
+        request: Request { name: "first".into(), ..Request::everything(&m, 1, 0, 4) },
+        only_needing_human: false,
+        replace: false,
+        created: at(1),
+    };
+    on_master(&path, |s| annotators::add(s, "Anna")).unwrap();
+    let text = fs::read(&path).unwrap();
+    on_master(&path, |s| task_sets::run(s, &planning)).unwrap();
+    // The file is as it was; the plan is in the journal, and every reader sees it.
+    assert!(fs::read(&path).unwrap() == text && !crate::store::lock_path(&path).exists());
+    let (with_plan, replay) = load_with_journal::<Master>(&path).unwrap();
+    assert_eq!((with_plan.task_sets.len(), replay.entries.len()), (1, 1));
+    // The next full save folds it in.
+    on_master(&path, |s| annotators::add(s, "Ben")).unwrap();
+    assert!(!journal::path_for(&path).exists());
+    let folded = master_file::load(&path).unwrap();
+    assert_eq!((folded.task_sets, folded.annotators.len()), (with_plan.task_sets, 2));
 }

@@ -152,7 +152,7 @@ pub struct MasterApt {
 }
 
 /// A candidate's translation as APT reads it (see the module documentation).
-fn translation(master: &Master, corpus: &Corpus, candidate: &Candidate, preset: &Preset) -> Option<Translation> {
+fn translation(master: &Master, corpus: &Corpus, candidate: &Candidate, readings: &Readings) -> Option<Translation> {
     let example = master.example(candidate.example)?;
     let (sentence, position) = (example.sentence, example.token);
     // The candidate's own aligned tokens stand for the pronoun's links (on a valid master they
@@ -167,24 +167,35 @@ fn translation(master: &Master, corpus: &Corpus, candidate: &Candidate, preset: 
     let target = Target { raw: words::tokens(text).collect() };
     let source_text = master.source().and_then(|s| s.sentence(sentence)).unwrap_or_default();
     let source: Vec<&str> = words::tokens(source_text).collect();
-    let reading = preset.reading(corpus.alignment.is_some());
+    let reading = &readings[usize::from(corpus.alignment.is_some())];
     // Links past the end of a sentence do not pass validation; here they mean no translation.
-    instances::translation(&links, &target, &source, position, &reading).ok().flatten()
+    instances::translation(&links, &target, &source, position, reading).ok().flatten()
 }
+
+/// The preset's reading of a translation without its whole alignment, and with it: made once,
+/// not per candidate (the correction's pronoun lists are sets built from the preset's).
+type Readings = [Reading; 2];
 
 /// The case of every candidate of the master's translations, in the order of
 /// `master.candidates`; categories are left for [`evaluate_master`].
 fn candidate_cases(master: &Master, preset: &Preset) -> Vec<CandidateCase> {
+    use rayon::prelude::*;
+    let readings: Readings = [preset.reading(false), preset.reading(true)];
     let words = |c: &Candidate| -> Option<Vec<String>> {
         let corpus = master.corpus(c.corpus)?;
-        Some(translation(master, corpus, c, preset)?.words)
+        Some(translation(master, corpus, c, &readings)?.words)
     };
     crate::progress::stage("Reading the candidates' translations", Some(master.candidates.len() as u64));
+    let progress = crate::progress::current();
+    // Each candidate on its own, on both cores when the other is free; in candidate order.
     let translated: Vec<(&Candidate, Option<Vec<String>>)> = master
         .candidates
-        .iter()
+        .par_iter()
+        .with_min_len(1024)
         .map(|c| {
-            crate::progress::advance(1);
+            if let Some(p) = &progress {
+                p.advance(1);
+            }
             (c, words(c))
         })
         .collect();

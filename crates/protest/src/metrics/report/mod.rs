@@ -37,14 +37,21 @@ pub fn tables_judged_by<'k>(
     kinds: impl IntoIterator<Item = &'k TableKind>,
     judges: metrics::Judges,
 ) -> Vec<Table> {
+    use rayon::prelude::*;
     let kinds: Vec<&TableKind> = kinds.into_iter().collect();
     crate::progress::stage("Computing the tables", Some(kinds.len() as u64));
+    // The tables are independent but for what several share (computed once by whichever table
+    // needs it first): on two cores, results, agreement and scores on one while the APT tables
+    // are computed on the other. Collected in the order asked for.
+    let progress = crate::progress::current();
     let sources = Sources::new(master, judges);
     kinds
-        .into_iter()
+        .into_par_iter()
         .map(|kind| {
             let table = sources.build(kind);
-            crate::progress::advance(1);
+            if let Some(p) = &progress {
+                p.advance(1);
+            }
             table
         })
         .collect()

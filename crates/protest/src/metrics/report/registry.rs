@@ -6,8 +6,8 @@
 use super::table::Table;
 use super::{agreement, auto_stats, metrics, results, scores};
 use crate::model::Master;
-use std::cell::OnceCell;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// One table of the reports.
 pub struct TableKind {
@@ -160,14 +160,14 @@ impl Section {
 pub(super) struct Sources<'a> {
     master: &'a Master,
     judges: metrics::Judges,
-    agreement: OnceCell<agreement::Agreement>,
-    scores: OnceCell<scores::Scores>,
-    metrics: OnceCell<metrics::Metrics>,
+    agreement: OnceLock<agreement::Agreement>,
+    scores: OnceLock<scores::Scores>,
+    metrics: OnceLock<metrics::Metrics>,
 }
 
 impl<'a> Sources<'a> {
     pub(super) fn new(master: &'a Master, judges: metrics::Judges) -> Self {
-        Sources { master, judges, agreement: OnceCell::new(), scores: OnceCell::new(), metrics: OnceCell::new() }
+        Sources { master, judges, agreement: OnceLock::new(), scores: OnceLock::new(), metrics: OnceLock::new() }
     }
 
     pub(super) fn build(&self, kind: &TableKind) -> Table {

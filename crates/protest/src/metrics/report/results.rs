@@ -5,7 +5,6 @@ use super::layout::{self, Line};
 use super::table::{Cell, Column, Row, Table};
 use crate::annotate::status::{self, Status};
 use crate::model::{AnnotatorId, Judgement, Master, Role};
-use std::collections::BTreeSet;
 
 /// ✓ ✗ ? counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -86,15 +85,22 @@ pub fn results(master: &Master) -> Results {
             antecedent: c.anaphoric.then(|| vec![Counts::default(); annotators.len()]),
         })
         .collect();
-    let mut items = BTreeSet::new();
+    // The records come in candidate order: a candidate's are together, so its category is looked
+    // up once and it is counted as an item at its first record counted.
+    let mut category = None;
+    let mut counted = None;
     let mut with_conflicts = 0;
     for record in master.records.iter() {
-        let (Some(ci), Some(ai)) = (super::category_index(master, record.candidate), position(record.annotator)) else {
+        if category.is_none_or(|(c, _)| c != record.candidate) {
+            category = Some((record.candidate, super::category_index(master, record.candidate)));
+        }
+        let (Some((_, Some(ci))), Some(ai)) = (category, position(record.annotator)) else {
             continue;
         };
         with_conflicts += u64::from(status::status(master, Some(record)) == Status::Conflict);
         let results = &mut categories[ci];
-        if items.insert(record.candidate) {
+        if counted != Some(record.candidate) {
+            counted = Some(record.candidate);
             results.items += 1;
         }
         results.pronoun[ai].add(record.judgement(Role::Pronoun));

@@ -82,34 +82,36 @@ pub fn scores(master: &Master) -> Scores {
     let verdicts = Verdicts::new(master);
     let mut scores =
         Scores { systems: Vec::new(), bases: BTreeMap::new(), matched_and_judged: 0, matched_but_incorrect: 0 };
-    for corpus in master.translations() {
-        let mut system = SystemScores {
+    scores.systems = master
+        .translations()
+        .map(|corpus| SystemScores {
             corpus: corpus.id,
             name: corpus.name.clone(),
             role: corpus.role,
             overall: Tally::default(),
             categories: vec![Tally::default(); master.categories.len()],
-        };
-        for candidate in master.candidates.iter().filter(|c| c.corpus == corpus.id) {
-            let Some(ci) = super::category_index(master, candidate.id) else { continue };
-            let decision = verdicts.decide(candidate.id, Role::Pronoun);
-            let matched = master.auto_eval.matched(candidate.id);
-            *scores.bases.entry(decision.basis).or_default() += 1;
-            if matched && decision.is_decided() {
-                scores.matched_and_judged += 1;
-                scores.matched_but_incorrect += u64::from(decision.judgement == Judgement::No);
-            }
-            for tally in [&mut system.overall, &mut system.categories[ci]] {
-                tally.examples += 1;
-                match decision.judgement {
-                    Judgement::Yes => tally.judged_correct += 1,
-                    Judgement::No => tally.incorrect += 1,
-                    Judgement::Unset if matched => tally.matched += 1,
-                    Judgement::Unset => tally.undecided += 1,
-                }
+        })
+        .collect();
+    // One pass over the candidates, each to its translation's scores.
+    for candidate in master.candidates.iter() {
+        let Some(system) = scores.systems.iter_mut().find(|s| s.corpus == candidate.corpus) else { continue };
+        let Some(ci) = super::category_index(master, candidate.id) else { continue };
+        let decision = verdicts.decide(candidate.id, Role::Pronoun);
+        let matched = master.auto_eval.matched(candidate.id);
+        *scores.bases.entry(decision.basis).or_default() += 1;
+        if matched && decision.is_decided() {
+            scores.matched_and_judged += 1;
+            scores.matched_but_incorrect += u64::from(decision.judgement == Judgement::No);
+        }
+        for tally in [&mut system.overall, &mut system.categories[ci]] {
+            tally.examples += 1;
+            match decision.judgement {
+                Judgement::Yes => tally.judged_correct += 1,
+                Judgement::No => tally.incorrect += 1,
+                Judgement::Unset if matched => tally.matched += 1,
+                Judgement::Unset => tally.undecided += 1,
             }
         }
-        scores.systems.push(system);
     }
     scores
 }
