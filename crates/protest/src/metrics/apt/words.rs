@@ -13,6 +13,12 @@ pub type WordSet = HashSet<String, rustc_hash::FxBuildHasher>;
 /// context (a final Σ becomes σ, not ς; İ becomes i).
 pub fn lower(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    lower_into(text, &mut out);
+    out
+}
+
+/// [`lower`] added to `out` (a buffer kept from line to line).
+pub fn lower_into(text: &str, out: &mut String) {
     let mut rest = text;
     while !rest.is_empty() {
         // Runs of ASCII (most of a French or English line) at once; the other characters one by one.
@@ -28,7 +34,6 @@ pub fn lower(text: &str) -> String {
         });
         rest = &rest[c.len_utf8()..];
     }
-    out
 }
 
 /// A sentence's tokens as the reference splits them: trimmed, then split at every single space
