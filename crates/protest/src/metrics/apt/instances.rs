@@ -19,7 +19,7 @@ use crate::metrics::apt::pronoun_repair::{self, Options, PronounLists};
 use crate::metrics::lines::LineReader;
 use crate::metrics::links;
 use crate::metrics::scan::{self, WordScan};
-use crate::model::alignment::{self, Links};
+use crate::model::alignment::Links;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -278,8 +278,8 @@ enum Last {
 }
 
 /// A sentence with instances: the source pronouns found, the lines, the links of the source
-/// pronouns (every link of the line with the alignment heuristic, which looks at them all), as
-/// places in their [`Chunk`].
+/// pronouns (and, with the alignment heuristic, of the source tokens on its list), as places in
+/// their [`Chunk`].
 struct Lines {
     sentence: u32,
     found: Range<usize>,
@@ -311,7 +311,12 @@ impl<'a> InstanceReader<'a> {
             filter: finder.filter(reading.source_separator.as_deref()),
             finder: finder.clone(),
             separator: reading.source_separator.clone(),
-            all_links: reading.heuristic.is_some(),
+            heuristic_sources: reading.heuristic.as_ref().map(|lists| {
+                // Whole tokens: bordered by the spaces the line is split at, or its ends. A word
+                // with a space is never a token.
+                let words = lists.source.iter().filter(|w| !w.contains(' ')).map(|w| w.as_bytes());
+                WordScan::new(words, b" ")
+            }),
             next_index: 0,
             sentence: 0,
             lowered: String::new(),
@@ -427,8 +432,8 @@ struct InStep {
     /// The caller's, copied for this thread.
     finder: Finder,
     separator: Option<String>,
-    /// Every link of a sentence, not only its source pronouns' (for the alignment heuristic).
-    all_links: bool,
+    /// The alignment heuristic's source pronouns, whose links it looks at too.
+    heuristic_sources: Option<WordScan>,
     next_index: usize,
     sentence: u32,
     /// The source line lowercased, kept from line to line.
@@ -503,6 +508,13 @@ impl InStep {
         }
         self.positions.clear();
         self.positions.extend(chunk.found[found..].iter().map(|f| f.position));
+        if let Some(scan) = &self.heuristic_sources {
+            // The heuristic's "taken" test: the links of the source tokens, as written, on its
+            // list — found without splitting the line (a token's position is the spaces before it).
+            let line = self.source.line().trim().as_bytes();
+            let position = |at: usize| memchr::memchr_iter(b' ', &line[..at]).count() as u32;
+            self.positions.extend(scan.each(line).map(position));
+        }
         let mut text = |line: &str| {
             let start = chunk.text.len();
             chunk.text.push_str(line);
@@ -512,11 +524,7 @@ impl InStep {
             (text(self.source.line()), text(self.reference.line()), text(self.candidate.line()));
         let scratch = &mut self.links;
         let mut links = |reader: &LineReader| {
-            let read = if self.all_links {
-                alignment::parse_line_into(reader.line(), scratch)
-            } else {
-                links::links_of(reader.line(), &self.positions, scratch)
-            };
+            let read = links::links_of(reader.line(), &self.positions, scratch);
             let start = chunk.links.len();
             chunk.links.extend_from_slice(scratch);
             read.map(|()| start..chunk.links.len()).map_err(|m| reader.error(m))
