@@ -32,9 +32,11 @@ impl WordScan {
         self.finders.iter().any(|f| self.whole(f, line).next().is_some())
     }
 
-    /// Where the words occur whole in `line`: each word's occurrences in turn.
-    pub fn each<'l>(&'l self, line: &'l [u8]) -> impl Iterator<Item = usize> + 'l {
-        self.finders.iter().flat_map(move |f| self.whole(f, line))
+    /// Where the words occur whole in `line`, as (start, length): each word's occurrences in
+    /// turn. An occurrence that is not whole hides no whole one when no word holds a boundary
+    /// byte (a whole occurrence starts after a boundary byte, which the one before it would hold).
+    pub fn each<'l>(&'l self, line: &'l [u8]) -> impl Iterator<Item = (usize, usize)> + 'l {
+        self.finders.iter().flat_map(move |f| self.whole(f, line).map(|at| (at, f.needle().len())))
     }
 
     fn whole<'l>(&'l self, finder: &'l memmem::Finder<'static>, line: &'l [u8]) -> impl Iterator<Item = usize> + 'l {
@@ -65,7 +67,7 @@ mod tests {
         assert!(!scan.finds(b"It is"), "case-sensitive: the caller lowercases");
         assert!(!scan.finds(b""));
         assert!(scan.finds(b"bit it"), "a later occurrence counts");
-        assert_eq!(scan.each(b"it bit they it").collect::<Vec<_>>(), [0, 12, 7]);
+        assert_eq!(scan.each(b"it bit they it").collect::<Vec<_>>(), [(0, 2), (12, 2), (7, 4)]);
     }
 
     #[test]

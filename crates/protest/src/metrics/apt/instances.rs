@@ -322,6 +322,16 @@ impl<'a> InstanceReader<'a> {
             lowered: String::new(),
             positions: Vec::new(),
             links: Vec::new(),
+            whole_tokens: match finder {
+                // Lowercased ASCII is ASCII: no other word is in such a line. A word with a space
+                // in it is never a token; the list has no empty word.
+                Finder::Words(list) if reading.source_separator.is_none() => {
+                    let ascii = list.iter().filter(|w| w.is_ascii() && !w.contains(' ')).map(|w| w.as_bytes());
+                    Some(WordScan::new(ascii, b" "))
+                }
+                _ => None,
+            },
+            matches: Vec::new(),
         };
         let (sender, chunks) = sync_channel(4);
         let (used, spare) = sync_channel(4);
@@ -442,6 +452,11 @@ struct InStep {
     positions: Vec<u32>,
     /// An alignment line's links, kept from line to line.
     links: Links,
+    /// In word mode without a source separator: the listed words, to be found whole in a line of
+    /// printable ASCII, whose tokens are then the listed words between single spaces.
+    whole_tokens: Option<WordScan>,
+    /// A line's pronouns found whole: position and place in the lowercased line.
+    matches: Vec<(u32, Range<usize>)>,
 }
 
 impl InStep {
@@ -486,23 +501,45 @@ impl InStep {
                 )));
             }
         }
-        if !self.filter.may_hold(sentence, self.source.line()) {
-            return Ok(());
-        }
-        self.lowered.clear();
-        words::lower_into(self.source.line(), &mut self.lowered);
-        let source_tokens: Vec<&str> = words::tokens(&self.lowered).collect();
         let found = chunk.found.len();
-        self.finder
-            .find(
-                sentence,
-                &source_tokens,
-                self.separator.as_deref(),
-                &mut self.next_index,
-                &mut chunk.found,
-                &mut chunk.text,
-            )
-            .map_err(Last::Failed)?;
+        let line = self.source.line();
+        match &self.whole_tokens {
+            // The usual line: its pronouns found whole in it, lowercased, without splitting it.
+            Some(scan) if line.bytes().all(|b| (b' '..0x80).contains(&b)) => {
+                self.lowered.clear();
+                self.lowered.push_str(line);
+                self.lowered.make_ascii_lowercase();
+                let trimmed = self.lowered.trim_matches(' ');
+                let position = |at: usize| memchr::memchr_iter(b' ', &trimmed.as_bytes()[..at]).count() as u32;
+                self.matches.clear();
+                self.matches.extend(scan.each(trimmed.as_bytes()).map(|(at, len)| (position(at), at..at + len)));
+                self.matches.sort_unstable_by_key(|(position, _)| *position);
+                for (position, word) in self.matches.drain(..) {
+                    let start = chunk.text.len();
+                    chunk.text.push_str(&trimmed[word]);
+                    chunk.found.push(Found { index: self.next_index, position, word: start..chunk.text.len() });
+                    self.next_index += 1;
+                }
+            }
+            _ => {
+                if !self.filter.may_hold(sentence, line) {
+                    return Ok(());
+                }
+                self.lowered.clear();
+                words::lower_into(line, &mut self.lowered);
+                let source_tokens: Vec<&str> = words::tokens(&self.lowered).collect();
+                self.finder
+                    .find(
+                        sentence,
+                        &source_tokens,
+                        self.separator.as_deref(),
+                        &mut self.next_index,
+                        &mut chunk.found,
+                        &mut chunk.text,
+                    )
+                    .map_err(Last::Failed)?;
+            }
+        }
         if chunk.found.len() == found {
             return Ok(());
         }
@@ -513,7 +550,7 @@ impl InStep {
             // list — found without splitting the line (a token's position is the spaces before it).
             let line = self.source.line().trim().as_bytes();
             let position = |at: usize| memchr::memchr_iter(b' ', &line[..at]).count() as u32;
-            self.positions.extend(scan.each(line).map(position));
+            self.positions.extend(scan.each(line).map(|(at, _)| position(at)));
         }
         let mut text = |line: &str| {
             let start = chunk.text.len();
