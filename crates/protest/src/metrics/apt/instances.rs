@@ -20,6 +20,7 @@ use crate::metrics::lines::LineReader;
 use crate::metrics::links;
 use crate::metrics::scan::{self, WordScan};
 use crate::model::alignment::Links;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -668,15 +669,24 @@ pub fn translation(
     }
     let mut words = Vec::with_capacity(positions.len());
     for &t in &positions {
-        let token = words::lower(target.raw.get(t as usize).ok_or(PastTheEnd(t))?);
+        let raw = *target.raw.get(t as usize).ok_or(PastTheEnd(t))?;
+        // Most tokens are lowercase ASCII already: lowercased without a copy.
+        let token = match raw.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+            true => Cow::Borrowed(raw),
+            false => Cow::Owned(words::lower(raw)),
+        };
         match &reading.target_list {
             Some(list) => {
-                let separator = reading.target_separator.as_deref();
-                if let Some(part) = words::parts(&token, separator).find(|part| list.contains(*part)) {
+                // Not `words::parts`, whose box is an allocation per token.
+                let part = match reading.target_separator.as_deref() {
+                    Some(separator) => token.split(separator).find(|part| list.contains(*part)),
+                    None => token.split_whitespace().find(|part| list.contains(*part)),
+                };
+                if let Some(part) = part {
                     words.push(part.to_owned());
                 }
             }
-            None => words.push(token),
+            None => words.push(token.into_owned()),
         }
     }
     if words.is_empty() {
