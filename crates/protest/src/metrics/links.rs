@@ -8,21 +8,29 @@ use crate::model::alignment::{self, Links};
 /// source then target index, without duplicates, into `links` (cleared first). A line the
 /// plain reading does not take goes to [`alignment::parse_line`], whose message is the error.
 pub fn links_of(line: &str, sources: &[u32], links: &mut Links) -> Result<(), String> {
+    links_and_reach(line, sources, 0, links).map(|_| ())
+}
+
+/// [`links_of`], and the highest target index of all the line's pairs whose source index is
+/// below `below` (AutoPRF's check that no pair of the sentence points past its translation).
+pub fn links_and_reach(line: &str, sources: &[u32], below: u32, links: &mut Links) -> Result<Option<u32>, String> {
     links.clear();
-    if plain(line.as_bytes(), sources, links) {
+    let mut reach = None;
+    if plain(line.as_bytes(), sources, below, links, &mut reach) {
         links.sort_unstable();
         links.dedup();
     } else {
         alignment::parse_line_into(line, links)?;
+        reach = links.iter().filter(|&&(s, _)| s < below).map(|&(_, t)| t).max();
         links.retain(|(s, _)| sources.contains(s));
     }
-    Ok(())
+    Ok(reach)
 }
 
 /// The usual line — `i-j` pairs of plain digits (each fitting a `u32`) between ASCII white space,
 /// as [`alignment::parse_line`] reads it in one pass — keeping the pairs of `sources`; false for
 /// anything else.
-fn plain(bytes: &[u8], sources: &[u32], links: &mut Links) -> bool {
+fn plain(bytes: &[u8], sources: &[u32], below: u32, links: &mut Links, reach: &mut Option<u32>) -> bool {
     // `str::split_ascii_whitespace`'s white space.
     let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
     let number = |at: &mut usize| -> Option<u32> {
@@ -58,6 +66,9 @@ fn plain(bytes: &[u8], sources: &[u32], links: &mut Links) -> bool {
         if sources.contains(&i) {
             links.push((i, j));
         }
+        if i < below && reach.is_none_or(|r| r < j) {
+            *reach = Some(j);
+        }
     }
 }
 
@@ -87,6 +98,10 @@ mod tests {
                 let expected = alignment::parse_line(line)
                     .map(|all| all.into_iter().filter(|(s, _)| sources.contains(s)).collect::<Links>());
                 assert_eq!(got, expected, "{line:?} {sources:?}");
+                let reach = links_and_reach(line, sources, 2, &mut links);
+                let expected = alignment::parse_line(line)
+                    .map(|all| all.into_iter().filter(|&(s, _)| s < 2).map(|(_, t)| t).max());
+                assert_eq!(reach, expected, "{line:?}");
             }
         }
     }

@@ -248,7 +248,7 @@ pub struct InstanceReader<'a> {
     paths: Paths,
     finder: &'a Finder,
     reading: &'a Reading,
-    /// Token lists kept from sentence to sentence (see [`reuse`]).
+    /// Token lists kept from sentence to sentence (see [`words::reuse`]).
     tokens: [Vec<&'static str>; 3],
 }
 
@@ -293,13 +293,6 @@ struct Lines {
 
 /// Sentences handed over at a time.
 const CHUNK: usize = 256;
-
-/// A list's allocation for items of another lifetime: the list is emptied, and collecting its
-/// items (none) back in place keeps the allocation, so each sentence's tokens need none.
-fn reuse<'a, 'b>(mut list: Vec<&'a str>) -> Vec<&'b str> {
-    list.clear();
-    list.into_iter().map(|_| unreachable!("the list is empty")).collect()
-}
 
 impl<'a> InstanceReader<'a> {
     pub fn open(files: &CorpusFiles, finder: &'a Finder, reading: &'a Reading) -> Result<Self> {
@@ -389,14 +382,14 @@ impl<'a> InstanceReader<'a> {
             |range: &mut Result<Range<usize>>| std::mem::replace(range, Ok(0..0)).map(|range| &chunk.links[range]);
         let [source_tokens, reference_tokens, candidate_tokens] = &mut self.tokens;
         // The source tokens as written only for the alignment heuristic's "taken" test.
-        let mut raw_source = reuse(std::mem::take(source_tokens));
+        let mut raw_source = words::reuse(std::mem::take(source_tokens));
         if self.reading.heuristic.is_some() {
             raw_source.extend(words::tokens(text(&lines.source)));
         }
         let reference = Side::read(
             text(&lines.reference),
             links(&mut lines.reference_links),
-            reuse(std::mem::take(reference_tokens)),
+            words::reuse(std::mem::take(reference_tokens)),
             [&self.paths.reference, &self.paths.reference_links],
             sentence,
         );
@@ -404,7 +397,7 @@ impl<'a> InstanceReader<'a> {
             let candidate = Side::read(
                 text(&lines.candidate),
                 links(&mut lines.candidate_links),
-                reuse(std::mem::take(candidate_tokens)),
+                words::reuse(std::mem::take(candidate_tokens)),
                 [&self.paths.candidate, &self.paths.candidate_links],
                 sentence,
             )?;
@@ -425,9 +418,9 @@ impl<'a> InstanceReader<'a> {
             })
             .collect::<Result<_>>()
             .map(Some);
-        *source_tokens = reuse(raw_source);
-        *reference_tokens = reuse(reference.target.raw);
-        *candidate_tokens = reuse(candidate.target.raw);
+        *source_tokens = words::reuse(raw_source);
+        *reference_tokens = words::reuse(reference.target.raw);
+        *candidate_tokens = words::reuse(candidate.target.raw);
         instances
     }
 }
