@@ -713,3 +713,49 @@ fn repair(
         translation.words.push(target.raw[t as usize].to_owned());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The source pronouns found whole in a line of printable ASCII, and those of any other line,
+    /// are the module's reading: the line lowercased, trimmed and split at single spaces, a token
+    /// an instance under its first white-space part that is listed.
+    #[test]
+    fn pronouns_found_whole_are_the_listed_tokens() {
+        let lines =
+            ["It is it .", "  they  said IT ", "it\tis", "Ça it", "its bit it's", "they-it it", "", "x They", "ït it"];
+        let list = ["it", "they", "it's"];
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, text: String| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let files = CorpusFiles {
+            source: file("source", lines.join("\n")),
+            reference: file("reference", "a b c\n".repeat(lines.len())),
+            candidate: file("candidate", "a b c\n".repeat(lines.len())),
+            reference_alignment: file("reference.alig", "0-0 1-2\n".repeat(lines.len())),
+            candidate_alignment: file("candidate.alig", "1-1\n".repeat(lines.len())),
+        };
+        let finder = Finder::Words(list.iter().map(|w| w.to_string()).collect());
+        let reading = Reading::default();
+        let mut reader = InstanceReader::open(&files, &finder, &reading).unwrap();
+        let mut found = Vec::new();
+        while let Some(instances) = reader.next_sentence().unwrap() {
+            found.extend(instances.into_iter().map(|i| (i.index, i.sentence, i.position, i.word)));
+        }
+        let mut expected = Vec::new();
+        for (sentence, line) in (0u32..).zip(lines) {
+            let lowered = words::lower(line);
+            for (position, token) in (0u32..).zip(words::tokens(&lowered)) {
+                if let Some(part) = token.split_whitespace().find(|part| list.contains(part)) {
+                    expected.push((expected.len(), sentence, position, part.to_owned()));
+                }
+            }
+        }
+        assert_eq!(found, expected);
+        assert_eq!(expected.len(), 10);
+    }
+}
