@@ -147,7 +147,9 @@ pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents:
         }
         let line = reference.source.line();
         let tokens = java_token_count(line);
-        let candidate_tokens = java_token_count(candidate.source.line());
+        // The candidate's source is most often the same line, counted already.
+        let candidate_line = candidate.source.line();
+        let candidate_tokens = if candidate_line == line { tokens } else { java_token_count(candidate_line) };
         if tokens != candidate_tokens {
             return Err(candidate.source.error(format!(
                 "has {candidate_tokens} tokens but line {} of {} has {tokens}; both sources must be tokenised alike",
