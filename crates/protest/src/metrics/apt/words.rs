@@ -56,7 +56,7 @@ pub fn split_spaces(line: &str) -> impl Iterator<Item = &str> {
 
 /// A list's allocation for items of another lifetime: the list is emptied, and collecting its
 /// items (none) back in place keeps the allocation, so each sentence's tokens need none.
-pub fn reuse<'a, 'b>(mut list: Vec<&'a str>) -> Vec<&'b str> {
+pub fn reuse<'b>(mut list: Vec<&str>) -> Vec<&'b str> {
     list.clear();
     list.into_iter().map(|_| unreachable!("the list is empty")).collect()
 }
