@@ -106,6 +106,14 @@ mod tests {
     }
 
     #[test]
+    fn spaces_split_as_str_split_does() {
+        let long = "a b  c ".repeat(9);
+        for line in ["", " ", "a", "ab cd", "  a  ", "abcdefgh ijklmnop", "é è  ü", "\u{a0}x\ty  ", &long] {
+            assert_eq!(split_spaces(line).collect::<Vec<_>>(), line.split(' ').collect::<Vec<_>>(), "{line:?}");
+        }
+    }
+
+    #[test]
     fn parts_with_and_without_separator() {
         assert_eq!(parts("dímelo-lo", Some("-")).collect::<Vec<_>>(), ["dímelo", "lo"]);
         assert_eq!(parts("a--b", Some("-")).collect::<Vec<_>>(), ["a", "", "b"]);
