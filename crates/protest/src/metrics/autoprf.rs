@@ -13,8 +13,9 @@
 //! holds the counts only.
 
 use crate::error::{Error, Result};
-use crate::metrics::apt::words::split_spaces;
+use crate::metrics::apt::words::{reuse, split_spaces};
 use crate::metrics::lines::LineReader;
+use crate::metrics::links;
 use crate::metrics::scan::WordScan;
 use crate::model::alignment::{self, Links};
 use std::collections::BTreeMap;
@@ -125,8 +126,11 @@ pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents:
     let mut reference = CorpusReader::open(reference)?;
     let mut candidate = CorpusReader::open(candidate)?;
     let triggers = WordScan::new(TRIGGERS.map(str::as_bytes), b" ");
-    // The current sentence's links, kept from line to line.
+    // The current sentence's links, triggers and target tokens, kept from line to line.
     let (mut reference_links, mut candidate_links) = (Links::new(), Links::new());
+    let mut found: Vec<(u32, &'static str)> = Vec::new();
+    let mut positions: Vec<u32> = Vec::new();
+    let (mut reference_words, mut candidate_words): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
     let mut document = 0;
     let mut sentence = 0u32;
     loop {
@@ -143,7 +147,9 @@ pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents:
         }
         let line = reference.source.line();
         let tokens = java_token_count(line);
-        let candidate_tokens = java_token_count(candidate.source.line());
+        // The candidate's source is most often the same line, counted already.
+        let candidate_line = candidate.source.line();
+        let candidate_tokens = if candidate_line == line { tokens } else { java_token_count(candidate_line) };
         if tokens != candidate_tokens {
             return Err(candidate.source.error(format!(
                 "has {candidate_tokens} tokens but line {} of {} has {tokens}; both sources must be tokenised alike",
@@ -155,23 +161,40 @@ pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents:
         while document + 1 < starts.len() && sentence >= starts[document + 1].0 && tokens > 0 {
             document += 1;
         }
-        // Only the sentences with a trigger are tokenised (a quarter of a news corpus).
-        if triggers.finds(line.as_bytes()) {
-            let source = java_tokens(line);
-            reference.align(source.len(), &mut reference_links)?;
-            candidate.align(source.len(), &mut candidate_links)?;
-            let reference_target = java_tokens(reference.target.line());
-            let candidate_target = java_tokens(candidate.target.line());
+        // The triggers are found whole in the line, a token's position being the spaces before
+        // it; only the sentences with one are looked at closely (a quarter of a news corpus).
+        found.clear();
+        let position = |at: usize| memchr::memchr_iter(b' ', &line.as_bytes()[..at]).count() as u32;
+        found.extend(triggers.each(line.as_bytes()).map(|(at, len)| {
+            // Counted under its lowercase form.
+            let pronoun = match &line[at..at + len] {
+                "It" | "it" => "it",
+                _ => "they",
+            };
+            (position(at), pronoun)
+        }));
+        if !found.is_empty() {
+            positions.clear();
+            positions.extend(found.iter().map(|&(position, _)| position));
+            let mut reference_target = reuse(std::mem::take(&mut reference_words));
+            let mut candidate_target = reuse(std::mem::take(&mut candidate_words));
+            java_tokens_into(reference.target.line(), &mut reference_target);
+            java_tokens_into(candidate.target.line(), &mut candidate_target);
+            reference.align(&positions, tokens, reference_target.len(), &mut reference_links)?;
+            candidate.align(&positions, tokens, candidate_target.len(), &mut candidate_links)?;
             let counts = &mut documents[document].counts;
-            for (position, token) in source.iter().enumerate() {
-                if TRIGGERS.contains(token) {
-                    let found = clipped(
-                        &aligned_to(&reference_links, position, &reference_target),
-                        &aligned_to(&candidate_links, position, &candidate_target),
-                    );
-                    counts.entry(token.to_lowercase()).or_default().add(found);
+            for &(position, pronoun) in &found {
+                let found = clipped(
+                    &aligned_to(&reference_links, position, &reference_target),
+                    &aligned_to(&candidate_links, position, &candidate_target),
+                );
+                match counts.get_mut(pronoun) {
+                    Some(counts) => counts.add(found),
+                    None => counts.entry(pronoun.to_owned()).or_default().add(found),
                 }
             }
+            reference_words = reuse(reference_target);
+            candidate_words = reuse(candidate_target);
         }
         sentence += 1;
     }
@@ -199,15 +222,24 @@ fn clipped(reference: &[&str], candidate: &[&str]) -> Counts {
 
 /// Java's `line.split(" ")`: single spaces, trailing empty tokens dropped (but an empty line is
 /// one empty token).
+#[cfg(test)]
 fn java_tokens(line: &str) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    java_tokens_into(line, &mut tokens);
+    tokens
+}
+
+/// [`java_tokens`] added to a list kept from line to line.
+fn java_tokens_into<'l>(line: &'l str, tokens: &mut Vec<&'l str>) {
+    let start = tokens.len();
     if line.is_empty() {
-        return vec![""];
+        tokens.push("");
+        return;
     }
-    let mut tokens: Vec<&str> = split_spaces(line).collect();
-    while tokens.last() == Some(&"") {
+    tokens.extend(split_spaces(line));
+    while tokens.len() > start && tokens.last() == Some(&"") {
         tokens.pop();
     }
-    tokens
 }
 
 /// `java_tokens(line).len()`, without making the tokens.
@@ -276,12 +308,19 @@ impl CorpusReader {
         Ok(true)
     }
 
-    /// Reads the alignment line of a sentence of `source_len` tokens. A pair whose source index
-    /// is past the end of the sentence is ignored, as the original ignores it; a target index past
-    /// the end is an error (the original would read a token of a later sentence).
-    fn align(&self, source_len: usize, links: &mut Links) -> Result<()> {
-        alignment::parse_line_into(self.alignment.line(), links).map_err(|m| self.alignment.error(m))?;
-        let target = java_token_count(self.target.line());
+    /// Reads the links of the source tokens `sources` from the alignment line of a sentence of
+    /// `source_len` tokens translated by `target` tokens. A pair whose source index is past the
+    /// end of the sentence is ignored, as the original ignores it; a target index past the end is
+    /// an error (the original would read a token of a later sentence).
+    fn align(&self, sources: &[u32], source_len: usize, target: usize, links: &mut Links) -> Result<()> {
+        let line = self.alignment.line();
+        let below = u32::try_from(source_len).unwrap_or(u32::MAX);
+        let reach = links::links_and_reach(line, sources, below, links).map_err(|m| self.alignment.error(m))?;
+        if reach.is_none_or(|t| (t as usize) < target) {
+            return Ok(());
+        }
+        // The message names the first such pair of all the sorted links.
+        alignment::parse_line_into(line, links).map_err(|m| self.alignment.error(m))?;
         match links.iter().find(|&&(s, t)| (s as usize) < source_len && t as usize >= target) {
             Some((s, t)) => Err(self.alignment.error(format!(
                 "pair {s}-{t}: target index {t} is past the end of line {} of {} ({target} tokens)",
@@ -294,8 +333,7 @@ impl CorpusReader {
 }
 
 /// The target tokens aligned to one source token, in the order of the (sorted) links.
-fn aligned_to<'t>(links: &Links, position: usize, target: &[&'t str]) -> Vec<&'t str> {
-    let position = position as u32;
+fn aligned_to<'t>(links: &Links, position: u32, target: &[&'t str]) -> Vec<&'t str> {
     let from = links.partition_point(|&(s, _)| s < position);
     links[from..].iter().take_while(|&&(s, _)| s == position).map(|&(_, t)| target[t as usize]).collect()
 }

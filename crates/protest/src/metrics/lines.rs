@@ -146,14 +146,12 @@ fn read_ahead(mut file: impl Read, sender: &SyncSender<Block>, spare: &Receiver<
             }
             Err(_) => Vec::with_capacity(carried.len() + BLOCK),
         };
-        bytes.clear();
-        bytes.extend_from_slice(&carried);
-        let have = bytes.len();
-        // Into the spare capacity of a reused block: no new allocation per block.
-        let (read, failed) = match (&mut file).take(BLOCK as u64).read_to_end(&mut bytes) {
-            Ok(n) => (n, None),
-            Err(e) => (0, Some(e)),
-        };
+        // Into a reused block, over its old bytes: no new allocation per block, and only the part
+        // of the block its old text did not fill is zeroed first (`read_to_end` zeroed it all).
+        let have = carried.len();
+        bytes.resize(bytes.len().max(have + BLOCK), 0);
+        bytes[..have].copy_from_slice(&carried);
+        let (read, failed) = read_full(&mut file, &mut bytes[have..have + BLOCK]);
         bytes.truncate(have + read);
         let at_end = read == 0;
         // Whole lines only, unless the file ends without a line end.
@@ -193,6 +191,20 @@ fn read_ahead(mut file: impl Read, sender: &SyncSender<Block>, spare: &Receiver<
             return;
         }
     }
+}
+
+/// Reads until `buffer` is full or the file ends: the bytes read, and the error that stopped it.
+fn read_full(file: &mut impl Read, buffer: &mut [u8]) -> (usize, Option<std::io::Error>) {
+    let mut read = 0;
+    while read < buffer.len() {
+        match file.read(&mut buffer[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return (0, Some(e)),
+        }
+    }
+    (read, None)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod auto_eval;
 pub mod autoprf;
 pub mod correlate;
 pub mod lines;
+pub mod links;
 pub mod report;
 pub mod scan;
 pub mod stats;

@@ -29,11 +29,22 @@ impl WordScan {
 
     /// Whether one of the words occurs whole in `line`.
     pub fn finds(&self, line: &[u8]) -> bool {
+        self.finders.iter().any(|f| self.whole(f, line).next().is_some())
+    }
+
+    /// Where the words occur whole in `line`, as (start, length): each word's occurrences in
+    /// turn. An occurrence that is not whole hides no whole one when no word holds a boundary
+    /// byte (a whole occurrence starts after a boundary byte, which the one before it would hold).
+    pub fn each<'l>(&'l self, line: &'l [u8]) -> impl Iterator<Item = (usize, usize)> + 'l {
+        self.finders.iter().flat_map(move |f| self.whole(f, line).map(|at| (at, f.needle().len())))
+    }
+
+    fn whole<'l>(&'l self, finder: &'l memmem::Finder<'static>, line: &'l [u8]) -> impl Iterator<Item = usize> + 'l {
         let boundary = |at: usize| self.boundary[usize::from(line[at] >> 6)] & (1 << (line[at] & 63)) != 0;
-        self.finders.iter().any(|f| {
-            let len = f.needle().len();
-            f.find_iter(line).any(|at| (at == 0 || boundary(at - 1)) && (at + len == line.len() || boundary(at + len)))
-        })
+        let len = finder.needle().len();
+        finder
+            .find_iter(line)
+            .filter(move |&at| (at == 0 || boundary(at - 1)) && (at + len == line.len() || boundary(at + len)))
     }
 }
 
@@ -56,6 +67,7 @@ mod tests {
         assert!(!scan.finds(b"It is"), "case-sensitive: the caller lowercases");
         assert!(!scan.finds(b""));
         assert!(scan.finds(b"bit it"), "a later occurrence counts");
+        assert_eq!(scan.each(b"it bit they it").collect::<Vec<_>>(), [(0, 2), (12, 2), (7, 4)]);
     }
 
     #[test]

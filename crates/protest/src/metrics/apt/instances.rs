@@ -17,9 +17,12 @@ use super::words::{self, WordSet};
 use crate::error::{Error, Result};
 use crate::metrics::apt::pronoun_repair::{self, Options, PronounLists};
 use crate::metrics::lines::LineReader;
+use crate::metrics::links;
 use crate::metrics::scan::{self, WordScan};
-use crate::model::alignment::{self, Links};
+use crate::model::alignment::Links;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
@@ -83,17 +86,24 @@ impl Finder {
         }
     }
 
-    /// The instances of one sentence, numbered from `next_index` on in word mode.
+    /// The instances of one sentence, numbered from `next_index` on in word mode, added to
+    /// `found` with their words added to `text`.
     fn find(
         &self,
         sentence: u32,
         tokens: &[&str],
         separator: Option<&str>,
         next_index: &mut usize,
-    ) -> Result<Vec<Found>> {
+        found: &mut Vec<Found>,
+        text: &mut String,
+    ) -> Result<()> {
+        let mut word = |word: &str| {
+            let start = text.len();
+            text.push_str(word);
+            start..text.len()
+        };
         match self {
             Finder::Words(list) => {
-                let mut found = Vec::new();
                 for (position, token) in (0u32..).zip(tokens) {
                     // Not `words::parts`, whose box is an allocation per token.
                     let part = match separator {
@@ -101,31 +111,29 @@ impl Finder {
                         None => token.split_whitespace().find(|part| list.contains(*part)),
                     };
                     if let Some(part) = part {
-                        found.push(Found { index: *next_index, position, word: part.to_owned() });
+                        found.push(Found { index: *next_index, position, word: word(part) });
                         *next_index += 1;
                     }
                 }
-                Ok(found)
+                Ok(())
             }
-            Finder::Positions { path, by_sentence } => by_sentence
-                .get(&sentence)
-                .into_iter()
-                .flatten()
-                .map(|listed| match tokens.get(listed.position as usize) {
-                    Some(token) => {
-                        Ok(Found { index: listed.index, position: listed.position, word: (*token).to_owned() })
-                    }
-                    None => Err(Error::at_line(
-                        path,
-                        listed.line,
-                        format!(
-                            "position {} is past the end of source sentence {sentence} ({} tokens)",
-                            listed.position,
-                            tokens.len()
-                        ),
-                    )),
-                })
-                .collect(),
+            Finder::Positions { path, by_sentence } => {
+                for listed in by_sentence.get(&sentence).into_iter().flatten() {
+                    let Some(token) = tokens.get(listed.position as usize) else {
+                        return Err(Error::at_line(
+                            path,
+                            listed.line,
+                            format!(
+                                "position {} is past the end of source sentence {sentence} ({} tokens)",
+                                listed.position,
+                                tokens.len()
+                            ),
+                        ));
+                    };
+                    found.push(Found { index: listed.index, position: listed.position, word: word(token) });
+                }
+                Ok(())
+            }
         }
     }
 
@@ -190,10 +198,11 @@ impl SourceFilter {
     }
 }
 
+/// A source pronoun found, its word in its chunk's text.
 struct Found {
     index: usize,
     position: u32,
-    word: String,
+    word: Range<usize>,
 }
 
 /// `sentence position` pairs, 0-based, one per line; empty lines are skipped.
@@ -225,15 +234,22 @@ fn read_positions(path: &Path) -> Result<Finder> {
 /// Reads the five files in step and hands over the instances of each sentence that has some.
 ///
 /// Two stages on two threads: a thread of its own reads the files in step, rules out the sentences
-/// without a source pronoun ([`SourceFilter`]), finds the instances of the others and parses their
-/// alignments ([`InStep`]); this one finds the instances' translations.
+/// without a source pronoun ([`SourceFilter`]), finds the instances of the others and reads the
+/// links of their source pronouns ([`InStep`]); this one finds the instances' translations.
 pub struct InstanceReader<'a> {
-    sentences: Receiver<Vec<Step>>,
+    chunks: Receiver<Chunk>,
+    /// Chunks used up, handed back to the first stage to be filled again: one allocation per
+    /// chunk, not per line, made and freed on one thread.
+    used: SyncSender<Chunk>,
     stage: Option<JoinHandle<()>>,
-    pending: std::vec::IntoIter<Step>,
+    chunk: Chunk,
+    /// The next sentence of `chunk`.
+    next: usize,
     paths: Paths,
     finder: &'a Finder,
     reading: &'a Reading,
+    /// Token lists kept from sentence to sentence (see [`words::reuse`]).
+    tokens: [Vec<&'static str>; 3],
 }
 
 /// The text files, for what the second stage says about them.
@@ -244,25 +260,35 @@ struct Paths {
     candidate_links: PathBuf,
 }
 
-/// What the first stage hands over, in file order.
-enum Step {
-    /// A sentence that may hold an instance.
-    Sentence(Lines),
-    /// After the last source line: how many sentences there were, and whether the other files
-    /// ended as they should.
+/// Sentences with instances, in file order, all their text in one string and all their links in
+/// one list; then, in the last chunk, how the files ended.
+#[derive(Default)]
+struct Chunk {
+    text: String,
+    links: Links,
+    found: Vec<Found>,
+    sentences: Vec<Lines>,
+    last: Option<Last>,
+}
+
+/// After the last sentence of the last chunk.
+enum Last {
+    /// How many sentences there were, and whether the other files ended as they should.
     End(u32, Result<()>),
     Failed(Error),
 }
 
-/// A sentence with instances: the source pronouns found, the lines, the alignments parsed.
+/// A sentence with instances: the source pronouns found, the lines, the links of the source
+/// pronouns (and, with the alignment heuristic, of the source tokens on its list), as places in
+/// their [`Chunk`].
 struct Lines {
     sentence: u32,
-    found: Vec<Found>,
-    source: String,
-    reference: String,
-    candidate: String,
-    reference_links: Result<Links>,
-    candidate_links: Result<Links>,
+    found: Range<usize>,
+    source: Range<usize>,
+    reference: Range<usize>,
+    candidate: Range<usize>,
+    reference_links: Result<Range<usize>>,
+    candidate_links: Result<Range<usize>>,
 }
 
 /// Sentences handed over at a time.
@@ -279,15 +305,37 @@ impl<'a> InstanceReader<'a> {
             filter: finder.filter(reading.source_separator.as_deref()),
             finder: finder.clone(),
             separator: reading.source_separator.clone(),
+            heuristic_sources: reading.heuristic.as_ref().map(|lists| {
+                // Whole tokens: bordered by the spaces the line is split at, or its ends. A word
+                // with a space is never a token.
+                let words = lists.source.iter().filter(|w| !w.contains(' ')).map(|w| w.as_bytes());
+                WordScan::new(words, b" ")
+            }),
             next_index: 0,
             sentence: 0,
+            lowered: String::new(),
+            positions: Vec::new(),
+            links: Vec::new(),
+            whole_tokens: match finder {
+                // Lowercased ASCII is ASCII: no other word is in such a line. A word with a space
+                // in it is never a token; the list has no empty word.
+                Finder::Words(list) if reading.source_separator.is_none() => {
+                    let ascii = list.iter().filter(|w| w.is_ascii() && !w.contains(' ')).map(|w| w.as_bytes());
+                    Some(WordScan::new(ascii, b" "))
+                }
+                _ => None,
+            },
+            matches: Vec::new(),
         };
-        let (sender, sentences) = sync_channel(4);
-        let stage = std::thread::spawn(move || in_step.run(&sender));
+        let (sender, chunks) = sync_channel(4);
+        let (used, spare) = sync_channel(4);
+        let stage = std::thread::spawn(move || in_step.run(&sender, &spare));
         Ok(InstanceReader {
-            sentences,
+            chunks,
+            used,
             stage: Some(stage),
-            pending: Vec::new().into_iter(),
+            chunk: Chunk::default(),
+            next: 0,
             paths: Paths {
                 reference: files.reference.clone(),
                 candidate: files.candidate.clone(),
@@ -296,53 +344,68 @@ impl<'a> InstanceReader<'a> {
             },
             finder,
             reading,
+            tokens: Default::default(),
         })
     }
 
     /// The instances of the next sentence that may have some (often none), or `None` after the
     /// last sentence.
     pub fn next_sentence(&mut self) -> Result<Option<Vec<Instance>>> {
-        let step = match self.pending.next() {
-            Some(step) => step,
-            None => match self.sentences.recv() {
-                Ok(chunk) => {
-                    self.pending = chunk.into_iter();
-                    return self.next_sentence();
+        while self.next == self.chunk.sentences.len() {
+            match self.chunk.last.take() {
+                Some(Last::End(sentences, ends)) => {
+                    self.finder.check_sentences(sentences)?;
+                    ends?;
+                    return Ok(None);
                 }
-                // The first stage ends only after `End` or `Failed`, or by a panic.
+                Some(Last::Failed(error)) => return Err(error),
+                None => {}
+            }
+            match self.chunks.recv() {
+                Ok(chunk) => {
+                    let _ = self.used.try_send(std::mem::replace(&mut self.chunk, chunk));
+                    self.next = 0;
+                }
+                // The first stage ends only after its last chunk, or by a panic.
                 Err(_) => match self.stage.take().map(JoinHandle::join) {
                     Some(Err(panic)) => std::panic::resume_unwind(panic),
                     _ => return Ok(None),
                 },
-            },
-        };
-        let lines = match step {
-            Step::Sentence(lines) => lines,
-            Step::End(sentences, ends) => {
-                self.finder.check_sentences(sentences)?;
-                ends?;
-                self.pending = Vec::new().into_iter();
-                return Ok(None);
             }
-            Step::Failed(error) => return Err(error),
-        };
+        }
+        let chunk = &mut self.chunk;
+        let lines = &mut chunk.sentences[self.next];
+        self.next += 1;
         let sentence = lines.sentence;
-        let raw_source: Vec<&str> = words::tokens(&lines.source).collect();
+        let text = |range: &Range<usize>| &chunk.text[range.clone()];
+        let links =
+            |range: &mut Result<Range<usize>>| std::mem::replace(range, Ok(0..0)).map(|range| &chunk.links[range]);
+        let [source_tokens, reference_tokens, candidate_tokens] = &mut self.tokens;
+        // The source tokens as written only for the alignment heuristic's "taken" test.
+        let mut raw_source = words::reuse(std::mem::take(source_tokens));
+        if self.reading.heuristic.is_some() {
+            raw_source.extend(words::tokens(text(&lines.source)));
+        }
         let reference = Side::read(
-            &lines.reference,
-            lines.reference_links,
+            text(&lines.reference),
+            links(&mut lines.reference_links),
+            words::reuse(std::mem::take(reference_tokens)),
             [&self.paths.reference, &self.paths.reference_links],
             sentence,
-        )?;
-        let candidate = Side::read(
-            &lines.candidate,
-            lines.candidate_links,
-            [&self.paths.candidate, &self.paths.candidate_links],
-            sentence,
-        )?;
-        lines
-            .found
-            .into_iter()
+        );
+        let candidate = reference.and_then(|reference| {
+            let candidate = Side::read(
+                text(&lines.candidate),
+                links(&mut lines.candidate_links),
+                words::reuse(std::mem::take(candidate_tokens)),
+                [&self.paths.candidate, &self.paths.candidate_links],
+                sentence,
+            )?;
+            Ok((reference, candidate))
+        });
+        let (reference, candidate) = candidate?;
+        let instances = chunk.found[lines.found.clone()]
+            .iter()
             .map(|f| {
                 Ok(Instance {
                     index: f.index,
@@ -350,11 +413,15 @@ impl<'a> InstanceReader<'a> {
                     position: f.position,
                     reference: reference.translate(f.position, &raw_source, self.reading)?,
                     candidate: candidate.translate(f.position, &raw_source, self.reading)?,
-                    word: f.word,
+                    word: text(&f.word).to_owned(),
                 })
             })
             .collect::<Result<_>>()
-            .map(Some)
+            .map(Some);
+        *source_tokens = words::reuse(raw_source);
+        *reference_tokens = words::reuse(reference.target.raw);
+        *candidate_tokens = words::reuse(candidate.target.raw);
+        instances
     }
 }
 
@@ -369,74 +436,141 @@ struct InStep {
     /// The caller's, copied for this thread.
     finder: Finder,
     separator: Option<String>,
+    /// The alignment heuristic's source pronouns, whose links it looks at too.
+    heuristic_sources: Option<WordScan>,
     next_index: usize,
     sentence: u32,
+    /// The source line lowercased, kept from line to line.
+    lowered: String,
+    /// The source pronouns' positions in a sentence.
+    positions: Vec<u32>,
+    /// An alignment line's links, kept from line to line.
+    links: Links,
+    /// In word mode without a source separator: the listed words, to be found whole in a line of
+    /// printable ASCII, whose tokens are then the listed words between single spaces.
+    whole_tokens: Option<WordScan>,
+    /// A line's pronouns found whole: position and place in the lowercased line.
+    matches: Vec<(u32, Range<usize>)>,
 }
 
 impl InStep {
     /// Hands over the sentences in chunks until the end, an error, or the second stage hanging up.
-    fn run(mut self, sender: &SyncSender<Vec<Step>>) {
-        let mut chunk = Vec::with_capacity(CHUNK);
+    fn run(mut self, sender: &SyncSender<Chunk>, spare: &Receiver<Chunk>) {
         loop {
-            let step = match self.next() {
-                Ok(Some(lines)) => Step::Sentence(lines),
-                Ok(None) => continue,
-                Err(Finished(step)) => {
-                    chunk.push(*step);
-                    let _ = sender.send(chunk);
-                    return;
+            let mut chunk = spare.try_recv().unwrap_or_default();
+            chunk.text.clear();
+            chunk.links.clear();
+            chunk.found.clear();
+            chunk.sentences.clear();
+            while chunk.sentences.len() < CHUNK && chunk.last.is_none() {
+                if let Err(last) = self.next(&mut chunk) {
+                    chunk.last = Some(last);
                 }
-            };
-            chunk.push(step);
-            if chunk.len() == CHUNK && sender.send(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK))).is_err() {
+            }
+            let last = chunk.last.is_some();
+            if sender.send(chunk).is_err() || last {
                 return;
             }
         }
     }
 
-    /// The next sentence if it has an instance.
-    fn next(&mut self) -> std::result::Result<Option<Lines>, Finished> {
-        if !self.source.advance().map_err(|e| finished(Step::Failed(e)))? {
+    /// Adds the next sentence to `chunk` if it has an instance.
+    fn next(&mut self, chunk: &mut Chunk) -> std::result::Result<(), Last> {
+        if !self.source.advance().map_err(Last::Failed)? {
             let sentences = self.sentence;
-            return Err(finished(Step::End(sentences, self.check_ends())));
+            return Err(Last::End(sentences, self.check_ends()));
         }
         let sentence = self.sentence;
         self.sentence += 1;
         for reader in [&mut self.reference, &mut self.candidate, &mut self.reference_links, &mut self.candidate_links] {
-            let more = reader.advance().map_err(|e| finished(Step::Failed(e)))?;
+            let more = reader.advance().map_err(Last::Failed)?;
             if !more {
-                return Err(finished(Step::Failed(Error::whole_file(
+                return Err(Last::Failed(Error::whole_file(
                     reader.path(),
                     format!(
                         "has fewer lines than the source {} (line {} is missing)",
                         self.source.path().display(),
                         sentence + 1
                     ),
-                ))));
+                )));
             }
         }
-        if !self.filter.may_hold(sentence, self.source.line()) {
-            return Ok(None);
+        let found = chunk.found.len();
+        let line = self.source.line();
+        match &self.whole_tokens {
+            // The usual line: its pronouns found whole in it, lowercased, without splitting it.
+            Some(scan) if printable_ascii(line) => {
+                self.lowered.clear();
+                self.lowered.push_str(line);
+                self.lowered.make_ascii_lowercase();
+                let trimmed = self.lowered.trim_matches(' ');
+                let position = |at: usize| memchr::memchr_iter(b' ', &trimmed.as_bytes()[..at]).count() as u32;
+                self.matches.clear();
+                self.matches.extend(scan.each(trimmed.as_bytes()).map(|(at, len)| (position(at), at..at + len)));
+                self.matches.sort_unstable_by_key(|(position, _)| *position);
+                for (position, word) in self.matches.drain(..) {
+                    let start = chunk.text.len();
+                    chunk.text.push_str(&trimmed[word]);
+                    chunk.found.push(Found { index: self.next_index, position, word: start..chunk.text.len() });
+                    self.next_index += 1;
+                }
+            }
+            _ => {
+                if !self.filter.may_hold(sentence, line) {
+                    return Ok(());
+                }
+                self.lowered.clear();
+                words::lower_into(line, &mut self.lowered);
+                let source_tokens: Vec<&str> = words::tokens(&self.lowered).collect();
+                self.finder
+                    .find(
+                        sentence,
+                        &source_tokens,
+                        self.separator.as_deref(),
+                        &mut self.next_index,
+                        &mut chunk.found,
+                        &mut chunk.text,
+                    )
+                    .map_err(Last::Failed)?;
+            }
         }
-        let source = words::lower(self.source.line());
-        let source_tokens: Vec<&str> = words::tokens(&source).collect();
-        let found = self
-            .finder
-            .find(sentence, &source_tokens, self.separator.as_deref(), &mut self.next_index)
-            .map_err(|e| finished(Step::Failed(e)))?;
-        if found.is_empty() {
-            return Ok(None);
+        if chunk.found.len() == found {
+            return Ok(());
         }
-        let links = |reader: &LineReader| alignment::parse_line(reader.line()).map_err(|m| reader.error(m));
-        Ok(Some(Lines {
+        self.positions.clear();
+        self.positions.extend(chunk.found[found..].iter().map(|f| f.position));
+        if let Some(scan) = &self.heuristic_sources {
+            // The heuristic's "taken" test: the links of the source tokens, as written, on its
+            // list — found without splitting the line (a token's position is the spaces before it).
+            let line = self.source.line().trim().as_bytes();
+            let position = |at: usize| memchr::memchr_iter(b' ', &line[..at]).count() as u32;
+            self.positions.extend(scan.each(line).map(|(at, _)| position(at)));
+        }
+        let mut text = |line: &str| {
+            let start = chunk.text.len();
+            chunk.text.push_str(line);
+            start..chunk.text.len()
+        };
+        let (source, reference, candidate) =
+            (text(self.source.line()), text(self.reference.line()), text(self.candidate.line()));
+        let scratch = &mut self.links;
+        let mut links = |reader: &LineReader| {
+            let read = links::links_of(reader.line(), &self.positions, scratch);
+            let start = chunk.links.len();
+            chunk.links.extend_from_slice(scratch);
+            read.map(|()| start..chunk.links.len()).map_err(|m| reader.error(m))
+        };
+        let (reference_links, candidate_links) = (links(&self.reference_links), links(&self.candidate_links));
+        chunk.sentences.push(Lines {
             sentence,
-            found,
-            source: self.source.line().to_owned(),
-            reference: self.reference.line().to_owned(),
-            candidate: self.candidate.line().to_owned(),
-            reference_links: links(&self.reference_links),
-            candidate_links: links(&self.candidate_links),
-        }))
+            found: found..chunk.found.len(),
+            source,
+            reference,
+            candidate,
+            reference_links,
+            candidate_links,
+        });
+        Ok(())
     }
 
     /// After the last source line: the texts must end too; alignments may have empty lines left.
@@ -461,11 +595,10 @@ impl InStep {
     }
 }
 
-/// The first stage's last step.
-struct Finished(Box<Step>);
-
-fn finished(step: Step) -> Finished {
-    Finished(Box::new(step))
+/// Whether a line is printable ASCII (no control character, no white space but the space): all
+/// bytes at once, without stopping early, which the compiler turns into SIMD.
+fn printable_ascii(line: &str) -> bool {
+    line.bytes().fold(true, |printable, b| printable & (b.wrapping_sub(b' ') < 0x60))
 }
 
 /// One translation side of a sentence: its text and alignment, its tokens split once for all
@@ -474,19 +607,25 @@ struct Side<'r> {
     /// The text file and the alignment file.
     paths: [&'r Path; 2],
     sentence: u32,
-    links: Links,
+    links: &'r [(u32, u32)],
     target: Target<'r>,
 }
 
 impl<'r> Side<'r> {
-    fn read(text: &'r str, links: Result<Links>, paths: [&'r Path; 2], sentence: u32) -> Result<Side<'r>> {
+    fn read(
+        text: &'r str,
+        links: Result<&'r [(u32, u32)]>,
+        mut tokens: Vec<&'r str>,
+        paths: [&'r Path; 2],
+        sentence: u32,
+    ) -> Result<Side<'r>> {
         let links = links?;
-        let target = Target { raw: words::tokens(text).collect() };
-        Ok(Side { paths, sentence, links, target })
+        tokens.extend(words::tokens(text));
+        Ok(Side { paths, sentence, links, target: Target { raw: tokens } })
     }
 
     fn translate(&self, position: u32, raw_source: &[&str], reading: &Reading) -> Result<Option<Translation>> {
-        translation(&self.links, &self.target, raw_source, position, reading).map_err(|PastTheEnd(t)| {
+        translation(self.links, &self.target, raw_source, position, reading).map_err(|PastTheEnd(t)| {
             let line = self.sentence as usize + 1;
             Error::at_line(
                 self.paths[1],
@@ -529,15 +668,24 @@ pub fn translation(
     }
     let mut words = Vec::with_capacity(positions.len());
     for &t in &positions {
-        let token = words::lower(target.raw.get(t as usize).ok_or(PastTheEnd(t))?);
+        let raw = *target.raw.get(t as usize).ok_or(PastTheEnd(t))?;
+        // Most tokens are lowercase ASCII already: lowercased without a copy.
+        let token = match raw.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+            true => Cow::Borrowed(raw),
+            false => Cow::Owned(words::lower(raw)),
+        };
         match &reading.target_list {
             Some(list) => {
-                let separator = reading.target_separator.as_deref();
-                if let Some(part) = words::parts(&token, separator).find(|part| list.contains(*part)) {
+                // Not `words::parts`, whose box is an allocation per token.
+                let part = match reading.target_separator.as_deref() {
+                    Some(separator) => token.split(separator).find(|part| list.contains(*part)),
+                    None => token.split_whitespace().find(|part| list.contains(*part)),
+                };
+                if let Some(part) = part {
                     words.push(part.to_owned());
                 }
             }
-            None => words.push(token),
+            None => words.push(token.into_owned()),
         }
     }
     if words.is_empty() {
@@ -569,5 +717,51 @@ fn repair(
             translation.words.clear();
         }
         translation.words.push(target.raw[t as usize].to_owned());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The source pronouns found whole in a line of printable ASCII, and those of any other line,
+    /// are the module's reading: the line lowercased, trimmed and split at single spaces, a token
+    /// an instance under its first white-space part that is listed.
+    #[test]
+    fn pronouns_found_whole_are_the_listed_tokens() {
+        let lines =
+            ["It is it .", "  they  said IT ", "it\tis", "Ça it", "its bit it's", "they-it it", "", "x They", "ït it"];
+        let list = ["it", "they", "it's"];
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, text: String| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let files = CorpusFiles {
+            source: file("source", lines.join("\n")),
+            reference: file("reference", "a b c\n".repeat(lines.len())),
+            candidate: file("candidate", "a b c\n".repeat(lines.len())),
+            reference_alignment: file("reference.alig", "0-0 1-2\n".repeat(lines.len())),
+            candidate_alignment: file("candidate.alig", "1-1\n".repeat(lines.len())),
+        };
+        let finder = Finder::Words(list.iter().map(|w| w.to_string()).collect());
+        let reading = Reading::default();
+        let mut reader = InstanceReader::open(&files, &finder, &reading).unwrap();
+        let mut found = Vec::new();
+        while let Some(instances) = reader.next_sentence().unwrap() {
+            found.extend(instances.into_iter().map(|i| (i.index, i.sentence, i.position, i.word)));
+        }
+        let mut expected = Vec::new();
+        for (sentence, line) in (0u32..).zip(lines) {
+            let lowered = words::lower(line);
+            for (position, token) in (0u32..).zip(words::tokens(&lowered)) {
+                if let Some(part) = token.split_whitespace().find(|part| list.contains(part)) {
+                    expected.push((expected.len(), sentence, position, part.to_owned()));
+                }
+            }
+        }
+        assert_eq!(found, expected);
+        assert_eq!(expected.len(), 10);
     }
 }

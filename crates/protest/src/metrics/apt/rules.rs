@@ -11,6 +11,10 @@ use super::case::Case;
 use super::reference_order::{PySet, py2_hash_int};
 use std::collections::HashMap;
 
+/// Words looked up twice per instance: FxHash, as [`super::words::WordSet`] (SipHash was most of
+/// the time of a look-up of such short keys).
+type WordMap = HashMap<String, usize, rustc_hash::FxBuildHasher>;
+
 /// The category of words outside every target pronoun, when a target list is given.
 pub const OTHER: &str = "OTHER";
 /// The confusion-matrix row and column of "no translation".
@@ -39,7 +43,7 @@ fn category_set(categories: impl IntoIterator<Item = Category>) -> PySet<Categor
 #[derive(Debug, Clone, PartialEq)]
 pub struct Categories {
     names: Vec<String>,
-    index: HashMap<String, usize>,
+    index: WordMap,
     other: Option<usize>,
 }
 
@@ -64,7 +68,7 @@ impl Categories {
     }
 
     fn new(names: Vec<String>) -> Self {
-        let mut index = HashMap::with_capacity(names.len());
+        let mut index = WordMap::with_capacity_and_hasher(names.len(), Default::default());
         for (i, name) in names.iter().enumerate() {
             index.entry(name.clone()).or_insert(i);
         }
@@ -134,7 +138,7 @@ pub struct Judged {
 #[derive(Debug, Clone)]
 pub struct Rules {
     categories: Categories,
-    equal: HashMap<String, usize>,
+    equal: WordMap,
     similar: Vec<PySet<Category>>,
     count_other: bool,
 }
@@ -144,7 +148,7 @@ impl Rules {
     /// with fewer than two members is dropped. A word in several equal groups belongs to the
     /// first. Similar groups are normalised through the equal groups.
     pub fn new(categories: Categories, equal: &[Vec<String>], similar: &[Vec<String>], count_other: bool) -> Self {
-        let mut representative = HashMap::new();
+        let mut representative = WordMap::default();
         for group in equal {
             let kept: Vec<&String> = group.iter().filter(|w| categories.contains(w)).collect();
             if let [first, _, ..] = kept[..] {

@@ -13,6 +13,12 @@ pub type WordSet = HashSet<String, rustc_hash::FxBuildHasher>;
 /// context (a final Σ becomes σ, not ς; İ becomes i).
 pub fn lower(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    lower_into(text, &mut out);
+    out
+}
+
+/// [`lower`] added to `out` (a buffer kept from line to line).
+pub fn lower_into(text: &str, out: &mut String) {
     let mut rest = text;
     while !rest.is_empty() {
         // Runs of ASCII (most of a French or English line) at once; the other characters one by one.
@@ -28,7 +34,6 @@ pub fn lower(text: &str) -> String {
         });
         rest = &rest[c.len_utf8()..];
     }
-    out
 }
 
 /// A sentence's tokens as the reference splits them: trimmed, then split at every single space
@@ -47,6 +52,13 @@ pub fn split_spaces(line: &str) -> impl Iterator<Item = &str> {
         start = end + 1;
         token
     })
+}
+
+/// A list's allocation for items of another lifetime: the list is emptied, and collecting its
+/// items (none) back in place keeps the allocation, so each sentence's tokens need none.
+pub fn reuse<'b>(mut list: Vec<&str>) -> Vec<&'b str> {
+    list.clear();
+    list.into_iter().map(|_| unreachable!("the list is empty")).collect()
 }
 
 /// Python's `token.split(separator)`, or `token.split()` (at runs of white space, no empty
@@ -91,6 +103,14 @@ mod tests {
     fn tokens_keep_empty_ones() {
         assert_eq!(tokens(" a  b \n").collect::<Vec<_>>(), ["a", "", "b"]);
         assert_eq!(tokens("").collect::<Vec<_>>(), [""]);
+    }
+
+    #[test]
+    fn spaces_split_as_str_split_does() {
+        let long = "a b  c ".repeat(9);
+        for line in ["", " ", "a", "ab cd", "  a  ", "abcdefgh ijklmnop", "é è  ü", "\u{a0}x\ty  ", &long] {
+            assert_eq!(split_spaces(line).collect::<Vec<_>>(), line.split(' ').collect::<Vec<_>>(), "{line:?}");
+        }
     }
 
     #[test]
