@@ -34,6 +34,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             }
         }
     }
+    super::leave_to_exit(master);
     Ok(())
 }
 
