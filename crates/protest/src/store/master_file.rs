@@ -95,42 +95,57 @@ type Release<'a> = dyn Fn(&[u8]) + Sync + 'a;
 
 /// Parses a good master on several threads: its corpora (the sentences and alignments, most of a
 /// large file) each on their own, its records in pieces, while the rest is parsed too. The top
-/// level is read first, with every value kept as raw JSON text. `None` if the file is not a
+/// level is found first: from the lines of the layout this program writes ([`Fields::of_lines`]),
+/// else by reading it with every value kept as raw JSON text. `None` if the file is not a
 /// well-formed master of this version, for [`json::read`] to explain.
 fn parse_in_parallel(bytes: &[u8], release: &Release<'_>) -> Option<Master> {
     // Checked as UTF-8 at once (and fast), the text needs no further checks as it is parsed.
     let text = simdutf8::basic::from_utf8(bytes).ok()?;
-    let Fields { corpora, records, mut rest } = serde_json::from_str(text).ok()?;
-    // Each part is read again below when it is parsed, and let go of then.
-    release(bytes);
+    if let Some(master) = Fields::of_lines(text).and_then(|fields| parse_fields(text, fields, release)) {
+        return Some(master);
+    }
+    let fields: Fields = serde_json::from_str(text).ok()?;
+    parse_fields(text, fields, release)
+}
+
+/// Parses the top-level fields found in `text`, on every core. Each part is let go of once parsed
+/// (and the whole text before: finding the fields has read all of it).
+fn parse_fields(text: &str, fields: Fields, release: &Release<'_>) -> Option<Master> {
+    release(text.as_bytes());
+    let Fields { corpora, records, rest } = fields;
     let reporter = progress::current();
     if let Some(p) = &reporter {
         p.stage("Parsing the corpora", corpora.as_ref().map(|c| c.len() as u64));
     }
-    let empty = RawValue::from_string("[]".to_owned()).ok()?;
-    rest.push((CORPORA.to_owned(), &*empty));
     let pieces = match records {
-        Some(records) => {
-            rest.push((RECORDS.to_owned(), &*empty));
-            Some(record_pieces(records.get())?)
-        }
+        Some(records) => Some(record_pieces(records)?),
         None => None,
     };
+    let has_records = pieces.is_some();
     let ((master, corpora), records) = rayon::join(
         || {
             rayon::join(
                 || {
-                    let parts: Vec<&str> = rest.iter().map(|(_, v)| v.get()).collect();
-                    let master = Master::deserialize(MapDeserializer::<_, serde_json::Error>::new(rest.into_iter()));
-                    parts.into_iter().for_each(|part| release(part.as_bytes()));
+                    let mut members = rest
+                        .iter()
+                        .map(|&(ref key, value)| Some((key.clone(), serde_json::from_str::<&RawValue>(value).ok()?)))
+                        .collect::<Option<Vec<_>>>()?;
+                    let empty = RawValue::from_string("[]".to_owned()).ok()?;
+                    members.push((CORPORA.to_owned(), &*empty));
+                    if has_records {
+                        members.push((RECORDS.to_owned(), &*empty));
+                    }
+                    let master = Master::deserialize(MapDeserializer::<_, serde_json::Error>::new(members.into_iter()));
+                    rest.iter().for_each(|(_, part)| release(part.as_bytes()));
                     master.ok()
                 },
                 || {
-                    corpora?
+                    corpora
+                        .as_ref()?
                         .par_iter()
                         .map(|c| {
-                            let corpus = Corpus::deserialize(*c).ok();
-                            release(c.get().as_bytes());
+                            let corpus = serde_json::from_str::<Corpus>(c).ok();
+                            release(c.as_bytes());
                             if let Some(p) = &reporter {
                                 p.advance(1);
                             }
@@ -211,12 +226,71 @@ fn parse_records(pieces: &[&str], release: &Release<'_>) -> Option<Records> {
 const CORPORA: &str = "corpora";
 const RECORDS: &str = "records";
 
-/// The top-level fields of a master as raw JSON: the corpora one by one, the records, the others
+/// The top-level fields of a master as JSON text: the corpora one by one, the records, the others
 /// whole.
 struct Fields<'a> {
-    corpora: Option<Vec<&'a RawValue>>,
-    records: Option<&'a RawValue>,
-    rest: Vec<(String, &'a RawValue)>,
+    corpora: Option<Vec<&'a str>>,
+    records: Option<&'a str>,
+    rest: Vec<(String, &'a str)>,
+}
+
+impl<'a> Fields<'a> {
+    /// The top level of a master laid out as this program writes it (`json::write`), found from
+    /// its lines alone, without reading the 266 MB of a 100× master first: each top-level field
+    /// starts a line with one space and its key, each corpus a line with two spaces and `{`.
+    /// A line break is never inside a JSON string, so such a line is always the start of
+    /// something; whether it is what it seems is proven when each part parses as one whole value
+    /// (and the keys here as keys). `None` for any other layout, read by the general way.
+    fn of_lines(text: &'a str) -> Option<Fields<'a>> {
+        let body = text.trim().strip_prefix('{')?.strip_suffix('}')?;
+        let mut fields = Fields { corpora: None, records: None, rest: Vec::new() };
+        for member in list_items(body, "\n \"")? {
+            let (key, value) = member.strip_prefix('"')?.split_once('"')?;
+            if key.contains('\\') {
+                return None;
+            }
+            let value = value.trim_start().strip_prefix(':')?.trim();
+            match key {
+                CORPORA => {
+                    let list = value.strip_prefix('[')?.strip_suffix(']')?;
+                    let corpora = list_items(list, "\n  {")?;
+                    if fields.corpora.replace(corpora).is_some() {
+                        return None;
+                    }
+                }
+                RECORDS => {
+                    if fields.records.replace(value).is_some() {
+                        return None;
+                    }
+                }
+                _ => fields.rest.push((key.to_owned(), value)),
+            }
+        }
+        Some(fields)
+    }
+}
+
+/// The items of a JSON list or object body, cut where `start` occurs: each but the last must
+/// end with a comma (dropped here). `None` when one does not.
+fn list_items<'a>(body: &'a str, start: &str) -> Option<Vec<&'a str>> {
+    let mut cuts = vec![0];
+    cuts.extend(memchr::memmem::find_iter(body.as_bytes(), start.as_bytes()).filter(|&at| at != 0));
+    cuts.push(body.len());
+    let mut items: Vec<&str> = cuts.windows(2).map(|w| body[w[0]..w[1]].trim()).collect();
+    // White space before the first item (or no item at all) is no item.
+    if items.first() == Some(&"") {
+        items.remove(0);
+    }
+    let last = items.len().saturating_sub(1);
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(n, item)| match (n == last, item.strip_suffix(',')) {
+            (false, Some(item)) => Some(item.trim_end()),
+            (true, None) => Some(item),
+            _ => None,
+        })
+        .collect()
 }
 
 impl<'de> Deserialize<'de> for Fields<'de> {
@@ -231,15 +305,16 @@ impl<'de> Deserialize<'de> for Fields<'de> {
                 let mut fields = Fields { corpora: None, records: None, rest: Vec::new() };
                 while let Some(key) = map.next_key::<String>()? {
                     if key == CORPORA {
-                        if fields.corpora.replace(map.next_value()?).is_some() {
+                        let corpora: Vec<&RawValue> = map.next_value()?;
+                        if fields.corpora.replace(corpora.into_iter().map(RawValue::get).collect()).is_some() {
                             return Err(de::Error::duplicate_field(CORPORA));
                         }
                     } else if key == RECORDS {
-                        if fields.records.replace(map.next_value()?).is_some() {
+                        if fields.records.replace(map.next_value::<&RawValue>()?.get()).is_some() {
                             return Err(de::Error::duplicate_field(RECORDS));
                         }
                     } else {
-                        fields.rest.push((key, map.next_value()?));
+                        fields.rest.push((key, map.next_value::<&RawValue>()?.get()));
                     }
                 }
                 Ok(fields)
@@ -338,7 +413,7 @@ mod tests {
         // Our layout is cut into several pieces.
         let text = std::str::from_utf8(&ours).unwrap();
         let Fields { records, .. } = serde_json::from_str(text).unwrap();
-        assert!(record_pieces(records.unwrap().get()).unwrap().len() > 1);
+        assert!(record_pieces(records.unwrap()).unwrap().len() > 1);
     }
 
     #[test]
@@ -365,6 +440,33 @@ mod tests {
         let missing = dir.path().join("none.json");
         let expected = Error::io(&missing, std::fs::read(&missing).unwrap_err()).to_string();
         assert_eq!(load(&missing).unwrap_err().to_string(), expected);
+    }
+
+    #[test]
+    fn our_layout_is_read_from_its_lines_and_any_other_by_reading_the_top_level_first() {
+        let with_records = written(&tiny_with_records());
+        for bytes in [SAMPLE, TINY.as_bytes(), &with_records] {
+            let text = std::str::from_utf8(bytes).unwrap();
+            let plain: Master = json::parse(Path::new("m.json"), bytes).unwrap();
+            let lines = Fields::of_lines(text).unwrap();
+            assert_eq!(lines.corpora.as_ref().unwrap().len(), plain.corpora.len());
+            assert_eq!(parse_fields(text, lines, &|_| {}).as_ref(), Some(&plain));
+            let scanned: Fields = serde_json::from_str(text).unwrap();
+            assert_eq!(parse_fields(text, scanned, &|_| {}), Some(plain));
+        }
+        // A line that looks like the start of a field but is not: the lines do not parse, the
+        // general way reads it.
+        let settings = TINY.replacen("\"settings\":{", "\"settings\":{\n ", 1);
+        let plain: Master = json::parse(Path::new("m.json"), settings.as_bytes()).unwrap();
+        assert!(Fields::of_lines(&settings).and_then(|f| parse_fields(&settings, f, &|_| {})).is_none());
+        assert_eq!(parse_in_parallel(settings.as_bytes(), &|_| {}), Some(plain));
+        // A comma missing between two corpora: not a master, whichever way it is cut.
+        let no_comma = TINY.replacen("  },\n  {", "  }\n  {", 1);
+        assert_ne!(no_comma, TINY);
+        assert!(Fields::of_lines(&no_comma).is_none());
+        assert_eq!(parse_in_parallel(no_comma.as_bytes(), &|_| {}), None);
+        let err = from_bytes(Path::new("m.json"), no_comma.as_bytes()).unwrap_err().to_string();
+        assert!(err.contains("expected `,` or `]`"), "{err}");
     }
 
     #[test]
