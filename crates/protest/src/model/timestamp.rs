@@ -114,6 +114,6 @@ mod tests {
     #[test]
     fn the_time_we_write_is_read_back() {
         let now = Utc::now();
-        assert_eq!(ours(&serde_json::to_value(now).unwrap().as_str().unwrap()).unwrap(), now);
+        assert_eq!(ours(serde_json::to_value(now).unwrap().as_str().unwrap()).unwrap(), now);
     }
 }
