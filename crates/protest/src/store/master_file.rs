@@ -175,21 +175,21 @@ const RECORD_PIECES: usize = 8;
 /// fall inside a record laid out otherwise, a piece does not parse and the file is read the usual
 /// way. `None` if the value is not a list.
 fn record_pieces(list: &str) -> Option<Vec<&str>> {
-    let body = list.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let body = json_trim(list).strip_prefix('[')?.strip_suffix(']')?;
     let bytes = body.as_bytes();
     let mut cuts = vec![0];
     for k in 1..RECORD_PIECES {
         let from = (bytes.len() * k / RECORD_PIECES).max(*cuts.last()?);
         let cut = memchr::memchr_iter(b'\n', &bytes[from..])
             .map(|i| from + i)
-            .find(|&at| body[..at].trim_end().ends_with(',') && body[at..].trim_start().starts_with('{'));
+            .find(|&at| json_trim(&body[..at]).ends_with(',') && json_trim(&body[at..]).starts_with('{'));
         match cut {
             Some(at) => cuts.push(at),
             None => break,
         }
     }
     cuts.push(bytes.len());
-    Some(cuts.windows(2).map(|w| body[w[0]..w[1]].trim()).collect())
+    Some(cuts.windows(2).map(|w| json_trim(&body[w[0]..w[1]])).collect())
 }
 
 /// Parses the pieces of [`record_pieces`] on every core and puts them together; `None` on any
@@ -242,14 +242,15 @@ impl<'a> Fields<'a> {
     /// something; whether it is what it seems is proven when each part parses as one whole value
     /// (and the keys here as keys). `None` for any other layout, read by the general way.
     fn of_lines(text: &'a str) -> Option<Fields<'a>> {
-        let body = text.trim().strip_prefix('{')?.strip_suffix('}')?;
+        let body = json_trim(text).strip_prefix('{')?.strip_suffix('}')?;
         let mut fields = Fields { corpora: None, records: None, rest: Vec::new() };
         for member in list_items(body, "\n \"")? {
             let (key, value) = member.strip_prefix('"')?.split_once('"')?;
-            if key.contains('\\') {
+            // A key as it is written, no escapes (nor what a JSON string cannot hold).
+            if key.bytes().any(|b| b == b'\\' || b < 0x20) {
                 return None;
             }
-            let value = value.trim_start().strip_prefix(':')?.trim();
+            let value = json_trim(json_trim(value).strip_prefix(':')?);
             match key {
                 CORPORA => {
                     let list = value.strip_prefix('[')?.strip_suffix(']')?;
@@ -276,7 +277,7 @@ fn list_items<'a>(body: &'a str, start: &str) -> Option<Vec<&'a str>> {
     let mut cuts = vec![0];
     cuts.extend(memchr::memmem::find_iter(body.as_bytes(), start.as_bytes()).filter(|&at| at != 0));
     cuts.push(body.len());
-    let mut items: Vec<&str> = cuts.windows(2).map(|w| body[w[0]..w[1]].trim()).collect();
+    let mut items: Vec<&str> = cuts.windows(2).map(|w| json_trim(&body[w[0]..w[1]])).collect();
     // White space before the first item (or no item at all) is no item.
     if items.first() == Some(&"") {
         items.remove(0);
@@ -286,11 +287,17 @@ fn list_items<'a>(body: &'a str, start: &str) -> Option<Vec<&'a str>> {
         .into_iter()
         .enumerate()
         .map(|(n, item)| match (n == last, item.strip_suffix(',')) {
-            (false, Some(item)) => Some(item.trim_end()),
+            (false, Some(item)) => Some(json_trim(item)),
             (true, None) => Some(item),
             _ => None,
         })
         .collect()
+}
+
+/// The text without JSON's white space around it (Rust's `trim` takes more: a form feed, a
+/// no-break space… which JSON refuses, and so must this reading).
+fn json_trim(text: &str) -> &str {
+    text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
 }
 
 impl<'de> Deserialize<'de> for Fields<'de> {
@@ -467,6 +474,45 @@ mod tests {
         assert_eq!(parse_in_parallel(no_comma.as_bytes(), &|_| {}), None);
         let err = from_bytes(Path::new("m.json"), no_comma.as_bytes()).unwrap_err().to_string();
         assert!(err.contains("expected `,` or `]`"), "{err}");
+    }
+
+    #[test]
+    fn what_json_refuses_the_lines_refuse_too() {
+        let with_records = String::from_utf8(written(&tiny_with_records())).unwrap();
+        let (first_record, _) = with_records.split_once("{\"candidate\"").unwrap();
+        let bad = [
+            // Spaces that are not JSON's: around the whole, between fields, corpora and records.
+            format!("{TINY}\u{c}"),
+            format!("\u{a0}{TINY}"),
+            TINY.replacen(",\n \"corpora\"", ",\u{2028}\n \"corpora\"", 1),
+            TINY.replacen("  },\n  {", "  }\u{b},\n  {", 1),
+            format!("{first_record}\u{c}{}", &with_records[first_record.len()..]),
+            // A key with a tab in it, and one with an escape the lines cannot read.
+            TINY.replacen("\"description\"", "\"descr\tiption\"", 1),
+            TINY.replacen("\n \"id\":", "\n \"i\\u0064\":", 1),
+        ];
+        for text in &bad {
+            assert!(text != TINY && *text != with_records);
+            let plain =
+                json::read(Path::new("m.json"), text.as_bytes(), MASTER_FORMAT, &[MASTER_VERSION], |m: &Master| {
+                    (m.format.as_str(), m.version)
+                })
+                .map_err(|e| e.to_string());
+            let lines = Fields::of_lines(text).and_then(|f| parse_fields(text, f, &|_| {}));
+            // The lines may leave a good file to the general way (the escaped key), never read a
+            // bad one or read one otherwise.
+            if let Some(lines) = lines {
+                assert_eq!(Ok(&lines), plain.as_ref(), "{text:?}");
+            }
+            match plain {
+                Ok(plain) => assert_eq!(parse_in_parallel(text.as_bytes(), &|_| {}), Some(plain)),
+                Err(message) => {
+                    assert_eq!(parse_in_parallel(text.as_bytes(), &|_| {}), None);
+                    let err = from_bytes(Path::new("m.json"), text.as_bytes()).unwrap_err().to_string();
+                    assert_eq!(err, message);
+                }
+            }
+        }
     }
 
     #[test]
