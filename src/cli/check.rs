@@ -24,13 +24,15 @@ pub fn run(file: &Path, format: Output) -> anyhow::Result<()> {
         };
     }
     let (master, replay) = load_with_journal::<Master>(file)?;
+    let summary = Summary::of(&master);
+    super::leave_to_exit(master);
     match format {
         Output::Text => {
             println!("{}: valid{}", file.display(), journal_note(&replay));
-            print!("{}", Summary::of(&master));
+            print!("{summary}");
             Ok(())
         }
-        Output::Json => super::print_json(&checked(file, "master", &replay, json!(Summary::of(&master)))),
+        Output::Json => super::print_json(&checked(file, "master", &replay, json!(summary))),
     }
 }
 

@@ -35,6 +35,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             }
         }
     }
+    super::leave_to_exit(master);
     Ok(())
 }
 

@@ -13,6 +13,7 @@ mod record;
 mod suite;
 pub mod tags;
 mod tasks;
+pub(crate) mod timestamp;
 pub mod tokens;
 
 pub use auto_eval::{AutoEval, MatchEntry, MatchRule, Outcome, Round};

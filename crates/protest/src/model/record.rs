@@ -129,7 +129,10 @@ pub struct Record {
     /// `conflict_status`; see docs/legacy.md). Historical: later edits do not change it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub legacy: BTreeMap<String, String>,
+    // Read by a parser for the form we write (800,000 timestamps in a 100× master).
+    #[serde(deserialize_with = "super::timestamp::deserialize")]
     pub created: DateTime<Utc>,
+    #[serde(deserialize_with = "super::timestamp::deserialize")]
     pub modified: DateTime<Utc>,
 }
 

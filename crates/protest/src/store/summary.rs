@@ -57,15 +57,13 @@ impl CategoryCounts {
 }
 
 impl AnnotatorLine {
-    fn of(master: &Master, id: AnnotatorId) -> AnnotatorLine {
+    fn of(master: &Master, id: AnnotatorId, statuses: &[Filed]) -> AnnotatorLine {
         let counts =
             |category: &str| CategoryCounts { category: category.to_owned(), records: 0, done: 0, conflict: 0 };
         let mut all = counts("");
         let mut by_category: Vec<CategoryCounts> = master.categories.iter().map(|c| counts(&c.name)).collect();
-        for r in master.records.iter().filter(|r| r.annotator == id) {
-            let status = status::status(master, Some(r));
+        for &(_, category, status) in statuses.iter().filter(|(annotator, ..)| *annotator == id) {
             all.add(status);
-            let category = master.candidate(r.candidate).and_then(|c| master.category_position(c));
             if let Some(c) = category.and_then(|i| by_category.get_mut(i)) {
                 c.add(status);
             }
@@ -79,6 +77,22 @@ impl AnnotatorLine {
             categories: by_category.into_iter().filter(|c| c.records > 0).collect(),
         }
     }
+}
+
+/// A record's annotator, the position of its candidate's category and its status.
+type Filed = (AnnotatorId, Option<usize>, Status);
+
+/// [`Filed`] for every record, derived on every core (400,000 records at 100× PROTEST).
+fn file_records(master: &Master) -> Vec<Filed> {
+    use rayon::prelude::*;
+    let records: Vec<_> = master.records.iter().collect();
+    records
+        .into_par_iter()
+        .map(|r| {
+            let category = master.candidate(r.candidate).and_then(|c| master.category_position(c));
+            (r.annotator, category, status::status(master, Some(r)))
+        })
+        .collect()
 }
 
 /// Counts of everything in a master.
@@ -99,9 +113,10 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(master: &Master) -> Summary {
+        let filed = file_records(master);
         let mut annotators: Vec<AnnotatorLine> =
-            master.annotators.iter().map(|a| AnnotatorLine::of(master, a.id)).collect();
-        let researcher = AnnotatorLine::of(master, AnnotatorId::RESEARCHER);
+            master.annotators.iter().map(|a| AnnotatorLine::of(master, a.id, &filed)).collect();
+        let researcher = AnnotatorLine::of(master, AnnotatorId::RESEARCHER, &filed);
         if researcher.records > 0 {
             annotators.insert(0, researcher);
         }
