@@ -164,7 +164,25 @@ pub fn with_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> anyh
     });
     match (value, failure) {
         (_, Some(e)) => Err(e),
-        (value, None) => Ok(value?),
+        (value, None) => {
+            let value = value?;
+            say_journal_left(path);
+            Ok(value)
+        }
+    }
+}
+
+/// A large master's roster change stays in its journal until the next full save: a user who
+/// copies the master alone would lose it, so the command says so.
+fn say_journal_left(master: &Path) {
+    let journal = protest::store::journal::path_for(master);
+    if journal.exists() {
+        println!(
+            "{} holds this change until {} is next written in full (by a command such as `batch import`, or by \
+             closing it in the app): copy or move the two files together",
+            journal.display(),
+            master.display()
+        );
     }
 }
 
