@@ -117,10 +117,16 @@ pub(crate) fn parse_plain(bytes: &[u8], mut pair: impl FnMut(u32, u32)) -> bool 
             if digit > 9 {
                 break;
             }
-            value = value.checked_mul(10)?.checked_add(u32::from(digit))?;
+            value = value.wrapping_mul(10).wrapping_add(u32::from(digit));
             *at += 1;
         }
-        (*at > start).then_some(value)
+        // Nine digits never overflow a `u32`: only a longer number (leading zeros, or past
+        // `u32::MAX`) is read again with checks.
+        match *at - start {
+            0 => None,
+            1..=9 => Some(value),
+            _ => bytes[start..*at].iter().try_fold(0u32, |n, &b| n.checked_mul(10)?.checked_add(u32::from(b - b'0'))),
+        }
     };
     let mut at = 0;
     loop {
