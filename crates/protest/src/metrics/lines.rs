@@ -26,6 +26,9 @@ pub struct LineReader {
     block: Block,
     /// The next line of `block`, as an index into its `ends`.
     next: usize,
+    /// The current line in `block.text`, with its ending: cut off only when the line is asked
+    /// for ([`LineReader::line`]), so that a line skipped (most of the translations' lines in
+    /// APT and AutoPRF) is not read at all by this thread.
     current: Range<usize>,
     line: usize,
     finished: bool,
@@ -74,12 +77,7 @@ impl LineReader {
                 let start = if self.next == 0 { 0 } else { self.block.ends[self.next - 1] };
                 self.next += 1;
                 self.line += 1;
-                let mut line = &self.block.text[start..end];
-                for ending in ['\n', '\r'] {
-                    line = line.strip_suffix(ending).unwrap_or(line);
-                }
-                let bom = if self.line == 1 && line.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
-                self.current = start + bom..start + line.len();
+                self.current = start..end;
                 return Ok(true);
             }
             match self.block.after.take() {
@@ -110,7 +108,14 @@ impl LineReader {
 
     /// The current line, without its ending.
     pub fn line(&self) -> &str {
-        &self.block.text[self.current.clone()]
+        let mut line = &self.block.text[self.current.clone()];
+        for ending in ['\n', '\r'] {
+            line = line.strip_suffix(ending).unwrap_or(line);
+        }
+        if self.line == 1 {
+            line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        }
+        line
     }
 
     /// The next line, or `None` at the end of the file.

@@ -6,7 +6,8 @@ use crate::model::alignment::{self, Links};
 
 /// The pairs of [`alignment::parse_line`] whose source index is one of `sources`, sorted by
 /// source then target index, without duplicates, into `links` (cleared first). A line the
-/// plain reading does not take goes to [`alignment::parse_line`], whose message is the error.
+/// plain reading ([`alignment::parse_plain`], the same one-pass reading that opening a master
+/// uses) does not take goes to [`alignment::parse_line`], whose message is the error.
 pub fn links_of(line: &str, sources: &[u32], links: &mut Links) -> Result<(), String> {
     links_and_reach(line, sources, 0, links).map(|_| ())
 }
@@ -16,7 +17,15 @@ pub fn links_of(line: &str, sources: &[u32], links: &mut Links) -> Result<(), St
 pub fn links_and_reach(line: &str, sources: &[u32], below: u32, links: &mut Links) -> Result<Option<u32>, String> {
     links.clear();
     let mut reach = None;
-    if plain(line.as_bytes(), sources, below, links, &mut reach) {
+    let plain = alignment::parse_plain(line.as_bytes(), |i, j| {
+        if sources.contains(&i) {
+            links.push((i, j));
+        }
+        if i < below && reach.is_none_or(|r| r < j) {
+            reach = Some(j);
+        }
+    });
+    if plain {
         links.sort_unstable();
         links.dedup();
     } else {
@@ -25,51 +34,6 @@ pub fn links_and_reach(line: &str, sources: &[u32], below: u32, links: &mut Link
         links.retain(|(s, _)| sources.contains(s));
     }
     Ok(reach)
-}
-
-/// The usual line — `i-j` pairs of plain digits (each fitting a `u32`) between ASCII white space,
-/// as [`alignment::parse_line`] reads it in one pass — keeping the pairs of `sources`; false for
-/// anything else.
-fn plain(bytes: &[u8], sources: &[u32], below: u32, links: &mut Links, reach: &mut Option<u32>) -> bool {
-    // `str::split_ascii_whitespace`'s white space.
-    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
-    let number = |at: &mut usize| -> Option<u32> {
-        let start = *at;
-        let mut value: u32 = 0;
-        while let Some(&b) = bytes.get(*at) {
-            let digit = b.wrapping_sub(b'0');
-            if digit > 9 {
-                break;
-            }
-            value = value.checked_mul(10)?.checked_add(u32::from(digit))?;
-            *at += 1;
-        }
-        (*at > start).then_some(value)
-    };
-    let mut at = 0;
-    loop {
-        while bytes.get(at).is_some_and(|&b| space(b)) {
-            at += 1;
-        }
-        if at == bytes.len() {
-            return true;
-        }
-        let Some(i) = number(&mut at) else { return false };
-        if bytes.get(at) != Some(&b'-') {
-            return false;
-        }
-        at += 1;
-        let Some(j) = number(&mut at) else { return false };
-        if bytes.get(at).is_some_and(|&b| !space(b)) {
-            return false;
-        }
-        if sources.contains(&i) {
-            links.push((i, j));
-        }
-        if i < below && reach.is_none_or(|r| r < j) {
-            *reach = Some(j);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -92,7 +92,7 @@ pub fn parse_line(line: &str) -> Result<Links, String> {
 /// [`parse_line`] into a list reused from line to line (the metrics read millions of lines).
 pub fn parse_line_into(line: &str, links: &mut Links) -> Result<(), String> {
     links.clear();
-    if !parse_plain(line.as_bytes(), links) {
+    if !parse_plain(line.as_bytes(), |i, j| links.push((i, j))) {
         links.clear();
         parse_any(line, links)?;
     }
@@ -101,19 +101,32 @@ pub fn parse_line_into(line: &str, links: &mut Links) -> Result<(), String> {
     Ok(())
 }
 
-/// The usual line — `i-j` pairs of plain digits between ASCII white space — in one pass over its
-/// bytes; false for anything else, which [`parse_any`] reads (or explains).
-fn parse_plain(bytes: &[u8], links: &mut Links) -> bool {
+/// The usual line — `i-j` pairs of plain digits (each fitting a `u32`) between ASCII white space —
+/// in one pass over its bytes, each pair handed to `pair` in line order; false for anything else,
+/// which [`parse_any`] reads (or explains). Generic, so that each reader's `pair` is inlined: the
+/// master's alignments keep every pair, the metrics only those of a few source tokens
+/// ([`crate::metrics::links`]).
+pub(crate) fn parse_plain(bytes: &[u8], mut pair: impl FnMut(u32, u32)) -> bool {
     // `str::split_ascii_whitespace`'s white space.
     let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
     let number = |at: &mut usize| -> Option<u32> {
         let start = *at;
         let mut value: u32 = 0;
-        while let Some(digit) = bytes.get(*at).filter(|b| b.is_ascii_digit()) {
-            value = value.checked_mul(10)?.checked_add(u32::from(digit - b'0'))?;
+        while let Some(&b) = bytes.get(*at) {
+            let digit = b.wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            value = value.wrapping_mul(10).wrapping_add(u32::from(digit));
             *at += 1;
         }
-        (*at > start).then_some(value)
+        // Nine digits never overflow a `u32`: only a longer number (leading zeros, or past
+        // `u32::MAX`) is read again with checks.
+        match *at - start {
+            0 => None,
+            1..=9 => Some(value),
+            _ => bytes[start..*at].iter().try_fold(0u32, |n, &b| n.checked_mul(10)?.checked_add(u32::from(b - b'0'))),
+        }
     };
     let mut at = 0;
     loop {
@@ -132,7 +145,7 @@ fn parse_plain(bytes: &[u8], links: &mut Links) -> bool {
         if bytes.get(at).is_some_and(|&b| !space(b)) {
             return false;
         }
-        links.push((i, j));
+        pair(i, j);
     }
 }
 

@@ -384,7 +384,15 @@ impl<'a> InstanceReader<'a> {
         // The source tokens as written only for the alignment heuristic's "taken" test.
         let mut raw_source = words::reuse(std::mem::take(source_tokens));
         if self.reading.heuristic.is_some() {
-            raw_source.extend(words::tokens(text(&lines.source)));
+            // The "taken" test looks at the source tokens the links name, no further.
+            let named = [&lines.reference_links, &lines.candidate_links]
+                .into_iter()
+                .filter_map(|range| range.as_ref().ok())
+                .flat_map(|range| &chunk.links[range.clone()])
+                .map(|&(s, _)| s as usize + 1)
+                .max()
+                .unwrap_or(0);
+            raw_source.extend(words::tokens(text(&lines.source)).take(named));
         }
         let reference = Side::read(
             text(&lines.reference),
@@ -602,7 +610,7 @@ fn printable_ascii(line: &str) -> bool {
 }
 
 /// One translation side of a sentence: its text and alignment, its tokens split once for all
-/// the sentence's instances.
+/// the sentence's instances — as far as its instances can look ([`Side::read`]).
 struct Side<'r> {
     /// The text file and the alignment file.
     paths: [&'r Path; 2],
@@ -620,7 +628,14 @@ impl<'r> Side<'r> {
         sentence: u32,
     ) -> Result<Side<'r>> {
         let links = links?;
-        tokens.extend(words::tokens(text));
+        // The tokens up to the last aligned one and the alignment heuristic's window after it:
+        // a translation reads its aligned tokens, the heuristic those of its window around them
+        // and whether the sentence ends before the window does — which it still sees, the
+        // tokens being cut after the window's end. Tokens further on (often most of the
+        // sentence: a pronoun comes early) are not split. A link past the end of the sentence
+        // asks for more tokens than it has: the error names them all.
+        let needed = links.iter().map(|&(_, t)| t as usize + 1).max().unwrap_or(0) + Options::APT.window as usize;
+        tokens.extend(words::tokens(text).take(needed));
         Ok(Side { paths, sentence, links, target: Target { raw: tokens } })
     }
 
@@ -763,5 +778,73 @@ mod tests {
         }
         assert_eq!(found, expected);
         assert_eq!(expected.len(), 10);
+    }
+
+    /// Translations read from tokens cut after the last aligned one and the heuristic's window
+    /// are those of the whole sentences: windows that run past the end, reach it exactly or stop
+    /// short of it; "taken" tokens at the edge of the cut; a link past the end and its message.
+    #[test]
+    fn translations_of_cut_tokens_are_those_of_whole_sentences() {
+        let sources = ["it is it .", "so it goes , they say", "it", "they know it well now , it"];
+        let targets = ["il est il .", "ainsi il va , ils disent", "x y", "ils le savent bien maintenant , il"];
+        let alignments = ["0-1 2-0", "1-2 4-3 4-4", "0-0", "0-2 2-0 6-6 1-1"];
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, lines: &[&str]| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, lines.join("\n")).unwrap();
+            path
+        };
+        let files = CorpusFiles {
+            source: file("source", &sources),
+            reference: file("reference", &targets),
+            candidate: file("candidate", &targets),
+            reference_alignment: file("reference.alig", &alignments),
+            candidate_alignment: file("candidate.alig", &["0-1 2-1", "1-0 4-1", "0-1", "0-0 2-2 6-3"]),
+        };
+        let finder = Finder::Words(["it", "they"].iter().map(|w| w.to_string()).collect());
+        let reading = Reading {
+            target_list: Some(["il", "ils", "elle"].iter().map(|w| w.to_string()).collect()),
+            heuristic: Some(PronounLists::new(["it", "they"], ["il", "ils", "le"])),
+            ..Reading::default()
+        };
+        let mut reader = InstanceReader::open(&files, &finder, &reading).unwrap();
+        let mut found = Vec::new();
+        while let Some(instances) = reader.next_sentence().unwrap() {
+            found.extend(instances);
+        }
+        let mut expected = Vec::new();
+        let candidate_alignments = std::fs::read_to_string(&files.candidate_alignment).unwrap();
+        for (sentence, ((source, target), (reference_line, candidate_line))) in
+            (0u32..).zip(sources.iter().zip(targets).zip(alignments.iter().zip(candidate_alignments.lines())))
+        {
+            let raw_source: Vec<&str> = words::tokens(source).collect();
+            let target = Target { raw: words::tokens(target).collect() };
+            let (reference_links, candidate_links) = (
+                crate::model::alignment::parse_line(reference_line).unwrap(),
+                crate::model::alignment::parse_line(candidate_line).unwrap(),
+            );
+            for (position, token) in (0u32..).zip(&raw_source) {
+                if ["it", "they"].contains(token) {
+                    let read =
+                        |links: &[(u32, u32)]| translation(links, &target, &raw_source, position, &reading).unwrap();
+                    expected.push(Instance {
+                        index: expected.len(),
+                        sentence,
+                        position,
+                        word: token.to_string(),
+                        reference: read(&reference_links),
+                        candidate: read(&candidate_links),
+                    });
+                }
+            }
+        }
+        assert_eq!(found, expected);
+        assert!(expected.iter().any(|i| i.candidate.as_ref().is_some_and(|t| t.positions.len() == 2)), "a repair");
+
+        // A link past the end: the message counts every token of the line.
+        std::fs::write(&files.candidate_alignment, "0-9\n1-0\n0-0\n0-0").unwrap();
+        let mut reader = InstanceReader::open(&files, &finder, &reading).unwrap();
+        let error = reader.next_sentence().unwrap_err().to_string();
+        assert!(error.contains("target index 9 is past the end of line 1") && error.contains("(4 tokens)"), "{error}");
     }
 }
