@@ -32,6 +32,7 @@ pub mod master_file;
 pub mod summary;
 pub mod validate;
 
+use crate::annotate::status::Statuses;
 use crate::error::{Error, Result};
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
 use disk::{Disk, Identity};
@@ -599,10 +600,25 @@ fn writable(path: &Path) -> std::result::Result<(), String> {
 /// lock or changing anything on disk.
 pub fn load_with_journal<D: Document>(path: &Path) -> Result<(D, Replay)> {
     let mut doc = D::load(path)?;
+    let replay = replay_journal(&mut doc, path)?;
+    Ok((doc, replay))
+}
+
+/// [`load_with_journal`] of a master, with the status of every record, as `protest check` counts
+/// them: those loading derived, unless the journal changed the records (then derived again).
+pub fn load_master_with_statuses(path: &Path) -> Result<(Master, Replay, Statuses)> {
+    let (mut master, statuses) = master_file::load_with_statuses(path)?;
+    let replay = replay_journal(&mut master, path)?;
+    let statuses = if replay.entries.is_empty() { statuses } else { Statuses::of(&master) };
+    Ok((master, replay, statuses))
+}
+
+/// Reads the journal of the file `doc` was loaded from and applies its changes.
+fn replay_journal<D: Document>(doc: &mut D, path: &Path) -> Result<Replay> {
     let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
     let replay = Journal::read(path, &id, revision)?;
     replay_into(doc.master_mut(), &replay, path)?;
-    Ok((doc, replay))
+    Ok(replay)
 }
 
 /// Applies the changes of the journal of `file` to its master, checking each.
@@ -815,6 +831,44 @@ mod tests {
         assert_eq!(
             store.master().records.get(CandidateId(3), AnnotatorId::RESEARCHER).unwrap().pronoun,
             Judgement::Yes
+        );
+    }
+
+    #[test]
+    fn the_statuses_loading_derived_are_those_of_the_records_with_the_journal_s_changes() {
+        use crate::annotate::status::{Status, Statuses};
+        use crate::model::ConflictStatus;
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let mut m = crate::testing::tiny();
+        // Anna's pronoun yes without a token: breaks rule 4 whatever the file says ("clear").
+        crate::testing::judge(&mut m, 4, 1, Judgement::Yes, Judgement::Unset);
+        let mut broken = m.records.get(CandidateId(4), AnnotatorId(1)).unwrap().clone();
+        broken.selected = Default::default();
+        broken.conflict = ConflictStatus::Clear;
+        m.records.put(broken);
+        crate::testing::judge(&mut m, 3, 1, Judgement::No, Judgement::Unset);
+        master_file::save(&m, &path).unwrap();
+
+        let (loaded, replay, statuses) = load_master_with_statuses(&path).unwrap();
+        assert!(replay.entries.is_empty());
+        assert_eq!(loaded.records.get(CandidateId(4), AnnotatorId(1)).unwrap().conflict, ConflictStatus::Unchecked);
+        assert_eq!(statuses.as_slice(), [Status::Done, Status::Conflict]);
+        assert_eq!(statuses, Statuses::of(&loaded));
+
+        // A change in the journal (candidate 4 judged no: done) is counted as it now is.
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        let mut fixed = loaded.records.get(CandidateId(4), AnnotatorId(1)).unwrap().clone();
+        fixed.pronoun = Judgement::No;
+        store.put(fixed).unwrap();
+        drop(store); // the change stays in the journal
+        let (loaded, replay, statuses) = load_master_with_statuses(&path).unwrap();
+        assert_eq!(replay.entries.len(), 1);
+        assert_eq!(statuses.as_slice(), [Status::Done, Status::Done]);
+        assert_eq!(statuses, Statuses::of(&loaded));
+        assert_eq!(
+            crate::store::summary::Summary::with_statuses(&loaded, &statuses),
+            crate::store::summary::Summary::of(&loaded)
         );
     }
 
