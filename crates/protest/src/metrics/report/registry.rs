@@ -5,6 +5,7 @@
 
 use super::table::Table;
 use super::{agreement, auto_stats, metrics, results, scores};
+use crate::metrics::verdict::Decisions;
 use crate::model::Master;
 use std::fmt;
 use std::sync::OnceLock;
@@ -48,7 +49,7 @@ pub const TABLES: &[TableKind] = &[
     TableKind {
         name: "auto-eval",
         help: "what the reference match settled, per system",
-        build: |s| auto_stats::table(s.master),
+        build: |s| auto_stats::table(s.decisions()),
     },
     TableKind {
         name: "rounds",
@@ -160,6 +161,9 @@ impl Section {
 pub(super) struct Sources<'a> {
     master: &'a Master,
     judges: metrics::Judges,
+    /// Every candidate's verdicts: scores, the reference match's statistics and APT against the
+    /// verdicts all ask them of every candidate.
+    decisions: OnceLock<Decisions<'a>>,
     agreement: OnceLock<agreement::Agreement>,
     scores: OnceLock<scores::Scores>,
     metrics: OnceLock<metrics::Metrics>,
@@ -167,7 +171,14 @@ pub(super) struct Sources<'a> {
 
 impl<'a> Sources<'a> {
     pub(super) fn new(master: &'a Master, judges: metrics::Judges) -> Self {
-        Sources { master, judges, agreement: OnceLock::new(), scores: OnceLock::new(), metrics: OnceLock::new() }
+        Sources {
+            master,
+            judges,
+            decisions: OnceLock::new(),
+            agreement: OnceLock::new(),
+            scores: OnceLock::new(),
+            metrics: OnceLock::new(),
+        }
     }
 
     pub(super) fn build(&self, kind: &TableKind) -> Table {
@@ -178,12 +189,19 @@ impl<'a> Sources<'a> {
         self.agreement.get_or_init(|| agreement::agreement(self.master))
     }
 
+    fn decisions(&self) -> &Decisions<'a> {
+        self.decisions.get_or_init(|| Decisions::new(self.master))
+    }
+
     fn scores(&self) -> &scores::Scores {
-        self.scores.get_or_init(|| scores::scores(self.master))
+        self.scores.get_or_init(|| scores::scores_of(self.decisions()))
     }
 
     fn metrics(&self) -> &metrics::Metrics {
-        self.metrics.get_or_init(|| metrics::metrics(self.master, self.judges))
+        self.metrics.get_or_init(|| match self.judges {
+            metrics::Judges::Verdicts => metrics::metrics_of(self.decisions()),
+            judges => metrics::metrics(self.master, judges),
+        })
     }
 }
 
