@@ -40,20 +40,32 @@ pub fn tables_judged_by<'k>(
     use rayon::prelude::*;
     let kinds: Vec<&TableKind> = kinds.into_iter().collect();
     crate::progress::stage("Computing the tables", Some(kinds.len() as u64));
-    // The tables are independent but for what several share (computed once by whichever table
-    // needs it first): on two cores, results, agreement and scores on one while the APT tables
-    // are computed on the other. Collected in the order asked for.
     let progress = crate::progress::current();
     let sources = Sources::new(master, judges);
-    kinds
-        .into_par_iter()
-        .map(|kind| {
-            let table = sources.build(kind);
-            if let Some(p) = &progress {
-                p.advance(1);
+    let build = |kind: &TableKind| {
+        let table = sources.build(kind);
+        if let Some(p) = &progress {
+            p.advance(1);
+        }
+        table
+    };
+    // APT over the master, which the metrics tables share, is the largest part: it is computed on
+    // one side while the other tables are built on the other (what several share computed once,
+    // by whichever needs it first), so that no thread sits waiting for APT that another is
+    // computing: the side done first helps with APT's candidates instead.
+    let uses_apt = |kind: &&TableKind| kind.section() == Some(Section::Metrics);
+    let (_, mut others) = rayon::join(
+        || {
+            if kinds.iter().any(uses_apt) {
+                sources.prepare_metrics();
             }
-            table
-        })
+        },
+        || kinds.par_iter().filter(|k| !uses_apt(k)).map(|&kind| build(kind)).collect::<Vec<Table>>().into_iter(),
+    );
+    // Collected in the order asked for.
+    kinds
+        .iter()
+        .map(|kind| if uses_apt(kind) { build(kind) } else { others.next().expect("one table per kind") })
         .collect()
 }
 

@@ -197,6 +197,11 @@ impl<'a> Sources<'a> {
         self.scores.get_or_init(|| scores::scores_of(self.decisions()))
     }
 
+    /// Computes APT over the master and its comparison with the judges, for the metrics tables.
+    pub(super) fn prepare_metrics(&self) {
+        self.metrics();
+    }
+
     fn metrics(&self) -> &metrics::Metrics {
         self.metrics.get_or_init(|| match self.judges {
             metrics::Judges::Verdicts => metrics::metrics_of(self.decisions()),
