@@ -670,35 +670,10 @@ fn check_roster(master: &Master, entry: &Entry) -> std::result::Result<(), Strin
             gone.id, gone.name
         ));
     }
-    let mut ids = std::collections::HashSet::new();
-    let mut names = std::collections::HashSet::new();
-    if let Some(a) = roster.annotators.iter().find(|a| {
-        a.id.is_researcher() || a.name.trim().is_empty() || !ids.insert(a.id) || !names.insert(a.name.as_str())
-    }) {
-        return Err(format!("annotator {} ('{}') is reserved, repeated or unnamed", a.id, a.name));
+    match validate::roster(master, &roster.annotators, &roster.task_sets).into_iter().next() {
+        Some(problem) => Err(problem.message),
+        None => Ok(()),
     }
-    let mut ids = std::collections::HashSet::new();
-    for ts in &roster.task_sets {
-        let problem = if !ids.insert(ts.id) {
-            Some(format!("task set id {} is used twice", ts.id))
-        } else if let Some(c) = ts.corpora.iter().find(|&&c| master.corpus(c).is_none()) {
-            Some(format!("corpus {c} does not exist"))
-        } else if let Some(c) = ts.categories.iter().find(|c| master.category(c).is_none()) {
-            Some(format!("unknown category '{c}'"))
-        } else if let Some(c) = ts.tasks.iter().flat_map(|t| &t.candidates).find(|&&c| master.candidate(c).is_none()) {
-            Some(format!("candidate {c} does not exist"))
-        } else {
-            ts.tasks
-                .iter()
-                .filter_map(|t| t.annotator)
-                .find(|&a| !known(a))
-                .map(|a| format!("annotator {a} does not exist"))
-        };
-        if let Some(problem) = problem {
-            return Err(format!("task set '{}': {problem}", ts.name));
-        }
-    }
-    Ok(())
 }
 
 /// The lock path for a master or batch file.
@@ -1179,6 +1154,16 @@ mod tests {
         wrong.task_sets[0].tasks[0].candidates.push(CandidateId(99));
         let e = store.commit_roster(wrong).unwrap_err().to_string();
         assert!(e.contains("task set 'first': candidate 99 does not exist"), "{e}");
+        assert!(store.master().task_sets.is_empty() && store.unsaved_changes() == 0);
+        // The rules a master's own annotators and task sets are loaded by (`validate::roster`).
+        let mut twice = roster();
+        twice.annotators.push(crate::model::Annotator { id: AnnotatorId(2), name: "Zoé".into() });
+        let e = store.commit_roster(twice).unwrap_err().to_string();
+        assert!(e.contains("annotator name 'Zoé' is used twice"), "{e}");
+        let mut unknown = roster();
+        unknown.task_sets[0].tasks[0].annotator = Some(AnnotatorId(5));
+        let e = store.commit_roster(unknown).unwrap_err().to_string();
+        assert!(e.contains("task set 'first': annotator 5 does not exist"), "{e}");
         assert!(store.master().task_sets.is_empty() && store.unsaved_changes() == 0);
         // A journal edited by hand to leave out an annotator whose records the master keeps.
         store.commit_roster(roster()).unwrap();
