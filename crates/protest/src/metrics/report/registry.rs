@@ -5,6 +5,7 @@
 
 use super::table::Table;
 use super::{agreement, auto_stats, metrics, results, scores};
+use crate::annotate::status::Statuses;
 use crate::metrics::verdict::Decisions;
 use crate::model::Master;
 use std::fmt;
@@ -24,7 +25,10 @@ pub const TABLES: &[TableKind] = &[
     TableKind {
         name: "results",
         help: "✓ ✗ ? per category and annotator (paper 001, Table 1)",
-        build: |s| results::results(s.master).table(s.master),
+        build: |s| match s.statuses {
+            Some(statuses) => results::results_with(s.master, statuses).table(s.master),
+            None => results::results(s.master).table(s.master),
+        },
     },
     TableKind {
         name: "agreement",
@@ -161,6 +165,8 @@ impl Section {
 pub(super) struct Sources<'a> {
     master: &'a Master,
     judges: metrics::Judges,
+    /// The statuses of the master's records, if loading derived them already.
+    statuses: Option<&'a Statuses>,
     /// Every candidate's verdicts: scores, the reference match's statistics and APT against the
     /// verdicts all ask them of every candidate.
     decisions: OnceLock<Decisions<'a>>,
@@ -170,10 +176,11 @@ pub(super) struct Sources<'a> {
 }
 
 impl<'a> Sources<'a> {
-    pub(super) fn new(master: &'a Master, judges: metrics::Judges) -> Self {
+    pub(super) fn new(master: &'a Master, statuses: Option<&'a Statuses>, judges: metrics::Judges) -> Self {
         Sources {
             master,
             judges,
+            statuses,
             decisions: OnceLock::new(),
             agreement: OnceLock::new(),
             scores: OnceLock::new(),
