@@ -2,11 +2,10 @@
 //! folded into the file, e.g. after a crash), and prints what it holds. Writes nothing.
 
 use super::Output;
-use protest::model::Master;
 use protest::store::batch_file::{self, Batch};
 use protest::store::journal::Replay;
-use protest::store::load_with_journal;
 use protest::store::summary::Summary;
+use protest::store::{load_master_with_statuses, load_with_journal};
 use serde_json::json;
 use std::path::Path;
 
@@ -23,8 +22,8 @@ pub fn run(file: &Path, format: Output) -> anyhow::Result<()> {
             Output::Json => super::print_json(&checked(file, "batch", &replay, batch.summary().json())),
         };
     }
-    let (master, replay) = load_with_journal::<Master>(file)?;
-    let summary = Summary::of(&master);
+    let (master, replay, statuses) = load_master_with_statuses(file)?;
+    let summary = Summary::with_statuses(&master, &statuses);
     super::leave_to_exit(master);
     match format {
         Output::Text => {

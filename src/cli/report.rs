@@ -1,7 +1,6 @@
 use clap::Args;
 use protest::metrics::report::{self, Format, TABLES, TableKind};
-use protest::model::Master;
-use protest::store::load_with_journal;
+use protest::store::load_master_with_statuses;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -20,10 +19,10 @@ pub struct ReportArgs {
 }
 
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
-    let master = load_with_journal::<Master>(&args.master)?.0;
+    let (master, _, statuses) = load_master_with_statuses(&args.master)?;
     let tables = match args.tables.is_empty() {
-        true => report::tables(&master, TABLES),
-        false => report::tables(&master, args.tables),
+        true => report::tables_with_statuses(&master, &statuses, TABLES),
+        false => report::tables_with_statuses(&master, &statuses, args.tables),
     };
     match args.output {
         None => {

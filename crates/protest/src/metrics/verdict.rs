@@ -99,6 +99,16 @@ impl<'a> Verdicts<'a> {
     }
 
     pub fn decide(&self, candidate: CandidateId, role: Role) -> Decision {
+        self.decide_among(candidate, role, self.master.records.of_candidate(candidate))
+    }
+
+    /// [`Verdicts::decide`] from `records`, the candidate's records in annotator order.
+    fn decide_among<'r>(
+        &self,
+        candidate: CandidateId,
+        role: Role,
+        records: impl Iterator<Item = &'r Record> + Clone,
+    ) -> Decision {
         let set = |r: &Record| Some(r.judgement(role)).filter(|j| j.is_set());
         let decided = |judgement, basis| Decision { judgement, basis };
         let adjudicated = self
@@ -106,13 +116,13 @@ impl<'a> Verdicts<'a> {
             .get(&candidate)
             .into_iter()
             .flatten()
-            .find_map(|&a| self.master.records.get(candidate, a).and_then(set));
+            .find_map(|&a| records.clone().find(|r| r.annotator == a).and_then(set));
         if let Some(j) = adjudicated {
             return decided(j, Basis::Adjudication);
         }
         // One pass over the candidate's records: reports decide every candidate of a master.
         let (mut researcher, mut yes, mut no) = (None, 0, 0);
-        for record in self.master.records.of_candidate(candidate) {
+        for record in records {
             match set(record) {
                 None => {}
                 Some(j) if record.annotator.is_researcher() => researcher = Some(j),
@@ -134,17 +144,79 @@ impl<'a> Verdicts<'a> {
             _ => decided(Judgement::Unset, Basis::Tie),
         }
     }
+
+    /// Every candidate decided, both roles, in one walk through the records (which come in
+    /// candidate order) rather than a look-up per candidate and role.
+    pub fn decide_all(&self) -> Decisions<'a> {
+        let master = self.master;
+        let unjudged = Decision { judgement: Judgement::Unset, basis: Basis::Unjudged };
+        // A candidate without records is unjudged: no rule has a judgement to go on.
+        let mut decided = vec![[unjudged; 2]; master.candidates.len()];
+        let records: Vec<&Record> = master.records.iter().collect();
+        for group in records.chunk_by(|a, b| a.candidate == b.candidate) {
+            let candidate = group[0].candidate;
+            // Records of no candidate (refused on loading) decide nothing that anyone asks.
+            let Some(i) = master.candidate_position(candidate) else { continue };
+            decided[i] = Role::ALL.map(|role| self.decide_among(candidate, role, group.iter().copied()));
+        }
+        Decisions { master, decided }
+    }
+}
+
+/// What [`Verdicts::decide`] says of every candidate of a master, for both roles, decided once:
+/// the reports ask it of every candidate in several tables (scores, the reference match's
+/// statistics, APT against the verdicts).
+#[derive(Debug, Clone)]
+pub struct Decisions<'a> {
+    master: &'a Master,
+    /// By candidate position in `master.candidates`; by role in the order of [`Role::ALL`].
+    decided: Vec<[Decision; 2]>,
+}
+
+impl<'a> Decisions<'a> {
+    pub fn new(master: &'a Master) -> Self {
+        Verdicts::new(master).decide_all()
+    }
+
+    pub fn master(&self) -> &'a Master {
+        self.master
+    }
+
+    /// The decision for the candidate at `position` in `master.candidates`.
+    pub fn at(&self, position: usize, role: Role) -> Decision {
+        self.decided[position][role as usize]
+    }
+
+    /// [`Verdicts::decide`]; a candidate the master does not have is unjudged.
+    pub fn decide(&self, candidate: CandidateId, role: Role) -> Decision {
+        match self.master.candidate_position(candidate) {
+            Some(i) => self.at(i, role),
+            None => Decision { judgement: Judgement::Unset, basis: Basis::Unjudged },
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Annotator, Task, TaskSet};
+    use crate::model::{Annotator, Candidate, CorpusId, ExampleNo, Task, TaskSet};
     use chrono::{TimeZone, Utc};
 
     fn master() -> Master {
         let mut m = Master::new("m".into(), Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap());
         m.annotators = (1..=4).map(|i| Annotator { id: AnnotatorId(i), name: format!("a{i}") }).collect();
+        // Candidates 3, 2, 1 (not in id order), for the decisions taken all at once.
+        m.candidates = (1..=3)
+            .rev()
+            .map(|i| Candidate {
+                id: CandidateId(i),
+                example: ExampleNo(1),
+                corpus: CorpusId(1),
+                pronoun: vec![],
+                antecedents: vec![],
+            })
+            .collect();
+        m.reindex();
         m
     }
 
@@ -154,8 +226,16 @@ mod tests {
         m.records.put(r);
     }
 
+    /// The pronoun verdict, after checking that every candidate's verdicts (both roles) decided
+    /// all at once are those decided one by one.
     fn decide(m: &Master, candidate: u32) -> Decision {
-        Verdicts::new(m).decide(CandidateId(candidate), Role::Pronoun)
+        let (verdicts, decisions) = (Verdicts::new(m), Decisions::new(m));
+        for c in &m.candidates {
+            for role in Role::ALL {
+                assert_eq!(decisions.decide(c.id, role), verdicts.decide(c.id, role), "candidate {}, {role}", c.id);
+            }
+        }
+        verdicts.decide(CandidateId(candidate), Role::Pronoun)
     }
 
     fn adjudication(candidates: &[u32], annotator: u32) -> TaskSet {

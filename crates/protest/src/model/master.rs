@@ -77,7 +77,7 @@ impl Records {
     }
 
     /// All annotators' records of one candidate, by annotator id.
-    pub fn of_candidate(&self, candidate: CandidateId) -> impl Iterator<Item = &Record> {
+    pub fn of_candidate(&self, candidate: CandidateId) -> impl Iterator<Item = &Record> + Clone {
         // An open-ended range descends the tree once; a closed one finds both ends (reports ask
         // this of every candidate).
         self.0.range((candidate, AnnotatorId(0))..).map_while(move |(&(c, _), r)| (c == candidate).then_some(r))
@@ -278,6 +278,11 @@ impl Master {
 
     pub fn candidate(&self, id: CandidateId) -> Option<&Candidate> {
         self.index.candidates.get(&id).map(|&i| &self.candidates[i])
+    }
+
+    /// Where the candidate is in `candidates`.
+    pub fn candidate_position(&self, id: CandidateId) -> Option<usize> {
+        self.index.candidates.get(&id).copied()
     }
 
     /// Every translation of one example, in the order of the candidate list.

@@ -1,6 +1,7 @@
 //! Reading and writing master files (format `protest-master`, version 1; see
 //! docs/master-format.md).
 
+use crate::annotate::status::{self, Statuses};
 use crate::error::{Error, Place, Result};
 use crate::model::{Corpus, MASTER_FORMAT, MASTER_VERSION, Master, Record, Records};
 use crate::progress;
@@ -17,18 +18,24 @@ use std::path::Path;
 /// Reads, parses and validates a master. Never panics on bad input; every error names the file,
 /// the place and the problem.
 pub fn load(path: &Path) -> Result<Master> {
+    load_with_statuses(path).map(|(master, _)| master)
+}
+
+/// [`load`], with the status of every record as loading derived it (to re-derive the stored
+/// ones), for whoever counts them next.
+pub fn load_with_statuses(path: &Path) -> Result<(Master, Statuses)> {
     progress::stage(&format!("Reading {}", file_name(path)), None);
     match Mapped::open(path) {
         Some(mapped) => parse_and_check(path, &mapped, &|part| mapped.release(part)),
         // Not a plain file that can be mapped (or mapping failed): read it, and let reading say
         // what is wrong if anything is.
-        None => from_bytes(path, &std::fs::read(path).map_err(|e| Error::io(path, e))?),
+        None => parse_and_check(path, &std::fs::read(path).map_err(|e| Error::io(path, e))?, &|_| {}),
     }
 }
 
 /// Parses and validates master bytes; `path` is only used in messages.
 pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Master> {
-    parse_and_check(path, bytes, &|_| {})
+    parse_and_check(path, bytes, &|_| {}).map(|(master, _)| master)
 }
 
 /// The file mapped into memory rather than read: no copy of its 266 MB (at 100× PROTEST) into
@@ -75,7 +82,7 @@ impl std::ops::Deref for Mapped {
 }
 
 /// Parses and validates; `release` is told of each part of `bytes` the model no longer needs.
-fn parse_and_check(path: &Path, bytes: &[u8], release: &Release<'_>) -> Result<Master> {
+fn parse_and_check(path: &Path, bytes: &[u8], release: &Release<'_>) -> Result<(Master, Statuses)> {
     progress::stage(&format!("Parsing {}", file_name(path)), None);
     let mut master = match parse_in_parallel(bytes, release) {
         Some(master) => master,
@@ -86,8 +93,8 @@ fn parse_and_check(path: &Path, bytes: &[u8], release: &Release<'_>) -> Result<M
     master.reindex();
     check(path, &master)?;
     // Derived state is derived: a stored `clear` that breaks a rule is not trusted.
-    crate::annotate::status::rederive_all(&mut master);
-    Ok(master)
+    let (statuses, _) = status::rederive_all(&mut master);
+    Ok((master, statuses))
 }
 
 /// Told of each part of the text that has been parsed and is not needed any more.

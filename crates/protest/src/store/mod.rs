@@ -32,6 +32,7 @@ pub mod master_file;
 pub mod summary;
 pub mod validate;
 
+use crate::annotate::status::Statuses;
 use crate::error::{Error, Result};
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
 use disk::{Disk, Identity};
@@ -599,10 +600,25 @@ fn writable(path: &Path) -> std::result::Result<(), String> {
 /// lock or changing anything on disk.
 pub fn load_with_journal<D: Document>(path: &Path) -> Result<(D, Replay)> {
     let mut doc = D::load(path)?;
+    let replay = replay_journal(&mut doc, path)?;
+    Ok((doc, replay))
+}
+
+/// [`load_with_journal`] of a master, with the status of every record, as `protest check` counts
+/// them: those loading derived, unless the journal changed the records (then derived again).
+pub fn load_master_with_statuses(path: &Path) -> Result<(Master, Replay, Statuses)> {
+    let (mut master, statuses) = master_file::load_with_statuses(path)?;
+    let replay = replay_journal(&mut master, path)?;
+    let statuses = if replay.entries.is_empty() { statuses } else { Statuses::of(&master) };
+    Ok((master, replay, statuses))
+}
+
+/// Reads the journal of the file `doc` was loaded from and applies its changes.
+fn replay_journal<D: Document>(doc: &mut D, path: &Path) -> Result<Replay> {
     let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
     let replay = Journal::read(path, &id, revision)?;
     replay_into(doc.master_mut(), &replay, path)?;
-    Ok((doc, replay))
+    Ok(replay)
 }
 
 /// Applies the changes of the journal of `file` to its master, checking each.
@@ -654,35 +670,10 @@ fn check_roster(master: &Master, entry: &Entry) -> std::result::Result<(), Strin
             gone.id, gone.name
         ));
     }
-    let mut ids = std::collections::HashSet::new();
-    let mut names = std::collections::HashSet::new();
-    if let Some(a) = roster.annotators.iter().find(|a| {
-        a.id.is_researcher() || a.name.trim().is_empty() || !ids.insert(a.id) || !names.insert(a.name.as_str())
-    }) {
-        return Err(format!("annotator {} ('{}') is reserved, repeated or unnamed", a.id, a.name));
+    match validate::roster(master, &roster.annotators, &roster.task_sets).into_iter().next() {
+        Some(problem) => Err(problem.message),
+        None => Ok(()),
     }
-    let mut ids = std::collections::HashSet::new();
-    for ts in &roster.task_sets {
-        let problem = if !ids.insert(ts.id) {
-            Some(format!("task set id {} is used twice", ts.id))
-        } else if let Some(c) = ts.corpora.iter().find(|&&c| master.corpus(c).is_none()) {
-            Some(format!("corpus {c} does not exist"))
-        } else if let Some(c) = ts.categories.iter().find(|c| master.category(c).is_none()) {
-            Some(format!("unknown category '{c}'"))
-        } else if let Some(c) = ts.tasks.iter().flat_map(|t| &t.candidates).find(|&&c| master.candidate(c).is_none()) {
-            Some(format!("candidate {c} does not exist"))
-        } else {
-            ts.tasks
-                .iter()
-                .filter_map(|t| t.annotator)
-                .find(|&a| !known(a))
-                .map(|a| format!("annotator {a} does not exist"))
-        };
-        if let Some(problem) = problem {
-            return Err(format!("task set '{}': {problem}", ts.name));
-        }
-    }
-    Ok(())
 }
 
 /// The lock path for a master or batch file.
@@ -815,6 +806,44 @@ mod tests {
         assert_eq!(
             store.master().records.get(CandidateId(3), AnnotatorId::RESEARCHER).unwrap().pronoun,
             Judgement::Yes
+        );
+    }
+
+    #[test]
+    fn the_statuses_loading_derived_are_those_of_the_records_with_the_journal_s_changes() {
+        use crate::annotate::status::{Status, Statuses};
+        use crate::model::ConflictStatus;
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let mut m = crate::testing::tiny();
+        // Anna's pronoun yes without a token: breaks rule 4 whatever the file says ("clear").
+        crate::testing::judge(&mut m, 4, 1, Judgement::Yes, Judgement::Unset);
+        let mut broken = m.records.get(CandidateId(4), AnnotatorId(1)).unwrap().clone();
+        broken.selected = Default::default();
+        broken.conflict = ConflictStatus::Clear;
+        m.records.put(broken);
+        crate::testing::judge(&mut m, 3, 1, Judgement::No, Judgement::Unset);
+        master_file::save(&m, &path).unwrap();
+
+        let (loaded, replay, statuses) = load_master_with_statuses(&path).unwrap();
+        assert!(replay.entries.is_empty());
+        assert_eq!(loaded.records.get(CandidateId(4), AnnotatorId(1)).unwrap().conflict, ConflictStatus::Unchecked);
+        assert_eq!(statuses.as_slice(), [Status::Done, Status::Conflict]);
+        assert_eq!(statuses, Statuses::of(&loaded));
+
+        // A change in the journal (candidate 4 judged no: done) is counted as it now is.
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        let mut fixed = loaded.records.get(CandidateId(4), AnnotatorId(1)).unwrap().clone();
+        fixed.pronoun = Judgement::No;
+        store.put(fixed).unwrap();
+        drop(store); // the change stays in the journal
+        let (loaded, replay, statuses) = load_master_with_statuses(&path).unwrap();
+        assert_eq!(replay.entries.len(), 1);
+        assert_eq!(statuses.as_slice(), [Status::Done, Status::Done]);
+        assert_eq!(statuses, Statuses::of(&loaded));
+        assert_eq!(
+            crate::store::summary::Summary::with_statuses(&loaded, &statuses),
+            crate::store::summary::Summary::of(&loaded)
         );
     }
 
@@ -1125,6 +1154,16 @@ mod tests {
         wrong.task_sets[0].tasks[0].candidates.push(CandidateId(99));
         let e = store.commit_roster(wrong).unwrap_err().to_string();
         assert!(e.contains("task set 'first': candidate 99 does not exist"), "{e}");
+        assert!(store.master().task_sets.is_empty() && store.unsaved_changes() == 0);
+        // The rules a master's own annotators and task sets are loaded by (`validate::roster`).
+        let mut twice = roster();
+        twice.annotators.push(crate::model::Annotator { id: AnnotatorId(2), name: "Zoé".into() });
+        let e = store.commit_roster(twice).unwrap_err().to_string();
+        assert!(e.contains("annotator name 'Zoé' is used twice"), "{e}");
+        let mut unknown = roster();
+        unknown.task_sets[0].tasks[0].annotator = Some(AnnotatorId(5));
+        let e = store.commit_roster(unknown).unwrap_err().to_string();
+        assert!(e.contains("task set 'first': annotator 5 does not exist"), "{e}");
         assert!(store.master().task_sets.is_empty() && store.unsaved_changes() == 0);
         // A journal edited by hand to leave out an annotator whose records the master keeps.
         store.commit_roster(roster()).unwrap();

@@ -5,7 +5,9 @@
 //! carries the JSON path of the offending value so the message can point into the file.
 
 use crate::model::tokens;
-use crate::model::{Corpus, CorpusRole, Master, Outcome, Record, Role, TokenRef, tags};
+use crate::model::{
+    Annotator, AnnotatorId, Corpus, CorpusRole, Master, Outcome, Record, Role, TaskSet, TokenRef, tags,
+};
 use rayon::prelude::*;
 // rustc's fast hash: the sets hold the master's own ids, 200,000 candidates' at 100×.
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -327,9 +329,22 @@ fn candidates(m: &Master, counts: &TokenCounts, p: &mut Problems) {
 }
 
 fn annotators(m: &Master, p: &mut Problems) {
+    annotators_of(&m.annotators, p);
+}
+
+/// The rules of a master's annotators and task sets, for `annotators` and `task_sets` that are
+/// to replace the master's (a roster from a command or a journal): every problem found, in order.
+pub fn roster(m: &Master, annotators: &[Annotator], task_sets: &[TaskSet]) -> Vec<Problem> {
+    let mut p = Problems(Vec::new());
+    annotators_of(annotators, &mut p);
+    task_sets_of(m, task_sets, |a| annotators.iter().any(|x| x.id == a), &mut p);
+    p.0
+}
+
+fn annotators_of(annotators: &[Annotator], p: &mut Problems) {
     let mut ids = HashSet::default();
     let mut names = HashSet::default();
-    for (i, a) in m.annotators.iter().enumerate() {
+    for (i, a) in annotators.iter().enumerate() {
         let at = format!("annotators[{i}]");
         if a.id.is_researcher() {
             p.add(format!("{at}.id"), "annotator id 0 is reserved for the researcher");
@@ -387,8 +402,13 @@ fn record_problem(m: &Master, r: &Record) -> Option<(&'static str, String)> {
 }
 
 fn task_sets(m: &Master, p: &mut Problems) {
+    task_sets_of(m, &m.task_sets, |a| m.annotator(a).is_some(), p);
+}
+
+/// `task_sets` against `m`, with `annotator` saying which annotators exist.
+fn task_sets_of(m: &Master, task_sets: &[TaskSet], annotator: impl Fn(AnnotatorId) -> bool, p: &mut Problems) {
     let mut ids = HashSet::default();
-    for (i, ts) in m.task_sets.iter().enumerate() {
+    for (i, ts) in task_sets.iter().enumerate() {
         let at = format!("task_sets[{i}]");
         if !ids.insert(ts.id) {
             p.add(format!("{at}.id"), format!("task set id {} is used twice", ts.id));
@@ -403,7 +423,7 @@ fn task_sets(m: &Master, p: &mut Problems) {
             if let Some(c) = task.candidates.iter().find(|&&c| m.candidate(c).is_none()) {
                 p.add(format!("{at}.tasks[{ti}]"), format!("task set '{}': candidate {c} does not exist", ts.name));
             }
-            if let Some(a) = task.annotator.filter(|&a| !a.is_researcher() && m.annotator(a).is_none()) {
+            if let Some(a) = task.annotator.filter(|&a| !a.is_researcher() && !annotator(a)) {
                 p.add(format!("{at}.tasks[{ti}]"), format!("task set '{}': annotator {a} does not exist", ts.name));
             }
         }

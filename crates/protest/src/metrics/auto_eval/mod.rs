@@ -85,10 +85,15 @@ impl Precision {
 /// What humans decided on a candidate for every role the match compares: `Some(false)` if ✗ on
 /// any, `Some(true)` if ✓ on all, `None` while one is undecided.
 pub fn human_verdict(verdicts: &Verdicts, candidate: &Candidate) -> Option<bool> {
-    let master = verdicts.master();
+    human_verdict_by(verdicts.master(), candidate, |role| verdicts.decide(candidate.id, role).judgement)
+}
+
+/// [`human_verdict`] with the candidate's verdict for a role given by `decide` (decided already:
+/// [`crate::metrics::verdict::Decisions`]).
+pub fn human_verdict_by(master: &Master, candidate: &Candidate, decide: impl Fn(Role) -> Judgement) -> Option<bool> {
     let anaphoric = master.example_of(candidate).is_some_and(|(_, category)| category.anaphoric);
     let roles: &[Role] = if anaphoric { &Role::ALL } else { &[Role::Pronoun] };
-    let judgements: Vec<Judgement> = roles.iter().map(|&r| verdicts.decide(candidate.id, r).judgement).collect();
+    let judgements: Vec<Judgement> = roles.iter().map(|&r| decide(r)).collect();
     if judgements.contains(&Judgement::No) {
         Some(false)
     } else if judgements.iter().all(|&j| j == Judgement::Yes) {

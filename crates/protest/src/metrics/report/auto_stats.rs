@@ -2,7 +2,7 @@
 
 use super::table::{Cell, Column, Row, Table};
 use crate::metrics::auto_eval;
-use crate::metrics::verdict::Verdicts;
+use crate::metrics::verdict::Decisions;
 use crate::model::{CorpusId, CorpusRole, Master, Outcome, Role};
 
 /// One MT system's candidates by outcome of the latest round.
@@ -73,8 +73,8 @@ impl MatchCounts {
 }
 
 /// Per MT system, in master order.
-pub fn system_matches(master: &Master) -> Vec<SystemMatches> {
-    let verdicts = Verdicts::new(master);
+pub fn system_matches(decisions: &Decisions) -> Vec<SystemMatches> {
+    let master = decisions.master();
     let is_reference =
         |c| master.candidate(c).and_then(|c| master.corpus(c.corpus)).is_some_and(|k| k.role == CorpusRole::Reference);
     master
@@ -83,9 +83,9 @@ pub fn system_matches(master: &Master) -> Vec<SystemMatches> {
         .filter(|c| c.role == CorpusRole::System)
         .map(|corpus| {
             let mut s = MatchCounts::default();
-            for candidate in master.candidates.iter().filter(|c| c.corpus == corpus.id) {
+            for (i, candidate) in master.candidates.iter().enumerate().filter(|(_, c)| c.corpus == corpus.id) {
                 s.candidates += 1;
-                let verdict = verdicts.decide(candidate.id, Role::Pronoun).judgement;
+                let verdict = decisions.at(i, Role::Pronoun).judgement;
                 let entry = master.auto_eval.entry(candidate.id);
                 match entry.map(|e| (e.outcome, e.reference)) {
                     Some((Outcome::Match, Some(r))) if is_reference(r) => s.reference_matches += 1,
@@ -96,9 +96,10 @@ pub fn system_matches(master: &Master) -> Vec<SystemMatches> {
                     None => s.not_run += 1,
                 }
                 let matched = master.auto_eval.matched(candidate.id);
+                let decided = |role| decisions.at(i, role).judgement;
                 s.open += u64::from(!matched && !verdict.is_set());
                 s.matches_judged_incorrect +=
-                    u64::from(matched && auto_eval::human_verdict(&verdicts, candidate) == Some(false));
+                    u64::from(matched && auto_eval::human_verdict_by(master, candidate, decided) == Some(false));
             }
             SystemMatches { corpus: corpus.id, name: corpus.name.clone(), counts: s }
         })
@@ -106,8 +107,9 @@ pub fn system_matches(master: &Master) -> Vec<SystemMatches> {
 }
 
 /// The automatic-match statistics table, with a total over the systems.
-pub fn table(master: &Master) -> Table {
-    let systems = system_matches(master);
+pub fn table(decisions: &Decisions) -> Table {
+    let master = decisions.master();
+    let systems = system_matches(decisions);
     let columns = vec![
         Column::new(["Candidates"]),
         Column::new(["Match", "reference"]),
@@ -203,19 +205,19 @@ mod tests {
     #[test]
     fn per_system_outcomes() {
         let mut m = tiny();
-        let before = system_matches(&m)[0].counts;
+        let before = system_matches(&Decisions::new(&m))[0].counts;
         assert_eq!((before.candidates, before.not_run, before.open), (3, 3, 3));
         m.auto_eval = crate::metrics::auto_eval::run(&m, m.created);
         judge(&mut m, 6, 1, No, Unset);
-        let system = &system_matches(&m)[0];
+        let system = &system_matches(&Decisions::new(&m))[0];
         assert_eq!(system.name, "mt");
         let s = system.counts;
         assert_eq!((s.candidates, s.reference_matches, s.judged_matches, s.mismatches), (3, 1, 0, 2));
         assert_eq!((s.to_humans(), s.open, s.not_run, s.matches_judged_incorrect), (2, 1, 0, 0));
         judge(&mut m, 4, 2, No, Unset);
         judge(&mut m, 1, 2, Yes, Yes);
-        assert_eq!(system_matches(&m)[0].counts.matches_judged_incorrect, 1);
-        let t = table(&m);
+        assert_eq!(system_matches(&Decisions::new(&m))[0].counts.matches_judged_incorrect, 1);
+        let t = table(&Decisions::new(&m));
         assert_eq!(t.rows.len(), 2);
         assert_eq!(t.rows[1].cells[0], Cell::Count(3));
         let rounds = rounds_table(&m);

@@ -14,8 +14,8 @@ use crate::metrics::apt::case::Tally;
 use crate::metrics::apt::human::{self, Agreement, AgreementRow, SystemScores};
 use crate::metrics::apt::{Case, MasterApt, Preset, Weighting, evaluate_master};
 use crate::metrics::correlate::Correlation;
-use crate::metrics::verdict::Verdicts;
-use crate::model::{AnnotatorId, CandidateId, Category, Master, Role};
+use crate::metrics::verdict::Decisions;
+use crate::model::{AnnotatorId, CandidateId, Category, Judgement, Master, Role};
 
 /// Whose judgement of a candidate's pronoun is set against APT.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,12 +47,20 @@ pub struct Metrics {
 }
 
 pub fn metrics(master: &Master, judges: Judges) -> Metrics {
+    match judges {
+        Judges::Verdicts => metrics_of(&Decisions::new(master)),
+        Judges::Annotator(a) => judged(master, judges, |c| master.records.get(c, a).map(|r| r.pronoun)),
+    }
+}
+
+/// [`metrics`] against the pronoun verdicts, decided already.
+pub fn metrics_of(decisions: &Decisions) -> Metrics {
+    judged(decisions.master(), Judges::Verdicts, |c| Some(decisions.decide(c, Role::Pronoun).judgement))
+}
+
+/// APT of `master` against `judges`, whose judgement of a candidate's pronoun `verdict` gives.
+fn judged(master: &Master, judges: Judges, verdict: impl Fn(CandidateId) -> Option<Judgement> + Copy) -> Metrics {
     let apt = evaluate_master(master, &Preset::for_language(&master.languages.target));
-    let verdicts = Verdicts::new(master);
-    let verdict = |c: CandidateId| match judges {
-        Judges::Verdicts => Some(verdicts.decide(c, Role::Pronoun).judgement),
-        Judges::Annotator(a) => master.records.get(c, a).map(|r| r.pronoun),
-    };
     let judged_by = match judges {
         Judges::Verdicts => "the pronoun verdict".to_owned(),
         Judges::Annotator(a) if a.is_researcher() => "the researcher's own pronoun judgement".to_owned(),

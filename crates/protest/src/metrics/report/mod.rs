@@ -20,6 +20,7 @@ pub use registry::{Section, TABLES, TableKind};
 pub use render::Format;
 pub use table::{Cell, Column, Row, RowKind, Table};
 
+use crate::annotate::status::Statuses;
 use crate::model::{AnnotatorId, CandidateId, CorpusRole, Master, Record};
 use crate::store::atomic;
 use crate::{Error, Result};
@@ -37,23 +38,54 @@ pub fn tables_judged_by<'k>(
     kinds: impl IntoIterator<Item = &'k TableKind>,
     judges: metrics::Judges,
 ) -> Vec<Table> {
+    build_tables(master, None, kinds, judges)
+}
+
+/// [`tables`] with the statuses of the master's records at hand (as loading derived them:
+/// [`crate::store::load_master_with_statuses`]), not derived again for the results table.
+pub fn tables_with_statuses<'k>(
+    master: &Master,
+    statuses: &Statuses,
+    kinds: impl IntoIterator<Item = &'k TableKind>,
+) -> Vec<Table> {
+    build_tables(master, Some(statuses), kinds, metrics::Judges::Verdicts)
+}
+
+fn build_tables<'k>(
+    master: &Master,
+    statuses: Option<&Statuses>,
+    kinds: impl IntoIterator<Item = &'k TableKind>,
+    judges: metrics::Judges,
+) -> Vec<Table> {
     use rayon::prelude::*;
     let kinds: Vec<&TableKind> = kinds.into_iter().collect();
     crate::progress::stage("Computing the tables", Some(kinds.len() as u64));
-    // The tables are independent but for what several share (computed once by whichever table
-    // needs it first): on two cores, results, agreement and scores on one while the APT tables
-    // are computed on the other. Collected in the order asked for.
     let progress = crate::progress::current();
-    let sources = Sources::new(master, judges);
-    kinds
-        .into_par_iter()
-        .map(|kind| {
-            let table = sources.build(kind);
-            if let Some(p) = &progress {
-                p.advance(1);
+    let sources = Sources::new(master, statuses, judges);
+    let build = |kind: &TableKind| {
+        let table = sources.build(kind);
+        if let Some(p) = &progress {
+            p.advance(1);
+        }
+        table
+    };
+    // APT over the master, which the metrics tables share, is the largest part: it is computed on
+    // one side while the other tables are built on the other (what several share computed once,
+    // by whichever needs it first), so that no thread sits waiting for APT that another is
+    // computing: the side done first helps with APT's candidates instead.
+    let uses_apt = |kind: &&TableKind| kind.section() == Some(Section::Metrics);
+    let (_, mut others) = rayon::join(
+        || {
+            if kinds.iter().any(uses_apt) {
+                sources.prepare_metrics();
             }
-            table
-        })
+        },
+        || kinds.par_iter().filter(|k| !uses_apt(k)).map(|&kind| build(kind)).collect::<Vec<Table>>().into_iter(),
+    );
+    // Collected in the order asked for.
+    kinds
+        .iter()
+        .map(|kind| if uses_apt(kind) { build(kind) } else { others.next().expect("one table per kind") })
         .collect()
 }
 
@@ -117,6 +149,24 @@ mod tests {
         std::fs::write(&blocked, "").unwrap();
         let err = write_tables(&blocked, &tables, Format::Csv).unwrap_err();
         assert_eq!(err.path(), blocked, "{err}");
+    }
+
+    #[test]
+    fn the_tables_from_the_statuses_loading_derived_are_the_tables() {
+        use crate::model::{ConflictStatus, Judgement};
+        let mut m = crate::testing::tiny();
+        crate::testing::judge(&mut m, 3, 1, Judgement::No, Judgement::Unset);
+        crate::testing::judge(&mut m, 4, 2, Judgement::Yes, Judgement::Unset);
+        // Pronoun yes without a token, stored "clear": counted with conflicts all the same.
+        let mut broken = m.records.get(CandidateId(4), AnnotatorId(2)).unwrap().clone();
+        broken.selected = Default::default();
+        broken.conflict = ConflictStatus::Clear;
+        m.records.put(broken);
+        let (statuses, _) = crate::annotate::status::rederive_all(&mut m);
+        let results = results::results(&m);
+        assert_eq!(results.with_conflicts, 1);
+        assert_eq!(results::results_with(&m, &statuses), results);
+        assert_eq!(tables_with_statuses(&m, &statuses, TABLES), tables(&m, TABLES));
     }
 
     #[test]

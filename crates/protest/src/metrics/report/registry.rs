@@ -5,6 +5,8 @@
 
 use super::table::Table;
 use super::{agreement, auto_stats, metrics, results, scores};
+use crate::annotate::status::Statuses;
+use crate::metrics::verdict::Decisions;
 use crate::model::Master;
 use std::fmt;
 use std::sync::OnceLock;
@@ -23,7 +25,10 @@ pub const TABLES: &[TableKind] = &[
     TableKind {
         name: "results",
         help: "✓ ✗ ? per category and annotator (paper 001, Table 1)",
-        build: |s| results::results(s.master).table(s.master),
+        build: |s| match s.statuses {
+            Some(statuses) => results::results_with(s.master, statuses).table(s.master),
+            None => results::results(s.master).table(s.master),
+        },
     },
     TableKind {
         name: "agreement",
@@ -48,7 +53,7 @@ pub const TABLES: &[TableKind] = &[
     TableKind {
         name: "auto-eval",
         help: "what the reference match settled, per system",
-        build: |s| auto_stats::table(s.master),
+        build: |s| auto_stats::table(s.decisions()),
     },
     TableKind {
         name: "rounds",
@@ -160,14 +165,27 @@ impl Section {
 pub(super) struct Sources<'a> {
     master: &'a Master,
     judges: metrics::Judges,
+    /// The statuses of the master's records, if loading derived them already.
+    statuses: Option<&'a Statuses>,
+    /// Every candidate's verdicts: scores, the reference match's statistics and APT against the
+    /// verdicts all ask them of every candidate.
+    decisions: OnceLock<Decisions<'a>>,
     agreement: OnceLock<agreement::Agreement>,
     scores: OnceLock<scores::Scores>,
     metrics: OnceLock<metrics::Metrics>,
 }
 
 impl<'a> Sources<'a> {
-    pub(super) fn new(master: &'a Master, judges: metrics::Judges) -> Self {
-        Sources { master, judges, agreement: OnceLock::new(), scores: OnceLock::new(), metrics: OnceLock::new() }
+    pub(super) fn new(master: &'a Master, statuses: Option<&'a Statuses>, judges: metrics::Judges) -> Self {
+        Sources {
+            master,
+            judges,
+            statuses,
+            decisions: OnceLock::new(),
+            agreement: OnceLock::new(),
+            scores: OnceLock::new(),
+            metrics: OnceLock::new(),
+        }
     }
 
     pub(super) fn build(&self, kind: &TableKind) -> Table {
@@ -178,12 +196,24 @@ impl<'a> Sources<'a> {
         self.agreement.get_or_init(|| agreement::agreement(self.master))
     }
 
+    fn decisions(&self) -> &Decisions<'a> {
+        self.decisions.get_or_init(|| Decisions::new(self.master))
+    }
+
     fn scores(&self) -> &scores::Scores {
-        self.scores.get_or_init(|| scores::scores(self.master))
+        self.scores.get_or_init(|| scores::scores_of(self.decisions()))
+    }
+
+    /// Computes APT over the master and its comparison with the judges, for the metrics tables.
+    pub(super) fn prepare_metrics(&self) {
+        self.metrics();
     }
 
     fn metrics(&self) -> &metrics::Metrics {
-        self.metrics.get_or_init(|| metrics::metrics(self.master, self.judges))
+        self.metrics.get_or_init(|| match self.judges {
+            metrics::Judges::Verdicts => metrics::metrics_of(self.decisions()),
+            judges => metrics::metrics(self.master, judges),
+        })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::layout::{self, Line};
 use super::table::{Cell, Column, Row, Table};
-use crate::annotate::status::{self, Status};
+use crate::annotate::status::{Status, Statuses};
 use crate::model::{AnnotatorId, Judgement, Master, Role};
 
 /// ✓ ✗ ? counts.
@@ -74,6 +74,12 @@ pub struct Results {
 }
 
 pub fn results(master: &Master) -> Results {
+    results_with(master, &Statuses::of(master))
+}
+
+/// [`results`] with the statuses of the master's records at hand (as loading derived them).
+pub fn results_with(master: &Master, statuses: &Statuses) -> Results {
+    assert_eq!(master.records.len(), statuses.as_slice().len(), "the statuses of another master's records");
     let annotators = super::annotators(master, master.records.iter());
     let position = |a: AnnotatorId| annotators.iter().position(|&x| x == a);
     let mut categories: Vec<CategoryResults> = master
@@ -90,14 +96,14 @@ pub fn results(master: &Master) -> Results {
     let mut category = None;
     let mut counted = None;
     let mut with_conflicts = 0;
-    for record in master.records.iter() {
+    for (record, &status) in master.records.iter().zip(statuses.as_slice()) {
         if category.is_none_or(|(c, _)| c != record.candidate) {
             category = Some((record.candidate, super::category_index(master, record.candidate)));
         }
         let (Some((_, Some(ci))), Some(ai)) = (category, position(record.annotator)) else {
             continue;
         };
-        with_conflicts += u64::from(status::status(master, Some(record)) == Status::Conflict);
+        with_conflicts += u64::from(status == Status::Conflict);
         let results = &mut categories[ci];
         if counted != Some(record.candidate) {
             counted = Some(record.candidate);

@@ -7,7 +7,7 @@
 
 use super::layout;
 use super::table::{Cell, Column, Row, Table};
-use crate::metrics::verdict::{Basis, Verdicts};
+use crate::metrics::verdict::{Basis, Decisions};
 use crate::model::{CorpusId, CorpusRole, Judgement, Master, Role};
 use std::collections::BTreeMap;
 
@@ -79,7 +79,12 @@ pub struct Scores {
 }
 
 pub fn scores(master: &Master) -> Scores {
-    let verdicts = Verdicts::new(master);
+    scores_of(&Decisions::new(master))
+}
+
+/// [`scores`] from the candidates' verdicts decided already.
+pub fn scores_of(decisions: &Decisions) -> Scores {
+    let master = decisions.master();
     let mut scores =
         Scores { systems: Vec::new(), bases: BTreeMap::new(), matched_and_judged: 0, matched_but_incorrect: 0 };
     scores.systems = master
@@ -93,10 +98,10 @@ pub fn scores(master: &Master) -> Scores {
         })
         .collect();
     // One pass over the candidates, each to its translation's scores.
-    for candidate in master.candidates.iter() {
+    for (i, candidate) in master.candidates.iter().enumerate() {
         let Some(system) = scores.systems.iter_mut().find(|s| s.corpus == candidate.corpus) else { continue };
-        let Some(ci) = super::category_index(master, candidate.id) else { continue };
-        let decision = verdicts.decide(candidate.id, Role::Pronoun);
+        let Some(ci) = master.category_position(candidate) else { continue };
+        let decision = decisions.at(i, Role::Pronoun);
         let matched = master.auto_eval.matched(candidate.id);
         *scores.bases.entry(decision.basis).or_default() += 1;
         if matched && decision.is_decided() {
