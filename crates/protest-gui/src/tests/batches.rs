@@ -220,14 +220,21 @@ fn the_plan_dialog_previews_the_counts_and_stores_the_task_set() {
     assert_eq!((stored.seed, stored.iaa_size, &stored.tasks), (42, 30, &expected.task_set.tasks));
 }
 
-#[test]
-fn the_export_dialog_writes_a_batch_per_part_and_asks_before_replacing() {
-    let f = tiny();
-    plan_task_set(&f.path, 2, 0);
-    let mut h = harness(&f.path, None);
+/// The app on `path` with a task set of two parts planned and the export dialog open, the parts
+/// given to Anna and Ben.
+fn export_dialog_for_anna_and_ben(path: &Path) -> Harness<'static, App> {
+    plan_task_set(path, 2, 0);
+    let mut h = harness(path, None);
     open_menu(&mut h, "Batches", "Export batches…");
     type_into(&mut h, "Part 1", "Anna");
     type_into(&mut h, "Part 2", "Ben");
+    h
+}
+
+#[test]
+fn the_export_dialog_writes_a_batch_per_part_and_asks_before_replacing() {
+    let f = tiny();
+    let mut h = export_dialog_for_anna_and_ben(&f.path);
     click(&mut h, "Export");
     let dir = f.path.parent().unwrap();
     let files = [dir.join("tiny.batch-1-anna.json"), dir.join("tiny.batch-1-ben.json")];
@@ -253,11 +260,7 @@ fn the_export_dialog_writes_a_batch_per_part_and_asks_before_replacing() {
 #[test]
 fn an_export_runs_off_the_ui_thread_and_nothing_else_starts_meanwhile() {
     let f = tiny();
-    plan_task_set(&f.path, 2, 0);
-    let mut h = harness(&f.path, None);
-    open_menu(&mut h, "Batches", "Export batches…");
-    type_into(&mut h, "Part 1", "Anna");
-    type_into(&mut h, "Part 2", "Ben");
+    let mut h = export_dialog_for_anna_and_ben(&f.path);
     crate::work::hold(true);
     h.get_by_label("Export").click();
     h.step();

@@ -345,15 +345,20 @@ impl<D: Document> Store<D> {
             journal.append(entry)?;
             self.pending.remove(0);
         }
-        if journal.bytes() > self.fold_at {
-            // The changes are saved; a fold that fails is tried again once the journal has grown
-            // by as much again.
-            self.fold_at = journal.bytes() + self.fold_bytes;
+        self.fold_if_grown();
+        Ok(())
+    }
+
+    /// Folds the journal into the file once it has grown past the threshold. The changes are
+    /// saved already; a fold that fails is tried again once the journal has grown by as much again.
+    fn fold_if_grown(&mut self) {
+        let bytes = self.journal.as_ref().map_or(0, Journal::bytes);
+        if bytes > self.fold_at {
+            self.fold_at = bytes + self.fold_bytes;
             if self.save().is_ok() {
                 self.fold_at = self.fold_bytes;
             }
         }
-        Ok(())
     }
 
     /// Makes a change beyond single records (annotators, task sets, a merge…) on a copy of the
@@ -381,27 +386,24 @@ impl<D: Document> Store<D> {
     /// memory and disk stay as they were. When the journal cannot take it (changes not saved yet,
     /// a journal that could not be started or cut back), the file is saved in full instead, as
     /// [`Store::commit`] does.
-    pub fn commit_roster(&mut self, roster: Roster) -> Result<()> {
+    pub fn commit_roster(&mut self, mut roster: Roster) -> Result<()> {
         self.writable()?;
         let revision = self.doc.master().revision;
         let journal_ready = self.pending.is_empty()
             && self.journal.as_ref().is_some_and(|j| !j.is_damaged() && j.revision() == revision);
-        let mut entry = Entry::Roster(roster);
         if !journal_ready {
-            let Entry::Roster(roster) = &mut entry else { unreachable!("made above") };
-            swap_roster(self.doc.master_mut(), roster);
+            swap_roster(self.doc.master_mut(), &mut roster);
             let saved = self.save_as_revision(None);
             match saved {
                 // What was computed from the document before is out of date (the report…).
                 Ok(()) => self.changes += 1,
-                Err(_) => swap_roster(self.doc.master_mut(), roster),
+                Err(_) => swap_roster(self.doc.master_mut(), &mut roster),
             }
             return saved;
         }
         self.check_unchanged(false)?;
-        if let Err(m) = check_roster(self.doc.master(), &entry) {
-            return Err(Error::whole_file(&self.path, m));
-        }
+        check_roster(self.doc.master(), &roster).map_err(|m| Error::whole_file(&self.path, m))?;
+        let entry = Entry::Roster(roster);
         let journal = self.journal.as_mut().expect("checked above");
         if let Err(e) = journal.append(&entry) {
             if journal.is_damaged() {
@@ -411,17 +413,10 @@ impl<D: Document> Store<D> {
             }
             return Err(e);
         }
-        if let Entry::Roster(roster) = &mut entry {
-            swap_roster(self.doc.master_mut(), roster);
-        }
+        let Entry::Roster(mut roster) = entry else { unreachable!("made above") };
+        swap_roster(self.doc.master_mut(), &mut roster);
         self.changes += 1;
-        let journal = self.journal.as_ref().expect("appended above");
-        if journal.bytes() > self.fold_at {
-            self.fold_at = journal.bytes() + self.fold_bytes;
-            if self.save().is_ok() {
-                self.fold_at = self.fold_bytes;
-            }
-        }
+        self.fold_if_grown();
         Ok(())
     }
 
@@ -643,7 +638,7 @@ fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> 
             master.records.remove(*candidate, *annotator);
         }
         Entry::Roster(roster) => {
-            check_roster(master, entry)?;
+            check_roster(master, roster)?;
             let mut roster = roster.clone();
             swap_roster(master, &mut roster);
         }
@@ -661,8 +656,7 @@ fn swap_roster(master: &mut Master, roster: &mut Roster) {
 /// Whether a roster entry fits `master`: it keeps every annotator (records name them), and its
 /// annotators and task sets name only what the master has, each id once — what loading checks of
 /// the master's own (`validate`), for a line that may have been edited by hand.
-fn check_roster(master: &Master, entry: &Entry) -> std::result::Result<(), String> {
-    let Entry::Roster(roster) = entry else { return Ok(()) };
+fn check_roster(master: &Master, roster: &Roster) -> std::result::Result<(), String> {
     let known = |id: AnnotatorId| id.is_researcher() || roster.annotators.iter().any(|a| a.id == id);
     if let Some(gone) = master.annotators.iter().find(|a| !known(a.id)) {
         return Err(format!(
