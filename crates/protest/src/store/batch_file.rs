@@ -260,20 +260,29 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
 }
 
 /// A batch keeps few of its master's sentences but says how many the master has, and each of them
-/// takes room in memory in every corpus. So the number is checked against the file before
-/// anything is allocated: a batch file stands for at most this many sentences per byte (a one-candidate batch of a master of
-/// 70,000 sentences is a few kilobytes: a ratio of about 20).
-pub const MAX_SENTENCES_PER_BYTE: u64 = 256;
+/// takes room in memory in every corpus (an empty sentence and its token count) whatever the file
+/// holds: a number a file can only claim, not show. So before anything is made for it the number
+/// is checked against what the file is: all its corpora's sentences together may take at most
+/// [`SENTENCE_ROOM`] or four times the file's size, whichever is more. A batch of a master 100×
+/// PROTEST's size (69,356 sentences in 9 corpora) takes 20 MB, whatever its own size; padding a
+/// file with spaces buys four bytes of sentences per byte, not 256 as a ratio of sentences to
+/// bytes did.
+pub const SENTENCE_ROOM: u64 = 64 << 20;
+
+/// The memory one sentence of one corpus of a batch takes before it holds any text.
+const SENTENCE_BYTES: u64 = (std::mem::size_of::<String>() + std::mem::size_of::<u32>()) as u64;
 
 fn check_sentence_count(path: &Path, file_bytes: usize, file: &BatchFile) -> Result<()> {
     let count = u64::from(file.sentence_count);
-    let most = file_bytes as u64 * MAX_SENTENCES_PER_BYTE;
+    let corpora = file.corpora.len().max(1) as u64;
+    let room = (file_bytes as u64).saturating_mul(4).max(SENTENCE_ROOM);
+    let most = room / SENTENCE_BYTES / corpora;
     if count > most {
         return Err(Error::invalid(
             path,
             Some(Place::Json { path: "sentence_count".into(), line: None }),
             format!(
-                "{count} sentences cannot be right for a batch file of {file_bytes} bytes (at most {most}); the file is damaged"
+                "{count} sentences cannot be right for a batch file of {file_bytes} bytes with {corpora} corpora (at most {most}: each sentence takes room in every corpus, whatever the file holds); the file is damaged"
             ),
         ));
     }

@@ -399,8 +399,8 @@ fn record_problem(m: &Master, r: &Record) -> Option<(&'static str, String)> {
             ));
         }
     }
-    if let Some(tag) = r.tags.iter().find(|t| !tags::is_valid(t)) {
-        return Some(("tags", format!("tag '{tag}' is empty or contains spaces")));
+    if let Some((tag, why)) = r.tags.iter().find_map(|t| Some((t, tags::problem(t)?))) {
+        return Some(("tags", format!("tag '{}' {why}", tag.escape_debug())));
     }
     None
 }

@@ -459,7 +459,7 @@ fn a_second_plan_of_the_same_name_is_refused_or_replaces_one_not_given_out() {
     );
     let e = on_master(&path, |s| task_sets::run(s, &planning("first", true))).unwrap_err().to_string();
     assert!(e.contains("task set 1 ('first') was already given out"), "{e}");
-    let replaced = on_master(&path, |s| task_sets::run(s, &planning("draft", true))).unwrap();
+    let replaced = on_master(&path, |s| task_sets::run(s, &planning("draft", true))).unwrap().value;
     assert_eq!((replaced.replaces, replaced.plan.task_set.id), (Some(2), 2));
     let m = master_file::load(&path).unwrap();
     assert_eq!(
