@@ -498,13 +498,28 @@ impl<D: Document> Store<D> {
     /// Writes the document as it is in memory, changes not saved included, into a new file at
     /// `path`, leaving this one as it is: the way out when this file cannot be written.
     pub fn save_copy(&self, path: &Path) -> Result<()> {
+        self.save_copy_with(path, &[])
+    }
+
+    /// [`Store::save_copy`] with `changes` made on top (those of a recovery file), each checked
+    /// as the journal's are: one that does not fit writes nothing. Neither this file nor memory
+    /// changes.
+    pub fn save_copy_with(&self, path: &Path, changes: &[Entry]) -> Result<()> {
         if atomic::same_file(path, &self.real) {
             return Err(Error::whole_file(path, "this is the file itself; choose another name for the copy"));
         }
-        if path.exists() {
+        if path.exists() || files::is_link(path) {
             return Err(Error::whole_file(path, "already exists; choose another name for the copy"));
         }
-        atomic::write_with(&*self.disk, path, |w| self.doc.write(w)).map(drop)
+        if changes.is_empty() {
+            return atomic::write_with(&*self.disk, path, |w| self.doc.write(w)).map(drop);
+        }
+        let mut doc = self.doc.clone();
+        for (i, change) in changes.iter().enumerate() {
+            apply(doc.master_mut(), change)
+                .map_err(|m| Error::whole_file(&self.path, format!("change {} cannot be applied: {m}", i + 1)))?;
+        }
+        atomic::write_with(&*self.disk, path, |w| doc.write(w)).map(drop)
     }
 
     /// The changes made here that the file and its journal may not hold: those not saved, and
