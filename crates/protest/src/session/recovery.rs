@@ -275,7 +275,8 @@ mod tests {
     use crate::model::{AnnotatorId, CandidateId, Record};
 
     fn put(c: u32) -> Entry {
-        Entry::Put(Record::new(CandidateId(c), AnnotatorId::RESEARCHER, Utc::now()))
+        let when = DateTime::from_timestamp(1_767_225_600, 0).unwrap();
+        Entry::Put(Record::new(CandidateId(c), AnnotatorId::RESEARCHER, when))
     }
 
     fn header(real: &Path) -> Header {
@@ -318,5 +319,87 @@ mod tests {
         assert_eq!((torn.entries, torn.torn), (vec![put(1)], true));
         found[0].discard().unwrap();
         assert!(!path.exists());
+    }
+
+    /// A session on a copy of the tiny master, keeping what it cannot save in `folder`.
+    fn session(path: &Path, folder: &Path) -> crate::session::Session {
+        let (store, opened) = crate::store::Store::<Master>::open(path).unwrap();
+        assert!(opened.read_only.is_none());
+        let mut session = crate::session::Session::new(Box::new(store), None);
+        session.keep_unsaved_in(folder.to_path_buf());
+        session
+    }
+
+    fn judge(session: &mut crate::session::Session, candidate: u32, j: Judgement) {
+        use crate::annotate::edit::Edit;
+        session.edit(CandidateId(candidate), Edit::Judge(crate::model::Role::Pronoun, j)).unwrap();
+    }
+
+    #[test]
+    fn changes_a_detached_window_took_are_offered_to_the_next_opening() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("recovery");
+        let path = dir.path().join("tiny.master.json");
+        fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
+        let mut first = session(&path, &folder);
+        judge(&mut first, 3, Judgement::Yes);
+        assert!(first.recovery_path().is_none(), "saved: nothing to keep");
+        // The lock is removed by hand and a command goes ahead: the window detaches…
+        fs::remove_file(crate::store::lock_path(&path)).unwrap();
+        crate::workflow::on_master(&path, |s| crate::workflow::annotators::add(s, "Intruder")).unwrap();
+        judge(&mut first, 4, Judgement::No);
+        let not_saved = first.not_saved().unwrap();
+        assert!(not_saved.detached && not_saved.kept_in.is_some(), "{not_saved:?}");
+        // … and keeps, flushed, the change it journaled before and the one it could not save.
+        let kept = not_saved.kept_in.unwrap();
+        drop(first); // killed: no close
+        let found = read(&kept).unwrap().unwrap();
+        assert_eq!(found.entries.len(), 2);
+        assert_eq!(found.header.file, fs::canonicalize(&path).unwrap());
+
+        // The next opening offers it, says what it holds, and applies it on request.
+        let mut second = session(&path, &folder);
+        let offered = second.recoveries();
+        assert_eq!(offered, [found.clone()]);
+        let said: Vec<String> = offered[0].entries.iter().map(|e| describe(e, second.master())).collect();
+        assert_eq!(said, ["candidate 3, Researcher: pronoun yes", "candidate 4, Researcher: pronoun no"]);
+        // The intruder's command folded the journaled change in; the other is not applied unasked.
+        assert_eq!(second.master().records.len(), 1);
+        // Saved as a new file first: the file itself stays as it is, the recovery file goes.
+        let copy = dir.path().join("recovered.json");
+        second.save_recovery_as(&offered[0], &copy).unwrap();
+        let saved = crate::store::master_file::load(&copy).unwrap();
+        assert_eq!((saved.records.len(), saved.annotators.len()), (2, 1));
+        assert!(!kept.exists() && second.recoveries().is_empty());
+        // Applied: through the store's checks, saved, and the recovery file removed.
+        let mut w = Writer::start(&folder, found.header.clone()).unwrap();
+        w.keep(&found.entries).unwrap();
+        drop(w);
+        let offered = second.recoveries();
+        assert_eq!(second.apply_recovery(&offered[0]).unwrap(), 2);
+        assert!(second.recoveries().is_empty() && second.not_saved().is_none());
+        second.close().unwrap();
+        let m = crate::store::master_file::load(&path).unwrap();
+        assert_eq!((m.records.len(), m.annotators.len()), (2, 1));
+        assert!(fs::read_dir(&folder).unwrap().next().is_none(), "no recovery file is left");
+    }
+
+    #[test]
+    fn a_change_that_no_longer_fits_applies_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tiny.master.json");
+        fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
+        let real = fs::canonicalize(&path).unwrap();
+        let mut h = header(&real);
+        h.file_id = crate::store::master_file::load(&path).unwrap().id;
+        let mut w = Writer::start(dir.path(), h).unwrap();
+        w.keep(&[put(3), put(99)]).unwrap();
+        drop(w);
+        let mut s = session(&path, dir.path());
+        let offered = s.recoveries();
+        let e = s.apply_recovery(&offered[0]).unwrap_err().to_string();
+        assert!(e.contains("change 2 cannot be applied") && e.contains("nothing was applied"), "{e}");
+        assert_eq!(s.master().records.len(), 0);
+        assert!(offered[0].path.exists(), "kept for the user to decide");
     }
 }

@@ -1395,4 +1395,171 @@ mod tests {
         assert_eq!((opened.recovered, store.master().records.len()), (1, 1));
         assert!(opened.dropped.unwrap().contains("was cut short"));
     }
+
+    #[cfg(unix)]
+    fn fifo(path: &Path) {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    }
+
+    /// Every file in `dir`, with its bytes (a link as `-> TARGET`).
+    fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let name = e.file_name().to_string_lossy().into_owned();
+                let bytes = match std::fs::read_link(e.path()) {
+                    Ok(target) => format!("-> {}", target.display()).into_bytes(),
+                    Err(_) if e.file_type().unwrap().is_file() => std::fs::read(e.path()).unwrap(),
+                    Err(_) => b"(not a file)".to_vec(),
+                };
+                (name, bytes)
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_and_the_real_path_meet_the_same_lock_and_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        let (mut through_link, opened) = Store::<Master>::open(&link).unwrap();
+        assert!(opened.read_only.is_none());
+        assert_eq!(through_link.path(), link.as_path(), "named as the user named it");
+        assert_eq!(through_link.real_path(), std::fs::canonicalize(&path).unwrap());
+        through_link.put(record(3, Judgement::Yes)).unwrap();
+        assert!(lock_path(&path).exists() && journal::path_for(&path).exists());
+        assert!(!lock_path(&link).exists() && !journal::path_for(&link).exists());
+        // The real path (or any other spelling) finds the file held, and sees the change.
+        let spelled = dir.path().join(".").join("tiny.master.json");
+        let (other, opened) = Store::<Master>::open(&spelled).unwrap();
+        assert!(opened.read_only.unwrap().contains("is open in another PROTEST window"));
+        assert_eq!(other.master().records.len(), 1);
+        through_link.close().unwrap();
+        // Saved into the file itself; the link is still a link.
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(master_file::load(&path).unwrap().records.len(), 1);
+        assert_eq!(load_with_journal::<Master>(&link).unwrap().0.records.len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_planted_beside_a_master_are_refused_and_their_targets_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let outside = tempfile::tempdir().unwrap();
+        let rc = outside.path().join("rc");
+        std::fs::write(&rc, "a user's precious file, one line without its newline").unwrap();
+        let planted = |name: &str| {
+            let at = dir.path().join(name);
+            std::os::unix::fs::symlink(&rc, &at).unwrap();
+            at
+        };
+        // As its lock: the file opens read-only, saying so; nothing is written anywhere.
+        let lock = planted("tiny.master.json.lock");
+        let before = snapshot(dir.path());
+        let (mut store, opened) = Store::<Master>::open(&path).unwrap();
+        let why = opened.read_only.unwrap();
+        assert!(why.contains("tiny.master.json.lock: is a symbolic link (to ") && why.ends_with("remove it"), "{why}");
+        let e = store.writable().unwrap_err().to_string();
+        assert!(e.contains("remove it (PROTEST makes its own)"), "{e}");
+        assert!(store.put(record(3, Judgement::Yes)).is_err());
+        drop(store);
+        std::fs::remove_file(&lock).unwrap();
+        // As its journal: refused, naming it, and no lock is left behind.
+        let journal = planted("tiny.master.json.journal");
+        let e = Store::<Master>::open(&path).unwrap_err().to_string();
+        assert!(e.contains("tiny.master.json.journal: is a symbolic link"), "{e}");
+        assert!(load_with_journal::<Master>(&path).is_err());
+        assert!(!lock_path(&path).exists(), "a failed open leaves no lock");
+        assert_eq!(snapshot(dir.path()).len(), before.len());
+        std::fs::remove_file(&journal).unwrap();
+        // As a leftover temporary file: not followed, not removed, and saving makes its own.
+        let temp = planted(".tiny.master.json.protest-Ab12cd.tmp");
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        store.close().unwrap();
+        assert!(std::fs::symlink_metadata(&temp).unwrap().file_type().is_symlink());
+        assert_eq!(master_file::load(&path).unwrap().records.len(), 1);
+        assert_eq!(std::fs::read_to_string(&rc).unwrap(), "a user's precious file, one line without its newline");
+        // Nothing was ever written through a link.
+        assert_eq!(snapshot(outside.path()).len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_or_a_device_is_refused_at_once_and_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("m.json");
+        fifo(&pipe);
+        for path in [pipe.as_path(), Path::new("/dev/zero")] {
+            let started = std::time::Instant::now();
+            let e = Store::<Master>::open(path).unwrap_err().to_string();
+            assert!(e.contains(": is a ") && e.contains("not a regular file"), "{e}");
+            let e = load_master_with_statuses(path).unwrap_err().to_string();
+            assert!(e.contains("not a regular file"), "{e}");
+            assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        }
+        assert_eq!(snapshot(dir.path()).iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["m.json"]);
+        // A pipe where the lock goes opens the file read-only.
+        let path = tiny(&dir);
+        fifo(&lock_path(&path));
+        let (_, opened) = Store::<Master>::open(&path).unwrap();
+        assert!(opened.read_only.unwrap().contains("is a named pipe (FIFO)"));
+    }
+
+    #[test]
+    fn a_temporary_file_a_live_writer_holds_is_not_a_leftover() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = std::fs::canonicalize(tiny(&dir)).unwrap();
+        let live = disk::Os.create(&dir.path().join(".tiny.master.json.protest-Live12.tmp")).unwrap();
+        std::fs::write(dir.path().join(".tiny.master.json.protest-Dead12.tmp"), "half").unwrap();
+        let (store, _) = Store::<Master>::open(&path).unwrap();
+        let left: Vec<String> =
+            atomic::leftovers(&path).iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(left, [".tiny.master.json.protest-Live12.tmp"]);
+        drop((store, live));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_the_largest_revision_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bom.master.json");
+        std::fs::write(&path, format!("\u{FEFF}{TINY}")).unwrap();
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        store.close().unwrap();
+        assert_eq!(master_file::load(&path).unwrap().records.len(), 1);
+        let max = TINY.replacen("\"revision\":0", &format!("\"revision\":{}", u64::MAX), 1);
+        assert_ne!(max, TINY);
+        std::fs::write(&path, &max).unwrap();
+        let e = Store::<Master>::open(&path).unwrap_err().to_string();
+        assert!(e.contains("revision 18446744073709551615 is the largest there can be"), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), max);
+        assert!(!lock_path(&path).exists());
+    }
+
+    #[test]
+    fn a_journal_older_than_its_file_is_said_to_be_set_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        let journal = std::fs::read(journal::path_for(&path)).unwrap();
+        store.close().unwrap();
+        // The journal of revision 0 put back beside the file at revision 1.
+        std::fs::write(journal::path_for(&path), &journal).unwrap();
+        let (_, replay) = load_with_journal::<Master>(&path).unwrap();
+        assert_eq!((replay.stale, replay.discarded), (true, 1));
+        let (_, opened) = Store::<Master>::open(&path).unwrap();
+        let note = opened.dropped.unwrap();
+        assert!(note.contains("holds 1 change made to revision 0") && note.contains("it is ignored"), "{note}");
+    }
 }
