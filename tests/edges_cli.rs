@@ -154,11 +154,11 @@ fn batch_names_that_would_collide_are_refused_before_anything_is_written() {
     let dir = unplanned_sample();
     ok(dir.path(), &["batch", "plan", MASTER, "--annotators", "2", "--seed", "1"]);
     let before = snapshot(dir.path());
-    let e = refused(dir.path(), &["batch", "export", MASTER, "--task-set", "1", "--annotator", "Anna!", "--annotator", "anna?"]);
-    assert!(
-        e.contains("annotators 'Anna!' and 'anna?' would both get the batch file sample.batch-1-anna.json"),
-        "{e}"
+    let e = refused(
+        dir.path(),
+        &["batch", "export", MASTER, "--task-set", "1", "--annotator", "Anna!", "--annotator", "anna?"],
     );
+    assert!(e.contains("annotators 'Anna!' and 'anna?' would both get the batch file sample.batch-1-anna.json"), "{e}");
     assert_eq!(snapshot(dir.path()), before);
 }
 

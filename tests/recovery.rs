@@ -106,7 +106,10 @@ fn a_killed_window_loses_no_change_it_showed() {
         let remarks = m.records.get(*id, protest::model::AnnotatorId::RESEARCHER).map(|r| r.remarks.clone());
         let last_shown = (0..=last).rev().find(|seq| seq % ids.len() == i).map(|s| format!("change {s}"));
         let in_flight = ((last + 1) % ids.len() == i).then(|| format!("change {}", last + 1));
-        assert!(remarks == last_shown || (in_flight.is_some() && remarks == in_flight), "candidate {id}: {remarks:?}, last shown {last_shown:?}");
+        assert!(
+            remarks == last_shown || (in_flight.is_some() && remarks == in_flight),
+            "candidate {id}: {remarks:?}, last shown {last_shown:?}"
+        );
     }
     assert!(recovery::find(&folder, &std::fs::canonicalize(&master).unwrap(), &m.id).is_empty());
 }

@@ -84,9 +84,10 @@ impl Error {
     /// is named as the user named it.
     pub fn renamed(mut self, from: &Path, to: &Path) -> Self {
         let path = match &mut self {
-            Error::Io { path, .. } | Error::Invalid { path, .. } | Error::Refused { path, .. } | Error::Exists { path } => {
-                path
-            }
+            Error::Io { path, .. }
+            | Error::Invalid { path, .. }
+            | Error::Refused { path, .. }
+            | Error::Exists { path } => path,
         };
         if path == from {
             *path = to.to_path_buf();

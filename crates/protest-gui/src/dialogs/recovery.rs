@@ -91,7 +91,9 @@ impl RecoveryDialog {
             );
         }
         if found.torn {
-            ui.label("One more change was being written when that window stopped; it had not been shown and is left out.");
+            ui.label(
+                "One more change was being written when that window stopped; it had not been shown and is left out.",
+            );
         }
         ui.add_space(6.0);
         egui::ScrollArea::vertical().id_salt("recovered").max_height(220.0).show(ui, |ui| {
@@ -151,13 +153,11 @@ fn saving(found: Found, path: PathBuf) -> SessionWork {
         Box::new(move |modal| {
             if let Modal::Recovery(dialog) = modal {
                 match saved {
-                    Ok(()) => {
-                        dialog.next(format!("Saved them with the file as {}; this file stays as it is.", path.display()))
-                    }
+                    Ok(()) => dialog
+                        .next(format!("Saved them with the file as {}; this file stays as it is.", path.display())),
                     Err(e) => dialog.problem = Some(e),
                 }
             }
         })
     })
 }
-

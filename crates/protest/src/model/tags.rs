@@ -69,7 +69,9 @@ pub fn problem(tag: &str) -> Option<String> {
         ));
     }
     if !unicode_normalization::is_nfc(tag) {
-        return Some("is not in Unicode normal form C (the same letters can be written so that they look alike)".into());
+        return Some(
+            "is not in Unicode normal form C (the same letters can be written so that they look alike)".into(),
+        );
     }
     None
 }

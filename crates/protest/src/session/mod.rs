@@ -186,10 +186,7 @@ impl Session {
         self.file.writable()?;
         let path = self.path().to_path_buf();
         let refused = |i: usize, why: &dyn std::fmt::Display| {
-            Error::refused(
-                &found.path,
-                format!("change {} cannot be applied to {}: {why}", i + 1, path.display()),
-            )
+            Error::refused(&found.path, format!("change {} cannot be applied to {}: {why}", i + 1, path.display()))
         };
         if !found.entries.iter().any(|e| matches!(e, Entry::Roster(_))) {
             for (i, entry) in found.entries.iter().enumerate() {
@@ -216,7 +213,10 @@ impl Session {
                 Err(_) if self.file.not_saved() > not_saved => {}
                 Err(e) => {
                     self.applied_whole();
-                    return Err(refused(i, &format!("{e} ({applied} before it were applied; the recovery file is kept)")));
+                    return Err(refused(
+                        i,
+                        &format!("{e} ({applied} before it were applied; the recovery file is kept)"),
+                    ));
                 }
                 Ok(()) => {}
             }

@@ -90,7 +90,8 @@ impl Writer {
         let mut line = serde_json::to_vec(&header).map_err(io::Error::other)?;
         line.push(b'\n');
         let mut writer = Writer { path, file, header_len: line.len() as u64, kept: Vec::new() };
-        let started = writer.file.write_all(&line).and_then(|()| writer.file.sync_all()).and_then(|()| sync_dir(folder));
+        let started =
+            writer.file.write_all(&line).and_then(|()| writer.file.sync_all()).and_then(|()| sync_dir(folder));
         if let Err(e) = started {
             let _ = fs::remove_file(&writer.path);
             return Err(e);
@@ -305,7 +306,10 @@ mod tests {
         drop(w); // the window dies
         let found = find(dir.path(), &real, "id");
         assert_eq!((found.len(), found[0].entries.clone(), found[0].torn), (1, vec![put(1), put(2)], false));
-        assert!(find(dir.path(), &real, "another").is_empty() && find(dir.path(), &dir.path().join("n.json"), "id").is_empty());
+        assert!(
+            find(dir.path(), &real, "another").is_empty()
+                && find(dir.path(), &dir.path().join("n.json"), "id").is_empty()
+        );
         // Not a continuation: written again whole.
         let mut w = Writer::start(dir.path(), header(&real)).unwrap();
         w.keep(&[put(1), put(2)]).unwrap();

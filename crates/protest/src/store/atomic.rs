@@ -54,7 +54,9 @@ fn refuse_link(path: &Path) -> Result<()> {
         let to = fs::canonicalize(path).map(|t| format!(" (to {})", t.display())).unwrap_or_default();
         return Err(Error::refused(
             path,
-            format!("is a symbolic link{to}; PROTEST does not write through links: name the file itself, or remove the link"),
+            format!(
+                "is a symbolic link{to}; PROTEST does not write through links: name the file itself, or remove the link"
+            ),
         ));
     }
     Ok(())

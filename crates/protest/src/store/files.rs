@@ -188,7 +188,12 @@ mod tests {
         let pipe = dir.path().join("pipe.json");
         fifo(&pipe);
         let e = resolve(&pipe).unwrap_err().to_string();
-        assert!(e.ends_with("pipe.json: is a named pipe (FIFO), not a regular file; PROTEST reads and writes only regular files"), "{e}");
+        assert!(
+            e.ends_with(
+                "pipe.json: is a named pipe (FIFO), not a regular file; PROTEST reads and writes only regular files"
+            ),
+            "{e}"
+        );
         assert!(read(&pipe).unwrap_err().to_string().starts_with("is a named pipe (FIFO)"));
         let e = resolve(Path::new("/dev/zero")).unwrap_err().to_string();
         assert!(e.contains("/dev/zero: is a character device"), "{e}");

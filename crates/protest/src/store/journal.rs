@@ -87,7 +87,8 @@ impl Replay {
     /// say.
     pub fn note(&self, journal: &Path) -> Option<String> {
         if self.stale && self.discarded > 0 {
-            let changes = if self.discarded == 1 { "1 change".to_owned() } else { format!("{} changes", self.discarded) };
+            let changes =
+                if self.discarded == 1 { "1 change".to_owned() } else { format!("{} changes", self.discarded) };
             return Some(format!(
                 "{} holds {changes} made to revision {} of the file, which has been saved in full since: it is ignored, as its changes were folded into the file then",
                 journal.display(),

@@ -194,7 +194,12 @@ impl<D: Document> Store<D> {
     }
 
     /// Opens the file, with its lock held unless `read_only` says why not.
-    fn open_locked(disk: Arc<dyn Disk>, path: &Path, real: PathBuf, read_only: Option<ReadOnly>) -> Result<(Self, Opened)> {
+    fn open_locked(
+        disk: Arc<dyn Disk>,
+        path: &Path,
+        real: PathBuf,
+        read_only: Option<ReadOnly>,
+    ) -> Result<(Self, Opened)> {
         let locked = read_only.is_none();
         if locked {
             // A crash in the middle of a full save leaves its temporary file behind; nobody else
@@ -600,8 +605,15 @@ impl<D: Document> Store<D> {
         if self.unsaved_changes() > 0 || !self.pending.is_empty() || self.journal.is_none() {
             self.save()?;
         }
-        if let Some(j) = self.journal.take() {
-            j.delete()?;
+        match self.journal.take() {
+            Some(j) => j.delete()?,
+            // The save could not start its new journal: the old one, if still there, is stale now.
+            None => match self.disk.remove(&journal::path_for(&self.real)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(Error::io(journal::path_for(&self.path), e));
+                }
+                _ => {}
+            },
         }
         if let Some(lock) = self.lock.take() {
             lock.release();
@@ -690,7 +702,10 @@ fn read_consistently<T>(path: &Path, real: &Path, read: impl Fn(&Path) -> Result
 /// (it would wrap to 0, and a journal of the old revision would then look newer than the file).
 fn next_revision(path: &Path, revision: u64) -> Result<u64> {
     revision.checked_add(1).ok_or_else(|| {
-        Error::whole_file(path, format!("its revision {revision} is the largest there can be, so it cannot be saved again"))
+        Error::whole_file(
+            path,
+            format!("its revision {revision} is the largest there can be, so it cannot be saved again"),
+        )
     })
 }
 

@@ -182,7 +182,16 @@ fn write_alone(disk: &dyn crate::store::disk::Disk, outputs: &[Output]) -> Resul
 /// journal beside it), and a failure of the closing fold afterwards loses nothing — it is told
 /// in [`Done::fold_failed`], not returned as an error.
 pub fn on_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> Result<T>) -> Result<Done<T>> {
-    let (mut store, opened) = Store::<Master>::open(path)?;
+    on_master_on(crate::store::disk::os(), path, work)
+}
+
+/// [`on_master`], writing through `disk`.
+pub fn on_master_on<T>(
+    disk: std::sync::Arc<dyn crate::store::disk::Disk>,
+    path: &Path,
+    work: impl FnOnce(&mut Store<Master>) -> Result<T>,
+) -> Result<Done<T>> {
+    let (mut store, opened) = Store::<Master>::open_on(disk, path)?;
     store.writable()?;
     let result = work(&mut store);
     crate::progress::stage("Closing the master", None);
@@ -260,7 +269,10 @@ fn check_target(path: &Path, replace: bool) -> Result<()> {
         )),
         Ok(meta) if !meta.is_file() => Err(Error::refused(
             path,
-            format!("is {}, not a file; remove it or choose another folder", crate::store::files::kind_name(meta.file_type())),
+            format!(
+                "is {}, not a file; remove it or choose another folder",
+                crate::store::files::kind_name(meta.file_type())
+            ),
         )),
         Ok(meta) if replace && meta.permissions().readonly() => {
             Err(Error::refused(path, "has no write permission (it is a read-only file), so it is not replaced"))
