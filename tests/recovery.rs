@@ -75,7 +75,7 @@ fn a_killed_window_loses_no_change_it_showed() {
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut shown = |lines: &mut std::io::Lines<_>| loop {
+    let shown = |lines: &mut std::io::Lines<_>| loop {
         let line: String = lines.next().expect("the window ended").unwrap();
         if let Some(seq) = line.strip_prefix("shown ") {
             return seq.parse::<usize>().unwrap();

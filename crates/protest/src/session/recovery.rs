@@ -364,7 +364,7 @@ mod tests {
         // The next opening offers it, says what it holds, and applies it on request.
         let mut second = session(&path, &folder);
         let offered = second.recoveries();
-        assert_eq!(offered, [found.clone()]);
+        assert_eq!(offered, std::slice::from_ref(&found));
         let said: Vec<String> = offered[0].entries.iter().map(|e| describe(e, second.master())).collect();
         assert_eq!(said, ["candidate 3, Researcher: pronoun yes", "candidate 4, Researcher: pronoun no"]);
         // The intruder's command folded the journaled change in; the other is not applied unasked.
