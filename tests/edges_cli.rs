@@ -52,10 +52,7 @@ fn within_seconds(dir: &Path, args: &[&str]) -> (bool, String, String) {
 }
 
 fn mkfifo(path: &Path) {
-    use std::os::unix::ffi::OsStrExt;
-    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
 }
 
 #[test]

@@ -155,17 +155,22 @@ fn quitting_with_changes_not_saved_warns_first() {
     assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap().pronoun, Judgement::Yes);
 }
 
+/// Judges the first new pleonastic "it"; then someone removes the lock and changes the master from
+/// the command line; then the window judges the next one, which it can no longer save.
+fn judged_then_detached(h: &mut Harness<App>, path: &Path) {
+    click(h, PLEONASTIC_NEW);
+    press(h, Key::N);
+    std::fs::remove_file(protest::store::lock_path(path)).unwrap();
+    workflow::on_master(path, |store| workflow::annotators::add(store, "Intruder")).unwrap();
+    press(h, Key::ArrowRight);
+    press(h, Key::Y);
+}
+
 #[test]
 fn a_file_another_program_replaced_is_not_written_and_a_copy_keeps_the_work() {
     let f = tiny_with_anna();
     let mut h = super::harness(&f.path, Some(ANNA));
-    click(&mut h, PLEONASTIC_NEW);
-    press(&mut h, Key::N);
-    // Someone removes the lock and changes the master from the command line.
-    std::fs::remove_file(protest::store::lock_path(&f.path)).unwrap();
-    workflow::on_master(&f.path, |store| workflow::annotators::add(store, "Intruder")).unwrap();
-    press(&mut h, Key::ArrowRight);
-    press(&mut h, Key::Y);
+    judged_then_detached(&mut h, &f.path);
     assert!(h.query_by_label_contains("Another program changed this file since it was opened here").is_some());
     assert!(h.query_by_label_contains("keep them with File › Save a copy as…").is_some());
     assert!(h.query_by_label("Retry").is_none(), "trying again cannot help");
@@ -258,13 +263,8 @@ fn changes_a_detached_window_could_not_save_are_offered_when_the_file_opens_agai
     let f = tiny_with_anna();
     let data = tempfile::tempdir().unwrap();
     let mut h = harness_with_data(&f.path, data.path());
-    click(&mut h, PLEONASTIC_NEW);
-    press(&mut h, Key::N);
-    // Someone removes the lock and changes the master: the window detaches and keeps what it shows.
-    std::fs::remove_file(protest::store::lock_path(&f.path)).unwrap();
-    workflow::on_master(&f.path, |store| workflow::annotators::add(store, "Intruder")).unwrap();
-    press(&mut h, Key::ArrowRight);
-    press(&mut h, Key::Y);
+    // The window detaches, and keeps what it shows.
+    judged_then_detached(&mut h, &f.path);
     assert!(h.query_by_label_contains("opening this file again offers them, even after a crash").is_some());
     let kept = h.state().session.as_ref().unwrap().recovery_path().unwrap().to_path_buf();
     assert!(kept.starts_with(data.path().join("recovery")), "{}", kept.display());

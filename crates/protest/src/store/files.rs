@@ -162,13 +162,7 @@ pub fn kind_name(kind: FileType) -> &'static str {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-
-    fn fifo(path: &Path) {
-        use std::os::unix::ffi::OsStrExt;
-        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    }
+    use crate::testing::mkfifo as fifo;
 
     #[test]
     fn a_link_is_resolved_to_the_file_it_names() {

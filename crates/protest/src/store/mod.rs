@@ -1411,14 +1411,6 @@ mod tests {
         assert!(opened.dropped.unwrap().contains("was cut short"));
     }
 
-    #[cfg(unix)]
-    fn fifo(path: &Path) {
-        use std::os::unix::ffi::OsStrExt;
-        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    }
-
     /// Every file in `dir`, with its bytes (a link as `-> TARGET`).
     fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
         let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
@@ -1513,7 +1505,7 @@ mod tests {
     fn a_pipe_or_a_device_is_refused_at_once_and_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let pipe = dir.path().join("m.json");
-        fifo(&pipe);
+        crate::testing::mkfifo(&pipe);
         for path in [pipe.as_path(), Path::new("/dev/zero")] {
             let started = std::time::Instant::now();
             let e = Store::<Master>::open(path).unwrap_err().to_string();
@@ -1525,7 +1517,7 @@ mod tests {
         assert_eq!(snapshot(dir.path()).iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["m.json"]);
         // A pipe where the lock goes opens the file read-only.
         let path = tiny(&dir);
-        fifo(&lock_path(&path));
+        crate::testing::mkfifo(&lock_path(&path));
         let (_, opened) = Store::<Master>::open(&path).unwrap();
         assert!(opened.read_only.unwrap().contains("is a named pipe (FIFO)"));
     }
