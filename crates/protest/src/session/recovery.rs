@@ -169,20 +169,14 @@ pub struct Found {
 
 /// The recovery files in `folder` for the file whose resolved path is `real` and whose id is
 /// `file_id`, oldest first. A file whose writer is still alive (another window) is left out, and
-/// so is one that cannot be read (said on stderr: it stays where it is).
+/// so is one that cannot be read (it stays where it is).
 pub fn find(folder: &Path, real: &Path, file_id: &str) -> Vec<Found> {
     let Ok(entries) = fs::read_dir(folder) else { return Vec::new() };
     let mut found: Vec<Found> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == EXTENSION))
-        .filter_map(|path| match read(&path) {
-            Ok(Some(found)) => Some(found),
-            Ok(None) => None,
-            Err(e) => {
-                eprintln!("warning: {}: {e}", path.display());
-                None
-            }
-        })
+        // One that cannot be read is not ours to judge: it stays where it is, for the user.
+        .filter_map(|path| read(&path).ok().flatten())
         .filter(|f| f.header.file == real && f.header.file_id == file_id && !f.entries.is_empty())
         .collect();
     found.sort_by(|a, b| a.header.created.cmp(&b.header.created).then_with(|| a.path.cmp(&b.path)));

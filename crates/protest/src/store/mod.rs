@@ -125,7 +125,7 @@ impl ReadOnly {
             ReadOnly::Locked(_) => "close it there first",
             ReadOnly::Unlockable(_) => "copy it to a folder you can write to",
             ReadOnly::NoPermission(_) => "make it writable first (e.g. chmod u+w)",
-            ReadOnly::Planted(_) => "remove it (PROTEST makes its own)",
+            ReadOnly::Planted(_) => "PROTEST makes its own once it is gone",
         }
     }
 }
@@ -587,7 +587,8 @@ impl<D: Document> Store<D> {
     }
 
     /// Folds the journal into the file, removes it and releases the lock. If the changes cannot
-    /// be saved, nothing is removed (the journal keeps what it has) and the error says why.
+    /// be saved, the journal stays (it keeps what it has) and the error says why; the lock is
+    /// released all the same.
     pub fn close(mut self) -> Result<()> {
         if self.read_only.is_some() {
             return Ok(());
@@ -602,23 +603,28 @@ impl<D: Document> Store<D> {
                 _ => self.writable(),
             };
         }
+        let closed = self.fold_and_delete_journal();
+        // Released whatever happened: a journal left by a failed fold is recovered by the next
+        // opener, who needs no lock file of ours beside it.
+        if let Some(lock) = self.lock.take() {
+            lock.release();
+        }
+        closed
+    }
+
+    /// Saves what the journal holds into the file and removes the journal.
+    fn fold_and_delete_journal(&mut self) -> Result<()> {
         if self.unsaved_changes() > 0 || !self.pending.is_empty() || self.journal.is_none() {
             self.save()?;
         }
         match self.journal.take() {
-            Some(j) => j.delete()?,
+            Some(j) => j.delete(),
             // The save could not start its new journal: the old one, if still there, is stale now.
             None => match self.disk.remove(&journal::path_for(&self.real)) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(Error::io(journal::path_for(&self.path), e));
-                }
-                _ => {}
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(journal::path_for(&self.path), e)),
+                _ => Ok(()),
             },
         }
-        if let Some(lock) = self.lock.take() {
-            lock.release();
-        }
-        Ok(())
     }
 
     /// Closes the file as [`Store::close`] does, except that a journal holding changes stays
@@ -1476,7 +1482,7 @@ mod tests {
         let why = opened.read_only.unwrap();
         assert!(why.contains("tiny.master.json.lock: is a symbolic link (to ") && why.ends_with("remove it"), "{why}");
         let e = store.writable().unwrap_err().to_string();
-        assert!(e.contains("remove it (PROTEST makes its own)"), "{e}");
+        assert!(e.contains("remove it; PROTEST makes its own once it is gone"), "{e}");
         assert!(store.put(record(3, Judgement::Yes)).is_err());
         drop(store);
         std::fs::remove_file(&lock).unwrap();

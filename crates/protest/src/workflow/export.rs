@@ -62,7 +62,7 @@ pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<
             return Err(Error::refused(
                 store.path(),
                 format!(
-                    "annotators '{}' and '{}' would both get the batch file {name}; rename one of them (protest annotator rename) and export again",
+                    "annotators '{}' and '{}' would both get the batch file {name}: give them names that differ in more than case and punctuation (`protest annotator rename` for one already there) and export again",
                     other.annotator, who.name
                 ),
             ));
