@@ -196,6 +196,21 @@ fn say_what_is_left<T>(master: &Path, done: &workflow::Done<T>) {
     }
 }
 
+/// A master as a command that only reads it sees it: with its journal's changes, and a warning
+/// on stderr when the journal's last change was cut short or the journal was set aside.
+pub fn read_master(path: &Path) -> anyhow::Result<Master> {
+    let (master, replay) = protest::store::load_with_journal::<Master>(path)?;
+    warn_about_journal(path, &replay);
+    Ok(master)
+}
+
+/// What a reader set aside of the journal beside `master`, as a warning.
+pub fn warn_about_journal(master: &Path, replay: &protest::store::journal::Replay) {
+    if let Some(note) = replay.note(&protest::store::journal::path_for(master)) {
+        eprintln!("warning: {note}");
+    }
+}
+
 /// Leaves a value that the command is done with to the end of the process instead of freeing it:
 /// the command returns and the process exits, which gives all its memory back at once, whereas
 /// freeing a 100× master piece by piece (millions of allocations) took a tenth of a second. For
