@@ -67,7 +67,7 @@ fn files_that_are_not_ours_are_named_as_such() {
     store.remove(protest::model::CandidateId(1), protest::model::AnnotatorId::RESEARCHER).unwrap();
     check_refuses(&protest::store::journal::path_for(&master), &["this is a PROTEST journal", "not a master file"]);
     // A folder.
-    check_refuses(dir.path(), &["directory"]);
+    check_refuses(dir.path(), &["is a folder, not a regular file"]);
 }
 
 #[test]

@@ -1,7 +1,5 @@
 use super::with_master;
 use clap::{Args, Subcommand};
-use protest::model::Master;
-use protest::store::load_with_journal;
 use protest::workflow;
 use std::path::PathBuf;
 
@@ -38,7 +36,7 @@ pub fn run(args: AnnotatorArgs) -> anyhow::Result<()> {
             println!("removed {} (id {id}) from {}", name.trim(), master.display());
         }
         AnnotatorCommand::List { master } => {
-            let m = load_with_journal::<Master>(&master)?.0;
+            let m = super::read_master(&master)?;
             if m.annotators.is_empty() {
                 println!("{} has no annotators yet", master.display());
             }

@@ -9,7 +9,6 @@ use protest::metrics::apt;
 use protest::metrics::report::Format;
 use protest::metrics::report::metrics::{self, Judges};
 use protest::model::{AnnotatorId, CorpusRole, Master};
-use protest::store::load_with_journal;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
@@ -30,7 +29,7 @@ pub struct AptMasterArgs {
 }
 
 pub fn run(args: AptMasterArgs) -> anyhow::Result<()> {
-    let master = load_with_journal::<Master>(&args.master)?.0;
+    let master = super::read_master(&args.master)?;
     if let Some(dir) = &args.write_config {
         std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the folder", dir.display()))?;
         for system in master.corpora.iter().filter(|c| c.role == CorpusRole::System) {

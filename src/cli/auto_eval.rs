@@ -4,7 +4,6 @@ use chrono::Utc;
 use clap::Args;
 use protest::metrics::auto_eval::{self, Precision};
 use protest::model::{Master, MatchRule, Round};
-use protest::store::load_with_journal;
 use protest::workflow;
 use std::path::PathBuf;
 
@@ -50,7 +49,7 @@ pub fn run(args: AutoEvalArgs) -> anyhow::Result<()> {
     };
     let text = args.format == Output::Text;
     if args.dry_run {
-        let mut master = load_with_journal::<Master>(&args.master)?.0;
+        let mut master = super::read_master(&args.master)?;
         master.auto_eval.rule = args.rule.unwrap_or(master.auto_eval.rule);
         master.auto_eval = auto_eval::run(&master, Utc::now());
         print(&master)?;

@@ -50,6 +50,14 @@ fn checked(file: &Path, kind: &str, replay: &Replay, summary: serde_json::Value)
 /// A last change cut short by a crash was never reported as saved and is left out: say that too.
 fn journal_note(replay: &Replay) -> String {
     let torn = "cut short by a crash while it was being saved, is left out";
+    if replay.stale && replay.discarded > 0 {
+        let changes =
+            if replay.discarded == 1 { "1 change".to_owned() } else { format!("{} changes", replay.discarded) };
+        return format!(
+            " (its journal, with {changes} to revision {}, is older than the file and is ignored: they were folded into it)",
+            replay.stale_revision
+        );
+    }
     match (replay.entries.len(), replay.torn_tail) {
         (0, false) => String::new(),
         (0, true) => format!(" (the only change in its journal, {torn})"),

@@ -154,35 +154,60 @@ fn run_command(command: Command) -> anyhow::Result<()> {
 /// Runs `work` on a master opened for changing (refused, with nothing changed, if another
 /// PROTEST window has it open or it is read-only), and closes it whatever happens, so no lock is
 /// left beside it, nor a journal but a large master's roster changes ([`workflow::on_master`]).
+/// Succeeds exactly when the change is committed; what opening set aside is a warning, and the
+/// last line says when the change is left in the journal, and why if the closing fold failed.
 pub fn with_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> anyhow::Result<T>) -> anyhow::Result<T> {
     let mut failure = None;
-    let value = workflow::on_master(path, |store| {
+    let done = workflow::on_master(path, |store| {
         work(store).map_err(|e| {
             failure = Some(e);
             Error::refused(path, "")
         })
     });
-    match (value, failure) {
-        (_, Some(e)) => Err(e),
-        (value, None) => {
-            let value = value?;
-            say_journal_left(path);
-            Ok(value)
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let done = done?;
+    for note in &done.notes {
+        eprintln!("warning: {note}");
+    }
+    say_what_is_left(path, &done);
+    Ok(done.value)
+}
+
+/// The change is committed; if its journal stays beside the master (a large master's roster
+/// change, or a fold that failed), a user who copies the master alone would lose it: say so,
+/// last, and why the fold failed if it did.
+fn say_what_is_left<T>(master: &Path, done: &workflow::Done<T>) {
+    let why = done.fold_failed.as_deref();
+    match &done.journal_left {
+        Some(journal) => println!(
+            "{} holds this change until {} is next written in full (by a command such as `batch import`, or by \
+             closing it in the app): copy or move the two files together{}",
+            journal.display(),
+            master.display(),
+            why.map(|e| format!(" (writing it in full now failed: {e})")).unwrap_or_default()
+        ),
+        None => {
+            if let Some(e) = why {
+                println!("the change is saved in {}, but closing it failed: {e}", master.display());
+            }
         }
     }
 }
 
-/// A large master's roster change stays in its journal until the next full save: a user who
-/// copies the master alone would lose it, so the command says so.
-fn say_journal_left(master: &Path) {
-    let journal = protest::store::journal::path_for(master);
-    if journal.exists() {
-        println!(
-            "{} holds this change until {} is next written in full (by a command such as `batch import`, or by \
-             closing it in the app): copy or move the two files together",
-            journal.display(),
-            master.display()
-        );
+/// A master as a command that only reads it sees it: with its journal's changes, and a warning
+/// on stderr when the journal's last change was cut short or the journal was set aside.
+pub fn read_master(path: &Path) -> anyhow::Result<Master> {
+    let (master, replay) = protest::store::load_with_journal::<Master>(path)?;
+    warn_about_journal(path, &replay);
+    Ok(master)
+}
+
+/// What a reader set aside of the journal beside `master`, as a warning.
+pub fn warn_about_journal(master: &Path, replay: &protest::store::journal::Replay) {
+    if let Some(note) = replay.note(&protest::store::journal::path_for(master)) {
+        eprintln!("warning: {note}");
     }
 }
 

@@ -19,7 +19,8 @@ pub struct ReportArgs {
 }
 
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
-    let (master, _, statuses) = load_master_with_statuses(&args.master)?;
+    let (master, replay, statuses) = load_master_with_statuses(&args.master)?;
+    super::warn_about_journal(&args.master, &replay);
     let tables = match args.tables.is_empty() {
         true => report::tables_with_statuses(&master, &statuses, TABLES),
         false => report::tables_with_statuses(&master, &statuses, args.tables),

@@ -60,7 +60,7 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
     }
     let options = eframe::NativeOptions {
         viewport,
-        persistence_path: eframe::storage_dir(settings::APP_ID).map(|d| d.join("app.ron")),
+        persistence_path: protest::session::recovery::data_folder().map(|d| d.join("app.ron")),
         ..Default::default()
     };
     let result = eframe::run_native(
@@ -68,7 +68,7 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
         options,
         Box::new(move |cc| {
             let settings = Settings::load(cc.storage);
-            Ok(Box::new(App::new(settings, file, eframe::storage_dir(settings::APP_ID))))
+            Ok(Box::new(App::new(settings, file, protest::session::recovery::data_folder())))
         }),
     );
     match result {
@@ -114,6 +114,8 @@ pub struct App {
     quit_warned: bool,
     /// Long work running on a worker thread (opening a file, exporting…), if any.
     work: Option<work::Work>,
+    /// The user's data folder (the sample's copy, recovery files); `None` in most tests.
+    data_dir: Option<PathBuf>,
 }
 
 impl App {
@@ -146,6 +148,7 @@ impl App {
             disk,
             quit_warned: false,
             work: None,
+            data_dir: data_dir.clone(),
         };
         let last = app.settings.last_file().filter(|p| p.exists()).map(Path::to_path_buf);
         match file.or(last) {
@@ -202,9 +205,12 @@ impl App {
     /// Takes the file just opened in place of the current one, or says why it could not be.
     fn opened(&mut self, opened: protest::Result<(Session, protest::store::Opened)>) {
         match opened {
-            Ok((session, opened)) => {
+            Ok((mut session, opened)) => {
                 self.quit_warned = false;
                 let path = session.path().to_path_buf();
+                if let Some(dir) = &self.data_dir {
+                    session.keep_unsaved_in(protest::session::recovery::folder_in(dir));
+                }
                 if opened.recovered > 0 {
                     self.messages.notice(format!(
                         "Recovered {} change{} from the journal (work saved since the file was last closed).",
@@ -219,6 +225,13 @@ impl App {
                     self.messages.notice(format!(
                         "Read-only: {why}. Your changes would not be saved; File › Save a copy as… makes a copy you can change."
                     ));
+                }
+                if opened.read_only.is_none() {
+                    // Changes a window could not save into this file before: shown, never applied unasked.
+                    let found = session.recoveries();
+                    if !found.is_empty() {
+                        self.modal = Some(Modal::Recovery(dialogs::recovery::RecoveryDialog::new(found, &session)));
+                    }
                 }
                 self.session = Some(session);
                 self.settings.opened(&path);
@@ -319,13 +332,18 @@ impl App {
         self.store_due_remarks(None);
         let Some(session) = self.session.take() else { return };
         let lost = session.not_saved().map_or(0, |n| n.changes);
+        let kept = session.recovery_path().map(Path::to_path_buf);
         if let Err(e) = session.close() {
-            match lost {
+            match (lost, kept) {
                 // The journal holds every change; the next opening recovers it.
-                0 => eprintln!(
+                (0, _) => eprintln!(
                     "error: {e}; every change is in the journal beside the file and comes back when it is next opened"
                 ),
-                n => eprintln!("error: {e}; {n} changes that could not be saved are lost (quit without them)"),
+                (n, Some(kept)) => eprintln!(
+                    "error: {e}; the {n} changes that could not be saved are kept in {}, and opening the file again offers them",
+                    kept.display()
+                ),
+                (n, None) => eprintln!("error: {e}; {n} changes that could not be saved are lost (quit without them)"),
             }
         }
     }
@@ -337,14 +355,22 @@ fn not_saved_text(n: &NotSaved) -> String {
         1 => "1 change is not saved".to_owned(),
         k => format!("{k} changes are not saved"),
     };
+    let kept = match (&n.kept_in, &n.keep_failed) {
+        (Some(path), _) => format!(
+            " Until then they are kept in {}, and opening this file again offers them, even after a crash.",
+            path.display()
+        ),
+        (None, Some(why)) => format!(" They could not be kept in a recovery file either ({why})."),
+        (None, None) => String::new(),
+    };
     if n.detached {
         format!(
-            "Another program changed this file since it was opened here ({}), so PROTEST writes nothing more to it and neither version is lost. {what}: keep them with File › Save a copy as…, then work on in the copy.",
+            "Another program changed this file since it was opened here ({}), so PROTEST writes nothing more to it and neither version is lost. {what}: keep them with File › Save a copy as…, then work on in the copy.{kept}",
             n.why
         )
     } else {
         format!(
-            "{what}: {}. They are kept here and saved with the next change, or press Retry; File › Save a copy as… writes them elsewhere.",
+            "{what}: {}. They are kept here and saved with the next change, or press Retry; File › Save a copy as… writes them elsewhere.{kept}",
             n.why
         )
     }

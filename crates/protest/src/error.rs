@@ -80,6 +80,21 @@ impl Error {
         }
     }
 
+    /// The same error about `to` when it is about `from`: a file read under its resolved path
+    /// is named as the user named it.
+    pub fn renamed(mut self, from: &Path, to: &Path) -> Self {
+        let path = match &mut self {
+            Error::Io { path, .. }
+            | Error::Invalid { path, .. }
+            | Error::Refused { path, .. }
+            | Error::Exists { path } => path,
+        };
+        if path == from {
+            *path = to.to_path_buf();
+        }
+        self
+    }
+
     /// For a refusal, the rule's own words without the file's name (a dialog about that file
     /// shows them as they are).
     pub fn refusal(&self) -> Option<&str> {

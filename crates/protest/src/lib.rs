@@ -19,7 +19,8 @@
 //! - [`ingest`]: masters from outside — from texts, from the original tool's files, a new
 //!   system's output; tokenising and aligning;
 //! - [`workflow`]: every operation a researcher runs on a master, all or nothing;
-//! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved.
+//! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved and
+//!   the recovery file that keeps it.
 //!
 //! Long work says how far it has come through [`progress`], to whichever shell listens.
 //!

@@ -337,7 +337,7 @@ impl LegacyDialog {
         let converted = match here {
             // The master is open in this window: it changes through the open file.
             Some(session) => session.run(convert),
-            None => workflow::on_master(&master_path, convert),
+            None => workflow::on_master(&master_path, convert).map(|done| done.value),
         }
         .map_err(failed)?;
         Ok(Done { summary: summary(&converted.report, &target), path: target, mergeable, master: false })

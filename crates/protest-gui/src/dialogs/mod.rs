@@ -19,6 +19,7 @@ pub mod open;
 pub mod parts;
 pub mod path_field;
 pub mod plan;
+pub mod recovery;
 pub mod report_export;
 pub mod save_copy;
 
@@ -37,6 +38,7 @@ use parts::{Reply, escaped, show_anchored};
 use plan::PlanDialog;
 use protest::metrics::report::Table;
 use protest::session::Session;
+use recovery::RecoveryDialog;
 use report_export::ExportDialog;
 use save_copy::SaveCopyDialog;
 use std::path::PathBuf;
@@ -56,6 +58,8 @@ pub enum Modal {
     Legacy(LegacyDialog),
     GoTo(GoToDialog),
     SaveCopy(SaveCopyDialog),
+    /// Changes a window could not save, offered when their file opens.
+    Recovery(RecoveryDialog),
 }
 
 impl Modal {
@@ -98,6 +102,7 @@ impl Modal {
             (Modal::Adjudication(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
             (Modal::GoTo(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
             (Modal::SaveCopy(d), Some(_)) => framed(ctx, |ui| d.ui(ui)),
+            (Modal::Recovery(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
         }
     }
 }

@@ -18,7 +18,7 @@ pub struct SaveCopyDialog {
 
 impl SaveCopyDialog {
     pub fn new(path: &Path) -> SaveCopyDialog {
-        let mut target = PathField::new(Some(&suggested(path)));
+        let mut target = PathField::new(Some(&beside(path, "copy")));
         target.request_focus();
         SaveCopyDialog { target, problem: None, saved: None }
     }
@@ -80,9 +80,9 @@ fn saving(path: PathBuf) -> SessionWork {
     })
 }
 
-/// `study.master.json` → `study.master.copy.json`, beside it.
-fn suggested(path: &Path) -> PathBuf {
+/// `study.master.json` → `study.master.WHAT.json`, beside it.
+pub fn beside(path: &Path, what: &str) -> PathBuf {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let stem = name.strip_suffix(".json").unwrap_or(&name);
-    path.with_file_name(format!("{stem}.copy.json"))
+    path.with_file_name(format!("{stem}.{what}.json"))
 }

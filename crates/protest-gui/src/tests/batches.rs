@@ -45,7 +45,7 @@ fn export_batches(path: &Path, task_set: u32, names: &[&str]) -> Vec<PathBuf> {
         replace: false,
         created: chrono::Utc::now(),
     };
-    let exported = workflow::on_master(path, |store| workflow::export::run(store, &exporting)).unwrap();
+    let exported = workflow::on_master(path, |store| workflow::export::run(store, &exporting)).unwrap().value;
     exported.files.into_iter().map(|f| f.path).collect()
 }
 

@@ -155,17 +155,22 @@ fn quitting_with_changes_not_saved_warns_first() {
     assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap().pronoun, Judgement::Yes);
 }
 
+/// Judges the first new pleonastic "it"; then someone removes the lock and changes the master from
+/// the command line; then the window judges the next one, which it can no longer save.
+fn judged_then_detached(h: &mut Harness<App>, path: &Path) {
+    click(h, PLEONASTIC_NEW);
+    press(h, Key::N);
+    std::fs::remove_file(protest::store::lock_path(path)).unwrap();
+    workflow::on_master(path, |store| workflow::annotators::add(store, "Intruder")).unwrap();
+    press(h, Key::ArrowRight);
+    press(h, Key::Y);
+}
+
 #[test]
 fn a_file_another_program_replaced_is_not_written_and_a_copy_keeps_the_work() {
     let f = tiny_with_anna();
     let mut h = super::harness(&f.path, Some(ANNA));
-    click(&mut h, PLEONASTIC_NEW);
-    press(&mut h, Key::N);
-    // Someone removes the lock and changes the master from the command line.
-    std::fs::remove_file(protest::store::lock_path(&f.path)).unwrap();
-    workflow::on_master(&f.path, |store| workflow::annotators::add(store, "Intruder")).unwrap();
-    press(&mut h, Key::ArrowRight);
-    press(&mut h, Key::Y);
+    judged_then_detached(&mut h, &f.path);
     assert!(h.query_by_label_contains("Another program changed this file since it was opened here").is_some());
     assert!(h.query_by_label_contains("keep them with File › Save a copy as…").is_some());
     assert!(h.query_by_label("Retry").is_none(), "trying again cannot help");
@@ -242,4 +247,47 @@ fn a_task_set_of_the_same_name_is_replaced_only_when_asked_and_one_not_given_out
     click_to_work(&mut h, "Remove task set Pilot", "Removing the task set…");
     assert!(status(&h, "Removed task set 1 “Pilot”."));
     assert!(saved(&f.path).task_sets.is_empty());
+}
+
+/// The app on `path` as the user's own: its data folder is `data` (where recovery files go).
+fn harness_with_data(path: &Path, data: &Path) -> Harness<'static, App> {
+    let mut settings = Settings::default();
+    settings.annotators.insert(path.to_path_buf(), ANNA);
+    let mut harness = super::window(App::new(settings, Some(path.to_path_buf()), Some(data.to_path_buf())));
+    harness.settle();
+    harness
+}
+
+#[test]
+fn changes_a_detached_window_could_not_save_are_offered_when_the_file_opens_again() {
+    let f = tiny_with_anna();
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness_with_data(&f.path, data.path());
+    // The window detaches, and keeps what it shows.
+    judged_then_detached(&mut h, &f.path);
+    assert!(h.query_by_label_contains("opening this file again offers them, even after a crash").is_some());
+    let kept = h.state().session.as_ref().unwrap().recovery_path().unwrap().to_path_buf();
+    assert!(kept.starts_with(data.path().join("recovery")), "{}", kept.display());
+    drop(h); // killed: the window never closes its file
+
+    // Opened again: what the recovery file holds is shown, and nothing is applied unasked.
+    let mut h = harness_with_data(&f.path, data.path());
+    assert!(h.query_by_label("Changes that were not saved").is_some());
+    assert!(h.query_by_label_contains("A PROTEST window could not save").is_some());
+    assert!(h.query_by_label("candidate 4, Anna: pronoun yes").is_some());
+    assert_eq!(saved_record(&f.path, 4, ANNA), None);
+    click(&mut h, "Keep for later");
+    assert!(h.query_by_label("Changes that were not saved").is_none() && kept.exists());
+    h.state_mut().shutdown();
+    drop(h);
+
+    // Offered again next time; applied, through the same checks as any change, and saved.
+    let mut h = harness_with_data(&f.path, data.path());
+    click(&mut h, "Apply them to this file");
+    assert!(h.query_by_label_contains("recovered changes.").is_some());
+    assert_eq!(saved_record(&f.path, 4, ANNA).unwrap().pronoun, Judgement::Yes);
+    assert_eq!(saved_record(&f.path, 3, ANNA).unwrap().pronoun, Judgement::No);
+    assert!(!kept.exists());
+    click(&mut h, "Close");
+    assert!(status(&h, "every change is saved"));
 }

@@ -25,8 +25,8 @@ pub enum EditError {
     NotAnaphoric,
     #[error("{1} is not aligned to the {0}, so it cannot be selected for it")]
     NotAligned(Role, TokenRef),
-    #[error("a tag is one word without spaces")]
-    BadTag,
+    #[error("this tag {0}")]
+    BadTag(String),
 }
 
 /// The record after `edit`, starting from `current` (or a new record). The conflict status goes
@@ -57,11 +57,7 @@ pub fn apply(
             }
         }
         Edit::AddTag(tag) => {
-            let tag = tag.trim();
-            if !tags::is_valid(tag) {
-                return Err(EditError::BadTag);
-            }
-            record.tags.insert(tag.to_owned());
+            record.tags.insert(tags::normalize(&tag).map_err(EditError::BadTag)?);
         }
         Edit::RemoveTag(tag) => {
             record.tags.remove(&tag);
@@ -120,7 +116,10 @@ mod tests {
             Err(EditError::NotAligned(Role::Pronoun, TokenRef::new(1, 1)))
         );
         assert_eq!(edit(&m, 4, None, Edit::Judge(Role::Antecedent, Judgement::No)), Err(EditError::NotAnaphoric));
-        assert_eq!(edit(&m, 4, None, Edit::AddTag("two words".into())), Err(EditError::BadTag));
+        assert_eq!(
+            edit(&m, 4, None, Edit::AddTag("two words".into())),
+            Err(EditError::BadTag("has spaces (a tag is one word)".into()))
+        );
         assert_eq!(edit(&m, 99, None, Edit::Remarks("x".into())), Err(EditError::NoCandidate(CandidateId(99))));
     }
 

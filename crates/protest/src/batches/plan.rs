@@ -54,6 +54,10 @@ impl Request {
 pub enum PlanError {
     #[error("a task set needs at least one annotator")]
     NoAnnotators,
+    #[error(
+        "{annotators} annotators for {candidates} candidates: each annotator's part needs at least one candidate; ask for at most {candidates}"
+    )]
+    TooManyAnnotators { annotators: u32, candidates: usize },
     #[error("choose at least one translation corpus")]
     NoCorpora,
     #[error("choose at least one category")]

@@ -45,8 +45,74 @@ pub const STANDARD: [StandardTag; 8] = [
     tag(POLITENESS_UNKNOWN, false, true),
 ];
 
-/// Whether a string may be used as a tag: non-empty, no whitespace (tags are single words so
-/// they survive CSV, LaTeX and the original tool's storage unchanged).
+/// Whether a string may be used as a tag ([`problem`] finds nothing).
 pub fn is_valid(tag: &str) -> bool {
-    !tag.is_empty() && !tag.chars().any(char::is_whitespace)
+    problem(tag).is_none()
+}
+
+/// What keeps a string from being a tag, in words ("has spaces…"), or `None`. A tag is one word
+/// (so that it survives CSV, LaTeX and the original tool's storage unchanged), in Unicode normal
+/// form C, without characters that cannot be seen or that reorder what follows: a tag with a
+/// zero-width space or a right-to-left mark would look exactly like a standard tag on screen
+/// and count as another one.
+pub fn problem(tag: &str) -> Option<String> {
+    if tag.is_empty() {
+        return Some("is empty".into());
+    }
+    if tag.chars().any(char::is_whitespace) {
+        return Some("has spaces (a tag is one word)".into());
+    }
+    if let Some(c) = tag.chars().find(|&c| hidden(c)) {
+        return Some(format!(
+            "has an invisible or direction-changing character (U+{:04X}), which would make it look like another tag",
+            c as u32
+        ));
+    }
+    if !unicode_normalization::is_nfc(tag) {
+        return Some(
+            "is not in Unicode normal form C (the same letters can be written so that they look alike)".into(),
+        );
+    }
+    None
+}
+
+/// A tag as the user typed it, trimmed and in Unicode normal form C, or why it cannot be one.
+pub fn normalize(typed: &str) -> Result<String, String> {
+    use unicode_normalization::UnicodeNormalization;
+    let tag: String = typed.trim().nfc().collect();
+    match problem(&tag) {
+        Some(why) => Err(why),
+        None => Ok(tag),
+    }
+}
+
+/// Characters that show nothing, or change the direction of what follows: controls, format
+/// characters (Unicode's Cf: zero-width spaces and joiners, bidirectional marks, embeddings and
+/// isolates, the byte-order mark, tag characters), fillers and variation selectors.
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFFB}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tag_that_would_look_like_another_is_refused() {
+        assert_eq!(normalize("  ant_ensure "), Ok("ant_ensure".into()));
+        for lookalike in ["ant_\u{200B}ensure", "\u{200F}ant_ensure", "ant_ensure\u{202E}", "\u{FEFF}bad_translation"] {
+            let why = normalize(lookalike).unwrap_err();
+            assert!(why.starts_with("has an invisible or direction-changing character (U+"), "{why}");
+        }
+        assert_eq!(normalize("two words").unwrap_err(), "has spaces (a tag is one word)");
+        // Typed decomposed, stored composed: one tag, whatever the keyboard sent.
+        assert_eq!(normalize("caf\u{0065}\u{0301}"), Ok("caf\u{00E9}".into()));
+        assert!(problem("caf\u{0065}\u{0301}").unwrap().contains("normal form C"));
+        assert!(is_valid("politeness_vous") && is_valid("négation"));
+    }
 }

@@ -2,10 +2,12 @@
 //! [`Session`], so it is stored durably and can be undone. The annotation window is its shell; it
 //! holds no state of its own about the file. [`workspace`] opens masters and batches alike,
 //! [`Kept`] keeps a view of the master up to date one change at a time, and [`Opening`] is a set
-//! of candidates to work through.
+//! of candidates to work through. A change the file cannot take is kept at once in a
+//! [`recovery`] file, which the next opening offers.
 
 mod kept;
 mod opening;
+pub mod recovery;
 pub mod workspace;
 
 pub use kept::{Follows, Kept};
@@ -18,8 +20,9 @@ use crate::annotate::history::History;
 use crate::annotate::suggestions::UsedTags;
 use crate::model::{AnnotatorId, CandidateId, Category, Conflict, Master, Record};
 use crate::store::Store;
+use crate::store::journal::Entry;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use workspace::{Mode, Workspace};
 
 pub struct Session {
@@ -35,6 +38,18 @@ pub struct Session {
     changed_from: u64,
     /// The tags in use, for the tag boxes' suggestions every frame.
     tags: UsedTags,
+    /// Where the changes the file cannot take are kept.
+    keeping: Keeping,
+}
+
+/// The recovery file of the changes the file cannot take ([`recovery`]).
+#[derive(Debug, Default)]
+struct Keeping {
+    /// The folder of recovery files; `None`: changes not saved live in memory only.
+    folder: Option<PathBuf>,
+    writer: Option<recovery::Writer>,
+    /// Why they could not be kept there either.
+    failure: Option<String>,
 }
 
 /// Why a change made through the session did not happen, or is not on disk. The messages are
@@ -62,6 +77,11 @@ pub struct NotSaved {
     pub why: String,
     /// Another program changed the file: nothing more is written to it here.
     pub detached: bool,
+    /// The recovery file that holds them meanwhile, flushed to disk: the next opening of the file
+    /// offers them even after a crash.
+    pub kept_in: Option<PathBuf>,
+    /// Why they could not be kept in a recovery file either.
+    pub keep_failed: Option<String>,
 }
 
 /// A change undone or redone: on which candidate, and what it was (`pronoun set to yes`).
@@ -99,7 +119,129 @@ impl Session {
             changed: Vec::new(),
             changed_from: 0,
             tags,
+            keeping: Keeping::default(),
         }
+    }
+
+    /// Keeps every change the file cannot take in a recovery file in `folder`
+    /// ([`recovery::folder_in`] the user's data folder), from now on.
+    pub fn keep_unsaved_in(&mut self, folder: PathBuf) {
+        self.keeping.folder = Some(folder);
+        self.keep_unsaved();
+    }
+
+    /// The recovery file holding the changes not saved, while there is one.
+    pub fn recovery_path(&self) -> Option<&Path> {
+        self.keeping.writer.as_ref().map(recovery::Writer::path)
+    }
+
+    /// Makes the recovery file hold exactly what the file may not ([`Workspace::unsaved_entries`]),
+    /// flushed to disk; removes it once that is nothing.
+    fn keep_unsaved(&mut self) {
+        let Some(folder) = self.keeping.folder.clone() else { return };
+        let entries = self.file.unsaved_entries();
+        if entries.is_empty() {
+            if let Some(writer) = self.keeping.writer.take() {
+                let _ = writer.remove();
+            }
+            self.keeping.failure = None;
+            return;
+        }
+        let kept = match &mut self.keeping.writer {
+            Some(writer) => writer.keep(&entries),
+            None => {
+                let header = recovery::Header {
+                    recovery: recovery::FORMAT.into(),
+                    version: 1,
+                    file: self.file.real_path().to_path_buf(),
+                    file_id: self.file.file_id().to_owned(),
+                    revision: self.master().revision,
+                    created: chrono::Utc::now(),
+                    why: self.file.detached().or(self.file.failure()).unwrap_or("not saved").to_owned(),
+                };
+                recovery::Writer::start(&folder, header).and_then(|mut writer| {
+                    writer.keep(&entries)?;
+                    self.keeping.writer = Some(writer);
+                    Ok(())
+                })
+            }
+        };
+        self.keeping.failure = kept.err().map(|e| format!("{}: {e}", folder.display()));
+    }
+
+    /// The recovery files left for this file by windows that could not save their changes (and
+    /// then crashed, or were closed without them), oldest first: to offer, never to apply unasked.
+    pub fn recoveries(&self) -> Vec<recovery::Found> {
+        let Some(folder) = &self.keeping.folder else { return Vec::new() };
+        let mut found = recovery::find(folder, self.file.real_path(), self.file.file_id());
+        found.retain(|f| Some(f.path.as_path()) != self.recovery_path());
+        found
+    }
+
+    /// Applies the changes of a recovery file as the window's own, each checked and saved as an
+    /// edit is; the file is removed once they are all saved (or kept in this session's own
+    /// recovery file). Returns how many were applied. Record changes are checked first, so that
+    /// one that no longer fits applies none.
+    pub fn apply_recovery(&mut self, found: &recovery::Found) -> crate::Result<usize> {
+        self.file.writable()?;
+        let path = self.path().to_path_buf();
+        let refused = |i: usize, why: &dyn std::fmt::Display| {
+            Error::refused(&found.path, format!("change {} cannot be applied to {}: {why}", i + 1, path.display()))
+        };
+        if !found.entries.iter().any(|e| matches!(e, Entry::Roster(_))) {
+            for (i, entry) in found.entries.iter().enumerate() {
+                if let Entry::Put(record) = entry
+                    && let Some((_, problem)) = crate::store::validate::record(self.master(), record)
+                {
+                    return Err(refused(i, &format!("{problem}; nothing was applied")));
+                }
+            }
+        }
+        let mut applied = 0;
+        for (i, entry) in found.entries.iter().enumerate() {
+            let not_saved = self.file.not_saved();
+            let result = match entry {
+                Entry::Put(record) => self.file.put(record.clone()),
+                Entry::Remove { candidate, annotator } => self.file.remove(*candidate, *annotator),
+                Entry::Roster(roster) => match self.file.master_store() {
+                    Some(store) => store.commit_roster(roster.clone()),
+                    None => Err(Error::refused(&path, "a batch has no annotators or task sets to change")),
+                },
+            };
+            match result {
+                // Kept as not saved: in this session's recovery file, like any edit.
+                Err(_) if self.file.not_saved() > not_saved => {}
+                Err(e) => {
+                    self.applied_whole();
+                    return Err(refused(
+                        i,
+                        &format!("{e} ({applied} before it were applied; the recovery file is kept)"),
+                    ));
+                }
+                Ok(()) => {}
+            }
+            applied += 1;
+        }
+        self.applied_whole();
+        if self.file.not_saved() == 0 || self.recovery_path().is_some() {
+            found.discard().map_err(|e| Error::io(&found.path, e))?;
+        }
+        Ok(applied)
+    }
+
+    /// After changes to several records at once: views are computed afresh and undo starts over.
+    fn applied_whole(&mut self) {
+        self.history = History::default();
+        self.order = self.file.order();
+        self.changed_whole();
+        self.keep_unsaved();
+    }
+
+    /// Writes this file with the changes of a recovery file on top into a new file at `path`,
+    /// leaving this one as it is; the recovery file is removed once the new file is written.
+    pub fn save_recovery_as(&self, found: &recovery::Found, path: &Path) -> crate::Result<()> {
+        self.file.save_copy_with(path, &found.entries)?;
+        found.discard().map_err(|e| Error::io(&found.path, e))
     }
 
     pub fn master(&self) -> &Master {
@@ -143,16 +285,20 @@ impl Session {
     /// What is not saved and why, while something is not: for the status line and the banner.
     pub fn not_saved(&self) -> Option<NotSaved> {
         let changes = self.file.not_saved();
+        let kept_in = self.recovery_path().map(Path::to_path_buf);
+        let keep_failed = self.keeping.failure.clone();
         if let Some(why) = self.file.detached() {
-            return Some(NotSaved { changes, why: why.to_owned(), detached: true });
+            return Some(NotSaved { changes, why: why.to_owned(), detached: true, kept_in, keep_failed });
         }
         let why = self.file.failure()?.to_owned();
-        (changes > 0).then_some(NotSaved { changes, why, detached: false })
+        (changes > 0).then_some(NotSaved { changes, why, detached: false, kept_in, keep_failed })
     }
 
     /// Tries again to save what is not saved.
     pub fn retry(&mut self) -> Result<(), SessionError> {
-        self.file.retry().map_err(SessionError::StillNotSaved)
+        let result = self.file.retry().map_err(SessionError::StillNotSaved);
+        self.keep_unsaved();
+        result
     }
 
     /// Writes the file as it is here, changes not saved included, into a new file.
@@ -198,7 +344,11 @@ impl Session {
         };
         let records = store.master().records.clone();
         let before = store.changes();
-        let value = operation(store)?;
+        let value = operation(store);
+        // A full save also saves what was not saved.
+        self.keep_unsaved();
+        let value = value?;
+        let Some(store) = self.file.master_store() else { unreachable!("a master above") };
         if store.changes() == before {
             return Ok(value);
         }
@@ -319,10 +469,12 @@ impl Session {
             Some(r) => self.file.put(r),
             None => self.file.remove(candidate, annotator),
         };
-        // Whether or not it failed, the views follow what the master now holds.
+        // Whether or not it failed, the views follow what the master now holds, and what the
+        // file could not take is kept before the change is shown.
         self.tags.change(&before, &tags_of(self));
         self.changes += 1;
         self.changed.push((candidate, annotator));
+        self.keep_unsaved();
         match result {
             Ok(()) => Ok(()),
             // Kept in memory as not saved: the status line and the banner say so until it is.
@@ -331,7 +483,16 @@ impl Session {
         }
     }
 
-    pub fn close(self) -> Result<(), SessionError> {
-        self.file.close().map_err(SessionError::Close)
+    /// Folds the journal into the file and releases it. The recovery file, if there is one,
+    /// goes once everything is saved; it stays (for the next opening to offer) when something is
+    /// not, or when another program changed the file, which may have lost what its journal held.
+    pub fn close(mut self) -> Result<(), SessionError> {
+        let writer = self.keeping.writer.take();
+        let detached = self.file.detached().is_some();
+        let closed = self.file.close().map_err(SessionError::Close);
+        if let (Ok(()), false, Some(writer)) = (&closed, detached, writer) {
+            let _ = writer.remove();
+        }
+        closed
     }
 }

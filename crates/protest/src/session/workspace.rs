@@ -8,6 +8,7 @@ use crate::annotate::browse;
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
 use crate::store::batch_file::{self, Batch};
 use crate::store::disk::Disk;
+use crate::store::journal::Entry;
 use crate::store::{Document, Opened, Store};
 use std::path::Path;
 use std::sync::Arc;
@@ -93,6 +94,16 @@ pub trait Workspace: Send {
     fn retry(&mut self) -> Result<()>;
     /// Writes everything, changes not saved included, into a new file.
     fn save_copy(&self, path: &Path) -> Result<()>;
+    /// [`Workspace::save_copy`] with `changes` made on top, each checked.
+    fn save_copy_with(&self, path: &Path, changes: &[Entry]) -> Result<()>;
+    /// The file itself, links and `..` resolved.
+    fn real_path(&self) -> &Path;
+    /// The id its journal (and a recovery file) is tied to.
+    fn file_id(&self) -> &str;
+    /// Whether changes can be saved, and why not.
+    fn writable(&self) -> Result<()>;
+    /// The changes made here that the file and its journal may not hold ([`Store::unsaved_entries`]).
+    fn unsaved_entries(&self) -> Vec<Entry>;
     /// Folds the journal into the file and releases the lock.
     fn close(self: Box<Self>) -> Result<()>;
 }
@@ -152,6 +163,26 @@ impl<D: Annotatable + Send> Workspace for Store<D> {
 
     fn save_copy(&self, path: &Path) -> Result<()> {
         Store::save_copy(self, path)
+    }
+
+    fn save_copy_with(&self, path: &Path, changes: &[Entry]) -> Result<()> {
+        Store::save_copy_with(self, path, changes)
+    }
+
+    fn real_path(&self) -> &Path {
+        Store::real_path(self)
+    }
+
+    fn file_id(&self) -> &str {
+        self.doc().file_id()
+    }
+
+    fn writable(&self) -> Result<()> {
+        Store::writable(self)
+    }
+
+    fn unsaved_entries(&self) -> Vec<Entry> {
+        Store::unsaved_entries(self)
     }
 
     fn close(self: Box<Self>) -> Result<()> {

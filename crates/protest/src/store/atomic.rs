@@ -7,6 +7,7 @@
 
 use crate::error::{Error, Result};
 use crate::store::disk::{Disk, DiskFile, Identity};
+use crate::store::files;
 use rand::Rng;
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -22,9 +23,9 @@ pub fn write_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<Identity> {
-    let target = resolve(path);
-    let (temp, mut file) = create_temp(disk, &target).map_err(|e| Error::io(path, e))?;
-    let written = fill(&mut *file, &target, write).and_then(|()| file.identity());
+    refuse_link(path)?;
+    let (temp, mut file) = create_temp(disk, path).map_err(|e| Error::io(path, e))?;
+    let written = fill(&mut *file, path, write).and_then(|()| file.identity());
     let identity = match written {
         Ok(identity) => identity,
         Err(e) => {
@@ -33,14 +34,32 @@ pub fn write_with(
             return Err(Error::io(path, e));
         }
     };
-    drop(file);
-    if let Err(e) = disk.rename(&temp, &target) {
+    // Renamed while still open (and so still marked as ours, see `remove_leftovers`).
+    if let Err(e) = disk.rename(&temp, path) {
+        drop(file);
         let _ = disk.remove(&temp);
         return Err(Error::io(path, e));
     }
+    drop(file);
     // Only the durability of the rename is at stake here: the file is in place either way.
-    let _ = disk.sync_dir(&folder(&target));
+    let _ = disk.sync_dir(&folder(path));
     Ok(identity)
+}
+
+/// Nothing is written through a symbolic link: a master opened through one is saved under its
+/// resolved path (`store::files::resolve`), and a link where an output goes is refused rather
+/// than followed to wherever it points.
+fn refuse_link(path: &Path) -> Result<()> {
+    if files::is_link(path) {
+        let to = fs::canonicalize(path).map(|t| format!(" (to {})", t.display())).unwrap_or_default();
+        return Err(Error::refused(
+            path,
+            format!(
+                "is a symbolic link{to}; PROTEST does not write through links: name the file itself, or remove the link"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Replaces `path` with `bytes`.
@@ -99,11 +118,10 @@ fn temp_prefix(target: &Path) -> String {
 }
 
 /// The temporary files that interrupted replacements of `path` left behind (a crash between
-/// creating and renaming them).
+/// creating and renaming them), by their names. `path` is the resolved path of the file.
 pub fn leftovers(path: &Path) -> Vec<PathBuf> {
-    let target = resolve(path);
-    let prefix = temp_prefix(&target);
-    let Ok(entries) = fs::read_dir(folder(&target)) else { return Vec::new() };
+    let prefix = temp_prefix(path);
+    let Ok(entries) = fs::read_dir(folder(path)) else { return Vec::new() };
     entries
         .filter_map(|e| e.ok())
         .filter(|e| {
@@ -118,9 +136,21 @@ pub fn leftovers(path: &Path) -> Vec<PathBuf> {
 }
 
 /// Removes the temporary files that interrupted replacements of `path` left behind; returns how
-/// many. Only call this while holding the file's lock, when no replacement of it can be under way.
+/// many. Only call this while holding the file's lock. A temporary file that a live process
+/// still has open (it holds the file's `flock` from its creation, `disk::Os`) is not a leftover
+/// and stays, whatever its name; so does anything but a regular file.
 pub fn remove_leftovers(path: &Path) -> usize {
-    leftovers(path).into_iter().filter(|p| fs::remove_file(p).is_ok()).count()
+    leftovers(path).into_iter().filter(|p| abandoned(p) && fs::remove_file(p).is_ok()).count()
+}
+
+/// Whether nobody holds the temporary file at `path` open: it can be locked now.
+fn abandoned(path: &Path) -> bool {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    match files::open_beside(&mut options, path) {
+        Ok(file) => file.try_lock().is_ok(),
+        Err(_) => false,
+    }
 }
 
 /// Whether two paths name the same file (through links, `..` and the like), so that writing one
@@ -139,11 +169,6 @@ fn folder(target: &Path) -> PathBuf {
     }
 }
 
-/// Saving through a symbolic link replaces the file it points to, not the link.
-fn resolve(path: &Path) -> PathBuf {
-    fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
 /// Files an operation writes together (the batches of an export, a metric's score and detail):
 /// all of them are written, or none. Each is written in full under a temporary name beside its
 /// target as it is added; [`Outputs::publish`] renames them all into place. Dropped unpublished,
@@ -151,8 +176,16 @@ fn resolve(path: &Path) -> PathBuf {
 #[derive(Debug)]
 pub struct Outputs<'a> {
     disk: &'a dyn Disk,
-    /// (as given, target, temporary file)
-    staged: Vec<(PathBuf, PathBuf, PathBuf)>,
+    staged: Vec<Staged>,
+}
+
+/// A file written in full under a temporary name, still open (and so marked as a live process's,
+/// see [`remove_leftovers`]) until it is renamed into place.
+#[derive(Debug)]
+struct Staged {
+    target: PathBuf,
+    temp: PathBuf,
+    file: Box<dyn DiskFile>,
 }
 
 impl<'a> Outputs<'a> {
@@ -163,14 +196,14 @@ impl<'a> Outputs<'a> {
     /// Writes a file with what `write` produces under a temporary name and flushes it to disk;
     /// its target is not touched until [`Outputs::publish`].
     pub fn add(&mut self, path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
-        let target = resolve(path);
-        let (temp, mut file) = create_temp(self.disk, &target).map_err(|e| Error::io(path, e))?;
-        if let Err(e) = fill(&mut *file, &target, write) {
+        refuse_link(path)?;
+        let (temp, mut file) = create_temp(self.disk, path).map_err(|e| Error::io(path, e))?;
+        if let Err(e) = fill(&mut *file, path, write) {
             drop(file);
             let _ = self.disk.remove(&temp);
             return Err(Error::io(path, e));
         }
-        self.staged.push((path.to_path_buf(), target, temp));
+        self.staged.push(Staged { target: path.to_path_buf(), temp, file });
         Ok(())
     }
 
@@ -182,7 +215,7 @@ impl<'a> Outputs<'a> {
         let staged = std::mem::take(&mut self.staged);
         let mut published = Published { disk, files: Vec::new(), kept: false };
         let mut rest = staged.into_iter();
-        while let Some((path, target, temp)) = rest.next() {
+        while let Some(Staged { target, temp, file }) = rest.next() {
             let moved = backup(disk, &target).and_then(|backup| match disk.rename(&temp, &target) {
                 Ok(()) => Ok(backup),
                 Err(e) => {
@@ -192,12 +225,13 @@ impl<'a> Outputs<'a> {
                     Err(e)
                 }
             });
+            drop(file);
             match moved {
                 Ok(backup) => published.files.push((target, backup)),
                 Err(e) => {
                     let _ = disk.remove(&temp);
                     self.staged = rest.collect(); // removed when `self` is dropped
-                    return Err(Error::io(&path, e)); // dropping `published` puts the others back
+                    return Err(Error::io(&target, e)); // dropping `published` puts the others back
                 }
             }
         }
@@ -208,8 +242,9 @@ impl<'a> Outputs<'a> {
 
 impl Drop for Outputs<'_> {
     fn drop(&mut self) {
-        for (_, _, temp) in &self.staged {
-            let _ = self.disk.remove(temp);
+        for staged in self.staged.drain(..) {
+            drop(staged.file);
+            let _ = self.disk.remove(&staged.temp);
         }
     }
 }

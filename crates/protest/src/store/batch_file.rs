@@ -18,7 +18,7 @@ use crate::model::{
 };
 use crate::store::disk::Os;
 use crate::store::{Document, Store};
-use crate::store::{atomic, journal, json, master_file};
+use crate::store::{atomic, files, journal, json, master_file};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -130,14 +130,15 @@ struct SparseCorpus {
 /// that accept either, before they load it properly. Reads no further than the `format` field
 /// (our files' first), so asking about a master of hundreds of megabytes costs nothing.
 pub fn is_batch(bytes: &[u8]) -> bool {
-    json::top_level::<String, _>(&mut serde_json::Deserializer::from_slice(bytes), "format")
+    json::top_level::<String, _>(&mut serde_json::Deserializer::from_slice(json::without_bom(bytes)), "format")
         .is_some_and(|f| f == BATCH_FORMAT)
 }
 
-/// [`is_batch`] for a file, reading only its beginning. False for a file that cannot be read.
+/// [`is_batch`] for a file, reading only its beginning. False for a file that cannot be read
+/// (or is not a regular file: a named pipe is not waited on).
 pub fn is_batch_file(path: &Path) -> bool {
-    let Ok(file) = std::fs::File::open(path) else { return false };
-    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(file));
+    let Some(reader) = json::beginning(path) else { return false };
+    let mut de = serde_json::Deserializer::from_reader(reader);
     json::top_level::<String, _>(&mut de, "format").is_some_and(|f| f == BATCH_FORMAT)
 }
 
@@ -154,7 +155,7 @@ pub fn batches_in(dir: &Path, master_id: &str) -> Vec<std::path::PathBuf> {
         .filter_map(|e| Some(e.ok()?.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .filter(|p| {
-            let header = std::fs::read(p).ok().and_then(|b| serde_json::from_slice::<Header>(&b).ok());
+            let header = files::read(p).ok().and_then(|b| serde_json::from_slice::<Header>(json::without_bom(&b)).ok());
             header.is_some_and(|h| h.format.as_deref() == Some(BATCH_FORMAT) && h.master.as_deref() == Some(master_id))
         })
         .collect();
@@ -164,7 +165,7 @@ pub fn batches_in(dir: &Path, master_id: &str) -> Vec<std::path::PathBuf> {
 
 /// Reads and validates a batch file (without any journal beside it).
 pub fn load(path: &Path) -> Result<Batch> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = files::read(path).map_err(|e| Error::io(path, e))?;
     from_bytes(path, &bytes)
 }
 
@@ -186,6 +187,7 @@ pub fn load_current(path: &Path) -> Result<Batch> {
 
 /// Parses and validates batch bytes; `path` is only used in messages.
 pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
+    let bytes = json::without_bom(bytes);
     let file: BatchFile =
         json::read(path, bytes, BATCH_FORMAT, &[BATCH_VERSION], |f: &BatchFile| (f.format.as_str(), f.version))?;
     let at = |json_path: String, message: String| {
@@ -258,20 +260,29 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
 }
 
 /// A batch keeps few of its master's sentences but says how many the master has, and each of them
-/// takes room in memory in every corpus. So the number is checked against the file before
-/// anything is allocated: a batch file stands for at most this many sentences per byte (a one-candidate batch of a master of
-/// 70,000 sentences is a few kilobytes: a ratio of about 20).
-pub const MAX_SENTENCES_PER_BYTE: u64 = 256;
+/// takes room in memory in every corpus (an empty sentence and its token count) whatever the file
+/// holds: a number a file can only claim, not show. So before anything is made for it the number
+/// is checked against what the file is: all its corpora's sentences together may take at most
+/// [`SENTENCE_ROOM`] or four times the file's size, whichever is more. A batch of a master 100×
+/// PROTEST's size (69,356 sentences in 9 corpora) takes 20 MB, whatever its own size; padding a
+/// file with spaces buys four bytes of sentences per byte, not 256 as a ratio of sentences to
+/// bytes did.
+pub const SENTENCE_ROOM: u64 = 64 << 20;
+
+/// The memory one sentence of one corpus of a batch takes before it holds any text.
+const SENTENCE_BYTES: u64 = (std::mem::size_of::<String>() + std::mem::size_of::<u32>()) as u64;
 
 fn check_sentence_count(path: &Path, file_bytes: usize, file: &BatchFile) -> Result<()> {
     let count = u64::from(file.sentence_count);
-    let most = file_bytes as u64 * MAX_SENTENCES_PER_BYTE;
+    let corpora = file.corpora.len().max(1) as u64;
+    let room = (file_bytes as u64).saturating_mul(4).max(SENTENCE_ROOM);
+    let most = room / SENTENCE_BYTES / corpora;
     if count > most {
         return Err(Error::invalid(
             path,
             Some(Place::Json { path: "sentence_count".into(), line: None }),
             format!(
-                "{count} sentences cannot be right for a batch file of {file_bytes} bytes (at most {most}); the file is damaged"
+                "{count} sentences cannot be right for a batch file of {file_bytes} bytes with {corpora} corpora (at most {most}: each sentence takes room in every corpus, whatever the file holds); the file is damaged"
             ),
         ));
     }

@@ -4,6 +4,7 @@
 //! The store, the journal, the atomic writer and every workflow output write through a
 //! [`Disk`]; reading goes straight to the file system, as nothing is at stake there.
 
+use crate::store::files;
 use std::fmt;
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, Write};
@@ -12,9 +13,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The write side of the file system.
 pub trait Disk: fmt::Debug + Send + Sync {
-    /// Creates a new file for writing; fails if something is at `path` already.
+    /// Creates a new file for writing; fails if something is at `path` already (a link too).
     fn create(&self, path: &Path) -> io::Result<Box<dyn DiskFile>>;
-    /// Opens an existing file to append to it.
+    /// Opens an existing regular file to append to it, never through a link.
     fn append(&self, path: &Path) -> io::Result<Box<dyn DiskFile>>;
     /// Renames `from` to `to`, replacing `to` atomically.
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()>;
@@ -92,6 +93,7 @@ pub fn os() -> Arc<dyn Disk> {
 impl Disk for Os {
     fn create(&self, path: &Path) -> io::Result<Box<dyn DiskFile>> {
         let mut options = OpenOptions::new();
+        // Never through a link: `create_new` fails on anything already there, a link included.
         options.write(true).create_new(true);
         #[cfg(unix)]
         {
@@ -99,11 +101,17 @@ impl Disk for Os {
             use std::os::unix::fs::OpenOptionsExt;
             options.mode(0o666);
         }
-        Ok(Box::new(OsFile(options.open(path)?)))
+        let file = options.open(path)?;
+        // Held while the file is open: whoever removes the temporary files a crash left behind
+        // leaves alone one that a live process is still writing (`atomic::remove_leftovers`).
+        let _ = file.try_lock();
+        Ok(Box::new(OsFile(file)))
     }
 
     fn append(&self, path: &Path) -> io::Result<Box<dyn DiskFile>> {
-        Ok(Box::new(OsFile(OpenOptions::new().append(true).open(path)?)))
+        // Only the journal is appended to: never through a link planted in its place.
+        let file = files::open_beside(OpenOptions::new().append(true), path)?;
+        Ok(Box::new(OsFile(file)))
     }
 
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {

@@ -15,8 +15,8 @@
 
 use crate::error::{Error, Place, Result};
 use crate::model::{Annotator, AnnotatorId, CandidateId, Record, TaskSet};
-use crate::store::atomic;
 use crate::store::disk::{Disk, DiskFile, Identity};
+use crate::store::{atomic, files, json};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -74,6 +74,34 @@ pub struct Replay {
     pub torn_tail: bool,
     /// The journal was left over from before the last full save and was discarded.
     pub stale: bool,
+    /// How many changes that discarded journal held.
+    pub discarded: usize,
+    /// The revision it continued.
+    pub stale_revision: u64,
+}
+
+impl Replay {
+    /// What to tell the user about the journal at `journal` beyond the changes taken from it: a
+    /// last change cut short and dropped, or a journal from before the file's last full save set
+    /// aside (its changes are taken to be in the file already). `None` when there is nothing to
+    /// say.
+    pub fn note(&self, journal: &Path) -> Option<String> {
+        if self.stale && self.discarded > 0 {
+            let changes =
+                if self.discarded == 1 { "1 change".to_owned() } else { format!("{} changes", self.discarded) };
+            return Some(format!(
+                "{} holds {changes} made to revision {} of the file, which has been saved in full since: it is ignored, as its changes were folded into the file then",
+                journal.display(),
+                self.stale_revision
+            ));
+        }
+        self.torn_tail.then(|| {
+            format!(
+                "the last change in {} was cut short (PROTEST stopped while saving it) and was dropped; it had not been reported as saved",
+                journal.display()
+            )
+        })
+    }
 }
 
 /// An open journal, ready for appends.
@@ -98,9 +126,10 @@ impl Journal {
     /// anything on disk.
     pub fn read(file: &Path, id: &str, revision: u64) -> Result<Replay> {
         let path = path_for(file);
-        match std::fs::read(&path) {
-            Ok(bytes) => Journal::parse(file, &bytes, id, revision),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Replay::default()),
+        // Never through a link planted in its place, and never a pipe that would block.
+        match files::read_beside(&path) {
+            Ok(Some(bytes)) => Journal::parse(file, &bytes, id, revision),
+            Ok(None) => Ok(Replay::default()),
             Err(e) => Err(Error::io(&path, e)),
         }
     }
@@ -109,6 +138,7 @@ impl Journal {
     pub fn parse(file: &Path, bytes: &[u8], id: &str, revision: u64) -> Result<Replay> {
         let path = path_for(file);
         let mut replay = Replay::default();
+        let bytes = json::without_bom(bytes);
         let mut lines = bytes.split_inclusive(|&b| b == b'\n').enumerate().peekable();
         let Some((_, first)) = lines.next() else { return Ok(replay) };
         let header: Header = match serde_json::from_slice(first) {
@@ -139,6 +169,8 @@ impl Journal {
         }
         if header.revision < revision {
             replay.stale = true;
+            replay.stale_revision = header.revision;
+            replay.discarded = lines.filter(|(_, line)| line.ends_with(b"\n")).count();
             return Ok(replay);
         }
         if header.revision > revision {

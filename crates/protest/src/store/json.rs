@@ -304,8 +304,25 @@ pub fn top_level<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
 
 /// [`top_level`] for a whole number in a file, reading only as far as the field.
 pub fn top_level_u64(path: &Path, field: &str) -> Option<u64> {
-    let file = std::fs::File::open(path).ok()?;
-    top_level(&mut serde_json::Deserializer::from_reader(std::io::BufReader::new(file)), field)
+    top_level(&mut serde_json::Deserializer::from_reader(beginning(path)?), field)
+}
+
+/// The UTF-8 byte-order mark some editors put at the start of a file: not part of the JSON.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The bytes without a byte-order mark at their start.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(BOM).unwrap_or(bytes)
+}
+
+/// A reader of a regular file from its beginning, past a byte-order mark: for [`top_level`].
+pub fn beginning(path: &Path) -> Option<io::BufReader<std::fs::File>> {
+    use std::io::BufRead;
+    let mut reader = io::BufReader::new(crate::store::files::open_to_read(path).ok()?);
+    if reader.fill_buf().ok()?.starts_with(BOM) {
+        reader.consume(BOM.len());
+    }
+    Some(reader)
 }
 
 /// Deserialises JSON, reporting the JSON path and line of the first problem.

@@ -7,7 +7,7 @@ use crate::model::{Corpus, MASTER_FORMAT, MASTER_VERSION, Master, Record, Record
 use crate::progress;
 use crate::store::disk::Os;
 use crate::store::validate::{self, Problem};
-use crate::store::{atomic, json};
+use crate::store::{atomic, files, json};
 use rayon::prelude::*;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor, value::MapDeserializer};
@@ -29,7 +29,7 @@ pub fn load_with_statuses(path: &Path) -> Result<(Master, Statuses)> {
         Some(mapped) => parse_and_check(path, &mapped, &|part| mapped.release(part)),
         // Not a plain file that can be mapped (or mapping failed): read it, and let reading say
         // what is wrong if anything is.
-        None => parse_and_check(path, &std::fs::read(path).map_err(|e| Error::io(path, e))?, &|_| {}),
+        None => parse_and_check(path, &files::read(path).map_err(|e| Error::io(path, e))?, &|_| {}),
     }
 }
 
@@ -50,10 +50,7 @@ struct Mapped(memmap2::Mmap);
 
 impl Mapped {
     fn open(path: &Path) -> Option<Mapped> {
-        let file = std::fs::File::open(path).ok()?;
-        if !file.metadata().ok()?.is_file() {
-            return None;
-        }
+        let file = files::open_to_read(path).ok()?;
         // SAFETY: see above: the file is only ever replaced, never changed in place, by this
         // program; the map is read-only and private.
         let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
@@ -83,6 +80,7 @@ impl std::ops::Deref for Mapped {
 
 /// Parses and validates; `release` is told of each part of `bytes` the model no longer needs.
 fn parse_and_check(path: &Path, bytes: &[u8], release: &Release<'_>) -> Result<(Master, Statuses)> {
+    let bytes = json::without_bom(bytes);
     progress::stage(&format!("Parsing {}", file_name(path)), None);
     let mut master = match parse_in_parallel(bytes, release) {
         Some(master) => master,
@@ -449,8 +447,8 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(load(&path).unwrap(), from_bytes(&path, &bytes).unwrap());
         // What cannot be mapped is read, and reading says what is wrong.
-        let expected = Error::io(dir.path(), std::fs::read(dir.path()).unwrap_err()).to_string();
-        assert_eq!(load(dir.path()).unwrap_err().to_string(), expected);
+        let e = load(dir.path()).unwrap_err().to_string();
+        assert!(e.ends_with(": is a folder, not a regular file; PROTEST reads and writes only regular files"), "{e}");
         let missing = dir.path().join("none.json");
         let expected = Error::io(&missing, std::fs::read(&missing).unwrap_err()).to_string();
         assert_eq!(load(&missing).unwrap_err().to_string(), expected);

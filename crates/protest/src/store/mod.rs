@@ -17,6 +17,10 @@
 //!   or changed them, the store writes nothing more ([`Store::detached`]): the changes made here
 //!   stay in memory, for [`Store::save_copy`].
 //!
+//! - A file is known by its resolved path ([`files::resolve`]): its lock, journal and temporary
+//!   files are named from it, so a link and the real path meet the same lock. Nothing is written
+//!   through a link, and only regular files are read.
+//!
 //! All writes go through a [`Disk`].
 //!
 //! The files behind it are submodules: masters ([`master_file`]) and batches ([`batch_file`]) in
@@ -26,6 +30,7 @@
 pub mod atomic;
 pub mod batch_file;
 pub mod disk;
+pub mod files;
 pub mod journal;
 pub mod json;
 pub mod master_file;
@@ -86,7 +91,8 @@ pub struct Opened {
     /// Why the file is read-only: someone else has it open, or it cannot be written.
     pub read_only: Option<String>,
     /// The journal's last change was cut short by a crash while it was being written (so it was
-    /// never reported as saved) and was dropped: what to tell the user.
+    /// never reported as saved) and was dropped, or a journal left from before the file's last
+    /// full save was set aside: what to tell the user.
     pub dropped: Option<String>,
 }
 
@@ -99,12 +105,17 @@ enum ReadOnly {
     Unlockable(String),
     /// The file itself has no write permission.
     NoPermission(String),
+    /// Something that is not PROTEST's lock file is where the lock goes (a link, a pipe…).
+    Planted(String),
 }
 
 impl ReadOnly {
     fn why(&self) -> &str {
         match self {
-            ReadOnly::Locked(why) | ReadOnly::Unlockable(why) | ReadOnly::NoPermission(why) => why,
+            ReadOnly::Locked(why)
+            | ReadOnly::Unlockable(why)
+            | ReadOnly::NoPermission(why)
+            | ReadOnly::Planted(why) => why,
         }
     }
 
@@ -114,6 +125,7 @@ impl ReadOnly {
             ReadOnly::Locked(_) => "close it there first",
             ReadOnly::Unlockable(_) => "copy it to a folder you can write to",
             ReadOnly::NoPermission(_) => "make it writable first (e.g. chmod u+w)",
+            ReadOnly::Planted(_) => "PROTEST makes its own once it is gone",
         }
     }
 }
@@ -122,7 +134,11 @@ impl ReadOnly {
 #[derive(Debug)]
 pub struct Store<D: Document> {
     disk: Arc<dyn Disk>,
+    /// The path as the user gave it, for messages.
     path: PathBuf,
+    /// The file itself ([`files::resolve`]): what is read and written, and what its lock,
+    /// journal and temporary files are named from.
+    real: PathBuf,
     doc: D,
     /// `None` when read-only, or when it must be started afresh before the next change (the
     /// last full save could not start it).
@@ -136,6 +152,9 @@ pub struct Store<D: Document> {
     file: Option<Identity>,
     /// Changes made in memory that are not on disk yet, oldest first.
     pending: Vec<Entry>,
+    /// The changes in the journal since it was started (the file's last full save): what is lost
+    /// with it if another program removes or replaces it ([`Store::unsaved_entries`]).
+    journaled: Vec<Entry>,
     /// Why the last attempt to save them failed.
     failure: Option<String>,
     /// Another program replaced or changed the file or its journal: what happened. Nothing more
@@ -153,63 +172,69 @@ impl<D: Document> Store<D> {
 
     /// [`Store::open`], writing through `disk`.
     pub fn open_on(disk: Arc<dyn Disk>, path: &Path) -> Result<(Self, Opened)> {
-        let lock = match writable(path) {
+        let real = files::resolve(path)?;
+        let lock = match writable(&real) {
             Err(why) => Err(ReadOnly::NoPermission(format!("{} {why}", path.display()))),
-            Ok(()) => Lock::acquire(path),
+            Ok(()) => Lock::acquire(&real, path),
         };
-        if lock.is_ok() {
+        let opened = Store::open_locked(disk, path, real, lock.as_ref().err().cloned());
+        match (opened, lock) {
+            (Ok(mut opened), Ok(lock)) => {
+                opened.0.lock = Some(lock);
+                Ok(opened)
+            }
+            (opened, lock) => {
+                // Leave no lock file beside something that is not ours or not there.
+                if let Ok(lock) = lock {
+                    lock.release();
+                }
+                opened
+            }
+        }
+    }
+
+    /// Opens the file, with its lock held unless `read_only` says why not.
+    fn open_locked(
+        disk: Arc<dyn Disk>,
+        path: &Path,
+        real: PathBuf,
+        read_only: Option<ReadOnly>,
+    ) -> Result<(Self, Opened)> {
+        let locked = read_only.is_none();
+        if locked {
             // A crash in the middle of a full save leaves its temporary file behind; nobody else
             // can be writing this file or its journal now.
-            atomic::remove_leftovers(path);
-            atomic::remove_leftovers(&journal::path_for(path));
+            atomic::remove_leftovers(&real);
+            atomic::remove_leftovers(&journal::path_for(&real));
         }
-        // Without the lock we read while the holder may be folding its journal into the file, and
-        // could read the file just before and the journal just after: try again then.
-        let mut attempts = if lock.is_ok() { 1 } else { 3 };
-        let (doc, replay) = loop {
-            attempts -= 1;
-            match load_with_journal::<D>(path) {
-                Err(_) if attempts > 0 => std::thread::sleep(std::time::Duration::from_millis(50)),
-                Err(e) => {
-                    // Leave no lock file beside something that is not ours or not there.
-                    if let Ok(lock) = lock {
-                        lock.release();
-                    }
-                    return Err(e);
-                }
-                Ok(loaded) => break loaded,
+        // Without the lock we read while the holder may be folding its journal into the file;
+        // reading again then is `read_consistently`'s.
+        let (doc, mut replay) = read_consistently(path, &real, |real| load_resolved::<D>(real))?;
+        let (journal, file) = match locked {
+            true => {
+                let journal = Journal::resume(Arc::clone(&disk), &real, &replay, doc.file_id(), doc.master().revision)?;
+                (Some(journal), Some(Identity::of_path(&real).map_err(|e| Error::io(path, e))?))
             }
+            false => (None, None),
         };
-        let (journal, file) = match &lock {
-            Ok(_) => {
-                let journal = Journal::resume(Arc::clone(&disk), path, &replay, doc.file_id(), doc.master().revision)?;
-                (Some(journal), Identity::of_path(path).ok())
-            }
-            Err(_) => (None, None),
-        };
-        let read_only = lock.as_ref().err().cloned();
-        let dropped = replay.torn_tail.then(|| {
-            format!(
-                "the last change in {} was cut short (PROTEST stopped while saving it) and was dropped; it had not been reported as saved",
-                journal::path_for(path).display()
-            )
-        });
         let opened = Opened {
             recovered: replay.entries.len(),
             read_only: read_only.as_ref().map(|r| r.why().to_owned()),
-            dropped,
+            dropped: replay.note(&journal::path_for(&real)),
         };
         let store = Store {
             disk,
             path: path.to_path_buf(),
+            real,
             doc,
             journal,
-            lock: lock.ok(),
+            lock: None,
             read_only,
             fold_bytes: FOLD_BYTES,
             fold_at: FOLD_BYTES,
             file,
             pending: Vec::new(),
+            journaled: if locked { std::mem::take(&mut replay.entries) } else { Vec::new() },
             failure: None,
             detached: None,
             changes: 0,
@@ -219,6 +244,11 @@ impl<D: Document> Store<D> {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The file itself, links and `..` resolved: what its lock and journal are named from.
+    pub fn real_path(&self) -> &Path {
+        &self.real
     }
 
     pub fn doc(&self) -> &D {
@@ -338,12 +368,13 @@ impl<D: Document> Store<D> {
             // The last full save wrote the file but could not start its journal; changes appended
             // to the old one would be discarded as already folded in.
             self.journal = None;
-            self.journal = Some(Journal::start(Arc::clone(&self.disk), &self.path, self.doc.file_id(), revision)?);
+            self.journal = Some(Journal::start(Arc::clone(&self.disk), &self.real, self.doc.file_id(), revision)?);
+            self.journaled.clear();
         }
         let journal = self.journal.as_mut().expect("started above");
         while let Some(entry) = self.pending.first() {
             journal.append(entry)?;
-            self.pending.remove(0);
+            self.journaled.push(self.pending.remove(0));
         }
         self.fold_if_grown();
         Ok(())
@@ -413,6 +444,7 @@ impl<D: Document> Store<D> {
             }
             return Err(e);
         }
+        self.journaled.push(entry.clone());
         let Entry::Roster(mut roster) = entry else { unreachable!("made above") };
         swap_roster(self.doc.master_mut(), &mut roster);
         self.changes += 1;
@@ -428,21 +460,21 @@ impl<D: Document> Store<D> {
     fn save_as_revision(&mut self, replacement: Option<D>) -> Result<()> {
         self.writable()?;
         self.check_unchanged(true)?;
-        let revision = self.doc.master().revision + 1;
+        let revision = next_revision(&self.path, self.doc.master().revision)?;
         let written = match replacement {
             Some(mut doc) => {
                 doc.master_mut().revision = revision;
-                let written = atomic::write_with(&*self.disk, &self.path, |w| doc.write(w));
+                let written = atomic::write_with(&*self.disk, &self.real, |w| doc.write(w));
                 written.inspect(|_| {
                     self.doc = doc;
                     self.changes += 1;
                 })
             }
             None => {
-                self.doc.master_mut().revision = revision;
-                let written = atomic::write_with(&*self.disk, &self.path, |w| self.doc.write(w));
+                let old = std::mem::replace(&mut self.doc.master_mut().revision, revision);
+                let written = atomic::write_with(&*self.disk, &self.real, |w| self.doc.write(w));
                 if written.is_err() {
-                    self.doc.master_mut().revision -= 1;
+                    self.doc.master_mut().revision = old;
                 }
                 written
             }
@@ -450,6 +482,7 @@ impl<D: Document> Store<D> {
         let identity = match written {
             Ok(identity) => identity,
             Err(e) => {
+                let e = e.renamed(&self.real, &self.path);
                 if !self.pending.is_empty() {
                     self.failure = Some(e.to_string());
                 }
@@ -459,23 +492,50 @@ impl<D: Document> Store<D> {
         // The file holds everything now, the changes not saved before included.
         self.file = Some(identity);
         self.pending.clear();
+        self.journaled.clear();
         self.failure = None;
         // If the new journal cannot be started, the next change starts it: the save itself is done.
         self.journal = None;
-        self.journal = Journal::start(Arc::clone(&self.disk), &self.path, self.doc.file_id(), revision).ok();
+        self.journal = Journal::start(Arc::clone(&self.disk), &self.real, self.doc.file_id(), revision).ok();
         Ok(())
     }
 
     /// Writes the document as it is in memory, changes not saved included, into a new file at
     /// `path`, leaving this one as it is: the way out when this file cannot be written.
     pub fn save_copy(&self, path: &Path) -> Result<()> {
-        if atomic::same_file(path, &self.path) {
+        self.save_copy_with(path, &[])
+    }
+
+    /// [`Store::save_copy`] with `changes` made on top (those of a recovery file), each checked
+    /// as the journal's are: one that does not fit writes nothing. Neither this file nor memory
+    /// changes.
+    pub fn save_copy_with(&self, path: &Path, changes: &[Entry]) -> Result<()> {
+        if atomic::same_file(path, &self.real) {
             return Err(Error::whole_file(path, "this is the file itself; choose another name for the copy"));
         }
-        if path.exists() {
+        if path.exists() || files::is_link(path) {
             return Err(Error::whole_file(path, "already exists; choose another name for the copy"));
         }
-        atomic::write_with(&*self.disk, path, |w| self.doc.write(w)).map(drop)
+        if changes.is_empty() {
+            return atomic::write_with(&*self.disk, path, |w| self.doc.write(w)).map(drop);
+        }
+        let mut doc = self.doc.clone();
+        for (i, change) in changes.iter().enumerate() {
+            apply(doc.master_mut(), change)
+                .map_err(|m| Error::whole_file(&self.path, format!("change {} cannot be applied: {m}", i + 1)))?;
+        }
+        atomic::write_with(&*self.disk, path, |w| doc.write(w)).map(drop)
+    }
+
+    /// The changes made here that the file and its journal may not hold: those not saved, and
+    /// once another program changed the file or its journal ([`Store::detached`]), also those
+    /// journaled since the last full save here. What a recovery file keeps
+    /// (`crate::session::recovery`).
+    pub fn unsaved_entries(&self) -> Vec<Entry> {
+        match self.detached {
+            Some(_) => self.journaled.iter().chain(&self.pending).cloned().collect(),
+            None => self.pending.clone(),
+        }
     }
 
     /// Checks that the file (and its journal) are still the ones this store opened or last
@@ -483,7 +543,7 @@ impl<D: Document> Store<D> {
     /// mismatch the store stops writing.
     fn check_unchanged(&mut self, full: bool) -> Result<()> {
         let Some(known) = self.file else { return Ok(()) };
-        let problem = match Identity::of_path(&self.path) {
+        let problem = match Identity::of_path(&self.real) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(format!("{} was removed", self.path.display())),
             Err(_) => None, // cannot look: the write will say what is wrong
             Ok(now) if !now.same_file(&known) => Some(format!("{} was replaced", self.path.display())),
@@ -492,7 +552,7 @@ impl<D: Document> Store<D> {
         };
         let problem = problem.or_else(|| self.journal.as_ref().and_then(|j| j.check_unchanged().err())).or_else(|| {
             let ours = self.doc.master().revision;
-            let theirs = full.then(|| json::top_level_u64(&self.path, "revision")).flatten();
+            let theirs = full.then(|| json::top_level_u64(&self.real, "revision")).flatten();
             theirs
                 .filter(|&r| r != ours)
                 .map(|r| format!("{} is at revision {r}, not {ours} as when it was opened here", self.path.display()))
@@ -527,7 +587,8 @@ impl<D: Document> Store<D> {
     }
 
     /// Folds the journal into the file, removes it and releases the lock. If the changes cannot
-    /// be saved, nothing is removed (the journal keeps what it has) and the error says why.
+    /// be saved, the journal stays (it keeps what it has) and the error says why; the lock is
+    /// released all the same.
     pub fn close(mut self) -> Result<()> {
         if self.read_only.is_some() {
             return Ok(());
@@ -542,16 +603,28 @@ impl<D: Document> Store<D> {
                 _ => self.writable(),
             };
         }
-        if self.unsaved_changes() > 0 || !self.pending.is_empty() || self.journal.is_none() {
-            self.save()?;
-        }
-        if let Some(j) = self.journal.take() {
-            j.delete()?;
-        }
+        let closed = self.fold_and_delete_journal();
+        // Released whatever happened: a journal left by a failed fold is recovered by the next
+        // opener, who needs no lock file of ours beside it.
         if let Some(lock) = self.lock.take() {
             lock.release();
         }
-        Ok(())
+        closed
+    }
+
+    /// Saves what the journal holds into the file and removes the journal.
+    fn fold_and_delete_journal(&mut self) -> Result<()> {
+        if self.unsaved_changes() > 0 || !self.pending.is_empty() || self.journal.is_none() {
+            self.save()?;
+        }
+        match self.journal.take() {
+            Some(j) => j.delete(),
+            // The save could not start its new journal: the old one, if still there, is stale now.
+            None => match self.disk.remove(&journal::path_for(&self.real)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(journal::path_for(&self.path), e)),
+                _ => Ok(()),
+            },
+        }
     }
 
     /// Closes the file as [`Store::close`] does, except that a journal holding changes stays
@@ -594,18 +667,52 @@ fn writable(path: &Path) -> std::result::Result<(), String> {
 /// The file with its journal's changes applied, as opening it would give, without taking its
 /// lock or changing anything on disk.
 pub fn load_with_journal<D: Document>(path: &Path) -> Result<(D, Replay)> {
-    let mut doc = D::load(path)?;
-    let replay = replay_journal(&mut doc, path)?;
+    let real = files::resolve(path)?;
+    read_consistently(path, &real, load_resolved::<D>)
+}
+
+fn load_resolved<D: Document>(real: &Path) -> Result<(D, Replay)> {
+    let mut doc = D::load(real)?;
+    let replay = replay_journal(&mut doc, real)?;
     Ok((doc, replay))
 }
 
 /// [`load_with_journal`] of a master, with the status of every record, as `protest check` counts
 /// them: those loading derived, unless the journal changed the records (then derived again).
 pub fn load_master_with_statuses(path: &Path) -> Result<(Master, Replay, Statuses)> {
-    let (mut master, statuses) = master_file::load_with_statuses(path)?;
-    let replay = replay_journal(&mut master, path)?;
-    let statuses = if replay.entries.is_empty() { statuses } else { Statuses::of(&master) };
-    Ok((master, replay, statuses))
+    let real = files::resolve(path)?;
+    read_consistently(path, &real, |real| {
+        let (mut master, statuses) = master_file::load_with_statuses(real)?;
+        let replay = replay_journal(&mut master, real)?;
+        let statuses = if replay.entries.is_empty() { statuses } else { Statuses::of(&master) };
+        Ok((master, replay, statuses))
+    })
+}
+
+/// Reads the file at `real` (and its journal) with `read`; when that fails because the file was
+/// replaced meanwhile — another process folding its journal into it, between our reading of the
+/// file and of the journal — reads again, up to three times in all. Errors about the file name it
+/// as `path`, the way the user did.
+fn read_consistently<T>(path: &Path, real: &Path, read: impl Fn(&Path) -> Result<T>) -> Result<T> {
+    let mut attempts = 3;
+    loop {
+        let before = Identity::of_path(real).ok();
+        match read(real) {
+            Err(_) if attempts > 1 && Identity::of_path(real).ok() != before => attempts -= 1,
+            result => return result.map_err(|e| e.renamed(real, path)),
+        }
+    }
+}
+
+/// The revision after `revision`: a file at the largest number there is cannot be saved again
+/// (it would wrap to 0, and a journal of the old revision would then look newer than the file).
+fn next_revision(path: &Path, revision: u64) -> Result<u64> {
+    revision.checked_add(1).ok_or_else(|| {
+        Error::whole_file(
+            path,
+            format!("its revision {revision} is the largest there can be, so it cannot be saved again"),
+        )
+    })
 }
 
 /// Reads the journal of the file `doc` was loaded from and applies its changes.
@@ -685,21 +792,24 @@ struct Lock {
 }
 
 impl Lock {
-    /// The lock, or why it cannot be had: someone else holds it, or the lock file cannot be
-    /// written (a read-only folder or medium, for instance).
-    fn acquire(file: &Path) -> std::result::Result<Lock, ReadOnly> {
-        let path = lock_path(file);
+    /// The lock of the file at `real` (named `shown` in messages), or why it cannot be had:
+    /// someone else holds it, the lock file cannot be written (a read-only folder or medium, for
+    /// instance), or something else was put where it goes (a link is never followed).
+    fn acquire(real: &Path, shown: &Path) -> std::result::Result<Lock, ReadOnly> {
+        let path = lock_path(real);
         let unwritable = |e: std::io::Error| {
-            ReadOnly::Unlockable(format!("{} cannot be locked for writing ({}: {e})", file.display(), path.display()))
+            ReadOnly::Unlockable(format!("{} cannot be locked for writing ({}: {e})", shown.display(), path.display()))
         };
         for attempt in 1.. {
-            let mut handle = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&path)
-                .map_err(unwritable)?;
+            let mut options = OpenOptions::new();
+            options.read(true).write(true).create(true).truncate(false);
+            let mut handle = match files::open_beside(&mut options, &path) {
+                Ok(handle) => handle,
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                    return Err(ReadOnly::Planted(format!("its lock file {}: {e}", path.display())));
+                }
+                Err(e) => return Err(unwritable(e)),
+            };
             match handle.try_lock() {
                 // A holder that was closing may have removed the file between our opening and our
                 // locking it; a lock on a removed file keeps nobody out, so start again.
@@ -726,7 +836,7 @@ impl Lock {
                     let holder = if holder.is_empty() { "another process" } else { holder };
                     return Err(ReadOnly::Locked(format!(
                         "{} is open in another PROTEST window ({holder})",
-                        file.display()
+                        shown.display()
                     )));
                 }
                 Err(TryLockError::Error(e)) => return Err(unwritable(e)),
@@ -1305,5 +1415,164 @@ mod tests {
         let (store, opened) = Store::<Master>::open(&path).unwrap();
         assert_eq!((opened.recovered, store.master().records.len()), (1, 1));
         assert!(opened.dropped.unwrap().contains("was cut short"));
+    }
+
+    /// Every file in `dir`, with its bytes (a link as `-> TARGET`).
+    fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let name = e.file_name().to_string_lossy().into_owned();
+                let bytes = match std::fs::read_link(e.path()) {
+                    Ok(target) => format!("-> {}", target.display()).into_bytes(),
+                    Err(_) if e.file_type().unwrap().is_file() => std::fs::read(e.path()).unwrap(),
+                    Err(_) => b"(not a file)".to_vec(),
+                };
+                (name, bytes)
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_and_the_real_path_meet_the_same_lock_and_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        let (mut through_link, opened) = Store::<Master>::open(&link).unwrap();
+        assert!(opened.read_only.is_none());
+        assert_eq!(through_link.path(), link.as_path(), "named as the user named it");
+        assert_eq!(through_link.real_path(), std::fs::canonicalize(&path).unwrap());
+        through_link.put(record(3, Judgement::Yes)).unwrap();
+        assert!(lock_path(&path).exists() && journal::path_for(&path).exists());
+        assert!(!lock_path(&link).exists() && !journal::path_for(&link).exists());
+        // The real path (or any other spelling) finds the file held, and sees the change.
+        let spelled = dir.path().join(".").join("tiny.master.json");
+        let (other, opened) = Store::<Master>::open(&spelled).unwrap();
+        assert!(opened.read_only.unwrap().contains("is open in another PROTEST window"));
+        assert_eq!(other.master().records.len(), 1);
+        through_link.close().unwrap();
+        // Saved into the file itself; the link is still a link.
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(master_file::load(&path).unwrap().records.len(), 1);
+        assert_eq!(load_with_journal::<Master>(&link).unwrap().0.records.len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_planted_beside_a_master_are_refused_and_their_targets_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let outside = tempfile::tempdir().unwrap();
+        let rc = outside.path().join("rc");
+        std::fs::write(&rc, "a user's precious file, one line without its newline").unwrap();
+        let planted = |name: &str| {
+            let at = dir.path().join(name);
+            std::os::unix::fs::symlink(&rc, &at).unwrap();
+            at
+        };
+        // As its lock: the file opens read-only, saying so; nothing is written anywhere.
+        let lock = planted("tiny.master.json.lock");
+        let before = snapshot(dir.path());
+        let (mut store, opened) = Store::<Master>::open(&path).unwrap();
+        let why = opened.read_only.unwrap();
+        assert!(why.contains("tiny.master.json.lock: is a symbolic link (to ") && why.ends_with("remove it"), "{why}");
+        let e = store.writable().unwrap_err().to_string();
+        assert!(e.contains("remove it; PROTEST makes its own once it is gone"), "{e}");
+        assert!(store.put(record(3, Judgement::Yes)).is_err());
+        drop(store);
+        std::fs::remove_file(&lock).unwrap();
+        // As its journal: refused, naming it, and no lock is left behind.
+        let journal = planted("tiny.master.json.journal");
+        let e = Store::<Master>::open(&path).unwrap_err().to_string();
+        assert!(e.contains("tiny.master.json.journal: is a symbolic link"), "{e}");
+        assert!(load_with_journal::<Master>(&path).is_err());
+        assert!(!lock_path(&path).exists(), "a failed open leaves no lock");
+        assert_eq!(snapshot(dir.path()).len(), before.len());
+        std::fs::remove_file(&journal).unwrap();
+        // As a leftover temporary file: not followed, not removed, and saving makes its own.
+        let temp = planted(".tiny.master.json.protest-Ab12cd.tmp");
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        store.close().unwrap();
+        assert!(std::fs::symlink_metadata(&temp).unwrap().file_type().is_symlink());
+        assert_eq!(master_file::load(&path).unwrap().records.len(), 1);
+        assert_eq!(std::fs::read_to_string(&rc).unwrap(), "a user's precious file, one line without its newline");
+        // Nothing was ever written through a link.
+        assert_eq!(snapshot(outside.path()).len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_or_a_device_is_refused_at_once_and_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("m.json");
+        crate::testing::mkfifo(&pipe);
+        for path in [pipe.as_path(), Path::new("/dev/zero")] {
+            let started = std::time::Instant::now();
+            let e = Store::<Master>::open(path).unwrap_err().to_string();
+            assert!(e.contains(": is a ") && e.contains("not a regular file"), "{e}");
+            let e = load_master_with_statuses(path).unwrap_err().to_string();
+            assert!(e.contains("not a regular file"), "{e}");
+            assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        }
+        assert_eq!(snapshot(dir.path()).iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["m.json"]);
+        // A pipe where the lock goes opens the file read-only.
+        let path = tiny(&dir);
+        crate::testing::mkfifo(&lock_path(&path));
+        let (_, opened) = Store::<Master>::open(&path).unwrap();
+        assert!(opened.read_only.unwrap().contains("is a named pipe (FIFO)"));
+    }
+
+    #[test]
+    fn a_temporary_file_a_live_writer_holds_is_not_a_leftover() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = std::fs::canonicalize(tiny(&dir)).unwrap();
+        let live = disk::Os.create(&dir.path().join(".tiny.master.json.protest-Live12.tmp")).unwrap();
+        std::fs::write(dir.path().join(".tiny.master.json.protest-Dead12.tmp"), "half").unwrap();
+        let (store, _) = Store::<Master>::open(&path).unwrap();
+        let left: Vec<String> =
+            atomic::leftovers(&path).iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(left, [".tiny.master.json.protest-Live12.tmp"]);
+        drop((store, live));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_the_largest_revision_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bom.master.json");
+        std::fs::write(&path, format!("\u{FEFF}{TINY}")).unwrap();
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        store.close().unwrap();
+        assert_eq!(master_file::load(&path).unwrap().records.len(), 1);
+        let max = TINY.replacen("\"revision\":0", &format!("\"revision\":{}", u64::MAX), 1);
+        assert_ne!(max, TINY);
+        std::fs::write(&path, &max).unwrap();
+        let e = Store::<Master>::open(&path).unwrap_err().to_string();
+        assert!(e.contains("revision 18446744073709551615 is the largest there can be"), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), max);
+        assert!(!lock_path(&path).exists());
+    }
+
+    #[test]
+    fn a_journal_older_than_its_file_is_said_to_be_set_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tiny(&dir);
+        let (mut store, _) = Store::<Master>::open(&path).unwrap();
+        store.put(record(3, Judgement::Yes)).unwrap();
+        let journal = std::fs::read(journal::path_for(&path)).unwrap();
+        store.close().unwrap();
+        // The journal of revision 0 put back beside the file at revision 1.
+        std::fs::write(journal::path_for(&path), &journal).unwrap();
+        let (_, replay) = load_with_journal::<Master>(&path).unwrap();
+        assert_eq!((replay.stale, replay.discarded), (true, 1));
+        let (_, opened) = Store::<Master>::open(&path).unwrap();
+        let note = opened.dropped.unwrap();
+        assert!(note.contains("holds 1 change made to revision 0") && note.contains("it is ignored"), "{note}");
     }
 }

@@ -59,6 +59,10 @@ pub fn master(m: &Master) -> Vec<Problem> {
             if m.id.trim().is_empty() {
                 p.add("id", "the master id is empty");
             }
+            if m.revision == u64::MAX {
+                // Saving it again would wrap the revision to 0, below its own journal's.
+                p.add("revision", format!("revision {} is the largest there can be: the file is damaged", m.revision));
+            }
             let counts = corpora(m, &mut p);
             documents(m, &mut p);
             categories(m, &mut p);
@@ -395,8 +399,8 @@ fn record_problem(m: &Master, r: &Record) -> Option<(&'static str, String)> {
             ));
         }
     }
-    if let Some(tag) = r.tags.iter().find(|t| !tags::is_valid(t)) {
-        return Some(("tags", format!("tag '{tag}' is empty or contains spaces")));
+    if let Some((tag, why)) = r.tags.iter().find_map(|t| Some((t, tags::problem(t)?))) {
+        return Some(("tags", format!("tag '{}' {why}", tag.escape_debug())));
     }
     None
 }

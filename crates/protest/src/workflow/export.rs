@@ -3,7 +3,7 @@
 
 use super::{Change, Content, Output, Prepared, Written, check_folder, check_target, commit, draft, refused};
 use crate::batches::export;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::Master;
 use crate::store::Store;
 use chrono::{DateTime, Utc};
@@ -51,10 +51,23 @@ pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<
     let chosen = (exporting.names.is_empty() && changed).then(|| chosen(master, &draft, exporting.task_set));
     let master_name = store.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut outputs = Vec::new();
-    let mut files = Vec::new();
+    let mut files: Vec<Written> = Vec::new();
     for recipe in recipes {
         let who = recipe.annotator();
-        let path = exporting.folder.join(export::file_name(&master_name, exporting.task_set, &who.name, who.id));
+        let name = export::file_name(&master_name, exporting.task_set, &who.name, who.id);
+        // Names are made from annotators' names, which may differ only in case or punctuation
+        // ('Anna!', 'anna?'): one batch would replace the other. A file system may not tell
+        // case apart either.
+        if let Some(other) = files.iter().find(|f| same_name(&f.path, &name)) {
+            return Err(Error::refused(
+                store.path(),
+                format!(
+                    "annotators '{}' and '{}' would both get the batch file {name}: give them names that differ in more than case and punctuation (`protest annotator rename` for one already there) and export again",
+                    other.annotator, who.name
+                ),
+            ));
+        }
+        let path = exporting.folder.join(name);
         check_target(&path, exporting.replace)?;
         files.push(Written {
             path: path.clone(),
@@ -68,6 +81,14 @@ pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<
     let mut prepared = Prepared::changing(store, change, Exported { files, chosen });
     prepared.outputs = outputs;
     Ok(prepared)
+}
+
+/// Whether `path`'s file name is `name`, as a file system that folds case and Unicode forms
+/// would see it.
+fn same_name(path: &std::path::Path, name: &str) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    let fold = |s: &str| s.nfc().flat_map(char::to_lowercase).collect::<String>();
+    path.file_name().is_some_and(|n| fold(&n.to_string_lossy()) == fold(name))
 }
 
 /// Gives the parts out and writes the batches: all of them and the master, or nothing.

@@ -177,16 +177,48 @@ fn write_alone(disk: &dyn crate::store::disk::Disk, outputs: &[Output]) -> Resul
 /// save, so that such a command does not rewrite the whole large file for a few lines. Refused,
 /// with nothing changed, when the file cannot be written (another PROTEST has it open, or it is
 /// read-only).
-pub fn on_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> Result<T>) -> Result<T> {
-    let (mut store, _) = Store::<Master>::open(path)?;
+///
+/// Succeeds exactly when `work` did: its change is committed then (in the file, or in the
+/// journal beside it), and a failure of the closing fold afterwards loses nothing — it is told
+/// in [`Done::fold_failed`], not returned as an error.
+pub fn on_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> Result<T>) -> Result<Done<T>> {
+    on_master_on(crate::store::disk::os(), path, work)
+}
+
+/// [`on_master`], writing through `disk`.
+pub fn on_master_on<T>(
+    disk: std::sync::Arc<dyn crate::store::disk::Disk>,
+    path: &Path,
+    work: impl FnOnce(&mut Store<Master>) -> Result<T>,
+) -> Result<Done<T>> {
+    let (mut store, opened) = Store::<Master>::open_on(disk, path)?;
     store.writable()?;
     let result = work(&mut store);
     crate::progress::stage("Closing the master", None);
-    let large = std::fs::metadata(path).is_ok_and(|m| m.len() >= KEEP_JOURNAL_FROM);
+    let real = store.real_path().to_path_buf();
+    let large = std::fs::metadata(&real).is_ok_and(|m| m.len() >= KEEP_JOURNAL_FROM);
     let closed = if large { store.close_keeping_journal() } else { store.close() };
     let value = result?;
-    closed?;
-    Ok(value)
+    let journal = journal::path_for(&real);
+    Ok(Done {
+        value,
+        notes: opened.dropped.into_iter().collect(),
+        journal_left: journal.exists().then_some(journal),
+        fold_failed: closed.err().map(|e| e.to_string()),
+    })
+}
+
+/// What [`on_master`] did: the value of the work, and what to tell the user about the files.
+#[derive(Debug)]
+pub struct Done<T> {
+    pub value: T,
+    /// What opening found and set aside (a last change cut short by a crash…).
+    pub notes: Vec<String>,
+    /// The journal left beside the master, holding a change not yet written into the file (a
+    /// large master's roster change, or one whose fold failed).
+    pub journal_left: Option<PathBuf>,
+    /// Why writing the file in full on closing failed, after the change was committed.
+    pub fold_failed: Option<String>,
 }
 
 /// The size from which a command leaves its roster changes in the journal rather than rewrite the
@@ -231,6 +263,17 @@ fn check_target(path: &Path, replace: bool) -> Result<()> {
     match std::fs::symlink_metadata(path) {
         Err(_) => Ok(()),
         Ok(meta) if meta.is_dir() => Err(Error::refused(path, "is a folder; choose another name")),
+        Ok(meta) if meta.file_type().is_symlink() => Err(Error::refused(
+            path,
+            "is a symbolic link; PROTEST does not write through links: remove it or choose another folder",
+        )),
+        Ok(meta) if !meta.is_file() => Err(Error::refused(
+            path,
+            format!(
+                "is {}, not a file; remove it or choose another folder",
+                crate::store::files::kind_name(meta.file_type())
+            ),
+        )),
         Ok(meta) if replace && meta.permissions().readonly() => {
             Err(Error::refused(path, "has no write permission (it is a read-only file), so it is not replaced"))
         }

@@ -33,12 +33,24 @@ pub struct Planned {
 /// [`plan::plan`], the filter of [`auto_eval::needing_human`], and the name checks.
 pub fn preview(master: &Master, planning: &Planning) -> std::result::Result<Planned, PlanError> {
     crate::progress::stage("Planning the task set", None);
+    // A number from the user is checked against what the master holds before anything is made
+    // for it: a part per annotator, each with at least one candidate.
+    let too_many = |candidates: usize| {
+        let annotators = planning.request.annotators;
+        (annotators as usize > candidates).then_some(PlanError::TooManyAnnotators { annotators, candidates })
+    };
+    if let Some(e) = too_many(master.candidates.len()) {
+        return Err(e);
+    }
     let mut planned = if planning.only_needing_human {
         let keep = auto_eval::needing_human(master).map_err(|_| PlanError::NoMatchYet)?;
         plan::plan(master, &planning.request, keep, planning.created)?
     } else {
         plan::plan(master, &planning.request, plan::every, planning.created)?
     };
+    if let Some(e) = too_many(planned.summary.total.available) {
+        return Err(e);
+    }
     let replaces = plan::replaced_by_name(master, &planned.task_set.name, planning.replace)?;
     if let Some(id) = replaces {
         planned.task_set.id = id;

@@ -459,7 +459,7 @@ fn a_second_plan_of_the_same_name_is_refused_or_replaces_one_not_given_out() {
     );
     let e = on_master(&path, |s| task_sets::run(s, &planning("first", true))).unwrap_err().to_string();
     assert!(e.contains("task set 1 ('first') was already given out"), "{e}");
-    let replaced = on_master(&path, |s| task_sets::run(s, &planning("draft", true))).unwrap();
+    let replaced = on_master(&path, |s| task_sets::run(s, &planning("draft", true))).unwrap().value;
     assert_eq!((replaced.replaces, replaced.plan.task_set.id), (Some(2), 2));
     let m = master_file::load(&path).unwrap();
     assert_eq!(
@@ -517,4 +517,51 @@ fn a_command_on_a_large_master_leaves_its_plan_in_the_journal_until_a_full_save(
     assert!(!journal::path_for(&path).exists());
     let folded = master_file::load(&path).unwrap();
     assert_eq!((folded.task_sets, folded.annotators.len()), (with_plan.task_sets, 2));
+}
+
+/// A command's change is committed before its closing fold: when that fold fails (at any of its
+/// writes), the command still succeeds, says why, and the change is in the journal it leaves.
+#[test]
+fn a_command_whose_closing_fold_fails_succeeds_and_keeps_its_change() {
+    let dir = tempfile::tempdir().unwrap();
+    base(dir.path());
+    let path = dir.path().join(MASTER);
+    let disk = Faulty::new(Fault::None);
+    let planning = |name: &str| Planning {
+        request: Request { name: name.into(), ..Request::everything(&master_file::load(&path).unwrap(), 2, 1, 9) },
+        only_needing_human: false,
+        replace: false,
+        created: at(7),
+    };
+    // Count the closing's operations, then fail each in turn.
+    on_master_on(disk.shared(), &path, |s| {
+        task_sets::run(s, &planning("counted"))?;
+        disk.set(Fault::None);
+        Ok(())
+    })
+    .unwrap();
+    let closing = disk.ops().len();
+    assert!(closing > 3, "{:?}", disk.ops());
+    for k in 0..closing {
+        let name = format!("sweep {k}");
+        let done = on_master_on(disk.shared(), &path, |s| {
+            task_sets::run(s, &planning(&name))?;
+            disk.set(Fault::Once(k));
+            Ok(())
+        })
+        .unwrap();
+        let on_disk = load_with_journal::<Master>(&path).unwrap().0;
+        assert!(on_disk.task_sets.iter().any(|t| t.name == name), "fault at {k}: the change is kept");
+        match &done.fold_failed {
+            Some(why) => {
+                assert!(why.contains("error"), "fault at {k}: {why}");
+                assert_eq!(done.journal_left.is_some(), journal::path_for(&path).exists());
+            }
+            None => assert!(done.journal_left.is_none(), "fault at {k}"),
+        }
+        // The next command folds whatever was left.
+        on_master(&path, |_| Ok(())).unwrap();
+        assert!(!journal::path_for(&path).exists());
+        assert!(!crate::store::lock_path(&path).exists());
+    }
 }

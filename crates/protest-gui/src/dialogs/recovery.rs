@@ -1,0 +1,163 @@
+//! Offered when a file opens with recovery files left for it: changes a window took but could
+//! not save into the file (a failing disk, a file another program changed), kept at once in the
+//! user's data folder (`protest::session::recovery`). It shows what each holds; the user applies
+//! them to the file, saves them with the file as a new file, or keeps them for later. Nothing is
+//! applied unasked.
+
+use crate::dialogs::Modal;
+use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::path_field::{PathField, Pick};
+use crate::dialogs::save_copy;
+use crate::work::SessionWork;
+use egui::{RichText, Ui};
+use protest::session::Session;
+use protest::session::recovery::{self, Found};
+use std::path::PathBuf;
+
+/// How many changes are listed (the rest are counted).
+const LISTED: usize = 200;
+
+pub struct RecoveryDialog {
+    /// The recovery files still to decide on, the one shown first.
+    found: Vec<Found>,
+    /// What the one shown holds, in words.
+    lines: Vec<String>,
+    /// Where to save them as a new file, once asked.
+    target: Option<PathField>,
+    problem: Option<String>,
+    /// What was done with the last one.
+    done: Option<String>,
+}
+
+impl RecoveryDialog {
+    pub fn new(found: Vec<Found>, session: &Session) -> RecoveryDialog {
+        let mut dialog = RecoveryDialog { found, lines: Vec::new(), target: None, problem: None, done: None };
+        dialog.describe(session);
+        dialog
+    }
+
+    fn describe(&mut self, session: &Session) {
+        self.lines = self.found.first().map_or(Vec::new(), |f| {
+            f.entries.iter().take(LISTED).map(|e| recovery::describe(e, session.master())).collect()
+        });
+    }
+
+    /// The one shown is dealt with: on to the next (described when it is drawn).
+    fn next(&mut self, done: String) {
+        self.found.remove(0);
+        self.done = Some(done);
+        self.lines.clear();
+        self.target = None;
+        self.problem = None;
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        ui.set_width(680.0);
+        parts::title(ui, "Changes that were not saved");
+        if let Some(done) = &self.done {
+            parts::done(ui, done);
+            ui.add_space(6.0);
+        }
+        let Some(found) = self.found.first().cloned() else {
+            return if parts::close_button(ui) { Reply::Close } else { Reply::Stay };
+        };
+        if self.lines.is_empty() {
+            self.describe(session);
+        }
+        let header = &found.header;
+        let changes = match found.entries.len() {
+            1 => "1 change".to_owned(),
+            n => format!("{n} changes"),
+        };
+        ui.add(
+            egui::Label::new(format!(
+                "A PROTEST window could not save {changes} into this file on {} ({}). They were kept in {}. \
+                 Nothing is applied unless you choose to.",
+                header.created.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M"),
+                header.why,
+                found.path.display()
+            ))
+            .wrap(),
+        );
+        let now = session.master().revision;
+        if header.revision != now {
+            ui.add(
+                egui::Label::new(format!(
+                    "The file was saved in full since (revision {now}; they were made on revision {}): applying them \
+                     replaces the records of the same candidates and annotators.",
+                    header.revision
+                ))
+                .wrap(),
+            );
+        }
+        if found.torn {
+            ui.label(
+                "One more change was being written when that window stopped; it had not been shown and is left out.",
+            );
+        }
+        ui.add_space(6.0);
+        egui::ScrollArea::vertical().id_salt("recovered").max_height(220.0).show(ui, |ui| {
+            for line in &self.lines {
+                ui.label(line);
+            }
+            if found.entries.len() > LISTED {
+                ui.label(format!("… and {} more", found.entries.len() - LISTED));
+            }
+        });
+        ui.add_space(8.0);
+        parts::problem(ui, self.problem.as_deref());
+        let mut reply = Reply::Stay;
+        if let Some(target) = &mut self.target {
+            if target.ui(ui, "The new file", Pick::Save) {
+                self.problem = None;
+            }
+            let path = target.path();
+            let (mut save, mut back) = (false, false);
+            ui.horizontal(|ui| {
+                save = ui.button(RichText::new("Save the new file").strong()).clicked();
+                back = ui.button("Back").clicked();
+            });
+            match path {
+                _ if back => self.target = None,
+                None if save => self.problem = Some("Type or choose where to write the new file.".into()),
+                Some(path) if save => reply = Reply::Work(saving(found, path)),
+                _ => {}
+            }
+            return reply;
+        }
+        ui.horizontal(|ui| {
+            if ui.button(RichText::new("Apply them to this file").strong()).clicked() {
+                match session.apply_recovery(&found) {
+                    Ok(n) => self.next(format!("Applied {n} recovered change{}.", if n == 1 { "" } else { "s" })),
+                    Err(e) => self.problem = Some(e.to_string()),
+                }
+            }
+            if ui.button("Save them as a new file…").clicked() {
+                let mut field = PathField::new(Some(&save_copy::beside(session.path(), "recovered")));
+                field.request_focus();
+                self.target = Some(field);
+            }
+            if ui.button("Keep for later").clicked() {
+                reply = Reply::Close;
+            }
+        });
+        reply
+    }
+}
+
+/// Writes the file with the recovered changes into a new file off the UI thread (a large master
+/// takes seconds) and tells the dialog.
+fn saving(found: Found, path: PathBuf) -> SessionWork {
+    SessionWork::new("Saving the recovered changes", move |session| {
+        let saved = session.save_recovery_as(&found, &path).map_err(|e| e.to_string());
+        Box::new(move |modal| {
+            if let Modal::Recovery(dialog) = modal {
+                match saved {
+                    Ok(()) => dialog
+                        .next(format!("Saved them with the file as {}; this file stays as it is.", path.display())),
+                    Err(e) => dialog.problem = Some(e),
+                }
+            }
+        })
+    })
+}

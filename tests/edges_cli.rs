@@ -1,0 +1,222 @@
+//! The edges, tried as an attacker would (issue 25): links planted beside a master, a master that
+//! is a named pipe or a device, two writers through a link and the real path, batch names that
+//! would collide, size fields padded past their checks and absurd counts on the command line.
+//! Each is refused with a message naming the file and the problem, and the data is left byte for
+//! byte as it was.
+
+use crate::common::{copies, ok, protest, refused, unplanned_sample};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const MASTER: &str = "sample.master.json";
+
+/// Every file under `dir` with its bytes (a link as `-> TARGET`).
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let bytes = match std::fs::read_link(e.path()) {
+                Ok(target) => format!("-> {}", target.display()).into_bytes(),
+                Err(_) if e.file_type().unwrap().is_file() => std::fs::read(e.path()).unwrap(),
+                Err(_) => b"(not a file)".to_vec(),
+            };
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect()
+}
+
+/// Runs `protest ARGS` in `dir`, failing the test (instead of hanging it) if it takes longer than
+/// a few seconds; returns (success, stdout, stderr).
+fn within_seconds(dir: &Path, args: &[&str]) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_protest"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("protest {args:?} hangs");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.success(), text(out.stdout), text(out.stderr))
+}
+
+fn mkfifo(path: &Path) {
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+}
+
+#[test]
+fn a_master_that_is_a_pipe_or_a_device_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    mkfifo(&dir.path().join("m.json"));
+    let pipe = ": is a named pipe (FIFO), not a regular file";
+    for (args, said) in [
+        (&["check", "m.json"][..], pipe),
+        (&["annotator", "add", "m.json", "Zed"], pipe),
+        (&["check", "/dev/zero"], "/dev/zero: is a character device, not a regular file"),
+    ] {
+        let (success, _, stderr) = within_seconds(dir.path(), args);
+        assert!(!success && stderr.contains(said), "{args:?}: {stderr}");
+    }
+    assert_eq!(snapshot(dir.path()).keys().collect::<Vec<_>>(), ["m.json"], "no lock file is left");
+}
+
+#[test]
+fn links_planted_beside_a_master_are_refused_and_never_written_through() {
+    let dir = copies(&[&format!("sample_batches/{MASTER}")]);
+    let outside = tempfile::tempdir().unwrap();
+    let rc = outside.path().join("rc");
+    std::fs::write(&rc, "export PATH=~/bin:$PATH").unwrap();
+    // As the lock: a writer refuses, naming it; its target stays as it was.
+    let lock = dir.path().join(format!("{MASTER}.lock"));
+    std::os::unix::fs::symlink(&rc, &lock).unwrap();
+    let before = snapshot(dir.path());
+    let e = refused(dir.path(), &["annotator", "add", MASTER, "Zed"]);
+    assert!(e.contains("sample.master.json.lock: is a symbolic link (to ") && e.contains("remove it"), "{e}");
+    assert_eq!(snapshot(dir.path()), before);
+    std::fs::remove_file(&lock).unwrap();
+    // As the journal (a one-line file without a final newline, once read as a torn journal).
+    let journal = dir.path().join(format!("{MASTER}.journal"));
+    std::os::unix::fs::symlink(&rc, &journal).unwrap();
+    let before = snapshot(dir.path());
+    for args in [&["check", MASTER][..], &["annotator", "add", MASTER, "Zed"]] {
+        let e = refused(dir.path(), args);
+        assert!(e.contains("sample.master.json.journal: is a symbolic link"), "{e}");
+        assert_eq!(snapshot(dir.path()), before, "{args:?}");
+    }
+    // As a batch an export would replace: not written through, even with --force.
+    std::fs::remove_file(&journal).unwrap();
+    std::os::unix::fs::symlink(&rc, dir.path().join("sample.batch-1-anna.json")).unwrap();
+    let before = snapshot(dir.path());
+    let e = refused(dir.path(), &["batch", "export", MASTER, "--task-set", "1", "--force"]);
+    assert!(e.contains("sample.batch-1-anna.json: is a symbolic link; PROTEST does not write through links"), "{e}");
+    assert_eq!(snapshot(dir.path()), before);
+    assert_eq!(std::fs::read_to_string(&rc).unwrap(), "export PATH=~/bin:$PATH");
+}
+
+#[test]
+fn two_writers_through_a_link_and_the_real_path_lose_nothing() {
+    let dir = copies(&["tests/fixtures/tiny/tiny.master.json"]);
+    std::os::unix::fs::symlink(dir.path().join("tiny.master.json"), dir.path().join("link.json")).unwrap();
+    const ROUNDS: usize = 25;
+    let writer = |path: &'static str, who: &'static str| {
+        let dir = dir.path().to_path_buf();
+        std::thread::spawn(move || {
+            let mut added = Vec::new();
+            for round in 0..ROUNDS {
+                let name = format!("{who}{round}");
+                let out = Command::new(env!("CARGO_BIN_EXE_protest"))
+                    .args(["annotator", "add", path, &name])
+                    .current_dir(&dir)
+                    .output()
+                    .unwrap();
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                if out.status.success() {
+                    let stdout = String::from_utf8_lossy(&out.stdout);
+                    assert!(stdout.starts_with(&format!("added {name} ")), "{stdout}{stderr}");
+                    added.push(name);
+                } else {
+                    // The only way to lose a round: the other one holds the file.
+                    assert!(stderr.contains("is open in another PROTEST window"), "{stderr}");
+                }
+            }
+            added
+        })
+    };
+    let (a, b) = (writer("link.json", "Link"), writer("tiny.master.json", "Real"));
+    let added: Vec<String> = a.join().unwrap().into_iter().chain(b.join().unwrap()).collect();
+    let m = protest::store::master_file::load(&dir.path().join("tiny.master.json")).unwrap();
+    let names: Vec<&str> = m.annotators.iter().map(|a| a.name.as_str()).collect();
+    for name in &added {
+        assert!(names.contains(&name.as_str()), "{name} was reported as added and is not in the master");
+    }
+    assert_eq!(names.len(), added.len());
+    assert!(added.len() >= ROUNDS / 2, "too few rounds went through ({})", added.len());
+    let left: Vec<String> = snapshot(dir.path()).into_keys().collect();
+    assert_eq!(left, ["link.json", "tiny.master.json"]);
+}
+
+#[test]
+fn batch_names_that_would_collide_are_refused_before_anything_is_written() {
+    let dir = unplanned_sample();
+    ok(dir.path(), &["batch", "plan", MASTER, "--annotators", "2", "--seed", "1"]);
+    let before = snapshot(dir.path());
+    let e = refused(
+        dir.path(),
+        &["batch", "export", MASTER, "--task-set", "1", "--annotator", "Anna!", "--annotator", "anna?"],
+    );
+    assert!(e.contains("annotators 'Anna!' and 'anna?' would both get the batch file sample.batch-1-anna.json"), "{e}");
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn absurd_counts_on_the_command_line_are_refused() {
+    let dir = unplanned_sample();
+    let before = snapshot(dir.path());
+    for n in ["4000000000", "1000000"] {
+        let started = Instant::now();
+        let e = refused(dir.path(), &["batch", "plan", MASTER, "--annotators", n]);
+        assert!(e.contains(&format!("{n} annotators for ")) && e.contains("ask for at most"), "{e}");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert_eq!(snapshot(dir.path()), before);
+    }
+}
+
+/// The sample batch with `sentence_count` set to `count`, padded with spaces to `size` bytes.
+fn padded_batch(dir: &Path, count: u64, size: usize) -> PathBuf {
+    let text = std::fs::read_to_string(crate::common::project("sample_batches/sample.batch-1-anna.json")).unwrap();
+    let old = text.split("\"sentence_count\":").nth(1).unwrap().split(',').next().unwrap().to_owned();
+    let mut text = text.replacen(&format!("\"sentence_count\":{old}"), &format!("\"sentence_count\":{count}"), 1);
+    let end = text.rfind('}').unwrap();
+    let padding = " ".repeat(size.saturating_sub(text.len()));
+    text.insert_str(end, &padding);
+    let path = dir.join(format!("padded-{count}.json"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn size_fields_padded_past_their_checks_are_refused_and_the_files_kept() {
+    let dir = copies(&[&format!("sample_batches/{MASTER}")]);
+    for (count, size) in [(4_000_000_000, 16 << 20), (1_000_000_000, 4 << 20), (18_500_000, 0)] {
+        let path = padded_batch(dir.path(), count, size);
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let before = snapshot(dir.path());
+        let started = Instant::now();
+        for args in [&["check", name.as_str()][..], &["batch", "import", MASTER, name.as_str()]] {
+            let e = refused(dir.path(), args);
+            assert!(
+                e.contains(&format!("{name}: sentence_count: {count} sentences cannot be right for a batch file of")),
+                "{e}"
+            );
+        }
+        let e = protest::store::Store::<protest::store::batch_file::Batch>::open(&path).unwrap_err().to_string();
+        assert!(e.contains("sentence_count"), "{e}");
+        assert!(started.elapsed() < Duration::from_secs(10), "{count}");
+        assert_eq!(snapshot(dir.path()), before, "{count}: nothing changed, nothing left");
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
+#[test]
+fn a_file_with_a_byte_order_mark_is_read() {
+    let dir = copies(&[&format!("sample_batches/{MASTER}"), "sample_batches/sample.batch-1-anna.json"]);
+    for name in [MASTER, "sample.batch-1-anna.json"] {
+        let path = dir.path().join(name);
+        let text = std::fs::read(&path).unwrap();
+        std::fs::write(&path, [b"\xEF\xBB\xBF".as_slice(), &text].concat()).unwrap();
+        assert!(ok(dir.path(), &["check", name]).contains(": valid"));
+    }
+    let out = protest(dir.path(), &["annotator", "add", MASTER, "Zed"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
