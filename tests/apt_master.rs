@@ -98,6 +98,8 @@ fn apt_over_the_full_news_corpus_master_is_protest_apt() {
         suite: at("suite.tsv"),
         languages: Languages::default(),
         description: String::new(),
+        order: Default::default(),
+        out_of_range: Default::default(),
     };
     let master = from_texts::build(&inputs, "news".into(), chrono::Utc::now()).unwrap();
     let config = at("config");

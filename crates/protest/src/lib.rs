@@ -39,4 +39,4 @@ pub mod workflow;
 #[cfg(test)]
 mod testing;
 
-pub use error::{Error, Place, Result};
+pub use error::{Error, Place, Problems, Result};

@@ -69,6 +69,7 @@ impl PlanDialog {
             annotators: self.annotators,
             iaa_size: self.iaa,
             seed: self.seed.trim().parse().ok()?,
+            planner: protest::model::Planner::Balanced,
         })
     }
 

@@ -39,9 +39,11 @@ pub struct Report {
     pub replaced: usize,
     /// Of those replaced, how many are older than the master's (an older copy of the batch?).
     pub older: usize,
-    /// Records the master already has with the same content, and blank records with nothing to
-    /// replace; both are left alone.
+    /// Records the master already has with the same content: left alone.
     pub unchanged: usize,
+    /// Blank records (nothing judged, tagged, written or selected) the master has none for:
+    /// skipped, since they hold nothing to merge.
+    pub blank: usize,
 }
 
 /// A checked merge, ready to [`apply`].
@@ -88,6 +90,7 @@ pub fn prepare(master: &Master, incoming: &[Incoming]) -> Result<Merge> {
             replaced: 0,
             older: 0,
             unchanged: 0,
+            blank: 0,
         };
         for record in mapped {
             let key = (record.candidate, record.annotator);
@@ -105,7 +108,7 @@ pub fn prepare(master: &Master, incoming: &[Incoming]) -> Result<Merge> {
                 ));
             }
             match master.records.get(record.candidate, record.annotator) {
-                None if record.is_blank() => report.unchanged += 1,
+                None if record.is_blank() => report.blank += 1,
                 None => report.new += 1,
                 Some(old) if old.same_content(&record) && old.conflict == record.conflict => report.unchanged += 1,
                 Some(old) => {
@@ -300,6 +303,17 @@ mod tests {
         assert_eq!(ab, merged(&m, &[ben, anna]));
         assert_eq!(ab.records.iter().filter(|r| r.annotator == ANNA).count(), 40);
         assert_eq!(ab.records.iter().filter(|r| r.annotator == BEN).count(), 50);
+    }
+
+    #[test]
+    fn blank_records_are_counted_as_skipped_not_as_already_there() {
+        let m = planned();
+        let mut anna = annotated(&m, ANNA, 2, Judgement::Yes, t(1));
+        let c = anna.batch.order()[5];
+        crate::store::Document::master_mut(&mut anna.batch).records.put(Record::new(c, ANNA, t(2)));
+        let merge = prepare(&m, std::slice::from_ref(&anna)).unwrap();
+        let r = &merge.reports[0];
+        assert_eq!((r.records, r.new, r.unchanged, r.blank, merge.written()), (3, 2, 0, 1, 2));
     }
 
     #[test]

@@ -259,6 +259,7 @@ mod tests {
             annotators: 1,
             iaa_size: 0,
             purpose: Purpose::Adjudication,
+            planner: Default::default(),
             tasks: vec![Task {
                 label: "1".into(),
                 candidates: candidates.iter().map(|&c| CandidateId(c)).collect(),

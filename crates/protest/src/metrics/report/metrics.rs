@@ -323,6 +323,8 @@ mod tests {
             suite: dir.join("suite.tsv"),
             languages: Default::default(),
             description: String::new(),
+            order: Default::default(),
+            out_of_range: Default::default(),
         };
         from_texts::build(&inputs, "three".into(), bare_tiny().created).unwrap()
     }
