@@ -338,9 +338,32 @@ fn preview(ui: &mut Ui, master: &Master, planned: &Plan) {
             }
             row(ui, "Total", &s.total, true);
         });
+        balance(ui, &s.balance());
     });
     ui.label(RichText::new(s.per_annotator_sentence()).strong());
     for note in &s.notes {
         ui.label(RichText::new(note).color(ui.visuals().warn_fg_color));
     }
+}
+
+/// Each annotator's own part per translation, and the IAA sample's: whether one annotator would
+/// judge more of one system than the others.
+fn balance(ui: &mut Ui, b: &plan::Balance) {
+    ui.add_space(8.0);
+    ui.label(RichText::new("Own parts per translation (IAA: the sample every annotator gets)").strong());
+    egui::Grid::new("plan balance grid").striped(true).spacing([18.0, 4.0]).show(ui, |ui| {
+        ui.label("");
+        for corpus in b.corpora.iter().map(String::as_str).chain(["total"]) {
+            ui.label(RichText::new(corpus).strong());
+        }
+        ui.end_row();
+        for (label, counts) in &b.rows {
+            ui.label(label);
+            for (corpus, n) in b.corpora.iter().map(String::as_str).chain(["total"]).zip(counts) {
+                ui.label(n.to_string()).accessible_name(format!("{label} · {corpus}: {n}"));
+            }
+            ui.end_row();
+        }
+    });
+    ui.label(b.sentence());
 }

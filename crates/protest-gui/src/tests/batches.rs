@@ -208,6 +208,16 @@ fn the_plan_dialog_previews_the_counts_and_stores_the_task_set() {
         iaa + own[1]
     );
     assert!(h.query_by_label(&text).is_some(), "the preview says: {text}");
+    // The per-annotator × translation table of the plan, before it is stored: balanced.
+    let balance = expected.summary.balance();
+    assert!(balance.spread <= 1 && balance.corpora == ["reference", "mt"], "{balance}");
+    for (label, counts) in &balance.rows {
+        for (corpus, n) in balance.corpora.iter().map(String::as_str).chain(["total"]).zip(counts) {
+            let cell = format!("{label} · {corpus}: {n}");
+            assert!(named(&h, &cell), "the table shows {cell}");
+        }
+    }
+    assert!(h.query_by_label(&balance.sentence()).is_some(), "{}", balance.sentence());
     h.get_all_by_role_and_label(egui::accesskit::Role::Button, "none").next().unwrap().click(); // the translations'
     h.settle();
     assert!(h.query_by_label_contains("Nothing to plan: choose at least one translation corpus").is_some());

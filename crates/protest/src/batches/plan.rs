@@ -719,12 +719,18 @@ impl fmt::Display for Balance {
             }
             writeln!(f)?;
         }
-        let apart = match self.spread {
-            0 => "the same number of candidates".to_owned(),
-            1 => "at most 1 candidate apart".to_owned(),
-            n => format!("up to {n} candidates apart"),
-        };
-        writeln!(f, "Within each translation the own parts are {apart}.")
+        writeln!(f, "{}", self.sentence())
+    }
+}
+
+impl Balance {
+    /// How far apart the annotators' own parts are within a translation, in words.
+    pub fn sentence(&self) -> String {
+        match self.spread {
+            0 => "Within each translation every annotator's own part has as many candidates.".to_owned(),
+            1 => "Within each translation the annotators' own parts are at most 1 candidate apart.".to_owned(),
+            n => format!("Within a translation the annotators' own parts are up to {n} candidates apart."),
+        }
     }
 }
 

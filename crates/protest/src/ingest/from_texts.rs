@@ -234,8 +234,7 @@ fn example(master: &Master, pronoun: &str, e: &Example, known: &mut Option<Strin
         return Err(format!("token {} of sentence {} is '{word}', not '{pronoun}': {why}", e.token, e.sentence));
     }
     let Some(category) = master.category(&e.category) else {
-        let known = known
-            .get_or_insert_with(|| master.categories.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", "));
+        let known = known.get_or_insert_with(|| known_categories(master));
         return Err(format!("unknown category '{}' (known: {known})", e.category));
     };
     if category.anaphoric && e.antecedents.is_empty() {
@@ -284,6 +283,19 @@ fn example(master: &Master, pronoun: &str, e: &Example, known: &mut Option<Strin
     Ok(())
 }
 
+/// The categories' names for a message: all of them, or the first few of a file that defines
+/// thousands (a message per line must not repeat them all).
+fn known_categories(master: &Master) -> String {
+    const LISTED: usize = 40;
+    let mut names: Vec<&str> = master.categories.iter().take(LISTED).map(|c| c.name.as_str()).collect();
+    let more = master.categories.len().saturating_sub(LISTED);
+    let more = format!("… and {more} more");
+    if master.categories.len() > LISTED {
+        names.push(&more);
+    }
+    names.join(", ")
+}
+
 /// One candidate per example and translation corpus, with the aligned target tokens.
 pub(crate) fn candidates(master: &Master) -> Vec<Candidate> {
     let mut next = CandidateId(1);
@@ -310,5 +322,135 @@ pub fn candidate(id: CandidateId, example: &Example, corpus: CorpusId, alignment
         corpus,
         pronoun: aligned(example.pronoun_ref()),
         antecedents: example.antecedents.iter().map(|a| aligned(a.head_ref())).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fmt::Write as _;
+    use std::time::{Duration, Instant};
+
+    fn tiny(dir: &Path, suite: &str, systems: &[(&str, &str)]) -> Inputs {
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/tiny");
+        let suite_path = dir.join("suite.tsv");
+        std::fs::write(&suite_path, suite).unwrap();
+        let translation = |name: &str, alignment: &str| {
+            let path = dir.join(format!("{name}.alig"));
+            std::fs::write(&path, alignment).unwrap();
+            TranslationInput { name: name.into(), text: fixture.join("mt.fr"), alignment: path }
+        };
+        Inputs::new(
+            fixture.join("source.en"),
+            None,
+            systems.iter().map(|(name, alignment)| translation(name, alignment)).collect(),
+            Some(fixture.join("docs")),
+            suite_path,
+        )
+    }
+
+    const MT_ALIGNMENT: &str = "0-0 1-1 2-2 3-3 4-4\n0-0 1-1 2-2 3-3\n0-0 1-1 2-1 3-2\n0-0 1-1 2-2 3-3\n";
+    const SUITE: &str = "1\t1\t0\tIt\tanaphoric_inter_subject_it\t0:2-3@3\n2\t2\t0\tIt\tpleonastic_it\t-\n";
+
+    #[test]
+    fn every_problem_of_the_alignments_and_the_suite_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        // Two pairs outside their sentences in one file, a malformed line in another, and three
+        // suite mistakes: an example on the token of another, an inter-sentential antecedent in
+        // the pronoun's sentence, an intra-sentential one elsewhere.
+        let suite = format!(
+            "{SUITE}3\t1\t0\tIt\tpleonastic_it\t-\n4\t1\t2\tred\tanaphoric_inter_they\t1:0-0@0\n\
+             5\t3\t0\tYou\tanaphoric_intra_subject_it\t2:0-0@0\n"
+        );
+        let bad = "0-0 9-1\n0-0 1-7\n0-0\n0-0\n";
+        let inputs = tiny(dir.path(), &suite, &[("mt", bad), ("other", "0-0\n0:1\n\n\n")]);
+        let err = import(&inputs, "m".into(), DateTime::UNIX_EPOCH).unwrap_err().to_string();
+        assert!(err.starts_with("6 problems; fix them all, then run again:"), "{err}");
+        for expected in [
+            "mt.alig: 2 pairs outside their sentences; to leave such pairs out and go on, run again with --drop-bad-links",
+            "mt.alig: line 1: pair 9-1: source index 9 is out of range (the source sentence has 5 tokens)",
+            "mt.alig: line 2: pair 1-7: target index 7 is out of range",
+            "other.alig: line 2: malformed pair '0:1'",
+            "suite.tsv: line 3: example 3 is on token 0 of sentence 1, as example 1 is (line 1)",
+            "suite.tsv: line 4: category 'anaphoric_inter_they' is inter-sentential, but the antecedent is in the \
+             pronoun's sentence 1: use the intra-sentential category, or correct the antecedent",
+            "suite.tsv: line 5: category 'anaphoric_intra_subject_it' is intra-sentential, but the antecedent is in \
+             sentence 2, not in the pronoun's sentence 3",
+        ] {
+            assert!(err.contains(expected), "{expected}\nnot in\n{err}");
+        }
+        // Dropping the pairs outside their sentences: said, and only the suite's mistakes are left.
+        let mut inputs = tiny(dir.path(), SUITE, &[("mt", bad)]);
+        inputs.out_of_range = OutOfRange::Drop;
+        let imported = import(&inputs, "m".into(), DateTime::UNIX_EPOCH).unwrap();
+        assert_eq!(imported.dropped.len(), 1);
+        assert!(imported.dropped[0].ends_with("mt.alig: dropped 2 pairs outside their sentences on 2 lines: 1, 2"));
+        assert_eq!(imported.master.corpora[1].alignment.as_ref().unwrap().sentence(0), [(0, 0)]);
+    }
+
+    #[test]
+    fn an_alignment_written_target_first_says_to_pass_reversed() {
+        let dir = tempfile::tempdir().unwrap();
+        // "It is raining ." has 4 tokens, "Il pleut ." 3: 0-3 only fits read target first.
+        let reversed = "0-0\n0-0\n0-0 0-3\n0-0\n";
+        let inputs = tiny(dir.path(), SUITE, &[("mt", reversed)]);
+        let err = import(&inputs, "m".into(), DateTime::UNIX_EPOCH).unwrap_err().to_string();
+        assert!(err.contains("line 3: pair 0-3: target index 3 is out of range"), "{err}");
+        assert!(
+            err.contains(
+                "every pair fits its sentences when read target index first (j-i): if the aligner wrote them \
+                          so, run again with --reversed"
+            ),
+            "{err}"
+        );
+        let mut inputs = tiny(dir.path(), SUITE, &[("mt", reversed)]);
+        inputs.order = PairOrder::TargetSource;
+        assert!(import(&inputs, "m".into(), DateTime::UNIX_EPOCH).is_ok());
+    }
+
+    #[test]
+    fn a_pronoun_that_differs_in_case_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = tiny(dir.path(), "1\t2\t0\tit\tpleonastic_it\t-\n2\t2\t1\tit\tpleonastic_it\t-\n", &[]);
+        let err = import(&inputs, "m".into(), DateTime::UNIX_EPOCH).unwrap_err().to_string();
+        assert!(
+            err.contains(
+                "line 1: token 0 of sentence 2 is 'It', not 'it': only the case differs: write 'It' as the source does"
+            ),
+            "{err}"
+        );
+        assert!(
+            err.contains(
+                "line 2: token 1 of sentence 2 is 'is', not 'it': is the token number off by one? Tokens count from 0"
+            ),
+            "{err}"
+        );
+    }
+
+    /// Issue 25: reading a suite was quadratic in its `@category` lines (10⁵: 8 s, 10⁶: past
+    /// 120 s), each new category compared with all before it. 200,000 categories and as many
+    /// examples of unknown categories are read here in a few seconds of a debug build; a quadratic
+    /// reading takes many minutes. The bound is generous on purpose — a slow shared machine must
+    /// not fail it — and is no measurement: it only tells linear from quadratic.
+    #[test]
+    fn a_suite_of_hundreds_of_thousands_of_lines_is_read_in_linear_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = 200_000;
+        let mut suite = String::from(SUITE);
+        for i in 0..n {
+            let _ = writeln!(suite, "@category\tc{i}\tf\t-");
+        }
+        for i in 0..n {
+            let _ = writeln!(suite, "{}\t3\t0\tYou\tnone{i}\t-", i + 3);
+        }
+        let inputs = tiny(dir.path(), &suite, &[]);
+        let started = Instant::now();
+        let err = import(&inputs, "m".into(), DateTime::UNIX_EPOCH).unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+        let Error::Several { problems, total, .. } = err else { panic!("{err}") };
+        // Each example's category is unknown (that is checked before the token it is on).
+        assert_eq!((problems.len(), total), (Problems::SHOWN, n));
+        assert!(problems[0].to_string().contains("(known: anaphoric_inter_subject_it, "), "{}", problems[0]);
+        assert!(problems[0].to_string().contains(", … and 199973 more)"), "{}", problems[0]);
     }
 }
