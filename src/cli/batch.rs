@@ -29,7 +29,7 @@ enum BatchCommand {
     Remove(RemoveArgs),
 }
 
-/// The master file (`.master.json`) the command works on.
+/// The help of every batch command's MASTER.
 const MASTER_HELP: &str = "The master file (.json) to change";
 
 #[derive(Debug, Args)]

@@ -203,11 +203,10 @@ pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = protest::
     PossibleValuesParser::new(values).map(|s| s.parse::<Format>().expect("one of the listed formats"))
 }
 
-/// The folder a command writes into, made when it was not there (with the folders above it):
-/// the one behaviour of every output folder (`batch export --output-dir` and `batch adjudicate
-/// --output-dir` do the same in the library, all or nothing). [`OutputFolder::keep`] says that
-/// it was made, once the command has written its files; a command that fails takes back what it
-/// made (what is still empty of it).
+/// The folder a command writes into, made when it was not there (with the folders above it),
+/// and said so: the one behaviour of every output folder (`batch export --output-dir` and `batch
+/// adjudicate --output-dir` do the same in the library, all or nothing). A command that fails
+/// takes back what it made, unless it is no longer empty, and says so too.
 #[must_use = "keep it once the files are written, or it is taken back"]
 pub struct OutputFolder {
     made: Vec<PathBuf>,
@@ -226,6 +225,9 @@ impl OutputFolder {
             std::fs::create_dir(&at).map_err(|e| Error::io(&at, e))?;
             folder.made.push(at);
         }
+        if !folder.made.is_empty() {
+            println!("created the folder {}", dir.display());
+        }
         Ok(folder)
     }
 
@@ -237,19 +239,17 @@ impl OutputFolder {
         }
     }
 
-    /// Keeps the folder, saying that it was made.
+    /// Keeps the folder: the command wrote its files.
     pub fn keep(mut self) {
-        if let Some(dir) = self.made.pop() {
-            println!("created the folder {}", dir.display());
-        }
         self.made.clear();
     }
 }
 
 impl Drop for OutputFolder {
     fn drop(&mut self) {
-        for dir in self.made.iter().rev() {
-            let _ = std::fs::remove_dir(dir);
+        let removed = self.made.iter().rev().filter(|dir| std::fs::remove_dir(dir).is_ok()).count();
+        if let Some(dir) = self.made.last().filter(|_| removed == self.made.len()) {
+            eprintln!("removed the folder {} again: nothing was written into it", dir.display());
         }
     }
 }

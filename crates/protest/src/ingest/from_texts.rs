@@ -367,7 +367,7 @@ mod tests {
         let err = import(&inputs, "m".into(), DateTime::UNIX_EPOCH).unwrap_err().to_string();
         assert!(err.starts_with("6 problems; fix them all, then run again:"), "{err}");
         for expected in [
-            "mt.alig: 2 pairs outside their sentences; to leave such pairs out and go on, run again with --drop-bad-links",
+            "mt.alig: pairs outside their sentences: 2; to leave them out and go on, run again with --drop-bad-links",
             "mt.alig: line 1: pair 9-1: source index 9 is out of range (the source sentence has 5 tokens)",
             "mt.alig: line 2: pair 1-7: target index 7 is out of range",
             "other.alig: line 2: malformed pair '0:1'",

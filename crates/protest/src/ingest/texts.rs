@@ -246,8 +246,7 @@ pub fn alignment(
         problems.hint(Error::whole_file(
             path,
             format!(
-                "{} outside their sentences; to leave such pairs out and go on, run again with --drop-bad-links",
-                plural(outside, "pair")
+                "pairs outside their sentences: {outside}; to leave them out and go on, run again with --drop-bad-links"
             ),
         ));
     }

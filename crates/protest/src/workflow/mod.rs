@@ -250,7 +250,10 @@ fn check_folder(dir: &Path) -> Result<Vec<PathBuf>> {
             Ok(_) => {
                 return Err(Error::refused(at, format!("is a file, so the folder {} cannot be made", dir.display())));
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => missing.push(at.to_path_buf()),
+            // Not there, or under a file (which the next step up finds).
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => {
+                missing.push(at.to_path_buf())
+            }
             Err(e) => return Err(Error::io(at, e)),
         }
     }
