@@ -661,8 +661,12 @@ impl fmt::Display for Summary {
         for note in &self.notes {
             writeln!(f, "{note}")?;
         }
-        writeln!(f)?;
-        write!(f, "{}", self.balance())
+        // Balance is a matter between annotators: one part (an adjudication) has none to show.
+        if self.parts.len() > 1 {
+            writeln!(f)?;
+            write!(f, "{}", self.balance())?;
+        }
+        Ok(())
     }
 }
 
