@@ -17,7 +17,7 @@ use protest::annotate::conflicts;
 use protest::annotate::edit::{self, Edit};
 use protest::batches::{export, plan};
 use protest::metrics::auto_eval::matching::Comparison;
-use protest::model::{CorpusRole, Judgement, MatchRule, Master, Record, Role, tags};
+use protest::model::{CorpusRole, Judgement, Master, MatchRule, Record, Role, tags};
 use protest::store::batch_file::Batch;
 use protest::store::{Store, master_file};
 use rand::{Rng, SeedableRng};

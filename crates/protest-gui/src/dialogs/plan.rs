@@ -306,39 +306,43 @@ fn all_none<T>(ui: &mut Ui, items: &mut [(T, bool)], what: &str) {
     }
 }
 
-/// The counts per category and translation: available, IAA, each part; then per annotator.
+/// The counts per category and translation: available, IAA, each part; beside them the balance
+/// table; then per annotator.
 fn preview(ui: &mut Ui, master: &Master, planned: &Plan) {
     let s = &planned.summary;
     ui.label(RichText::new("Preview").strong());
-    egui::ScrollArea::vertical().id_salt("plan preview").max_height(240.0).show(ui, |ui| {
-        egui::Grid::new("plan preview grid").striped(true).spacing([18.0, 4.0]).show(ui, |ui| {
-            ui.label("");
-            for h in ["available", "IAA"] {
-                ui.label(RichText::new(h).strong());
-            }
-            for p in &s.parts {
-                ui.label(RichText::new(format!("part {p}")).strong());
-            }
-            ui.end_row();
-            let row = |ui: &mut Ui, name: &str, r: &Row, strong: bool| {
-                ui.label(if strong { RichText::new(name).strong() } else { RichText::new(name) });
-                ui.label(r.available.to_string());
-                ui.label(r.iaa.to_string());
-                for n in &r.own {
-                    ui.label(n.to_string());
+    ui.horizontal_top(|ui| {
+        egui::ScrollArea::vertical().id_salt("plan preview").max_height(240.0).show(ui, |ui| {
+            egui::Grid::new("plan preview grid").striped(true).spacing([18.0, 4.0]).show(ui, |ui| {
+                ui.label("");
+                for h in ["available", "IAA"] {
+                    ui.label(RichText::new(h).strong());
+                }
+                for p in &s.parts {
+                    ui.label(RichText::new(format!("part {p}")).strong());
                 }
                 ui.end_row();
-            };
-            for r in &s.categories {
-                let title = master.category(&r.name).map_or(r.name.as_str(), |c| c.title());
-                row(ui, title, r, false);
-            }
-            for r in &s.corpora {
-                row(ui, &format!("translation: {}", r.name), r, false);
-            }
-            row(ui, "Total", &s.total, true);
+                let row = |ui: &mut Ui, name: &str, r: &Row, strong: bool| {
+                    ui.label(if strong { RichText::new(name).strong() } else { RichText::new(name) });
+                    ui.label(r.available.to_string());
+                    ui.label(r.iaa.to_string());
+                    for n in &r.own {
+                        ui.label(n.to_string());
+                    }
+                    ui.end_row();
+                };
+                for r in &s.categories {
+                    let title = master.category(&r.name).map_or(r.name.as_str(), |c| c.title());
+                    row(ui, title, r, false);
+                }
+                for r in &s.corpora {
+                    row(ui, &format!("translation: {}", r.name), r, false);
+                }
+                row(ui, "Total", &s.total, true);
+            });
         });
-        balance(ui, &s.balance());
+        ui.add_space(24.0);
+        ui.vertical(|ui| balance(ui, &s.balance()));
     });
     ui.label(RichText::new(s.per_annotator_sentence()).strong());
     for note in &s.notes {
@@ -349,8 +353,8 @@ fn preview(ui: &mut Ui, master: &Master, planned: &Plan) {
 /// Each annotator's own part per translation, and the IAA sample's: whether one annotator would
 /// judge more of one system than the others.
 fn balance(ui: &mut Ui, b: &plan::Balance) {
-    ui.add_space(8.0);
-    ui.label(RichText::new("Own parts per translation (IAA: the sample every annotator gets)").strong());
+    ui.label(RichText::new("Own parts per translation").strong())
+        .on_hover_text("IAA: the sample every annotator gets besides their own part");
     egui::Grid::new("plan balance grid").striped(true).spacing([18.0, 4.0]).show(ui, |ui| {
         ui.label("");
         for corpus in b.corpora.iter().map(String::as_str).chain(["total"]) {
@@ -365,5 +369,5 @@ fn balance(ui: &mut Ui, b: &plan::Balance) {
             ui.end_row();
         }
     });
-    ui.label(b.sentence());
+    ui.add(egui::Label::new(b.sentence()).wrap());
 }
