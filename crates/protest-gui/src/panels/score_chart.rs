@@ -183,17 +183,12 @@ mod tests {
 
     #[test]
     fn a_bar_only_for_decided_examples_with_their_number() {
-        let tally = |examples, judged_correct, matched, incorrect, undecided| Tally {
-            examples,
-            judged_correct,
-            matched,
-            incorrect,
-            undecided,
-        };
-        assert_eq!(drawn(&tally(0, 0, 0, 0, 0)), Drawn::Nothing);
-        assert_eq!(drawn(&tally(60, 0, 0, 0, 60)), Drawn::NotJudged, "not 0 %");
-        assert_eq!(drawn(&tally(60, 0, 0, 3, 57)), Drawn::Bar { share: 0.0, n: 3 });
-        assert_eq!(drawn(&tally(60, 6, 3, 3, 48)), Drawn::Bar { share: 0.75, n: 12 });
+        assert_eq!(drawn(&Tally::default()), Drawn::Nothing);
+        let unjudged = Tally { examples: 60, undecided: 60, ..Tally::default() };
+        assert_eq!(drawn(&unjudged), Drawn::NotJudged, "not 0 %");
+        assert_eq!(drawn(&Tally { incorrect: 3, undecided: 57, ..unjudged }), Drawn::Bar { share: 0.0, n: 3 });
+        let some = Tally { judged_correct: 6, matched: 3, incorrect: 3, undecided: 48, ..unjudged };
+        assert_eq!(drawn(&some), Drawn::Bar { share: 0.75, n: 12 });
     }
 
     #[test]

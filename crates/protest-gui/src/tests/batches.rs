@@ -268,6 +268,17 @@ fn the_export_dialog_writes_a_batch_per_part_and_asks_before_replacing() {
 }
 
 #[test]
+fn an_export_into_a_folder_that_is_not_there_makes_it_and_says_so() {
+    let f = tiny();
+    let mut h = export_dialog_for_anna_and_ben(&f.path);
+    let folder = f.path.parent().unwrap().join("new").join("batches");
+    type_into(&mut h, "Folder", &folder.display().to_string());
+    click(&mut h, "Export");
+    assert!(h.query_by_label(&format!("Created the folder {}.", folder.display())).is_some());
+    assert!(batch_file::load(&folder.join("tiny.batch-1-anna.json")).is_ok());
+}
+
+#[test]
 fn an_export_runs_off_the_ui_thread_and_nothing_else_starts_meanwhile() {
     let f = tiny();
     let mut h = export_dialog_for_anna_and_ben(&f.path);

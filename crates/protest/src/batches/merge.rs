@@ -388,17 +388,19 @@ mod tests {
     #[test]
     fn a_stored_clear_that_breaks_a_rule_comes_in_unchecked() {
         let m = planned();
-        // Anna's first candidate judged yes with no token selected, the file claiming "clear".
-        let mut anna = annotated(&m, ANNA, 1, Judgement::Yes, t(1));
-        let local = anna.batch.order()[0];
+        // Anna's first candidate with a token aligned to its pronoun judged yes with no token
+        // selected, the file claiming "clear".
+        let mut anna = annotated(&m, ANNA, 0, Judgement::Yes, t(1));
+        let order = anna.batch.order();
+        let aligned = |c: &CandidateId| anna.batch.content().candidate(*c).is_some_and(|c| !c.pronoun.is_empty());
+        let at = order.iter().position(aligned).unwrap();
+        let local = order[at];
         let content = crate::store::Document::master_mut(&mut anna.batch);
-        let mut r = content.records.get(local, ANNA).unwrap().clone();
-        r.selected = Default::default();
-        r.conflict = crate::model::ConflictStatus::Clear;
-        content.records.put(r);
+        let r = edit::apply(content, local, ANNA, None, Edit::Judge(Role::Pronoun, Judgement::Yes), t(1)).unwrap();
+        content.records.put(Record { conflict: crate::model::ConflictStatus::Clear, ..r });
         assert_eq!(status::status_of(anna.batch.content(), local, ANNA), status::Status::Conflict);
         let after = merged(&m, &[anna]);
-        let original = export::layout(&m, &m.task_sets[0], ANNA).order[0];
+        let original = export::layout(&m, &m.task_sets[0], ANNA).order[at];
         let merged = after.records.get(original, ANNA).unwrap();
         assert_eq!(merged.conflict, crate::model::ConflictStatus::Unchecked);
         assert_eq!(status::status(&after, Some(merged)), status::Status::Conflict, "never counted as done");

@@ -102,8 +102,8 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
     let (links, aligned_by) = match &options.alignment {
         Some(file) => {
             let (order, out_of_range) = (file.order, options.out_of_range);
-            let read =
-                texts::read_alignment_with(&file.path, order, out_of_range, &source.sentences, &sentences, origin)?;
+            let lines = texts::read_lines(&file.path)?;
+            let read = texts::alignment(&file.path, lines, order, out_of_range, &source.sentences, &sentences, origin)?;
             dropped = read.dropped.describe(&file.path);
             (read.links, AlignedBy::File)
         }

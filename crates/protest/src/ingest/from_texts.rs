@@ -156,8 +156,8 @@ fn read_translation(
             ),
         ));
     }
-    let read =
-        texts::read_alignment_with(&t.alignment, inputs.order, inputs.out_of_range, source, &sentences, &t.text)?;
+    let lines = texts::read_lines(&t.alignment)?;
+    let read = texts::alignment(&t.alignment, lines, inputs.order, inputs.out_of_range, source, &sentences, &t.text)?;
     let dropped = read.dropped.describe(&t.alignment);
     let corpus = Corpus { id, name: t.name.clone(), role, sentences, alignment: Some(Alignment::new(read.links)) };
     Ok((corpus, dropped))
@@ -349,7 +349,6 @@ mod tests {
         )
     }
 
-    const MT_ALIGNMENT: &str = "0-0 1-1 2-2 3-3 4-4\n0-0 1-1 2-2 3-3\n0-0 1-1 2-1 3-2\n0-0 1-1 2-2 3-3\n";
     const SUITE: &str = "1\t1\t0\tIt\tanaphoric_inter_subject_it\t0:2-3@3\n2\t2\t0\tIt\tpleonastic_it\t-\n";
 
     #[test]

@@ -140,22 +140,11 @@ pub fn read_alignment_ordered(
     Ok(alignment(path, read_lines(path)?, order, OutOfRange::Refuse, source, target, target_name)?.links)
 }
 
-/// Reads an alignment file, every problem of it reported at once (up to [`Problems::SHOWN`]),
-/// pairs outside their sentences refused or dropped as `out_of_range` says.
-pub fn read_alignment_with(
-    path: &Path,
-    order: PairOrder,
-    out_of_range: OutOfRange,
-    source: &[String],
-    target: &[String],
-    target_name: &Path,
-) -> Result<AlignmentRead> {
-    alignment(path, read_lines(path)?, order, out_of_range, source, target, target_name)
-}
-
-/// [`read_alignment_with`] on the lines of the file. Every malformed line and every pair outside
-/// its sentences is a problem; when the pairs would all fit read the other way round (`j-i` for
-/// `i-j`), the first problem says so and how to ask for it.
+/// The alignment in `lines` (of the file `path`), every problem of it reported at once (up to
+/// [`Problems::SHOWN`]), pairs outside their sentences refused or dropped as `out_of_range` says.
+/// Every malformed line and every pair outside its sentences is a problem; when the pairs would
+/// all fit read the other way round (`j-i` for `i-j`), the first line says so and how to ask for
+/// it.
 pub fn alignment(
     path: &Path,
     mut lines: Vec<String>,
@@ -256,7 +245,7 @@ pub fn alignment(
 /// [`read_alignment`] for files with links outside their sentences (the DiscoMT news corpus's
 /// shipped MT alignment has 40): those links are left out. Also returns how many were.
 pub fn read_alignment_lenient(path: &Path, source: &[String], target: &[String]) -> Result<(Vec<Links>, usize)> {
-    let read = read_alignment_with(path, PairOrder::SourceTarget, OutOfRange::Drop, source, target, path)?;
+    let read = alignment(path, read_lines(path)?, PairOrder::SourceTarget, OutOfRange::Drop, source, target, path)?;
     Ok((read.links, read.dropped.pairs))
 }
 
