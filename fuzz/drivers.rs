@@ -52,11 +52,15 @@ pub fn alignment_line(data: &[u8]) -> bool {
 /// one input split at 0xFF bytes (which UTF-8 text never contains), after a byte whose parity
 /// chooses the alignment's pair order.
 pub fn text_files(data: &[u8]) -> bool {
-    // The first byte chooses how the alignment writes its pairs.
-    let (order, data) = match data.split_first() {
-        Some((b, rest)) if b % 2 == 1 => (texts::PairOrder::TargetSource, rest),
-        Some((_, rest)) => (texts::PairOrder::SourceTarget, rest),
-        None => (texts::PairOrder::SourceTarget, data),
+    // The first byte chooses how the alignment writes its pairs, and whether pairs outside their
+    // sentences are dropped.
+    let (order, out_of_range, data) = match data.split_first() {
+        Some((b, rest)) => (
+            if b % 2 == 1 { texts::PairOrder::TargetSource } else { texts::PairOrder::SourceTarget },
+            if b & 2 == 2 { texts::OutOfRange::Drop } else { texts::OutOfRange::Refuse },
+            rest,
+        ),
+        None => (texts::PairOrder::SourceTarget, texts::OutOfRange::Refuse, data),
     };
     let mut parts = data.split(|&b| b == 0xff).map(<[u8]>::to_vec);
     let mut next = || parts.next().unwrap_or_default();
@@ -67,7 +71,7 @@ pub fn text_files(data: &[u8]) -> bool {
     let (Ok(source), Ok(target)) = (corpus("fuzz.en", next()), corpus("fuzz.fr", next())) else { return false };
     let path = Path::new("fuzz.alig");
     let alignment = texts::lines(path, next())
-        .and_then(|lines| texts::alignment(path, lines, order, &source, &target, Path::new("fuzz.fr")));
+        .and_then(|lines| texts::alignment(path, lines, order, out_of_range, &source, &target, Path::new("fuzz.fr")));
     let path = Path::new("fuzz.docs");
     let documents = texts::lines(path, next()).and_then(|lines| texts::document_starts(path, &lines, source.len()));
     alignment.is_ok() && documents.is_ok()

@@ -27,7 +27,7 @@ $protest import --force \
 # Both translations (reference and MT), all 13 categories: 120 candidates. 30 go to both
 # annotators for inter-annotator agreement, at least one per (translation, category); the other
 # 90 are split 45 / 45.
-$protest batch plan "$master" --annotators 2 --iaa 30 --seed 2016 \
+$protest batch plan "$master" --annotators 2 --iaa 30 --seed 2016 --planner round-robin \
     --name "Sample: two annotators with an IAA sample" --created 2026-11-26T09:00:00Z >/dev/null
 # Gives part 1 to Anna and part 2 to Ben (the batches written here are thrown away;
 # make_batches.sh writes them again from the master).

@@ -128,11 +128,13 @@ fn refusals_name_the_problem_and_leave_the_master_unchanged() {
         ),
         (
             &["--name", "x", "new.fr", "--alignment", "far.alig"],
-            "error: far.alig: line 2: pair 1-7: target index 7 is out of range (new.fr has 4 tokens in this sentence)",
+            "error: far.alig: line 2: pair 1-7: target index 7 is out of range (new.fr has 4 tokens in this sentence)\n  \
+             far.alig: pairs outside their sentences: 1; to leave them out and go on, run again with --drop-bad-links",
         ),
         (
             &["--name", "x", "new.fr", "--alignment", "far.alig", "--reversed"],
-            "error: far.alig: line 2: pair 1-7: source index 7 is out of range (the source sentence has 4 tokens)",
+            "error: far.alig: line 2: pair 1-7: source index 7 is out of range (the source sentence has 4 tokens)\n  \
+             far.alig: pairs outside their sentences: 1; to leave them out and go on, run again with --drop-bad-links",
         ),
         (
             &["--name", "x", "new.fr", "--alignment", "few.alig"],

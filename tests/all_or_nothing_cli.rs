@@ -27,7 +27,7 @@ fn plan(d: &Path) {
 }
 
 #[test]
-fn an_export_into_a_folder_that_is_not_there_changes_nothing_and_can_be_done_again() {
+fn an_export_into_a_folder_that_is_not_there_makes_it_and_says_so() {
     let dir = workspace();
     let d = dir.path();
     plan(d);
@@ -35,14 +35,17 @@ fn an_export_into_a_folder_that_is_not_there_changes_nothing_and_can_be_done_aga
     let args = |out: &'static str| {
         ["batch", "export", MASTER, "--task-set", "1", "--annotator", "Anna", "--annotator", "Ben", "--output-dir", out]
     };
-    let e = refused(d, &args("missing"));
-    assert!(e.contains("missing: there is no such folder; create it first or choose another"), "{e}");
+    // A folder that cannot be made: refused, nothing changed.
+    fs::write(d.join("a file"), "").unwrap();
+    let e = refused(d, &args("a file/out"));
+    assert!(e.contains("a file: is a file, so the folder a file/out cannot be made"), "{e}");
     assert_eq!(fs::read(d.join(MASTER)).unwrap(), before, "no part was given out, nobody added");
-    assert_eq!(names(d), [MASTER]);
-    fs::create_dir(d.join("out")).unwrap();
-    let out = ok(d, &args("out"));
+    assert_eq!(names(d), ["a file", MASTER]);
+    // One that is not there yet: made, and said, as `report -o` does.
+    let out = ok(d, &args("new/batches"));
+    assert!(out.starts_with("created the folder new/batches\n"), "{out}");
     assert!(out.contains("sample.batch-1-anna.json (Anna: "), "{out}");
-    assert_eq!(names(&d.join("out")), ["sample.batch-1-anna.json", "sample.batch-1-ben.json"]);
+    assert_eq!(names(&d.join("new/batches")), ["sample.batch-1-anna.json", "sample.batch-1-ben.json"]);
 }
 
 #[test]

@@ -379,3 +379,30 @@ fn positions_file_errors() {
     assert!(run("0 1\n\n7 0\n").contains("positions.txt: line 3: sentence 7 does not exist"));
     assert!(run("2 9\n").contains("positions.txt: line 1: position 9 is past the end of source sentence 2"));
 }
+
+/// Issue 26: the messages say where they looked and what to do, and an output folder that is
+/// not there is made (and said), as for every command's output folder.
+#[test]
+fn a_missing_file_says_where_it_was_looked_for_and_a_missing_output_folder_is_made() {
+    let dir = copy_of(&fixture("apt"));
+    let d = dir.path();
+    edit_config(d, &[("equal:", "equal: nope.groups")]);
+    let e = refused(d, &["apt", "config.ini"]);
+    assert!(
+        e.contains(
+            "config.ini: line 16: equal: no file nope.groups (looked in the working directory, where the \
+             configuration is); give a path relative to the configuration's folder, or an absolute one"
+        ),
+        "{e}"
+    );
+    let sub = d.join("cfg");
+    fs::create_dir(&sub).unwrap();
+    fs::rename(d.join("config.ini"), sub.join("config.ini")).unwrap();
+    let e = refused(d, &["apt", "cfg/config.ini"]);
+    assert!(e.contains("(looked beside the configuration, in cfg, and in the working directory)"), "{e}");
+    fs::rename(sub.join("config.ini"), d.join("config.ini")).unwrap();
+    edit_config(d, &[("equal:", "equal: equal.groups")]);
+    let out = ok(d, &["apt", "config.ini", "-o", "nodir/x"]);
+    assert!(out.starts_with("created the folder nodir\n"), "{out}");
+    assert!(d.join("nodir/x.score").is_file() && d.join("nodir/x.detail").is_file());
+}

@@ -51,7 +51,7 @@ fn apt_over_the_sample_master_is_protest_apt_with_the_french_preset() {
 
     // The command writes the same configuration, and `protest apt` runs it.
     let out = ok(dir.path(), &["apt-master", sample.to_str().unwrap(), "--write-config", "cfg"]);
-    assert_eq!(out, "mt: protest apt cfg/mt.ini\n");
+    assert_eq!(out, "created the folder cfg\nmt: protest apt cfg/mt.ini\n");
     ok(&dir.path().join("cfg"), &["apt", "mt.ini"]);
     assert!(dir.path().join("cfg/mt.score").is_file() && dir.path().join("cfg/mt.detail").is_file());
 }
@@ -98,6 +98,8 @@ fn apt_over_the_full_news_corpus_master_is_protest_apt() {
         suite: at("suite.tsv"),
         languages: Languages::default(),
         description: String::new(),
+        order: Default::default(),
+        out_of_range: Default::default(),
     };
     let master = from_texts::build(&inputs, "news".into(), chrono::Utc::now()).unwrap();
     let config = at("config");

@@ -127,7 +127,14 @@ fn a_dry_run_changes_nothing_and_a_plan_is_stored() {
         ],
     );
     let total = out.lines().find(|l| l.starts_with("total")).unwrap();
-    assert!(out.contains("MT only (id 2)"), "{out}");
+    assert!(
+        out.contains("task set 2 'MT only': seed 1, 3 annotators, IAA sample of 1 requested, balanced planner"),
+        "{out}"
+    );
+    // The per-annotator × translation table of the plan.
+    assert!(out.contains("Own parts per translation (every annotator also gets the IAA sample):\n"), "{out}");
+    assert!(out.contains("\npart 1"), "{out}");
+    assert!(out.contains("Within each translation the annotators' own parts are at most 1 candidate apart."), "{out}");
     let mut counts: Vec<&str> = total.split_whitespace().skip(1).collect();
     counts[2..].sort_unstable();
     assert_eq!(counts, ["10", "2", "2", "3", "3"], "{out}");
@@ -293,14 +300,21 @@ fn disagreements_go_to_an_adjudicator() {
     ok(d, &["batch", "import", "sample.master.json", "sample.batch-1-anna.json", "sample.batch-1-ben.json"]);
     let e = refused(d, &["batch", "adjudicate", "sample.master.json", "--annotator", "Clara"]);
     assert!(e.contains("nothing to adjudicate: 0 candidates with disagreements"), "{e}");
-    // Ben says no to the first 4 of his batch; those in the IAA sample are disagreements.
-    annotate(&ben, 4, Judgement::No);
+    // Ben says no to the first 20 of his batch; those in the IAA sample are disagreements.
+    annotate(&ben, 20, Judgement::No);
     ok(d, &["batch", "import", "sample.master.json", "sample.batch-1-ben.json", "--yes"]);
     let m = master_file::load(&d.join("sample.master.json")).unwrap();
     let expected = protest::batches::adjudication::disagreements(&m).len();
     assert!(expected > 0);
     let out = ok(d, &["batch", "adjudicate", "sample.master.json", "--annotator", "Clara", "--seed", "3"]);
-    assert!(out.contains(&format!("Adjudication by Clara (id 2): {expected} candidates with disagreements")), "{out}");
+    // The task set is named as one, the adjudicator as an annotator (issue 26: "Adjudication by
+    // Dora (id 2)" named the task set's id as if it were Dora's).
+    assert!(
+        out.contains(&format!(
+            "task set 2 'Adjudication by Clara': {expected} candidates with disagreements for Clara (a new annotator, id 3)"
+        )),
+        "{out}"
+    );
     let clara = batch_file::load(&d.join("sample.batch-2-clara.json")).unwrap();
     assert_eq!(clara.order().len(), expected);
     assert_eq!(clara.purpose, protest::model::Purpose::Adjudication);
@@ -313,4 +327,35 @@ fn disagreements_go_to_an_adjudicator() {
     let e = refused(d, &["batch", "adjudicate", "sample.master.json", "--annotator", "Clara"]);
     assert!(e.contains(&format!("{expected} of them in earlier adjudication task sets")), "{e}");
     assert_clean(d);
+}
+
+/// Issue 26: messages that name what to do. An unknown category lists the known ones; a blank
+/// record is said to be skipped (not "already in the master"), and counts agree in number.
+#[test]
+fn plan_and_merge_messages_say_what_happened_and_what_to_do() {
+    let dir = workspace();
+    let d = dir.path();
+    let e = refused(d, &["batch", "plan", "sample.master.json", "--annotators", "2", "--category", "pleonastic"]);
+    assert!(
+        e.contains(
+            "sample.master.json: unknown category 'pleonastic'; the categories are: anaphoric_inter_subject_it, "
+        ) && e.contains(", pleonastic_it, "),
+        "{e}"
+    );
+    let (anna, _) = planned_and_exported(d);
+    annotate(&anna, 1, Judgement::Yes);
+    // A record with nothing in it: the annotator opened a candidate and left it.
+    let (mut store, _) = Store::<Batch>::open(&anna).unwrap();
+    let (c, who) = (store.doc().order()[1], store.doc().annotator().id);
+    store.put(protest::model::Record::new(c, who, Utc::now())).unwrap();
+    store.close().unwrap();
+    let out = ok(d, &["batch", "import", "sample.master.json", "sample.batch-1-anna.json"]);
+    assert!(
+        out.contains(
+            "(Anna, task set 1): 2 records: 1 new, 0 replacing different ones, 0 already in the master, 1 blank \
+             (nothing entered: skipped)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("merged 1 record into sample.master.json"), "{out}");
 }

@@ -73,7 +73,8 @@ fn alignment_errors_name_file_and_line() {
     fs::write(dir.path().join("ref.alig"), "0-0\n0-0 1-9\n0-0\n0-1\n").unwrap();
     assert_eq!(
         import_error(dir.path()),
-        "error: ref.alig: line 2: pair 1-9: target index 9 is out of range (ref.fr has 4 tokens in this sentence)"
+        "error: ref.alig: line 2: pair 1-9: target index 9 is out of range (ref.fr has 4 tokens in this sentence)\n  \
+         ref.alig: pairs outside their sentences: 1; to leave them out and go on, run again with --drop-bad-links"
     );
     fs::write(dir.path().join("ref.alig"), "0-0\n0-0\n0=0\n0-1\n").unwrap();
     assert_eq!(
@@ -91,7 +92,8 @@ fn suite_errors_name_file_and_line() {
         (
             "\t1\t0\tIt\t",
             "\t1\t1\tIt\t",
-            "error: suite.tsv: line 2: token 1 of sentence 1 is 'is', not 'It' (off by one?)",
+            "error: suite.tsv: line 2: token 1 of sentence 1 is 'is', not 'It': is the token number off by one? Tokens \
+             count from 0",
         ),
         ("pleonastic_it", "pleonastic_they", "error: suite.tsv: line 3: unknown category 'pleonastic_they' (known: "),
         (
@@ -163,4 +165,81 @@ fn check_prints_a_summary_or_the_error() {
         String::from_utf8(out.stderr).unwrap().trim_end(),
         "error: v2.json: version: format version 2 is not supported (this build reads version 1); it was written by a newer PROTEST, update this one"
     );
+}
+
+/// Issue 26: `import` on the news corpus as shipped. Its MT alignment has 40 pairs outside their
+/// sentences: all are reported in one run (the first 50 of any problems, and the count), the
+/// first line saying what to do; with `--drop-bad-links` they are left out, saying how many on
+/// which lines, and the master is written (into a folder made for it, and said).
+#[test]
+fn the_shipped_news_alignment_is_reported_at_once_or_its_bad_pairs_dropped() {
+    let Some(data) = crate::common::shared_data("discomt-news-en-fr") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    // One example: the first "it" of the corpus.
+    let source = fs::read_to_string(data.join("mt-output.en")).unwrap();
+    let (s, t) = source
+        .lines()
+        .enumerate()
+        .find_map(|(s, line)| line.split(' ').position(|w| w == "it").map(|t| (s, t)))
+        .unwrap();
+    fs::write(dir.path().join("suite.tsv"), format!("1\t{s}\t{t}\tit\tpleonastic_it\t-\n")).unwrap();
+    let d = |name: &str| data.join(name).to_str().unwrap().to_owned();
+    let args = |extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> =
+            ["import", "--source", &d("mt-output.en"), "--reference", &d("pronoun-test.tok.fr")]
+                .map(String::from)
+                .to_vec();
+        args.extend([d("pronoun-test.tok.en-fr.alig"), "--system".into(), "mt".into(), d("mt-output.fr")]);
+        args.extend([d("mt-output.en-fr.alig"), "--documents".into(), d("doc-boundaries")]);
+        args.extend(["--suite", "suite.tsv", "-o", "out/news.json"].map(String::from));
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let run = |extra: &[&str]| protest(dir.path(), &args(extra).iter().map(String::as_str).collect::<Vec<_>>());
+    let refused = run(&[]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines[0], "error: 40 problems; fix them all, then run again:", "{err}");
+    assert!(lines[1].ends_with(
+        "mt-output.en-fr.alig: pairs outside their sentences: 40; to leave them out and go on, run again with \
+         --drop-bad-links"
+    ));
+    assert!(lines[2].contains("mt-output.en-fr.alig: line 869: pair 6-6: source index 6 is out of range"), "{err}");
+    assert_eq!(lines.len(), 42, "{err}");
+    assert!(!dir.path().join("out").exists(), "nothing written, no folder made");
+
+    let out = run(&["--drop-bad-links"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        said.contains("mt-output.en-fr.alig: dropped 40 pairs outside their sentences on 37 lines: 869, "),
+        "{said}"
+    );
+    assert!(said.starts_with("created the folder out\n"), "{said}");
+    assert!(dir.path().join("out/news.json").is_file());
+}
+
+/// An alignment written target index first: the message says to pass `--reversed`, which reads it.
+#[test]
+fn a_reversed_alignment_is_recognised_and_read_with_reversed() {
+    let dir = workspace();
+    // The reference alignment of the fixture, each pair written j-i; "Il pleut ." is shorter
+    // than "It is raining .", so the pairs do not fit read i-j.
+    fs::write(dir.path().join("ref.alig"), "0-0 1-1 2-2 3-3 4-4\n0-0 1-1 2-2 3-3\n0-0 1-1 1-2 2-3\n1-0 3-2 4-3\n")
+        .unwrap();
+    fs::write(dir.path().join("mt.alig"), "0-0 1-1 2-2 3-3 4-4\n0-0 1-1 2-2 3-3\n0-0 1-1 1-2 2-3\n0-0 1-1 2-2 3-3\n")
+        .unwrap();
+    let err = import_error(dir.path());
+    assert!(
+        err.contains(
+            "ref.alig: every pair fits its sentences when read target index first (j-i): if the aligner wrote them \
+             so, run again with --reversed"
+        ),
+        "{err}"
+    );
+    let mut args = IMPORT.to_vec();
+    args.push("--reversed");
+    let out = protest(dir.path(), &args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }

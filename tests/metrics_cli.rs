@@ -68,7 +68,55 @@ fn apt_master_tables_with_and_without_human_judgements() {
     assert!(out.contains("a correlation needs at least 3 translations with human scores"), "{out}");
     // The same tables for a spreadsheet; an unknown annotator is named with those there are.
     let csv = ok(dir.path(), &["apt-master", "judged.json", "--format", "csv"]);
-    assert!(csv.lines().any(|l| l.starts_with("Total,1,0,2,2,1,1,3,33.3")), "{csv}");
+    assert!(csv.lines().any(|l| l.starts_with("Total,1,0,2,2,1,1,3,33.33333")), "{csv}");
     let err = refused(dir.path(), &["apt-master", "judged.json", "--annotator", "Zoe"]);
     assert!(err.contains("judged.json: no annotator 'Zoe' (annotators: none but the researcher (0))"), "{err}");
+}
+
+/// Issue 26: the exports carry full precision, so `correlate` on the exported `apt` table gives
+/// what the `metric-correlation` table says (to its three decimals), the reference row included
+/// as the table's note says.
+#[test]
+fn correlate_on_the_exported_apt_table_reproduces_the_metric_correlation_table() {
+    use protest::ingest::from_texts::{self, Inputs, TranslationInput};
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = fixture("tiny");
+    let translation = |name: &str, stem: &str| TranslationInput {
+        name: name.into(),
+        text: tiny.join(format!("{stem}.fr")),
+        alignment: tiny.join(format!("{stem}.alig")),
+    };
+    let inputs = Inputs::new(
+        tiny.join("source.en"),
+        Some(translation("reference", "ref")),
+        vec![translation("mt", "mt"), translation("other", "mt"), translation("copy", "ref")],
+        Some(tiny.join("docs")),
+        tiny.join("suite.tsv"),
+    );
+    let mut master = from_texts::build(&inputs, "corr".into(), chrono::Utc::now()).unwrap();
+    // Human judgements of each translation's three pronouns, in candidate order.
+    let judged = [[true; 3], [false, true, false], [true, false, false], [true, true, false]];
+    for (corpus, judgements) in master.translations().map(|c| c.id).collect::<Vec<_>>().into_iter().zip(judged) {
+        let ids: Vec<CandidateId> = master.candidates.iter().filter(|c| c.corpus == corpus).map(|c| c.id).collect();
+        for (id, yes) in ids.into_iter().zip(judgements) {
+            let mut record = Record::new(id, AnnotatorId::RESEARCHER, master.created);
+            record.pronoun = if yes { Judgement::Yes } else { Judgement::No };
+            master.records.put(record);
+        }
+    }
+    master_file::save(&master, &dir.path().join("m.json")).unwrap();
+    ok(dir.path(), &["report", "m.json", "-f", "csv", "-t", "apt", "-t", "metric-correlation", "-o", "out"]);
+    let table = fs::read_to_string(dir.path().join("out/metric-correlation.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = table.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let correlated = ok(dir.path(), &["correlate", "out/apt.csv"]);
+    for (metric, row) in ["APT-A", "APT-B"].iter().zip(&rows) {
+        let line = correlated
+            .lines()
+            .find(|l| l.starts_with(metric) && l[metric.len()..].trim_start().starts_with("Human score"))
+            .unwrap_or_else(|| panic!("{metric} in {correlated}"));
+        let got: Vec<&str> = line.split_whitespace().rev().take(2).collect();
+        let three = |x: &str| format!("{:.3}", x.parse::<f64>().unwrap());
+        // Spearman, Pearson (read from the right) against the table's Pearson, Spearman.
+        assert_eq!(got, [three(row[4]), three(row[3])], "{metric}: {line} vs {row:?}");
+    }
 }

@@ -23,6 +23,54 @@ fn completions_for_bash_zsh_and_fish_know_the_commands() {
     assert!(!wrong.status.success());
 }
 
+/// Issue 26: options that take one of a few fixed values complete to those values in bash, not
+/// to file names.
+#[test]
+fn bash_completes_fixed_values_not_file_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = ok(dir.path(), &["completions", "bash"]);
+    // Each command's part of the script: from its `name)` line to the next command's.
+    let section = |command: &str| {
+        let start = script.find(&format!("        {command})\n")).unwrap_or_else(|| panic!("no {command}"));
+        let rest = &script[start + command.len() + 10..];
+        let end = rest.find("\n        protest__").unwrap_or(rest.len());
+        rest[..end].to_owned()
+    };
+    let completion = |command: &str, option: &str| {
+        let part = section(command);
+        let at = part.find(&format!(" {option})\n")).unwrap_or_else(|| panic!("{command}: no {option}"));
+        part[at..].lines().nth(1).unwrap().trim().to_owned()
+    };
+    for (command, option, values) in [
+        ("protest__subcmd__report", "--format", "text csv markdown latex json"),
+        ("protest__subcmd__report", "-f", "text csv markdown latex json"),
+        ("protest__subcmd__report", "--table", "results agreement pairwise scores"),
+        ("protest__subcmd__report", "-t", "results agreement pairwise scores"),
+        ("protest__subcmd__auto__subcmd__eval", "--rule", "minimal aligned"),
+        ("protest__subcmd__apt__subcmd__master", "--format", "text csv markdown latex json"),
+        ("protest__subcmd__batch__subcmd__plan", "--planner", "balanced round-robin"),
+    ] {
+        let line = completion(command, option);
+        assert!(line.starts_with("COMPREPLY=($(compgen -W \"") && line.contains(values), "{command} {option}: {line}");
+    }
+    // Help that is true: MASTER explained, no empty default, every subcommand in the summaries.
+    for command in [&["batch", "plan"][..], &["batch", "export"], &["batch", "import"], &["annotator", "add"]] {
+        let help = ok(dir.path(), &[command, &["--help"]].concat());
+        assert!(
+            help.split_whitespace().collect::<Vec<_>>().join(" ").contains("<MASTER> The master file (.json)"),
+            "{command:?}: {help}"
+        );
+        assert!(!help.contains("[default: \"\"]"), "{command:?}: {help}");
+    }
+    let top = ok(dir.path(), &["--help"]);
+    assert!(top.contains("Add, rename, remove or list the annotators of a master"), "{top}");
+    assert!(top.contains("plan, export, import (merge), adjudicate and remove"), "{top}");
+    // `completions` takes the shells it names.
+    let help = ok(dir.path(), &["completions", "--help"]);
+    assert!(help.contains("bash, zsh, fish, elvish or powershell"), "{help}");
+    assert!(help.contains("[possible values: bash, elvish, fish, powershell, zsh]"), "{help}");
+}
+
 #[test]
 fn the_man_page_has_every_command_and_one_page_each_on_request() {
     let dir = tempfile::tempdir().unwrap();
@@ -32,7 +80,7 @@ fn the_man_page_has_every_command_and_one_page_each_on_request() {
         assert!(page.contains(command), "the page lists {command}");
     }
     let said = ok(dir.path(), &["man", "--output", "pages"]);
-    assert!(said.starts_with("wrote "), "{said}");
+    assert!(said.starts_with("created the folder pages\nwrote "), "{said}");
     let export = std::fs::read_to_string(dir.path().join("pages/protest-batch-export.1")).unwrap();
     assert!(export.contains(".TH protest\\-batch\\-export 1") || export.contains("protest\\-batch\\-export"));
     assert!(export.contains("task\\-set"), "its options");

@@ -1,7 +1,7 @@
 use super::with_master;
 use clap::Args;
 use protest::ingest::add_system::{self, AlignmentFile, Options, ParallelText};
-use protest::ingest::texts::PairOrder;
+use protest::ingest::texts::{OutOfRange, PairOrder};
 use protest::store::master_file;
 use protest::workflow;
 use std::path::PathBuf;
@@ -24,6 +24,10 @@ pub struct AddSystemArgs {
     /// The alignment file writes each pair target index first (`j-i`).
     #[arg(long, requires = "alignment")]
     reversed: bool,
+    /// Leave out pairs of the alignment file that point outside their sentences (saying how
+    /// many, on which lines) instead of refusing it.
+    #[arg(long, requires = "alignment")]
+    drop_bad_links: bool,
     /// The output is already tokenised like the master's corpora; otherwise it is tokenised
     /// (docs/tokenisation.md).
     #[arg(long)]
@@ -44,6 +48,7 @@ pub fn run(args: AddSystemArgs) -> anyhow::Result<()> {
             order: if args.reversed { PairOrder::TargetSource } else { PairOrder::SourceTarget },
         }),
         extra_parallel: args.extra_parallel.map(|p| ParallelText { source: p[0].clone(), target: p[1].clone() }),
+        out_of_range: if args.drop_bad_links { OutOfRange::Drop } else { OutOfRange::Refuse },
         ..Options::default()
     };
     let started = Instant::now();

@@ -12,13 +12,33 @@ pub struct AnnotatorArgs {
 #[derive(Debug, Subcommand)]
 enum AnnotatorCommand {
     /// Add an annotator to a master (names are unique, ignoring case).
-    Add { master: PathBuf, name: String },
+    Add {
+        /// The master file (.json) to change.
+        master: PathBuf,
+        /// The annotator's name.
+        name: String,
+    },
     /// Rename an annotator; their id, records and task-set parts stay theirs.
-    Rename { master: PathBuf, old: String, new: String },
+    Rename {
+        /// The master file (.json) to change.
+        master: PathBuf,
+        /// The annotator's name now.
+        old: String,
+        /// The new name.
+        new: String,
+    },
     /// Remove an annotator who has no records and no part of a task set.
-    Remove { master: PathBuf, name: String },
+    Remove {
+        /// The master file (.json) to change.
+        master: PathBuf,
+        /// The annotator's name.
+        name: String,
+    },
     /// List the annotators of a master with the number of records each has (as saved).
-    List { master: PathBuf },
+    List {
+        /// The master file (.json).
+        master: PathBuf,
+    },
 }
 
 pub fn run(args: AnnotatorArgs) -> anyhow::Result<()> {

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 pub struct AptArgs {
     /// The configuration file, in the format of APT's reference implementation.
     config: PathBuf,
-    /// Write STEM.score and STEM.detail (default: [output] output_file, next to the config).
+    /// Write STEM.score and STEM.detail (default: [output] output_file, next to the config); the
+    /// folder is created if it is not there.
     #[arg(long, short, value_name = "STEM")]
     output: Option<PathBuf>,
 }
@@ -21,8 +22,10 @@ pub fn run(args: AptArgs) -> anyhow::Result<()> {
     let stem = args.output.or_else(|| config.output.clone()).with_context(|| {
         format!("{}: [output] output_file is empty; set it or give --output STEM", args.config.display())
     })?;
+    let folder = super::OutputFolder::of(&stem)?;
     protest::progress::stage("Reading the word lists", None);
     let outcome = apt::run(&config, &stem)?;
+    folder.keep();
     let (score, detail) = output_paths(&stem);
     println!("{}", outcome.score_text(0).lines().next().unwrap_or_default());
     println!("{} instances; wrote {} and {}", outcome.instances, score.display(), detail.display());

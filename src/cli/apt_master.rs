@@ -20,10 +20,11 @@ pub struct AptMasterArgs {
     #[arg(long, value_name = "WHO")]
     annotator: Option<String>,
     /// Output format: text, csv, markdown, latex or json (one document with every table).
-    #[arg(long, short, default_value = "text")]
+    #[arg(long, short, default_value = "text", value_parser = super::format_parser())]
     format: Format,
     /// Instead of the tables, write into DIR a `protest apt` configuration per MT system
-    /// (NAME.ini with its texts, alignments and lists) that gives the same cases.
+    /// (NAME.ini with its texts, alignments and lists) that gives the same cases; DIR is created
+    /// if it is not there.
     #[arg(long, value_name = "DIR")]
     write_config: Option<PathBuf>,
 }
@@ -31,12 +32,13 @@ pub struct AptMasterArgs {
 pub fn run(args: AptMasterArgs) -> anyhow::Result<()> {
     let master = super::read_master(&args.master)?;
     if let Some(dir) = &args.write_config {
-        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the folder", dir.display()))?;
+        let folder = super::OutputFolder::make(dir)?;
         for system in master.corpora.iter().filter(|c| c.role == CorpusRole::System) {
             let config = apt::master::write_config(&master, system.id, dir)
                 .with_context(|| format!("{}: '{}'", args.master.display(), system.name))?;
             println!("{}: protest apt {}", system.name, config.display());
         }
+        folder.keep();
         return Ok(());
     }
     let judges = match &args.annotator {

@@ -18,19 +18,22 @@ pub struct AutoEvalArgs {
     /// minimal selections) or `aligned` (every aligned token, the rule of earlier versions).
     /// Stored with the results for later rounds; without it the stored rule is used (`minimal`
     /// for a master never evaluated).
-    #[arg(long, value_parser = parse_rule)]
+    #[arg(long, value_parser = rule_parser())]
     rule: Option<MatchRule>,
     /// Output format: text, or json for scripts (docs/json-output.md).
     #[arg(long, short, value_enum, default_value_t = Output::Text)]
     format: Output,
 }
 
-fn parse_rule(name: &str) -> Result<MatchRule, String> {
-    match name {
-        "minimal" | "minimal_tokens" => Ok(MatchRule::MinimalTokens),
-        "aligned" | "aligned_tokens" => Ok(MatchRule::AlignedTokens),
-        _ => Err("expected 'minimal' or 'aligned'".into()),
-    }
+/// `--rule`'s values, listed for the shells' completion (the stored names work too).
+fn rule_parser() -> impl clap::builder::TypedValueParser<Value = MatchRule> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values =
+        [PossibleValue::new("minimal").alias("minimal_tokens"), PossibleValue::new("aligned").alias("aligned_tokens")];
+    PossibleValuesParser::new(values).map(|name| match name.as_str() {
+        "minimal" | "minimal_tokens" => MatchRule::MinimalTokens,
+        _ => MatchRule::AlignedTokens,
+    })
 }
 
 pub fn run(args: AutoEvalArgs) -> anyhow::Result<()> {

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand};
 use protest::Error;
 use protest::batches::plan::{PlanError, Request};
-use protest::model::{CorpusId, Master};
+use protest::model::{CorpusId, Master, Planner};
 use protest::workflow::{self, adjudication::Adjudicating, export::Exporting, task_sets::Planning};
 use std::path::{Path, PathBuf};
 
@@ -16,7 +16,8 @@ pub struct BatchArgs {
 
 #[derive(Debug, Subcommand)]
 enum BatchCommand {
-    /// Plan a task set: an IAA sample for every annotator and the rest split evenly.
+    /// Plan a task set: an IAA sample for every annotator and the rest split evenly, per
+    /// translation and category.
     Plan(PlanArgs),
     /// Write one batch file per annotator of a task set.
     Export(ExportArgs),
@@ -28,8 +29,12 @@ enum BatchCommand {
     Remove(RemoveArgs),
 }
 
+/// The help of every batch command's MASTER.
+const MASTER_HELP: &str = "The master file (.json) to change";
+
 #[derive(Debug, Args)]
 struct PlanArgs {
+    #[arg(help = MASTER_HELP)]
     master: PathBuf,
     /// Number of annotators.
     #[arg(long)]
@@ -47,8 +52,13 @@ struct PlanArgs {
     #[arg(long = "category", value_name = "NAME")]
     categories: Vec<String>,
     /// Name of the task set (default: "Task set N").
-    #[arg(long, default_value = "")]
-    name: String,
+    #[arg(long)]
+    name: Option<String>,
+    /// How the candidates are dealt out: `balanced` per translation and category, or
+    /// `round-robin` per category, as earlier versions did (to make one of their task sets
+    /// again from its seed).
+    #[arg(long, value_enum, default_value_t = PlannerArg::Balanced)]
+    planner: PlannerArg,
     /// Only candidates that still need a human: those the latest automatic reference match
     /// (`protest auto-eval`) did not settle.
     #[arg(long)]
@@ -64,8 +74,25 @@ struct PlanArgs {
     created: Option<DateTime<Utc>>,
 }
 
+/// `--planner`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum PlannerArg {
+    Balanced,
+    RoundRobin,
+}
+
+impl From<PlannerArg> for Planner {
+    fn from(p: PlannerArg) -> Planner {
+        match p {
+            PlannerArg::Balanced => Planner::Balanced,
+            PlannerArg::RoundRobin => Planner::RoundRobin,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 struct RemoveArgs {
+    #[arg(help = MASTER_HELP)]
     master: PathBuf,
     /// The task set to remove.
     #[arg(long, value_name = "ID")]
@@ -74,6 +101,7 @@ struct RemoveArgs {
 
 #[derive(Debug, Args)]
 struct ExportArgs {
+    #[arg(help = MASTER_HELP)]
     master: PathBuf,
     /// The task set to export.
     #[arg(long, value_name = "ID")]
@@ -83,7 +111,7 @@ struct ExportArgs {
     /// task set, in order (refused if there are too few).
     #[arg(long = "annotator", value_name = "NAME")]
     annotators: Vec<String>,
-    /// Where to write the batches (default: the master's folder).
+    /// Where to write the batches (default: the master's folder); created if it is not there.
     #[arg(long, value_name = "DIR")]
     output_dir: Option<PathBuf>,
     /// Replace batch files that exist.
@@ -96,6 +124,7 @@ struct ExportArgs {
 
 #[derive(Debug, Args)]
 struct ImportArgs {
+    #[arg(help = MASTER_HELP)]
     master: PathBuf,
     /// The annotated batch files.
     #[arg(required = true)]
@@ -107,19 +136,20 @@ struct ImportArgs {
 
 #[derive(Debug, Args)]
 struct AdjudicateArgs {
+    #[arg(help = MASTER_HELP)]
     master: PathBuf,
     /// The further annotator who adjudicates (added to the master if new).
     #[arg(long, value_name = "NAME")]
     annotator: String,
-    /// Where to write the batch (default: the master's folder).
+    /// Where to write the batch (default: the master's folder); created if it is not there.
     #[arg(long, value_name = "DIR")]
     output_dir: Option<PathBuf>,
     /// Seed of the batch's presentation order (default: a random one).
     #[arg(long)]
     seed: Option<u64>,
     /// Name of the task set (default: "Adjudication by NAME").
-    #[arg(long, default_value = "")]
-    name: String,
+    #[arg(long)]
+    name: Option<String>,
     /// Only show what would be adjudicated; store and write nothing.
     #[arg(long)]
     dry_run: bool,
@@ -146,7 +176,8 @@ fn plan_task_set(a: PlanArgs) -> anyhow::Result<()> {
         let m = store.master();
         let seed = a.seed.unwrap_or_else(|| u64::from(rand::random::<u32>()));
         let mut request = Request::everything(m, a.annotators, a.iaa, seed);
-        request.name = a.name.clone();
+        request.name = a.name.clone().unwrap_or_default();
+        request.planner = a.planner.into();
         if !a.corpora.is_empty() {
             request.corpora =
                 a.corpora.iter().map(|name| corpus_named(m, &a.master, name)).collect::<anyhow::Result<_>>()?;
@@ -165,12 +196,21 @@ fn plan_task_set(a: PlanArgs) -> anyhow::Result<()> {
                 anyhow::anyhow!("{}: {e}; run `protest auto-eval` on it first", a.master.display())
             }
             PlanError::NameTaken { .. } => anyhow::anyhow!("{}: {e} with --replace", a.master.display()),
+            PlanError::UnknownCategory(_) => {
+                let known: Vec<&str> = m.categories.iter().map(|c| c.name.as_str()).collect();
+                anyhow::anyhow!("{}: {e}; the categories are: {}", a.master.display(), known.join(", "))
+            }
             e => Error::refused(&a.master, e).into(),
         })?;
         let ts = &planned.plan.task_set;
         println!(
-            "{} (id {}): seed {}, {} annotators, IAA sample of {} requested",
-            ts.name, ts.id, ts.seed, ts.annotators, ts.iaa_size
+            "task set {} '{}': seed {}, {} annotators, IAA sample of {} requested, {} planner",
+            ts.id,
+            ts.name,
+            ts.seed,
+            ts.annotators,
+            ts.iaa_size,
+            ts.planner.name()
         );
         print!("{}", planned.plan.summary);
         if a.dry_run {
@@ -211,6 +251,7 @@ fn export_batches(a: ExportArgs) -> anyhow::Result<()> {
             created: a.created.unwrap_or_else(Utc::now),
         };
         let exported = workflow::export::run(store, &exporting)?;
+        say_created(exported.created_folder.as_deref());
         if let Some(chosen) = &exported.chosen {
             println!("no --annotator given: {chosen}");
         }
@@ -227,6 +268,12 @@ fn export_batches(a: ExportArgs) -> anyhow::Result<()> {
     })
 }
 
+fn say_created(folder: Option<&Path>) {
+    if let Some(folder) = folder {
+        println!("created the folder {}", folder.display());
+    }
+}
+
 fn output_dir(master: &Path, chosen: Option<&Path>) -> PathBuf {
     match chosen {
         Some(dir) => dir.to_path_buf(),
@@ -240,12 +287,16 @@ fn import_batches(a: ImportArgs) -> anyhow::Result<()> {
     with_master(&a.master, |store| {
         let prepared = workflow::merge::prepare(store, &incoming)?;
         for r in &prepared.outcome.reports {
+            let blank = match r.blank {
+                0 => String::new(),
+                n => format!(", {n} blank (nothing entered: skipped)"),
+            };
             println!(
-                "{} ({}, task set {}): {} records: {} new, {} replacing different ones, {} already in the master",
+                "{} ({}, task set {}): {}: {} new, {} replacing different ones, {} already in the master{blank}",
                 r.path.display(),
                 r.annotator,
                 r.task_set,
-                r.records,
+                records(r.records),
                 r.new,
                 r.replaced,
                 r.unchanged
@@ -260,27 +311,36 @@ fn import_batches(a: ImportArgs) -> anyhow::Result<()> {
             Error::Refused { .. } if asks => anyhow::anyhow!("{e}. Run again with --yes to replace them"),
             e => e.into(),
         })?;
-        println!("merged {} records into {}", merged.written(), a.master.display());
+        println!("merged {} into {}", records(merged.written()), a.master.display());
         Ok(())
     })
+}
+
+/// "1 record", "3 records".
+fn records(n: usize) -> String {
+    if n == 1 { "1 record".to_owned() } else { format!("{n} records") }
 }
 
 fn adjudicate(a: AdjudicateArgs) -> anyhow::Result<()> {
     with_master(&a.master, |store| {
         let adjudicating = Adjudicating {
             name: a.annotator.clone(),
-            task_set_name: a.name.clone(),
+            task_set_name: a.name.clone().unwrap_or_default(),
             seed: a.seed.unwrap_or_else(|| u64::from(rand::random::<u32>())),
             folder: output_dir(&a.master, a.output_dir.as_deref()),
             replace: a.force,
             created: a.created.unwrap_or_else(Utc::now),
         };
-        let (planned, _) = workflow::adjudication::preview(store.master(), &adjudicating).in_file(&a.master)?;
+        let (planned, who) = workflow::adjudication::preview(store.master(), &adjudicating).in_file(&a.master)?;
         let ts = &planned.task_set;
+        let adjudicator = match store.master().annotator(who) {
+            Some(known) => format!("{} (annotator {})", known.name, who),
+            None => format!("{} (a new annotator, id {who})", a.annotator.trim()),
+        };
         println!(
-            "{} (id {}): {} candidates with disagreements, seed {}",
-            ts.name,
+            "task set {} '{}': {} candidates with disagreements for {adjudicator}, seed {}",
             ts.id,
+            ts.name,
             ts.tasks[0].candidates.len(),
             adjudicating.seed
         );
@@ -290,6 +350,7 @@ fn adjudicate(a: AdjudicateArgs) -> anyhow::Result<()> {
             return Ok(());
         }
         let done = workflow::adjudication::run(store, &adjudicating)?;
+        say_created(done.created_folder.as_deref());
         let f = &done.file;
         println!("wrote {} ({}: {} candidates)", f.path.display(), f.annotator, f.candidates);
         Ok(())

@@ -47,8 +47,10 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
     let now = a.created.unwrap_or_else(Utc::now);
     let unknown = if a.unknown_annotator == "researcher" { Unknown::Researcher } else { Unknown::Annotator };
     protest::progress::stage(&format!("Converting {}", a.old.display()), None);
+    let folder = super::OutputFolder::of(&a.new)?;
     let Some(master_path) = a.master else {
         let converted = workflow::convert::master(&Os, &a.old, &a.new, reference, unknown, a.force, now)?;
+        folder.keep();
         print!("{}", converted.report);
         println!("wrote {}", a.new.display());
         print!("{}", Summary::of(&converted.master));
@@ -59,6 +61,7 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
     }
     with_master(&master_path, |store| {
         let converted = workflow::convert::batch(store, &a.old, &a.new, a.force, now)?;
+        folder.keep();
         print!("{}", converted.report);
         if let Some(what) = &converted.placement {
             println!("updated {}: {what}", master_path.display());

@@ -2,6 +2,7 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use clap::Args;
 use protest::ingest::from_texts::{self, Inputs, TranslationInput};
+use protest::ingest::texts::{OutOfRange, PairOrder};
 use protest::model::Languages;
 use protest::store::master_file;
 use protest::store::summary::Summary;
@@ -43,6 +44,13 @@ pub struct ImportArgs {
     /// Creation time to record instead of now (RFC 3339), to rebuild a master identically.
     #[arg(long)]
     created: Option<DateTime<Utc>>,
+    /// Every alignment file writes its pairs target index first (`j-i`).
+    #[arg(long)]
+    reversed: bool,
+    /// Leave out alignment pairs that point outside their sentences (saying how many, on which
+    /// lines) instead of refusing the files: the DiscoMT news corpus's MT alignment has 40.
+    #[arg(long)]
+    drop_bad_links: bool,
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
@@ -70,11 +78,18 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         suite: args.suite,
         languages: Languages { source: args.source_language, target: args.target_language },
         description: args.description,
+        order: if args.reversed { PairOrder::TargetSource } else { PairOrder::SourceTarget },
+        out_of_range: if args.drop_bad_links { OutOfRange::Drop } else { OutOfRange::Refuse },
     };
     let id = args.id.unwrap_or_else(from_texts::new_master_id);
-    let master = from_texts::build(&inputs, id, args.created.unwrap_or_else(Utc::now))?;
-    master_file::save(&master, &args.output).with_context(|| "could not write the master")?;
+    let imported = from_texts::import(&inputs, id, args.created.unwrap_or_else(Utc::now))?;
+    let folder = super::OutputFolder::of(&args.output)?;
+    master_file::save(&imported.master, &args.output).with_context(|| "could not write the master")?;
+    folder.keep();
+    for line in &imported.dropped {
+        println!("{line}");
+    }
     println!("wrote {}", args.output.display());
-    print!("{}", Summary::of(&master));
+    print!("{}", Summary::of(&imported.master));
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 pub struct ManArgs {
     /// Write protest.1 and a page per command (protest-batch-export.1 …) to this folder instead
-    /// of printing protest.1.
+    /// of printing protest.1; it is created if it is not there.
     #[arg(long, short, value_name = "DIR")]
     output: Option<PathBuf>,
 }
@@ -18,8 +18,9 @@ pub fn run(args: ManArgs) -> anyhow::Result<()> {
     match args.output {
         None => clap_mangen::Man::new(command).render(&mut std::io::stdout())?,
         Some(dir) => {
-            std::fs::create_dir_all(&dir).map_err(|e| protest::Error::io(&dir, e))?;
+            let folder = super::OutputFolder::make(&dir)?;
             clap_mangen::generate_to(command, &dir).map_err(|e| protest::Error::io(&dir, e))?;
+            folder.keep();
             let mut pages: Vec<_> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok()).map(|e| e.path()).collect();
             pages.retain(|p| p.extension().is_some_and(|x| x == "1"));
             pages.sort();

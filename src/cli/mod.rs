@@ -57,9 +57,9 @@ pub enum Command {
     },
     /// Add a new MT system's output to a master: tokenised, word-aligned, one candidate per example.
     AddSystem(Box<add_system::AddSystemArgs>),
-    /// Add, rename or list the annotators of a master.
+    /// Add, rename, remove or list the annotators of a master.
     Annotator(annotator::AnnotatorArgs),
-    /// Task sets and batches: plan, export, import (merge) and adjudicate.
+    /// Task sets and batches: plan, export, import (merge), adjudicate and remove.
     Batch(batch::BatchArgs),
     /// Match every MT translation against the reference and judged translations; store the results.
     AutoEval(auto_eval::AutoEvalArgs),
@@ -77,7 +77,7 @@ pub enum Command {
     Convert(convert::ConvertArgs),
     /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
     Synth(Box<synth::SynthArgs>),
-    /// Print the completion script of a shell (bash, zsh or fish) for `protest`.
+    /// Print the completion script of a shell (bash, zsh, fish, elvish or powershell) for `protest`.
     Completions {
         /// The shell.
         #[arg(value_enum)]
@@ -217,6 +217,66 @@ pub fn warn_about_journal(master: &Path, replay: &protest::store::journal::Repla
 /// values that own nothing but memory (a master; never a store, whose closing releases its lock).
 pub fn leave_to_exit<T>(value: T) {
     std::mem::forget(value);
+}
+
+/// `--format` of the commands printing report tables: text, csv, markdown, latex or json (the
+/// extensions txt, md, tex too); listed, so that shells complete them rather than file names.
+pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = protest::metrics::report::Format> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    use protest::metrics::report::Format;
+    let values = Format::ALL.map(|f| PossibleValue::new(f.name()).alias(f.extension()));
+    PossibleValuesParser::new(values).map(|s| s.parse::<Format>().expect("one of the listed formats"))
+}
+
+/// The folder a command writes into, made when it was not there (with the folders above it),
+/// and said so: the one behaviour of every output folder (`batch export --output-dir` and `batch
+/// adjudicate --output-dir` do the same in the library, all or nothing). A command that fails
+/// takes back what it made, unless it is no longer empty, and says so too.
+#[must_use = "keep it once the files are written, or it is taken back"]
+pub struct OutputFolder {
+    made: Vec<PathBuf>,
+}
+
+impl OutputFolder {
+    pub fn make(dir: &Path) -> anyhow::Result<OutputFolder> {
+        let missing: Vec<PathBuf> = dir
+            .ancestors()
+            .filter(|a| !a.as_os_str().is_empty())
+            .take_while(|a| std::fs::symlink_metadata(a).is_err())
+            .map(Path::to_path_buf)
+            .collect();
+        let mut folder = OutputFolder { made: Vec::new() };
+        for at in missing.into_iter().rev() {
+            std::fs::create_dir(&at).map_err(|e| Error::io(&at, e))?;
+            folder.made.push(at);
+        }
+        if !folder.made.is_empty() {
+            println!("created the folder {}", dir.display());
+        }
+        Ok(folder)
+    }
+
+    /// [`OutputFolder::make`] for the folder of an output file.
+    pub fn of(file: &Path) -> anyhow::Result<OutputFolder> {
+        match file.parent() {
+            Some(dir) => OutputFolder::make(dir),
+            None => Ok(OutputFolder { made: Vec::new() }),
+        }
+    }
+
+    /// Keeps the folder: the command wrote its files.
+    pub fn keep(mut self) {
+        self.made.clear();
+    }
+}
+
+impl Drop for OutputFolder {
+    fn drop(&mut self) {
+        let removed = self.made.iter().rev().filter(|dir| std::fs::remove_dir(dir).is_ok()).count();
+        if let Some(dir) = self.made.last().filter(|_| removed == self.made.len()) {
+            eprintln!("removed the folder {} again: nothing was written into it", dir.display());
+        }
+    }
 }
 
 /// Library errors about a master's content (a name taken, a task set missing…) become errors

@@ -8,12 +8,14 @@ pub struct ReportArgs {
     /// The master to report on.
     master: PathBuf,
     /// Output format: text, csv, markdown, latex or json (one document with every table).
-    #[arg(long, short, default_value = "text")]
+    #[arg(long, short, default_value = "text", value_parser = super::format_parser())]
     format: Format,
     /// Only this table (repeat for several). All by default.
-    #[arg(long = "table", short, value_name = "NAME", value_parser = TableKind::parse, long_help = tables_help())]
+    #[arg(long = "table", short, value_name = "NAME", value_parser = table_parser(), hide_possible_values = true,
+          long_help = tables_help())]
     tables: Vec<&'static TableKind>,
-    /// Write each table to DIR/NAME.EXT (txt, csv, md, tex) instead of printing.
+    /// Write each table to DIR/NAME.EXT (txt, csv, md, tex, json) instead of printing; DIR is
+    /// created if it is not there.
     #[arg(long, short, value_name = "DIR")]
     output: Option<PathBuf>,
 }
@@ -30,13 +32,23 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             print!("{}", args.format.render_all(&tables));
         }
         Some(dir) => {
-            for path in report::write_tables(&dir, &tables, args.format)? {
+            let folder = super::OutputFolder::make(&dir)?;
+            let written = report::write_tables(&dir, &tables, args.format)?;
+            folder.keep();
+            for path in written {
                 println!("wrote {}", path.display());
             }
         }
     }
     super::leave_to_exit(master);
     Ok(())
+}
+
+/// `--table`'s values: the registry's table names, listed for the shells' completion.
+fn table_parser() -> impl clap::builder::TypedValueParser<Value = &'static TableKind> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(TABLES.iter().map(|t| t.name))
+        .map(|name| TableKind::named(&name).expect("a listed table"))
 }
 
 /// `--table`'s long help: every table with what it shows, from the registry.

@@ -67,7 +67,9 @@ pub fn run(args: SynthArgs) -> anyhow::Result<()> {
         anyhow::bail!("--coverage must be between 0 and 1");
     }
     let master = synth::generate(&Sources::in_folder(&args.corpus)?, &params)?;
+    let folder = super::OutputFolder::of(&args.output)?;
     master_file::save(&master, &args.output)?;
+    folder.keep();
     println!("wrote {}", args.output.display());
     print!("{}", Summary::of(&master));
     Ok(())

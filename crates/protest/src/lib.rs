@@ -40,4 +40,4 @@ pub mod workflow;
 #[cfg(test)]
 mod testing;
 
-pub use error::{Error, Place, Result};
+pub use error::{Error, Place, Problems, Result};

@@ -149,7 +149,14 @@ fn exporting(adjudicating: Adjudicating) -> SessionWork {
             |e| Err(capitalised(&parts::failed(&e, REPLACE))),
             |done| {
                 let f = &done.file;
-                Ok(format!("Wrote {} ({}: {} candidates).", f.path.display(), f.annotator, f.candidates))
+                let created = done.created_folder.as_ref().map(|d| format!("Created the folder {}. ", d.display()));
+                Ok(format!(
+                    "{}Wrote {} ({}: {} candidates).",
+                    created.unwrap_or_default(),
+                    f.path.display(),
+                    f.annotator,
+                    f.candidates
+                ))
             },
         );
         Box::new(move |modal| {

@@ -11,7 +11,7 @@ use protest::batches::plan::IAA_LABEL;
 use protest::model::{Master, Purpose};
 use protest::session::Session;
 use protest::workflow::{self, Written, export::Exporting};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const REPLACE: &str = "Replace batch files that exist";
 
@@ -24,6 +24,8 @@ pub struct BatchExportDialog {
     problem: Option<String>,
     /// Files written.
     written: Vec<Written>,
+    /// The folder made for them, when it was not there.
+    created_folder: Option<PathBuf>,
 }
 
 impl BatchExportDialog {
@@ -35,6 +37,7 @@ impl BatchExportDialog {
             replace: false,
             problem: None,
             written: Vec::new(),
+            created_folder: None,
         };
         // The newest task set: the one just planned, most likely.
         dialog.choose(master, master.task_sets.last().map(|t| t.id));
@@ -144,7 +147,10 @@ impl BatchExportDialog {
             Box::new(move |modal| {
                 if let Modal::Export(dialog) = modal {
                     match exported {
-                        Ok(exported) => dialog.written = exported.files,
+                        Ok(exported) => {
+                            dialog.written = exported.files;
+                            dialog.created_folder = exported.created_folder;
+                        }
                         Err(problem) => dialog.problem = Some(problem),
                     }
                 }
@@ -153,6 +159,9 @@ impl BatchExportDialog {
     }
 
     fn written_ui(&mut self, ui: &mut Ui) -> Reply {
+        if let Some(folder) = &self.created_folder {
+            parts::done(ui, &format!("Created the folder {}.", folder.display()));
+        }
         parts::done(ui, &format!("Wrote {} batch files:", self.written.len()));
         egui::Grid::new("written batches").striped(true).spacing([14.0, 4.0]).show(ui, |ui| {
             for w in &self.written {

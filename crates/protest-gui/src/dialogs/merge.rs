@@ -189,7 +189,7 @@ fn checked(session: &Session, paths: &[PathBuf]) -> Result<(Vec<Incoming>, Merge
 
 fn reports(ui: &mut Ui, prepared: &Merge) {
     egui::Grid::new("merge reports").striped(true).spacing([14.0, 4.0]).show(ui, |ui| {
-        for h in ["batch", "annotator", "records", "new", "replaced", "unchanged"] {
+        for h in ["batch", "annotator", "records", "new", "replaced", "unchanged", "blank, skipped"] {
             ui.label(RichText::new(h).strong());
         }
         ui.end_row();
@@ -197,9 +197,14 @@ fn reports(ui: &mut Ui, prepared: &Merge) {
             let name = r.path.file_name().map_or(r.path.display().to_string(), |n| n.to_string_lossy().into_owned());
             ui.label(name).on_hover_text(r.path.display().to_string());
             ui.label(format!("{} (task set {})", r.annotator, r.task_set));
-            for (what, n) in
-                [("records", r.records), ("new", r.new), ("replaced", r.replaced), ("unchanged", r.unchanged)]
-            {
+            let counts = [
+                ("records", r.records),
+                ("new", r.new),
+                ("replaced", r.replaced),
+                ("unchanged", r.unchanged),
+                ("blank, skipped", r.blank),
+            ];
+            for (what, n) in counts {
                 ui.label(n.to_string()).accessible_name(format!("{}: {n} {what}", r.annotator));
             }
             ui.end_row();

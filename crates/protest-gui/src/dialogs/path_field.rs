@@ -71,9 +71,14 @@ impl PathField {
     }
 
     /// The folder typed or picked, which must exist.
+    /// The folder to write to: one that is there, or one the library will make (and the dialog
+    /// then says so), as for every output folder; a file there is refused.
     pub fn folder(&self) -> Result<PathBuf, String> {
         let dir = self.path().ok_or("Type or choose the folder to write to.")?;
-        if dir.is_dir() { Ok(dir) } else { Err(format!("{} is not a folder.", dir.display())) }
+        match std::fs::symlink_metadata(&dir) {
+            Ok(meta) if !meta.is_dir() && !dir.is_dir() => Err(format!("{} is not a folder.", dir.display())),
+            _ => Ok(dir),
+        }
     }
 
     /// Every path, one per line (for [`Pick::Files`]).

@@ -69,6 +69,7 @@ impl PlanDialog {
             annotators: self.annotators,
             iaa_size: self.iaa,
             seed: self.seed.trim().parse().ok()?,
+            planner: protest::model::Planner::Balanced,
         })
     }
 
@@ -305,41 +306,68 @@ fn all_none<T>(ui: &mut Ui, items: &mut [(T, bool)], what: &str) {
     }
 }
 
-/// The counts per category and translation: available, IAA, each part; then per annotator.
+/// The counts per category and translation: available, IAA, each part; beside them the balance
+/// table; then per annotator.
 fn preview(ui: &mut Ui, master: &Master, planned: &Plan) {
     let s = &planned.summary;
     ui.label(RichText::new("Preview").strong());
-    egui::ScrollArea::vertical().id_salt("plan preview").max_height(240.0).show(ui, |ui| {
-        egui::Grid::new("plan preview grid").striped(true).spacing([18.0, 4.0]).show(ui, |ui| {
-            ui.label("");
-            for h in ["available", "IAA"] {
-                ui.label(RichText::new(h).strong());
-            }
-            for p in &s.parts {
-                ui.label(RichText::new(format!("part {p}")).strong());
-            }
-            ui.end_row();
-            let row = |ui: &mut Ui, name: &str, r: &Row, strong: bool| {
-                ui.label(if strong { RichText::new(name).strong() } else { RichText::new(name) });
-                ui.label(r.available.to_string());
-                ui.label(r.iaa.to_string());
-                for n in &r.own {
-                    ui.label(n.to_string());
+    ui.horizontal_top(|ui| {
+        egui::ScrollArea::vertical().id_salt("plan preview").max_height(240.0).show(ui, |ui| {
+            egui::Grid::new("plan preview grid").striped(true).spacing([18.0, 4.0]).show(ui, |ui| {
+                ui.label("");
+                for h in ["available", "IAA"] {
+                    ui.label(RichText::new(h).strong());
+                }
+                for p in &s.parts {
+                    ui.label(RichText::new(format!("part {p}")).strong());
                 }
                 ui.end_row();
-            };
-            for r in &s.categories {
-                let title = master.category(&r.name).map_or(r.name.as_str(), |c| c.title());
-                row(ui, title, r, false);
-            }
-            for r in &s.corpora {
-                row(ui, &format!("translation: {}", r.name), r, false);
-            }
-            row(ui, "Total", &s.total, true);
+                let row = |ui: &mut Ui, name: &str, r: &Row, strong: bool| {
+                    ui.label(if strong { RichText::new(name).strong() } else { RichText::new(name) });
+                    ui.label(r.available.to_string());
+                    ui.label(r.iaa.to_string());
+                    for n in &r.own {
+                        ui.label(n.to_string());
+                    }
+                    ui.end_row();
+                };
+                for r in &s.categories {
+                    let title = master.category(&r.name).map_or(r.name.as_str(), |c| c.title());
+                    row(ui, title, r, false);
+                }
+                for r in &s.corpora {
+                    row(ui, &format!("translation: {}", r.name), r, false);
+                }
+                row(ui, "Total", &s.total, true);
+            });
         });
+        ui.add_space(24.0);
+        ui.vertical(|ui| balance(ui, &s.balance()));
     });
     ui.label(RichText::new(s.per_annotator_sentence()).strong());
     for note in &s.notes {
         ui.label(RichText::new(note).color(ui.visuals().warn_fg_color));
     }
+}
+
+/// Each annotator's own part per translation, and the IAA sample's: whether one annotator would
+/// judge more of one system than the others.
+fn balance(ui: &mut Ui, b: &plan::Balance) {
+    ui.label(RichText::new("Own parts per translation").strong())
+        .on_hover_text("IAA: the sample every annotator gets besides their own part");
+    egui::Grid::new("plan balance grid").striped(true).spacing([18.0, 4.0]).show(ui, |ui| {
+        ui.label("");
+        for corpus in b.corpora.iter().map(String::as_str).chain(["total"]) {
+            ui.label(RichText::new(corpus).strong());
+        }
+        ui.end_row();
+        for (label, counts) in &b.rows {
+            ui.label(label);
+            for (corpus, n) in b.corpora.iter().map(String::as_str).chain(["total"]).zip(counts) {
+                ui.label(n.to_string()).accessible_name(format!("{label} · {corpus}: {n}"));
+            }
+            ui.end_row();
+        }
+    });
+    ui.add(egui::Label::new(b.sentence()).wrap());
 }

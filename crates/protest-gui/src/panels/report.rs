@@ -140,7 +140,11 @@ impl ReportView {
                 _ => {}
             }
             if section == Section::Scores {
-                ui.label(RichText::new("Share of examples translated correctly").strong().size(17.0));
+                ui.label(
+                    RichText::new("Share of the decided examples translated correctly (n: how many are decided)")
+                        .strong()
+                        .size(17.0),
+                );
                 score_chart::show(ui, &computed.scores, &computed.groups);
                 ui.add_space(16.0);
             }

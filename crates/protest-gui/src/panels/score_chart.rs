@@ -1,10 +1,14 @@
 //! The bar chart of per-system scores (egui_plot): a group of bars per category, all categories
 //! first, one bar and one colour per system, with a legend. Bars are horizontal so that the long
 //! category names read on the axis; hovering a bar shows its score and the counts behind it.
+//!
+//! A bar is the share of the *decided* examples (judged ✓ or ✗, or matched) translated correctly,
+//! with their number n beside it: a system nobody has judged yet has no bar ("not judged yet"),
+//! not a bar at 0 %.
 
-use egui::{Color32, RichText, Stroke, Ui};
-use egui_plot::{Bar, BarChart, GridMark, Plot};
-use protest::metrics::report::scores::{ChartGroup, Scores};
+use egui::{Align2, Color32, RichText, Stroke, Ui};
+use egui_plot::{Bar, BarChart, GridMark, Plot, PlotPoint, Text};
+use protest::metrics::report::scores::{ChartGroup, NOT_JUDGED_YET, Scores, Tally};
 
 /// One colour per system, distinct in both themes (Tableau 10).
 const COLOURS: [Color32; 10] = [
@@ -26,7 +30,7 @@ const ZERO_BAR: f64 = 0.006;
 /// Height of a category's group of bars.
 const GROUP_HEIGHT: f32 = 16.0;
 
-pub const LABEL: &str = "Bar chart of the share of examples translated correctly, per system and category";
+pub const LABEL: &str = "Bar chart of the share of decided examples translated correctly, per system and category";
 
 pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
     let systems = scores.systems.len();
@@ -38,6 +42,7 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
     // Group g sits at y = n - 1 - g, so the first group is at the top.
     let position = move |g: usize| (n - 1 - g) as f64;
     let bar_width = 0.8 / systems as f64;
+    let mut labels_n = Vec::new();
     let charts: Vec<BarChart> = scores
         .systems
         .iter()
@@ -48,12 +53,24 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
                 .iter()
                 .enumerate()
                 .filter_map(|(g, group)| {
-                    let score = group.tallies[s].score()?;
-                    // A score of 0 gets a sliver at the axis: drawn, it reads as 0 %, not as "no data"
-                    // (a category the system has no examples of has no bar at all).
+                    let y = position(g) + offset(s, systems);
+                    let text =
+                        |x: f64, words: String| Text::new("n", PlotPoint::new(x, y), words).anchor(Align2::LEFT_CENTER);
+                    let share = match drawn(&group.tallies[s]) {
+                        Drawn::Nothing => return None,
+                        Drawn::NotJudged => {
+                            labels_n.push(text(0.0, NOT_JUDGED_YET.to_owned()));
+                            return None;
+                        }
+                        Drawn::Bar { share, n } => {
+                            labels_n.push(text(share.max(ZERO_BAR) + 0.01, format!("n = {n}")));
+                            share
+                        }
+                    };
+                    // A share of 0 gets a sliver at the axis: drawn, it reads as 0 %.
                     let (length, fill) =
-                        if score > 0.0 { (score, colour.gamma_multiply(0.85)) } else { (ZERO_BAR, colour) };
-                    let bar = Bar::new(position(g) + offset(s, systems), length).width(bar_width * 0.9);
+                        if share > 0.0 { (share, colour.gamma_multiply(0.85)) } else { (ZERO_BAR, colour) };
+                    let bar = Bar::new(y, length).width(bar_width * 0.9);
                     Some(bar.name(&system.name).fill(fill).stroke(Stroke::new(1.0, colour)))
                 })
                 .collect();
@@ -73,10 +90,10 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
         .show_x(false)
         .show_y(false)
         .include_x(0.0)
-        .include_x(1.0)
+        .include_x(1.12)
         .include_y(-0.5)
         .include_y(n as f64 - 0.5)
-        .x_axis_label("share of examples translated correctly")
+        .x_axis_label("share of the decided examples translated correctly (n: decided examples)")
         .x_axis_formatter(|mark, _| format!("{:.0} %", mark.value * 100.0))
         .y_grid_spacer(move |_| (0..n).map(|g| GridMark { value: position(g), step_size: 1.0 }).collect())
         .y_axis_formatter(move |mark, _| {
@@ -91,6 +108,9 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
             for chart in charts {
                 plot.bar_chart(chart);
             }
+            for text in labels_n {
+                plot.text(text);
+            }
         });
     let hovered = response.response.hover_pos().map(|p| response.transform.value_from_position(p));
     let response = response.response.accessible_name(LABEL);
@@ -99,11 +119,33 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
         let tally = group.tallies[s];
         response.on_hover_ui_at_pointer(|ui| {
             ui.label(RichText::new(format!("{} · {}", system.name, group.label)).strong());
-            match tally.score() {
-                Some(score) => ui.label(format!("score {score:.3}: {}", tally.describe())),
-                None => ui.label("no examples"),
+            match (tally.share_of_decided(), tally.examples) {
+                (Some(share), _) => {
+                    ui.label(format!("{:.1} % of the {} decided: {}", share * 100.0, tally.decided(), tally.describe()))
+                }
+                (None, 0) => ui.label("no examples"),
+                (None, _) => ui.label(format!("{}: {}", NOT_JUDGED_YET, tally.describe())),
             };
         });
+    }
+}
+
+/// What the chart shows of one system in one group.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Drawn {
+    /// No examples: nothing.
+    Nothing,
+    /// Examples, none decided: no bar, "not judged yet".
+    NotJudged,
+    /// The share of the `n` decided examples translated correctly.
+    Bar { share: f64, n: u64 },
+}
+
+fn drawn(tally: &Tally) -> Drawn {
+    match tally.share_of_decided() {
+        Some(share) => Drawn::Bar { share, n: tally.decided() },
+        None if tally.examples > 0 => Drawn::NotJudged,
+        None => Drawn::Nothing,
     }
 }
 
@@ -138,6 +180,16 @@ fn legend(ui: &mut Ui, scores: &Scores) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bar_only_for_decided_examples_with_their_number() {
+        assert_eq!(drawn(&Tally::default()), Drawn::Nothing);
+        let unjudged = Tally { examples: 60, undecided: 60, ..Tally::default() };
+        assert_eq!(drawn(&unjudged), Drawn::NotJudged, "not 0 %");
+        assert_eq!(drawn(&Tally { incorrect: 3, undecided: 57, ..unjudged }), Drawn::Bar { share: 0.0, n: 3 });
+        let some = Tally { judged_correct: 6, matched: 3, incorrect: 3, undecided: 48, ..unjudged };
+        assert_eq!(drawn(&some), Drawn::Bar { share: 0.75, n: 12 });
+    }
 
     #[test]
     fn the_bar_under_the_pointer() {

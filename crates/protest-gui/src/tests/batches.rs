@@ -208,6 +208,16 @@ fn the_plan_dialog_previews_the_counts_and_stores_the_task_set() {
         iaa + own[1]
     );
     assert!(h.query_by_label(&text).is_some(), "the preview says: {text}");
+    // The per-annotator × translation table of the plan, before it is stored: balanced.
+    let balance = expected.summary.balance();
+    assert!(balance.spread <= 1 && balance.corpora == ["reference", "mt"], "{balance}");
+    for (label, counts) in &balance.rows {
+        for (corpus, n) in balance.corpora.iter().map(String::as_str).chain(["total"]).zip(counts) {
+            let cell = format!("{label} · {corpus}: {n}");
+            assert!(named(&h, &cell), "the table shows {cell}");
+        }
+    }
+    assert!(h.query_by_label(&balance.sentence()).is_some(), "{}", balance.sentence());
     h.get_all_by_role_and_label(egui::accesskit::Role::Button, "none").next().unwrap().click(); // the translations'
     h.settle();
     assert!(h.query_by_label_contains("Nothing to plan: choose at least one translation corpus").is_some());
@@ -255,6 +265,17 @@ fn the_export_dialog_writes_a_batch_per_part_and_asks_before_replacing() {
     click(&mut h, "Replace batch files that exist");
     click(&mut h, "Export");
     assert!(batch_file::load(&files[0]).is_ok());
+}
+
+#[test]
+fn an_export_into_a_folder_that_is_not_there_makes_it_and_says_so() {
+    let f = tiny();
+    let mut h = export_dialog_for_anna_and_ben(&f.path);
+    let folder = f.path.parent().unwrap().join("new").join("batches");
+    type_into(&mut h, "Folder", &folder.display().to_string());
+    click(&mut h, "Export");
+    assert!(h.query_by_label(&format!("Created the folder {}.", folder.display())).is_some());
+    assert!(batch_file::load(&folder.join("tiny.batch-1-anna.json")).is_ok());
 }
 
 #[test]

@@ -239,6 +239,8 @@ fn both_roles_master(dir: &Path) -> PathBuf {
         suite: write("suite.tsv", "1\t0\t3\tit\tanaphoric_intra_subject_it\t0:0-1@1\n"),
         languages: Default::default(),
         description: String::new(),
+        order: Default::default(),
+        out_of_range: Default::default(),
     };
     let master = protest::ingest::from_texts::build(&inputs, "both".into(), chrono::Utc::now()).unwrap();
     let path = dir.join("both.master.json");

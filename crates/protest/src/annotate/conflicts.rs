@@ -16,7 +16,7 @@ pub fn check(category: &Category, candidate: &Candidate, record: &Record) -> Vec
     if tags::DO_NOT_JUDGE.iter().filter(|t| has(t)).count() > 1 {
         failed.push(Conflict::SeveralSpecialTags);
     }
-    if has(tags::BAD_TRANSLATION) || has(tags::INCORRECT_WORD_ALIGNMENT) {
+    if record.is_unjudgeable() {
         if judged || !record.selected.is_empty() {
             failed.push(Conflict::JudgedDespiteUnjudgeable);
         }

@@ -115,6 +115,7 @@ pub fn plan(
         annotators: 1,
         iaa_size: 0,
         purpose: Purpose::Adjudication,
+        planner: Default::default(),
         tasks: vec![Task { label: "1".into(), candidates: candidates.clone(), annotator: Some(adjudicator) }],
     };
     let summary = Summary::of(master, &task_set, &candidates);

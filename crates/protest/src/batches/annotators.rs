@@ -148,6 +148,7 @@ mod tests {
             annotators: 1,
             iaa_size: 0,
             purpose: Purpose::Annotation,
+            planner: Default::default(),
             tasks: vec![Task { label: "1".into(), candidates: vec![], annotator: Some(AnnotatorId(3)) }],
         });
         assert_eq!(remove(&mut m, "ben"), Err(RosterError::HasRecords { name: "Ben".into(), records: 1 }));

@@ -39,9 +39,11 @@ pub struct Report {
     pub replaced: usize,
     /// Of those replaced, how many are older than the master's (an older copy of the batch?).
     pub older: usize,
-    /// Records the master already has with the same content, and blank records with nothing to
-    /// replace; both are left alone.
+    /// Records the master already has with the same content: left alone.
     pub unchanged: usize,
+    /// Blank records (nothing judged, tagged, written or selected) the master has none for:
+    /// skipped, since they hold nothing to merge.
+    pub blank: usize,
 }
 
 /// A checked merge, ready to [`apply`].
@@ -88,6 +90,7 @@ pub fn prepare(master: &Master, incoming: &[Incoming]) -> Result<Merge> {
             replaced: 0,
             older: 0,
             unchanged: 0,
+            blank: 0,
         };
         for record in mapped {
             let key = (record.candidate, record.annotator);
@@ -105,7 +108,7 @@ pub fn prepare(master: &Master, incoming: &[Incoming]) -> Result<Merge> {
                 ));
             }
             match master.records.get(record.candidate, record.annotator) {
-                None if record.is_blank() => report.unchanged += 1,
+                None if record.is_blank() => report.blank += 1,
                 None => report.new += 1,
                 Some(old) if old.same_content(&record) && old.conflict == record.conflict => report.unchanged += 1,
                 Some(old) => {
@@ -303,6 +306,17 @@ mod tests {
     }
 
     #[test]
+    fn blank_records_are_counted_as_skipped_not_as_already_there() {
+        let m = planned();
+        let mut anna = annotated(&m, ANNA, 2, Judgement::Yes, t(1));
+        let c = anna.batch.order()[5];
+        crate::store::Document::master_mut(&mut anna.batch).records.put(Record::new(c, ANNA, t(2)));
+        let merge = prepare(&m, std::slice::from_ref(&anna)).unwrap();
+        let r = &merge.reports[0];
+        assert_eq!((r.records, r.new, r.unchanged, r.blank, merge.written()), (3, 2, 0, 1, 2));
+    }
+
+    #[test]
     fn changed_records_are_counted_as_replacements_and_others_are_untouched() {
         let m = planned();
         let base =
@@ -374,17 +388,19 @@ mod tests {
     #[test]
     fn a_stored_clear_that_breaks_a_rule_comes_in_unchecked() {
         let m = planned();
-        // Anna's first candidate judged yes with no token selected, the file claiming "clear".
-        let mut anna = annotated(&m, ANNA, 1, Judgement::Yes, t(1));
-        let local = anna.batch.order()[0];
+        // Anna's first candidate with a token aligned to its pronoun judged yes with no token
+        // selected, the file claiming "clear".
+        let mut anna = annotated(&m, ANNA, 0, Judgement::Yes, t(1));
+        let order = anna.batch.order();
+        let aligned = |c: &CandidateId| anna.batch.content().candidate(*c).is_some_and(|c| !c.pronoun.is_empty());
+        let at = order.iter().position(aligned).unwrap();
+        let local = order[at];
         let content = crate::store::Document::master_mut(&mut anna.batch);
-        let mut r = content.records.get(local, ANNA).unwrap().clone();
-        r.selected = Default::default();
-        r.conflict = crate::model::ConflictStatus::Clear;
-        content.records.put(r);
+        let r = edit::apply(content, local, ANNA, None, Edit::Judge(Role::Pronoun, Judgement::Yes), t(1)).unwrap();
+        content.records.put(Record { conflict: crate::model::ConflictStatus::Clear, ..r });
         assert_eq!(status::status_of(anna.batch.content(), local, ANNA), status::Status::Conflict);
         let after = merged(&m, &[anna]);
-        let original = export::layout(&m, &m.task_sets[0], ANNA).order[0];
+        let original = export::layout(&m, &m.task_sets[0], ANNA).order[at];
         let merged = after.records.get(original, ANNA).unwrap();
         assert_eq!(merged.conflict, crate::model::ConflictStatus::Unchecked);
         assert_eq!(status::status(&after, Some(merged)), status::Status::Conflict, "never counted as done");

@@ -3,16 +3,24 @@
 //! The pool is every candidate of the chosen translation corpora and categories that the
 //! caller's filter keeps. It is split into strata, one per (corpus, category). The IAA sample,
 //! which every annotator gets, takes from each stratum in proportion to its size and at least one
-//! (largest-remainder rounding makes the shares add up to the requested size). The rest is dealt
-//! round-robin to the annotators in a random order, category by category (and within a category
-//! corpus by corpus), so each annotator's part differs from every other's by at most one
-//! candidate, overall and in every category, and who gets the extra ones is random.
+//! (largest-remainder rounding makes the shares add up to the requested size). The rest of each
+//! stratum is split evenly, its extra candidates (the remainder of the division by the number of
+//! annotators) each to a different annotator.
+//!
+//! The [`Planner::Balanced`] planner (the default) then balances those extras, and the IAA
+//! sample, over the translations too: each annotator's part differs from every other's by at most
+//! one candidate in every (corpus, category) stratum, in every category, in every corpus and
+//! overall, and the sample's share of each corpus is as close to its proportion as the
+//! (corpus, category) shares allow — one apart where the corpora have as many candidates.
+//! Without it, the extras of each category went round-robin, so that the same annotator could
+//! get the extra candidate of one system in every category ([`Planner::RoundRobin`], the plans
+//! of earlier versions, kept to make them again).
 //!
 //! All randomness comes from [`rng`] with the task set's seed, and [`shuffle`] uses nothing but
 //! the generator's raw output, so a seed gives the same plan on every platform and with every
 //! version of the `rand` crates (ChaCha8's stream is fixed by its specification).
 
-use crate::model::{AnnotatorId, Candidate, CandidateId, CorpusId, Master, Purpose, Task, TaskSet};
+use crate::model::{AnnotatorId, Candidate, CandidateId, CorpusId, Master, Planner, Purpose, Task, TaskSet};
 use chrono::{DateTime, Utc};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -33,6 +41,7 @@ pub struct Request {
     /// Requested size of the inter-annotator agreement sample; 0 for none.
     pub iaa_size: u32,
     pub seed: u64,
+    pub planner: Planner,
 }
 
 impl Request {
@@ -45,6 +54,7 @@ impl Request {
             annotators,
             iaa_size,
             seed,
+            planner: Planner::Balanced,
         }
     }
 }
@@ -100,28 +110,31 @@ pub fn plan(
     created: DateTime<Utc>,
 ) -> Result<Plan, PlanError> {
     check(master, request)?;
-    let strata = strata(master, request, keep);
+    let (keys, strata) = strata(master, request, keep);
     let sizes: Vec<usize> = strata.iter().map(|s| s.len()).collect();
     let pool: usize = sizes.iter().sum();
     if pool == 0 {
         return Err(PlanError::NothingToPlan);
     }
     let mut rng = rng(request.seed, 0);
-    let shares = proportional(&sizes, request.iaa_size as usize, &mut rng);
+    let mut shares = proportional(&sizes, request.iaa_size as usize, &mut rng);
+    if request.planner == Planner::Balanced {
+        balance_sample(&keys, &sizes, &mut shares, &mut rng);
+    }
     let (mut iaa, mut rest) = (Vec::new(), Vec::new());
-    for (stratum, share) in strata.iter().zip(shares) {
+    for (stratum, &share) in strata.iter().zip(&shares) {
         let mut drawn = stratum.clone();
         shuffle(&mut drawn, &mut rng);
         iaa.extend_from_slice(&drawn[..share]);
-        rest.extend_from_slice(&drawn[share..]);
+        rest.push(drawn[share..].to_vec());
     }
     let k = request.annotators as usize;
     let mut dealer: Vec<usize> = (0..k).collect();
     shuffle(&mut dealer, &mut rng);
-    let mut parts = vec![Vec::new(); k];
-    for (i, candidate) in rest.into_iter().enumerate() {
-        parts[dealer[i % k]].push(candidate);
-    }
+    let parts = match request.planner {
+        Planner::RoundRobin => round_robin(rest, &dealer),
+        Planner::Balanced => balanced(&keys, rest, &dealer),
+    };
 
     let mut tasks = Vec::new();
     if !iaa.is_empty() {
@@ -143,6 +156,7 @@ pub fn plan(
         annotators: request.annotators,
         iaa_size: request.iaa_size,
         purpose: Purpose::Annotation,
+        planner: request.planner,
         tasks,
     };
     let pool: Vec<CandidateId> = strata.into_iter().flatten().collect();
@@ -172,8 +186,13 @@ fn check(master: &Master, request: &Request) -> Result<(), PlanError> {
 }
 
 /// The pool by (category, corpus), in the request's order, each sorted by candidate id so the
-/// draw does not depend on the order of the master's candidate list.
-fn strata(master: &Master, request: &Request, keep: impl Fn(&Candidate) -> bool) -> Vec<Vec<CandidateId>> {
+/// draw does not depend on the order of the master's candidate list; with each stratum's
+/// (category, corpus) positions in the request.
+fn strata(
+    master: &Master,
+    request: &Request,
+    keep: impl Fn(&Candidate) -> bool,
+) -> (Vec<(usize, usize)>, Vec<Vec<CandidateId>>) {
     let mut by_stratum: BTreeMap<(usize, usize), Vec<CandidateId>> = BTreeMap::new();
     for candidate in master.candidates.iter().filter(|c| keep(c)) {
         let Some(corpus) = request.corpora.iter().position(|&c| c == candidate.corpus) else { continue };
@@ -182,13 +201,187 @@ fn strata(master: &Master, request: &Request, keep: impl Fn(&Candidate) -> bool)
         by_stratum.entry((cat, corpus)).or_default().push(candidate.id);
     }
     by_stratum
-        .into_values()
-        .map(|mut ids| {
+        .into_iter()
+        .map(|(key, mut ids)| {
             ids.sort_unstable();
             ids.dedup();
-            ids
+            (key, ids)
         })
-        .collect()
+        .unzip()
+}
+
+/// The candidates left after the IAA sample, dealt to the annotators one after the other in
+/// the `dealer`'s order, stratum after stratum: the plans of earlier versions.
+fn round_robin(rest: Vec<Vec<CandidateId>>, dealer: &[usize]) -> Vec<Vec<CandidateId>> {
+    let k = dealer.len();
+    let mut parts = vec![Vec::new(); k];
+    for (i, candidate) in rest.into_iter().flatten().enumerate() {
+        parts[dealer[i % k]].push(candidate);
+    }
+    parts
+}
+
+/// The candidates left after the IAA sample, split evenly per stratum, the extra ones of every
+/// stratum dealt like [`round_robin`] deals them and then balanced over categories, corpora and
+/// the annotators' totals ([`balance_colours`]).
+fn balanced(keys: &[(usize, usize)], rest: Vec<Vec<CandidateId>>, dealer: &[usize]) -> Vec<Vec<CandidateId>> {
+    let k = dealer.len();
+    // One edge per extra candidate, between its category and its corpus, coloured by annotator.
+    let (mut edges, mut colours) = (Vec::new(), Vec::new());
+    let mut next = 0;
+    for (&key, stratum) in keys.iter().zip(&rest) {
+        for _ in 0..stratum.len() % k {
+            edges.push(key);
+            colours.push(dealer[next % k]);
+            next += 1;
+        }
+    }
+    balance_colours(&edges, &mut colours, k);
+    let mut parts = vec![Vec::new(); k];
+    let mut extras = colours.into_iter();
+    for stratum in rest {
+        let mut share = vec![stratum.len() / k; k];
+        for _ in 0..stratum.len() % k {
+            share[extras.next().expect("a colour per extra candidate")] += 1;
+        }
+        let mut candidates = stratum.into_iter();
+        for (part, n) in parts.iter_mut().zip(share) {
+            part.extend(candidates.by_ref().take(n));
+        }
+    }
+    parts
+}
+
+/// Recolours the edges of a bipartite multigraph — an edge `(left, right)` per extra candidate of
+/// a (category, corpus) stratum, its colour the annotator who gets it — so that at every vertex,
+/// and over all edges, no colour has two more edges than another, and no two parallel edges
+/// (extras of one stratum, each with a different colour to start with) share a colour.
+///
+/// De Werra's balancing of two colours at a time: while two colours `a`, `b` are two apart
+/// somewhere, the edges of those colours are split into trails — from vertices of odd degree
+/// first, so that each such vertex ends one trail and every other visit passes through — and each
+/// trail is coloured `a`, `b`, `a`, … , which leaves every vertex with as many of each as their
+/// sum allows; an odd trail adds one to `a` or `b` overall, as the total needs. The sum of the
+/// squared counts (per vertex, and overall) falls with every step, so it ends.
+fn balance_colours(edges: &[(usize, usize)], colours: &mut [usize], k: usize) {
+    let lefts = edges.iter().map(|e| e.0 + 1).max().unwrap_or(0);
+    let rights = edges.iter().map(|e| e.1 + 1).max().unwrap_or(0);
+    let vertices = lefts + rights;
+    let ends = |e: usize| (edges[e].0, lefts + edges[e].1);
+    while let Some((a, b)) = unbalanced_pair(edges.len(), vertices, &ends, colours, k) {
+        // Edges of a and b; a stratum with one of each keeps them (already even there).
+        let mut by_cell: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+        for e in (0..edges.len()).filter(|&e| colours[e] == a || colours[e] == b) {
+            by_cell.entry(edges[e]).or_default().push(e);
+        }
+        let free: Vec<usize> = by_cell.into_values().filter(|es| es.len() == 1).flatten().collect();
+        let mut incident: Vec<Vec<usize>> = vec![Vec::new(); vertices];
+        for &e in &free {
+            let (l, r) = ends(e);
+            incident[l].push(e);
+            incident[r].push(e);
+        }
+        let mut used = vec![false; edges.len()];
+        let mut degree: Vec<usize> = incident.iter().map(Vec::len).collect();
+        let mut cursor = vec![0; vertices];
+        // a − b over the trails coloured so far.
+        let mut surplus = 0i64;
+        loop {
+            let start = (0..vertices).find(|&v| degree[v] % 2 == 1).or_else(|| (0..vertices).find(|&v| degree[v] > 0));
+            let Some(mut at) = start else { break };
+            let mut trail = Vec::new();
+            loop {
+                while cursor[at] < incident[at].len() && used[incident[at][cursor[at]]] {
+                    cursor[at] += 1;
+                }
+                let Some(&e) = incident[at].get(cursor[at]) else { break };
+                used[e] = true;
+                let (l, r) = ends(e);
+                degree[l] -= 1;
+                degree[r] -= 1;
+                trail.push(e);
+                at = if at == l { r } else { l };
+            }
+            let first = if trail.len() % 2 == 1 && surplus > 0 { b } else { a };
+            let second = if first == a { b } else { a };
+            for (i, &e) in trail.iter().enumerate() {
+                colours[e] = if i % 2 == 0 { first } else { second };
+            }
+            if trail.len() % 2 == 1 {
+                surplus += if first == a { 1 } else { -1 };
+            }
+        }
+    }
+}
+
+/// Two colours two or more apart at some vertex or overall, if any.
+fn unbalanced_pair(
+    edges: usize,
+    vertices: usize,
+    ends: &dyn Fn(usize) -> (usize, usize),
+    colours: &[usize],
+    k: usize,
+) -> Option<(usize, usize)> {
+    let mut at = vec![vec![0i64; k]; vertices + 1];
+    for e in 0..edges {
+        let (l, r) = ends(e);
+        for v in [l, r, vertices] {
+            at[v][colours[e]] += 1;
+        }
+    }
+    (0..k)
+        .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
+        .find(|&(a, b)| at.iter().any(|counts| (counts[a] - counts[b]).abs() >= 2))
+}
+
+/// Moves the IAA sample's candidates between the corpora of a category, one at a time, while
+/// that brings the corpora's shares closer to their proportions (the sum of the squared
+/// distances falls) and keeps every stratum's share within its own rounding (and at least
+/// one). Where the corpora have as many candidates in every category, their shares end at most
+/// one apart. Categories are tried in a random order, so which corpus gets the odd candidate is
+/// random too.
+fn balance_sample(keys: &[(usize, usize)], sizes: &[usize], shares: &mut [usize], rng: &mut ChaCha8Rng) {
+    let pool: usize = sizes.iter().sum();
+    let total: usize = shares.iter().sum();
+    if total == 0 {
+        return;
+    }
+    let (pool, total) = (pool as i128, total as i128);
+    // A stratum's share stays within the floor and ceiling of its quota (at least 1), or where
+    // it is already.
+    let bounds: Vec<(usize, usize)> = sizes
+        .iter()
+        .zip(shares.iter())
+        .map(|(&n, &share)| {
+            let exact = total * n as i128;
+            let (floor, ceil) = ((exact / pool) as usize, ((exact + pool - 1) / pool) as usize);
+            let (low, high) = if n == 0 { (0, 0) } else { (floor.max(1), ceil.max(1).min(n)) };
+            (low.min(share), high.max(share))
+        })
+        .collect();
+    let corpora = keys.iter().map(|k| k.1 + 1).max().unwrap_or(0);
+    let mut categories: Vec<usize> = keys.iter().map(|k| k.0).collect();
+    categories.dedup();
+    shuffle(&mut categories, rng);
+    // How far each corpus is above its proportion, times the pool (integers).
+    let mut above = vec![0i128; corpora];
+    for (i, &(_, c)) in keys.iter().enumerate() {
+        above[c] += shares[i] as i128 * pool - total * sizes[i] as i128;
+    }
+    loop {
+        let step = categories.iter().find_map(|&category| {
+            let strata: Vec<usize> = (0..keys.len()).filter(|&i| keys[i].0 == category).collect();
+            let from = strata.iter().filter(|&&i| shares[i] > bounds[i].0);
+            from.flat_map(|&i| strata.iter().map(move |&j| (i, j)))
+                .filter(|&(i, j)| shares[j] < bounds[j].1 && above[keys[i].1] - above[keys[j].1] > pool)
+                .max_by_key(|&(i, j)| (above[keys[i].1] - above[keys[j].1], std::cmp::Reverse((i, j))))
+        });
+        let Some((i, j)) = step else { break };
+        shares[i] -= 1;
+        shares[j] += 1;
+        above[keys[i].1] -= pool;
+        above[keys[j].1] += pool;
+    }
 }
 
 /// Shares of a sample of `requested` drawn from strata of these sizes: in proportion to size,
@@ -472,7 +665,80 @@ impl fmt::Display for Summary {
         for note in &self.notes {
             writeln!(f, "{note}")?;
         }
+        // Balance is a matter between annotators: one part (an adjudication) has none to show.
+        if self.parts.len() > 1 {
+            writeln!(f)?;
+            write!(f, "{}", self.balance())?;
+        }
         Ok(())
+    }
+}
+
+/// Each annotator's own part per translation corpus, and the IAA sample's: the table that shows
+/// whether an annotator judges more of one system than the others do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Balance {
+    /// The translation corpora, in master order.
+    pub corpora: Vec<String>,
+    /// "IAA", then "part 1", "part 2", …; per corpus, then the row's total.
+    pub rows: Vec<(String, Vec<usize>)>,
+    /// The largest difference between two annotators' own parts in one corpus.
+    pub spread: usize,
+}
+
+impl Summary {
+    /// The per-annotator × translation table of the plan.
+    pub fn balance(&self) -> Balance {
+        let with_total = |mut counts: Vec<usize>| {
+            counts.push(counts.iter().sum());
+            counts
+        };
+        let mut rows = vec![("IAA".to_owned(), with_total(self.corpora.iter().map(|c| c.iaa).collect()))];
+        rows.extend(
+            self.parts
+                .iter()
+                .enumerate()
+                .map(|(p, part)| (format!("part {part}"), with_total(self.corpora.iter().map(|c| c.own[p]).collect()))),
+        );
+        let spread = self
+            .corpora
+            .iter()
+            .map(|c| c.own.iter().max().unwrap_or(&0) - c.own.iter().min().unwrap_or(&0))
+            .max()
+            .unwrap_or(0);
+        Balance { corpora: self.corpora.iter().map(|c| c.name.clone()).collect(), rows, spread }
+    }
+}
+
+impl fmt::Display for Balance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Own parts per translation (every annotator also gets the IAA sample):")?;
+        let headers = self.corpora.iter().map(String::as_str).chain(["total"]);
+        let widths: Vec<usize> = headers.clone().map(|h| h.chars().count().max(5)).collect();
+        write!(f, "{:8}", "")?;
+        for (h, w) in headers.zip(&widths) {
+            write!(f, "  {h:>w$}")?;
+        }
+        writeln!(f)?;
+        for (label, counts) in &self.rows {
+            write!(f, "{label:8}")?;
+            for (n, w) in counts.iter().zip(&widths) {
+                write!(f, "  {n:>w$}")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "{}", self.sentence())
+    }
+}
+
+impl Balance {
+    /// How far apart the annotators' own parts are within a translation, in words.
+    pub fn sentence(&self) -> String {
+        match self.spread {
+            0 => "Within each translation every annotator's own part has as many candidates.".to_owned(),
+            1 => "Within each translation the annotators' own parts are at most 1 candidate apart.".to_owned(),
+            n => format!("Within a translation the annotators' own parts are up to {n} candidates apart."),
+        }
     }
 }
 
@@ -490,7 +756,130 @@ mod tests {
     }
 
     fn task<'a>(p: &'a Plan, label: &str) -> &'a [CandidateId] {
-        &p.task_set.tasks.iter().find(|t| t.label == label).unwrap().candidates
+        p.task_set.tasks.iter().find(|t| t.label == label).map_or(&[], |t| &t.candidates)
+    }
+
+    /// A master with `examples[c]` examples of the c-th standard category and one candidate per
+    /// example in each of `translations` translation corpora (the first the reference).
+    fn random_master(examples: &[usize], translations: usize) -> Master {
+        use crate::model::{Corpus, CorpusRole, Example, ExampleNo};
+        let mut m = Master::new("random".into(), DateTime::UNIX_EPOCH);
+        m.categories = crate::model::standard_categories();
+        for c in 0..=translations {
+            let role = match c {
+                0 => CorpusRole::Source,
+                1 => CorpusRole::Reference,
+                _ => CorpusRole::System,
+            };
+            let sentences = vec!["It is .".to_owned()];
+            m.corpora.push(Corpus { id: CorpusId(c as u32), name: format!("c{c}"), role, sentences, alignment: None });
+        }
+        let mut no = 0;
+        for (category, &n) in examples.iter().enumerate() {
+            for _ in 0..n {
+                no += 1;
+                let category = m.categories[category].name.clone();
+                m.examples.push(Example { no: ExampleNo(no), sentence: 0, token: 0, category, antecedents: vec![] });
+                for c in 1..=translations {
+                    let id = CandidateId(m.candidates.len() as u32 + 1);
+                    let (example, corpus) = (ExampleNo(no), CorpusId(c as u32));
+                    m.candidates.push(Candidate { id, example, corpus, pronoun: vec![], antecedents: vec![] });
+                }
+            }
+        }
+        m.reindex();
+        m
+    }
+
+    /// Candidates of each (category, corpus) in one list of a task: the IAA sample or a part.
+    fn per_stratum(m: &Master, candidates: &[CandidateId]) -> BTreeMap<(String, CorpusId), usize> {
+        let mut counts = BTreeMap::new();
+        for &id in candidates {
+            let c = m.candidate(id).unwrap();
+            *counts.entry((m.example_of(c).unwrap().1.name.clone(), c.corpus)).or_default() += 1;
+        }
+        counts
+    }
+
+    fn spread(counts: impl Iterator<Item = usize> + Clone) -> usize {
+        counts.clone().max().unwrap_or(0) - counts.min().unwrap_or(0)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// The bound of issue 26: no annotator–system pair over-represented by more than one
+        /// candidate per category, and no annotator by more than one per system, per category or
+        /// overall; the IAA sample balanced over systems.
+        #[test]
+        fn balanced_plans_keep_every_annotator_within_one_of_the_others(
+            examples in proptest::collection::vec(0usize..12, 1..8),
+            translations in 1usize..5,
+            annotators in 1u32..7,
+            iaa in 0u32..40,
+            seed: u64,
+            dropped in proptest::collection::vec(proptest::bool::weighted(0.2), 0..40),
+        ) {
+            let m = random_master(&examples, translations);
+            proptest::prop_assume!(!m.candidates.is_empty());
+            // Some plans over a pool the filter thinned (strata of different sizes), some over all.
+            let keep = |c: &Candidate| !dropped.get(c.id.0 as usize % 41).copied().unwrap_or(false);
+            let request = Request::everything(&m, annotators, iaa, seed);
+            let Ok(p) = plan(&m, &request, keep, DateTime::UNIX_EPOCH) else {
+                proptest::prop_assert!(m.candidates.iter().all(|c| !keep(c)));
+                return Ok(());
+            };
+            let pool: Vec<CandidateId> = m.candidates.iter().filter(|c| keep(c)).map(|c| c.id).collect();
+            let mut all: Vec<CandidateId> = p.task_set.tasks.iter().flat_map(|t| t.candidates.clone()).collect();
+            all.sort_unstable();
+            proptest::prop_assert_eq!(&all, &pool, "every candidate of the pool once");
+
+            let iaa = per_stratum(&m, task(&p, IAA_LABEL));
+            let parts: Vec<_> = (1..=annotators).map(|a| per_stratum(&m, task(&p, &a.to_string()))).collect();
+            let strata = per_stratum(&m, &pool);
+            let k = annotators as usize;
+            for (key, &n) in &strata {
+                let rest = n - iaa.get(key).copied().unwrap_or(0);
+                for part in &parts {
+                    let own = part.get(key).copied().unwrap_or(0);
+                    proptest::prop_assert!(own == rest / k || own == rest.div_ceil(k), "{key:?}: {own} of {rest}");
+                }
+            }
+            let by = |part: &BTreeMap<(String, CorpusId), usize>, f: &dyn Fn(&(String, CorpusId)) -> bool| {
+                part.iter().filter(|(key, _)| f(key)).map(|(_, n)| n).sum::<usize>()
+            };
+            for corpus in m.translations().map(|c| c.id) {
+                let own = parts.iter().map(|p| by(p, &|key| key.1 == corpus));
+                proptest::prop_assert!(spread(own.clone()) <= 1, "corpus {corpus}: {:?}", own.collect::<Vec<_>>());
+            }
+            for category in &m.categories {
+                let own = parts.iter().map(|p| by(p, &|key| key.0 == category.name));
+                proptest::prop_assert!(spread(own.clone()) <= 1, "{}: {:?}", category.name, own.collect::<Vec<_>>());
+            }
+            proptest::prop_assert!(spread(parts.iter().map(|p| by(p, &|_| true))) <= 1);
+            // The printed table says the same.
+            proptest::prop_assert!(p.summary.balance().spread <= 1);
+            if dropped.iter().all(|d| !d) {
+                let sample: Vec<usize> = m.translations().map(|c| by(&iaa, &|key| key.1 == c.id)).collect();
+                proptest::prop_assert!(spread(sample.iter().copied()) <= 1, "IAA per corpus: {sample:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_issue_26_study_plan_no_longer_gives_one_annotator_the_extras_of_one_system() {
+        // 38 examples in 11 categories, three translations, three annotators, an IAA sample of 30.
+        let m = random_master(&[6, 4, 5, 3, 4, 2, 1, 4, 3, 4, 2], 3);
+        let p = plan_of(&m, 3, 30, 7);
+        let b = p.summary.balance();
+        assert!(b.spread <= 1, "{b}");
+        let iaa = &b.rows[0].1;
+        assert!(iaa[..3].iter().max().unwrap() - iaa[..3].iter().min().unwrap() <= 1, "{b}");
+        // The plans of earlier versions are still made with their planner.
+        let mut request = Request::everything(&m, 3, 30, 7);
+        request.planner = Planner::RoundRobin;
+        let old = plan(&m, &request, every, DateTime::UNIX_EPOCH).unwrap();
+        assert_eq!(old.task_set.planner, Planner::RoundRobin);
+        assert!(old.summary.balance().spread > 1, "{}", old.summary.balance());
     }
 
     #[test]

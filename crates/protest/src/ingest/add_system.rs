@@ -39,6 +39,8 @@ pub struct Options {
     /// More parallel text for the built-in aligner to learn from (tokenised here).
     pub extra_parallel: Option<ParallelText>,
     pub aligner: align::Settings,
+    /// What to do with pairs of the alignment file outside their sentences.
+    pub out_of_range: texts::OutOfRange,
 }
 
 /// An alignment file of the source and the new output.
@@ -62,6 +64,8 @@ pub struct NewSystem {
     pub candidates: Vec<Candidate>,
     pub aligned_by: AlignedBy,
     origin: PathBuf,
+    /// The pairs of the alignment file left out ([`texts::OutOfRange::Drop`]), in words.
+    dropped: Option<String>,
 }
 
 /// Where the new system's word alignment came from.
@@ -94,10 +98,14 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
     check_name(master, name, origin)?;
     let source = master.source().ok_or_else(|| Error::whole_file(origin, "the master has no source corpus"))?;
     let sentences = sentences(master, output, options.tokenised)?;
+    let mut dropped = None;
     let (links, aligned_by) = match &options.alignment {
         Some(file) => {
-            let links = texts::read_alignment_ordered(&file.path, file.order, &source.sentences, &sentences, origin)?;
-            (links, AlignedBy::File)
+            let (order, out_of_range) = (file.order, options.out_of_range);
+            let lines = texts::read_lines(&file.path)?;
+            let read = texts::alignment(&file.path, lines, order, out_of_range, &source.sentences, &sentences, origin)?;
+            dropped = read.dropped.describe(&file.path);
+            (read.links, AlignedBy::File)
         }
         None => align_built_in(master, &source.sentences, &sentences, options)?,
     };
@@ -109,7 +117,7 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
         .map(|(n, example)| from_texts::candidate(CandidateId(n), example, id, &alignment))
         .collect();
     let corpus = Corpus { id, name: name.to_owned(), role: CorpusRole::System, sentences, alignment: Some(alignment) };
-    Ok(NewSystem { corpus, candidates, aligned_by, origin: origin.to_path_buf() })
+    Ok(NewSystem { corpus, candidates, aligned_by, origin: origin.to_path_buf(), dropped })
 }
 
 impl NewSystem {
@@ -147,6 +155,7 @@ pub struct Report {
     pub heads_aligned: usize,
     pub heads: usize,
     pub aligned_by: AlignedBy,
+    pub dropped: Option<String>,
 }
 
 impl NewSystem {
@@ -160,6 +169,7 @@ impl NewSystem {
             heads_aligned: heads.clone().filter(|h| !h.is_empty()).count(),
             heads: heads.count(),
             aligned_by: self.aligned_by,
+            dropped: self.dropped.clone(),
         }
     }
 }
@@ -184,6 +194,7 @@ impl Report {
             }
             AlignedBy::File => lines.push("alignment read from the given file".into()),
         }
+        lines.extend(self.dropped.clone());
         lines.push(format!("pronoun aligned in {} of {} candidates", self.pronouns_aligned, self.candidates));
         if self.heads > 0 {
             lines.push(format!("antecedent head aligned in {} of {}", self.heads_aligned, self.heads));

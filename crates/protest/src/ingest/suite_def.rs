@@ -8,7 +8,7 @@
 //! `flags` is `-` or a comma-separated subset of `anaphoric`, `politeness`; `antecedents` is `-`
 //! or `;`-separated `SENT:START-END@HEAD` (0-based, END inclusive).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problems, Result};
 use crate::model::{Antecedent, Category, Example, ExampleNo, tags};
 use std::path::Path;
 
@@ -34,8 +34,17 @@ pub fn read(path: &Path) -> Result<SuiteDef> {
     parse(path, &super::texts::read_lines(path)?)
 }
 
-/// Parses the lines of a definition; `path` is used in messages.
+/// Parses the lines of a definition; `path` is used in messages. Every malformed line is a
+/// problem, all reported at once.
 pub fn parse(path: &Path, lines: &[String]) -> Result<SuiteDef> {
+    let mut problems = Problems::new();
+    let def = parse_into(path, lines, &mut problems);
+    problems.into_result(def)
+}
+
+/// [`parse`], the malformed lines' problems added to `problems` and the other lines kept, so
+/// that the caller can go on checking them. One pass over the lines.
+pub fn parse_into(path: &Path, lines: &[String], problems: &mut Problems) -> SuiteDef {
     let mut def = SuiteDef { categories: Vec::new(), examples: Vec::new() };
     for (i, raw) in lines.iter().enumerate() {
         let n = i + 1;
@@ -46,15 +55,16 @@ pub fn parse(path: &Path, lines: &[String]) -> Result<SuiteDef> {
         }
         let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
         if cols[0] == "@category" {
-            def.categories.push(category(&cols).map_err(err)?);
+            if let Some(c) = problems.check(category(&cols).map_err(err)) {
+                def.categories.push(c);
+            }
         } else if cols[0].starts_with('@') {
-            return Err(err(format!("unknown directive '{}' (only @category is known)", cols[0])));
-        } else {
-            let (example, pronoun) = example(&cols).map_err(err)?;
+            problems.push(err(format!("unknown directive '{}' (only @category is known)", cols[0])));
+        } else if let Some((example, pronoun)) = problems.check(example(&cols).map_err(err)) {
             def.examples.push(ExampleLine { line: n, example, pronoun });
         }
     }
-    Ok(def)
+    def
 }
 
 fn category(cols: &[&str]) -> Result<Category, String> {
@@ -172,6 +182,17 @@ mod tests {
         for (text, expected) in cases {
             let err = parse_str(text).unwrap_err().to_string();
             assert!(err.starts_with(&format!("suite.tsv: {expected}")), "{err}");
+        }
+        // All at once.
+        let text: String = cases.iter().map(|(t, _)| *t).collect();
+        let err = parse_str(&text).unwrap_err().to_string();
+        assert!(err.starts_with("7 problems; fix them all, then run again:"), "{err}");
+        let mut before = 0;
+        for (text, expected) in cases {
+            let (line, message) = expected.strip_prefix("line ").unwrap().split_once(": ").unwrap();
+            let line = before + line.parse::<usize>().unwrap();
+            assert!(err.contains(&format!("suite.tsv: line {line}: {message}")), "{line}: {message} in {err}");
+            before += text.lines().count();
         }
     }
 }

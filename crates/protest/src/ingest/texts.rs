@@ -1,7 +1,7 @@
 //! Plain-text inputs: tokenised corpora, Moses alignments and document-start lists.
 //! Every error names the file and the 1-based line.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problems, Result};
 use crate::model::alignment::{self, Links};
 use crate::model::tokens;
 use std::path::Path;
@@ -56,6 +56,78 @@ pub enum PairOrder {
     TargetSource,
 }
 
+impl PairOrder {
+    fn other(self) -> PairOrder {
+        match self {
+            PairOrder::SourceTarget => PairOrder::TargetSource,
+            PairOrder::TargetSource => PairOrder::SourceTarget,
+        }
+    }
+
+    /// A (source, target) link as the file writes it.
+    fn written(self, (s, t): (u32, u32)) -> String {
+        match self {
+            PairOrder::SourceTarget => format!("{s}-{t}"),
+            PairOrder::TargetSource => format!("{t}-{s}"),
+        }
+    }
+}
+
+/// What to do with a pair pointing outside its sentences.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OutOfRange {
+    /// Every such pair is a problem (all of them reported at once).
+    #[default]
+    Refuse,
+    /// Such pairs are left out, and counted ([`Dropped`]): `protest import --drop-bad-links`,
+    /// and the readings of the shipped news corpus, whose MT alignment has 40.
+    Drop,
+}
+
+/// The pairs left out of an alignment by [`OutOfRange::Drop`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Dropped {
+    pub pairs: usize,
+    /// The 1-based lines they were on, ascending.
+    pub lines: Vec<usize>,
+}
+
+impl Dropped {
+    /// "dropped 40 pairs outside their sentences on 37 lines: 869, 1022, …", or `None`.
+    pub fn describe(&self, path: &Path) -> Option<String> {
+        if self.pairs == 0 {
+            return None;
+        }
+        const LISTED: usize = 20;
+        let mut lines: Vec<String> = self.lines.iter().take(LISTED).map(usize::to_string).collect();
+        if self.lines.len() > LISTED {
+            lines.push("…".into());
+        }
+        let (pairs, on) = (plural(self.pairs, "pair"), plural(self.lines.len(), "line"));
+        Some(format!("{}: dropped {pairs} outside their sentences on {on}: {}", path.display(), lines.join(", ")))
+    }
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
+}
+
+/// An alignment as read: the (source, target) links of every sentence, and what was dropped.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AlignmentRead {
+    pub links: Vec<Links>,
+    pub dropped: Dropped,
+}
+
+/// Keeps the links of a sentence pair of `source_len` and `target_len` tokens that fall inside
+/// both; returns how many it left out. The one rule for links outside their sentences, wherever
+/// they are dropped rather than refused.
+pub fn keep_in_range(links: &mut Links, source_len: u32, target_len: u32) -> usize {
+    let before = links.len();
+    links.retain(|&(s, t)| s < source_len && t < target_len);
+    before - links.len()
+}
+
 /// [`read_alignment`] for a file whose pairs may be written target index first; the links
 /// returned are always (source, target), and messages quote pairs as the file writes them.
 pub fn read_alignment_ordered(
@@ -65,18 +137,23 @@ pub fn read_alignment_ordered(
     target: &[String],
     target_name: &Path,
 ) -> Result<Vec<Links>> {
-    alignment(path, read_lines(path)?, order, source, target, target_name)
+    Ok(alignment(path, read_lines(path)?, order, OutOfRange::Refuse, source, target, target_name)?.links)
 }
 
-/// [`read_alignment_ordered`] on the lines of the file.
+/// The alignment in `lines` (of the file `path`), every problem of it reported at once (up to
+/// [`Problems::SHOWN`]), pairs outside their sentences refused or dropped as `out_of_range` says.
+/// Every malformed line and every pair outside its sentences is a problem; when the pairs would
+/// all fit read the other way round (`j-i` for `i-j`), the first line says so and how to ask for
+/// it.
 pub fn alignment(
     path: &Path,
     mut lines: Vec<String>,
     order: PairOrder,
+    out_of_range: OutOfRange,
     source: &[String],
     target: &[String],
     target_name: &Path,
-) -> Result<Vec<Links>> {
+) -> Result<AlignmentRead> {
     if target.len() != source.len() {
         return Err(Error::whole_file(
             target_name,
@@ -100,62 +177,76 @@ pub fn alignment(
             ),
         ));
     }
-    lines
-        .iter()
-        .enumerate()
-        .map(|(i, line)| {
-            let mut links = alignment::parse_line(line).map_err(|m| Error::at_line(path, i + 1, m))?;
-            if order == PairOrder::TargetSource {
-                links = links.into_iter().map(|(t, s)| (s, t)).collect();
-                links.sort_unstable();
+    let mut problems = Problems::new();
+    let mut read = AlignmentRead { links: Vec::with_capacity(lines.len()), dropped: Dropped::default() };
+    // Whether every pair would fit its sentences read the other way round.
+    let mut fits_reversed = true;
+    let mut outside = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let mut links = match alignment::parse_line(line) {
+            Ok(links) => links,
+            Err(m) => {
+                problems.push(Error::at_line(path, i + 1, m));
+                read.links.push(Links::new());
+                continue;
             }
-            let (src_len, tgt_len) = (tokens::token_count(&source[i]) as u32, tokens::token_count(&target[i]) as u32);
-            if let Some(&(s, t)) = links.iter().find(|&&(s, t)| s >= src_len || t >= tgt_len) {
-                let what = if s >= src_len {
-                    format!("source index {s} is out of range (the source sentence has {src_len} tokens)")
-                } else {
-                    format!(
-                        "target index {t} is out of range ({} has {tgt_len} tokens in this sentence)",
-                        target_name.display()
-                    )
-                };
-                let pair = match order {
-                    PairOrder::SourceTarget => format!("{s}-{t}"),
-                    PairOrder::TargetSource => format!("{t}-{s}"),
-                };
-                return Err(Error::at_line(path, i + 1, format!("pair {pair}: {what}")));
+        };
+        if order == PairOrder::TargetSource {
+            links = links.into_iter().map(|(t, s)| (s, t)).collect();
+            links.sort_unstable();
+        }
+        let (src_len, tgt_len) = (tokens::token_count(&source[i]) as u32, tokens::token_count(&target[i]) as u32);
+        fits_reversed &= links.iter().all(|&(s, t)| t < src_len && s < tgt_len);
+        match out_of_range {
+            OutOfRange::Drop => {
+                let dropped = keep_in_range(&mut links, src_len, tgt_len);
+                if dropped > 0 {
+                    read.dropped.pairs += dropped;
+                    read.dropped.lines.push(i + 1);
+                }
             }
-            Ok(links)
-        })
-        .collect()
+            OutOfRange::Refuse => {
+                for &(s, t) in links.iter().filter(|&&(s, t)| s >= src_len || t >= tgt_len) {
+                    outside += 1;
+                    let what = if s >= src_len {
+                        format!("source index {s} is out of range (the source sentence has {src_len} tokens)")
+                    } else {
+                        format!(
+                            "target index {t} is out of range ({} has {tgt_len} tokens in this sentence)",
+                            target_name.display()
+                        )
+                    };
+                    problems.push(Error::at_line(path, i + 1, format!("pair {}: {what}", order.written((s, t)))));
+                }
+            }
+        }
+        read.links.push(links);
+    }
+    if outside > 0 && fits_reversed {
+        let (written, option) = match order.other() {
+            PairOrder::TargetSource => ("target index first (j-i)", "run again with --reversed"),
+            PairOrder::SourceTarget => ("source index first (i-j)", "run again without --reversed"),
+        };
+        problems.hint(Error::whole_file(
+            path,
+            format!("every pair fits its sentences when read {written}: if the aligner wrote them so, {option}"),
+        ));
+    } else if outside > 0 {
+        problems.hint(Error::whole_file(
+            path,
+            format!(
+                "pairs outside their sentences: {outside}; to leave them out and go on, run again with --drop-bad-links"
+            ),
+        ));
+    }
+    problems.into_result(read)
 }
 
 /// [`read_alignment`] for files with links outside their sentences (the DiscoMT news corpus's
 /// shipped MT alignment has 40): those links are left out. Also returns how many were.
 pub fn read_alignment_lenient(path: &Path, source: &[String], target: &[String]) -> Result<(Vec<Links>, usize)> {
-    let lines = read_lines(path)?;
-    if lines.len() < source.len() || lines[source.len()..].iter().any(|l| !l.trim().is_empty()) {
-        return Err(Error::whole_file(
-            path,
-            format!("has {} lines but the corpus has {} sentences", lines.len(), source.len()),
-        ));
-    }
-    let mut dropped = 0;
-    let links = source
-        .iter()
-        .zip(target)
-        .zip(&lines)
-        .enumerate()
-        .map(|(i, ((s, t), line))| {
-            let (ns, nt) = (tokens::token_count(s) as u32, tokens::token_count(t) as u32);
-            let links = alignment::parse_line(line).map_err(|m| Error::at_line(path, i + 1, m))?;
-            let before = links.len();
-            let kept: Links = links.into_iter().filter(|&(a, b)| a < ns && b < nt).collect();
-            dropped += before - kept.len();
-            Ok(kept)
-        })
-        .collect::<Result<_>>()?;
-    Ok((links, dropped))
+    let read = alignment(path, read_lines(path)?, PairOrder::SourceTarget, OutOfRange::Drop, source, target, path)?;
+    Ok((read.links, read.dropped.pairs))
 }
 
 /// Reads document starts: 0-based sentence numbers, one per line, ascending from 0.

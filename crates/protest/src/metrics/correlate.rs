@@ -44,15 +44,16 @@ pub fn ranks(values: &[f64]) -> Vec<f64> {
     ranks
 }
 
-/// Named numeric columns over labelled rows.
+/// Named numeric columns over labelled rows; `None` where a cell is empty (no value, as the
+/// report exports write it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScoreTable {
     pub labels: Vec<String>,
-    pub columns: Vec<(String, Vec<f64>)>,
+    pub columns: Vec<(String, Vec<Option<f64>>)>,
 }
 
 impl ScoreTable {
-    /// Reads a CSV file: header row, first column a label, every other cell a number.
+    /// Reads a CSV file: header row, first column a label, every other cell a number or empty.
     pub fn read(path: &Path) -> Result<ScoreTable> {
         let mut reader =
             csv::ReaderBuilder::new().has_headers(true).trim(csv::Trim::All).from_path(path).map_err(|e| {
@@ -78,10 +79,12 @@ impl ScoreTable {
             let line = record.position().map_or(0, |p| p.line() as usize);
             table.labels.push(record.get(0).unwrap_or_default().to_owned());
             for ((name, values), cell) in table.columns.iter_mut().zip(record.iter().skip(1)) {
-                let value =
-                    cell.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
+                let value = match cell {
+                    "" => None,
+                    _ => Some(cell.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
                         Error::at_line(path, line, format!("column {name:?}: {cell:?} is not a number"))
-                    })?;
+                    })?),
+                };
                 values.push(value);
             }
         }
@@ -91,12 +94,13 @@ impl ScoreTable {
         Ok(table)
     }
 
-    /// Pearson and Spearman for every pair of numeric columns, in column order.
+    /// Every pair of columns, in column order, each over the rows where both have a value.
     pub fn correlations(&self) -> Vec<Correlation> {
         let mut all = Vec::new();
         for (i, (a, x)) in self.columns.iter().enumerate() {
             for (b, y) in &self.columns[i + 1..] {
-                all.push(Correlation { a: a.clone(), b: b.clone(), pearson: pearson(x, y), spearman: spearman(x, y) });
+                let (x, y): (Vec<f64>, Vec<f64>) = x.iter().zip(y).filter_map(|(&x, &y)| Some((x?, y?))).unzip();
+                all.push(Correlation::of(a, b, &x, &y));
             }
         }
         all
@@ -108,18 +112,29 @@ impl ScoreTable {
 pub struct Correlation {
     pub a: String,
     pub b: String,
+    /// The pairs of values it is computed over.
+    pub n: usize,
     pub pearson: f64,
     pub spearman: f64,
 }
 
-/// One line per pair: `A  B  Pearson  Spearman`, three decimals (`nan` for a constant column).
+impl Correlation {
+    /// Pearson and Spearman of `x` against `y`, named `a` and `b`.
+    pub fn of(a: &str, b: &str, x: &[f64], y: &[f64]) -> Correlation {
+        Correlation { a: a.to_owned(), b: b.to_owned(), n: x.len(), pearson: pearson(x, y), spearman: spearman(x, y) }
+    }
+}
+
+/// One line per pair: `A  B  n  Pearson  Spearman`, three decimals (`nan` for a constant column
+/// or fewer than two rows with both values); n is the rows with both values.
 pub fn report(correlations: &[Correlation]) -> String {
     let width = |f: fn(&Correlation) -> &str| correlations.iter().map(|c| f(c).chars().count()).max().unwrap_or(0);
     let (wa, wb) = (width(|c| &c.a).max(8), width(|c| &c.b).max(8));
-    let mut out = format!("{:<wa$}  {:<wb$}  {:>8}  {:>8}\n", "column", "column", "Pearson", "Spearman");
+    let mut out = format!("{:<wa$}  {:<wb$}  {:>4}  {:>8}  {:>8}\n", "column", "column", "n", "Pearson", "Spearman");
     let number = |x: f64| if x.is_nan() { "nan".to_owned() } else { format!("{x:.3}") };
     for c in correlations {
-        let _ = writeln!(out, "{:<wa$}  {:<wb$}  {:>8}  {:>8}", c.a, c.b, number(c.pearson), number(c.spearman));
+        let (p, s) = (number(c.pearson), number(c.spearman));
+        let _ = writeln!(out, "{:<wa$}  {:<wb$}  {:>4}  {p:>8}  {s:>8}", c.a, c.b, c.n);
     }
     out
 }
@@ -157,7 +172,10 @@ mod tests {
 
     #[test]
     fn report_layout() {
-        let c = [Correlation { a: "APT-A".into(), b: "PROTEST".into(), pearson: 0.90705, spearman: f64::NAN }];
-        assert_eq!(report(&c), "column    column     Pearson  Spearman\nAPT-A     PROTEST      0.907       nan\n");
+        let c = [Correlation { a: "APT-A".into(), b: "PROTEST".into(), n: 9, pearson: 0.90705, spearman: f64::NAN }];
+        assert_eq!(
+            report(&c),
+            "column    column       n   Pearson  Spearman\nAPT-A     PROTEST      9     0.907       nan\n"
+        );
     }
 }

@@ -1,14 +1,17 @@
 //! One judgement per candidate, where several people judged it: for system scores and for
 //! choosing which judged translations may serve as references (docs/reports.md, "Verdicts").
 //!
-//! Per role (pronoun, antecedent), the first rule that gives a set judgement decides:
+//! Per role (pronoun, antecedent), the first rule that applies decides:
 //! 1. an adjudicator — an annotator assigned to the candidate in a task set of purpose
-//!    adjudication; the latest such task set first;
+//!    adjudication; the latest such task set first — whose record gives ✓ or ✗, or says the
+//!    translation cannot be judged (`bad_translation`, `incorrect_word_alignment`): that is
+//!    final, the candidate then stays undecided whatever the others said, since settling such a
+//!    case is what an adjudicator is asked for;
 //! 2. the researcher's own record;
 //! 3. the other annotators' set judgements: one alone, all agreeing, or a majority;
 //!    a tie leaves the candidate undecided.
 //!
-//! Unset judgements (e.g. bad translations) never vote.
+//! Otherwise unset judgements (e.g. bad translations) never vote.
 
 use crate::model::{AnnotatorId, CandidateId, Judgement, Master, Purpose, Record, Role};
 use std::collections::HashMap;
@@ -17,6 +20,8 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Basis {
     Adjudication,
+    /// The adjudicator said the translation cannot be judged: undecided, and final.
+    AdjudicatedUnjudgeable,
     Researcher,
     /// Exactly one annotator judged.
     Single,
@@ -29,8 +34,9 @@ pub enum Basis {
 }
 
 impl Basis {
-    pub const ALL: [Basis; 7] = [
+    pub const ALL: [Basis; 8] = [
         Basis::Adjudication,
+        Basis::AdjudicatedUnjudgeable,
         Basis::Researcher,
         Basis::Single,
         Basis::Unanimous,
@@ -42,6 +48,7 @@ impl Basis {
     pub fn describe(self) -> &'static str {
         match self {
             Basis::Adjudication => "adjudicated",
+            Basis::AdjudicatedUnjudgeable => "adjudicated as cannot be judged (undecided)",
             Basis::Researcher => "the researcher's judgement",
             Basis::Single => "a single annotator",
             Basis::Unanimous => "all annotators agreeing",
@@ -111,14 +118,17 @@ impl<'a> Verdicts<'a> {
     ) -> Decision {
         let set = |r: &Record| Some(r.judgement(role)).filter(|j| j.is_set());
         let decided = |judgement, basis| Decision { judgement, basis };
-        let adjudicated = self
-            .adjudicators
-            .get(&candidate)
-            .into_iter()
-            .flatten()
-            .find_map(|&a| records.clone().find(|r| r.annotator == a).and_then(set));
-        if let Some(j) = adjudicated {
-            return decided(j, Basis::Adjudication);
+        // An adjudicator's ✓ or ✗, or their "cannot be judged", is final.
+        let adjudicated = self.adjudicators.get(&candidate).into_iter().flatten().find_map(|&a| {
+            let record = records.clone().find(|r| r.annotator == a)?;
+            match set(record) {
+                Some(j) => Some(decided(j, Basis::Adjudication)),
+                None if record.is_unjudgeable() => Some(decided(Judgement::Unset, Basis::AdjudicatedUnjudgeable)),
+                None => None,
+            }
+        });
+        if let Some(decision) = adjudicated {
+            return decision;
         }
         // One pass over the candidate's records: reports decide every candidate of a master.
         let (mut researcher, mut yes, mut no) = (None, 0, 0);
@@ -249,6 +259,7 @@ mod tests {
             annotators: 1,
             iaa_size: 0,
             purpose: Purpose::Adjudication,
+            planner: Default::default(),
             tasks: vec![Task {
                 label: "1".into(),
                 candidates: candidates.iter().map(|&c| CandidateId(c)).collect(),
@@ -299,6 +310,29 @@ mod tests {
         let verdicts = Verdicts::new(&m);
         assert!(verdicts.is_adjudication(m.records.get(CandidateId(1), AnnotatorId(3)).unwrap()));
         assert!(!verdicts.is_adjudication(m.records.get(CandidateId(1), AnnotatorId(1)).unwrap()));
+    }
+
+    #[test]
+    fn an_adjudicators_cannot_be_judged_is_final() {
+        // Example 3 of the study in issue 26: three say the translation cannot be judged, among
+        // them the adjudicator; one says ✗. The adjudicator settles it: undecided.
+        let mut m = master();
+        for a in [1, 2, 4] {
+            let mut r = Record::new(CandidateId(1), AnnotatorId(a), m.created);
+            r.tags.insert(crate::model::tags::BAD_TRANSLATION.into());
+            m.records.put(r);
+        }
+        judge(&mut m, 1, 3, No);
+        assert_eq!(decide(&m, 1), Decision { judgement: No, basis: Basis::Single }, "without adjudication");
+        m.task_sets.push(adjudication(&[1], 4));
+        assert_eq!(decide(&m, 1), Decision { judgement: Unset, basis: Basis::AdjudicatedUnjudgeable });
+        assert_eq!(Verdicts::new(&m).decide(CandidateId(1), Role::Antecedent).basis, Basis::AdjudicatedUnjudgeable);
+        // Also over the researcher's judgement; an adjudication task set without the
+        // adjudicator's record leaves the other rules.
+        judge(&mut m, 1, 0, Yes);
+        assert_eq!(decide(&m, 1).basis, Basis::AdjudicatedUnjudgeable);
+        m.records.remove(CandidateId(1), AnnotatorId(4));
+        assert_eq!(decide(&m, 1), Decision { judgement: Yes, basis: Basis::Researcher });
     }
 
     #[test]

@@ -24,5 +24,5 @@ pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
 pub use language::Language;
 pub use master::{Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, Master, Records, Settings};
 pub use record::{ConflictStatus, Judgement, Record, Role, Selection};
-pub use suite::{Antecedent, Category, Example, function, standard_categories};
-pub use tasks::{Purpose, Task, TaskSet};
+pub use suite::{Antecedent, AntecedentPlace, Category, Example, function, standard_categories};
+pub use tasks::{Planner, Purpose, Task, TaskSet};

@@ -167,6 +167,12 @@ impl Record {
         }
     }
 
+    /// Whether the record says the translation cannot be judged: tagged `bad_translation` or
+    /// `incorrect_word_alignment` (docs/domain.md, "Questions and tags").
+    pub fn is_unjudgeable(&self) -> bool {
+        super::tags::UNJUDGEABLE.iter().any(|t| self.tags.contains(*t))
+    }
+
     /// True when the annotator has entered nothing, so the candidate still counts as new. A
     /// converted record with a legacy value (an old "unsure") is not blank.
     pub fn is_blank(&self) -> bool {

@@ -32,6 +32,27 @@ impl Category {
     pub fn title(&self) -> &str {
         if self.label.is_empty() { &self.name } else { &self.label }
     }
+
+    /// Where an anaphoric category's antecedents are, when its name says so: `inter` (as in
+    /// `anaphoric_inter_subject_it`) in sentences other than the pronoun's, `intra` in the
+    /// pronoun's own.
+    pub fn antecedent_place(&self) -> Option<AntecedentPlace> {
+        let words = || self.name.split(['_', '-']);
+        match (self.anaphoric, words().any(|w| w == "inter"), words().any(|w| w == "intra")) {
+            (true, true, false) => Some(AntecedentPlace::OtherSentence),
+            (true, false, true) => Some(AntecedentPlace::SameSentence),
+            _ => None,
+        }
+    }
+}
+
+/// Where a category puts the antecedents of its pronouns ([`Category::antecedent_place`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AntecedentPlace {
+    /// Inter-sentential: every antecedent outside the pronoun's sentence.
+    OtherSentence,
+    /// Intra-sentential: every antecedent in the pronoun's sentence.
+    SameSentence,
 }
 
 /// PROTEST's 13 categories (docs/domain.md, "Categories") in the order of the paper's results table.

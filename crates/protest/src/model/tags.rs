@@ -14,6 +14,10 @@ pub const POLITENESS_TU: &str = "politeness_tu";
 pub const POLITENESS_VOUS: &str = "politeness_vous";
 pub const POLITENESS_UNKNOWN: &str = "politeness_unknown";
 
+/// The tags that say a translation cannot be judged at all (conflict rule 2; an adjudicator's
+/// record with one settles the verdict as undecided).
+pub const UNJUDGEABLE: [&str; 2] = [BAD_TRANSLATION, INCORRECT_WORD_ALIGNMENT];
+
 /// The tags that take an example out of normal judging (conflict rules 1–3).
 pub const DO_NOT_JUDGE: [&str; 3] = [BAD_TRANSLATION, INCORRECT_WORD_ALIGNMENT, NONCOMPOSITIONAL_TRANSLATION];
 

@@ -20,7 +20,38 @@ pub struct TaskSet {
     pub iaa_size: u32,
     #[serde(default)]
     pub purpose: Purpose,
+    /// How the candidates were dealt out (absent: [`Planner::RoundRobin`], the only planner of
+    /// earlier versions), so that the seed gives the same plan again.
+    #[serde(default, skip_serializing_if = "Planner::is_round_robin")]
+    pub planner: Planner,
     pub tasks: Vec<Task>,
+}
+
+/// How a task set's candidates were dealt out (docs/batches.md, "Plan a task set").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Planner {
+    /// Round-robin, category by category: parts balanced per category, not per translation
+    /// (the plans of earlier versions; the sample master's task set).
+    #[default]
+    RoundRobin,
+    /// Balanced per translation as well: each annotator's own part over translation × category,
+    /// and the IAA sample over translations.
+    Balanced,
+}
+
+impl Planner {
+    pub fn is_round_robin(&self) -> bool {
+        *self == Planner::RoundRobin
+    }
+
+    /// The name `batch plan --planner` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Planner::RoundRobin => "round-robin",
+            Planner::Balanced => "balanced",
+        }
+    }
 }
 
 /// Why a task set was made.

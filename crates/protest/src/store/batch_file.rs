@@ -464,7 +464,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (m, path) = anna_batch(&dir);
         let mut batch = export::build(&m, 1, AnnotatorId(1), DateTime::UNIX_EPOCH).unwrap();
-        let first = batch.order()[0];
+        // The first candidate with a token aligned to its pronoun, which rule 4 then asks for.
+        let aligned = |c: &CandidateId| batch.content().candidate(*c).is_some_and(|c| !c.pronoun.is_empty());
+        let first = batch.order().into_iter().find(aligned).unwrap();
         // Pronoun yes, no token selected (rule 4), and the file says "clear".
         let r = edit::apply(
             batch.content(),

@@ -25,6 +25,10 @@ pub trait Disk: fmt::Debug + Send + Sync {
     fn link(&self, from: &Path, to: &Path) -> io::Result<()>;
     /// Makes the renames and removals in a folder durable.
     fn sync_dir(&self, dir: &Path) -> io::Result<()>;
+    /// Creates a folder whose parent exists (an output folder asked for that is not there yet).
+    fn create_dir(&self, dir: &Path) -> io::Result<()> {
+        fs::create_dir(dir)
+    }
 }
 
 /// A file open for writing.
@@ -189,6 +193,7 @@ pub enum Op {
     Remove,
     Link,
     SyncDir,
+    CreateDir,
 }
 
 /// When a [`Faulty`] disk fails.
@@ -312,6 +317,13 @@ impl Disk for Faulty {
         match self.check(Op::SyncDir, dir) {
             Some(e) => Err(e),
             None => Os.sync_dir(dir),
+        }
+    }
+
+    fn create_dir(&self, dir: &Path) -> io::Result<()> {
+        match self.check(Op::CreateDir, dir) {
+            Some(e) => Err(e),
+            None => Os.create_dir(dir),
         }
     }
 }

@@ -1159,6 +1159,7 @@ mod tests {
                 annotators: 1,
                 iaa_size: 0,
                 purpose: Default::default(),
+                planner: Default::default(),
                 tasks: vec![Task {
                     label: "1".into(),
                     candidates: vec![CandidateId(1), CandidateId(2)],

@@ -31,6 +31,8 @@ pub struct Adjudicated {
     pub plan: Plan,
     pub adjudicator: AnnotatorId,
     pub file: Written,
+    /// The output folder, when it was not there and was made for the batch.
+    pub created_folder: Option<PathBuf>,
 }
 
 /// What adjudication by `name` would give them, without writing anything: for a preview or a
@@ -51,7 +53,7 @@ pub fn preview(
 
 /// Checks, plans the task set and makes the batch, in memory.
 pub fn prepare(store: &Store<Master>, adjudicating: &Adjudicating) -> Result<Prepared<Adjudicated>> {
-    check_folder(&adjudicating.folder)?;
+    let folders = check_folder(&adjudicating.folder)?;
     let a = adjudicating;
     let mut draft = store.master().clone();
     let (plan, who) = adjudication::assign(&mut draft, &a.name, a.seed, &a.task_set_name, a.created)
@@ -62,7 +64,9 @@ pub fn prepare(store: &Store<Master>, adjudicating: &Adjudicating) -> Result<Pre
     let path = a.folder.join(export::file_name(&master_name, id, &batch.annotator().name, who));
     check_target(&path, a.replace)?;
     let file = Written::of(&path, &batch);
-    let mut prepared = Prepared::new(store, Some(draft), Adjudicated { plan, adjudicator: who, file });
+    let created_folder = folders.last().cloned();
+    let mut prepared = Prepared::new(store, Some(draft), Adjudicated { plan, adjudicator: who, file, created_folder });
+    prepared.folders = folders;
     prepared.outputs.push(Output { path, replace: a.replace, content: Content::Batch(Box::new(batch)) });
     Ok(prepared)
 }

@@ -31,6 +31,8 @@ pub struct Exported {
     /// When nobody was named and parts went to annotators they did not have before: who got
     /// which, in plain words.
     pub chosen: Option<String>,
+    /// The output folder, when it was not there and was made for the batches.
+    pub created_folder: Option<PathBuf>,
 }
 
 /// Checks the export: gives the parts out in a draft of the roster and task sets (the only things
@@ -39,7 +41,7 @@ pub struct Exported {
 /// export holds one batch in memory, not all.
 pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<Exported>> {
     let master = store.master();
-    check_folder(&exporting.folder)?;
+    let folders = check_folder(&exporting.folder)?;
     let mut draft = draft::of(master);
     let parts = export::assign(&mut draft, exporting.task_set, &exporting.names).map_err(refused(store.path()))?;
     let recipes = parts
@@ -78,8 +80,10 @@ pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<
         outputs.push(Output { path, replace: exporting.replace, content: Content::Export(Box::new(recipe)) });
     }
     let change = changed.then(|| Change::Roster(draft::roster(draft)));
-    let mut prepared = Prepared::changing(store, change, Exported { files, chosen });
+    let created_folder = folders.last().cloned();
+    let mut prepared = Prepared::changing(store, change, Exported { files, chosen, created_folder });
     prepared.outputs = outputs;
+    prepared.folders = folders;
     Ok(prepared)
 }
 

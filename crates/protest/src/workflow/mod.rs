@@ -49,6 +49,8 @@ pub struct Prepared<T> {
     /// How the master changes; `None` when it does not.
     change: Option<Change>,
     outputs: Vec<Output>,
+    /// Folders to create before the outputs are written, outermost first.
+    folders: Vec<PathBuf>,
     /// The store's change count it was prepared at.
     base: u64,
     /// What the operation did, to tell its user.
@@ -61,7 +63,7 @@ impl<T> Prepared<T> {
     }
 
     fn changing(store: &Store<Master>, change: Option<Change>, outcome: T) -> Prepared<T> {
-        Prepared { change, outputs: Vec::new(), base: store.changes(), outcome }
+        Prepared { change, outputs: Vec::new(), folders: Vec::new(), base: store.changes(), outcome }
     }
 }
 
@@ -132,6 +134,9 @@ pub fn commit<T>(store: &mut Store<Master>, prepared: Prepared<T>) -> Result<T> 
         return Err(Error::refused(store.path(), "the master changed since this was prepared; try again"));
     }
     let disk = store.disk();
+    // Declared before the outputs, so dropped after them: on failure the files go, then the
+    // folders made for them.
+    let folders = Folders::make(&*disk, &prepared.folders)?;
     let mut outputs = Outputs::new(&*disk);
     crate::progress::stage("Writing the files", Some(prepared.outputs.len() as u64));
     for o in &prepared.outputs {
@@ -154,7 +159,36 @@ pub fn commit<T>(store: &mut Store<Master>, prepared: Prepared<T>) -> Result<T> 
         None => {}
     }
     published.keep();
+    folders.keep();
     Ok(prepared.outcome)
+}
+
+/// Output folders made for an operation: taken back (if still empty) unless kept.
+struct Folders {
+    made: Vec<PathBuf>,
+}
+
+impl Folders {
+    fn make(disk: &dyn crate::store::disk::Disk, dirs: &[PathBuf]) -> Result<Folders> {
+        let mut folders = Folders { made: Vec::new() };
+        for dir in dirs {
+            disk.create_dir(dir).map_err(|e| Error::io(dir, e))?;
+            folders.made.push(dir.clone());
+        }
+        Ok(folders)
+    }
+
+    fn keep(mut self) {
+        self.made.clear();
+    }
+}
+
+impl Drop for Folders {
+    fn drop(&mut self) {
+        for dir in self.made.iter().rev() {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
 }
 
 /// Writes files that belong to no open master (a converted master) all or none.
@@ -234,18 +268,29 @@ pub fn default_folder(master_path: &Path) -> PathBuf {
     }
 }
 
-/// Checks that outputs can go into `dir`: it exists and is a folder.
-fn check_folder(dir: &Path) -> Result<()> {
+/// Checks that outputs can go into `dir`: a folder, or nothing yet — then it is created, with
+/// the missing folders above it, when the operation is committed (the same for every output
+/// folder: created, and said so). Returns the folders to create, outermost first.
+fn check_folder(dir: &Path) -> Result<Vec<PathBuf>> {
     // The current folder, as a relative path's parent.
     let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    match std::fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() => Ok(()),
-        Ok(_) => Err(Error::refused(dir, "is not a folder; choose a folder for the files")),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            Err(Error::refused(dir, "there is no such folder; create it first or choose another"))
+    let mut missing = Vec::new();
+    for at in dir.ancestors().filter(|a| !a.as_os_str().is_empty()) {
+        match std::fs::metadata(at) {
+            Ok(meta) if meta.is_dir() => break,
+            Ok(_) if at == dir => return Err(Error::refused(dir, "is not a folder; choose a folder for the files")),
+            Ok(_) => {
+                return Err(Error::refused(at, format!("is a file, so the folder {} cannot be made", dir.display())));
+            }
+            // Not there, or under a file (which the next step up finds).
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => {
+                missing.push(at.to_path_buf())
+            }
+            Err(e) => return Err(Error::io(at, e)),
         }
-        Err(e) => Err(Error::io(dir, e)),
     }
+    missing.reverse();
+    Ok(missing)
 }
 
 /// Checks that a file may be written at `path`: nothing is there, or `replace` and it is a

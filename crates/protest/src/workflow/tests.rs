@@ -109,14 +109,23 @@ fn museum(dir: &Path) {
 /// Every file of a folder but the lock and the journal (the master is compared with its journal
 /// applied) and the temporary files (checked apart).
 fn files(dir: &Path, master: &str) -> BTreeMap<String, Vec<u8>> {
-    fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().unwrap().is_file())
-        .map(|e| e.file_name().into_string().unwrap())
-        .filter(|n| n != master && !n.ends_with(".lock") && !n.ends_with(".journal") && !is_temporary(n))
-        .map(|n| (n.clone(), fs::read(dir.join(&n)).unwrap()))
-        .collect()
+    let mut found = BTreeMap::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for e in fs::read_dir(&folder).unwrap().map(|e| e.unwrap()) {
+            let path = e.path();
+            let name = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            if e.file_type().unwrap().is_dir() {
+                // A folder counts too, empty or not: one made for outputs must go with them.
+                found.insert(format!("{name}/"), Vec::new());
+                folders.push(path);
+            } else if name != master && !name.ends_with(".lock") && !name.ends_with(".journal") && !is_temporary(&name)
+            {
+                found.insert(name, fs::read(&path).unwrap());
+            }
+        }
+    }
+    found
 }
 
 fn is_temporary(name: &str) -> bool {
@@ -192,6 +201,17 @@ fn operations() -> Vec<Case> {
             Box::new(|s, dir| {
                 let names = vec!["Clara".into(), "Zoe".into()];
                 let e = Exporting { task_set: 2, names, folder: dir.to_path_buf(), replace: false, created: at(11) };
+                export::run(s, &e).map(drop)
+            }),
+        ),
+        (
+            "export batches into a folder that is not there yet",
+            base,
+            MASTER,
+            Box::new(|s, dir| {
+                let names = vec!["Clara".into(), "Zoe".into()];
+                let folder = dir.join("new/batches");
+                let e = Exporting { task_set: 2, names, folder, replace: false, created: at(11) };
                 export::run(s, &e).map(drop)
             }),
         ),
@@ -416,9 +436,9 @@ fn outputs_that_would_be_in_the_way_are_refused_before_anything_is_written() {
     #[allow(clippy::permissions_set_readonly_false)]
     permissions.set_readonly(false);
     fs::set_permissions(&anna, permissions).unwrap();
-    // A folder that is not there, or a file in place of a folder.
-    let e = on_master(&path, |s| export::run(s, &exporting(dir.path().join("missing"), false))).unwrap_err();
-    assert!(e.to_string().ends_with("missing: there is no such folder; create it first or choose another"), "{e}");
+    // A file in place of a folder, or above it.
+    let e = on_master(&path, |s| export::run(s, &exporting(dir.path().join(MASTER).join("out"), false))).unwrap_err();
+    assert!(e.to_string().contains("is a file, so the folder"), "{e}");
     let e = on_master(&path, |s| export::run(s, &exporting(dir.path().join(MASTER), false))).unwrap_err();
     assert!(e.to_string().contains("is not a folder"), "{e}");
     assert_eq!(state(dir.path(), MASTER), before);

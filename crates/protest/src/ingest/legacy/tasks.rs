@@ -111,6 +111,7 @@ fn task_set(master: &Master, id: u32, name: String, tasks: Vec<Task>, created: D
         annotators: tasks.iter().filter(|t| t.label != IAA_LABEL).count() as u32,
         iaa_size: tasks.iter().filter(|t| t.label == IAA_LABEL).map(|t| t.candidates.len() as u32).sum(),
         purpose: Purpose::Annotation,
+        planner: Default::default(),
         tasks,
     }
 }

@@ -112,6 +112,12 @@ impl Tally {
         self.counts.iter().sum()
     }
 
+    /// These findings less those of one case.
+    pub fn without(mut self, case: Case) -> Tally {
+        self.counts[case as usize - 1] = 0;
+        self
+    }
+
     /// The APT score under a weighting (NaN when no used case was found).
     pub fn score(&self, weighting: &Weighting) -> f64 {
         let mut counts = CaseCounts::new(weighting.clone());

@@ -245,9 +245,18 @@ impl Reader<'_> {
         if here.is_file() {
             return Ok(here);
         }
+        // The configuration's folder is the working directory when it was named without one.
+        let looked = match self.base.as_os_str().is_empty() || self.base == Path::new(".") {
+            true => "in the working directory, where the configuration is".to_owned(),
+            false => format!("beside the configuration, in {}, and in the working directory", self.base.display()),
+        };
         Err(self.error(
             value.line,
-            format!("{key}: no file {} (looked in {} and in the working directory)", value.text, self.base.display()),
+            format!(
+                "{key}: no file {} (looked {looked}); give a path relative to the configuration's folder, or an \
+                 absolute one",
+                value.text
+            ),
         ))
     }
 

@@ -9,7 +9,7 @@
 
 use super::case::{Case, Weighting};
 use super::master::MasterApt;
-use crate::metrics::correlate::{self, Correlation};
+use crate::metrics::correlate::Correlation;
 use crate::model::{CandidateId, CorpusRole, Judgement, Master};
 
 /// One row of the table: a category, or the total.
@@ -130,8 +130,8 @@ pub fn system_scores(apt: &MasterApt, verdict: impl Fn(CandidateId) -> Option<Ju
             let correct = judged.iter().filter(|&&yes| yes).count();
             SystemScores {
                 name: s.name.clone(),
-                apt_a: s.total.score(&Weighting::apt_a()),
-                apt_b: s.total.score(&Weighting::apt_b()),
+                apt_a: s.score(&s.total, &Weighting::apt_a()),
+                apt_b: s.score(&s.total, &Weighting::apt_b()),
                 judged: judged.len() as u64,
                 human: correct as f64 / judged.len() as f64,
             }
@@ -144,12 +144,7 @@ pub fn system_scores(apt: &MasterApt, verdict: impl Fn(CandidateId) -> Option<Ju
 pub fn correlations(scores: &[SystemScores]) -> [Correlation; 2] {
     let scores: Vec<&SystemScores> = scores.iter().filter(|s| s.human.is_finite()).collect();
     let human: Vec<f64> = scores.iter().map(|s| s.human).collect();
-    let with = |name: &str, metric: Vec<f64>| Correlation {
-        a: name.to_owned(),
-        b: "human".to_owned(),
-        pearson: correlate::pearson(&metric, &human),
-        spearman: correlate::spearman(&metric, &human),
-    };
+    let with = |name: &str, metric: Vec<f64>| Correlation::of(name, "human", &metric, &human);
     [with("APT-A", scores.iter().map(|s| s.apt_a).collect()), with("APT-B", scores.iter().map(|s| s.apt_b).collect())]
 }
 

@@ -10,7 +10,7 @@
 //! [`write_config`] writes the equivalent `protest apt` configuration. Without a preset for the
 //! target language, every aligned word is a category and there is no correction.
 
-use super::case::{Case, Tally};
+use super::case::{Case, Tally, Weighting};
 use super::instances::{self, Reading, Target, Translation};
 use super::pronoun_repair::PronounLists;
 use super::rules::{Categories, Rules};
@@ -136,6 +136,20 @@ pub struct SystemApt {
     pub corrected: bool,
     pub total: Tally,
     pub by_category: Vec<Tally>,
+}
+
+impl SystemApt {
+    /// APT of this translation under `weighting`, from `tally` (its total or a category's; NaN
+    /// where nothing is scored). The reference, set against itself, is case 1 wherever it has a
+    /// translation and case 6 where it leaves the pronoun out — a choice of the translator, not an
+    /// error — so it is scored over the pronouns it translates: 1 by definition, as in paper 003
+    /// Table 1 (docs/metrics.md, "APT over a master").
+    pub fn score(&self, tally: &Tally, weighting: &Weighting) -> f64 {
+        match self.role {
+            CorpusRole::Reference => tally.without(Case::Neither).score(weighting),
+            _ => tally.score(weighting),
+        }
+    }
 }
 
 /// APT of every translation of a master.

@@ -23,5 +23,5 @@ pub mod words;
 
 pub use case::{Case, CaseCounts, Weighting};
 pub use config::AptConfig;
-pub use master::{MasterApt, Preset, evaluate_master};
+pub use master::{MasterApt, Preset, SystemApt, evaluate_master};
 pub use run::{AptOutcome, evaluate, run};

@@ -6,7 +6,7 @@
 
 pub mod matching;
 
-use crate::metrics::verdict::Verdicts;
+use crate::metrics::verdict::{Decisions, Verdicts};
 use crate::model::{AutoEval, Candidate, CandidateId, CorpusRole, Judgement, Master, MatchEntry, Outcome, Role, Round};
 use chrono::{DateTime, Utc};
 use matching::{Comparison, Reference};
@@ -103,6 +103,16 @@ pub fn human_verdict_by(master: &Master, candidate: &Candidate, decide: impl Fn(
     }
 }
 
+/// Whether the candidate at `position` in `master.candidates` is a *match judged ✗*: matched,
+/// yet humans decided ✗ on a role the match claims (the pronoun, or an antecedent head in an
+/// anaphoric example). The one definition the reports count by (tables 'auto-eval', 'scores').
+pub fn match_judged_incorrect(decisions: &Decisions, position: usize) -> bool {
+    let master = decisions.master();
+    let candidate = &master.candidates[position];
+    master.auto_eval.matched(candidate.id)
+        && human_verdict_by(master, candidate, |role| decisions.at(position, role).judgement) == Some(false)
+}
+
 /// Whether a candidate still needs a human judgement, i.e. the latest round did not settle it by
 /// a match. For the category browser and for planning task sets. Says nothing about whether a
 /// human has already judged it.
@@ -127,15 +137,43 @@ pub fn needing_human(master: &Master) -> Result<impl Fn(&Candidate) -> bool + '_
     Ok(move |c: &Candidate| needs_human(master, c.id))
 }
 
+/// What a match was made against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchedWith {
+    /// The reference corpus's own translation (its aligned words as the rule reads them).
+    ReferenceTranslation,
+    /// The tokens annotators selected in a translation they judged correct — the reference
+    /// corpus's candidate too, when they selected something other than its aligned words.
+    Judged,
+}
+
+/// What the latest round matched a candidate with, and the candidate it took the words from;
+/// `None` when it is not matched. Only the candidate is stored, so a match on the reference
+/// corpus's candidate is told apart by comparing again: its own aligned words, or a selection.
+pub fn matched_with(master: &Master, candidate: &Candidate) -> Option<(MatchedWith, CandidateId)> {
+    let entry = master.auto_eval.entry(candidate.id).filter(|e| e.outcome == Outcome::Match)?;
+    let reference = entry.reference.and_then(|r| master.candidate(r))?;
+    let (Some(corpus), Some(reference_corpus), Some((_, category))) =
+        (master.corpus(candidate.corpus), master.corpus(reference.corpus), master.example_of(candidate))
+    else {
+        return Some((MatchedWith::Judged, reference.id));
+    };
+    let comparison = Comparison::new(master.auto_eval.rule, &master.languages.target);
+    let words = |corpus, c| comparison.candidate(corpus, c, category.anaphoric);
+    let own = reference_corpus.role == CorpusRole::Reference
+        && words(corpus, candidate) == words(reference_corpus, reference);
+    Some((if own { MatchedWith::ReferenceTranslation } else { MatchedWith::Judged }, reference.id))
+}
+
 /// What the latest round says about a matched candidate, for the translation window: which
 /// translation it matched and since when. `None` when it is not matched.
 pub fn match_note(master: &Master, candidate: CandidateId) -> Option<String> {
     let entry = master.auto_eval.entry(candidate).filter(|e| e.outcome == Outcome::Match)?;
-    let reference = entry.reference.and_then(|r| master.candidate(r)).and_then(|r| master.corpus(r.corpus));
-    let what = match reference {
-        Some(corpus) if corpus.role == CorpusRole::Reference => "the reference translation".to_owned(),
-        Some(corpus) => format!("a translation judged correct ({})", corpus.name),
-        None => "a reference".to_owned(),
+    let (with, reference) = matched_with(master, master.candidate(candidate)?)?;
+    let corpus = master.candidate(reference).and_then(|r| master.corpus(r.corpus)).map_or("?", |c| c.name.as_str());
+    let what = match with {
+        MatchedWith::ReferenceTranslation => "the reference translation".to_owned(),
+        MatchedWith::Judged => format!("a translation judged correct ({corpus})"),
     };
     Some(format!("matched automatically: same words as {what} (round {})", entry.round))
 }

@@ -314,6 +314,7 @@ mod tests {
             annotators: 1,
             iaa_size: 0,
             purpose: crate::model::Purpose::Adjudication,
+            planner: crate::model::Planner::RoundRobin,
             tasks: vec![crate::model::Task {
                 label: "1".into(),
                 candidates: vec![CandidateId(4)],

@@ -1,7 +1,7 @@
 //! What the automatic reference match did, per MT system and per round.
 
 use super::table::{Cell, Column, Row, Table};
-use crate::metrics::auto_eval;
+use crate::metrics::auto_eval::{self, MatchedWith};
 use crate::metrics::verdict::Decisions;
 use crate::model::{CorpusId, CorpusRole, Master, Outcome, Role};
 
@@ -16,9 +16,10 @@ pub struct SystemMatches {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MatchCounts {
     pub candidates: u64,
-    /// Matched the reference corpus's translation.
+    /// Matched the reference corpus's own translation.
     pub reference_matches: u64,
-    /// Matched a translation annotators judged correct.
+    /// Matched the tokens annotators selected in a translation they judged correct (the
+    /// reference corpus's too).
     pub judged_matches: u64,
     pub mismatches: u64,
     pub no_translation: u64,
@@ -75,8 +76,6 @@ impl MatchCounts {
 /// Per MT system, in master order.
 pub fn system_matches(decisions: &Decisions) -> Vec<SystemMatches> {
     let master = decisions.master();
-    let is_reference =
-        |c| master.candidate(c).and_then(|c| master.corpus(c.corpus)).is_some_and(|k| k.role == CorpusRole::Reference);
     master
         .corpora
         .iter()
@@ -87,19 +86,19 @@ pub fn system_matches(decisions: &Decisions) -> Vec<SystemMatches> {
                 s.candidates += 1;
                 let verdict = decisions.at(i, Role::Pronoun).judgement;
                 let entry = master.auto_eval.entry(candidate.id);
-                match entry.map(|e| (e.outcome, e.reference)) {
-                    Some((Outcome::Match, Some(r))) if is_reference(r) => s.reference_matches += 1,
-                    Some((Outcome::Match, _)) => s.judged_matches += 1,
-                    Some((Outcome::Mismatch, _)) => s.mismatches += 1,
-                    Some((Outcome::NoTranslation, _)) => s.no_translation += 1,
-                    Some((Outcome::NoReference, _)) => s.no_reference += 1,
+                match entry.map(|e| e.outcome) {
+                    Some(Outcome::Match) => match auto_eval::matched_with(master, candidate) {
+                        Some((MatchedWith::ReferenceTranslation, _)) => s.reference_matches += 1,
+                        _ => s.judged_matches += 1,
+                    },
+                    Some(Outcome::Mismatch) => s.mismatches += 1,
+                    Some(Outcome::NoTranslation) => s.no_translation += 1,
+                    Some(Outcome::NoReference) => s.no_reference += 1,
                     None => s.not_run += 1,
                 }
                 let matched = master.auto_eval.matched(candidate.id);
-                let decided = |role| decisions.at(i, role).judgement;
                 s.open += u64::from(!matched && !verdict.is_set());
-                s.matches_judged_incorrect +=
-                    u64::from(matched && auto_eval::human_verdict_by(master, candidate, decided) == Some(false));
+                s.matches_judged_incorrect += u64::from(auto_eval::match_judged_incorrect(decisions, i));
             }
             SystemMatches { corpus: corpus.id, name: corpus.name.clone(), counts: s }
         })
@@ -223,5 +222,25 @@ mod tests {
         let rounds = rounds_table(&m);
         assert_eq!(rounds.rows[0].label, "Round 1");
         assert_eq!(rounds.rows[0].cells[2], Cell::Count(1));
+    }
+
+    #[test]
+    fn a_match_on_a_selection_in_the_reference_candidate_is_a_judged_match() {
+        // Example 3: the reference has "vous" aligned; an annotator judged it ✓ but selected "Je",
+        // and the MT (changed for the test) says "Je": it matches the selection, not the reference
+        // translation's own words.
+        let mut m = tiny();
+        m.corpora.iter_mut().find(|c| c.name == "mt").unwrap().sentences[3] = "Je es bienvenu .".into();
+        judge(&mut m, 5, 1, Yes, Unset);
+        crate::testing::select_pronoun(&mut m, 5, 1, &[(3, 0)]);
+        m.auto_eval = crate::metrics::auto_eval::run(&m, m.created);
+        let candidate = m.candidate(crate::model::CandidateId(6)).unwrap();
+        let (with, reference) = auto_eval::matched_with(&m, candidate).unwrap();
+        assert_eq!((with, reference.0), (MatchedWith::Judged, 5));
+        let s = system_matches(&Decisions::new(&m))[0].counts;
+        // Example 2 ("Il pleut") matches the reference translation itself.
+        assert_eq!((s.reference_matches, s.judged_matches), (1, 1));
+        let note = auto_eval::match_note(&m, candidate.id).unwrap();
+        assert!(note.contains("a translation judged correct (reference)"), "{note}");
     }
 }

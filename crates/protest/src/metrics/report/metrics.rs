@@ -12,7 +12,7 @@ use super::scores::VERDICT_RULE;
 use super::table::{Cell, Column, Row, Table};
 use crate::metrics::apt::case::Tally;
 use crate::metrics::apt::human::{self, Agreement, AgreementRow, SystemScores};
-use crate::metrics::apt::{Case, MasterApt, Preset, Weighting, evaluate_master};
+use crate::metrics::apt::{Case, MasterApt, Preset, SystemApt, Weighting, evaluate_master};
 use crate::metrics::correlate::Correlation;
 use crate::metrics::verdict::Decisions;
 use crate::model::{AnnotatorId, CandidateId, Category, Judgement, Master, Role};
@@ -84,8 +84,9 @@ fn apt_columns() -> Vec<Column> {
     columns
 }
 
-fn apt_cells(tally: &Tally) -> Vec<Cell> {
-    let score = |w: Weighting| Cell::number(Some(tally.score(&w)).filter(|s| s.is_finite()), 3);
+/// A translation's APT cells from `tally` (its total or a category's).
+fn apt_cells(system: &SystemApt, tally: &Tally) -> Vec<Cell> {
+    let score = |w: Weighting| Cell::number(Some(system.score(tally, &w)).filter(|s| s.is_finite()), 3);
     let mut cells = vec![score(Weighting::apt_a()), score(Weighting::apt_b()), Cell::Count(tally.total())];
     cells.extend(Case::ALL.map(|case| Cell::Count(tally.get(case))));
     cells
@@ -142,7 +143,14 @@ impl Metrics {
                 ));
             }
         }
-        notes.push("The reference scores 1 by definition where it has a translation (paper 003 Table 1).".into());
+        if self.has_reference {
+            notes.push(
+                "The reference, set against itself, is scored over the pronouns it translates: 1 by definition \
+                 (paper 003 Table 1); those it leaves out are counted in case 6 but not scored. The correlation \
+                 uses this 1."
+                    .into(),
+            );
+        }
         notes
     }
 
@@ -158,7 +166,7 @@ impl Metrics {
             .zip(&self.scores)
             .enumerate()
             .map(|(i, (system, human))| {
-                let mut cells = apt_cells(&system.total);
+                let mut cells = apt_cells(system, &system.total);
                 cells.push(Cell::Count(human.judged));
                 cells.push(Cell::number(Some(human.human).filter(|h| h.is_finite()), 3));
                 Row::data(0, self.system_label(i), cells)
@@ -182,7 +190,7 @@ impl Metrics {
                 Line::Category { depth, index, label } => {
                     rows.push(Row::heading(depth, label));
                     rows.extend(self.apt.systems.iter().enumerate().map(|(s, system)| {
-                        Row::data(depth + 1, self.system_label(s), apt_cells(&system.by_category[index]))
+                        Row::data(depth + 1, self.system_label(s), apt_cells(system, &system.by_category[index]))
                     }));
                 }
             }
@@ -315,6 +323,8 @@ mod tests {
             suite: dir.join("suite.tsv"),
             languages: Default::default(),
             description: String::new(),
+            order: Default::default(),
+            out_of_range: Default::default(),
         };
         from_texts::build(&inputs, "three".into(), bare_tiny().created).unwrap()
     }
@@ -394,6 +404,31 @@ mod tests {
         assert_eq!(cells(row(&table, "APT-A")), ["1.0", "0.0", &format!("{pearson:.3}"), "0.866"]);
         assert_eq!(cells(row(&table, "APT-B"))[..2], ["1.0", "0.5"]);
         assert!(table.notes[0].contains("over the 3 translations"), "{:?}", table.notes);
+    }
+
+    #[test]
+    fn the_reference_scores_one_where_it_translates_and_the_correlation_uses_it() {
+        let mut master = three_translations();
+        // The reference leaves example 1's pronoun ("It", sentence 1 token 0) untranslated: case 6.
+        let reference = master.corpora.iter_mut().find(|c| c.name == "reference").unwrap();
+        let mut links: Vec<_> = reference.alignment.as_ref().unwrap().sentences().map(<[_]>::to_vec).collect();
+        links[1].retain(|&(s, _)| s != 0);
+        reference.alignment = Some(crate::model::alignment::Alignment::new(links));
+        master.candidates[0].pronoun.clear();
+        judge_corpus(&mut master, "reference", [Yes; 3]);
+        judge_corpus(&mut master, "mt", [No, Yes, No]);
+        judge_corpus(&mut master, "copy", [Yes, Yes, No]);
+        let metrics = metrics(&master, Judges::Verdicts);
+        let apt = metrics.apt_table();
+        // APT-A, APT-B, pronouns, cases 1–6: scored over the two it translates.
+        assert_eq!(cells(row(&apt, "reference"))[..9], ["1.000", "1.000", "3", "2", "0", "0", "0", "0", "1"]);
+        assert!(apt.notes.iter().any(|n| n.contains("scored over the pronouns it translates")), "{:?}", apt.notes);
+        // The correlation takes the 1 the table shows. APT-A: 1, 1/3, 2/3 (copy: case 5 where the
+        // reference has nothing); human: 1, 1/3, 2/3.
+        let table = metrics.correlation_table();
+        let pearson = crate::metrics::correlate::pearson(&[1.0, 1.0 / 3.0, 2.0 / 3.0], &[1.0, 1.0 / 3.0, 2.0 / 3.0]);
+        assert_eq!(cells(row(&table, "APT-A"))[2], format!("{pearson:.3}"));
+        assert_eq!(metrics.scores[0].apt_a, 1.0);
     }
 
     #[test]

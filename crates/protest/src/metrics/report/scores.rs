@@ -7,6 +7,7 @@
 
 use super::layout;
 use super::table::{Cell, Column, Row, Table};
+use crate::metrics::auto_eval;
 use crate::metrics::verdict::{Basis, Decisions};
 use crate::model::{CorpusId, CorpusRole, Judgement, Master, Role};
 use std::collections::BTreeMap;
@@ -29,9 +30,21 @@ impl Tally {
         self.judged_correct + self.matched
     }
 
-    /// Share of the examples that are correct; `None` without examples.
+    /// Examples whose correctness is known: judged ✓ or ✗ by humans, or matched.
+    pub fn decided(&self) -> u64 {
+        self.correct() + self.incorrect
+    }
+
+    /// Share of the examples that are correct; `None` while none is decided (a system nobody has
+    /// judged yet is not 0 % correct) or without examples.
     pub fn score(&self) -> Option<f64> {
-        (self.examples > 0).then(|| self.correct() as f64 / self.examples as f64)
+        (self.decided() > 0).then(|| self.correct() as f64 / self.examples as f64)
+    }
+
+    /// Share of the decided examples that are correct (the chart's bars, drawn with their n =
+    /// [`Tally::decided`]); `None` while none is decided.
+    pub fn share_of_decided(&self) -> Option<f64> {
+        (self.decided() > 0).then(|| self.correct() as f64 / self.decided() as f64)
     }
 
     /// The counts behind the score, in words.
@@ -72,10 +85,10 @@ pub struct Scores {
     pub systems: Vec<SystemScores>,
     /// How many candidates' pronoun verdicts rest on each rule.
     pub bases: BTreeMap<Basis, u64>,
-    /// Matched candidates that humans judged anyway, and how many of those they judged ✗ (the
-    /// human verdict counted).
+    /// Matched candidates with a human pronoun verdict, which counted instead of the match.
     pub matched_and_judged: u64,
-    pub matched_but_incorrect: u64,
+    /// Matches judged ✗ ([`crate::metrics::auto_eval::match_judged_incorrect`]).
+    pub matches_judged_incorrect: u64,
 }
 
 pub fn scores(master: &Master) -> Scores {
@@ -86,7 +99,7 @@ pub fn scores(master: &Master) -> Scores {
 pub fn scores_of(decisions: &Decisions) -> Scores {
     let master = decisions.master();
     let mut scores =
-        Scores { systems: Vec::new(), bases: BTreeMap::new(), matched_and_judged: 0, matched_but_incorrect: 0 };
+        Scores { systems: Vec::new(), bases: BTreeMap::new(), matched_and_judged: 0, matches_judged_incorrect: 0 };
     scores.systems = master
         .translations()
         .map(|corpus| SystemScores {
@@ -104,10 +117,8 @@ pub fn scores_of(decisions: &Decisions) -> Scores {
         let decision = decisions.at(i, Role::Pronoun);
         let matched = master.auto_eval.matched(candidate.id);
         *scores.bases.entry(decision.basis).or_default() += 1;
-        if matched && decision.is_decided() {
-            scores.matched_and_judged += 1;
-            scores.matched_but_incorrect += u64::from(decision.judgement == Judgement::No);
-        }
+        scores.matched_and_judged += u64::from(matched && decision.is_decided());
+        scores.matches_judged_incorrect += u64::from(auto_eval::match_judged_incorrect(decisions, i));
         for tally in [&mut system.overall, &mut system.categories[ci]] {
             tally.examples += 1;
             match decision.judgement {
@@ -126,8 +137,11 @@ fn system_label(s: &SystemScores) -> String {
 }
 
 /// The rule of `crate::metrics::verdict`, in words, for the notes of tables that use it.
-pub(super) const VERDICT_RULE: &str = "an adjudicator's judgement, else the researcher's, else the annotators' \
-     (one alone, all agreeing, or the majority; a tie is undecided)";
+pub(super) const VERDICT_RULE: &str = "an adjudicator's judgement (✓, ✗ or cannot be judged: final), else the \
+     researcher's, else the annotators' (one alone, all agreeing, or the majority; a tie is undecided)";
+
+/// The words for a value left out because nothing was decided.
+pub const NOT_JUDGED_YET: &str = "not judged yet";
 
 impl Scores {
     fn rule_notes(&self) -> Vec<String> {
@@ -139,13 +153,30 @@ impl Scores {
         if !used.is_empty() {
             notes.push(format!("Pronoun verdicts used: {}.", used.join(", ")));
         }
-        if self.matched_and_judged > 0 {
+        if self.matched_and_judged + self.matches_judged_incorrect > 0 {
             notes.push(format!(
-                "{} matched translations were also judged by humans, whose verdict counted ({} of them ✗).",
-                self.matched_and_judged, self.matched_but_incorrect
+                "{} matched translations also have a human pronoun verdict, which counted instead of the match. \
+                 Matches judged ✗ (as in table 'auto-eval': ✗ on the pronoun or an antecedent head): {}.",
+                self.matched_and_judged, self.matches_judged_incorrect
             ));
         }
         notes
+    }
+
+    /// The note naming the translations shown without a score: nothing of theirs is decided.
+    fn not_judged_note(&self) -> Option<String> {
+        let names: Vec<String> = self
+            .systems
+            .iter()
+            .filter(|s| s.overall.decided() == 0)
+            .map(|s| format!("'{}'", system_label(s)))
+            .collect();
+        (!names.is_empty()).then(|| {
+            format!(
+                "– {NOT_JUDGED_YET}: {} (no candidate decided by a human or the reference match).",
+                names.join(", ")
+            )
+        })
     }
 
     /// The groups of a bar chart: all categories first, then every category some system has
@@ -192,7 +223,7 @@ impl Scores {
             label_header: "System".into(),
             columns,
             rows,
-            notes: self.rule_notes(),
+            notes: self.not_judged_note().into_iter().chain(self.rule_notes()).collect(),
         }
     }
 
@@ -205,8 +236,11 @@ impl Scores {
         let mut rows: Vec<Row> =
             layout::lines(&master.categories).iter().map(|l| l.row(|i| cells(&|s| s.categories[i]))).collect();
         rows.push(Row::total("All categories", cells(&|s| s.overall)));
-        let mut notes =
-            vec!["Share of each category's examples translated correctly; – where there are none.".to_string()];
+        let mut notes = vec![format!(
+            "Share of each category's examples translated correctly; – where there are none, or none is decided \
+             ({NOT_JUDGED_YET})."
+        )];
+        notes.extend(self.not_judged_note());
         notes.extend(self.rule_notes());
         Table {
             name: "category-scores",
@@ -258,7 +292,7 @@ mod tests {
         judge(&mut m, 4, 2, No, Unset);
         let s = scores(&m);
         assert_eq!(s.systems[1].overall, tally(3, 0, 0, 1, 2));
-        assert_eq!((s.matched_and_judged, s.matched_but_incorrect), (1, 1));
+        assert_eq!((s.matched_and_judged, s.matches_judged_incorrect), (1, 1));
 
         let groups = s.chart_groups(&m);
         let labels: Vec<&str> = groups.iter().map(|g| g.label.as_str()).collect();
@@ -275,5 +309,28 @@ mod tests {
         let event = table.rows.iter().find(|r| r.label.starts_with("Event")).unwrap();
         assert_eq!(event.cells, [Cell::number(None, 3), Cell::number(None, 3)]);
         assert_eq!(table.rows.last().unwrap().cells[0], Cell::number(Some(2.0 / 3.0), 3));
+    }
+
+    #[test]
+    fn a_system_nobody_judged_has_no_score_not_zero() {
+        let mut m = tiny();
+        let s = scores(&m);
+        assert_eq!(s.systems[1].overall.score(), None);
+        assert_eq!(s.systems[1].overall.share_of_decided(), None);
+        let table = s.table();
+        assert_eq!(table.rows[1].cells[5], Cell::number(None, 3));
+        assert!(table.notes[0].starts_with("– not judged yet: 'reference', 'mt'"), "{:?}", table.notes);
+        assert!(s.category_table(&m).notes.iter().any(|n| n.contains("not judged yet: 'reference', 'mt'")));
+        // One ✗ is a decided 0, drawn with its n; the other system stays without a value.
+        judge(&mut m, 2, 1, No, Unset);
+        let s = scores(&m);
+        assert_eq!(s.systems[1].overall.score(), Some(0.0));
+        assert_eq!((s.systems[1].overall.share_of_decided(), s.systems[1].overall.decided()), (Some(0.0), 1));
+        assert_eq!(s.systems[0].overall.score(), None);
+        assert!(s.table().notes[0].starts_with("– not judged yet: 'reference' "), "{:?}", s.table().notes);
+        // The chart's share is of the decided ones: 1 ✓ of 2 decided, 3 examples.
+        judge(&mut m, 4, 1, Yes, Unset);
+        let t = scores(&m).systems[1].overall;
+        assert_eq!((t.score(), t.share_of_decided(), t.decided()), (Some(1.0 / 3.0), Some(0.5), 2));
     }
 }

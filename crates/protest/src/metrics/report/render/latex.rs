@@ -9,8 +9,14 @@ use super::super::table::{Cell, RowKind, Table};
 /// tables are given in core LaTeX, using math mode where OT1 has no text glyph.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    let mut previous = None;
     for c in s.chars() {
+        // A straight double quote opens after a space, a bracket or at the start, and closes
+        // elsewhere: `Object "them"` is Object ``them''.
+        let opens = previous.is_none_or(|p: char| p.is_whitespace() || "([{".contains(p));
+        previous = Some(c);
         match c {
+            '"' if opens => out.push_str("``"),
             '\\' => out.push_str(r"$\backslash$"),
             '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
                 out.push('\\');
@@ -133,6 +139,7 @@ mod tests {
         assert_eq!(escape(r"R&D_1 50% #2 {x} ~^\ $"), r"R\&D\_1 50\% \#2 \{x\} \~{}\^{}$\backslash$ \$");
         assert_eq!(escape("a<b>c|d"), "a$<$b$>$c$|$d");
         assert_eq!(escape("“it” – ✓ ✗ κ"), r"``it'' -- $\surd$ $\times$ $\kappa$");
+        assert_eq!(escape(r#"Object "them" ("it"), "x""#), r"Object ``them'' (``it''), ``x''");
         let mut table = sample();
         table.rows[3].label = "A&B_C".into();
         table.title = "50% of #1".into();
