@@ -10,10 +10,13 @@
 //! `NONE`, as in the task's data). An example that cannot have a placeholder of its own (no
 //! reference candidate, or its word is another example's) is listed, not guessed.
 
-use super::classes::Task;
-use super::data::{DataLine, PLACEHOLDER};
+use super::classes::{Pair, Scorer, Task};
+use super::data::{self, DataLine, PLACEHOLDER};
+use crate::error::{Error, Result};
 use crate::model::alignment::Links;
 use crate::model::{CorpusRole, ExampleNo, Master, tokens};
+use crate::store::disk::Disk;
+use std::path::{Path, PathBuf};
 
 /// Where an example's placeholder is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,8 +55,43 @@ pub struct Extracted {
     pub unmappable: Vec<Unmappable>,
 }
 
+/// The task of a master's set: `scorer` and `pair` where given, else the pair of the master's
+/// languages and its scorer — DiscoMT 2015 for English–French (its fine classes are words of the
+/// WMT16 scorer too, which counts `ça` as `cela`), else WMT16.
+pub fn task_of(master: &Master, scorer: Option<Scorer>, pair: Option<Pair>) -> std::result::Result<Task, String> {
+    let pair = match pair {
+        Some(pair) => pair,
+        None => {
+            let languages = format!("{}-{}", master.languages.source, master.languages.target);
+            languages
+                .parse::<Pair>()
+                .map_err(|_| format!("no task has the master's languages ({languages}): give the pair"))?
+        }
+    };
+    let scorer = scorer.unwrap_or(if pair == Pair::EnFr { Scorer::Discomt2015 } else { Scorer::Wmt16 });
+    Task::new(scorer, pair)
+}
+
+/// Writes `set` to `path` and its documents to the `.doc-ids` file beside it (`NAME.doc-ids` for
+/// `NAME.data`), both or neither; refused where either exists, unless `replace`. Returns the
+/// `.doc-ids` file's path.
+pub fn write(disk: &dyn Disk, set: &Extracted, path: &Path, replace: bool) -> Result<PathBuf> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let stem = name.strip_suffix(".data").unwrap_or(name);
+    let ids = path.with_file_name(format!("{stem}.doc-ids"));
+    for target in [path, ids.as_path()] {
+        match std::fs::symlink_metadata(target) {
+            Ok(meta) if meta.is_dir() => return Err(Error::refused(target, "is a folder; choose another name")),
+            Ok(_) if !replace => return Err(Error::Exists { path: target.to_path_buf() }),
+            _ => {}
+        }
+    }
+    data::write(disk, path, &set.lines, Some((&ids, &set.documents)))?;
+    Ok(ids)
+}
+
 /// Extracts `master`'s examples with `task`'s classes; the message says why a master cannot be.
-pub fn extract(master: &Master, task: Task) -> Result<Extracted, String> {
+pub fn extract(master: &Master, task: Task) -> std::result::Result<Extracted, String> {
     let source = master.source().ok_or("the master has no source corpus")?;
     let reference = master.reference().ok_or("the master has no reference translation")?;
     let sentences = source.sentences.len();
