@@ -7,9 +7,11 @@
 //! - [`score`]: the official scorers' statistics and official score, refusing what they refuse;
 //! - [`report`]: the scorers' report, character for character;
 //! - [`tables`]: the scores as report tables (ranking, confusion matrix, per class);
+//! - [`browse`]: a classifier's errors, cell by cell of its confusion matrix, for the window;
 //! - [`extract`] and [`import`]: a master's examples as a data set, and a classifier's
 //!   predictions for it back into the master as a system.
 
+pub mod browse;
 pub mod classes;
 pub mod data;
 pub mod extract;
