@@ -61,7 +61,11 @@ impl Results {
 
     /// Every placeholder of the gold, in order.
     pub fn items(&self) -> impl Iterator<Item = Item> + '_ {
-        self.gold.lines.iter().enumerate().flat_map(|(line, l)| (0..l.labels.len()).map(move |slot| Item { line, slot }))
+        self.gold
+            .lines
+            .iter()
+            .enumerate()
+            .flat_map(|(line, l)| (0..l.labels.len()).map(move |slot| Item { line, slot }))
     }
 
     /// The gold and predicted label of a placeholder for a system.
@@ -126,13 +130,8 @@ pub struct Example<'a> {
 }
 
 fn pronoun_of(line: &DataLine, placeholder: Placeholder) -> Vec<usize> {
-    let mut aligned: Vec<usize> = line
-        .links()
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|&(_, t)| t == placeholder.token)
-        .map(|(s, _)| s)
-        .collect();
+    let mut aligned: Vec<usize> =
+        line.links().unwrap_or_default().into_iter().filter(|&(_, t)| t == placeholder.token).map(|(s, _)| s).collect();
     if aligned.is_empty() && placeholder.index < line.source_tokens().count() {
         aligned.push(placeholder.index);
     }
@@ -204,7 +203,11 @@ mod tests {
         assert_eq!((example.placeholder, example.pronoun.clone(), example.removed), (2, vec![2], Some("c'")));
         assert_eq!(example.document, Some("1"));
         assert_eq!(example.before, [("A b .".to_string(), "C d .".to_string())]);
-        assert_eq!(example.after, [("They went .".to_string(), "partis .".to_string())], "NONE leaves no word; line 4 is another document");
+        assert_eq!(
+            example.after,
+            [("They went .".to_string(), "partis .".to_string())],
+            "NONE leaves no word; line 4 is another document"
+        );
     }
 
     #[test]
