@@ -52,9 +52,12 @@ impl PredictionDialog {
              prediction files, scored as the official scorer does.",
         );
         ui.add_space(8.0);
-        self.gold.ui(ui, "Gold file", Pick::File(DATA));
+        let mut changed = self.gold.ui(ui, "Gold file", Pick::File(DATA));
         ui.add_space(4.0);
-        self.predictions.ui(ui, "Prediction files (one per line)", Pick::Files(DATA));
+        changed |= self.predictions.ui(ui, "Prediction files (one per line)", Pick::Files(DATA));
+        if changed {
+            self.problem = None;
+        }
         ui.add_space(6.0);
         ui.horizontal(|ui| {
             ui.label(RichText::new("Scorer").strong());

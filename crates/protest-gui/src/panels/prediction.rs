@@ -134,15 +134,23 @@ impl PredictionView {
             ui.label(RichText::new(format!("{} scorer, {}", task.scorer, task.pair)).weak());
         });
         ui.label(RichText::new(format!("Gold: {}", self.results.gold.path.display())).small().weak());
+        if let Some(problem) = &self.results.gold.documents_problem {
+            let text = format!("Documents not known ({problem}): the lines around an example are the file's.");
+            ui.label(RichText::new(text).small().color(ui.visuals().warn_fg_color));
+        }
         ui.add_space(4.0);
         self.systems_ui(ui);
-        ui.add_space(6.0);
-        ui.separator();
-        egui::ScrollArea::vertical().id_salt("prediction results").auto_shrink([false, false]).show(ui, |ui| {
-            self.matrix_ui(ui);
-            ui.add_space(10.0);
-            ui.separator();
-            self.example_ui(ui);
+        ui.add_space(4.0);
+        // The matrix on the left, the chosen cell's example beside it: both in view at once.
+        let panel = egui::Panel::left("confusion matrix").resizable(true).default_size(780.0);
+        panel.show(ui, |ui| {
+            egui::ScrollArea::both().id_salt("matrix").auto_shrink([false, false]).show(ui, |ui| self.matrix_ui(ui));
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            style::visible_scroll_bars(ui);
+            egui::ScrollArea::vertical().id_salt("example").auto_shrink([false, false]).show(ui, |ui| {
+                self.example_ui(ui);
+            });
         });
     }
 
@@ -192,7 +200,7 @@ impl PredictionView {
         let n = e.classes.len();
         let mut clicked = None;
         ui.label(RichText::new("Confusion matrix: rows the gold class, columns the predicted class").strong());
-        egui::Grid::new("confusion matrix").spacing([6.0, 4.0]).min_col_width(44.0).show(ui, |ui| {
+        egui::Grid::new("confusion matrix").spacing([10.0, 4.0]).min_col_width(40.0).show(ui, |ui| {
             ui.label(RichText::new("gold \\ predicted").small().weak());
             for c in e.classes.classes {
                 ui.label(RichText::new(*c).strong());

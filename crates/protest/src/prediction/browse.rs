@@ -99,7 +99,7 @@ impl Results {
             document: self.gold.documents.as_ref().map(|d| d[item.line].as_str()),
             source: line.source_tokens().collect(),
             pronoun: pronoun_of(line, placeholder),
-            target: line.target_tokens().collect(),
+            target: shown_target(line, item.slot),
             placeholder: placeholder.token,
             removed: line.words.get(item.slot).map(String::as_str),
             before: around(document.start.max(item.line.saturating_sub(context))..item.line),
@@ -118,6 +118,7 @@ pub struct Example<'a> {
     /// The source pronoun's positions: the source words aligned to the placeholder, else the
     /// `i` of `REPLACE_<i>`.
     pub pronoun: Vec<usize>,
+    /// The target's tokens, its other placeholders filled with the words removed there.
     pub target: Vec<&'a str>,
     /// The placeholder's position in `target`.
     pub placeholder: usize,
@@ -138,6 +139,26 @@ fn pronoun_of(line: &DataLine, placeholder: Placeholder) -> Vec<usize> {
     aligned.sort_unstable();
     aligned.dedup();
     aligned
+}
+
+/// The target's tokens with the placeholders but `slot`'s filled with the words removed
+/// (`(none)` for `NONE`, the class where the file does not say).
+fn shown_target(line: &DataLine, slot: usize) -> Vec<&str> {
+    let mut k = 0;
+    line.target_tokens()
+        .map(|token| {
+            if super::data::placeholder_index(token).is_none() {
+                return token;
+            }
+            k += 1;
+            match line.words.get(k - 1).or(line.labels.get(k - 1)).map(String::as_str) {
+                _ if k - 1 == slot => token,
+                Some("NONE") => "(none)",
+                Some(word) => word,
+                None => token,
+            }
+        })
+        .collect()
 }
 
 /// A line's source and target, the target's placeholders filled with the words removed (their
@@ -201,6 +222,7 @@ mod tests {
 
         let example = results.example(Item { line: 1, slot: 1 }, 2);
         assert_eq!((example.placeholder, example.pronoun.clone(), example.removed), (2, vec![2], Some("c'")));
+        assert_eq!(example.target, ["Il", "est", "REPLACE_2", "."], "the other placeholder shows its word");
         assert_eq!(example.document, Some("1"));
         assert_eq!(example.before, [("A b .".to_string(), "C d .".to_string())]);
         assert_eq!(
