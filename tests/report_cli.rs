@@ -207,8 +207,17 @@ fn agreement_table_reproduces_paper_001_table_2() {
     let path = saved(&paper_master(), dir.path());
     let out = stdout(&protest(&["report", path.to_str().unwrap(), "-f", "csv", "-t", "agreement", "-t", "pairwise"]));
     let (agreement, pairwise) = out.split_once("\n\n").unwrap();
+    // CSV carries κ at full precision; the paper gives two decimals.
+    assert_eq!(csv_rows(agreement)[1][3], "0.685880077369439");
+    let rounded = |csv: &str| -> Vec<Vec<String>> {
+        let two = |cell: String| match cell.parse::<f64>() {
+            Ok(x) if cell.contains('.') => format!("{x:.2}"),
+            _ => cell,
+        };
+        csv_rows(csv).into_iter().map(|row| row.into_iter().map(two).collect()).collect()
+    };
     assert_eq!(
-        csv_rows(agreement),
+        rounded(agreement),
         [
             ["Judgement", "Items", "Disagreements", "Kappa"],
             ["Pronoun", "116", "14", "0.69"],
@@ -216,7 +225,7 @@ fn agreement_table_reproduces_paper_001_table_2() {
         ]
     );
     assert_eq!(
-        csv_rows(pairwise),
+        rounded(pairwise),
         [
             [
                 "Annotator",
@@ -240,7 +249,8 @@ fn scores_from_the_judgements_and_their_tie_rule() {
     // ✓ against ? on 2 (singular they, group) → 84 correct; both ✗ on 19 − 1 = 18, ✗ against ?
     // on 2 (intra non-subject it, deictic plural you) → 20 incorrect; ✓ against ✗ on 10 (ties)
     // and both ? on 2 → 12 undecided. 84 / 116 = 0.724.
-    assert_eq!(csv_rows(&out)[1], ["mt", "116", "84", "0", "20", "12", "0.724"]);
+    // CSV at full precision: 84 / 116.
+    assert_eq!(csv_rows(&out)[1], ["mt", "116", "84", "0", "20", "12", &(84.0_f64 / 116.0).to_string()]);
     let text = stdout(&protest(&["report", path.to_str().unwrap(), "-t", "scores"]));
     let notes = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(

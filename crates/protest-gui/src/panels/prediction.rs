@@ -82,21 +82,20 @@ impl PredictionView {
         self.choose_cell(g, p);
     }
 
-    /// Another system, on the same cell (its examples for that system).
+    /// The previous or next system.
     pub fn step_system(&mut self, forward: bool) {
         let n = self.results.systems.len();
-        self.system = if forward { (self.system + 1).min(n - 1) } else { self.system.saturating_sub(1) };
-        match self.cell {
-            Some((g, p)) => self.choose_cell(g, p),
-            None => self.choose_first_error(),
-        }
+        self.choose_system(if forward { (self.system + 1).min(n - 1) } else { self.system.saturating_sub(1) });
     }
 
+    /// Another system, on the same cell where it has examples there, else on its largest error.
     pub fn choose_system(&mut self, system: usize) {
         self.system = system.min(self.results.systems.len() - 1);
-        match self.cell {
-            Some((g, p)) => self.choose_cell(g, p),
-            None => self.choose_first_error(),
+        if let Some((g, p)) = self.cell {
+            self.choose_cell(g, p);
+        }
+        if self.items.is_empty() {
+            self.choose_first_error();
         }
     }
 
@@ -142,7 +141,7 @@ impl PredictionView {
         self.systems_ui(ui);
         ui.add_space(4.0);
         // The matrix on the left, the chosen cell's example beside it: both in view at once.
-        let panel = egui::Panel::left("confusion matrix").resizable(true).default_size(780.0);
+        let panel = egui::Panel::left("confusion matrix").resizable(true).default_size(840.0);
         panel.show(ui, |ui| {
             egui::ScrollArea::both().id_salt("matrix").auto_shrink([false, false]).show(ui, |ui| self.matrix_ui(ui));
         });

@@ -99,6 +99,11 @@ fn the_system_switch_keeps_the_cell_and_esc_goes_back() {
     assert!(named(&h, "gold il, predicted il: 1"), "its own matrix");
     press(&mut h, Key::OpenBracket);
     assert_eq!(view(&h).system(), 0);
+    // A cell the other system has no example in: that system's largest error instead.
+    click(&mut h, "gold ils, predicted elles: 1");
+    press(&mut h, Key::CloseBracket);
+    assert_eq!(view(&h).cell(), Some((il, elle)), "the second system put no ils as elles");
+    press(&mut h, Key::OpenBracket);
     let second = format!("second.pred  {:.2}%", view(&h).results().systems[1].scores.official());
     click(&mut h, &second);
     assert_eq!(view(&h).system(), 1, "a click on a system chooses it");
