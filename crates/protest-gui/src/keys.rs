@@ -13,6 +13,8 @@ pub enum Scope {
     Example,
     /// The conflict dialog, where nothing else applies.
     Conflict,
+    /// The prediction results view.
+    Predictions,
 }
 
 /// A key binding: `keys` with exactly `modifiers`; `intent` gets the index of the key pressed.
@@ -130,6 +132,38 @@ pub const BINDINGS: &[Binding] = &[
         help: "categories: open the chosen row's new examples, or continue with the first example not annotated yet",
     },
     Binding {
+        modifiers: NONE,
+        keys: &[Key::ArrowLeft, Key::ArrowRight],
+        intent: |i| Intent::PredictionStep(i == 1),
+        scope: Scope::Predictions,
+        shown: "← / →",
+        help: "prediction results: previous / next example of the chosen cell",
+    },
+    Binding {
+        modifiers: NONE,
+        keys: &[Key::ArrowUp, Key::ArrowDown],
+        intent: |i| Intent::PredictionCell(i == 1),
+        scope: Scope::Predictions,
+        shown: "↑ / ↓",
+        help: "prediction results: previous / next cell of the confusion matrix with examples (errors first)",
+    },
+    Binding {
+        modifiers: NONE,
+        keys: &[Key::OpenBracket, Key::CloseBracket],
+        intent: |i| Intent::PredictionSystem(i == 1),
+        scope: Scope::Predictions,
+        shown: "[ / ]",
+        help: "prediction results: previous / next system",
+    },
+    Binding {
+        modifiers: NONE,
+        keys: &[Key::Escape],
+        intent: |_| Intent::Back,
+        scope: Scope::Predictions,
+        shown: "Esc",
+        help: "prediction results: back to the categories",
+    },
+    Binding {
         modifiers: Modifiers::COMMAND,
         keys: &[Key::Z],
         intent: |_| Intent::Undo,
@@ -190,9 +224,14 @@ pub const BINDINGS: &[Binding] = &[
 const JUDGEMENTS: [Judgement; 3] = [Judgement::Yes, Judgement::No, Judgement::Unset];
 
 impl Binding {
-    /// Keys that only do something in researcher mode (a master), not in an annotator's batch.
+    /// Keys that only do something in researcher mode (a master), not in an annotator's batch:
+    /// the prediction results are a researcher's too.
     pub fn researcher_only(&self) -> bool {
-        matches!((self.intent)(0), Intent::ToggleOverview | Intent::StepAnnotator(_) | Intent::Dialog(Dialog::GoTo))
+        self.scope == Scope::Predictions
+            || matches!(
+                (self.intent)(0),
+                Intent::ToggleOverview | Intent::StepAnnotator(_) | Intent::Dialog(Dialog::GoTo)
+            )
     }
 }
 

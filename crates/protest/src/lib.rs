@@ -19,6 +19,8 @@
 //! - [`ingest`]: masters from outside — from texts, from the original tool's files, a new
 //!   system's output; tokenising and aligning;
 //! - [`workflow`]: every operation a researcher runs on a master, all or nothing;
+//! - [`prediction`]: the cross-lingual pronoun prediction task — its data files, official
+//!   scorers and baseline, and a classifier's predictions to and from a master;
 //! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved and
 //!   the recovery file that keeps it.
 //!
@@ -32,6 +34,7 @@ pub mod error;
 pub mod ingest;
 pub mod metrics;
 pub mod model;
+pub mod prediction;
 pub mod progress;
 pub mod session;
 pub mod store;
