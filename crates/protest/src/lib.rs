@@ -31,6 +31,7 @@ pub mod error;
 pub mod ingest;
 pub mod metrics;
 pub mod model;
+pub mod prediction;
 pub mod progress;
 pub mod session;
 pub mod store;

@@ -1,0 +1,3 @@
+//! Cross-lingual pronoun prediction (docs/pronoun-prediction.md).
+
+pub mod lm;
