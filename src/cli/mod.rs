@@ -12,6 +12,7 @@ mod convert;
 mod correlate;
 mod import;
 mod man;
+mod prediction;
 mod progress;
 mod report;
 mod synth;
@@ -75,6 +76,9 @@ pub enum Command {
     Correlate(correlate::CorrelateArgs),
     /// Convert the original PROTEST tool's SQLite master or annotation batch into our files.
     Convert(convert::ConvertArgs),
+    /// Cross-lingual pronoun prediction (DiscoMT 2015, WMT 2016/17): official scores, and a
+    /// classifier's predictions to and from a master.
+    Prediction(prediction::PredictionArgs),
     /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
     Synth(Box<synth::SynthArgs>),
     /// Print the completion script of a shell (bash, zsh or fish) for `protest`.
@@ -137,6 +141,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
         Command::Autoprf(args) => autoprf::run(args),
         Command::AptMaster(args) => apt_master::run(args),
         Command::Correlate(args) => correlate::run(args),
+        Command::Prediction(args) => prediction::run(args),
         Command::Synth(args) => synth::run(*args),
         Command::Completions { shell } => {
             clap_complete::generate(

@@ -19,6 +19,8 @@
 //! - [`ingest`]: masters from outside — from texts, from the original tool's files, a new
 //!   system's output; tokenising and aligning;
 //! - [`workflow`]: every operation a researcher runs on a master, all or nothing;
+//! - [`prediction`]: the cross-lingual pronoun prediction task — its data files, official
+//!   scorers and baseline, and a classifier's predictions to and from a master;
 //! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved.
 //!
 //! Long work says how far it has come through [`progress`], to whichever shell listens.

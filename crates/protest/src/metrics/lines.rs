@@ -54,11 +54,16 @@ impl LineReader {
     pub fn open(path: &Path) -> Result<LineReader> {
         // Counted: the bytes read are how far long work over corpora has come.
         let file = crate::progress::Counting::new(File::open(path).map_err(|e| Error::io(path, e))?);
+        Ok(LineReader::over(path, file))
+    }
+
+    /// The lines `reader` gives (a decompressed file, say), named `path` in errors.
+    pub fn over(path: &Path, reader: impl Read + Send + 'static) -> LineReader {
         // Two blocks ahead at most: memory stays a few blocks whatever the size of the file.
         let (sender, blocks) = sync_channel(2);
         let (used, spare) = sync_channel(2);
-        std::thread::spawn(move || read_ahead(file, &sender, &spare));
-        Ok(LineReader {
+        std::thread::spawn(move || read_ahead(reader, &sender, &spare));
+        LineReader {
             path: path.to_path_buf(),
             blocks,
             used,
@@ -67,7 +72,7 @@ impl LineReader {
             current: 0..0,
             line: 0,
             finished: false,
-        })
+        }
     }
 
     /// Moves to the next line; false at the end of the file.
@@ -116,6 +121,11 @@ impl LineReader {
             line = line.strip_prefix('\u{feff}').unwrap_or(line);
         }
         line
+    }
+
+    /// Whether the current line ended with a line break (all but perhaps the file's last do).
+    pub fn terminated(&self) -> bool {
+        self.block.text[self.current.clone()].ends_with('\n')
     }
 
     /// The next line, or `None` at the end of the file.

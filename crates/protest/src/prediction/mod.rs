@@ -1,3 +1,18 @@
-//! Cross-lingual pronoun prediction (docs/pronoun-prediction.md).
+//! Cross-lingual pronoun prediction, the classification task of DiscoMT 2015 and WMT 2016/17
+//! (docs/pronoun-prediction.md): a system predicts the class of the target pronoun that fills
+//! each `REPLACE_<i>` placeholder of a human translation.
+//!
+//! - [`data`]: the task's five-column data file (plain or gzip) and its `.doc-ids`;
+//! - [`classes`]: the classes of each language pair and scorer, and the words mapped onto them;
+//! - [`score`]: the official scorers' statistics and official score, refusing what they refuse;
+//! - [`report`]: the scorers' report, character for character.
 
+pub mod classes;
+pub mod data;
 pub mod lm;
+pub mod report;
+pub mod score;
+
+pub use classes::{ClassSet, Pair, Scorer, Task};
+pub use data::{DataLine, DataSet, Placeholder};
+pub use score::{Confusion, Counter, Evaluation, Macro, Refusal, Scores, score_files};

@@ -1,0 +1,340 @@
+//! The shared tasks' data file (docs/pronoun-prediction.md#the-data-file): one sentence pair a
+//! line, five tab-separated columns — the classes of the line's placeholders, the target words
+//! removed at them, the tokenised source, the target with each removed word replaced by
+//! `REPLACE_<i>`, and the alignment `s-t` — with the documents in a `.doc-ids` file beside it,
+//! one id a line. Plain or gzip-compressed (recognised by its first bytes, whatever the name).
+
+use crate::error::{Error, Result};
+use crate::metrics::lines::LineReader;
+use crate::store::atomic::Outputs;
+use crate::store::disk::Disk;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The prefix of a placeholder token.
+pub const PLACEHOLDER: &str = "REPLACE_";
+
+/// The five columns of a line as the reference scorers accept it for a gold file: exactly five,
+/// the third to fifth not empty — except that, as the scorers match a line with its line break,
+/// an empty fifth column passes where the line has one (every line but perhaps the last).
+/// `terminated` says whether `line` (given without its ending) had a line break.
+pub fn columns(line: &str, terminated: bool) -> Option<[&str; 5]> {
+    let mut parts = line.splitn(6, '\t');
+    let columns = [parts.next()?, parts.next()?, parts.next()?, parts.next()?, parts.next()?];
+    let filled = !columns[2].is_empty() && !columns[3].is_empty() && (terminated || !columns[4].is_empty());
+    (parts.next().is_none() && filled).then_some(columns)
+}
+
+/// What the scorers read of a prediction line: the first column, up to a tab or carriage return.
+pub fn prediction_labels(line: &str) -> &str {
+    line.split(['\t', '\r']).next().unwrap_or_default()
+}
+
+/// Words separated by single spaces, none where `text` is empty.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(' ').filter(move |_| !text.is_empty())
+}
+
+/// A placeholder in a line's target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placeholder {
+    /// Its position among the target's tokens.
+    pub token: usize,
+    /// The `i` of `REPLACE_<i>`: in the 2015 data the source pronoun's token position.
+    pub index: usize,
+}
+
+/// One line of a data file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DataLine {
+    /// Column 1: a class label for each placeholder, in order (none for a line without, and none
+    /// in a test set whose classes are withheld).
+    pub labels: Vec<String>,
+    /// Column 2: the target word removed at each placeholder (`NONE` where the pronoun had no
+    /// aligned word), or none.
+    pub words: Vec<String>,
+    /// Column 3: the tokenised source sentence.
+    pub source: String,
+    /// Column 4: the target sentence with placeholders.
+    pub target: String,
+    /// Column 5: the alignment, `s-t` pairs from 0.
+    pub alignment: String,
+}
+
+impl DataLine {
+    /// Parses a line (without its ending); the message says what is wrong.
+    pub fn parse(line: &str, terminated: bool) -> Result<DataLine, String> {
+        let [labels, words_, source, target, alignment] = columns(line, terminated).ok_or_else(|| {
+            let found = line.split('\t').count();
+            format!(
+                "not a line of the task's data layout: five tab-separated columns with the 3rd to 5th not empty \
+                 (this line has {found} column{})",
+                if found == 1 { "" } else { "s" }
+            )
+        })?;
+        let data = DataLine {
+            labels: words(labels).map(String::from).collect(),
+            words: words(words_).map(String::from).collect(),
+            source: source.to_owned(),
+            target: target.to_owned(),
+            alignment: alignment.to_owned(),
+        };
+        if data.labels.iter().chain(&data.words).any(String::is_empty) {
+            return Err("the words of columns 1 and 2 are separated by single spaces".into());
+        }
+        let placeholders = data.placeholders().len();
+        if !data.labels.is_empty() && data.labels.len() != placeholders {
+            return Err(format!("{} labels for {placeholders} placeholders", data.labels.len()));
+        }
+        if !data.words.is_empty() && data.words.len() != data.labels.len() {
+            return Err(format!("{} removed words for {} labels", data.words.len(), data.labels.len()));
+        }
+        Ok(data)
+    }
+
+    pub fn source_tokens(&self) -> impl Iterator<Item = &str> {
+        self.source.split(' ').filter(|t| !t.is_empty())
+    }
+
+    pub fn target_tokens(&self) -> impl Iterator<Item = &str> {
+        self.target.split(' ').filter(|t| !t.is_empty())
+    }
+
+    /// The placeholders of the target, in order.
+    pub fn placeholders(&self) -> Vec<Placeholder> {
+        self.target_tokens()
+            .enumerate()
+            .filter_map(|(token, t)| Some(Placeholder { token, index: placeholder_index(t)? }))
+            .collect()
+    }
+
+    /// The alignment's links, (source, target) positions; the message names a bad pair.
+    pub fn links(&self) -> Result<Vec<(usize, usize)>, String> {
+        self.alignment
+            .split(' ')
+            .filter(|p| !p.is_empty())
+            .map(|pair| {
+                let (s, t) = pair.split_once('-').ok_or_else(|| format!("alignment pair '{pair}' is not s-t"))?;
+                match (s.parse(), t.parse()) {
+                    (Ok(s), Ok(t)) => Ok((s, t)),
+                    _ => Err(format!("alignment pair '{pair}' is not two numbers")),
+                }
+            })
+            .collect()
+    }
+
+    /// The line as the file holds it, without its line break.
+    pub fn to_line(&self) -> String {
+        [&self.labels.join(" "), &self.words.join(" "), &self.source, &self.target, &self.alignment]
+            .map(|s| &**s)
+            .join("\t")
+    }
+}
+
+/// The `i` of a placeholder token `REPLACE_<i>`.
+pub fn placeholder_index(token: &str) -> Option<usize> {
+    let digits = token.strip_prefix(PLACEHOLDER)?;
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse().ok()).flatten()
+}
+
+/// A data file read whole, with its documents when a `.doc-ids` file is beside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataSet {
+    pub path: PathBuf,
+    pub lines: Vec<DataLine>,
+    /// The document id of each line.
+    pub documents: Option<Vec<String>>,
+}
+
+impl DataSet {
+    /// Reads a data file, plain or gzip, and the document ids beside it if there are
+    /// ([`doc_ids_beside`]).
+    pub fn read(path: &Path) -> Result<DataSet> {
+        let mut reader = open_lines(path)?;
+        let mut lines = Vec::new();
+        while reader.advance()? {
+            let terminated = reader.terminated();
+            lines.push(DataLine::parse(reader.line(), terminated).map_err(|m| reader.error(m))?);
+        }
+        let documents = doc_ids_beside(path).map(|ids| read_doc_ids(&ids, lines.len())).transpose()?;
+        Ok(DataSet { path: path.to_path_buf(), lines, documents })
+    }
+
+    /// The number of placeholders of all lines.
+    pub fn placeholders(&self) -> usize {
+        self.lines.iter().map(|l| l.placeholders().len()).sum()
+    }
+
+    /// The lines of the document of line `line`, as a range (the whole file without documents).
+    pub fn document_of(&self, line: usize) -> std::ops::Range<usize> {
+        let Some(ids) = &self.documents else { return 0..self.lines.len() };
+        let id = &ids[line];
+        let start = ids[..line].iter().rposition(|d| d != id).map_or(0, |i| i + 1);
+        let end = ids[line..].iter().position(|d| d != id).map_or(ids.len(), |i| line + i);
+        start..end
+    }
+}
+
+/// Opens a text file, plain or gzip-compressed, for reading line by line.
+pub fn open_lines(path: &Path) -> Result<LineReader> {
+    let mut file = crate::progress::Counting::new(File::open(path).map_err(|e| Error::io(path, e))?);
+    let mut magic = [0u8; 2];
+    let mut have = 0;
+    while have < 2 {
+        match file.read(&mut magic[have..]) {
+            Ok(0) => break,
+            Ok(n) => have += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::io(path, e)),
+        }
+    }
+    let start = io::Cursor::new(magic[..have].to_vec());
+    Ok(if magic[..have] == [0x1f, 0x8b] {
+        LineReader::over(path, flate2::read::MultiGzDecoder::new(io::BufReader::new(start.chain(file))))
+    } else {
+        LineReader::over(path, start.chain(file))
+    })
+}
+
+/// The `.doc-ids` file of a data file, if there is one: `NAME.doc-ids` (or `.doc-ids.gz`) for
+/// `NAME.data`, `NAME.data.gz` or `NAME`.
+pub fn doc_ids_beside(data: &Path) -> Option<PathBuf> {
+    let name = data.file_name()?.to_str()?;
+    let stem = name.strip_suffix(".gz").unwrap_or(name);
+    let stem = stem.strip_suffix(".data").unwrap_or(stem);
+    [".doc-ids", ".doc-ids.gz"].iter().map(|ext| data.with_file_name(format!("{stem}{ext}"))).find(|p| p.is_file())
+}
+
+/// Reads a `.doc-ids` file: one id per line of the data file, which has `lines`.
+pub fn read_doc_ids(path: &Path, lines: usize) -> Result<Vec<String>> {
+    let mut reader = open_lines(path)?;
+    let mut ids = Vec::with_capacity(lines.min(1 << 20));
+    while let Some(id) = reader.next_line()? {
+        let id = id.trim();
+        if id.is_empty() {
+            return Err(reader.error("an empty document id"));
+        }
+        ids.push(id.to_owned());
+    }
+    if ids.len() != lines {
+        return Err(Error::whole_file(path, format!("{} document ids for the data file's {lines} lines", ids.len())));
+    }
+    Ok(ids)
+}
+
+/// Writes a data file and, with `documents`, its `.doc-ids` file (path and one id per line):
+/// both or neither, each replaced atomically.
+pub fn write(disk: &dyn Disk, path: &Path, lines: &[DataLine], documents: Option<(&Path, &[String])>) -> Result<()> {
+    let mut outputs = Outputs::new(disk);
+    outputs.add(path, |out| write_lines(out, lines.iter().map(DataLine::to_line)))?;
+    if let Some((ids_path, ids)) = documents {
+        if ids.len() != lines.len() {
+            return Err(Error::refused(ids_path, format!("{} document ids for {} lines", ids.len(), lines.len())));
+        }
+        outputs.add(ids_path, |out| write_lines(out, ids.iter()))?;
+    }
+    outputs.publish()?.keep();
+    Ok(())
+}
+
+fn write_lines<S: AsRef<str>>(out: &mut dyn Write, lines: impl Iterator<Item = S>) -> io::Result<()> {
+    for line in lines {
+        out.write_all(line.as_ref().as_bytes())?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str = "il OTHER\til NONE\tIt is here and it went .\tREPLACE_0 est là et REPLACE_4 .\t0-0 1-1 2-2";
+
+    #[test]
+    fn a_line_with_its_placeholders_and_links() {
+        let line = DataLine::parse(LINE, true).unwrap();
+        assert_eq!(line.labels, ["il", "OTHER"]);
+        assert_eq!(line.words, ["il", "NONE"]);
+        assert_eq!(line.placeholders(), [Placeholder { token: 0, index: 0 }, Placeholder { token: 4, index: 4 }]);
+        assert_eq!(line.links().unwrap(), [(0, 0), (1, 1), (2, 2)]);
+        assert_eq!(line.to_line(), LINE);
+        let none = DataLine::parse("\t\tNo pronoun .\tPas de pronom .\t0-0", false).unwrap();
+        assert!(none.labels.is_empty() && none.words.is_empty() && none.placeholders().is_empty());
+        assert_eq!(none.to_line(), "\t\tNo pronoun .\tPas de pronom .\t0-0");
+        // A test set with its classes withheld.
+        let withheld = DataLine::parse("\t\tIt is .\tREPLACE_0 est .\t0-0", true).unwrap();
+        assert_eq!(withheld.placeholders().len(), 1);
+    }
+
+    #[test]
+    fn the_scorers_rule_for_columns() {
+        assert!(columns("a\tb\tc\td\te", false).is_some());
+        assert!(columns("\t\tc\td\te", false).is_some(), "columns 1 and 2 may be empty");
+        assert!(columns("a\tb\tc\td\t", true).is_some(), "an empty 5th column passes with a line break");
+        assert!(columns("a\tb\tc\td\t", false).is_none());
+        assert!(columns("a\tb\tc\t\te", true).is_none());
+        assert!(columns("a\tb\tc\td", true).is_none());
+        assert!(columns("a\tb\tc\td\te\tf", true).is_none());
+        assert_eq!(prediction_labels("il ce\tx"), "il ce");
+        assert_eq!(prediction_labels("il\r"), "il");
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        let err = DataLine::parse("a\tb\tc", true).unwrap_err();
+        assert!(err.contains("five tab-separated columns") && err.contains("has 3 columns"), "{err}");
+        let err = DataLine::parse("il ce\t\tIt .\tREPLACE_0 .\t0-0", true).unwrap_err();
+        assert_eq!(err, "2 labels for 1 placeholders");
+        let err = DataLine::parse("il  ce\t\tIt .\tREPLACE_0 .\t0-0", true).unwrap_err();
+        assert!(err.contains("single spaces"), "{err}");
+        let line = DataLine::parse("il\til\tIt .\tREPLACE_0 .\t0-x", true).unwrap();
+        assert_eq!(line.links().unwrap_err(), "alignment pair '0-x' is not two numbers");
+    }
+
+    #[test]
+    fn placeholder_tokens() {
+        assert_eq!(placeholder_index("REPLACE_12"), Some(12));
+        assert_eq!(placeholder_index("REPLACE_"), None);
+        assert_eq!(placeholder_index("REPLACE_1|PRON"), None);
+        assert_eq!(placeholder_index("replace_1"), None);
+    }
+
+    #[test]
+    fn files_plain_and_gzip_with_their_documents() {
+        let dir = tempfile::tempdir().unwrap();
+        let lines = vec![DataLine::parse(LINE, true).unwrap(), DataLine::parse("\t\tA .\tB .\t0-0", true).unwrap()];
+        let ids = vec!["7".to_string(), "8".to_string()];
+        let path = dir.path().join("set.en-fr.data");
+        write(&crate::store::disk::Os, &path, &lines, Some((&dir.path().join("set.en-fr.doc-ids"), &ids))).unwrap();
+        let set = DataSet::read(&path).unwrap();
+        assert_eq!((set.lines.clone(), set.documents.clone()), (lines.clone(), Some(ids.clone())));
+        assert_eq!(set.placeholders(), 2);
+        assert_eq!((set.document_of(0), set.document_of(1)), (0..1, 1..2));
+
+        let gz = dir.path().join("other.data.gz");
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(std::fs::read(&path).unwrap().as_slice()).unwrap();
+        std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+        let set = DataSet::read(&gz).unwrap();
+        assert_eq!((set.lines, set.documents), (lines, None));
+
+        std::fs::write(dir.path().join("other.doc-ids"), "1\n").unwrap();
+        let err = DataSet::read(&gz).unwrap_err().to_string();
+        assert!(err.contains("other.doc-ids") && err.contains("1 document ids for the data file's 2 lines"), "{err}");
+
+        std::fs::write(&gz, [0x1f, 0x8b, 0, 1, 2]).unwrap();
+        let err = DataSet::read(&gz).unwrap_err();
+        assert_eq!(err.path(), gz, "{err}");
+    }
+
+    #[test]
+    fn a_bad_line_names_the_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.data");
+        std::fs::write(&path, format!("{LINE}\nil\tx\n")).unwrap();
+        let err = DataSet::read(&path).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("{}: line 2: not a line", path.display())), "{err}");
+    }
+}

@@ -1,0 +1,34 @@
+//! `protest prediction …`: the cross-lingual pronoun prediction task (DiscoMT 2015, WMT 2016/17;
+//! docs/pronoun-prediction.md) — official scores, and a classifier's predictions to and from a
+//! master.
+
+mod extract;
+mod import;
+mod score;
+
+use clap::{Args, Subcommand};
+
+#[derive(Debug, Args)]
+pub struct PredictionArgs {
+    #[command(subcommand)]
+    command: PredictionCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum PredictionCommand {
+    /// Score prediction files against a gold file as the official scorer does (same report text
+    /// and refusals); several files are ranked by the official score.
+    Score(score::ScoreArgs),
+    /// Write a master's examples as a prediction test set: the reference with placeholders.
+    Extract(extract::ExtractArgs),
+    /// Bring a classifier's predictions for an extracted set back into the master as a system.
+    Import(import::ImportArgs),
+}
+
+pub fn run(args: PredictionArgs) -> anyhow::Result<()> {
+    match args.command {
+        PredictionCommand::Score(args) => score::run(args),
+        PredictionCommand::Extract(args) => extract::run(args),
+        PredictionCommand::Import(args) => import::run(args),
+    }
+}

@@ -1,0 +1,54 @@
+//! `protest prediction score GOLD PRED… --scorer discomt2015|wmt16 [--pair P] [--macro M]
+//! [--format F]`: the official scorers' report, or its tables.
+
+use anyhow::Context;
+use protest::metrics::report::Format;
+use protest::prediction::{self, Macro, Pair, Scorer, Task, report};
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct ScoreArgs {
+    /// The gold file: the task's data file with the classes in its first column (plain or .gz).
+    gold: PathBuf,
+    /// Prediction files (only their first column is read); several are ranked by the official score.
+    #[arg(required = true)]
+    predictions: Vec<PathBuf>,
+    /// The official scorer: discomt2015 (en-fr; coarse and fine, official score the fine macro-F1)
+    /// or wmt16 (WMT 2016/17; official score the macro-averaged recall).
+    #[arg(long)]
+    scorer: Scorer,
+    /// Language pair: en-fr, fr-en, en-de, de-en or es-en (default: the one in the gold file's
+    /// name, as in TEDdev.en-fr.data).
+    #[arg(long)]
+    pair: Option<Pair>,
+    /// Classes the macro average divides over: all of the pair's (the scorers') or those present
+    /// in the gold (the WMT16 findings paper's).
+    #[arg(long = "macro", default_value = "all", value_name = "all|present")]
+    averaging: Macro,
+    /// Output: text (the scorer's report), or the tables as csv, markdown, latex or json.
+    #[arg(long, short, default_value = "text")]
+    format: Format,
+}
+
+pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
+    let pair = match (args.pair, args.scorer) {
+        (Some(pair), _) => pair,
+        (None, Scorer::Discomt2015) => Pair::EnFr,
+        (None, Scorer::Wmt16) => Pair::from_file_name(&args.gold).with_context(|| {
+            format!("{}: the file's name does not say the language pair: give --pair", args.gold.display())
+        })?,
+    };
+    let task = Task::new(args.scorer, pair).map_err(anyhow::Error::msg)?;
+    protest::progress::stage("Scoring", None);
+    let scores = prediction::score_files(task, args.averaging, &args.gold, &args.predictions)?;
+    let names: Vec<String> = args.predictions.iter().map(|p| p.display().to_string()).collect();
+    match args.format {
+        Format::Text => {
+            for (scores, name) in scores.iter().zip(&names) {
+                print!("{}", report::text(scores, name));
+            }
+        }
+        format => anyhow::bail!("--format {format} is not built yet"),
+    }
+    Ok(())
+}
