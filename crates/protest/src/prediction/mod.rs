@@ -9,6 +9,7 @@
 
 pub mod classes;
 pub mod data;
+pub mod baseline;
 pub mod lm;
 pub mod report;
 pub mod score;

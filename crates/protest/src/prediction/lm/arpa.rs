@@ -43,9 +43,9 @@ pub struct Loaded {
     pub warnings: Vec<String>,
 }
 
-/// Reads an ARPA file.
+/// Reads an ARPA file, plain or gzip-compressed.
 pub fn read(path: &Path) -> Result<Loaded> {
-    let mut lines = LineReader::open(path)?;
+    let mut lines = crate::prediction::data::open_lines(path)?;
     let (counts, mut header_read) = read_counts(&mut lines)?;
     let order = counts.len();
     let mut builder = Builder::new(order);
@@ -125,6 +125,9 @@ fn read_counts(lines: &mut LineReader) -> Result<(Vec<usize>, bool)> {
         match lines.next_line()? {
             Some(line) if line.trim() == "\\data\\" => break,
             Some(line) if line.trim().is_empty() || line.starts_with('#') => {}
+            Some(line) if line.starts_with("mmap lm ") => {
+                return Err(lines.error("a KenLM binary model: give the ARPA file it was built from"));
+            }
             Some(_) => return Err(lines.error("expected \\data\\: not a language model in the ARPA format")),
             None => return Err(Error::whole_file(lines.path(), "empty: not a language model in the ARPA format")),
         }

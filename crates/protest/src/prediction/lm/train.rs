@@ -19,7 +19,6 @@
 
 use super::arpa;
 use crate::error::{Error, Result};
-use crate::metrics::lines::LineReader;
 use rustc_hash::FxHashMap as HashMap;
 use std::io::{self, Write};
 use std::path::Path;
@@ -148,7 +147,7 @@ impl Estimate {
     }
 }
 
-/// Estimates a model of `text`, one sentence a line.
+/// Estimates a model of `text`, one sentence a line (plain or gzip-compressed).
 pub fn train(text: &Path, options: &Options) -> Result<Estimate> {
     let order = options.order;
     assert!(order >= 1, "an n-gram model has order 1 or more");
@@ -205,7 +204,7 @@ fn read_text(path: &Path, skip_symbols: bool) -> Result<(Vec<Box<str>>, Vec<u32>
     let mut vocabulary: Vec<Box<str>> = [super::UNKNOWN, super::BEGIN, super::END].map(Box::from).into();
     let mut ids: HashMap<Box<str>, u32> = vocabulary.iter().cloned().zip(0..).collect();
     let mut tokens = Vec::new();
-    let mut lines = LineReader::open(path)?;
+    let mut lines = crate::prediction::data::open_lines(path)?;
     while lines.advance()? {
         tokens.push(BEGIN);
         for word in super::words(lines.line()) {
