@@ -10,6 +10,7 @@ use crate::keyboard_taken;
 use crate::keys::{self, Scope};
 use crate::navigation::{Go, View};
 use crate::panels::overview::Side;
+use crate::panels::prediction::PredictionView;
 use crate::style;
 use egui::Key;
 use protest::annotate::edit::Edit;
@@ -40,6 +41,7 @@ impl App {
             View::Browser => Scope::Browser,
             View::Example(_) => Scope::Example,
             View::Report => Scope::Everywhere,
+            View::Predictions => Scope::Predictions,
         };
         ctx.input_mut(|i| keys::read(i, scope))
     }
@@ -48,7 +50,7 @@ impl App {
     pub(crate) fn dispatch(&mut self, ctx: &egui::Context, intent: Intent) {
         let current = match &self.view {
             View::Example(walk) => Some((walk.index, walk.set.len(), walk.current())),
-            View::Browser | View::Report => None,
+            View::Browser | View::Report | View::Predictions => None,
         };
         // The overview shows others' work and is not editable, but for the researcher's tags.
         let editing = matches!(intent, Intent::Judge(..) | Intent::Toggle(..) | Intent::FocusRemarks);
@@ -69,6 +71,13 @@ impl App {
             (Intent::SelectRow(down), None) => self.browser.step(down),
             (Intent::Walk(opening), _) => self.leave_then(Go::Show(opening)),
             (Intent::Report, _) => self.leave_then(Go::Report),
+            (Intent::ShowPredictions(results), _) => {
+                self.predictions = Some(PredictionView::new(*results));
+                self.leave_then(Go::Predictions);
+            }
+            (Intent::PredictionStep(forward), _) => self.on_predictions(|p| p.step(forward)),
+            (Intent::PredictionCell(forward), _) => self.on_predictions(|p| p.step_cell(forward)),
+            (Intent::PredictionSystem(forward), _) => self.on_predictions(|p| p.step_system(forward)),
             (Intent::Judge(role, judgement), Some((_, _, c))) if self.has_role(c, role) => {
                 self.edit(c, Edit::Judge(role, judgement));
             }
@@ -135,6 +144,7 @@ impl App {
     fn show_dialog(&mut self, dialog: Dialog) {
         let anywhere = match &dialog {
             Dialog::Open | Dialog::SaveCopy | Dialog::Legacy(Some(_)) | Dialog::Merge(_) => true,
+            Dialog::PredictionResults => true,
             Dialog::AddSystem | Dialog::ExportTables(_) | Dialog::Compare(_) => true,
             Dialog::Legacy(None) => self.session.is_none(),
             Dialog::Annotators | Dialog::Plan | Dialog::Export | Dialog::Adjudication | Dialog::GoTo => false,
@@ -178,6 +188,13 @@ impl App {
                 Err(e) => app.messages.error(format!("Could not store the automatic match: {e}")),
             })
         });
+    }
+
+    /// Acts on the prediction results view, if it is the one shown.
+    fn on_predictions(&mut self, act: impl FnOnce(&mut PredictionView)) {
+        if let (View::Predictions, Some(view)) = (&self.view, &mut self.predictions) {
+            act(view);
+        }
     }
 
     fn is_researcher(&self) -> bool {
@@ -258,7 +275,7 @@ impl App {
     fn reveal(&mut self, candidate: CandidateId) {
         let in_walk = match &self.view {
             View::Example(walk) => Some((walk.current(), walk.set.iter().position(|&c| c == candidate))),
-            View::Browser | View::Report => None,
+            View::Browser | View::Report | View::Predictions => None,
         };
         match in_walk {
             Some((current, _)) if current == candidate => {}

@@ -7,6 +7,7 @@
 use crate::style::ThemeChoice;
 use protest::annotate::edit::Edit;
 use protest::model::{AnnotatorId, CandidateId, ExampleNo, Judgement, Role};
+use protest::prediction::browse::Results;
 use protest::session::Opening;
 use std::path::PathBuf;
 
@@ -29,6 +30,14 @@ pub enum Intent {
     Walk(Opening),
     /// The report view (researcher mode).
     Report,
+    /// The prediction results view on these results (File › Open prediction results…).
+    ShowPredictions(Box<Results>),
+    /// Prediction results: the previous (false) or next example of the cell.
+    PredictionStep(bool),
+    /// Prediction results: the previous (false) or next cell of the confusion matrix with examples.
+    PredictionCell(bool),
+    /// Prediction results: the previous (false) or next system.
+    PredictionSystem(bool),
 
     // Annotating
     Judge(Role, Judgement),
@@ -96,6 +105,8 @@ pub enum Dialog {
     Compare(ExampleNo),
     /// Exporting report tables: the one of this name, or all of them.
     ExportTables(Option<&'static str>),
+    /// A gold file and prediction files of the pronoun prediction task, to browse their errors.
+    PredictionResults,
 }
 
 impl Intent {
@@ -103,6 +114,7 @@ impl Intent {
     pub fn label(&self) -> Option<&'static str> {
         Some(match self {
             Intent::Dialog(Dialog::Open) => "Open…",
+            Intent::Dialog(Dialog::PredictionResults) => "Open prediction results…",
             Intent::Dialog(Dialog::AddSystem) => "Add MT system…",
             Intent::Dialog(Dialog::Legacy(_)) => "Import old PROTEST file…",
             Intent::Dialog(Dialog::SaveCopy) => "Save a copy as…",
@@ -130,6 +142,10 @@ impl Intent {
     pub fn hint(&self) -> Option<&'static str> {
         Some(match self {
             Intent::Dialog(Dialog::SaveCopy) => "Everything shown here, changes not saved included, into a new file",
+            Intent::Dialog(Dialog::PredictionResults) => {
+                "A pronoun prediction gold file and systems' predictions: the official scores, the confusion \
+                 matrix, and each error in its sentence"
+            }
             Intent::ToggleOverview => "In the translation window",
             Intent::RunAutoEval => {
                 "Compare every MT translation with the reference and with translations judged correct; matches \

@@ -13,6 +13,8 @@ pub enum Scope {
     Example,
     /// The conflict dialog, where nothing else applies.
     Conflict,
+    /// The prediction results view.
+    Predictions,
 }
 
 /// A key binding: `keys` with exactly `modifiers`; `intent` gets the index of the key pressed.
@@ -128,6 +130,38 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Browser,
         shown: "Enter",
         help: "categories: open the chosen row's new examples, or continue with the first example not annotated yet",
+    },
+    Binding {
+        modifiers: NONE,
+        keys: &[Key::ArrowLeft, Key::ArrowRight],
+        intent: |i| Intent::PredictionStep(i == 1),
+        scope: Scope::Predictions,
+        shown: "← / →",
+        help: "prediction results: previous / next example of the chosen cell",
+    },
+    Binding {
+        modifiers: NONE,
+        keys: &[Key::ArrowUp, Key::ArrowDown],
+        intent: |i| Intent::PredictionCell(i == 1),
+        scope: Scope::Predictions,
+        shown: "↑ / ↓",
+        help: "prediction results: previous / next cell of the confusion matrix with examples (errors first)",
+    },
+    Binding {
+        modifiers: NONE,
+        keys: &[Key::OpenBracket, Key::CloseBracket],
+        intent: |i| Intent::PredictionSystem(i == 1),
+        scope: Scope::Predictions,
+        shown: "[ / ]",
+        help: "prediction results: previous / next system",
+    },
+    Binding {
+        modifiers: NONE,
+        keys: &[Key::Escape],
+        intent: |_| Intent::Back,
+        scope: Scope::Predictions,
+        shown: "Esc",
+        help: "prediction results: back to the categories",
     },
     Binding {
         modifiers: Modifiers::COMMAND,

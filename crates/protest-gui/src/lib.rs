@@ -36,6 +36,7 @@ use navigation::{Go, Leaving, View};
 use panels::annotation::AnnotationPanel;
 use panels::browser::Browser;
 use panels::overview::{OverviewPanel, Side};
+use panels::prediction::PredictionView;
 use panels::report::ReportView;
 use protest::session::workspace;
 use protest::session::{NotSaved, Session};
@@ -94,6 +95,8 @@ pub struct App {
     help: Help,
     messages: Messages,
     report: ReportView,
+    /// The prediction results last opened (File › Open prediction results…).
+    predictions: Option<PredictionView>,
     /// Researcher mode: the annotation panel or the overview panel beside the translation.
     side: Side,
     overview: OverviewPanel,
@@ -136,6 +139,7 @@ impl App {
             help: Help::default(),
             messages: Messages::default(),
             report: ReportView::default(),
+            predictions: None,
             side: Side::default(),
             overview: OverviewPanel::default(),
             reveal: None,
@@ -278,6 +282,7 @@ impl App {
             View::Browser => self.browser_ui(ui),
             View::Example(_) => self.example_ui(ui),
             View::Report => self.report_ui(ui),
+            View::Predictions => self.predictions_ui(ui),
         }
         // Over the content, in the bottom right corner above the status line (where the category
         // browser and the annotation panel have the least): messages never move what is below them.

@@ -35,6 +35,8 @@ pub(crate) enum View {
     Example(Walk),
     /// The report on the master (researcher mode).
     Report,
+    /// A classifier's results on the pronoun prediction task (`App::predictions`).
+    Predictions,
 }
 
 /// An example being left whose annotation breaks conflict rules, while the conflict dialog asks.
@@ -51,6 +53,7 @@ pub(crate) enum Go {
     To(usize),
     Browser,
     Report,
+    Predictions,
     /// Another set (a lookup).
     Show(Opening),
     Open(PathBuf),
@@ -107,6 +110,7 @@ impl App {
             }
             Go::Browser => self.view = View::Browser,
             Go::Report => self.view = View::Report,
+            Go::Predictions => self.view = View::Predictions,
             Go::Show(opening) => self.start(opening),
             Go::Open(path) => self.open(&path),
             Go::Quit => {

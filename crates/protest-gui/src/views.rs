@@ -116,6 +116,20 @@ impl App {
         }
     }
 
+    pub(crate) fn predictions_ui(&mut self, ui: &mut Ui) {
+        let mut back = false;
+        egui::CentralPanel::default().show(ui, |ui| {
+            let Some(view) = &mut self.predictions else { return };
+            if ui.button("‹ Back").on_hover_text("Back to the categories (Esc)").clicked() {
+                back = true;
+            }
+            view.ui(ui);
+        });
+        if back {
+            self.dispatch(ui.ctx(), Intent::Back);
+        }
+    }
+
     pub(crate) fn status_line(&self, ui: &mut Ui) {
         let Some(session) = &self.session else {
             ui.label("No file open");

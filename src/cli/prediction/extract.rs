@@ -1,13 +1,43 @@
-//! `protest prediction extract`.
+//! `protest prediction extract MASTER -o SET.data`: the master's examples as a prediction test
+//! set, with its `.doc-ids`.
 
+use protest::model::Master;
+use protest::prediction::{Pair, Scorer, extract};
+use protest::store::load_with_journal;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
 pub struct ExtractArgs {
     /// The master file.
     master: PathBuf,
+    /// The data file to write (the task's five columns); NAME.doc-ids is written beside it.
+    #[arg(long, short, value_name = "SET.data")]
+    output: PathBuf,
+    /// Whose classes to write: discomt2015 (default for en-fr; its classes are words of wmt16
+    /// too) or wmt16.
+    #[arg(long)]
+    scorer: Option<Scorer>,
+    /// Language pair (default: the master's languages).
+    #[arg(long)]
+    pair: Option<Pair>,
+    /// Replace the files if they exist.
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn run(args: ExtractArgs) -> anyhow::Result<()> {
-    anyhow::bail!("{}: protest prediction extract is not built yet", args.master.display())
+    let master = load_with_journal::<Master>(&args.master)?.0;
+    let in_master = |m: String| protest::Error::whole_file(&args.master, m);
+    let task = extract::task_of(&master, args.scorer, args.pair).map_err(in_master)?;
+    let set = extract::extract(&master, task).map_err(in_master)?;
+    let ids = extract::write(&protest::store::disk::Os, &set, &args.output, args.force)?;
+    println!(
+        "wrote {} ({} lines, {} placeholders, {task} classes) and {}",
+        args.output.display(),
+        set.lines.len(),
+        set.placed.len(),
+        ids.display()
+    );
+    super::list_unmappable(&set.unmappable, "left out");
+    Ok(())
 }

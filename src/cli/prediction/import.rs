@@ -1,13 +1,52 @@
-//! `protest prediction import`.
+//! `protest prediction import MASTER PRED --name NAME`: a classifier's predictions for the
+//! master's extracted set, added to the master as a system.
 
+use super::super::with_master;
+use protest::prediction::{Pair, Scorer, extract, import};
+use protest::store::master_file;
+use protest::workflow;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
 pub struct ImportArgs {
-    /// The master file.
+    /// The master the set was extracted from; changed in place (atomically) only when
+    /// everything checks out.
     master: PathBuf,
+    /// The predictions: the task's layout, one line per line of the extracted set (only the
+    /// first two columns are used; the third, if there, must be the set's source sentence).
+    predictions: PathBuf,
+    /// Name of the new system; must not be in use in the master.
+    #[arg(long)]
+    name: String,
+    /// The classes the set was extracted with (default: as `extract`).
+    #[arg(long)]
+    scorer: Option<Scorer>,
+    /// Language pair (default: the master's languages).
+    #[arg(long)]
+    pair: Option<Pair>,
 }
 
 pub fn run(args: ImportArgs) -> anyhow::Result<()> {
-    anyhow::bail!("{}: protest prediction import is not built yet", args.master.display())
+    // Everything that can fail on the inputs happens before the master is opened for writing.
+    let master = master_file::load(&args.master)?;
+    let task =
+        extract::task_of(&master, args.scorer, args.pair).map_err(|m| protest::Error::whole_file(&args.master, m))?;
+    let imported = import::prepare(&master, &args.master, task, &args.name, &args.predictions)?;
+    super::super::leave_to_exit(master);
+    let report = imported.system.report();
+    let official = imported.scores.official();
+    let (placed, changed, unmappable) = (imported.placed, imported.changed, imported.unmappable);
+    let corpus = with_master(&args.master, |store| Ok(workflow::add_system::run(store, imported.system)?))?;
+    println!("added system '{}' to {} as corpus {corpus}", args.name, args.master.display());
+    println!(
+        "  {placed} examples with the predicted word ({changed} differing from the reference), {} without",
+        unmappable.len()
+    );
+    println!("  official score on the master's set ({task}): {official:.2}%");
+    for line in report.lines(0.0).iter().filter(|l| !l.starts_with("alignment")) {
+        println!("  {line}");
+    }
+    super::list_unmappable(&unmappable, "without a candidate");
+    println!("next: `protest auto-eval {}` matches its candidates against the reference", args.master.display());
+    Ok(())
 }

@@ -46,3 +46,14 @@ pub fn run(args: PredictionArgs) -> anyhow::Result<()> {
         PredictionCommand::LmScore(args) => lm::run_score(args),
     }
 }
+
+/// Lists the examples given no placeholder or candidate, with the reason of each.
+fn list_unmappable(unmappable: &[protest::prediction::extract::Unmappable], what: &str) {
+    if unmappable.is_empty() {
+        return;
+    }
+    println!("{} example{} {what}:", unmappable.len(), if unmappable.len() == 1 { "" } else { "s" });
+    for u in unmappable {
+        println!("  example {}: {}", u.example, u.reason);
+    }
+}

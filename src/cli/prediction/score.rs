@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use protest::metrics::report::Format;
-use protest::prediction::{self, Macro, Pair, Scorer, Task, report};
+use protest::prediction::{self, Macro, Pair, Scorer, Task, report, tables};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -41,14 +41,18 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
     let task = Task::new(args.scorer, pair).map_err(anyhow::Error::msg)?;
     protest::progress::stage("Scoring", None);
     let scores = prediction::score_files(task, args.averaging, &args.gold, &args.predictions)?;
-    let names: Vec<String> = args.predictions.iter().map(|p| p.display().to_string()).collect();
+    let systems: Vec<(String, prediction::Scores)> =
+        args.predictions.iter().map(|p| p.display().to_string()).zip(scores).collect();
     match args.format {
         Format::Text => {
-            for (scores, name) in scores.iter().zip(&names) {
+            for (name, scores) in &systems {
                 print!("{}", report::text(scores, name));
             }
+            if systems.len() > 1 {
+                print!("\n{}", Format::Text.render(&tables::ranking(&systems)));
+            }
         }
-        format => anyhow::bail!("--format {format} is not built yet"),
+        format => print!("{}", format.render_all(&tables::tables(&systems))),
     }
     Ok(())
 }

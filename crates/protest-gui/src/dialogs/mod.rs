@@ -19,6 +19,7 @@ pub mod open;
 pub mod parts;
 pub mod path_field;
 pub mod plan;
+pub mod prediction;
 pub mod report_export;
 pub mod save_copy;
 
@@ -35,6 +36,7 @@ use merge::MergeDialog;
 use open::OpenDialog;
 use parts::{Reply, escaped, show_anchored};
 use plan::PlanDialog;
+use prediction::PredictionDialog;
 use protest::metrics::report::Table;
 use protest::session::Session;
 use report_export::ExportDialog;
@@ -56,6 +58,7 @@ pub enum Modal {
     Legacy(LegacyDialog),
     GoTo(GoToDialog),
     SaveCopy(SaveCopyDialog),
+    Prediction(PredictionDialog),
 }
 
 impl Modal {
@@ -66,6 +69,7 @@ impl Modal {
         let path = session.map(Session::path);
         Some(match (dialog, master, path) {
             (Dialog::Open, _, _) => Modal::Open(OpenDialog::new()),
+            (Dialog::PredictionResults, _, _) => Modal::Prediction(PredictionDialog::new()),
             (Dialog::Legacy(old), _, _) => Modal::Legacy(LegacyDialog::new(old.as_deref(), session)),
             (Dialog::Merge(batches), _, _) if !batches.is_empty() => Modal::Merge(MergeDialog::with(&batches)),
             (_, None, _) | (_, _, None) => return None,
@@ -90,6 +94,7 @@ impl Modal {
             (Modal::ExportTables(d), _) => d.ui(ctx),
             (Modal::AddSystem(d), Some(s)) => d.ui(ctx, s),
             (Modal::Legacy(d), _) => framed(ctx, |ui| d.ui(ui)),
+            (Modal::Prediction(d), _) => framed(ctx, |ui| d.ui(ui)),
             (_, None) => Reply::Close,
             (Modal::Annotators(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
             (Modal::Plan(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),

@@ -5,6 +5,7 @@ mod batches;
 mod frame_time;
 mod legacy;
 mod overview;
+mod prediction;
 mod progress;
 mod report;
 mod saving;
@@ -159,7 +160,7 @@ pub(super) fn is_on(h: &Harness<App>, label: &str) -> bool {
 pub(super) fn position(h: &Harness<App>) -> (usize, usize) {
     match &h.state().view {
         View::Example(walk) => (walk.index + 1, walk.set.len()),
-        View::Browser | View::Report => (0, 0),
+        View::Browser | View::Report | View::Predictions => (0, 0),
     }
 }
 

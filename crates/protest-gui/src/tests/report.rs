@@ -193,7 +193,7 @@ fn the_automatic_match_is_stored_and_the_browser_shows_what_still_needs_a_human(
     click(&mut h, "Pleonastic “it”: 1 new");
     match &h.state().view {
         View::Example(walk) => assert_eq!(walk.set, [CandidateId(3)]),
-        View::Browser | View::Report => panic!("the set did not open"),
+        View::Browser | View::Report | View::Predictions => panic!("the set did not open"),
     }
     assert!(h.query_by_label_contains("matched automatically").is_none());
     press(&mut h, Key::Escape);

@@ -20,7 +20,7 @@ const YOU_NEW: &str = "Deictic singular “you”: 2 new";
 fn current(h: &Harness<App>) -> Option<CandidateId> {
     match &h.state().view {
         View::Example(walk) => Some(walk.current()),
-        View::Browser | View::Report => None,
+        View::Browser | View::Report | View::Predictions => None,
     }
 }
 

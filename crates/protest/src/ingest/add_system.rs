@@ -73,6 +73,8 @@ pub enum AlignedBy {
     /// repair, which added this many links (`None`: the repair has no word lists for the
     /// master's languages).
     BuiltIn { training_pairs: usize, pronoun_repairs: Option<usize> },
+    /// Made together with the sentences ([`NewSystem::aligned`]).
+    Given,
 }
 
 /// Adds a system's output to `master` and returns the id of its new corpus. On error the
@@ -113,6 +115,21 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
 }
 
 impl NewSystem {
+    /// A system whose corpus is made already, tokenised and aligned — a classifier's predictions
+    /// put into the reference, keeping its alignment (`crate::prediction::import`) — with one
+    /// candidate per example of `master`, for [`NewSystem::add_to`]. `origin` is named in errors.
+    pub fn aligned(master: &Master, corpus: Corpus, origin: &Path) -> Result<NewSystem> {
+        check_name(master, &corpus.name, origin)?;
+        let alignment =
+            corpus.alignment.as_ref().ok_or_else(|| Error::whole_file(origin, "the new system has no alignment"))?;
+        let first = master.next_candidate_id().0;
+        let candidates = (first..)
+            .zip(&master.examples)
+            .map(|(n, example)| from_texts::candidate(CandidateId(n), example, corpus.id, alignment))
+            .collect();
+        Ok(NewSystem { corpus, candidates, aligned_by: AlignedBy::Given, origin: origin.to_path_buf() })
+    }
+
     /// Adds the system to the master it was prepared for (which may have gained records since)
     /// and validates the result. On error the master is unchanged.
     pub fn add_to(self, master: &mut Master) -> Result<CorpusId> {
@@ -183,6 +200,7 @@ impl Report {
                 });
             }
             AlignedBy::File => lines.push("alignment read from the given file".into()),
+            AlignedBy::Given => lines.push("alignment given with the sentences".into()),
         }
         lines.push(format!("pronoun aligned in {} of {} candidates", self.pronouns_aligned, self.candidates));
         if self.heads > 0 {

@@ -239,6 +239,24 @@ impl Task {
     pub fn word_index(self, word: &str) -> Option<usize> {
         self.words().position(|w| w == word)
     }
+
+    /// The official class of a word as it stands in a translation (`Ils`, `C'`, `NONE` where
+    /// there is none): lower-cased, then one of the classes or of the words mapped onto them,
+    /// else a spelling of one (`c'` for `ce`, `ç'` for `ça`), else `OTHER`.
+    pub fn class_of_word(self, word: &str) -> usize {
+        const SPELLINGS: [(&str, &str); 3] = [("c'", "ce"), ("ç'", "ça"), ("ca", "ça")];
+        let classes = self.classes();
+        let word = word.to_lowercase();
+        classes
+            .class_of(&word)
+            .or_else(|| SPELLINGS.iter().find(|(s, _)| *s == word).and_then(|(_, class)| classes.class_of(class)))
+            .unwrap_or_else(|| self.other())
+    }
+
+    /// The position of `OTHER` among the official classes (every pair has it).
+    pub fn other(self) -> usize {
+        self.classes().position(OTHER).expect("every class set has OTHER")
+    }
 }
 
 impl fmt::Display for Task {
@@ -285,6 +303,18 @@ mod tests {
         assert_eq!((de.class_of("those"), de.class_of("that")), (de.position("these"), de.position("this")));
         assert!(Task::new(Scorer::Wmt16, Pair::EnFr).unwrap().word_index("NONE").is_some());
         assert_eq!(Task::new(Scorer::Discomt2015, Pair::EnFr).unwrap().word_index("NONE"), None);
+    }
+
+    #[test]
+    fn words_of_a_translation_as_classes() {
+        let fine = Task::new(Scorer::Discomt2015, Pair::EnFr).unwrap();
+        let class = |word| fine.classes().classes[fine.class_of_word(word)];
+        let words = ["Ils", "C'", "ç'", "Ça", "cela", "On", "NONE", "le", "y"];
+        assert_eq!(words.map(class), ["ils", "ce", "ça", "ça", "cela", "on", "OTHER", "OTHER", "OTHER"]);
+        let wmt = Task::new(Scorer::Wmt16, Pair::EnFr).unwrap();
+        assert_eq!(wmt.classes().classes[wmt.class_of_word("Ça")], "cela");
+        let fr_en = Task::new(Scorer::Wmt16, Pair::FrEn).unwrap();
+        assert_eq!(fr_en.classes().classes[fr_en.class_of_word("Those")], "these");
     }
 
     #[test]

@@ -145,11 +145,15 @@ pub struct DataSet {
     pub lines: Vec<DataLine>,
     /// The document id of each line.
     pub documents: Option<Vec<String>>,
+    /// Why the `.doc-ids` file beside the data was not used, naming it, where one is there but
+    /// does not give one id per line (a list of the set's documents, say): the lines are then
+    /// read without documents rather than refused.
+    pub documents_problem: Option<String>,
 }
 
 impl DataSet {
     /// Reads a data file, plain or gzip, and the document ids beside it if there are
-    /// ([`doc_ids_beside`]).
+    /// ([`doc_ids_beside`]; a `.doc-ids` file that does not fit is left aside and said why).
     pub fn read(path: &Path) -> Result<DataSet> {
         let mut reader = open_lines(path)?;
         let mut lines = Vec::new();
@@ -157,8 +161,12 @@ impl DataSet {
             let terminated = reader.terminated();
             lines.push(DataLine::parse(reader.line(), terminated).map_err(|m| reader.error(m))?);
         }
-        let documents = doc_ids_beside(path).map(|ids| read_doc_ids(&ids, lines.len())).transpose()?;
-        Ok(DataSet { path: path.to_path_buf(), lines, documents })
+        let (documents, documents_problem) = match doc_ids_beside(path).map(|ids| read_doc_ids(&ids, lines.len())) {
+            None => (None, None),
+            Some(Ok(ids)) => (Some(ids), None),
+            Some(Err(e)) => (None, Some(e.to_string())),
+        };
+        Ok(DataSet { path: path.to_path_buf(), lines, documents, documents_problem })
     }
 
     /// The number of placeholders of all lines.
@@ -320,9 +328,15 @@ mod tests {
         let set = DataSet::read(&gz).unwrap();
         assert_eq!((set.lines, set.documents), (lines, None));
 
+        // A list of the set's documents rather than one id per line: read without documents.
         std::fs::write(dir.path().join("other.doc-ids"), "1\n").unwrap();
-        let err = DataSet::read(&gz).unwrap_err().to_string();
-        assert!(err.contains("other.doc-ids") && err.contains("1 document ids for the data file's 2 lines"), "{err}");
+        let set = DataSet::read(&gz).unwrap();
+        assert_eq!((set.lines.len(), set.documents), (2, None));
+        let problem = set.documents_problem.unwrap();
+        assert!(
+            problem.contains("other.doc-ids") && problem.contains("1 document ids for the data file's 2 lines"),
+            "{problem}"
+        );
 
         std::fs::write(&gz, [0x1f, 0x8b, 0, 1, 2]).unwrap();
         let err = DataSet::read(&gz).unwrap_err();

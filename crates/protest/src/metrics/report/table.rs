@@ -33,10 +33,14 @@ impl Cell {
         }
     }
 
-    /// The value for data files: like [`Cell::plain`], but empty where there is no value.
+    /// The value for data files (CSV, JSON): like [`Cell::plain`], but empty where there is no
+    /// value, and a measurement at full precision — the shortest decimal that reads back as the
+    /// same number — so that what is computed from an export (`protest correlate`) is what the
+    /// report computed. Text, Markdown and LaTeX round to the table's decimals.
     pub fn data(&self) -> String {
         match self {
             Cell::NotApplicable | Cell::Number { value: None, .. } => String::new(),
+            Cell::Number { value: Some(v), .. } => v.to_string(),
             other => other.plain(),
         }
     }
@@ -235,6 +239,9 @@ pub(crate) mod tests {
         assert_eq!(Cell::number(Some(0.68596), 2).plain(), "0.69");
         assert_eq!(Cell::number(None, 2).plain(), "–");
         assert_eq!(Cell::number(None, 2).data(), "");
+        assert_eq!(Cell::number(Some(0.68596), 2).data(), "0.68596");
+        assert_eq!(Cell::number(Some(2.0 / 3.0), 3).data(), "0.6666666666666666");
+        assert_eq!(Cell::number(Some(1.0), 3).data(), "1");
         assert_eq!(Cell::NotApplicable.plain(), "–");
         assert_eq!(Cell::Count(116).data(), "116");
     }

@@ -44,14 +44,14 @@ pub fn value(table: &Table) -> Value {
     })
 }
 
-/// A cell as CSV writes it, typed: a count as an integer, a measurement as the number CSV shows
-/// (rounded to the table's decimals), text as a string, nothing as `null`.
+/// A cell as CSV writes it, typed: a count as an integer, a measurement as a number at full
+/// precision, text as a string, nothing as `null`.
 fn cell(cell: &Cell) -> Value {
     match cell {
         Cell::Count(n) => json!(n),
-        Cell::Number { value: Some(_), .. } => cell.data().parse::<f64>().map_or(Value::Null, |v| json!(v)),
+        Cell::Number { value: Some(v), .. } if v.is_finite() => json!(v),
         Cell::Text(t) => json!(t),
-        Cell::Empty | Cell::NotApplicable | Cell::Number { value: None, .. } => Value::Null,
+        Cell::Empty | Cell::NotApplicable | Cell::Number { .. } => Value::Null,
     }
 }
 

@@ -1,0 +1,126 @@
+//! File › Open prediction results…: a gold file and one or more prediction files of the pronoun
+//! prediction task, the scorer and the language pair. They are read and scored off the UI
+//! thread as the official scorer does (a refusal names the file and line); the results open in
+//! the prediction results view.
+
+use crate::dialogs::Modal;
+use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::path_field::{PathField, Pick};
+use crate::intent::Intent;
+use crate::work::SessionWork;
+use egui::{RichText, Ui};
+use protest::prediction::browse::Results;
+use protest::prediction::{Macro, Pair, Scorer, Task};
+
+const DATA: &[(&str, &[&str])] = &[("Task data files", &["data", "gz", "txt", "pred"])];
+
+pub struct PredictionDialog {
+    gold: PathField,
+    predictions: PathField,
+    scorer: Scorer,
+    /// `None`: the one the gold file's name says.
+    pair: Option<Pair>,
+    averaging: Macro,
+    problem: Option<String>,
+    /// The results read, to be shown once the dialog closes.
+    loaded: Option<Results>,
+}
+
+impl PredictionDialog {
+    pub fn new() -> PredictionDialog {
+        let mut gold = PathField::default();
+        gold.request_focus();
+        PredictionDialog {
+            gold,
+            predictions: PathField::default(),
+            scorer: Scorer::Wmt16,
+            pair: None,
+            averaging: Macro::All,
+            problem: None,
+            loaded: None,
+        }
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui) -> Reply {
+        if let Some(results) = self.loaded.take() {
+            return Reply::Then(Intent::ShowPredictions(Box::new(results)));
+        }
+        ui.set_width(720.0);
+        parts::title(ui, "Open prediction results");
+        ui.label(
+            "The task's gold file (its .doc-ids beside it gives each example its document) and the systems' \
+             prediction files, scored as the official scorer does.",
+        );
+        ui.add_space(8.0);
+        let mut changed = self.gold.ui(ui, "Gold file", Pick::File(DATA));
+        ui.add_space(4.0);
+        changed |= self.predictions.ui(ui, "Prediction files (one per line)", Pick::Files(DATA));
+        if changed {
+            self.problem = None;
+        }
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Scorer").strong());
+            for scorer in Scorer::ALL {
+                ui.radio_value(&mut self.scorer, scorer, scorer.name());
+            }
+            ui.separator();
+            ui.label(RichText::new("Pair").strong());
+            let shown = self.pair.map_or("from the file name".to_owned(), |p| p.code().to_owned());
+            let combo = egui::ComboBox::from_id_salt("pair").selected_text(shown).show_ui(ui, |ui| {
+                ui.selectable_value(&mut self.pair, None, "from the file name");
+                for pair in Pair::ALL {
+                    ui.selectable_value(&mut self.pair, Some(pair), pair.code());
+                }
+            });
+            combo.response.accessible_name("Language pair");
+            ui.separator();
+            ui.label(RichText::new("Macro average over").strong());
+            ui.radio_value(&mut self.averaging, Macro::All, "all classes");
+            ui.radio_value(&mut self.averaging, Macro::Present, "classes in the gold");
+        });
+        ui.add_space(6.0);
+        parts::problem(ui, self.problem.as_deref());
+        let mut reply = Reply::Stay;
+        ui.horizontal(|ui| {
+            if ui.button(RichText::new("Open").strong()).clicked() {
+                match self.request() {
+                    Ok(work) => reply = Reply::Work(work),
+                    Err(problem) => self.problem = Some(problem),
+                }
+            }
+            if ui.button("Cancel").clicked() {
+                reply = Reply::Close;
+            }
+        });
+        reply
+    }
+
+    /// The reading and scoring to run, or what is missing.
+    fn request(&self) -> Result<SessionWork, String> {
+        let gold = self.gold.path().ok_or("Type or choose the gold file.")?;
+        let predictions = self.predictions.paths();
+        if predictions.is_empty() {
+            return Err("Type or choose at least one prediction file.".into());
+        }
+        let pair = match (self.pair, self.scorer) {
+            (Some(pair), _) => pair,
+            (None, Scorer::Discomt2015) => Pair::EnFr,
+            (None, Scorer::Wmt16) => Pair::from_file_name(&gold)
+                .ok_or("The gold file's name does not say the language pair: choose it.".to_owned())?,
+        };
+        let task = Task::new(self.scorer, pair).map_err(|e| parts::capitalised(&e))?;
+        let averaging = self.averaging;
+        Ok(SessionWork::any("Scoring the predictions", move |_| {
+            let loaded = Results::load(task, averaging, &gold, &predictions);
+            Box::new(move |modal: &mut Modal| {
+                if let Modal::Prediction(dialog) = modal {
+                    match loaded {
+                        Ok(results) => dialog.loaded = Some(results),
+                        Err(e) => dialog.problem = Some(e.to_string()),
+                    }
+                }
+            })
+        }))
+    }
+}
