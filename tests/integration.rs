@@ -23,6 +23,7 @@ mod legacy_wild;
 mod lock;
 mod master_errors;
 mod metrics_cli;
+mod prediction_baseline_cli;
 mod prediction_cli;
 mod report_cli;
 mod report_exports_gui;

@@ -37,8 +37,28 @@ const FRENCH_PRONOUNS: [(&str, &str); 9] = [
 
 /// The reference baseline's French non-pronouns: words often aligned with an English pronoun.
 const FRENCH_OTHERS: [&str; 22] = [
-    "le", "l'", "se", "s'", "y", "en", "qui", "que", "qu'", "tout", "faire", "ont", "fait", "est", "parler",
-    "comprendre", "chose", "choses", "ne", "pas", "dessus", "dedans",
+    "le",
+    "l'",
+    "se",
+    "s'",
+    "y",
+    "en",
+    "qui",
+    "que",
+    "qu'",
+    "tout",
+    "faire",
+    "ont",
+    "fait",
+    "est",
+    "parler",
+    "comprendre",
+    "chose",
+    "choses",
+    "ne",
+    "pas",
+    "dessus",
+    "dedans",
 ];
 
 /// For a target language without a built-in list: at most this many of the other words most
@@ -178,8 +198,7 @@ impl<'m> Baseline<'m> {
     /// The best filler for each placeholder of a target sentence (indices into the fillers).
     pub fn choose(&self, target: &str) -> Vec<usize> {
         let model = self.model;
-        let mut hypotheses =
-            vec![Hypothesis { state: model.begin(), log_prob: 0.0, nones: 0, choices: Vec::new() }];
+        let mut hypotheses = vec![Hypothesis { state: model.begin(), log_prob: 0.0, nones: 0, choices: Vec::new() }];
         let mut merged: HashMap<State, usize> = HashMap::default();
         let mut next: Vec<Hypothesis> = Vec::new();
         for token in target.split(' ').filter(|t| !t.is_empty()) {
@@ -323,7 +342,10 @@ mod tests {
         let fillers = Fillers::for_task(en_fr(), None);
         assert_eq!(fillers.0.len(), 9 + 22 + 1);
         let shown: Vec<(&str, &str)> = fillers.0.iter().map(|f| (f.shown(), f.class)).collect();
-        assert_eq!(&shown[..6], [("il", "il"), ("elle", "elle"), ("ils", "ils"), ("elles", "elles"), ("c'", "ce"), ("ce", "ce")]);
+        assert_eq!(
+            &shown[..6],
+            [("il", "il"), ("elle", "elle"), ("ils", "ils"), ("elles", "elles"), ("c'", "ce"), ("ce", "ce")]
+        );
         assert_eq!(shown[6], ("ça", "ça"), "DiscoMT 2015 has a class ça");
         assert_eq!(shown[9], ("le", "OTHER"));
         assert_eq!(shown[31], ("NONE", "OTHER"));
@@ -438,6 +460,7 @@ mod tests {
                 DataLine::parse("\t\tYes .\tOui .\t0-0 1-1", true).unwrap(),
             ],
             documents: None,
+            documents_problem: None,
         };
         let steps = tune(&model, &fillers, en_fr(), false, &dev).unwrap();
         assert_eq!(steps.len(), 9);

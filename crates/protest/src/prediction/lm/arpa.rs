@@ -105,9 +105,9 @@ pub fn read(path: &Path) -> Result<Loaded> {
         }
     }
     expect_end(&mut lines, order, counts[order - 1])?;
-    let (model, added_unknown) = builder.finish(MISSING_UNKNOWN_PROB).map_err(|marker| {
-        Error::whole_file(path, format!("the model has no {marker} among its 1-grams"))
-    })?;
+    let (model, added_unknown) = builder
+        .finish(MISSING_UNKNOWN_PROB)
+        .map_err(|marker| Error::whole_file(path, format!("the model has no {marker} among its 1-grams")))?;
     let mut warnings = Vec::new();
     if added_unknown {
         warnings.push(format!("the model has no <unk>: unknown words get log10 probability {MISSING_UNKNOWN_PROB}"));

@@ -82,7 +82,8 @@ mod tests {
             Some(format!("{:016x}", fnv1a(&news3)).as_str()),
             "the trainer's model of the news fixture is not the one KenLM scored: run scripts/kenlm-oracle"
         );
-        let models = [("hand", testing::read(testing::HAND)), ("news3", testing::read(std::str::from_utf8(&news3).unwrap()))];
+        let models =
+            [("hand", testing::read(testing::HAND)), ("news3", testing::read(std::str::from_utf8(&news3).unwrap()))];
         let sentences: Vec<&str> = SENTENCES.lines().collect();
         let mut compared = 0;
         for line in KENLM.lines().filter(|l| !l.starts_with('#')) {

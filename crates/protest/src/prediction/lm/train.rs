@@ -196,7 +196,16 @@ pub fn train(text: &Path, options: &Options) -> Result<Estimate> {
     }
     crate::progress::stage("Estimating probabilities", None);
     let (probs, backoffs) = estimate(&grams, &adjusted, &discounts, vocabulary.len());
-    Ok(Estimate { order, vocabulary, grams, probs, backoffs, discounts, tokens: (tokens.len() - 2 * sentences) as u64, warnings })
+    Ok(Estimate {
+        order,
+        vocabulary,
+        grams,
+        probs,
+        backoffs,
+        discounts,
+        tokens: (tokens.len() - 2 * sentences) as u64,
+        warnings,
+    })
 }
 
 /// The vocabulary, and the text as word ids with each sentence between `<s>` and `</s>`.
@@ -447,8 +456,7 @@ mod tests {
         let text = "a b\na\nb a b\n";
         let refused = estimate_text(text, &options(2)).unwrap_err().to_string();
         assert!(refused.contains("text.txt") && refused.contains("--discount-fallback"), "{refused}");
-        let (estimate, model) =
-            estimate_text(text, &Options { discount_fallback: true, ..options(2) }).unwrap();
+        let (estimate, model) = estimate_text(text, &Options { discount_fallback: true, ..options(2) }).unwrap();
         assert_eq!(estimate.counts(), [5, 6]);
         assert_eq!(estimate.warnings.len(), 2, "{:?}", estimate.warnings);
         assert_eq!(estimate.tokens, 6);
@@ -484,7 +492,8 @@ mod tests {
             for word in words(context) {
                 state = model.score(&state, model.index(word)).1;
             }
-            let total: f64 = vocabulary.iter().map(|w| 10f64.powf(f64::from(model.score(&state, model.index(w)).0))).sum();
+            let total: f64 =
+                vocabulary.iter().map(|w| 10f64.powf(f64::from(model.score(&state, model.index(w)).0))).sum();
             assert!((total - 1.0).abs() < 1e-4, "after {context:?}: {total}");
         }
     }
