@@ -29,7 +29,11 @@ fn a_trained_model_is_written_and_scores_every_line() {
     let out = ok(d, &["prediction", "train-lm", "news.fr.txt", "--order", "3", "-o", "news.arpa"]);
     assert!(out.starts_with("news.arpa: 3-gram model of "), "{out}");
     assert_eq!(out.lines().filter(|l| l.contains("D1=")).count(), 3, "{out}");
-    assert!(read(d.join("news.arpa")).starts_with("\\data\\\nngram 1="));
+    let model = read(d.join("news.arpa"));
+    assert!(model.starts_with("\\data\\\nngram 1="));
+    let e = refused(d, &["prediction", "train-lm", "hand.arpa", "--order", "3", "-o", "news.arpa"]);
+    assert!(e.contains("news.arpa already exists; use --force"), "{e}");
+    assert_eq!(read(d.join("news.arpa")), model);
     let sentences = read(d.join("sentences.txt")).lines().count();
     let scores = numbers(&ok(d, &["prediction", "lm-score", "news.arpa", "sentences.txt"]));
     assert_eq!(scores.len(), sentences);
@@ -126,9 +130,10 @@ fn the_baseline_on_the_real_development_set() {
     let dev = dev.to_str().unwrap();
     let mut nones = Vec::new();
     for penalty in ["0", "-4"] {
-        ok(d, &["prediction", "baseline", dev, "--lm", "news.arpa", "--none-penalty", penalty, "-o", "pred.data"]);
+        let args = ["prediction", "baseline", dev, "--lm", "news.arpa", "--none-penalty", penalty, "-o", "pred.data"];
+        ok(d, &[&args[..], &["--force"]].concat());
         let predicted = read(d.join("pred.data"));
-        let gold = read(&dev);
+        let gold = read(dev);
         assert_eq!(predicted.lines().count(), gold.lines().count());
         for (p, g) in predicted.lines().zip(gold.lines()) {
             let (p, g): (Vec<&str>, Vec<&str>) = (p.split('\t').collect(), g.split('\t').collect());

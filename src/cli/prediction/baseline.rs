@@ -1,7 +1,7 @@
 //! `protest prediction baseline DATA --lm MODEL [--none-penalty P] [--tune DEV] [-o OUT]`: the
 //! shared tasks' language-model baseline.
 
-use super::lm::{read_model, refuse_overwriting};
+use super::lm::{check_output, read_model};
 use anyhow::Context;
 use protest::prediction::baseline::{self, Baseline, Fillers};
 use protest::prediction::{DataSet, Pair, Scorer, Task, data};
@@ -26,6 +26,9 @@ pub struct BaselineArgs {
     /// Where to write the predictions, in the task's layout (default: standard output).
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long, requires = "output")]
+    force: bool,
     /// The scorer whose classes to predict (default: discomt2015 for en-fr, wmt16 otherwise).
     #[arg(long)]
     scorer: Option<Scorer>,
@@ -51,7 +54,7 @@ pub fn run(args: BaselineArgs) -> anyhow::Result<()> {
     let task = Task::new(scorer, pair).map_err(anyhow::Error::msg)?;
     if let Some(output) = &args.output {
         let inputs = [Some(&args.data), Some(&args.lm), args.tune.as_ref()];
-        refuse_overwriting(output, &inputs.iter().flatten().map(|p| p.as_path()).collect::<Vec<_>>())?;
+        check_output(output, &inputs.iter().flatten().map(|p| p.as_path()).collect::<Vec<_>>(), args.force)?;
     }
     protest::progress::stage("Reading the data", None);
     let set = DataSet::read(&args.data)?;

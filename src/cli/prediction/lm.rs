@@ -15,9 +15,12 @@ pub struct TrainLmArgs {
     /// up to 6 unless rebuilt).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_ORDER as i64))]
     order: u8,
-    /// The model file to write, in the ARPA format (replaced if it exists).
+    /// The model file to write, in the ARPA format.
     #[arg(long, short)]
     output: PathBuf,
+    /// Replace the model file if it exists.
+    #[arg(long)]
+    force: bool,
     /// Where an order's counts give no discounts (small or artificial text), use lmplz's
     /// fallback ones (0.5, 1, 1.5) instead of refusing.
     #[arg(long)]
@@ -28,7 +31,7 @@ pub struct TrainLmArgs {
 }
 
 pub fn run_train(args: TrainLmArgs) -> anyhow::Result<()> {
-    refuse_overwriting(&args.output, &[&args.text])?;
+    check_output(&args.output, &[&args.text], args.force)?;
     let options = train::Options {
         order: usize::from(args.order),
         discount_fallback: args.discount_fallback,
@@ -80,13 +83,14 @@ pub fn read_model(path: &Path) -> anyhow::Result<lm::Model> {
     Ok(loaded.model)
 }
 
-/// Refuses an output that would replace one of the inputs.
-pub fn refuse_overwriting(output: &Path, inputs: &[&Path]) -> anyhow::Result<()> {
+/// Refuses an output that would replace one of the inputs, or, without `force`, any file.
+pub fn check_output(output: &Path, inputs: &[&Path], force: bool) -> anyhow::Result<()> {
     if let Some(input) = inputs.iter().find(|input| atomic::same_file(output, input)) {
         bail!("{}: this is the input {}; write the output to another file", output.display(), input.display());
     }
-    if output.is_dir() {
-        bail!("{}: is a folder; choose a file name", output.display());
+    match std::fs::symlink_metadata(output) {
+        Ok(meta) if meta.is_dir() => Err(protest::Error::refused(output, "is a folder; choose another name").into()),
+        Ok(_) if !force => Err(protest::Error::Exists { path: output.to_path_buf() }.into()),
+        _ => Ok(()),
     }
-    Ok(())
 }

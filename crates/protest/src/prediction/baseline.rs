@@ -147,7 +147,7 @@ pub fn frequent_other_words(task: Task, lines: &[DataLine]) -> Vec<String> {
         }
     }
     // Stable: ties keep the order of first appearance.
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
     counts.into_iter().filter(|(_, n)| *n >= 2).take(OTHERS_FROM_DATA).map(|(w, _)| w).collect()
 }
 

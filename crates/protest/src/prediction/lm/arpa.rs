@@ -1,5 +1,5 @@
-//! The ARPA text format of backoff language models (docs/pronoun-prediction.md, "The ARPA
-//! format"): what SRILM, IRSTLM and KenLM's `lmplz` write and KenLM reads.
+//! The ARPA text format of backoff language models (docs/pronoun-prediction.md, "The baseline
+//! and its language model"): what SRILM, IRSTLM and KenLM's `lmplz` write and KenLM reads.
 //!
 //! ```text
 //! \data\
@@ -7,14 +7,14 @@
 //! ngram 2=2
 //!
 //! \1-grams:
-//! -1.2	<unk>	0
-//! 0	<s>	-0.3
-//! -0.5	</s>	0
-//! -0.4	oui	-0.2
+//! -1.2  <unk>  0
+//! 0  <s>  -0.3
+//! -0.5  </s>  0
+//! -0.4  oui  -0.2
 //!
 //! \2-grams:
-//! -0.1	<s> oui
-//! -0.2	oui </s>
+//! -0.1  <s> oui
+//! -0.2  oui </s>
 //!
 //! \end\
 //! ```
@@ -373,7 +373,7 @@ mod tests {
         let mut out = Vec::new();
         write(&mut out, &[2, 1], |n, out| match n {
             1 => {
-                write_entry(out, -0.0, ["<s>"], Some(-0.30103))?;
+                write_entry(out, -0.0, ["<s>"], Some(-0.875))?;
                 write_entry(out, -1.25, ["</s>"], Some(0.0))
             }
             _ => write_entry(out, -0.5, ["<s>", "</s>"], None),
@@ -382,7 +382,7 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,
-            "\\data\\\nngram 1=2\nngram 2=1\n\n\\1-grams:\n0\t<s>\t-0.30103\n-1.25\t</s>\t0\n\n\\2-grams:\n-0.5\t<s> \
+            "\\data\\\nngram 1=2\nngram 2=1\n\n\\1-grams:\n0\t<s>\t-0.875\n-1.25\t</s>\t0\n\n\\2-grams:\n-0.5\t<s> \
              </s>\n\n\\end\\\n"
         );
     }
