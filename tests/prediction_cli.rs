@@ -317,6 +317,8 @@ fn a_master_extracted_predicted_as_the_gold_and_imported_matches_every_candidate
     assert!(out.contains("316 lines, 60 placeholders") && out.contains("set.en-fr.doc-ids"), "{out}");
     let err = refused(d, &["prediction", "extract", "sample.master.json", "-o", "set.en-fr.data"]);
     assert!(err.contains("set.en-fr.data already exists; use --force to replace it"), "{err}");
+    let err = refused(d, &["prediction", "extract", "sample.master.json", "-o", "sample.master.json", "--force"]);
+    assert!(err.contains("sample.master.json: is the master itself"), "{err}");
     let set = read(d.join("set.en-fr.data"));
     assert_eq!(set.lines().count(), read(d.join("set.en-fr.doc-ids")).lines().count());
     // The set scores as a gold file; predictions equal to it score 100.

@@ -144,7 +144,8 @@ impl App {
     fn show_dialog(&mut self, dialog: Dialog) {
         let anywhere = match &dialog {
             Dialog::Open | Dialog::SaveCopy | Dialog::Legacy(Some(_)) | Dialog::Merge(_) => true,
-            Dialog::PredictionResults => true,
+            // An annotator's batch shows nothing but the annotation.
+            Dialog::PredictionResults => self.session.as_ref().is_none_or(|s| s.mode() != Mode::Annotator),
             Dialog::AddSystem | Dialog::ExportTables(_) | Dialog::Compare(_) => true,
             Dialog::Legacy(None) => self.session.is_none(),
             Dialog::Annotators | Dialog::Plan | Dialog::Export | Dialog::Adjudication | Dialog::GoTo => false,

@@ -224,9 +224,14 @@ pub const BINDINGS: &[Binding] = &[
 const JUDGEMENTS: [Judgement; 3] = [Judgement::Yes, Judgement::No, Judgement::Unset];
 
 impl Binding {
-    /// Keys that only do something in researcher mode (a master), not in an annotator's batch.
+    /// Keys that only do something in researcher mode (a master), not in an annotator's batch:
+    /// the prediction results are a researcher's too.
     pub fn researcher_only(&self) -> bool {
-        matches!((self.intent)(0), Intent::ToggleOverview | Intent::StepAnnotator(_) | Intent::Dialog(Dialog::GoTo))
+        self.scope == Scope::Predictions
+            || matches!(
+                (self.intent)(0),
+                Intent::ToggleOverview | Intent::StepAnnotator(_) | Intent::Dialog(Dialog::GoTo)
+            )
     }
 }
 

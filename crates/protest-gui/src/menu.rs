@@ -30,7 +30,9 @@ impl MenuBar {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 item(ui, &mut chosen, Intent::Dialog(Dialog::Open), true);
-                item(ui, &mut chosen, Intent::Dialog(Dialog::PredictionResults), true);
+                if !annotator_mode {
+                    item(ui, &mut chosen, Intent::Dialog(Dialog::PredictionResults), true);
+                }
                 if researcher {
                     item(ui, &mut chosen, Intent::Dialog(Dialog::AddSystem), true);
                 }

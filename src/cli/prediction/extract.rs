@@ -30,7 +30,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<()> {
     let in_master = |m: String| protest::Error::whole_file(&args.master, m);
     let task = extract::task_of(&master, args.scorer, args.pair).map_err(in_master)?;
     let set = extract::extract(&master, task).map_err(in_master)?;
-    let ids = extract::write(&protest::store::disk::Os, &set, &args.output, args.force)?;
+    let ids = extract::write(&protest::store::disk::Os, &set, &args.output, args.force, &args.master)?;
     println!(
         "wrote {} ({} lines, {} placeholders, {task} classes) and {}",
         args.output.display(),

@@ -413,7 +413,10 @@ fn help_lists_undo_before_redo_and_only_the_keys_of_the_mode() {
     let f = tiny_with_anna();
     let mut h = harness(&f.path, None);
     press(&mut h, Key::F1);
-    assert!(h.query_by_label("Ctrl+G").is_some() && h.query_by_label("[ / ]").is_some());
+    assert!(
+        h.query_by_label("Ctrl+G").is_some() && h.query_all_by_label("[ / ]").count() == 2,
+        "the overview's and the prediction results'"
+    );
 }
 
 #[test]

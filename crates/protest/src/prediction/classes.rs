@@ -7,7 +7,31 @@
 
 use std::fmt;
 use std::path::Path;
-use std::str::FromStr;
+
+/// `Display` and `FromStr` for an enum of a few values by the name `$name` gives each, with a
+/// message listing the names for one not among them (`--pair`, `--scorer`, `--macro`).
+macro_rules! names {
+    ($t:ty, $name:path, $what:literal) => {
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str($name(*self))
+            }
+        }
+
+        impl std::str::FromStr for $t {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                let all = <$t>::ALL;
+                all.iter().copied().find(|&x| $name(x) == s).ok_or_else(|| {
+                    let names: Vec<_> = all.iter().map(|&x| $name(x)).collect();
+                    format!("unknown {} '{s}' (expected one of: {})", $what, names.join(", "))
+                })
+            }
+        }
+    };
+}
+pub(crate) use names;
 
 /// A language pair of the shared tasks: source-target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -43,22 +67,7 @@ impl Pair {
     }
 }
 
-impl fmt::Display for Pair {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-impl FromStr for Pair {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Pair::ALL.into_iter().find(|p| p.code() == s).ok_or_else(|| {
-            let codes: Vec<_> = Pair::ALL.iter().map(|p| p.code()).collect();
-            format!("unknown language pair '{s}' (expected one of: {})", codes.join(", "))
-        })
-    }
-}
+names!(Pair, Pair::code, "language pair");
 
 /// One of the official scorers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,22 +99,7 @@ impl Scorer {
     }
 }
 
-impl fmt::Display for Scorer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Scorer {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Scorer::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| {
-            let names: Vec<_> = Scorer::ALL.iter().map(|p| p.name()).collect();
-            format!("unknown scorer '{s}' (expected one of: {})", names.join(", "))
-        })
-    }
-}
+names!(Scorer, Scorer::name, "scorer");
 
 /// The classes one evaluation counts, and the other words counted as one of them.
 #[derive(Debug, PartialEq, Eq)]

@@ -73,13 +73,16 @@ pub fn task_of(master: &Master, scorer: Option<Scorer>, pair: Option<Pair>) -> s
 }
 
 /// Writes `set` to `path` and its documents to the `.doc-ids` file beside it (`NAME.doc-ids` for
-/// `NAME.data`), both or neither; refused where either exists, unless `replace`. Returns the
-/// `.doc-ids` file's path.
-pub fn write(disk: &dyn Disk, set: &Extracted, path: &Path, replace: bool) -> Result<PathBuf> {
+/// `NAME.data`), both or neither; refused where either exists, unless `replace`, and always
+/// where either is the master the set comes from. Returns the `.doc-ids` file's path.
+pub fn write(disk: &dyn Disk, set: &Extracted, path: &Path, replace: bool, master: &Path) -> Result<PathBuf> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let stem = name.strip_suffix(".data").unwrap_or(name);
     let ids = path.with_file_name(format!("{stem}.doc-ids"));
     for target in [path, ids.as_path()] {
+        if crate::store::atomic::same_file(target, master) {
+            return Err(Error::refused(target, "is the master itself; choose another name for the set"));
+        }
         match std::fs::symlink_metadata(target) {
             Ok(meta) if meta.is_dir() => return Err(Error::refused(target, "is a folder; choose another name")),
             Ok(_) if !replace => return Err(Error::Exists { path: target.to_path_buf() }),
@@ -325,6 +328,40 @@ pub(crate) mod tests {
         assert_eq!(set.lines[3].to_line(), "OTHER\tNONE\tYou are welcome .\tREPLACE_0 Je vous en prie .\t0-0 2-4 3-5");
         assert_eq!((set.placed[2].word.clone(), set.placed[2].inserted_at), (None, Some(0)));
         assert_eq!(insertion_point(&vec![(0, 0), (1, 2), (1, 3), (3, 1)], 2), 4, "after the words of source word 1");
+    }
+
+    /// The set and its documents are written both or neither, whatever write fails; a file
+    /// there already is replaced only when told to, and never the master.
+    #[test]
+    fn the_set_and_its_doc_ids_both_or_neither() {
+        use crate::store::disk::{Fault, Faulty};
+        let set = extract(&crate::testing::tiny(), task()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (data, ids, master) =
+            (dir.path().join("set.data"), dir.path().join("set.doc-ids"), dir.path().join("tiny.master.json"));
+        std::fs::write(&master, "{}").unwrap();
+        let disk = Faulty::new(Fault::None);
+        assert_eq!(write(&disk, &set, &data, false, &master).unwrap(), ids);
+        let whole = (std::fs::read(&data).unwrap(), std::fs::read(&ids).unwrap());
+        assert_eq!(whole.1, b"1\n1\n2\n2\n");
+        assert!(matches!(write(&disk, &set, &data, false, &master), Err(Error::Exists { .. })));
+        let err = write(&disk, &set, &master, true, &master).unwrap_err();
+        assert!(err.to_string().contains("is the master itself"), "{err}");
+        for k in 0..disk.ops().len() {
+            for fault in [Fault::Once(k), Fault::FullFrom(k)] {
+                std::fs::write(&data, "old").unwrap();
+                std::fs::write(&ids, "old ids").unwrap();
+                disk.set(fault);
+                let now = || (std::fs::read(&data).unwrap(), std::fs::read(&ids).unwrap());
+                match write(&disk, &set, &data, true, &master) {
+                    Ok(_) => assert_eq!(now(), whole, "{fault:?}"),
+                    Err(_) => assert_eq!(now(), (b"old".to_vec(), b"old ids".to_vec()), "{fault:?}"),
+                }
+                crate::store::atomic::remove_leftovers(&data);
+                crate::store::atomic::remove_leftovers(&ids);
+                assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3, "{fault:?}: no file left over");
+            }
+        }
     }
 
     #[test]

@@ -10,9 +10,7 @@
 use super::classes::{ClassSet, Task};
 use super::data::{self, columns, prediction_labels};
 use crate::error::{Error, Result};
-use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 /// Which classes the macro average divides over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -36,22 +34,7 @@ impl Macro {
     }
 }
 
-impl fmt::Display for Macro {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Macro {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Macro::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| format!("unknown macro average '{s}' (expected all or present)"))
-    }
-}
+super::classes::names!(Macro, Macro::name, "macro average");
 
 /// Counts of (gold class, predicted class) pairs.
 #[derive(Debug, Clone, PartialEq, Eq)]
