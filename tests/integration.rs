@@ -24,6 +24,7 @@ mod legacy_wild;
 mod lock;
 mod master_errors;
 mod metrics_cli;
+mod prediction_baseline_cli;
 mod prediction_cli;
 mod recovery;
 mod report_cli;

@@ -2,8 +2,10 @@
 //! docs/pronoun-prediction.md) — official scores, and a classifier's predictions to and from a
 //! master.
 
+mod baseline;
 mod extract;
 mod import;
+mod lm;
 mod score;
 
 use clap::{Args, Subcommand};
@@ -23,6 +25,15 @@ enum PredictionCommand {
     Extract(extract::ExtractArgs),
     /// Bring a classifier's predictions for an extracted set back into the master as a system.
     Import(import::ImportArgs),
+    /// The shared tasks' language-model baseline: fill each line's placeholders with the
+    /// candidates the model finds most probable; --tune chooses the NONE penalty on a dev file.
+    Baseline(baseline::BaselineArgs),
+    /// Estimate an interpolated modified Kneser–Ney language model from text, as KenLM's lmplz
+    /// does, and write it in the ARPA format.
+    TrainLm(lm::TrainLmArgs),
+    /// Print each line's log10 probability (with sentence start and end) under an ARPA language
+    /// model, as KenLM's query totals it: one number a line.
+    LmScore(lm::LmScoreArgs),
 }
 
 pub fn run(args: PredictionArgs) -> anyhow::Result<()> {
@@ -30,6 +41,9 @@ pub fn run(args: PredictionArgs) -> anyhow::Result<()> {
         PredictionCommand::Score(args) => score::run(args),
         PredictionCommand::Extract(args) => extract::run(args),
         PredictionCommand::Import(args) => import::run(args),
+        PredictionCommand::Baseline(args) => baseline::run(args),
+        PredictionCommand::TrainLm(args) => lm::run_train(args),
+        PredictionCommand::LmScore(args) => lm::run_score(args),
     }
 }
 

@@ -9,13 +9,17 @@
 //! - [`tables`]: the scores as report tables (ranking, confusion matrix, per class);
 //! - [`browse`]: a classifier's errors, cell by cell of its confusion matrix, for the window;
 //! - [`extract`] and [`import`]: a master's examples as a data set, and a classifier's
-//!   predictions for it back into the master as a system.
+//!   predictions for it back into the master as a system;
+//! - [`lm`] and [`baseline`]: n-gram language models (ARPA, KenLM's probabilities, lmplz's
+//!   estimation) and the shared tasks' language-model baseline.
 
+pub mod baseline;
 pub mod browse;
 pub mod classes;
 pub mod data;
 pub mod extract;
 pub mod import;
+pub mod lm;
 pub mod report;
 pub mod score;
 pub mod tables;
