@@ -76,8 +76,8 @@ pub enum Command {
     Correlate(correlate::CorrelateArgs),
     /// Convert the original PROTEST tool's SQLite master or annotation batch into our files.
     Convert(convert::ConvertArgs),
-    /// Cross-lingual pronoun prediction (DiscoMT 2015, WMT 2016/17): official scores, and a
-    /// classifier's predictions to and from a master.
+    /// Cross-lingual pronoun prediction (DiscoMT 2015, WMT 2016/17): official scores, the
+    /// language-model baseline, and a classifier's predictions to and from a master.
     Prediction(prediction::PredictionArgs),
     /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
     Synth(Box<synth::SynthArgs>),

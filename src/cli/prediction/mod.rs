@@ -1,6 +1,6 @@
 //! `protest prediction …`: the cross-lingual pronoun prediction task (DiscoMT 2015, WMT 2016/17;
-//! docs/pronoun-prediction.md) — official scores, and a classifier's predictions to and from a
-//! master.
+//! docs/pronoun-prediction.md) — official scores, the language-model baseline, and a
+//! classifier's predictions to and from a master.
 
 mod baseline;
 mod extract;
