@@ -159,6 +159,7 @@ mod tests {
             role,
             sentences: lines.iter().map(|s| s.to_string()).collect(),
             alignment: None,
+            segmentation: None,
         }
     }
 

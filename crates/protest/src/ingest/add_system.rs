@@ -1,7 +1,9 @@
 //! Evaluating a new MT system: its output is added to an existing master as a new translation
 //! corpus with one candidate per example. The output is tokenised into the master's conventions
-//! unless it already is, and word-aligned to the source by the built-in aligner unless an
-//! external aligner's file is given. Nothing that is already in the master changes.
+//! unless it already is, cut into one translation per source sentence whatever its line layout
+//! ([`resegment`]: one line per sentence is checked, documents as paragraphs are segmented), and
+//! word-aligned to the source by the built-in aligner unless an external aligner's file is given.
+//! Nothing that is already in the master changes.
 //!
 //! [`add_system`] is the one entry point for the command line and the GUI. It works in two steps
 //! that callers may also use apart: [`prepare`] does everything that can fail on the user's
@@ -11,6 +13,7 @@
 use crate::error::{Error, Result};
 use crate::ingest::align::{self, Aligner};
 use crate::ingest::from_texts;
+use crate::ingest::resegment::{self, Given, Resegmented, Texts};
 use crate::ingest::texts::{self, PairOrder};
 use crate::ingest::tokenize::{self, Language};
 use crate::model::alignment::{Alignment, Links};
@@ -24,7 +27,8 @@ use std::path::{Path, PathBuf};
 pub struct Output<'a> {
     /// Where the text comes from; messages name it.
     pub origin: &'a Path,
-    /// One sentence per line, parallel to the master's source.
+    /// One sentence per line parallel to the master's source, or documents in any layout
+    /// ([`resegment::Layout`]).
     pub lines: &'a [String],
 }
 
@@ -39,6 +43,10 @@ pub struct Options {
     /// More parallel text for the built-in aligner to learn from (tokenised here).
     pub extra_parallel: Option<ParallelText>,
     pub aligner: align::Settings,
+    /// What the user says of the output's layout (one document per line); the rest is told
+    /// from its lines.
+    pub layout: Given,
+    pub segmentation: resegment::Weights,
 }
 
 /// An alignment file of the source and the new output.
@@ -61,6 +69,8 @@ pub struct NewSystem {
     pub corpus: Corpus,
     pub candidates: Vec<Candidate>,
     pub aligned_by: AlignedBy,
+    /// How the output was cut into sentences.
+    pub segmented: resegment::Summary,
     origin: PathBuf,
 }
 
@@ -87,14 +97,27 @@ pub fn prepare_file(master: &Master, name: &str, path: &Path, options: &Options)
     prepare(master, name, Output { origin: path, lines: &lines }, options)
 }
 
-/// Checks, tokenises and aligns a system's output for `master`, and builds its candidates.
+/// Checks, tokenises, segments and aligns a system's output for `master`, and builds its
+/// candidates.
 pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -> Result<NewSystem> {
     let origin = output.origin;
     crate::progress::stage(&format!("Tokenising {}", crate::store::master_file::file_name(origin)), None);
     check_name(master, name, origin)?;
     let source = master.source().ok_or_else(|| Error::whole_file(origin, "the master has no source corpus"))?;
-    let sentences = sentences(master, output, options.tokenised)?;
+    let Resegmented { sentences, segmentation, summary, .. } = sentences(master, output, options)?;
     let (links, aligned_by) = match &options.alignment {
+        Some(file) if segmentation.is_some() || !summary.moved.is_empty() => {
+            return Err(Error::whole_file(
+                origin,
+                format!(
+                    "an alignment file needs the output as one line per source sentence, each kept as given, but this \
+                     one was segmented ({}); leave the alignment to the built-in aligner, or align one line per \
+                     sentence yourself ({} was not read)",
+                    summary.layout.describe(),
+                    file.path.display()
+                ),
+            ));
+        }
         Some(file) => {
             let links = texts::read_alignment_ordered(&file.path, file.order, &source.sentences, &sentences, origin)?;
             (links, AlignedBy::File)
@@ -108,8 +131,9 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
         .zip(&master.examples)
         .map(|(n, example)| from_texts::candidate(CandidateId(n), example, id, &alignment))
         .collect();
-    let corpus = Corpus { id, name: name.to_owned(), role: CorpusRole::System, sentences, alignment: Some(alignment) };
-    Ok(NewSystem { corpus, candidates, aligned_by, origin: origin.to_path_buf() })
+    let corpus =
+        Corpus { id, name: name.to_owned(), role: CorpusRole::System, sentences, alignment: Some(alignment), segmentation };
+    Ok(NewSystem { corpus, candidates, aligned_by, segmented: summary, origin: origin.to_path_buf() })
 }
 
 impl NewSystem {
@@ -147,6 +171,7 @@ pub struct Report {
     pub heads_aligned: usize,
     pub heads: usize,
     pub aligned_by: AlignedBy,
+    pub segmented: resegment::Summary,
 }
 
 impl NewSystem {
@@ -160,6 +185,7 @@ impl NewSystem {
             heads_aligned: heads.clone().filter(|h| !h.is_empty()).count(),
             heads: heads.count(),
             aligned_by: self.aligned_by,
+            segmented: self.segmented.clone(),
         }
     }
 }
@@ -172,6 +198,7 @@ impl Report {
             None => "none".into(),
         };
         let mut lines = vec![format!("{} sentences, {} candidates (ids {ids})", self.sentences, self.candidates)];
+        lines.extend(self.segmented.lines());
         match self.aligned_by {
             AlignedBy::BuiltIn { training_pairs, pronoun_repairs } => {
                 lines.push(format!(
@@ -207,32 +234,29 @@ fn check_name(master: &Master, name: &str, origin: &Path) -> Result<()> {
 }
 
 /// The output's sentences in the master's tokenisation, one per source sentence.
-fn sentences(master: &Master, output: Output, tokenised: bool) -> Result<Vec<String>> {
-    let expected = master.sentence_count() as usize;
-    let mut lines = output.lines;
-    // A file may end in empty lines; they are not sentences when there are too many lines.
-    while lines.len() > expected && lines.last().is_some_and(|l| l.trim().is_empty()) {
-        lines = &lines[..lines.len() - 1];
-    }
-    if lines.len() != expected {
-        return Err(Error::whole_file(
-            output.origin,
-            format!(
-                "has {} lines but the master's corpora have {expected} sentences; the output needs one line per source sentence",
-                lines.len()
-            ),
-        ));
-    }
-    if tokenised {
-        for (i, line) in lines.iter().enumerate() {
-            if let Some(why) = tokens::malformed(line) {
-                return Err(Error::at_line(output.origin, i + 1, format!("the sentence {why}")));
-            }
-        }
-        return Ok(lines.to_vec());
-    }
+fn sentences(master: &Master, output: Output, options: &Options) -> Result<Resegmented> {
+    let origin = output.origin;
+    let source = master.source().map_or(&[][..], |s| s.sentences.as_slice());
+    let others: Vec<&[String]> = master.translations().map(|t| t.sentences.as_slice()).collect();
+    let texts = Texts { source, translations: &others, documents: &master.documents };
     let language = Language::from_code(&master.languages.target);
-    Ok(lines.iter().map(|l| tokenize::tokenize(l, language)).collect())
+    let tokenise = |i: usize, line: &str| -> Result<String> {
+        if !options.tokenised {
+            return Ok(tokenize::tokenize(line, language));
+        }
+        if resegment::is_empty_line(line) {
+            return Ok(String::new());
+        }
+        match tokens::malformed(line) {
+            Some(why) => Err(Error::at_line(origin, i + 1, format!("the sentence {why}"))),
+            None => Ok(line.to_owned()),
+        }
+    };
+    crate::progress::stage("Segmenting into sentences", None);
+    let resegmented =
+        resegment::resegment(origin, &texts, output.lines, options.layout, &options.segmentation, &tokenise)?;
+    resegmented.check(origin)?;
+    Ok(resegmented)
 }
 
 /// Trains the built-in aligner on the source paired with every translation in the master, the

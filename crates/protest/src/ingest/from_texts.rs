@@ -57,6 +57,7 @@ pub fn build(inputs: &Inputs, id: String, created: DateTime<Utc>) -> Result<Mast
         role: CorpusRole::Source,
         sentences: source,
         alignment: None,
+        segmentation: None,
     });
     let translations = inputs
         .reference
@@ -104,7 +105,7 @@ fn read_translation(
         ));
     }
     let links = texts::read_alignment(&t.alignment, source, &sentences, &t.text)?;
-    Ok(Corpus { id, name: t.name.clone(), role, sentences, alignment: Some(Alignment::new(links)) })
+    Ok(Corpus { id, name: t.name.clone(), role, sentences, alignment: Some(Alignment::new(links)), segmentation: None })
 }
 
 /// PROTEST's categories followed by the file's own.
