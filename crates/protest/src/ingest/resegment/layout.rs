@@ -86,23 +86,33 @@ pub(super) fn detect(
     if end <= sentences && lines.len() >= sentences {
         return Ok((Layout::SentencePerLine, vec![Block { lines: 0..sentences, sentences: 0..sentences }]));
     }
+    // Empty lines at the end separate empty documents only when that makes the count.
+    let (trimmed, whole) = (parts(&lines[..end]), parts(lines));
+    let parts = if trimmed.len() == documents.len() {
+        trimmed
+    } else if whole.len() == documents.len() {
+        whole
+    } else if trimmed.len() == 1 {
+        return Ok((Layout::Continuous, vec![Block { lines: 0..end, sentences: 0..sentences }]));
+    } else {
+        return Err(Miscount { layout: Layout::Documents, parts: trimmed });
+    };
+    let blocks = parts.into_iter().enumerate().map(|(k, lines)| Block { lines, sentences: document(k) }).collect();
+    Ok((Layout::Documents, blocks))
+}
+
+/// The line ranges between empty lines.
+fn parts(lines: &[String]) -> Vec<Range<usize>> {
     let mut parts = Vec::new();
     let mut start = 0;
-    for (i, line) in lines[..end].iter().enumerate() {
+    for (i, line) in lines.iter().enumerate() {
         if is_empty(line) {
             parts.push(start..i);
             start = i + 1;
         }
     }
-    parts.push(start..end);
-    if parts.len() == 1 {
-        return Ok((Layout::Continuous, vec![Block { lines: 0..end, sentences: 0..sentences }]));
-    }
-    if parts.len() != documents.len() {
-        return Err(Miscount { layout: Layout::Documents, parts });
-    }
-    let blocks = parts.into_iter().enumerate().map(|(k, lines)| Block { lines, sentences: document(k) }).collect();
-    Ok((Layout::Documents, blocks))
+    parts.push(start..lines.len());
+    parts
 }
 
 #[cfg(test)]
@@ -128,6 +138,9 @@ mod tests {
         // An empty document: two empty lines in a row.
         let three = detect("a b\n\n\nc d\ne");
         assert_eq!(three, Err(Miscount { layout: Layout::Documents, parts: vec![0..1, 2..2, 3..5] }));
+        // An empty last document: an empty line at the end.
+        let (_, blocks) = detect("a b c\n").unwrap();
+        assert_eq!(blocks, [Block { lines: 0..1, sentences: 0..2 }, Block { lines: 2..2, sentences: 2..4 }]);
         // No empty line and not one line per sentence.
         let (layout, blocks) = detect("a b\nc d e").unwrap();
         assert_eq!((layout, blocks), (Layout::Continuous, vec![Block { lines: 0..2, sentences: 0..4 }]));

@@ -266,10 +266,13 @@ fn assemble(
         line_goes_to.extend(result.line_goes_to);
     }
     let segmentation = Segmentation::from_sentences(origins.iter().copied());
-    // Lines placed elsewhere than their own without confidence (uncertain splits and joins at a
-    // shift's ends are only marked, like any other).
+    // Lines placed elsewhere than their own without confidence: a whole line, or every sentence
+    // of a run (an uncertain split or join at the end of a sure shift is only marked, like any
+    // other).
     let unsure_shift = moved.iter().find_map(|run| {
-        let unsure = run.clone().find(|&s| origins[s as usize] == (Origin::AsGiven, true))?;
+        let low = |s: &u32| origins[*s as usize].1;
+        let whole_line = |s: &u32| origins[*s as usize] == (Origin::AsGiven, true);
+        let unsure = run.clone().find(whole_line).or_else(|| run.clone().all(|s| low(&s)).then_some(run.start))?;
         let first = run.start;
         let why = shifted(first, origins[first as usize].0, line_goes_to[first as usize], texts, lines);
         Some(format!(
@@ -347,6 +350,7 @@ fn misfit(
     let ratio = output as f64 / source.iter().sum::<usize>().max(1) as f64;
     let fit = |part: &[u32], k: usize| cues::share_in(part, &bags[k]);
     let common = miscount.parts.len().min(documents.len());
+    let count = crate::store::summary::count;
     let mut why = None;
     for k in 0..common {
         let part = part_words(k);
@@ -368,40 +372,39 @@ fn misfit(
     }
     let (k, why) = why.unwrap_or_else(|| {
         if miscount.parts.len() < documents.len() {
-            (common, "there is no part left for it".into())
+            (common, format!("there are {} for {} documents", miscount.parts.len(), documents.len()))
         } else {
             (common.saturating_sub(1), format!("part {} is left over after the last document", common + 1))
         }
     });
     let what = match miscount.layout {
         Layout::DocumentPerLine => format!(
-            "has {} lines but the master has {} documents (one per line was asked for)",
-            miscount.parts.len(),
-            documents.len()
+            "has {} but the master has {} (one per line was asked for)",
+            count(miscount.parts.len(), "line"),
+            count(documents.len(), "document")
         ),
         _ => format!(
-            "has {} lines in {} parts separated by empty lines: neither one line per source sentence (the master \
-             has {n} sentences) nor one part per document (the master has {} documents)",
-            lines.len(),
+            "has {} in {} parts separated by empty lines: neither one line per source sentence (the master has \
+             {n} sentences) nor one part per document (the master has {})",
+            count(lines.len(), "line"),
             miscount.parts.len(),
-            documents.len()
+            count(documents.len(), "document")
         ),
     };
     let quote = |text: &str| excerpt(text, 40);
     let doc = document(k.min(documents.len() - 1));
     let part = match miscount.parts.get(k) {
-        Some(lines_of) if !lines_of.is_empty() => format!(
-            "{} {}–{} (“{}”)",
-            if miscount.layout == Layout::DocumentPerLine { "line" } else { "the part of lines" },
-            lines_of.start + 1,
-            lines_of.end,
-            quote(&lines[lines_of.start])
-        ),
-        Some(lines_of) => format!("the empty part at line {}", lines_of.start + 1),
-        None => "no part".into(),
+        Some(range) if range.len() == 1 => {
+            format!("does not fit line {} (“{}”)", range.start + 1, quote(&lines[range.start]))
+        }
+        Some(range) if !range.is_empty() => {
+            format!("does not fit lines {}–{} (“{}”)", range.start + 1, range.end, quote(&lines[range.start]))
+        }
+        Some(range) => format!("does not fit the empty part at line {}", range.start + 1),
+        None => "has no part".into(),
     };
     format!(
-        "{what}; document {} (sentences {}–{}, “{}”) does not fit {part}: {why}. Give the documents in the master's \
+        "{what}; document {} (sentences {}–{}, “{}”) {part}: {why}. Give the documents in the master's \
          order, separated by exactly one empty line each (two in a row for a document with no output)",
         k + 1,
         doc.start + 1,
