@@ -353,6 +353,23 @@ mod tests {
     }
 
     #[test]
+    fn documents_as_paragraphs_are_cut_into_sentences_and_say_so() {
+        let mut master = tiny();
+        let text = "J'ai un vélo. Elle est rouge.\n\nIl pleut. Bienvenue !\n";
+        let output = Output { origin: Path::new("new.fr"), lines: &lines(text) };
+        let system = prepare(&master, "new", output, &Options::default()).unwrap();
+        assert_eq!(system.corpus.sentences, lines("J' ai un vélo .\nElle est rouge .\nIl pleut .\nBienvenue !"));
+        let segmentation = system.corpus.segmentation.clone().unwrap();
+        assert_eq!(segmentation.split, [0, 1, 2, 3]);
+        let report = system.report().lines(0.1);
+        assert_eq!(report[1..3], ["layout: documents separated by an empty line (2 documents)", "segmented: 4 sentences — 4 split"]);
+        let id = system.add_to(&mut master).unwrap();
+        // Stored with the corpus, and valid.
+        assert_eq!(master.corpus(id).unwrap().segmentation.as_ref(), Some(&segmentation));
+        assert_eq!(master.corpus(id).unwrap().origin(1), crate::model::Origin::Split);
+    }
+
+    #[test]
     fn the_report_counts_what_was_aligned() {
         let dir = tempfile::tempdir().unwrap();
         let alignment = dir.path().join("a.alig");
@@ -370,6 +387,8 @@ mod tests {
             report.lines(0.04),
             [
                 "4 sentences, 3 candidates (ids 7–9)",
+                "layout: one line per source sentence (4 lines)",
+                "segmented: 4 sentences — 4 kept as given",
                 "alignment read from the given file",
                 "pronoun aligned in 2 of 3 candidates",
                 "antecedent head aligned in 1 of 1"
@@ -378,7 +397,7 @@ mod tests {
         let built_in =
             Report { aligned_by: AlignedBy::BuiltIn { training_pairs: 12, pronoun_repairs: Some(2) }, ..report };
         assert_eq!(
-            built_in.lines(1.26)[1..3],
+            built_in.lines(1.26)[3..5],
             [
                 "aligned by the built-in aligner, trained on 12 sentence pairs in 1.3 s".to_string(),
                 "pronoun alignment repair added 2 links".to_string()
@@ -394,9 +413,19 @@ mod tests {
         let cases: Vec<(&str, &str, Options, &str)> = vec![
             (
                 "new",
-                "Une phrase.\nDeux.\n",
+                "Une phrase.\n\nDeux.\n\nTrois.\n",
                 Options::default(),
-                "new.fr: has 2 lines but the master's corpora have 4 sentences",
+                "new.fr: has 5 lines in 3 parts separated by empty lines: neither one line per source sentence (the \
+                 master has 4 sentences) nor one part per document (the master has 2 documents); document 2",
+            ),
+            (
+                "new",
+                "J'ai un vélo. Elle est rouge.\n\nIl pleut. Bienvenue !\n",
+                Options {
+                    alignment: Some(AlignmentFile { path: bad_alignment.clone(), order: PairOrder::SourceTarget }),
+                    ..Options::default()
+                },
+                "new.fr: an alignment file needs the output as one line per source sentence, each kept as given",
             ),
             ("mt", OUTPUT, Options::default(), "new.fr: the name 'mt' is taken (the master has source, reference, mt)"),
             (" ", OUTPUT, Options::default(), "new.fr: the system needs a name"),
