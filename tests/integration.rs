@@ -25,6 +25,7 @@ mod master_errors;
 mod metrics_cli;
 mod report_cli;
 mod report_exports_gui;
+mod resegment_corpus;
 mod sample;
 mod sample_batches;
 mod shell_cli;
