@@ -121,7 +121,9 @@ fn refusals_name_the_problem_and_leave_the_master_unchanged() {
         ),
         (
             &["--name", "x", "new.fr", "--one-document-per-line"],
-            "error: new.fr: has 4 lines but the master has 2 documents (one per line was asked for); document 1",
+            "error: new.fr: has 4 lines but the master has 2 documents (one per line was asked for); document 2 (sentences \
+             3–4, “It is raining .”) does not fit line 2 (“Elle est rouge.”): its words fit document 1 better. Give \
+             one line per document",
         ),
         (
             &["--name", "mt", "new.fr"],

@@ -403,9 +403,14 @@ fn misfit(
         Some(range) => format!("does not fit the empty part at line {}", range.start + 1),
         None => "has no part".into(),
     };
+    let advice = match miscount.layout {
+        Layout::DocumentPerLine => "Give one line per document, in the master's order (an empty one for a document \
+                                    with no output)",
+        _ => "Give the documents in the master's order, separated by exactly one empty line each (two in a row for a \
+              document with no output)",
+    };
     format!(
-        "{what}; document {} (sentences {}–{}, “{}”) {part}: {why}. Give the documents in the master's \
-         order, separated by exactly one empty line each (two in a row for a document with no output)",
+        "{what}; document {} (sentences {}–{}, “{}”) {part}: {why}. {advice}",
         k + 1,
         doc.start + 1,
         doc.end,
