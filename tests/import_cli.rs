@@ -155,7 +155,7 @@ fn check_prints_a_summary_or_the_error() {
     }
     let dir = workspace();
     let broken =
-        fs::read_to_string(dir.path().join("tiny.master.json")).unwrap().replace("\"version\":1", "\"version\":3");
+        fs::read_to_string(dir.path().join("tiny.master.json")).unwrap().replace("\"version\":2", "\"version\":3");
     fs::write(dir.path().join("v3.json"), broken).unwrap();
     let out = protest(dir.path(), &["check", "v3.json"]);
     assert_eq!(out.status.code(), Some(1));

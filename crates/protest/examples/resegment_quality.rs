@@ -7,26 +7,33 @@
 //! scripts/document-level-figures runs this after `protest add-system` on the same files.
 //!
 //!     cargo run --release --example resegment_quality -- VARIANTS_DIR [DATA_DIR] [--show N] [--runs N]
+//!         [--one-document N]
 //!
-//! `--show N` prints the first N wrong sentences of each variant; `--runs N` times N runs.
+//! `--show N` prints the first N wrong sentences of each variant; `--runs N` times N runs;
+//! `--one-document N` instead re-segments the first N sentences of the MT output as one document
+//! given on one line (for the memory a long document takes).
 
 use protest::ingest::resegment::{self, Given, Texts, Weights};
 use protest::ingest::tokenize::{self, Language};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-mod common;
-use common::lines;
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
-fn main() -> common::Result<()> {
+fn lines(path: &Path) -> Result<Vec<String>> {
+    Ok(protest::ingest::texts::read_lines(path)?)
+}
+
+fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
     let variants = PathBuf::from(args.next().ok_or("usage: resegment_quality VARIANTS_DIR [DATA_DIR] [--show N]")?);
-    let (mut data, mut show, mut runs) = (None, 0, 1);
+    let (mut data, mut show, mut runs, mut one_document) = (None, 0, 1, None);
     let mut weights = Weights::default();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--show" => show = args.next().and_then(|n| n.parse().ok()).unwrap_or(20),
             "--runs" => runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(5),
+            "--one-document" => one_document = args.next().and_then(|n| n.parse().ok()),
             "--set" => {
                 let setting = args.next().ok_or("--set NAME=VALUE")?;
                 let (name, value) = setting.split_once('=').ok_or("--set NAME=VALUE")?;
@@ -48,6 +55,9 @@ fn main() -> common::Result<()> {
     let documents: Vec<u32> =
         lines(&data.join("doc-boundaries"))?.iter().filter_map(|l| l.trim().parse().ok()).collect();
     let translations = [reference.as_slice()];
+    if let Some(n) = one_document {
+        return long_document(n, &data, &source, &reference, &weights);
+    }
     let texts = Texts { source: &source, translations: &translations, documents: &documents };
     let mut names: Vec<String> = std::fs::read_dir(&variants)?
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -100,8 +110,24 @@ fn main() -> common::Result<()> {
     Ok(())
 }
 
+/// Re-segments the first `n` sentences of the MT output given as one document on one line.
+fn long_document(n: usize, data: &Path, source: &[String], reference: &[String], weights: &Weights) -> Result<()> {
+    let mt = lines(&data.join("mt-output.fr"))?;
+    let n = n.min(mt.len());
+    let output = [mt[..n].join(" ")];
+    let translations = [&reference[..n]];
+    let texts = Texts { source: &source[..n], translations: &translations, documents: &[0] };
+    let tokenise = |_: usize, line: &str| Ok(tokenize::tokenize(line, Language::French));
+    let started = Instant::now();
+    let r = resegment::resegment(Path::new("one"), &texts, &output, Given::Detect, weights, &tokenise)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let right = (0..n).filter(|&s| r.sentences[s] == tokenize::tokenize(&mt[s], Language::French)).count();
+    println!("{:.2} % right in {seconds:.2} s", 100.0 * right as f64 / n as f64);
+    Ok(())
+}
+
 /// Sets one weight by its name.
-fn set(w: &mut Weights, name: &str, value: f64) -> common::Result<()> {
+fn set(w: &mut Weights, name: &str, value: f64) -> Result<()> {
     let field = match name {
         "lambda_translations" => &mut w.lambda_translations,
         "lambda_source" => &mut w.lambda_source,

@@ -527,7 +527,7 @@ mod tests {
     #[test]
     fn anything_unusual_is_left_to_the_plain_parse_and_its_messages() {
         let twice = TINY.replacen("\"corpora\":", "\"corpora\":[],\"corpora\":", 1);
-        let newer = TINY.replacen("\"version\":1", "\"version\":3", 1);
+        let newer = TINY.replacen("\"version\":2", "\"version\":3", 1);
         let bad_corpus = TINY.replacen("\"role\":\"reference\"", "\"role\":\"mirror\"", 1);
         for (text, expected) in [
             (&twice, "duplicate field `corpora`"),
