@@ -342,8 +342,8 @@ impl<'a> Stretch<'a> {
         let mut inside = Vec::with_capacity(tokens.len() + 2);
         let mut sum = 0.0;
         inside.push(0.0);
-        for q in 0..=tokens.len() {
-            sum += f64::from(breaks[q]) * join(weights, tokens, q, claimed);
+        for (q, &count) in breaks.iter().enumerate().take(tokens.len() + 1) {
+            sum += f64::from(count) * join(weights, tokens, q, claimed);
             inside.push(sum);
         }
         Stretch { weights, vocabulary, tokens, breaks, sentences, translations, claimed, ratio, inside }

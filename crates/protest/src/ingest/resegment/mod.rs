@@ -352,9 +352,9 @@ fn misfit(
     let common = miscount.parts.len().min(documents.len());
     let count = crate::store::summary::count;
     let mut why = None;
-    for k in 0..common {
+    for (k, &source_tokens) in source.iter().enumerate().take(common) {
         let part = part_words(k);
-        let expected = ratio * source[k] as f64;
+        let expected = ratio * source_tokens as f64;
         let times = part.len() as f64 / expected.max(1.0);
         if !(0.5..=2.0).contains(&times) && (part.len() as f64 - expected).abs() > 8.0 {
             why = Some((k, format!("it holds {times:.1} times the words the document's source leads to expect")));

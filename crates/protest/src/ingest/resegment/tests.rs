@@ -127,7 +127,7 @@ fn a_shift_in_one_line_per_sentence_is_undone() {
     assert_eq!(r.summary.layout, Layout::SentencePerLine);
     assert_eq!(r.sentences, owned(&OUTPUT));
     assert_eq!(r.unsure_shift, None);
-    assert_eq!(r.summary.moved, [1..5]);
+    assert_eq!(r.summary.moved, vec![1..5]);
     assert!(r.summary.lines().contains(&"moved: the lines of sentences 2–5 fitted other sentences and were re-segmented".into()));
 }
 
@@ -165,7 +165,8 @@ fn a_shift_that_cannot_be_placed_with_confidence_is_refused() {
     // The same shift placed with confidence: stored, and said.
     let sure = block(segment(OUTPUT[2], Origin::AsGiven, false, false), segment("", Origin::Omitted, false, false));
     let r = assemble(&texts, &lines, Layout::SentencePerLine, &blocks, vec![sure]);
-    assert_eq!((r.check(Path::new("out.fr")).is_ok(), r.summary.moved.as_slice()), (true, &[1..3][..]));
+    assert!(r.check(Path::new("out.fr")).is_ok());
+    assert_eq!(r.summary.moved, vec![1..3]);
     // Only the split at the end of a sure shift uncertain: marked, not refused.
     let split = block(segment(OUTPUT[1], Origin::AsGiven, false, false), segment("Il a", Origin::Split, true, false));
     let r = assemble(&texts, &lines, Layout::SentencePerLine, &blocks, vec![split]);
