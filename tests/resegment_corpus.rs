@@ -48,7 +48,8 @@ impl News {
         let texts = Texts { source: &self.source, translations: &translations, documents: &DOCUMENTS };
         let lines: Vec<String> = text.lines().map(str::to_owned).collect();
         let tokenise = |_: usize, line: &str| Ok(tokenize(line, Language::French));
-        resegment::resegment(Path::new("out.fr"), &texts, &lines, Given::Detect, &Weights::default(), &tokenise).unwrap()
+        resegment::resegment(Path::new("out.fr"), &texts, &lines, Given::Detect, &Weights::default(), &tokenise)
+            .unwrap()
     }
 
     /// The MT output's sentences as add-system stores them.
@@ -80,7 +81,10 @@ fn a_document_with_no_output_leaves_its_sentences_empty_and_the_others_right() {
     let expected = news.expected();
     for s in 0..SENTENCES {
         if (47..69).contains(&s) {
-            assert_eq!((r.sentences[s].as_str(), r.segmentation.as_ref().unwrap().origin(s as u32)), ("", Origin::Omitted));
+            assert_eq!(
+                (r.sentences[s].as_str(), r.segmentation.as_ref().unwrap().origin(s as u32)),
+                ("", Origin::Omitted)
+            );
         } else {
             assert_eq!(r.sentences[s], expected[s], "sentence {}", s + 1);
         }
@@ -96,7 +100,8 @@ fn a_title_the_source_lacks_is_left_out_and_said() {
     // The third document comes with a title of its own: the source's first sentence is the
     // report's headline, this one is new.
     let title = "Revue de presse du 12 février";
-    let text = format!("{}\n\n{}\n\n{title}\n{}", documents[0].join(" "), documents[1].join("\n"), documents[2].join("\n"));
+    let text =
+        format!("{}\n\n{}\n\n{title}\n{}", documents[0].join(" "), documents[1].join("\n"), documents[2].join("\n"));
     let r = news.segment(&text);
     let expected = news.expected();
     let wrong: Vec<usize> = (0..SENTENCES).filter(|&s| r.sentences[s] != expected[s]).collect();
@@ -106,7 +111,10 @@ fn a_title_the_source_lacks_is_left_out_and_said() {
     let passage = r.summary.left_out.iter().find(|p| p.text == "Revue de presse du 12 février").expect("left out");
     assert_eq!(passage.before, 69);
     let said = r.summary.lines().into_iter().find(|l| l.starts_with("left out")).unwrap();
-    assert_eq!(said, "left out (translates no source sentence): line 26, before sentence 70: “Revue de presse du 12 février”");
+    assert_eq!(
+        said,
+        "left out (translates no source sentence): line 26, before sentence 70: “Revue de presse du 12 février”"
+    );
 }
 
 /// A master of the three documents with the source, the reference and one example: number 8,
@@ -165,7 +173,10 @@ fn the_shifted_lines_of_the_issue_are_put_back_where_they_belong() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("layout: one line per source sentence (98 lines)"), "{stdout}");
-    assert!(stdout.contains("moved: the lines of sentences 42–61 fitted other sentences and were re-segmented"), "{stdout}");
+    assert!(
+        stdout.contains("moved: the lines of sentences 42–61 fitted other sentences and were re-segmented"),
+        "{stdout}"
+    );
 
     let master = master_file::load(&path).unwrap();
     let corpus = master.corpora.iter().find(|c| c.name == "shifted").unwrap();

@@ -18,11 +18,10 @@ use protest::ingest::tokenize::{self, Language};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
-
-fn lines(path: &Path) -> Result<Vec<String>> {
-    Ok(protest::ingest::texts::read_lines(path)?)
-}
+// Only some of the shared helpers are used here.
+#[allow(dead_code)]
+mod common;
+use common::{Result, lines};
 
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
@@ -42,14 +41,7 @@ fn main() -> Result<()> {
             _ => data = Some(PathBuf::from(arg)),
         }
     }
-    let data = match data {
-        Some(d) => d,
-        None => std::env::current_dir()?
-            .ancestors()
-            .map(|a| a.join("shared/data/discomt-news-en-fr"))
-            .find(|p| p.is_dir())
-            .ok_or("no shared/data/discomt-news-en-fr above here; pass it")?,
-    };
+    let data = common::data_dir(data)?;
     let source = lines(&data.join("pronoun-test.tok.en"))?;
     let reference = lines(&data.join("pronoun-test.tok.fr"))?;
     let documents: Vec<u32> =

@@ -60,7 +60,10 @@ impl Form {
             false => None,
         };
         let layout = if self.one_document_per_line { Given::DocumentPerLine } else { Given::Detect };
-        Ok((path(&self.output), Options { tokenised: self.tokenised, alignment, extra_parallel, layout, ..Options::default() }))
+        Ok((
+            path(&self.output),
+            Options { tokenised: self.tokenised, alignment, extra_parallel, layout, ..Options::default() },
+        ))
     }
 }
 

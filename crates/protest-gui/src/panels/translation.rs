@@ -143,11 +143,8 @@ pub fn texts(
 fn boundary_note(ui: &mut Ui, note: &window::BoundaryNote) {
     ui.horizontal(|ui| {
         ui.add_space(34.0); // under the text, past the language tag
-        let (mark, color) = if note.uncertain {
-            ("⚠", ui.visuals().warn_fg_color)
-        } else {
-            ("✂", ui.visuals().weak_text_color())
-        };
+        let (mark, color) =
+            if note.uncertain { ("⚠", ui.visuals().warn_fg_color) } else { ("✂", ui.visuals().weak_text_color()) };
         let text = RichText::new(format!("{mark} {}", note.text)).size(12.5).color(color);
         ui.add(egui::Label::new(text).wrap()).on_hover_text(
             "The system's output did not come one line per source sentence; this translation was cut from it \

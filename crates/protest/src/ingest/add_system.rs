@@ -131,8 +131,14 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
         .zip(&master.examples)
         .map(|(n, example)| from_texts::candidate(CandidateId(n), example, id, &alignment))
         .collect();
-    let corpus =
-        Corpus { id, name: name.to_owned(), role: CorpusRole::System, sentences, alignment: Some(alignment), segmentation };
+    let corpus = Corpus {
+        id,
+        name: name.to_owned(),
+        role: CorpusRole::System,
+        sentences,
+        alignment: Some(alignment),
+        segmentation,
+    };
     Ok(NewSystem { corpus, candidates, aligned_by, segmented: summary, origin: origin.to_path_buf() })
 }
 
@@ -362,7 +368,10 @@ mod tests {
         let segmentation = system.corpus.segmentation.clone().unwrap();
         assert_eq!(segmentation.split, [0, 1, 2, 3]);
         let report = system.report().lines(0.1);
-        assert_eq!(report[1..3], ["layout: documents separated by an empty line (2 documents)", "segmented: 4 sentences — 4 split"]);
+        assert_eq!(
+            report[1..3],
+            ["layout: documents separated by an empty line (2 documents)", "segmented: 4 sentences — 4 split"]
+        );
         let id = system.add_to(&mut master).unwrap();
         // Stored with the corpus, and valid.
         assert_eq!(master.corpus(id).unwrap().segmentation.as_ref(), Some(&segmentation));

@@ -25,13 +25,8 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 5] = [
-        Outcome::Match,
-        Outcome::Mismatch,
-        Outcome::NoTranslation,
-        Outcome::NoReference,
-        Outcome::UncertainBoundaries,
-    ];
+    pub const ALL: [Outcome; 5] =
+        [Outcome::Match, Outcome::Mismatch, Outcome::NoTranslation, Outcome::NoReference, Outcome::UncertainBoundaries];
 
     pub fn name(self) -> &'static str {
         match self {

@@ -23,8 +23,10 @@ pub use conflict::Conflict;
 pub use corpus::{Corpus, CorpusRole};
 pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
 pub use language::Language;
-pub use master::{Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, MASTER_VERSIONS_READ, Master, Records, Settings};
-pub use segmentation::{Origin, Segmentation};
+pub use master::{
+    Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, MASTER_VERSIONS_READ, Master, Records, Settings,
+};
 pub use record::{ConflictStatus, Judgement, Record, Role, Selection};
+pub use segmentation::{Origin, Segmentation};
 pub use suite::{Antecedent, Category, Example, function, standard_categories};
 pub use tasks::{Purpose, Task, TaskSet};

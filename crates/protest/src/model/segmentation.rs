@@ -155,7 +155,8 @@ impl Segmentation {
                 return Some((name_of(origin), format!("sentence {s} is {} but has a translation", name_of(origin))));
             }
         }
-        let pairs = |merged: &[u32], with_previous: &[u32]| merged.iter().map(|s| s + 1).eq(with_previous.iter().copied());
+        let pairs =
+            |merged: &[u32], with_previous: &[u32]| merged.iter().map(|s| s + 1).eq(with_previous.iter().copied());
         if !pairs(&self.merged, &self.with_previous) {
             return Some(("merged", "each merged sentence must be followed by one translated with_previous".into()));
         }
@@ -185,9 +186,13 @@ mod tests {
     #[test]
     fn origins_are_kept_as_lists_and_read_back_per_sentence() {
         use Origin::*;
-        let origins = [(AsGiven, false), (Split, true), (Split, false), (Merged, true), (WithPrevious, true), (Omitted, false)];
+        let origins =
+            [(AsGiven, false), (Split, true), (Split, false), (Merged, true), (WithPrevious, true), (Omitted, false)];
         let s = Segmentation::from_sentences(origins);
-        assert_eq!((s.split.as_slice(), s.merged.as_slice(), s.low_confidence.as_slice()), (&[1, 2][..], &[3][..], &[1, 3, 4][..]));
+        assert_eq!(
+            (s.split.as_slice(), s.merged.as_slice(), s.low_confidence.as_slice()),
+            (&[1, 2][..], &[3][..], &[1, 3, 4][..])
+        );
         assert_eq!((0..6).map(|n| (s.origin(n), s.is_low_confidence(n))).collect::<Vec<_>>(), origins);
         assert_eq!((0..6).map(|n| s.is_uncertain(n)).collect::<Vec<_>>(), [false, true, false, true, true, false]);
         assert_eq!(s.counts(6), ([1, 2, 0, 1, 1, 1], 3));
@@ -203,10 +208,26 @@ mod tests {
         let cases = [
             (Segmentation { split: vec![1, 1], ..Default::default() }, "split", "must ascend (1 then 1)"),
             (Segmentation { low_confidence: vec![4], ..Default::default() }, "low_confidence", "sentence 4 is beyond"),
-            (Segmentation { split: vec![1], joined: vec![1], ..Default::default() }, "joined", "sentence 1 has two origins"),
-            (Segmentation { omitted: vec![0], ..Default::default() }, "omitted", "sentence 0 is omitted but has a translation"),
-            (Segmentation { merged: vec![0], ..Default::default() }, "merged", "followed by one translated with_previous"),
-            (Segmentation { merged: vec![1], with_previous: vec![3], ..Default::default() }, "with_previous", "has a translation"),
+            (
+                Segmentation { split: vec![1], joined: vec![1], ..Default::default() },
+                "joined",
+                "sentence 1 has two origins",
+            ),
+            (
+                Segmentation { omitted: vec![0], ..Default::default() },
+                "omitted",
+                "sentence 0 is omitted but has a translation",
+            ),
+            (
+                Segmentation { merged: vec![0], ..Default::default() },
+                "merged",
+                "followed by one translated with_previous",
+            ),
+            (
+                Segmentation { merged: vec![1], with_previous: vec![3], ..Default::default() },
+                "with_previous",
+                "has a translation",
+            ),
         ];
         for (s, field, message) in cases {
             let (f, m) = s.problem(&text).unwrap();

@@ -87,7 +87,9 @@ fn parse_and_check(path: &Path, bytes: &[u8], release: &Release<'_>) -> Result<(
     let mut master = match parse_in_parallel(bytes, release) {
         Some(master) => master,
         // Something is wrong with the file: read it again the usual way, to say what and where.
-        None => json::read(path, bytes, MASTER_FORMAT, MASTER_VERSIONS_READ, |m: &Master| (m.format.as_str(), m.version))?,
+        None => {
+            json::read(path, bytes, MASTER_FORMAT, MASTER_VERSIONS_READ, |m: &Master| (m.format.as_str(), m.version))?
+        }
     };
     // An older version is this one without its newer fields; the next save writes this version.
     master.version = MASTER_VERSION;

@@ -298,7 +298,9 @@ impl Token {
                 || (closing && previous.is_some_and(|p| p.ends_sentence)),
             colon: matches!(text, ":" | ";"),
             abbreviation: text.len() > 1 && text.ends_with('.') && !text.ends_with(".."),
-            capital: first.is_uppercase() || first.is_ascii_digit() || matches!(first, '"' | '«' | '“' | '-' | '–' | '—' | '('),
+            capital: first.is_uppercase()
+                || first.is_ascii_digit()
+                || matches!(first, '"' | '«' | '“' | '-' | '–' | '—' | '('),
             capital_weight: if first.is_uppercase() { vocabulary.small_share(word) as f32 } else { 0.0 },
             quote,
             odd_quotes: previous.is_some_and(|p| p.odd_quotes) != quote,
@@ -496,7 +498,8 @@ impl Scores for Stretch<'_> {
         out.push(0.0);
         let mut sum = 0.0;
         for token in &self.tokens[from..to] {
-            let has = |list: fn(&Sentence) -> &Vec<u32>, id: u32| known.iter().any(|s| list(s).binary_search(&id).is_ok());
+            let has =
+                |list: fn(&Sentence) -> &Vec<u32>, id: u32| known.iter().any(|s| list(s).binary_search(&id).is_ok());
             let share = if has(|s| &s.words, token.word) {
                 1.0
             } else if token.prefix != NO_PREFIX && has(|s| &s.prefixes, token.prefix) {

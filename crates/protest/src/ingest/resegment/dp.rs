@@ -329,29 +329,13 @@ fn own(
     let lo = starts.start;
     let length = scores.length(sentences.clone());
     let longest = length.longest();
-    // The starts of each quotation-mark parity apart: the translation's parity is the end's
-    // against the start's.
-    let parities = parities(starts.clone().map(|a| scores.odd_quotes_before(a)));
-    let mut best = vec![(f64::INFINITY, NOWHERE); rows.len()];
-    let mut found = vec![(f64::INFINITY, NOWHERE); rows.len()];
-    for &parity in parities {
-        let of_parity: Vec<f64> = (lo..starts.end)
-            .map(|a| if scores.odd_quotes_before(a) == parity { g[a - lo] } else { f64::INFINITY })
-            .collect();
-        row_minima(
-            rows.clone(),
-            |b| lo.max(b.saturating_sub(longest))..b.min(starts.end),
-            |b, a| of_parity[a - lo] + length.cost(b - a),
-            &mut found,
-        );
-        for ((b, f), best) in rows.clone().zip(&found).zip(&mut best) {
-            let odd = scores.odd_quotes_before(b) != parity;
-            let value = f.0 + scores.quote_parity(sentences.clone(), odd);
-            if f.1 != NOWHERE && value < best.0 {
-                *best = (value, f.1);
-            }
-        }
-    }
+    let best = by_quote_parity(
+        scores,
+        &sentences,
+        (rows.clone(), starts.clone()),
+        |b| lo.max(b.saturating_sub(longest))..b.min(starts.end),
+        |b, a| g[a - lo] + length.cost(b - a),
+    );
     for (b, (value, a)) in rows.zip(best) {
         if a == NOWHERE {
             continue;
@@ -364,11 +348,51 @@ fn own(
     }
 }
 
+/// [`row_minima`] of `value` for each row of `rows` (ends, or starts in the backward pass) over the
+/// positions of `columns` with its allowed ones, plus what the number of quotation marks between
+/// the row and the column costs ([`Scores::quote_parity`]). That is not a function of the
+/// distance, so the columns of each parity are searched apart (each set on its own is still a
+/// Monge array) and the better taken.
+fn by_quote_parity(
+    scores: &impl Scores,
+    sentences: &Range<usize>,
+    (rows, columns): (Range<usize>, Range<usize>),
+    allowed: impl Fn(usize) -> Range<usize>,
+    value: impl Fn(usize, usize) -> f64,
+) -> Vec<(f64, u32)> {
+    let odd = |p: usize| scores.odd_quotes_before(p);
+    let mut best = vec![(f64::INFINITY, NOWHERE); rows.len()];
+    let mut found = vec![(f64::INFINITY, NOWHERE); rows.len()];
+    for &parity in parities(columns.clone().map(odd)) {
+        let of_parity: Vec<bool> = columns.clone().map(|x| odd(x) == parity).collect();
+        let lo = columns.start;
+        row_minima(
+            rows.clone(),
+            &allowed,
+            |y, x| if of_parity[x - lo] { value(y, x) } else { f64::INFINITY },
+            &mut found,
+        );
+        for ((y, f), best) in rows.clone().zip(&found).zip(&mut best) {
+            let cost = f.0 + scores.quote_parity(sentences.clone(), odd(y) != parity);
+            if f.1 != NOWHERE && cost < best.0 {
+                *best = (cost, f.1);
+            }
+        }
+    }
+    best
+}
+
 /// The quotation-mark parities among some positions.
 fn parities(mut odd: impl Iterator<Item = bool>) -> &'static [bool] {
     match odd.next() {
         None => &[],
-        Some(first) if odd.all(|o| o == first) => if first { &[true] } else { &[false] },
+        Some(first) if odd.all(|o| o == first) => {
+            if first {
+                &[true]
+            } else {
+                &[false]
+            }
+        }
         Some(_) => &[false, true],
     }
 }
@@ -513,9 +537,7 @@ fn own_backward(
     // (No translation of any length ends at 0.)
     let h: Vec<f64> = ends
         .clone()
-        .map(|b| {
-            if b == 0 { f64::INFINITY } else { scores.end_of(last, b) + scores.inside(b) - w(b) + next.get(b) }
-        })
+        .map(|b| if b == 0 { f64::INFINITY } else { scores.end_of(last, b) + scores.inside(b) - w(b) + next.get(b) })
         .collect();
     let rows = starts.start..starts.end.min(ends.end - 1);
     if rows.is_empty() {
@@ -524,27 +546,13 @@ fn own_backward(
     let lo = ends.start;
     let length = scores.length(sentences.clone());
     let longest = length.longest();
-    let parities = parities(ends.clone().map(|b| scores.odd_quotes_before(b)));
-    let mut best = vec![(f64::INFINITY, NOWHERE); rows.len()];
-    let mut found = vec![(f64::INFINITY, NOWHERE); rows.len()];
-    for &parity in parities {
-        let of_parity: Vec<f64> = (lo..ends.end)
-            .map(|b| if scores.odd_quotes_before(b) == parity { h[b - lo] } else { f64::INFINITY })
-            .collect();
-        row_minima(
-            rows.clone(),
-            |a| (a + 1).max(lo)..ends.end.min(a + longest + 1),
-            |a, b| of_parity[b - lo] + length.cost(b - a),
-            &mut found,
-        );
-        for ((a, f), best) in rows.clone().zip(&found).zip(&mut best) {
-            let odd = scores.odd_quotes_before(a) != parity;
-            let value = f.0 + scores.quote_parity(sentences.clone(), odd);
-            if f.1 != NOWHERE && value < best.0 {
-                *best = (value, f.1);
-            }
-        }
-    }
+    let best = by_quote_parity(
+        scores,
+        &sentences,
+        (rows.clone(), ends.clone()),
+        |a| (a + 1).max(lo)..ends.end.min(a + longest + 1),
+        |a, b| h[b - lo] + length.cost(b - a),
+    );
     for (a, (value, b)) in rows.zip(best) {
         if b == NOWHERE {
             continue;
@@ -586,8 +594,14 @@ where
     C: Fn(usize) -> Range<usize>,
     V: Fn(usize, usize) -> f64,
 {
-    fn solve<C, V>(rows: Range<usize>, first: usize, within: Range<usize>, columns: &C, value: &V, out: &mut [(f64, u32)])
-    where
+    fn solve<C, V>(
+        rows: Range<usize>,
+        first: usize,
+        within: Range<usize>,
+        columns: &C,
+        value: &V,
+        out: &mut [(f64, u32)],
+    ) where
         C: Fn(usize) -> Range<usize>,
         V: Fn(usize, usize) -> f64,
     {

@@ -232,13 +232,7 @@ impl Context<'_> {
 }
 
 /// The blocks' results as one corpus.
-fn assemble(
-    texts: &Texts,
-    lines: &[String],
-    layout: Layout,
-    blocks: &[Block],
-    done: Vec<BlockResult>,
-) -> Resegmented {
+fn assemble(texts: &Texts, lines: &[String], layout: Layout, blocks: &[Block], done: Vec<BlockResult>) -> Resegmented {
     let n = texts.source.len();
     let mut sentences = Vec::with_capacity(n);
     let mut origins = Vec::with_capacity(n);
@@ -343,7 +337,8 @@ fn misfit(
     let documents = texts.documents;
     let n = sentences.len();
     let document = |k: usize| documents[k] as usize..documents.get(k + 1).map_or(n, |&s| s as usize);
-    let part_words = |k: usize| -> Vec<u32> { miscount.parts[k].clone().flat_map(|l| words[l].iter().map(|w| w.0)).collect() };
+    let part_words =
+        |k: usize| -> Vec<u32> { miscount.parts[k].clone().flat_map(|l| words[l].iter().map(|w| w.0)).collect() };
     let bags: Vec<Vec<u32>> = (0..documents.len()).map(|k| cues::bag(&sentences[document(k)])).collect();
     let source: Vec<usize> = (0..documents.len()).map(|k| cues::source_tokens(&sentences[document(k)])).collect();
     let output: usize = (0..miscount.parts.len()).map(|k| part_words(k).len()).sum();
@@ -404,10 +399,14 @@ fn misfit(
         None => "has no part".into(),
     };
     let advice = match miscount.layout {
-        Layout::DocumentPerLine => "Give one line per document, in the master's order (an empty one for a document \
-                                    with no output)",
-        _ => "Give the documents in the master's order, separated by exactly one empty line each (two in a row for a \
-              document with no output)",
+        Layout::DocumentPerLine => {
+            "Give one line per document, in the master's order (an empty one for a document \
+                                    with no output)"
+        }
+        _ => {
+            "Give the documents in the master's order, separated by exactly one empty line each (two in a row for a \
+              document with no output)"
+        }
     };
     format!(
         "{what}; document {} (sentences {}–{}, “{}”) {part}: {why}. {advice}",
@@ -433,10 +432,10 @@ impl Summary {
         let parts: Vec<String> =
             names.iter().zip(self.origins).filter(|(_, c)| *c > 0).map(|(name, c)| format!("{c} {name}")).collect();
         out.push(format!("segmented: {} — {}", count(n, "sentence"), parts.join(", ")));
-        for run in &self.moved {
+        if !self.moved.is_empty() {
             out.push(format!(
                 "moved: the lines of sentences {} fitted other sentences and were re-segmented",
-                numbers(std::slice::from_ref(&(run.start..run.end)))
+                numbers(&self.moved)
             ));
         }
         if !self.low_confidence.is_empty() {

@@ -53,7 +53,10 @@ fn one_line_per_sentence_is_kept_as_given_and_recorded_as_nothing() {
     assert_eq!(r.sentences, owned(&OUTPUT));
     assert_eq!(r.segmentation, None);
     assert_eq!(r.summary.layout, Layout::SentencePerLine);
-    assert_eq!(r.summary.lines(), ["layout: one line per source sentence (6 lines)", "segmented: 6 sentences — 6 kept as given"]);
+    assert_eq!(
+        r.summary.lines(),
+        ["layout: one line per source sentence (6 lines)", "segmented: 6 sentences — 6 kept as given"]
+    );
 }
 
 #[test]
@@ -63,7 +66,10 @@ fn documents_as_paragraphs_are_split_into_their_sentences() {
     assert_eq!(r.sentences, owned(&OUTPUT));
     assert_eq!(origins(&r), [Origin::Split; 6]);
     assert_eq!(r.summary.layout, Layout::Documents);
-    assert_eq!(r.summary.lines()[..2], ["layout: documents separated by an empty line (2 documents)", "segmented: 6 sentences — 6 split"]);
+    assert_eq!(
+        r.summary.lines()[..2],
+        ["layout: documents separated by an empty line (2 documents)", "segmented: 6 sentences — 6 split"]
+    );
     // The same, one document per line.
     let text = format!("{}\n{}\n", OUTPUT[..3].join(" "), OUTPUT[3..].join(" "));
     let r = run(&text, Given::DocumentPerLine).unwrap();
@@ -105,7 +111,11 @@ fn text_that_translates_no_sentence_is_left_out() {
     let passage = LeftOut { line: 0, before: 0, text: "Voici la traduction demandée :".into() };
     assert_eq!(r.summary.left_out, [passage]);
     assert!(
-        r.summary.lines().last().unwrap().starts_with("left out (translates no source sentence): line 1, before sentence 1:"),
+        r.summary
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("left out (translates no source sentence): line 1, before sentence 1:"),
         "{:?}",
         r.summary.lines()
     );
@@ -128,7 +138,11 @@ fn a_shift_in_one_line_per_sentence_is_undone() {
     assert_eq!(r.sentences, owned(&OUTPUT));
     assert_eq!(r.unsure_shift, None);
     assert_eq!(r.summary.moved, vec![1..5]);
-    assert!(r.summary.lines().contains(&"moved: the lines of sentences 2–5 fitted other sentences and were re-segmented".into()));
+    assert!(
+        r.summary
+            .lines()
+            .contains(&"moved: the lines of sentences 2–5 fitted other sentences and were re-segmented".into())
+    );
 }
 
 #[test]
@@ -136,7 +150,8 @@ fn a_shift_that_cannot_be_placed_with_confidence_is_refused() {
     let source = owned(&SOURCE);
     let texts = Texts { source: &source, translations: &[], documents: &[0, 3] };
     let lines = owned(&OUTPUT);
-    let segment = |text: &str, origin, low_confidence, own_line| Segment { text: text.into(), origin, low_confidence, own_line };
+    let segment =
+        |text: &str, origin, low_confidence, own_line| Segment { text: text.into(), origin, low_confidence, own_line };
     let block = |second: Segment, third: Segment| BlockResult {
         sentences: vec![
             segment(OUTPUT[0], Origin::AsGiven, false, true),
@@ -192,4 +207,3 @@ fn a_wrong_number_of_documents_names_the_first_that_does_not_fit() {
     assert!(err.contains("has 1 line but the master has 2 documents"), "{err}");
     assert!(err.contains("document 2 (sentences 4–6, “Heavy snow fell on Prague last night .”) has no part"), "{err}");
 }
-

@@ -233,7 +233,8 @@ fn uncertain_sentence_boundaries_are_left_to_humans() {
     // The MT output was re-segmented and the boundaries of example 2's sentence are uncertain:
     // the same words, but a person must look.
     let sentence = m.example(m.candidate(CandidateId(4)).unwrap().example).unwrap().sentence;
-    m.corpora[2].segmentation = Some(crate::model::Segmentation { low_confidence: vec![sentence], ..Default::default() });
+    m.corpora[2].segmentation =
+        Some(crate::model::Segmentation { low_confidence: vec![sentence], ..Default::default() });
     let r = round(&mut m, 2);
     assert_eq!(outcome(&m, 4), (Outcome::UncertainBoundaries, None));
     assert!(needs_human(&m, CandidateId(4)));
