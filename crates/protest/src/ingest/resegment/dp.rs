@@ -298,6 +298,26 @@ fn forward(scores: &impl Scores, search: Search) -> Option<(Vec<Row>, f64)> {
     best.is_finite().then_some((rows, best))
 }
 
+/// The word scores of `sentences` as prefix sums (kept in `words`) over every position of
+/// `starts` and `ends`, as a function of the position; `None` when no translation can go from one
+/// of `starts` to one of `ends`.
+fn word_sums<'w>(
+    scores: &impl Scores,
+    sentences: &Range<usize>,
+    starts: &Range<usize>,
+    ends: &Range<usize>,
+    words: &'w mut Vec<f64>,
+) -> Option<impl Fn(usize) -> f64 + 'w> {
+    if ends.end <= starts.start + 1 {
+        return None;
+    }
+    let from = starts.start.min(ends.start);
+    let to = starts.end.max(ends.end) - 1;
+    scores.words(sentences.clone(), from, to, words);
+    let words = &*words;
+    Some(move |p: usize| words[p - from])
+}
+
 /// Fills `pre` with the best way of giving `sentences` (one, or two merged) the tokens from a
 /// state of `before` to each position, if better than what it holds.
 fn own(
@@ -312,13 +332,7 @@ fn own(
     let Some(starts) = before.finite() else { return };
     let ends = pre.positions();
     let last = sentences.end - 1;
-    if ends.end <= starts.start + 1 {
-        return;
-    }
-    let from_pos = starts.start.min(ends.start);
-    let to_pos = starts.end.max(ends.end) - 1;
-    scores.words(sentences.clone(), from_pos, to_pos, words);
-    let w = |p: usize| words[p - from_pos];
+    let Some(w) = word_sums(scores, &sentences, &starts, &ends, words) else { return };
     let extra = if kind == Kind::Merge { scores.merge() } else { 0.0 };
     // Start values: G(a) = F(a) − inside(a + 1) + W(a).
     let g: Vec<f64> = starts.clone().map(|a| before.get(a) - scores.inside(a + 1) + w(a)).collect();
@@ -526,13 +540,7 @@ fn own_backward(
     let Some(ends) = next.finite() else { return };
     let starts = after.positions();
     let last = sentences.end - 1;
-    if ends.end <= starts.start + 1 {
-        return;
-    }
-    let from_pos = starts.start.min(ends.start);
-    let to_pos = starts.end.max(ends.end) - 1;
-    scores.words(sentences.clone(), from_pos, to_pos, words);
-    let w = |p: usize| words[p - from_pos];
+    let Some(w) = word_sums(scores, &sentences, &starts, &ends, words) else { return };
     // H(b) = end(b) + inside(b) − W(b) + B(b).
     // (No translation of any length ends at 0.)
     let h: Vec<f64> = ends
