@@ -73,7 +73,7 @@ type Prepared = (Result<NewSystem, String>, f64);
 enum State {
     Editing { problem: Option<String> },
     Working { started: Instant, result: Receiver<Prepared>, progress: Arc<Shared> },
-    Ready { system: Box<NewSystem>, report: Report, seconds: f64 },
+    Ready { system: Box<NewSystem>, report: Box<Report>, seconds: f64 },
 }
 
 pub struct AddSystemDialog {
@@ -318,7 +318,9 @@ impl AddSystemDialog {
     fn poll(&mut self) {
         let State::Working { result, .. } = &self.state else { return };
         self.state = match result.try_recv() {
-            Ok((Ok(system), seconds)) => State::Ready { report: system.report(), system: Box::new(system), seconds },
+            Ok((Ok(system), seconds)) => {
+                State::Ready { report: Box::new(system.report()), system: Box::new(system), seconds }
+            }
             Ok((Err(problem), _)) => State::Editing { problem: Some(problem) },
             Err(TryRecvError::Empty) => return,
             Err(TryRecvError::Disconnected) => {
