@@ -7,9 +7,10 @@
 //! scripts/document-level-figures runs this after `protest add-system` on the same files.
 //!
 //!     cargo run --release --example resegment_quality -- VARIANTS_DIR [DATA_DIR] [--show N] [--runs N]
-//!         [--one-document N]
+//!         [--one-document N] [--set WEIGHT=VALUE]...
 //!
 //! `--show N` prints the first N wrong sentences of each variant; `--runs N` times N runs;
+//! `--set` changes one of the cues' `Weights` (by its field name), to try another;
 //! `--one-document N` instead re-segments the first N sentences of the MT output as one document
 //! given on one line (for the memory a long document takes).
 
