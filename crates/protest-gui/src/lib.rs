@@ -29,7 +29,7 @@ use dialogs::Modal;
 use dialogs::parts::Reply;
 use egui::{Popup, Ui, ViewportCommand};
 use help::Help;
-use intent::{Dialog, Intent};
+use intent::Intent;
 use menu::MenuBar;
 use messages::Messages;
 use navigation::{Go, Leaving, View};
@@ -43,13 +43,15 @@ use protest::store::disk::Disk;
 use protest::store::master_file::file_name;
 use settings::Settings;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::Arc;
 
 /// The window icon: the pronoun (yellow) and its translation (cyan), as the app highlights them.
+#[cfg(not(target_arch = "wasm32"))]
 const ICON: &[u8] = include_bytes!("../../../assets/icon.png");
 
-pub fn run(file: Option<PathBuf>) -> ExitCode {
+/// Opens the window on `file` (the desktop program; the web page starts in [`web`]).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run(file: Option<PathBuf>) -> std::process::ExitCode {
     let mut viewport = egui::ViewportBuilder::default()
         .with_inner_size([1280.0, 820.0])
         .with_min_inner_size([760.0, 480.0])
@@ -72,10 +74,10 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
         }),
     );
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: could not open the window: {e}");
-            ExitCode::FAILURE
+            std::process::ExitCode::FAILURE
         }
     }
 }
@@ -163,9 +165,10 @@ impl App {
 
     /// Opens a file in place of the current one; if it cannot be opened, the current one stays.
     fn open(&mut self, path: &Path) {
+        #[cfg(not(target_arch = "wasm32"))] // no SQLite in the web page
         if protest::ingest::legacy::is_legacy(path) {
             // A file of the original tool: offer its conversion rather than fail.
-            self.modal = Modal::new(Dialog::Legacy(Some(path.to_path_buf())), self.session.as_ref(), &[]);
+            self.modal = Modal::new(intent::Dialog::Legacy(Some(path.to_path_buf())), self.session.as_ref(), &[]);
             return;
         }
         let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
