@@ -296,8 +296,19 @@ impl App {
             ctx.send_viewport_cmd(command);
         }
         self.keyboard_taken = keyboard_taken(&ctx);
+        self.note_activity(&ctx);
         if self.work.is_some() {
             ctx.request_repaint(); // work started this frame: show its progress
+        }
+    }
+
+    /// Time per record: input while an example is on screen (the key that opened it included)
+    /// means the annotator is at work on it.
+    fn note_activity(&mut self, ctx: &egui::Context) {
+        let (Some(session), View::Example(walk)) = (&mut self.session, &self.view) else { return };
+        let (active, now) = ctx.input(|i| (!i.events.is_empty() || i.pointer.is_moving(), i.time));
+        if active {
+            session.active(walk.current(), now);
         }
     }
 

@@ -19,6 +19,8 @@
 //! - [`ingest`]: masters from outside — from texts, from the original tool's files, a new
 //!   system's output; tokenising and aligning;
 //! - [`workflow`]: every operation a researcher runs on a master, all or nothing;
+//! - [`web`]: annotating over the network — the messages between the web page and
+//!   `protest serve`, and what the server does with a page's changes;
 //! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved.
 //!
 //! Long work says how far it has come through [`progress`], to whichever shell listens.
@@ -34,6 +36,7 @@ pub mod model;
 pub mod progress;
 pub mod session;
 pub mod store;
+pub mod web;
 pub mod workflow;
 
 #[cfg(test)]

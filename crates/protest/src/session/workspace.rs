@@ -95,6 +95,23 @@ pub trait Workspace: Send {
     fn save_copy(&self, path: &Path) -> Result<()>;
     /// Folds the journal into the file and releases the lock.
     fn close(self: Box<Self>) -> Result<()>;
+    /// Changes go to a server rather than to a file (the web page, [`super::Remote`]): they are
+    /// saved once the server acknowledges them, and [`Workspace::not_saved`] counts those it has
+    /// not yet.
+    fn remote(&self) -> bool {
+        false
+    }
+    /// Work that goes on by itself (sending changes, taking answers), a step at a time: called
+    /// every frame, `now` in seconds on a clock that only goes forward. Returns whether anything
+    /// changed.
+    fn poll(&mut self, _now: f64) -> bool {
+        false
+    }
+    /// What the annotator must be told that happened by itself (a change the server refused),
+    /// each once.
+    fn notices(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 impl<D: Annotatable + Send> Workspace for Store<D> {

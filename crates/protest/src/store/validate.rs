@@ -398,6 +398,9 @@ fn record_problem(m: &Master, r: &Record) -> Option<(&'static str, String)> {
     if let Some(tag) = r.tags.iter().find(|t| !tags::is_valid(t)) {
         return Some(("tags", format!("tag '{tag}' is empty or contains spaces")));
     }
+    if let Some(ms) = r.active_ms.filter(|&ms| ms > crate::annotate::timing::MAX_MS) {
+        return Some(("active_ms", format!("an active time of {ms} ms is more than a day")));
+    }
     None
 }
 
