@@ -14,6 +14,7 @@ mod import;
 mod man;
 mod progress;
 mod report;
+mod serve;
 mod synth;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -75,6 +76,8 @@ pub enum Command {
     Correlate(correlate::CorrelateArgs),
     /// Convert the original PROTEST tool's SQLite master or annotation batch into our files.
     Convert(convert::ConvertArgs),
+    /// Serve the annotators of a task set their part in the browser, each at a secret link.
+    Serve(serve::ServeArgs),
     /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
     Synth(Box<synth::SynthArgs>),
     /// Print the completion script of a shell (bash, zsh or fish) for `protest`.
@@ -138,6 +141,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
         Command::AptMaster(args) => apt_master::run(args),
         Command::Correlate(args) => correlate::run(args),
         Command::Synth(args) => synth::run(*args),
+        Command::Serve(args) => serve::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

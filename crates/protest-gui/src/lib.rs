@@ -20,6 +20,8 @@ mod panels;
 pub mod settings;
 mod style;
 mod views;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 mod work;
 
 #[cfg(test)]
@@ -126,7 +128,24 @@ impl App {
 
     /// [`App::new`], writing files through `disk`.
     pub fn on_disk(settings: Settings, file: Option<PathBuf>, data_dir: Option<PathBuf>, disk: Arc<dyn Disk>) -> App {
-        let mut app = App {
+        let mut app = App::bare(settings, disk);
+        let last = app.settings.last_file().filter(|p| p.exists()).map(Path::to_path_buf);
+        match file.or(last) {
+            Some(path) => app.open(&path),
+            None => match settings::sample_copy(data_dir) {
+                Ok(path) => {
+                    app.open(&path);
+                    app.messages.notice(format!("This is a copy of the bundled sample master: {}", path.display()));
+                }
+                Err(e) => app.messages.error(format!("Could not copy the sample master: {e}")),
+            },
+        }
+        app
+    }
+
+    /// The window with no file open yet.
+    pub(crate) fn bare(settings: Settings, disk: Arc<dyn Disk>) -> App {
+        App {
             settings,
             session: None,
             view: View::Browser,
@@ -148,19 +167,7 @@ impl App {
             disk,
             quit_warned: false,
             work: None,
-        };
-        let last = app.settings.last_file().filter(|p| p.exists()).map(Path::to_path_buf);
-        match file.or(last) {
-            Some(path) => app.open(&path),
-            None => match settings::sample_copy(data_dir) {
-                Ok(path) => {
-                    app.open(&path);
-                    app.messages.notice(format!("This is a copy of the bundled sample master: {}", path.display()));
-                }
-                Err(e) => app.messages.error(format!("Could not copy the sample master: {e}")),
-            },
         }
-        app
     }
 
     /// Opens a file in place of the current one; if it cannot be opened, the current one stays.
@@ -203,7 +210,7 @@ impl App {
     }
 
     /// Takes the file just opened in place of the current one, or says why it could not be.
-    fn opened(&mut self, opened: protest::Result<(Session, protest::store::Opened)>) {
+    pub(crate) fn opened(&mut self, opened: protest::Result<(Session, protest::store::Opened)>) {
         match opened {
             Ok((session, opened)) => {
                 self.quit_warned = false;
@@ -251,6 +258,7 @@ impl App {
             self.leave_then(Go::Quit);
         }
         self.store_due_remarks(Some(ctx.input(|i| i.time)));
+        self.poll_session(&ctx);
         // Every key of the frame, in order: a slow frame may bring several ("n", "→", "n", "→").
         while let Some(intent) = self.read_keys(&ctx) {
             let typing = matches!(intent, Intent::FocusTags | Intent::FocusRemarks);
@@ -299,6 +307,20 @@ impl App {
         self.note_activity(&ctx);
         if self.work.is_some() {
             ctx.request_repaint(); // work started this frame: show its progress
+        }
+    }
+
+    /// Lets the session's own work take a step (the web page sending changes to the server) and
+    /// shows what it has to say; while changes are on their way, frames keep coming to take the
+    /// answers.
+    fn poll_session(&mut self, ctx: &egui::Context) {
+        let Some(session) = &mut self.session else { return };
+        session.poll(ctx.input(|i| i.time));
+        for notice in session.notices() {
+            self.messages.error(notice);
+        }
+        if session.is_remote() && (session.sending() > 0 || session.not_saved().is_some()) {
+            ctx.request_repaint_after(std::time::Duration::from_millis(250));
         }
     }
 
@@ -351,6 +373,13 @@ fn not_saved_text(n: &NotSaved) -> String {
         1 => "1 change is not saved".to_owned(),
         k => format!("{k} changes are not saved"),
     };
+    if n.remote {
+        let they = if n.changes == 1 { "It is" } else { "They are" };
+        return format!(
+            "{what} yet: {}. {they} kept in this browser and sent again as soon as the server answers; you can go on working.",
+            n.why
+        );
+    }
     if n.detached {
         format!(
             "Another program changed this file since it was opened here ({}), so PROTEST writes nothing more to it and neither version is lost. {what}: keep them with File › Save a copy as…, then work on in the copy.",

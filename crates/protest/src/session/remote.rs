@@ -61,7 +61,12 @@ impl Remote {
     /// The part in `batch` (as the server gave it), with `kept`: changes a page kept but the
     /// server had not acknowledged (this page before a reload, or a closed tab), applied on top
     /// and sent again. A kept change that no longer fits the batch is reported, not applied.
-    pub fn new(label: impl Into<PathBuf>, batch: Batch, kept: Vec<Change>, courier: Box<dyn Courier>) -> (Remote, Vec<String>) {
+    pub fn new(
+        label: impl Into<PathBuf>,
+        batch: Batch,
+        kept: Vec<Change>,
+        courier: Box<dyn Courier>,
+    ) -> (Remote, Vec<String>) {
         let mut remote = Remote {
             label: label.into(),
             batch,
@@ -170,7 +175,6 @@ impl Remote {
         self.next_try = now + self.delay;
         self.delay = (self.delay * 2.0).min(MAX_DELAY);
     }
-
 }
 
 impl Workspace for Remote {
@@ -246,7 +250,9 @@ impl Workspace for Remote {
     fn notices(&mut self) -> Vec<String> {
         std::mem::take(&mut self.refused)
             .into_iter()
-            .map(|why| format!("The server refused a change ({why}); reload the page to see your part as the server has it."))
+            .map(|why| {
+                format!("The server refused a change ({why}); reload the page to see your part as the server has it.")
+            })
             .collect()
     }
 

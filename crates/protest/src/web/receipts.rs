@@ -109,12 +109,19 @@ fn read(path: &Path, master_id: &str) -> Result<HashSet<(AnnotatorId, ChangeId)>
         if i == 0 {
             let header: Header = serde_json::from_slice(line).map_err(bad)?;
             if header.receipts != FORMAT || header.version != VERSION {
-                return Err(Error::at_line(path, 1, format!("unsupported receipts '{}' version {}", header.receipts, header.version)));
+                return Err(Error::at_line(
+                    path,
+                    1,
+                    format!("unsupported receipts '{}' version {}", header.receipts, header.version),
+                ));
             }
             if header.master != master_id {
                 return Err(Error::whole_file(
                     path,
-                    format!("these receipts belong to another master (id {}, not {master_id}); move them away", header.master),
+                    format!(
+                        "these receipts belong to another master (id {}, not {master_id}); move them away",
+                        header.master
+                    ),
                 ));
             }
             continue;

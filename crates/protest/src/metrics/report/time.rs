@@ -67,9 +67,8 @@ pub fn table(master: &Master) -> Table {
     let row_cells = |per_annotator: &[Vec<u64>]| per_annotator.iter().flat_map(|v| cells(v)).collect::<Vec<_>>();
     let mut rows: Vec<Row> =
         layout::lines(&master.categories).iter().map(|l: &Line| l.row(|i| row_cells(&t.categories[i]))).collect();
-    let totals: Vec<Vec<u64>> = (0..t.annotators.len())
-        .map(|a| t.categories.iter().flat_map(|c| c[a].iter().copied()).collect())
-        .collect();
+    let totals: Vec<Vec<u64>> =
+        (0..t.annotators.len()).map(|a| t.categories.iter().flat_map(|c| c[a].iter().copied()).collect()).collect();
     rows.push(Row::total("Total", row_cells(&totals)));
     let mut notes = vec![
         "Active time: while the example was on screen and the annotator at work on it (gaps over 60 s without \
