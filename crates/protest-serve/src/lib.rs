@@ -209,10 +209,18 @@ pub fn run(options: &Options, out: &mut dyn std::io::Write) -> Result<(), Error>
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind(options.listen))
         .map_err(|e| Error::refused(&options.master, format!("cannot listen on {}: {e}", options.listen)))?;
+    // Port 0 asks the system for a free one: the links carry the one it gave.
+    let listen = listener.local_addr().map_err(io)?;
+    let options = &Options { listen, ..options.clone() };
     let (served, opened) = Served::open(options)?;
     let name = options.master.display();
+    // Listened for before anything is said: a signal right after it stops the server properly.
+    let stop = {
+        let _in_runtime = runtime.enter();
+        stop_signal().map_err(io)?
+    };
     let _ = say_opened(out, &served, &opened, options);
-    let stopped = runtime.block_on(serve(Arc::clone(&served), listener, stop_signal()));
+    let stopped = runtime.block_on(serve(Arc::clone(&served), listener, stop));
     // Requests finished: the last handle of the master is ours again.
     drop(runtime);
     let closed = served.close();
@@ -277,24 +285,22 @@ fn say_opened(
     out.flush()
 }
 
-/// Completes on Ctrl+C or SIGTERM.
-async fn stop_signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
+/// What completes on Ctrl+C or SIGTERM; the signals are caught from now on (in a runtime).
+#[cfg(unix)]
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()> + Send + 'static> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (mut interrupt, mut terminate) = (signal(SignalKind::interrupt())?, signal(SignalKind::terminate())?);
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
-    }
+    })
+}
+
+#[cfg(not(unix))]
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()> + Send + 'static> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }

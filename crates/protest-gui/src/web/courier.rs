@@ -130,7 +130,7 @@ impl Courier for Browser {
                 Ok(r) if r.ok => serde_json::from_slice::<Answers>(&r.bytes)
                     .map_err(|e| format!("the server's answer could not be read ({e})")),
                 Ok(r) => Err(format!("the server answered {} {}", r.status, r.status_text)),
-                Err(e) => Err(format!("the server cannot be reached ({e})")),
+                Err(_) => Err("the server cannot be reached".to_owned()),
             };
             inbox.lock().expect("not poisoned").push_back((number, answer));
             ctx.request_repaint();

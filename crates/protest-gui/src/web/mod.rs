@@ -70,7 +70,7 @@ impl WebApp {
             let part = match response {
                 Ok(r) if r.ok => Ok(r.bytes),
                 Ok(r) => Err(format!("the server answered {} {}", r.status, r.status_text)),
-                Err(e) => Err(format!("the server cannot be reached ({e})")),
+                Err(_) => Err("the server cannot be reached".to_owned()),
             };
             *slot.lock().expect("not poisoned") = Some(part);
             ctx.request_repaint();
