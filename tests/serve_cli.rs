@@ -69,10 +69,19 @@ fn a_change_is_stored_as_the_annotators_record_and_taken_once_across_a_crash() {
     assert_eq!(std::fs::read_to_string(&journal).unwrap().lines().count(), lines + 1, "the first is not applied again");
     assert_eq!(records_of(&master, ANNA).len(), 2);
 
-    // While it serves, the master is held: a window opens it read-only, commands are refused.
-    let (store, opened) = protest::store::Store::<protest::model::Master>::open(&master).unwrap();
+    // While it serves, the master is held: a window opens it read-only and follows the
+    // annotators' work as it comes; commands are refused.
+    let (mut store, opened) = protest::store::Store::<protest::model::Master>::open(&master).unwrap();
     assert!(opened.read_only.is_some());
-    assert_eq!(store.master().records.iter().filter(|r| r.annotator == ANNA).count(), 2);
+    let annas = |store: &protest::store::Store<protest::model::Master>| {
+        store.master().records.iter().filter(|r| r.annotator == ANNA).count()
+    };
+    assert_eq!(annas(&store), 2);
+    assert!(!store.refresh().unwrap(), "nothing new");
+    let third = changes(&[change("00000000000000000000000000000003", 3, ANNA, "no")]);
+    assert_eq!(post(server.addr, &format!("{anna}api/changes"), &third).status, 200);
+    assert!(store.refresh().unwrap());
+    assert_eq!(annas(&store), 3);
     drop(store);
     let e = crate::common::refused(dir.path(), &["annotator", "add", "sample.master.json", "Cleo"]);
     assert!(e.contains("open"), "{e}");
@@ -82,7 +91,7 @@ fn a_change_is_stored_as_the_annotators_record_and_taken_once_across_a_crash() {
     assert!(!journal.exists());
     assert!(!protest::store::lock_path(&master).exists());
     let folded = protest::store::master_file::load(&master).unwrap();
-    assert_eq!(folded.records.iter().filter(|r| r.annotator == ANNA).count(), 2);
+    assert_eq!(folded.records.iter().filter(|r| r.annotator == ANNA).count(), 3);
 }
 
 #[test]

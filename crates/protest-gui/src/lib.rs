@@ -322,6 +322,10 @@ impl App {
         if session.is_remote() && (session.sending() > 0 || session.not_saved().is_some()) {
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
         }
+        if session.is_read_only() {
+            // Another program holds the file (a window, `protest serve`): follow what it saves.
+            ctx.request_repaint_after(std::time::Duration::from_secs(1));
+        }
     }
 
     /// Time per record: input while an example is on screen (the key that opened it included)

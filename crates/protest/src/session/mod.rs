@@ -170,10 +170,16 @@ impl Session {
         self.file.remote()
     }
 
-    /// Lets work that goes on by itself take a step (sending changes to the server); returns
-    /// whether anything changed. Called every frame; `now` in seconds.
+    /// Lets work that goes on by itself take a step (sending changes to the server, reading
+    /// again a file another program holds and changed); returns whether the master was read
+    /// afresh (views are then computed afresh). Called every frame; `now` in seconds.
     pub fn poll(&mut self, now: f64) -> bool {
-        self.file.poll(now)
+        let afresh = self.file.poll(now);
+        if afresh {
+            self.order = self.file.order();
+            self.changed_whole();
+        }
+        afresh
     }
 
     /// What the annotator must be told that happened by itself, each once.

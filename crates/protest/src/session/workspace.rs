@@ -101,9 +101,10 @@ pub trait Workspace: Send {
     fn remote(&self) -> bool {
         false
     }
-    /// Work that goes on by itself (sending changes, taking answers), a step at a time: called
-    /// every frame, `now` in seconds on a clock that only goes forward. Returns whether anything
-    /// changed.
+    /// Work that goes on by itself, a step at a time: sending changes and taking answers (the
+    /// web page), reading again a file another program holds and changed (a read-only window).
+    /// Called every frame, `now` in seconds on a clock that only goes forward. Returns whether
+    /// the master was read afresh.
     fn poll(&mut self, _now: f64) -> bool {
         false
     }
@@ -173,6 +174,11 @@ impl<D: Annotatable + Send> Workspace for Store<D> {
 
     fn close(self: Box<Self>) -> Result<()> {
         Store::close(*self)
+    }
+
+    /// A read-only window follows what the holder saves (`protest serve`'s annotators' work).
+    fn poll(&mut self, _now: f64) -> bool {
+        self.refresh().unwrap_or(false)
     }
 }
 

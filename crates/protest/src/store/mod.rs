@@ -143,6 +143,8 @@ pub struct Store<D: Document> {
     detached: Option<String>,
     /// Changes made in memory since opening.
     changes: u64,
+    /// Read-only: the file and its journal as last read, to read them again when they change.
+    read: (Option<Identity>, Option<Identity>),
 }
 
 impl<D: Document> Store<D> {
@@ -213,6 +215,7 @@ impl<D: Document> Store<D> {
             failure: None,
             detached: None,
             changes: 0,
+            read: identities(path),
         };
         Ok((store, opened))
     }
@@ -297,6 +300,30 @@ impl<D: Document> Store<D> {
         self.changes += 1;
         self.pending.push(entry);
         self.flush()
+    }
+
+    /// A store opened read-only because another program holds the file (a window, or
+    /// `protest serve`, docs/serve.md) reads the file and its journal again when either changed
+    /// since it last read them, so that it shows what the holder saved meanwhile. Returns whether
+    /// it did. Nothing is written; a store that holds the file does nothing.
+    pub fn refresh(&mut self) -> Result<bool> {
+        let now = identities(&self.path);
+        if !matches!(self.read_only, Some(ReadOnly::Locked(_))) || now == self.read {
+            return Ok(false);
+        }
+        // The holder may be folding the journal into the file while it is read: read again then.
+        let mut attempts = 3;
+        let (doc, _) = loop {
+            attempts -= 1;
+            match load_with_journal::<D>(&self.path) {
+                Err(_) if attempts > 0 => std::thread::sleep(std::time::Duration::from_millis(50)),
+                loaded => break loaded?,
+            }
+        };
+        self.doc = doc;
+        self.read = now;
+        self.changes += 1;
+        Ok(true)
     }
 
     /// Changes made in memory but not saved yet, because the disk failed or the file was changed
@@ -668,6 +695,11 @@ fn check_roster(master: &Master, roster: &Roster) -> std::result::Result<(), Str
         Some(problem) => Err(problem.message),
         None => Ok(()),
     }
+}
+
+/// Which file and journal are at `path` now (for [`Store::refresh`]).
+fn identities(path: &Path) -> (Option<Identity>, Option<Identity>) {
+    (Identity::of_path(path).ok(), Identity::of_path(&journal::path_for(path)).ok())
 }
 
 /// The lock path for a master or batch file.
