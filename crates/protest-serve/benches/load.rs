@@ -94,7 +94,7 @@ fn main() {
                 for k in 0..changes {
                     let id = format!("{:032x}", rng.random::<u128>());
                     let candidate = 1 + (k as u32 % person.candidates);
-                    let judgement = if (k as u32 / person.candidates) % 2 == 0 { "yes" } else { "no" };
+                    let judgement = if (k as u32 / person.candidates).is_multiple_of(2) { "yes" } else { "no" };
                     let body = format!(
                         r#"{{"changes":[{{"id":"{id}","put":{{"candidate":{candidate},"annotator":{},"pronoun":"{judgement}","active_ms":{},"created":"2026-11-26T10:00:00Z","modified":"2026-11-26T10:00:00Z"}}}}]}}"#,
                         person.id.0,
@@ -150,7 +150,7 @@ fn main() {
         let n = part.len();
         for (position, &candidate) in part.iter().enumerate().take(changes) {
             let last = (0..changes).rev().find(|k| k % n == position).unwrap();
-            let expected = if (last / n) % 2 == 0 { Judgement::Yes } else { Judgement::No };
+            let expected = if (last / n).is_multiple_of(2) { Judgement::Yes } else { Judgement::No };
             let record = after.records.get(candidate, *id).unwrap();
             assert_eq!((record.pronoun, record.active_ms), (expected, Some(1000 + last as u64)));
         }

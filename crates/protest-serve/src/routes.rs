@@ -84,18 +84,36 @@ fn plain(status: StatusCode, html: &'static str) -> Response {
     (status, [(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
 }
 
-/// The annotator of a valid link, or the answer to give instead: the plain page, or "too many
-/// requests" to an address (or a link) that asks too often.
-fn annotator(shared: &Shared, token: &str, from: SocketAddr) -> Result<Arc<Served1>, Response> {
+/// Why a request gets no answer of its own.
+enum Refusal {
+    /// The plain page: not a valid link.
+    NotALink,
+    /// An address (or a link) that asks too often.
+    TooMany,
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        match self {
+            Refusal::NotALink => plain(StatusCode::NOT_FOUND, NOT_A_LINK),
+            Refusal::TooMany => {
+                plain(StatusCode::TOO_MANY_REQUESTS, "<!doctype html><p>Too many requests: wait a moment.</p>\n")
+            }
+        }
+    }
+}
+
+/// The annotator of a valid link.
+fn annotator(shared: &Shared, token: &str, from: SocketAddr) -> Result<Arc<Served1>, Refusal> {
     let found = links::well_formed(token).then(|| shared.served.annotators.get(&links::digest(token))).flatten();
     let Some(annotator) = found else {
         if shared.strangers.check_key(&from.ip()).is_err() {
-            return Err(plain(StatusCode::TOO_MANY_REQUESTS, "<!doctype html><p>Too many requests.</p>\n"));
+            return Err(Refusal::TooMany);
         }
-        return Err(plain(StatusCode::NOT_FOUND, NOT_A_LINK));
+        return Err(Refusal::NotALink);
     };
     if shared.links.check_key(&annotator.desk.annotator()).is_err() {
-        return Err(plain(StatusCode::TOO_MANY_REQUESTS, "<!doctype html><p>Too many requests: wait a moment.</p>\n"));
+        return Err(Refusal::TooMany);
     }
     Ok(Arc::clone(annotator))
 }
@@ -105,7 +123,7 @@ type Link = (State<Arc<Shared>>, ConnectInfo<SocketAddr>, Path<String>);
 async fn to_folder((State(shared), ConnectInfo(from), Path(token)): Link) -> Response {
     match annotator(&shared, &token, from) {
         Ok(_) => Redirect::permanent(&format!("{token}/")).into_response(),
-        Err(answer) => answer,
+        Err(refusal) => refusal.into_response(),
     }
 }
 
@@ -122,8 +140,8 @@ async fn asset(
 }
 
 fn file((State(shared), ConnectInfo(from), Path(token)): Link, name: &str) -> Response {
-    if let Err(answer) = annotator(&shared, &token, from) {
-        return answer;
+    if let Err(refusal) = annotator(&shared, &token, from) {
+        return refusal.into_response();
     }
     match page::asset(name) {
         Some(asset) => {
@@ -144,7 +162,7 @@ fn file((State(shared), ConnectInfo(from), Path(token)): Link, name: &str) -> Re
 async fn part((State(shared), ConnectInfo(from), Path(token)): Link) -> Response {
     let annotator = match annotator(&shared, &token, from) {
         Ok(a) => a,
-        Err(answer) => return answer,
+        Err(refusal) => return refusal.into_response(),
     };
     let served = Arc::clone(&shared.served);
     let made = tokio::task::spawn_blocking(move || {
@@ -172,7 +190,7 @@ fn trouble(why: String) -> Response {
 async fn changes((State(shared), ConnectInfo(from), Path(token)): Link, body: Bytes) -> Response {
     let annotator = match annotator(&shared, &token, from) {
         Ok(a) => a,
-        Err(answer) => return answer,
+        Err(refusal) => return refusal.into_response(),
     };
     let changes: Changes = match serde_json::from_slice(&body) {
         Ok(c) => c,
