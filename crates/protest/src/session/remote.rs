@@ -14,7 +14,6 @@ use crate::model::{AnnotatorId, CandidateId, Master, Record};
 use crate::store::Store;
 use crate::store::batch_file::Batch;
 use crate::store::journal::Entry;
-use crate::store::validate;
 use crate::web::protocol::{Answers, Change, ChangeId, MAX_CHANGES};
 use rand::SeedableRng;
 use std::path::{Path, PathBuf};
@@ -108,21 +107,12 @@ impl Remote {
         self.taken
     }
 
+    /// Applies a change of a record to the part, checked as the store checks one.
     fn apply(&mut self, entry: &Entry) -> std::result::Result<(), String> {
-        let master = &mut self.batch.content;
-        match entry {
-            Entry::Put(record) => {
-                if let Some((_, problem)) = validate::record(master, record) {
-                    return Err(problem);
-                }
-                master.records.put(record.clone());
-            }
-            Entry::Remove { candidate, annotator } => {
-                master.records.remove(*candidate, *annotator);
-            }
-            Entry::Roster(_) => return Err("a page changes records only".into()),
+        if let Entry::Roster(_) = entry {
+            return Err("a page changes records only".into());
         }
-        Ok(())
+        crate::store::apply(&mut self.batch.content, entry)
     }
 
     fn change(&mut self, entry: Entry) -> Result<()> {

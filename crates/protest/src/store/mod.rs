@@ -653,7 +653,9 @@ pub fn replay_into(master: &mut Master, replay: &Replay, file: &Path) -> Result<
     Ok(())
 }
 
-fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> {
+/// Applies one change to `master`, checked as loading checks the master's own (a record valid
+/// against it, a roster that fits it); the message says what is wrong.
+pub(crate) fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> {
     match entry {
         Entry::Put(record) => {
             if let Some((_, problem)) = validate::record(master, record) {
