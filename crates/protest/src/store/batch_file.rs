@@ -537,6 +537,15 @@ mod tests {
     }
 
     #[test]
+    fn a_version_1_batch_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, path) = anna_batch(&dir);
+        let text = std::fs::read_to_string(&path).unwrap().replacen("\"version\":2", "\"version\":1", 1);
+        let batch = from_bytes(Path::new("b.json"), text.as_bytes()).unwrap();
+        assert_eq!(batch, load(&path).unwrap());
+    }
+
+    #[test]
     fn damaged_batches_are_refused_with_the_place() {
         let dir = tempfile::tempdir().unwrap();
         let (_, path) = anna_batch(&dir);
