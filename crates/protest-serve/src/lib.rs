@@ -11,6 +11,7 @@
 pub mod links;
 pub mod page;
 mod routes;
+mod writer;
 
 use chrono::Utc;
 use links::Links;
@@ -22,7 +23,7 @@ use protest::web::receipts::Receipts;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 pub use routes::serve;
 
@@ -61,7 +62,8 @@ pub(crate) struct Served1 {
 
 /// The master held open for serving, with everything a request needs.
 pub struct Served {
-    pub(crate) holding: Mutex<Holding>,
+    /// The one thread that reads and writes the master: requests send it their work.
+    pub(crate) writer: writer::Writer,
     /// By the SHA-256 of their link's token.
     pub(crate) annotators: HashMap<String, Arc<Served1>>,
     path: PathBuf,
@@ -156,8 +158,12 @@ impl Served {
                 annotators.insert(sha256.to_owned(), Arc::new(Served1 { desk }));
             }
         }
-        let served =
-            Served { holding: Mutex::new(Holding { store, receipts }), annotators, path: path.clone(), task_set };
+        let served = Served {
+            writer: writer::Writer::start(Holding { store, receipts }),
+            annotators,
+            path: path.clone(),
+            task_set,
+        };
         Ok((Arc::new(served), opened))
     }
 
@@ -178,7 +184,12 @@ impl Served {
     pub fn close(self: Arc<Served>) -> Result<(), Error> {
         let served =
             Arc::try_unwrap(self).map_err(|_| Error::refused(Path::new("."), "requests are still being answered"))?;
-        let holding = served.holding.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let holding = served.writer.stop().ok_or_else(|| {
+            Error::refused(
+                &served.path,
+                "the server's writer stopped unexpectedly; the journal beside the master holds every acknowledged change",
+            )
+        })?;
         holding.store.close()
     }
 }

@@ -4,6 +4,7 @@
 //! of requests are bounded; the master is written on a blocking thread, one change at a time.
 
 use crate::page::{self, NOT_A_LINK};
+use crate::writer::Job;
 use crate::{Served, Served1, links};
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -13,12 +14,12 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use protest::model::AnnotatorId;
-use protest::store::batch_file;
 use protest::web::protocol::{Changes, MAX_BODY, MAX_CHANGES};
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Arc;
+use tokio::sync::oneshot;
 
 /// Requests per second one link may make, and in a burst: a page makes one at a time.
 const PER_SECOND: u32 = 50;
@@ -164,20 +165,14 @@ async fn part((State(shared), ConnectInfo(from), Path(token)): Link) -> Response
         Ok(a) => a,
         Err(refusal) => return refusal.into_response(),
     };
-    let served = Arc::clone(&shared.served);
-    let made = tokio::task::spawn_blocking(move || {
-        let holding = served.holding.lock().unwrap_or_else(|p| p.into_inner());
-        let batch = annotator.desk.part(holding.store.master(), chrono::Utc::now()).map_err(|e| e.to_string())?;
-        drop(holding);
-        let mut bytes = Vec::new();
-        batch_file::write(&batch, &mut bytes).map_err(|e| e.to_string())?;
-        Ok::<_, String>(bytes)
-    })
-    .await;
-    match made {
+    let (reply, made) = oneshot::channel();
+    if !shared.served.writer.send(Job::Part { annotator, reply }) {
+        return trouble("the server is stopping".into());
+    }
+    match made.await {
         Ok(Ok(bytes)) => (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], bytes).into_response(),
         Ok(Err(why)) => trouble(format!("your part could not be made: {why}")),
-        Err(e) => trouble(format!("your part could not be made: {e}")),
+        Err(_) => trouble("the server is stopping".into()),
     }
 }
 
@@ -199,26 +194,16 @@ async fn changes((State(shared), ConnectInfo(from), Path(token)): Link, body: By
     if changes.changes.len() > MAX_CHANGES {
         return bad_request(format!("at most {MAX_CHANGES} changes at a time, not {}", changes.changes.len()));
     }
-    let served = Arc::clone(&shared.served);
-    let taken = tokio::task::spawn_blocking(move || {
-        let mut holding = served.holding.lock().unwrap_or_else(|p| p.into_inner());
-        let crate::Holding { store, receipts } = &mut *holding;
-        annotator.desk.take_all(store, receipts, &changes.changes)
-    })
-    .await;
-    match taken {
+    let (reply, taken) = oneshot::channel();
+    if !shared.served.writer.send(Job::Changes { annotator, changes: changes.changes, reply }) {
+        return trouble("the server is stopping".into());
+    }
+    match taken.await {
         Ok(answers) => {
-            if let Some(why) = &answers.trouble {
-                eprintln!("protest serve: {why}");
-            }
-            (
-                StatusCode::OK,
-                [(header::CONTENT_TYPE, "application/json")],
-                Body::from(serde_json::to_vec(&answers).unwrap_or_default()),
-            )
-                .into_response()
+            let body = Body::from(serde_json::to_vec(&answers).unwrap_or_default());
+            (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], body).into_response()
         }
-        Err(e) => trouble(format!("the changes could not be taken: {e}")),
+        Err(_) => trouble("the server is stopping".into()),
     }
 }
 

@@ -288,17 +288,31 @@ impl<D: Document> Store<D> {
     }
 
     fn change(&mut self, entry: Entry) -> Result<()> {
+        self.put_all(vec![entry])
+    }
+
+    /// Makes several record changes (puts and removals) and saves them with one flush of the
+    /// journal, as [`Store::put`] saves one: what `protest serve` does with the changes that come
+    /// together. A change that does not fit the file is refused before any is made.
+    pub fn put_all(&mut self, entries: Vec<Entry>) -> Result<()> {
         if let Some(ro) = &self.read_only {
             return Err(self.read_only_error(ro));
         }
-        if let Entry::Put(record) = &entry
-            && let Some((_, problem)) = validate::record(self.doc.master(), record)
-        {
-            return Err(Error::whole_file(&self.path, problem));
+        for entry in &entries {
+            if let Entry::Roster(_) = entry {
+                return Err(Error::whole_file(&self.path, "a roster is not a record change"));
+            }
+            if let Entry::Put(record) = entry
+                && let Some((_, problem)) = validate::record(self.doc.master(), record)
+            {
+                return Err(Error::whole_file(&self.path, problem));
+            }
         }
-        apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
-        self.changes += 1;
-        self.pending.push(entry);
+        for entry in entries {
+            apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
+            self.changes += 1;
+            self.pending.push(entry);
+        }
         self.flush()
     }
 
@@ -368,10 +382,8 @@ impl<D: Document> Store<D> {
             self.journal = Some(Journal::start(Arc::clone(&self.disk), &self.path, self.doc.file_id(), revision)?);
         }
         let journal = self.journal.as_mut().expect("started above");
-        while let Some(entry) = self.pending.first() {
-            journal.append(entry)?;
-            self.pending.remove(0);
-        }
+        journal.append_all(&self.pending)?;
+        self.pending.clear();
         self.fold_if_grown();
         Ok(())
     }

@@ -4,7 +4,7 @@
 //! annotator's record ([`Store::put`]: on disk before it returns), and noted in the
 //! [`Receipts`] so that a change sent again is taken once.
 
-use super::protocol::{Answers, Change, Refused};
+use super::protocol::{Answers, Change, ChangeId, Refused};
 use super::receipts::Receipts;
 use crate::batches::export::{self, ExportError, Layout};
 use crate::batches::merge::{self, Intake};
@@ -101,35 +101,80 @@ impl Desk {
         if receipts.has(self.annotator, &change.id) {
             return Ok(Taken::Again);
         }
-        let entry = self.intake(store.master(), &change.entry).map_err(NotTaken::Refused)?;
-        let stored = match entry {
-            Entry::Put(record) => store.put(record),
-            Entry::Remove { candidate, annotator } => store.remove(candidate, annotator),
-            Entry::Roster(_) => unreachable!("refused by intake"),
-        };
-        // A change the journal could not take stays in the store's memory as not saved; without a
-        // receipt the page sends it again, and putting the same record twice changes nothing.
-        stored.map_err(NotTaken::Unavailable)?;
-        receipts.add(self.annotator, &change.id).map_err(NotTaken::Unavailable)?;
-        Ok(Taken::Stored)
+        let answers = self.take_all(store, receipts, std::slice::from_ref(change));
+        match (answers.taken.is_empty(), answers.refused.into_iter().next(), answers.trouble) {
+            (false, _, _) => Ok(Taken::Stored),
+            (_, Some(refused), _) => Err(NotTaken::Refused(refused.why)),
+            (_, _, trouble) => {
+                Err(NotTaken::Unavailable(crate::Error::refused(store.path(), trouble.unwrap_or_default())))
+            }
+        }
     }
 
-    /// Takes the changes of one request in order, as far as the master can be written: the
-    /// answer for the page.
+    /// Takes the changes of one request, in order: the answer for the page.
     pub fn take_all(&self, store: &mut Store<Master>, receipts: &mut Receipts, changes: &[Change]) -> Answers {
-        let mut answers = Answers::default();
-        for change in changes {
-            match self.take(store, receipts, change) {
-                Ok(_) => answers.taken.push(change.id.clone()),
-                Err(NotTaken::Refused(why)) => answers.refused.push(Refused { id: change.id.clone(), why }),
-                Err(NotTaken::Unavailable(e)) => {
-                    answers.trouble = Some(format!("the server could not save your changes: {e}"));
-                    break;
+        take_together(store, receipts, &[(self, changes)]).pop().unwrap_or_default()
+    }
+}
+
+/// Takes the changes of several requests at once — each checked, then all stored with one flush
+/// of the journal and their receipts with one more — and answers each request: how the server
+/// keeps up when many annotators send at the same moment (docs/performance.md). A change whose
+/// receipt is there is acknowledged without being applied again; if the master or the receipts
+/// cannot be written, none of the new changes is acknowledged (the pages send them again: a
+/// change stored without its receipt is put again with the same content).
+pub fn take_together(
+    store: &mut Store<Master>,
+    receipts: &mut Receipts,
+    requests: &[(&Desk, &[Change])],
+) -> Vec<Answers> {
+    let mut answers = vec![Answers::default(); requests.len()];
+    // New changes to store: the request each is answered in, and its receipt.
+    let mut stored: Vec<(usize, (AnnotatorId, ChangeId))> = Vec::new();
+    let mut entries = Vec::new();
+    for (i, (desk, changes)) in requests.iter().enumerate() {
+        for change in changes.iter() {
+            let key = (desk.annotator, change.id.clone());
+            if receipts.has(desk.annotator, &change.id) {
+                answers[i].taken.push(change.id.clone());
+            } else if stored.iter().any(|(_, k)| *k == key) {
+                stored.push((i, key)); // sent twice at the same moment (two tabs of a page kept it)
+            } else {
+                match desk.intake(store.master(), &change.entry) {
+                    Ok(entry) => {
+                        entries.push(entry);
+                        stored.push((i, key));
+                    }
+                    Err(why) => answers[i].refused.push(Refused { id: change.id.clone(), why }),
                 }
             }
         }
-        answers
     }
+    if entries.is_empty() {
+        return answers;
+    }
+    // A change the journal could not take stays in the store's memory as not saved; without a
+    // receipt the page sends it again, and putting the same record twice changes nothing.
+    let mut receipted: Vec<(AnnotatorId, ChangeId)> = Vec::new();
+    for (_, key) in &stored {
+        if !receipted.contains(key) {
+            receipted.push(key.clone());
+        }
+    }
+    let saved = store.put_all(entries).and_then(|()| receipts.add_all(&receipted));
+    match saved {
+        Ok(()) => {
+            for (i, (_, id)) in stored {
+                answers[i].taken.push(id);
+            }
+        }
+        Err(e) => {
+            for (i, _) in stored {
+                answers[i].trouble = Some(format!("the server could not save your changes: {e}"));
+            }
+        }
+    }
+    answers
 }
 
 #[cfg(test)]
@@ -138,7 +183,6 @@ mod tests {
     use crate::model::{CandidateId, Judgement, Record};
     use crate::store::disk::{Fault, Faulty};
     use crate::store::{load_with_journal, master_file};
-    use crate::web::protocol::ChangeId;
     use rand::SeedableRng;
     use std::sync::Arc;
 
@@ -205,6 +249,31 @@ mod tests {
         let remove = s.change(Entry::Remove { candidate: CandidateId(1), annotator: ANNA });
         desk.take(&mut s.store, &mut s.receipts, &remove).unwrap();
         assert!(s.store.master().records.get(original, ANNA).is_none());
+    }
+
+    #[test]
+    fn changes_that_come_together_are_stored_together_and_each_once() {
+        let mut s = served();
+        let (anna, ben) = (Desk::new(s.store.master(), 1, ANNA).unwrap(), Desk::new(s.store.master(), 1, BEN).unwrap());
+        let annas = [s.change(put(1, Judgement::Yes)), s.change(put(2, Judgement::No))];
+        let mut bens = Record::new(CandidateId(1), BEN, chrono::DateTime::UNIX_EPOCH);
+        bens.pronoun = Judgement::No;
+        let bens = [s.change(Entry::Put(bens)), s.change(put(1, Judgement::No))];
+        // Anna's second tab sends her first change at the same moment.
+        let again = [annas[0].clone()];
+        let answers = take_together(
+            &mut s.store,
+            &mut s.receipts,
+            &[(&anna, &annas[..]), (&ben, &bens[..]), (&anna, &again[..])],
+        );
+        let ids = |changes: &[Change]| changes.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+        assert_eq!(answers[0].taken, ids(&annas));
+        assert_eq!(answers[1].taken, ids(&bens[..1]));
+        assert!(answers[1].refused[0].why.contains("annotator 1's record, not yours"));
+        assert_eq!(answers[2].taken, ids(&again));
+        let journal = std::fs::read_to_string(crate::store::journal::path_for(&s.path)).unwrap();
+        assert_eq!(journal.lines().count(), 1 + 3, "three changes, each once");
+        assert_eq!(s.receipts.len(), 3);
     }
 
     #[test]

@@ -44,6 +44,8 @@ pub fn path_for(master: &Path) -> PathBuf {
 pub struct Receipts {
     path: PathBuf,
     file: Box<dyn DiskFile>,
+    /// The length of the file up to its last whole line: a failed write is cut back to it.
+    bytes: u64,
     seen: HashSet<(AnnotatorId, ChangeId)>,
 }
 
@@ -59,7 +61,7 @@ impl Receipts {
                 let mut line = serde_json::to_vec(&header).map_err(|e| Error::io(&path, std::io::Error::other(e)))?;
                 line.push(b'\n');
                 file.write_all(&line).and_then(|()| file.sync()).map_err(|e| Error::io(&path, e))?;
-                return Ok(Receipts { path, file, seen: HashSet::new() });
+                return Ok(Receipts { path, file, bytes: line.len() as u64, seen: HashSet::new() });
             }
             Err(e) => return Err(Error::io(&path, e)),
             Ok(meta) if !meta.is_file() => {
@@ -67,8 +69,11 @@ impl Receipts {
             }
             Ok(_) => read(&path, master_id)?,
         };
-        let file = disk.append(&path).map_err(|e| Error::io(&path, e))?;
-        Ok(Receipts { path, file, seen })
+        let (seen, bytes) = seen;
+        let mut file = disk.append(&path).map_err(|e| Error::io(&path, e))?;
+        // A line cut short by a crash goes: what follows must start on a line of its own.
+        file.truncate(bytes).and_then(|()| file.sync()).map_err(|e| Error::io(&path, e))?;
+        Ok(Receipts { path, file, bytes, seen })
     }
 
     /// Whether `annotator`'s change `id` was stored before.
@@ -78,11 +83,25 @@ impl Receipts {
 
     /// Notes that `annotator`'s change `id` is stored: on disk when this returns Ok.
     pub fn add(&mut self, annotator: AnnotatorId, id: &ChangeId) -> Result<()> {
-        let mut line = serde_json::to_vec(&Line { annotator, change: id.clone() })
-            .map_err(|e| Error::io(&self.path, std::io::Error::other(e)))?;
-        line.push(b'\n');
-        self.file.write_all(&line).and_then(|()| self.file.sync()).map_err(|e| Error::io(&self.path, e))?;
-        self.seen.insert((annotator, id.clone()));
+        self.add_all(&[(annotator, id.clone())])
+    }
+
+    /// Notes several stored changes with one flush to disk.
+    pub fn add_all(&mut self, taken: &[(AnnotatorId, ChangeId)]) -> Result<()> {
+        let mut lines = Vec::new();
+        for (annotator, change) in taken {
+            serde_json::to_writer(&mut lines, &Line { annotator: *annotator, change: change.clone() })
+                .map_err(|e| Error::io(&self.path, std::io::Error::other(e)))?;
+            lines.push(b'\n');
+        }
+        if let Err(e) = self.file.write_all(&lines).and_then(|()| self.file.sync()) {
+            // Whatever part reached the disk goes again; if even that fails, the next opening
+            // drops a last line cut short.
+            let _ = self.file.truncate(self.bytes).and_then(|()| self.file.sync());
+            return Err(Error::io(&self.path, e));
+        }
+        self.bytes += lines.len() as u64;
+        self.seen.extend(taken.iter().cloned());
         Ok(())
     }
 
@@ -95,16 +114,19 @@ impl Receipts {
     }
 }
 
-/// The ids in the receipts file at `path`, checked to be `master_id`'s.
-fn read(path: &Path, master_id: &str) -> Result<HashSet<(AnnotatorId, ChangeId)>> {
+/// The ids in the receipts file at `path`, checked to be `master_id`'s, and the length of its
+/// whole lines.
+fn read(path: &Path, master_id: &str) -> Result<(HashSet<(AnnotatorId, ChangeId)>, u64)> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let mut seen = HashSet::new();
+    let mut whole = 0;
     let mut lines = bytes.split_inclusive(|&b| b == b'\n').enumerate().peekable();
     while let Some((i, line)) = lines.next() {
         let last = lines.peek().is_none();
         if last && !line.ends_with(b"\n") {
             break; // cut short by a crash: that change was never acknowledged
         }
+        whole += line.len() as u64;
         let bad = |e: serde_json::Error| Error::at_line(path, i + 1, format!("not a receipts line ({e})"));
         if i == 0 {
             let header: Header = serde_json::from_slice(line).map_err(bad)?;
@@ -129,7 +151,7 @@ fn read(path: &Path, master_id: &str) -> Result<HashSet<(AnnotatorId, ChangeId)>
         let line: Line = serde_json::from_slice(line).map_err(bad)?;
         seen.insert((line.annotator, line.change));
     }
-    Ok(seen)
+    Ok((seen, whole))
 }
 
 #[cfg(test)]
@@ -153,10 +175,14 @@ mod tests {
         // A crash in the middle of the next line.
         let mut f = std::fs::OpenOptions::new().append(true).open(path_for(&master)).unwrap();
         f.write_all(format!(r#"{{"annotator":1,"change":"{b}"#).as_bytes()).unwrap();
-        let r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        let mut r = Receipts::open(&disk::Os, &master, "m1").unwrap();
         assert!(r.has(AnnotatorId(1), &a));
         assert!(!r.has(AnnotatorId(1), &b));
         assert_eq!(r.len(), 1);
+        // The torn line is cut away before the next is added.
+        r.add(AnnotatorId(1), &b).unwrap();
+        let r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        assert!(r.has(AnnotatorId(1), &a) && r.has(AnnotatorId(1), &b));
     }
 
     #[test]
