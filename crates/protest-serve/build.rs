@@ -80,6 +80,9 @@ fn build_wasm(root: &Path, target_dir: &Path, release: bool) -> PathBuf {
         .arg(target_dir);
     if release {
         command.arg("--release");
+    } else {
+        // No line tables in a debug page: a smaller program for wasm-bindgen to go through.
+        command.env("CARGO_PROFILE_DEV_DEBUG", "false");
     }
     // What the outer build set for its own compiler runs must not reach this one: clippy's
     // wrapper, flags for the host (which would also hide the wasm target's flags of
