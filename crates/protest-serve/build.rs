@@ -2,8 +2,11 @@
 //! `src/page.rs` to embed: the annotation window (`crates/protest-web`, which runs
 //! `protest-gui`) compiled for `wasm32-unknown-unknown` by a nested `cargo build` in a target
 //! folder of its own, then given its JavaScript glue by wasm-bindgen (as a library, at the version
-//! of the `wasm-bindgen` crate). The page is built with the profile of the build that asks for it
-//! (`dev` or `release`). The wasm target is added with rustup when it is missing.
+//! of the `wasm-bindgen` crate). A release build gets a release page; any other build the
+//! `web-page` profile of the workspace's `Cargo.toml` (unoptimised, without debug info). The wasm
+//! target is added with rustup when it is missing. Clippy gets an empty page: it runs nothing, and
+//! its build-script runs are apart from the builds' (they have their own `OUT_DIR`), so the page is
+//! built once, by the build that embeds it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -28,14 +31,21 @@ fn main() {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
     println!("cargo:rerun-if-changed=page");
+    println!("cargo:rerun-if-env-changed=RUSTC_WORKSPACE_WRAPPER");
+    let generated = out.join("page");
+    std::fs::create_dir_all(&generated).expect("a folder for the page");
+    if under_clippy() {
+        for file in ["app.js", "app_bg.wasm"] {
+            std::fs::write(generated.join(file), b"").expect("an empty page for clippy");
+        }
+        return;
+    }
     ensure_target();
     let release = env("PROFILE") == "release";
     // <target>/<profile>/build/protest-serve-<hash>/out: the page gets a target folder of its own
     // beside the profiles (a nested cargo cannot share the one the outer cargo holds locked).
     let target_dir = out.ancestors().nth(4).expect("OUT_DIR is inside the target folder").join("web-page");
     let wasm = build_wasm(&root, &target_dir, release);
-    let generated = out.join("page");
-    std::fs::create_dir_all(&generated).expect("a folder for the page");
     let mut bindgen = wasm_bindgen_cli_support::Bindgen::new();
     bindgen
         .input_path(&wasm)
@@ -51,6 +61,15 @@ fn main() {
 
 fn env(name: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| panic!("cargo sets {name} for build scripts"))
+}
+
+/// Whether this is clippy's check (cargo runs clippy-driver as the wrapper of workspace crates).
+fn under_clippy() -> bool {
+    std::env::var_os("RUSTC_WORKSPACE_WRAPPER")
+        .and_then(|wrapper| {
+            Path::new(&wrapper).file_stem().map(|stem| stem.to_string_lossy().starts_with("clippy-driver"))
+        })
+        .unwrap_or(false)
 }
 
 /// Adds the wasm target with rustup if the toolchain does not have it.
@@ -78,12 +97,8 @@ fn build_wasm(root: &Path, target_dir: &Path, release: bool) -> PathBuf {
         .current_dir(root)
         .args(["build", "--locked", "-p", "protest-web", "--lib", "--target", TARGET, "--target-dir"])
         .arg(target_dir);
-    if release {
-        command.arg("--release");
-    } else {
-        // No line tables in a debug page: a smaller program for wasm-bindgen to go through.
-        command.env("CARGO_PROFILE_DEV_DEBUG", "false");
-    }
+    let profile = if release { "release" } else { "web-page" };
+    command.args(["--profile", profile]);
     // What the outer build set for its own compiler runs must not reach this one: clippy's
     // wrapper, flags for the host (which would also hide the wasm target's flags of
     // .cargo/config.toml), a target folder or target of its own.
@@ -104,6 +119,5 @@ fn build_wasm(root: &Path, target_dir: &Path, release: bool) -> PathBuf {
     if !status.success() {
         panic!("building the web page (crates/protest-web for {TARGET}) failed; see the errors above");
     }
-    let profile = if release { "release" } else { "debug" };
     target_dir.join(TARGET).join(profile).join("protest_web.wasm")
 }
