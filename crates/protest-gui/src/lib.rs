@@ -17,6 +17,7 @@ mod menu;
 mod messages;
 mod navigation;
 mod panels;
+mod screen;
 pub mod settings;
 mod style;
 mod views;
@@ -50,10 +51,13 @@ use std::sync::Arc;
 /// The window icon: the pronoun (yellow) and its translation (cyan), as the app highlights them.
 const ICON: &[u8] = include_bytes!("../../../assets/icon.png");
 
+/// The smallest window everything is laid out for.
+pub const MIN_SIZE: egui::Vec2 = egui::vec2(760.0, 480.0);
+
 pub fn run(file: Option<PathBuf>) -> ExitCode {
     let mut viewport = egui::ViewportBuilder::default()
         .with_inner_size([1280.0, 820.0])
-        .with_min_inner_size([760.0, 480.0])
+        .with_min_inner_size(MIN_SIZE)
         .with_title("PROTEST")
         .with_app_id(settings::APP_ID);
     if let Ok(icon) = eframe::icon_data::from_png_bytes(ICON) {
@@ -102,12 +106,16 @@ pub struct App {
     overview: OverviewPanel,
     /// A token to scroll into view in the translation (one a digit key just toggled).
     reveal: Option<protest::model::TokenRef>,
+    /// How many times an example was arrived at: each arrival brings its pronoun into view.
+    visits: u64,
     /// The user confirmed quitting (the current example was settled).
     may_close: bool,
     /// Commands for the window, sent at the end of the frame.
     viewport: Vec<ViewportCommand>,
     /// The theme and text sizes were set.
     styled: bool,
+    /// The window was made to fit the screen (once its size is known).
+    fitted: bool,
     /// A text field or a popup had the keyboard at the end of the last frame. egui takes focus
     /// away on Esc before the frame runs, so that Esc must not also count as "back".
     keyboard_taken: bool,
@@ -145,9 +153,11 @@ impl App {
             side: Side::default(),
             overview: OverviewPanel::default(),
             reveal: None,
+            visits: 0,
             may_close: false,
             viewport: Vec::new(),
             styled: false,
+            fitted: false,
             keyboard_taken: false,
             disk,
             quit_warned: false,
@@ -160,7 +170,10 @@ impl App {
             None => match settings::sample_copy(data_dir) {
                 Ok(path) => {
                     app.open(&path);
-                    app.messages.notice(format!("This is a copy of the bundled sample master: {}", path.display()));
+                    app.messages.info(
+                        "This is your own copy of the bundled sample master: change it as you like. The status line \
+                         shows where it is kept.",
+                    );
                 }
                 Err(e) => app.messages.error(format!("Could not copy the sample master: {e}")),
             },
@@ -216,17 +229,17 @@ impl App {
                     session.keep_unsaved_in(protest::session::recovery::folder_in(dir));
                 }
                 if opened.recovered > 0 {
-                    self.messages.notice(format!(
+                    self.messages.info(format!(
                         "Recovered {} change{} from the journal (work saved since the file was last closed).",
                         opened.recovered,
                         if opened.recovered == 1 { "" } else { "s" }
                     ));
                 }
                 if let Some(why) = &opened.dropped {
-                    self.messages.notice(format!("{}.", dialogs::parts::capitalised(why)));
+                    self.messages.info(format!("{}.", dialogs::parts::capitalised(why)));
                 }
                 if let Some(why) = &opened.read_only {
-                    self.messages.notice(format!(
+                    self.messages.info(format!(
                         "Read-only: {why}. Your changes would not be saved; File › Save a copy as… makes a copy you can change."
                     ));
                 }
@@ -253,6 +266,12 @@ impl App {
         let ctx = ui.ctx().clone();
         if !std::mem::replace(&mut self.styled, true) {
             style::apply(&ctx, self.settings.theme);
+        }
+        if !self.fitted
+            && let Some(commands) = screen::fitting(&ctx, MIN_SIZE)
+        {
+            self.fitted = true;
+            commands.into_iter().for_each(|command| ctx.send_viewport_cmd(command));
         }
         self.poll_work();
         if self.work.is_some() {
@@ -335,21 +354,44 @@ impl App {
     pub fn shutdown(&mut self) {
         self.finish_work();
         self.store_due_remarks(None);
-        let Some(session) = self.session.take() else { return };
-        let lost = session.not_saved().map_or(0, |n| n.changes);
-        let kept = session.recovery_path().map(Path::to_path_buf);
-        if let Err(e) = session.close() {
-            match (lost, kept) {
-                // The journal holds every change; the next opening recovers it.
-                (0, _) => eprintln!(
-                    "error: {e}; every change is in the journal beside the file and comes back when it is next opened"
-                ),
-                (n, Some(kept)) => eprintln!(
-                    "error: {e}; the {n} changes that could not be saved are kept in {}, and opening the file again offers them",
-                    kept.display()
-                ),
-                (n, None) => eprintln!("error: {e}; {n} changes that could not be saved are lost (quit without them)"),
+        self.store_typed_tags();
+        if let Some(session) = self.session.take() {
+            close(session);
+        }
+    }
+
+    /// Closes the file off the UI thread — folding the journal into a large master takes
+    /// seconds, shown with its progress — then the window.
+    pub(crate) fn close_then_quit(&mut self) {
+        let name = self.session.as_ref().map(|s| file_name(s.path())).unwrap_or_default();
+        self.start_with_session(format!("Saving and closing {name}"), |session| {
+            if let Some(session) = session.take() {
+                close(session);
             }
+            Box::new(|app: &mut App| {
+                app.may_close = true;
+                app.viewport.push(ViewportCommand::Close);
+            })
+        });
+    }
+}
+
+/// Closes the file as the window goes; what could not be saved is said on the terminal (the
+/// window is gone), with where it is kept.
+fn close(session: Session) {
+    let lost = session.not_saved().map_or(0, |n| n.changes);
+    let kept = session.recovery_path().map(Path::to_path_buf);
+    if let Err(e) = session.close() {
+        match (lost, kept) {
+            // The journal holds every change; the next opening recovers it.
+            (0, _) => eprintln!(
+                "error: {e}; every change is in the journal beside the file and comes back when it is next opened"
+            ),
+            (n, Some(kept)) => eprintln!(
+                "error: {e}; the {n} changes that could not be saved are kept in {}, and opening the file again offers them",
+                kept.display()
+            ),
+            (n, None) => eprintln!("error: {e}; {n} changes that could not be saved are lost (quit without them)"),
         }
     }
 }

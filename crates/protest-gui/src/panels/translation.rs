@@ -77,9 +77,11 @@ pub fn header(ui: &mut Ui, master: &Master, candidate: &Candidate, show_corpus: 
     intent
 }
 
-/// The texts; returns a token the annotator toggled. When an example is first shown, it is
-/// scrolled so that the pronoun and its translation are in view, and the antecedent head too when
-/// both fit; `reveal` is a token to bring into view (one toggled by a digit key).
+/// The texts; returns a token the annotator toggled. Whenever the example is arrived at (`visit`
+/// counts the arrivals) and whenever the space for the texts changes size, they are scrolled so
+/// that the pronoun and its translation (or the line where it would be) are in view, with their
+/// sentences and the antecedent's when they fit; `reveal` is a token to bring into view (one
+/// toggled by a digit key).
 pub fn texts(
     ui: &mut Ui,
     master: &Master,
@@ -87,6 +89,7 @@ pub fn texts(
     record: Option<&Record>,
     editable: bool,
     reveal: Option<TokenRef>,
+    visit: u64,
 ) -> Option<(Role, TokenRef)> {
     let Some(window) = window::of_candidate(master, candidate, record) else {
         ui.colored_label(ui.visuals().error_fg_color, "This candidate's example or texts are missing from the file.");
@@ -105,6 +108,7 @@ pub fn texts(
         let mut marked = Marked::default();
         for (source, target) in window.source.iter().zip(&window.target) {
             let tokens_before = marked.clone();
+            let pronoun_here = Some(source.index) == pronoun_sentence;
             let row = ui.horizontal_top(|ui| {
                 let number = RichText::new((source.index + 1).to_string()).size(13.0);
                 let number = if Some(source.index) == pronoun_sentence { number.strong() } else { number.weak() };
@@ -113,20 +117,30 @@ pub fn texts(
                     line(ui, &languages.source, source, &palette, None, editable, None, &mut marked);
                     // The key numbers only where the keys work.
                     let numbers = editable.then_some(&numbers);
+                    let top = ui.cursor().top();
                     if let Some(t) =
                         line(ui, &languages.target, target, &palette, numbers, editable, reveal, &mut marked)
                     {
                         toggled = Some(t);
+                    }
+                    if pronoun_here {
+                        // Where the pronoun's translation would be, when nothing is aligned to it.
+                        let height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+                        let left = ui.min_rect().left();
+                        marked.translation_line =
+                            Some(egui::Rect::from_min_size(egui::pos2(left, top), vec2(60.0, height)));
                     }
                 });
             });
             marked.row(&tokens_before, row.response.rect);
             ui.add_space(10.0);
         }
+        // Shown on each arrival and for each size of the view; scrolling by hand in between stays.
+        let viewport = ui.clip_rect().size().round();
         let shown = ui.make_persistent_id(("pronoun shown", candidate.id));
-        if !ui.data(|d| d.get_temp::<bool>(shown).unwrap_or(false)) && !ui.is_sizing_pass() {
-            ui.data_mut(|d| d.insert_temp(shown, true));
-            if let Some(rect) = marked.to_show(ui.clip_rect().height() - 24.0) {
+        if ui.data(|d| d.get_temp::<(u64, Vec2)>(shown)) != Some((visit, viewport)) && !ui.is_sizing_pass() {
+            ui.data_mut(|d| d.insert_temp(shown, (visit, viewport)));
+            if let Some(rect) = marked.to_show(viewport.y - 24.0) {
                 ui.scroll_to_rect(rect.expand(12.0), None);
             }
         }
@@ -144,6 +158,8 @@ struct Marked {
     /// The sentences (source and translation) holding those.
     pronoun_rows: Option<egui::Rect>,
     antecedent_rows: Option<egui::Rect>,
+    /// The start of the translation of the pronoun's sentence.
+    translation_line: Option<egui::Rect>,
 }
 
 fn grow(r: &mut Option<egui::Rect>, rect: egui::Rect) {
@@ -178,16 +194,22 @@ impl Marked {
     }
 
     /// What to bring into view in a viewport `height` tall, the first that fits: the sentences of
-    /// the pronoun and the antecedent, the pronoun's sentence, the highlighted tokens, the
-    /// pronoun and its translation.
+    /// the pronoun and the antecedent, the pronoun's sentence with the antecedent head, the
+    /// pronoun's sentence, the highlighted tokens, the pronoun and its translation. Without a
+    /// token aligned to the pronoun, its translation is the start of its sentence's translation.
     fn to_show(&self, height: f32) -> Option<egui::Rect> {
+        let translated = self
+            .pronoun
+            .zip(self.pronoun_rows)
+            .is_some_and(|(tokens, _)| self.translation_line.is_none_or(|line| tokens.bottom() > line.top()));
+        let pronoun = if translated { self.pronoun } else { union(self.pronoun, self.translation_line) };
         let choices = [
             union(self.pronoun_rows, self.antecedent_rows),
             union(self.pronoun_rows, self.antecedent),
             self.pronoun_rows,
-            union(self.pronoun, self.antecedent),
+            union(pronoun, self.antecedent),
         ];
-        choices.into_iter().flatten().find(|r| r.height() <= height).or(self.pronoun)
+        choices.into_iter().flatten().find(|r| r.height() <= height).or(pronoun)
     }
 }
 

@@ -253,7 +253,7 @@ fn a_system_is_added_from_an_untokenised_file() {
     let corpus = master.corpora.iter().find(|c| c.name == "newmt").expect("the new corpus is saved");
     assert_eq!(corpus.sentences[1], "Elle est rouge .");
     assert_eq!(master.candidates.iter().filter(|c| c.corpus == corpus.id).count(), 3);
-    assert!(h.query_by_label_contains("Added the system “newmt” (corpus 3)").is_some());
+    assert!(h.query_by_label_contains("Added the system “newmt”: its 3 candidates are new").is_some());
     assert!(h.query_by_label("Add an MT system").is_none(), "the dialog closed");
 
     // Its candidates are new in the browser, and its pronoun is highlighted in its window.

@@ -75,7 +75,7 @@ fn a_change_the_disk_refuses_stays_shown_as_not_saved_until_it_is() {
         .unwrap()
         .pronoun;
     assert_eq!(shown, Judgement::Yes);
-    assert!(h.state().messages.errors.is_empty(), "the not-saved banner is the one message");
+    assert!(h.state().messages.errors().next().is_none(), "the not-saved banner is the one message");
 
     press(&mut h, Key::ArrowRight); // leaving the example may store its checked status too
     press(&mut h, Key::N);

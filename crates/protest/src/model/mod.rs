@@ -23,6 +23,6 @@ pub use corpus::{Corpus, CorpusRole};
 pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
 pub use language::Language;
 pub use master::{Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, Master, Records, Settings};
-pub use record::{ConflictStatus, Judgement, Record, Role, Selection};
+pub use record::{ConflictStatus, Judgement, LEGACY_PRONOUN, Record, Role, Selection};
 pub use suite::{Antecedent, AntecedentPlace, Category, Example, function, standard_categories};
 pub use tasks::{Planner, Purpose, Task, TaskSet};

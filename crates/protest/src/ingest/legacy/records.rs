@@ -6,7 +6,7 @@ use super::old::{self, OldFile};
 use super::status;
 use super::suite::Suite;
 use crate::error::{Error, Result};
-use crate::model::{Annotator, AnnotatorId, Candidate, CandidateId, Judgement, Record, tags};
+use crate::model::{Annotator, AnnotatorId, Candidate, CandidateId, Judgement, LEGACY_PRONOUN, Record, tags};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -358,7 +358,7 @@ fn record_of(
     let bad = |message: String| Err(at_row(path, "annotations", a.id, message));
     let mut r = Record::new(c.id, who, time);
     for (column, value, slot) in
-        [("ant_annotation", &a.antecedent, &mut r.antecedent), ("anaph_annotation", &a.pronoun, &mut r.pronoun)]
+        [("ant_annotation", &a.antecedent, &mut r.antecedent), (LEGACY_PRONOUN, &a.pronoun, &mut r.pronoun)]
     {
         *slot = match value.as_deref() {
             Some("ok") => Judgement::Yes,
