@@ -116,6 +116,10 @@ pub struct App {
     styled: bool,
     /// The window was made to fit the screen (once its size is known).
     fitted: bool,
+    /// The focus was last moved with the keyboard (Tab): the focused widget gets a ring.
+    keyboard_focus: bool,
+    /// Where the focus ring was drawn last frame.
+    ring: Option<egui::Rect>,
     /// A text field or a popup had the keyboard at the end of the last frame. egui takes focus
     /// away on Esc before the frame runs, so that Esc must not also count as "back".
     keyboard_taken: bool,
@@ -158,6 +162,8 @@ impl App {
             viewport: Vec::new(),
             styled: false,
             fitted: false,
+            keyboard_focus: false,
+            ring: None,
             keyboard_taken: false,
             disk,
             quit_warned: false,
@@ -266,6 +272,9 @@ impl App {
         let ctx = ui.ctx().clone();
         if !std::mem::replace(&mut self.styled, true) {
             style::apply(&ctx, self.settings.theme);
+            // Each view opens at its top: places scrolled to in an earlier run are not restored
+            // (a report or the browser would open with its headings out of view).
+            ctx.data_mut(|d| d.remove_by_type::<egui::containers::scroll_area::State>());
         }
         if !self.fitted
             && let Some(commands) = screen::fitting(&ctx, MIN_SIZE)
@@ -329,6 +338,7 @@ impl App {
         for command in self.viewport.drain(..) {
             ctx.send_viewport_cmd(command);
         }
+        self.ring = style::focus_ring(&ctx, &mut self.keyboard_focus);
         self.keyboard_taken = keyboard_taken(&ctx);
         if self.work.is_some() {
             ctx.request_repaint(); // work started this frame: show its progress

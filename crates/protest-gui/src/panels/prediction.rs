@@ -140,9 +140,13 @@ impl PredictionView {
         ui.add_space(4.0);
         self.systems_ui(ui);
         ui.add_space(4.0);
-        // The matrix on the left, the chosen cell's example beside it: both in view at once.
-        let panel = egui::Panel::left("confusion matrix").resizable(true).default_size(840.0);
-        panel.show(ui, |ui| {
+        // The matrix on the left, the chosen cell's example beside it: both in view at once, the
+        // example keeping a third of a narrow window.
+        let width = ui.available_width();
+        let widest = (width - (width / 3.0).max(240.0)).max(240.0);
+        let panel = egui::Panel::left("confusion matrix").resizable(true).default_size(widest.min(840.0));
+        panel.size_range(240.0..=widest).show(ui, |ui| {
+            style::visible_scroll_bars(ui);
             egui::ScrollArea::both().id_salt("matrix").auto_shrink([false, false]).show(ui, |ui| self.matrix_ui(ui));
         });
         egui::CentralPanel::default().show(ui, |ui| {

@@ -118,11 +118,13 @@ pub fn texts(
                     // The key numbers only where the keys work.
                     let numbers = editable.then_some(&numbers);
                     let top = ui.cursor().top();
+                    marked.in_translation = true;
                     if let Some(t) =
                         line(ui, &languages.target, target, &palette, numbers, editable, reveal, &mut marked)
                     {
                         toggled = Some(t);
                     }
+                    marked.in_translation = false;
                     if pronoun_here {
                         // Where the pronoun's translation would be, when nothing is aligned to it.
                         let height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
@@ -140,8 +142,8 @@ pub fn texts(
         let shown = ui.make_persistent_id(("pronoun shown", candidate.id));
         if ui.data(|d| d.get_temp::<(u64, Vec2)>(shown)) != Some((visit, viewport)) && !ui.is_sizing_pass() {
             ui.data_mut(|d| d.insert_temp(shown, (visit, viewport)));
-            if let Some(rect) = marked.to_show(viewport.y - 24.0) {
-                ui.scroll_to_rect(rect.expand(12.0), None);
+            if let Some((rect, align)) = marked.to_show(viewport.y - 24.0) {
+                ui.scroll_to_rect(rect.expand(12.0), align);
             }
         }
     });
@@ -160,6 +162,10 @@ struct Marked {
     antecedent_rows: Option<egui::Rect>,
     /// The start of the translation of the pronoun's sentence.
     translation_line: Option<egui::Rect>,
+    /// The tokens of the translation aligned to the pronoun.
+    translation: Option<egui::Rect>,
+    /// The line being laid out is a translation.
+    in_translation: bool,
 }
 
 fn grow(r: &mut Option<egui::Rect>, rect: egui::Rect) {
@@ -177,6 +183,9 @@ impl Marked {
     fn add(&mut self, marks: &Marks, rect: egui::Rect) {
         if marks.pronoun {
             grow(&mut self.pronoun, rect);
+            if self.in_translation {
+                grow(&mut self.translation, rect);
+            }
         }
         if marks.antecedent {
             grow(&mut self.antecedent, rect);
@@ -193,23 +202,28 @@ impl Marked {
         }
     }
 
-    /// What to bring into view in a viewport `height` tall, the first that fits: the sentences of
-    /// the pronoun and the antecedent, the pronoun's sentence with the antecedent head, the
-    /// pronoun's sentence, the highlighted tokens, the pronoun and its translation. Without a
-    /// token aligned to the pronoun, its translation is the start of its sentence's translation.
-    fn to_show(&self, height: f32) -> Option<egui::Rect> {
-        let translated = self
-            .pronoun
-            .zip(self.pronoun_rows)
-            .is_some_and(|(tokens, _)| self.translation_line.is_none_or(|line| tokens.bottom() > line.top()));
-        let pronoun = if translated { self.pronoun } else { union(self.pronoun, self.translation_line) };
+    /// What to bring into view in a viewport `height` tall, and how to align it: the first that
+    /// fits of the sentences of the pronoun and the antecedent, the pronoun's sentence with the
+    /// antecedent head, the pronoun's sentence, the highlighted tokens, the pronoun and its
+    /// translation (without a token aligned to the pronoun: the start of its sentence's
+    /// translation). When even those two are further apart than the view is tall (a sentence of
+    /// a hundred words in a small window), the translation, at the bottom of the view with as
+    /// much as fits above it: that is what is judged and clicked, and the annotation panel names
+    /// the source word beside it.
+    fn to_show(&self, height: f32) -> Option<(egui::Rect, Option<egui::Align>)> {
+        let translation = self.translation.or(self.translation_line);
+        let pronoun = union(self.pronoun, translation);
         let choices = [
             union(self.pronoun_rows, self.antecedent_rows),
             union(self.pronoun_rows, self.antecedent),
             self.pronoun_rows,
             union(pronoun, self.antecedent),
+            pronoun,
         ];
-        choices.into_iter().flatten().find(|r| r.height() <= height).or(pronoun)
+        match choices.into_iter().flatten().find(|r| r.height() <= height) {
+            Some(rect) => Some((rect, None)),
+            None => translation.or(pronoun).map(|rect| (rect, Some(egui::Align::Max))),
+        }
     }
 }
 
@@ -380,6 +394,16 @@ fn token_widget(
         response.widget_info(|| WidgetInfo::selected(egui::Role::Button, true, selected, text));
         let response = response.on_hover_cursor(egui::CursorIcon::PointingHand);
         return response.on_hover_text(hover_text(marks, badges));
+    }
+    // A highlighted word says what it is to screen readers (and tests): "pronoun: They".
+    let role = match (marks.pronoun, marks.antecedent) {
+        (true, true) => Some("pronoun and antecedent head"),
+        (true, false) => Some("pronoun"),
+        (false, true) => Some("antecedent head"),
+        (false, false) => None,
+    };
+    if let Some(role) = role {
+        response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, format!("{role}: {text}")));
     }
     response
 }

@@ -3,6 +3,7 @@
 
 mod batches;
 mod frame_time;
+mod layout;
 mod legacy;
 mod overview;
 mod prediction;

@@ -211,7 +211,7 @@ fn the_automatic_match_is_stored_and_the_browser_shows_what_still_needs_a_human(
 }
 
 /// The tiny fixture's source as an MT system might print it in French: untokenised.
-const NEW_OUTPUT: &str = "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n";
+pub(super) const NEW_OUTPUT: &str = "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n";
 
 fn open_add_system(h: &mut Harness<App>, output: &Path, name: &str) {
     click(h, "File");
@@ -221,7 +221,7 @@ fn open_add_system(h: &mut Harness<App>, output: &Path, name: &str) {
 }
 
 /// Clicks "Check and align" and lets frames run until the worker is done.
-fn check_and_wait(h: &mut Harness<App>) {
+pub(super) fn check_and_wait(h: &mut Harness<App>) {
     h.get_by_label("Check and align").click();
     let started = Instant::now();
     loop {
