@@ -72,6 +72,7 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
         "PROTEST",
         options,
         Box::new(move |cc| {
+            settings::forget_places(&cc.egui_ctx);
             let settings = Settings::load(cc.storage);
             Ok(Box::new(App::new(settings, file, protest::session::recovery::data_folder())))
         }),
@@ -272,9 +273,6 @@ impl App {
         let ctx = ui.ctx().clone();
         if !std::mem::replace(&mut self.styled, true) {
             style::apply(&ctx, self.settings.theme);
-            // Each view opens at its top: places scrolled to in an earlier run are not restored
-            // (a report or the browser would open with its headings out of view).
-            ctx.data_mut(|d| d.remove_by_type::<egui::containers::scroll_area::State>());
         }
         if !self.fitted
             && let Some(commands) = screen::fitting(&ctx, MIN_SIZE)

@@ -74,6 +74,8 @@ pub struct Messages {
     /// when trying again can help.
     pub not_saved: Option<String>,
     pub can_retry: bool,
+    /// How many messages floated last frame.
+    floating: usize,
 }
 
 impl Messages {
@@ -175,6 +177,11 @@ impl Messages {
             } else {
                 ctx.request_repaint_after(std::time::Duration::from_secs_f64(INFO_SECONDS - (now - since)));
             }
+        }
+        let floating = self.errors.len() + usize::from(self.toast.is_some()) + usize::from(self.not_saved.is_some());
+        if std::mem::replace(&mut self.floating, floating) != floating {
+            // The stack is placed by its size of the last frame: again, with its new size.
+            ctx.request_repaint();
         }
         if self.is_empty() {
             return false;

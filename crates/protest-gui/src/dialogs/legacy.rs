@@ -13,6 +13,7 @@ use egui::{RichText, Ui};
 use protest::ingest::legacy::{self, FileType, Info, Reference, Report, Unknown};
 use protest::session::Session;
 use protest::session::workspace::Mode;
+use protest::shell::Shell;
 use protest::store::atomic::same_file;
 use protest::store::disk::Os;
 use protest::workflow;
@@ -220,7 +221,7 @@ impl LegacyDialog {
         let now = chrono::Utc::now();
         let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         let preview = |master: Option<&protest::model::Master>, reference, unknown| {
-            workflow::convert::preview(&old, &target, self.replace, master, reference, unknown, now)
+            workflow::convert::preview(&old, &target, self.replace, master, (reference, unknown), Shell::Window, now)
         };
         let preview = if info.file_type == FileType::Master {
             preview(None, self.reference(), self.unknown()).map_err(failed)?
@@ -329,9 +330,16 @@ impl LegacyDialog {
         let now = chrono::Utc::now();
         let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         if info.file_type == FileType::Master {
-            let converted =
-                workflow::convert::master(&Os, &old, &target, self.reference(), self.unknown(), self.replace, now)
-                    .map_err(failed)?;
+            let converted = workflow::convert::master(
+                &Os,
+                &old,
+                &target,
+                (self.reference(), self.unknown()),
+                Shell::Window,
+                self.replace,
+                now,
+            )
+            .map_err(failed)?;
             return Ok(Done {
                 summary: summary(&converted.report, &target),
                 path: target,

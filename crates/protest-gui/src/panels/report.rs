@@ -179,7 +179,7 @@ impl ReportView {
             }
         });
         if !one_row {
-            ui.with_layout(Layout::right_to_left(Align::Center), |ui| buttons(ui, &mut intent));
+            ui.horizontal(|ui| ui.with_layout(Layout::right_to_left(Align::Center), |ui| buttons(ui, &mut intent)));
         }
         intent
     }
@@ -220,10 +220,10 @@ fn auto_match_intro(ui: &mut Ui, session: &Session, rule: &mut MatchRule) {
     ui.label(RichText::new(status).strong());
     ui.label(RichText::new(hint).weak());
     ui.add_space(6.0);
-    let label = ui.label(RichText::new("What the next round compares").strong());
+    ui.label(RichText::new("What the next round compares").strong());
     for choice in MatchRule::ALL {
         let (name, hint) = rule_words(choice);
-        ui.radio_value(rule, choice, name).on_hover_text(hint).labelled_by(label.id);
+        ui.radio_value(rule, choice, name).on_hover_text(hint);
     }
     ui.add_space(10.0);
 }

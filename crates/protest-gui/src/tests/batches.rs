@@ -87,11 +87,6 @@ fn names_a_corpus(h: &Harness<App>, master: &Master) -> Option<String> {
     })
 }
 
-fn open_menu(h: &mut Harness<App>, menu: &str, item: &str) {
-    click(h, menu);
-    click(h, item);
-}
-
 #[test]
 fn a_batch_opens_in_annotator_mode_in_its_order_without_system_names_and_saves_into_itself() {
     let f = tiny();

@@ -8,7 +8,7 @@
 //! the file opened, and the buttons that must be in view.
 
 use super::*;
-use super::{click, press, press_with, type_into};
+use super::{click, open_menu, press, press_with, type_into};
 use egui::accesskit::{Action, Role};
 use egui::{Key, Modifiers, Rect, Vec2};
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -69,6 +69,17 @@ const VIEWS: &[Case] = &[
         in_view: &["Keys", "Annotation guidelines"],
     },
     Case { name: "work in progress", file: File::Merged, reach: working, in_view: &[] },
+    Case { name: "File menu", file: File::Merged, reach: |h, _| click(h, "File"), in_view: &["Save a copy as…"] },
+    Case { name: "Edit menu", file: File::Merged, reach: |h, _| click(h, "Edit"), in_view: &[] },
+    Case { name: "View menu", file: File::Merged, reach: |h, _| click(h, "View"), in_view: &[] },
+    Case { name: "Evaluate menu", file: File::Merged, reach: |h, _| click(h, "Evaluate"), in_view: &[] },
+    Case {
+        name: "Batches menu",
+        file: File::Merged,
+        reach: |h, _| click(h, "Batches"),
+        in_view: &["Plan a task set…"],
+    },
+    Case { name: "Help menu", file: File::Merged, reach: |h, _| click(h, "Help"), in_view: &[] },
 ];
 
 const DIALOGS: &[Case] = &[
@@ -95,25 +106,25 @@ const DIALOGS: &[Case] = &[
     Case {
         name: "save a copy",
         file: File::Tiny,
-        reach: |h, _| menu(h, "File", "Save a copy as…"),
+        reach: |h, _| open_menu(h, "File", "Save a copy as…"),
         in_view: &["Save the copy", "Cancel"],
     },
     Case {
         name: "annotators",
         file: File::Merged,
-        reach: |h, _| menu(h, "Batches", "Annotators…"),
+        reach: |h, _| open_menu(h, "Batches", "Annotators…"),
         in_view: &["Add", "Close"],
     },
     Case {
         name: "plan, 8 translations",
         file: File::Wide,
-        reach: |h, _| menu(h, "Batches", "Plan a task set…"),
+        reach: |h, _| open_menu(h, "Batches", "Plan a task set…"),
         in_view: &["Store “Task set 2” in the master", "Cancel"],
     },
     Case {
         name: "export batches",
         file: File::Merged,
-        reach: |h, _| menu(h, "Batches", "Export batches…"),
+        reach: |h, _| open_menu(h, "Batches", "Export batches…"),
         in_view: &["Export", "Cancel"],
     },
     Case {
@@ -140,7 +151,7 @@ const DIALOGS: &[Case] = &[
     Case {
         name: "prediction results",
         file: File::Tiny,
-        reach: |h, _| menu(h, "File", "Open prediction results…"),
+        reach: |h, _| open_menu(h, "File", "Open prediction results…"),
         in_view: &["Open", "Cancel"],
     },
 ];
@@ -177,20 +188,124 @@ fn check(cases: &[Case]) {
         for size in SIZES {
             h.set_size(size);
             h.settle();
-            let found = layout_problems(&h, case.in_view);
-            problems.extend(found.into_iter().map(|p| format!("{} at {}×{}: {p}", case.name, size.x, size.y)));
+            let found = layout_problems(&h, case.in_view).into_iter().chain(developer_words(&h));
+            problems.extend(found.map(|p| format!("{} at {}×{}: {p}", case.name, size.x, size.y)));
         }
         h.state_mut().shutdown();
     }
-    assert!(problems.is_empty(), "{} layout problems:\n{}", problems.len(), problems.join("\n"));
+    problems.dedup();
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// Words for developers in the window's own words: every string literal of the crate outside its
+/// tests, but those listed here with the reason they are not shown (a literal may be a path read
+/// at build time, a key, a format).
+#[test]
+fn the_window_says_nothing_in_words_for_developers() {
+    const NOT_SHOWN: [(&str, &str); 1] = [
+        // The guidelines' file, read into the help window at build time: its name is not shown.
+        ("help.rs", "../../../guidelines/annotation-guidelines.md"),
+    ];
+    let sample = "let a = \"shown --x\"; // \"a comment --y\"\nlet q = '\"'; let b = \"a \\\"quote\\\" --z\";";
+    assert_eq!(string_literals(sample), ["shown --x", "a \\\"quote\\\" --z"], "the literals are found");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    let mut files = vec![root.clone()];
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n == "tests") {
+                continue;
+            }
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        // A file's own tests (`mod tests` at its end) are not shown either.
+        let shipped = text.split("#[cfg(test)]\nmod tests").next().unwrap_or_default();
+        for literal in string_literals(shipped) {
+            let flagged = DEVELOPER_WORDS.iter().any(|w| literal.contains(w));
+            if flagged && !NOT_SHOWN.iter().any(|&(file, l)| file == name && literal == l) {
+                found.push(format!("{name}: “{literal}”"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "words for developers:\n{}", found.join("\n"));
+}
+
+/// What an annotator or a researcher should not have to read: command-line options, the
+/// documentation's file names, SQL's NULL, commands to type, database columns.
+const DEVELOPER_WORDS: [&str; 5] = ["--", ".md", "NULL", "protest ", "annotator_id"];
+
+/// The string literals of Rust source, as written (escapes and line continuations kept).
+fn string_literals(source: &str) -> Vec<String> {
+    let mut literals = Vec::new();
+    let mut chars = source.chars().peekable();
+    let mut previous = ' ';
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                // A comment, to the end of the line.
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            // A character literal: '"' or '\''.
+            '\'' if previous != '&' && chars.peek().is_some_and(|&n| n == '"' || n == '\\') => {
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                }
+            }
+            '"' => {
+                let mut literal = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            literal.push(c);
+                            literal.extend(chars.next());
+                        }
+                        '"' => break,
+                        c => literal.push(c),
+                    }
+                }
+                literals.push(literal);
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    literals
+}
+
+/// Words for developers in what the window shows (every label and value of the accessibility
+/// tree): command-line options, the documentation's file names, SQL's NULL, commands to type.
+/// Annotators and researchers read the window; the command line has its own words.
+pub(super) fn developer_words(h: &Harness<App>) -> Vec<String> {
+    let shown: Vec<String> = h
+        .query_all_by(|_| true)
+        .flat_map(|node| {
+            let node = node.accesskit_node();
+            [node.label(), node.value()]
+        })
+        .flatten()
+        .collect();
+    shown
+        .into_iter()
+        .filter(|text| DEVELOPER_WORDS.iter().any(|w| text.contains(w)))
+        .map(|text| format!("words for developers: “{text}”"))
+        .collect()
 }
 
 /// A widget as laid out: where it is whole, the part of it not clipped away, its layer, its name.
 #[derive(Debug, Clone)]
-struct Placed {
-    name: String,
-    whole: Rect,
-    shown: Rect,
+pub(super) struct Placed {
+    pub(super) name: String,
+    pub(super) whole: Rect,
+    pub(super) shown: Rect,
     layer: egui::LayerId,
 }
 
@@ -238,6 +353,15 @@ fn layout_problems(h: &Harness<App>, in_view: &[&str]) -> Vec<String> {
 /// labels, whose text can be selected), with egui's record of where they are and what of them
 /// is not clipped away.
 fn interactive(h: &Harness<App>) -> Vec<Placed> {
+    placed(h, |node| {
+        let acts = node.supports_action(Action::Click) || node.supports_action(Action::Focus);
+        acts && !matches!(node.role(), Role::Label)
+    })
+}
+
+/// The widgets of the accessibility tree that `pick` chooses, with egui's record of where they
+/// are and what of them is not clipped away.
+pub(super) fn placed(h: &Harness<App>, pick: impl Fn(&egui::accesskit::Node) -> bool) -> Vec<Placed> {
     let laid_out: HashMap<u64, (Rect, Rect, egui::LayerId)> = h.ctx.viewport(|v| {
         v.prev_pass
             .widgets
@@ -245,18 +369,33 @@ fn interactive(h: &Harness<App>) -> Vec<Placed> {
             .flat_map(|(layer, widgets)| widgets.iter().map(move |w| (w.id.value(), (w.rect, w.interact_rect, *layer))))
             .collect()
     });
-    h.query_all_by(|node| {
-        let data = node.data();
-        let acts = data.supports_action(Action::Click) || data.supports_action(Action::Focus);
-        acts && !matches!(data.role(), Role::Label)
-    })
-    .filter_map(|node| {
-        let accessible = node.accesskit_node();
-        let name = accessible.label().or_else(|| accessible.value()).unwrap_or_default();
-        let &(whole, shown, layer) = laid_out.get(&accessible.locate().0.0)?;
-        Some(Placed { name, whole, shown, layer })
-    })
-    .collect()
+    h.query_all_by(|node| pick(node.data()))
+        .filter_map(|node| {
+            let accessible = node.accesskit_node();
+            let name = accessible.label().or_else(|| accessible.value()).unwrap_or_default();
+            let &(whole, shown, layer) = laid_out.get(&accessible.locate().0.0)?;
+            Some(Placed { name, whole, shown, layer })
+        })
+        .collect()
+}
+
+/// The master at `sample` with six more MT systems, copies of its own (eight translations), at
+/// `to`.
+pub(super) fn wide_master(sample: &Path, to: &Path) {
+    let mut m = protest::store::master_file::load(sample).unwrap();
+    let mt = m.corpora.iter().find(|c| c.name == "mt").unwrap().clone();
+    let theirs: Vec<_> = m.candidates.iter().filter(|c| c.corpus == mt.id).cloned().collect();
+    for k in 1..=6u32 {
+        let mut corpus = mt.clone();
+        corpus.id = protest::model::CorpusId(mt.id.0 + k);
+        corpus.name = format!("system-{k}");
+        for c in &theirs {
+            let next = protest::model::CandidateId(m.candidates.iter().map(|c| c.id.0).max().unwrap() + 1);
+            m.candidates.push(protest::model::Candidate { id: next, corpus: corpus.id, ..c.clone() });
+        }
+        m.corpora.push(corpus);
+    }
+    protest::store::master_file::save(&m, to).unwrap();
 }
 
 /// The files of the cases, made once for all of them.
@@ -279,20 +418,7 @@ impl Files {
         .unwrap();
         // Wide: six more MT systems, copies of the sample's.
         let wide = dir.path().join("wide.master.json");
-        let mut m = protest::store::master_file::load(&sample).unwrap();
-        let mt = m.corpora.iter().find(|c| c.name == "mt").unwrap().clone();
-        let theirs: Vec<_> = m.candidates.iter().filter(|c| c.corpus == mt.id).cloned().collect();
-        for k in 1..=6u32 {
-            let mut corpus = mt.clone();
-            corpus.id = protest::model::CorpusId(mt.id.0 + k);
-            corpus.name = format!("system-{k}");
-            for c in &theirs {
-                let next = protest::model::CandidateId(m.candidates.iter().map(|c| c.id.0).max().unwrap() + 1);
-                m.candidates.push(protest::model::Candidate { id: next, corpus: corpus.id, ..c.clone() });
-            }
-            m.corpora.push(corpus);
-        }
-        protest::store::master_file::save(&m, &wide).unwrap();
+        wide_master(&sample, &wide);
         let batch = dir.path().join("sample").join("sample.batch-1-anna.json");
         let tiny = dir.path().join("tiny.master.json");
         std::fs::write(&tiny, TINY).unwrap();
@@ -337,11 +463,6 @@ impl Files {
     }
 }
 
-fn menu(h: &mut Harness<App>, menu: &str, item: &str) {
-    click(h, menu);
-    click(h, item);
-}
-
 fn report(h: &mut Harness<App>, section: &str) {
     click(h, "Report");
     click(h, section);
@@ -369,7 +490,7 @@ fn working(h: &mut Harness<App>, _: &Files) {
 }
 
 fn add_system(h: &mut Harness<App>, files: &Files) {
-    menu(h, "File", "Add MT system…");
+    open_menu(h, "File", "Add MT system…");
     type_into(h, "Output file", files.dir.path().join("new.fr").to_str().unwrap());
     type_into(h, "Name", "newmt");
 }
@@ -380,7 +501,7 @@ fn system_ready(h: &mut Harness<App>, files: &Files) {
 }
 
 fn old_file(h: &mut Harness<App>, files: &Files) {
-    menu(h, "File", "Import old PROTEST file…");
+    open_menu(h, "File", "Import old PROTEST file…");
     type_into(h, "The old file", files.dir.path().join("museum.master.db").to_str().unwrap());
 }
 
@@ -390,14 +511,14 @@ fn old_summary(h: &mut Harness<App>, files: &Files) {
 }
 
 fn merge_checked(h: &mut Harness<App>, _: &Files) {
-    menu(h, "Batches", "Import annotated batches…");
+    open_menu(h, "Batches", "Import annotated batches…");
     click(h, "+ sample.batch-1-anna.json");
     click(h, "+ sample.batch-1-ben.json");
     click(h, "Check");
 }
 
 fn adjudication(h: &mut Harness<App>, _: &Files) {
-    menu(h, "Batches", "Adjudication…");
+    open_menu(h, "Batches", "Adjudication…");
     type_into(h, "Adjudicator", "Clara");
 }
 

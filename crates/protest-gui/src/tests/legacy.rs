@@ -20,8 +20,13 @@ fn old_files() -> tempfile::TempDir {
 
 /// What the library makes of the old master.
 fn converted_master(dir: &Path) -> Master {
-    let options =
-        Options { reference: Reference::Guess, master: None, now: chrono::Utc::now(), unknown: Unknown::Annotator };
+    let options = Options {
+        reference: Reference::Guess,
+        master: None,
+        now: chrono::Utc::now(),
+        unknown: Unknown::Annotator,
+        shell: Default::default(),
+    };
     match legacy::convert(&dir.join("museum.master.db"), &options).unwrap() {
         Converted::Master { master, .. } => master,
         Converted::Batch { .. } => panic!("the master is a master"),

@@ -2,6 +2,7 @@
 //! and its journal back from disk to see what was saved.
 
 mod batches;
+mod calm;
 mod frame_time;
 mod layout;
 mod legacy;
@@ -137,6 +138,12 @@ pub(super) fn press_with(h: &mut Harness<App>, modifiers: Modifiers, key: Key) {
 pub(super) fn click(h: &mut Harness<App>, label: &str) {
     h.get_by_label(label).click();
     h.settle();
+}
+
+/// Chooses `item` of the menu `menu`.
+pub(super) fn open_menu(h: &mut Harness<App>, menu: &str, item: &str) {
+    click(h, menu);
+    click(h, item);
 }
 
 /// Types into a field, replacing what it holds.

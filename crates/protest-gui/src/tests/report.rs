@@ -248,7 +248,8 @@ fn a_system_is_added_from_an_untokenised_file() {
     assert!(h.query_by_label("pronoun aligned in 3 of 3 candidates").is_some());
     assert_eq!(saved(&f.path).corpora.len(), 3, "nothing is added before the user says so");
 
-    click(&mut h, "Add to the master");
+    // Adding saves the whole master: off the UI thread.
+    click_to_work(&mut h, "Add to the master", "Adding the system “newmt”…");
     let master: Master = saved(&f.path);
     let corpus = master.corpora.iter().find(|c| c.name == "newmt").expect("the new corpus is saved");
     assert_eq!(corpus.sentences[1], "Elle est rouge .");

@@ -39,11 +39,6 @@ fn not_saved(h: &Harness<App>) -> usize {
     h.state().session.as_ref().and_then(|s| s.not_saved()).map_or(0, |n| n.changes)
 }
 
-fn open_menu(h: &mut Harness<App>, menu: &str, item: &str) {
-    click(h, menu);
-    click(h, item);
-}
-
 #[test]
 fn a_change_the_disk_refuses_stays_shown_as_not_saved_until_it_is() {
     let f = tiny();

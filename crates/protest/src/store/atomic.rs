@@ -25,11 +25,6 @@ pub fn write_with(
 ) -> Result<Identity> {
     refuse_link(path)?;
     let (temp, mut file) = create_temp(disk, path).map_err(|e| Error::io(path, e))?;
-    // A file written again (a master saved whole) takes about as many bytes as before: how far
-    // the writing is, for a progress bar.
-    if let Some(before) = fs::metadata(path).ok().map(|m| m.len()).filter(|&n| n > 0) {
-        crate::progress::stage_bytes(&format!("Saving {}", super::master_file::file_name(path)), before);
-    }
     let written = fill(&mut *file, path, write).and_then(|()| file.identity());
     let identity = match written {
         Ok(identity) => identity,
@@ -80,6 +75,7 @@ fn fill(
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
     {
+        // The bytes written advance the work's progress (a whole master saved: `Store::save`).
         let mut out = crate::progress::Counting::writing(BufWriter::with_capacity(BUFFER, &mut *file));
         write(&mut out)?;
         out.flush()?;
@@ -334,15 +330,16 @@ mod tests {
     use crate::store::disk::{Fault, Faulty, Os};
 
     #[test]
-    fn saving_a_file_again_reports_the_bytes_written_against_its_size_before() {
-        use crate::progress::{Seen, Shared, reporting};
+    fn the_bytes_written_advance_the_work() {
+        use crate::progress::{Seen, Shared, reporting, stage_bytes};
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("big.master.json");
-        fs::write(&path, vec![b'x'; 1000]).unwrap();
         let shared = std::sync::Arc::new(Shared::default());
-        reporting(shared.clone(), || write(&Os, &path, &[b'y'; 990]).unwrap());
-        let seen = Seen { stage: "Saving big.master.json".into(), steps: Some(1000), done: 990, bytes: true };
-        assert_eq!(shared.seen(), seen, "a bar, not a spinner");
+        reporting(shared.clone(), || {
+            stage_bytes("Saving", 1000);
+            write(&Os, &path, &[b'y'; 990]).unwrap()
+        });
+        assert_eq!(shared.seen(), Seen { stage: "Saving".into(), steps: Some(1000), done: 990, bytes: true });
     }
 
     #[test]
