@@ -157,13 +157,13 @@ fn check_prints_a_summary_or_the_error() {
     }
     let dir = workspace();
     let broken =
-        fs::read_to_string(dir.path().join("tiny.master.json")).unwrap().replace("\"version\":1", "\"version\":2");
-    fs::write(dir.path().join("v2.json"), broken).unwrap();
-    let out = protest(dir.path(), &["check", "v2.json"]);
+        fs::read_to_string(dir.path().join("tiny.master.json")).unwrap().replace("\"version\":2", "\"version\":3");
+    fs::write(dir.path().join("v3.json"), broken).unwrap();
+    let out = protest(dir.path(), &["check", "v3.json"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap().trim_end(),
-        "error: v2.json: version: format version 2 is not supported (this build reads version 1); it was written by a newer PROTEST, update this one"
+        "error: v3.json: version: format version 3 is not supported (this build reads versions 1 and 2); it was written by a newer PROTEST, update this one"
     );
 }
 

@@ -29,6 +29,7 @@ mod prediction_cli;
 mod recovery;
 mod report_cli;
 mod report_exports_gui;
+mod resegment_corpus;
 mod sample;
 mod sample_batches;
 mod shell_cli;

@@ -45,7 +45,7 @@ fn wrong_version() {
     let mut v = tiny();
     v["version"] = json!(7);
     let e = load_value_error(&v);
-    assert!(e.ends_with("version: format version 7 is not supported (this build reads version 1); it was written by a newer PROTEST, update this one"), "{e}");
+    assert!(e.ends_with("version: format version 7 is not supported (this build reads versions 1 and 2); it was written by a newer PROTEST, update this one"), "{e}");
     v["version"] = json!("one");
     assert!(load_value_error(&v).ends_with("version: the format version is missing or not a whole number"));
 }
@@ -146,6 +146,18 @@ fn deep_or_hostile_json_is_refused_without_panicking() {
     let missing: PathBuf = tempfile::tempdir().unwrap().path().join("nope.json");
     let e = master_file::load(&missing).unwrap_err().to_string();
     assert!(e.contains("nope.json") && e.contains("No such file"), "{e}");
+}
+
+#[test]
+fn version_1_is_read_and_saved_as_version_2() {
+    let v1 = TINY.replacen("\"version\":2", "\"version\":1", 1);
+    assert_ne!(v1, TINY);
+    let m = master_file::from_bytes(Path::new("old.json"), v1.as_bytes()).unwrap();
+    assert_eq!(m, master_file::from_bytes(Path::new("tiny"), TINY.as_bytes()).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.json");
+    master_file::save(&m, &path).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), TINY, "written as version 2, nothing else changed");
 }
 
 #[test]

@@ -114,6 +114,7 @@ fn paper_master() -> Master {
         role,
         sentences: vec![sentence.to_string(); n],
         alignment: None,
+        segmentation: None,
     };
     m.corpora = vec![
         corpus(0, "source", CorpusRole::Source, "the cat saw it ."),

@@ -1,6 +1,7 @@
 use super::with_master;
 use clap::Args;
 use protest::ingest::add_system::{self, AlignmentFile, Options, ParallelText};
+use protest::ingest::resegment::Given;
 use protest::ingest::texts::{OutOfRange, PairOrder};
 use protest::store::master_file;
 use protest::workflow;
@@ -12,7 +13,10 @@ pub struct AddSystemArgs {
     /// The master to add the system to. It is changed in place (atomically) only when
     /// everything checks out.
     master: PathBuf,
-    /// The system's output: plain text, one sentence per line, parallel to the master's source.
+    /// The system's output, plain text: one line per source sentence, or the master's documents
+    /// in its order separated by one empty line each, each in any line layout (one paragraph, a
+    /// sentence per line, anything between). It is cut into one translation per source sentence
+    /// and checked line by line; how is printed (docs/alignment.md, "Document-level output").
     output: PathBuf,
     /// Name of the new corpus; must not be in use in the master.
     #[arg(long)]
@@ -32,6 +36,10 @@ pub struct AddSystemArgs {
     /// (docs/tokenisation.md).
     #[arg(long)]
     tokenised: bool,
+    /// The output has one line per document (as some document-level pipelines write), in the
+    /// master's document order.
+    #[arg(long)]
+    one_document_per_line: bool,
     /// More parallel text (source and target files, one sentence per line) for the built-in
     /// aligner to learn from.
     #[arg(long, num_args = 2, value_names = ["SRC", "TGT"], conflicts_with = "alignment")]
@@ -49,6 +57,7 @@ pub fn run(args: AddSystemArgs) -> anyhow::Result<()> {
         }),
         extra_parallel: args.extra_parallel.map(|p| ParallelText { source: p[0].clone(), target: p[1].clone() }),
         out_of_range: if args.drop_bad_links { OutOfRange::Drop } else { OutOfRange::Refuse },
+        layout: if args.one_document_per_line { Given::DocumentPerLine } else { Given::Detect },
         ..Options::default()
     };
     let started = Instant::now();

@@ -106,6 +106,12 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
     out += &format!("  mismatch        {:>5}\n", r.mismatches);
     out += &format!("  no translation  {:>5}\n", r.no_translation);
     out += &format!("  no reference    {:>5}\n", r.no_reference);
+    if r.uncertain_boundaries > 0 {
+        out += &format!(
+            "  uncertain boundaries {:>5} (sentence boundaries inferred with low confidence)\n",
+            r.uncertain_boundaries
+        );
+    }
     out += &format!("  to humans       {:>5}\n", to_humans);
     out
 }

@@ -56,7 +56,8 @@ pub enum Command {
         #[arg(long, short, value_enum, default_value_t = Output::Text)]
         format: Output,
     },
-    /// Add a new MT system's output to a master: tokenised, word-aligned, one candidate per example.
+    /// Add a new MT system's output to a master: one line per sentence or documents in any layout, cut
+    /// into sentences and checked; tokenised, word-aligned, one candidate per example.
     AddSystem(Box<add_system::AddSystemArgs>),
     /// Add, rename, remove or list the annotators of a master.
     Annotator(annotator::AnnotatorArgs),

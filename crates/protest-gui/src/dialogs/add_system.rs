@@ -1,7 +1,8 @@
 //! File › Add MT system…: a new system's output file, its name and options. Checking,
-//! tokenising and aligning (`add_system::prepare`) run on a worker thread — the built-in aligner
-//! takes seconds — while the dialog shows a spinner; then the report, and *Add to the master*
-//! hands the prepared system to the app, which adds it through the store.
+//! tokenising, cutting into sentences and aligning (`add_system::prepare`) run on a worker thread
+//! — the built-in aligner takes seconds — while the dialog shows a spinner and the stage it is at;
+//! then the report, with how the output was segmented, and *Add to the master* hands the prepared
+//! system to the app, which adds it through the store.
 
 use crate::dialogs::Modal as Dialog;
 use crate::dialogs::file_chooser::{self, Pick};
@@ -10,10 +11,13 @@ use crate::intent::Intent;
 use crate::work::SessionWork;
 use egui::{Id, RichText, Ui};
 use protest::ingest::add_system::{self, AlignmentFile, NewSystem, Options, ParallelText, Report};
+use protest::ingest::resegment::Given;
 use protest::ingest::texts::PairOrder;
 use protest::model::Master;
+use protest::progress::{self, Shared};
 use protest::session::Session;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::Instant;
 
@@ -22,6 +26,7 @@ use std::time::Instant;
 struct Form {
     output: String,
     name: String,
+    one_document_per_line: bool,
     tokenised: bool,
     use_alignment: bool,
     alignment: String,
@@ -56,7 +61,11 @@ impl Form {
             true => Some(ParallelText { source: path(&self.extra_source), target: path(&self.extra_target) }),
             false => None,
         };
-        Ok((path(&self.output), Options { tokenised: self.tokenised, alignment, extra_parallel, ..Options::default() }))
+        let layout = if self.one_document_per_line { Given::DocumentPerLine } else { Given::Detect };
+        Ok((
+            path(&self.output),
+            Options { tokenised: self.tokenised, alignment, extra_parallel, layout, ..Options::default() },
+        ))
     }
 }
 
@@ -65,8 +74,8 @@ type Prepared = (Result<NewSystem, String>, f64);
 
 enum State {
     Editing { problem: Option<String> },
-    Working { started: Instant, result: Receiver<Prepared> },
-    Ready { system: Box<NewSystem>, report: Report, seconds: f64 },
+    Working { started: Instant, result: Receiver<Prepared>, progress: Arc<Shared> },
+    Ready { system: Box<NewSystem>, report: Box<Report>, seconds: f64 },
 }
 
 pub struct AddSystemDialog {
@@ -154,9 +163,12 @@ impl AddSystemDialog {
     fn body(&mut self, ui: &mut Ui, master: &Master, read_only: bool) {
         ui.heading("Add an MT system");
         ui.label(format!(
-            "The new system's translation of this master's source: plain text, one sentence per line \
-             ({} lines).",
-            master.sentence_count()
+            "The new system's translation of this master's source, as plain text: one line per source sentence \
+             ({} lines), or the master's {} documents in its order, separated by an empty line, each in any \
+             layout (a paragraph, a sentence per line…). It is cut into one translation per sentence and \
+             checked line by line; you see how before anything is added.",
+            master.sentence_count(),
+            master.documents.len()
         ));
         ui.add_space(6.0);
         let editing = matches!(self.state, State::Editing { .. });
@@ -170,10 +182,11 @@ impl AddSystemDialog {
         ui.add_space(8.0);
         match &self.state {
             State::Editing { .. } => {}
-            State::Working { started, .. } => {
+            State::Working { started, progress, .. } => {
                 ui.horizontal(|ui| {
                     ui.spinner();
-                    let what = if self.form.use_alignment { "Reading" } else { "Tokenising and aligning" };
+                    let seen = progress.seen();
+                    let what = if seen.stage.is_empty() { "Reading".to_owned() } else { seen.stage };
                     ui.label(format!("{what}… {:.0} s", started.elapsed().as_secs_f64()));
                 });
             }
@@ -217,6 +230,7 @@ impl AddSystemDialog {
             ui.end_row();
         });
         ui.add_space(4.0);
+        ui.checkbox(&mut form.one_document_per_line, "One document per line (no empty lines between them)");
         ui.checkbox(&mut form.tokenised, "Already tokenised like the master (tokens separated by single spaces)");
         ui.checkbox(
             &mut form.use_alignment,
@@ -321,15 +335,19 @@ impl AddSystemDialog {
         let master = master.clone();
         let name = self.form.name.trim().to_owned();
         let ctx = ctx.clone();
+        let progress = Arc::new(Shared::default());
+        let reporter: Arc<dyn progress::Progress> = progress.clone();
         let spawned = std::thread::Builder::new().name("add-system".into()).spawn(move || {
             let started = Instant::now();
-            let prepared = add_system::prepare_file(&master, &name, &path, &options).map_err(|e| e.to_string());
+            let prepared = progress::reporting(reporter, || {
+                add_system::prepare_file(&master, &name, &path, &options).map_err(|e| e.to_string())
+            });
             // The dialog may have been closed meanwhile; then nobody wants the result.
             let _ = sender.send((prepared, started.elapsed().as_secs_f64()));
             ctx.request_repaint();
         });
         match spawned {
-            Ok(_) => State::Working { started: Instant::now(), result },
+            Ok(_) => State::Working { started: Instant::now(), result, progress },
             Err(e) => State::Editing { problem: Some(format!("Could not start the work: {e}")) },
         }
     }
@@ -338,7 +356,9 @@ impl AddSystemDialog {
     fn poll(&mut self) {
         let State::Working { result, .. } = &self.state else { return };
         self.state = match result.try_recv() {
-            Ok((Ok(system), seconds)) => State::Ready { report: system.report(), system: Box::new(system), seconds },
+            Ok((Ok(system), seconds)) => {
+                State::Ready { report: Box::new(system.report()), system: Box::new(system), seconds }
+            }
             Ok((Err(problem), _)) => State::Editing { problem: Some(problem) },
             Err(TryRecvError::Empty) => return,
             Err(TryRecvError::Disconnected) => {

@@ -98,6 +98,7 @@ pub fn texts(
     let palette = Palette::of(ui.visuals());
     let languages = &master.languages;
     let pronoun_sentence = master.example(candidate.example).map(|e| e.sentence);
+    let translation = master.corpus(candidate.corpus);
     let numbers = Numbers::of(candidate);
     let mut toggled = None;
     // One scroll position per candidate, kept while the app runs.
@@ -132,6 +133,9 @@ pub fn texts(
                         marked.translation_line =
                             Some(egui::Rect::from_min_size(egui::pos2(left, top), vec2(60.0, height)));
                     }
+                    if let Some(note) = translation.and_then(|c| window::boundary_note(c, target.index)) {
+                        boundary_note(ui, &note);
+                    }
                 });
             });
             marked.row(&tokens_before, row.response.rect);
@@ -148,6 +152,21 @@ pub fn texts(
         }
     });
     toggled
+}
+
+/// The mark under a translation whose sentence boundaries were inferred from the system's
+/// output: quiet when they are sure, in the warning colour when not.
+fn boundary_note(ui: &mut Ui, note: &window::BoundaryNote) {
+    ui.horizontal(|ui| {
+        ui.add_space(34.0); // under the text, past the language tag
+        let (mark, color) =
+            if note.uncertain { ("⚠", ui.visuals().warn_fg_color) } else { ("✂", ui.visuals().weak_text_color()) };
+        let text = RichText::new(format!("{mark} {}", note.text)).size(12.5).color(color);
+        ui.add(egui::Label::new(text).wrap()).on_hover_text(
+            "The system's output did not come one line per source sentence: this translation was cut from it \
+             automatically, by where its words fit the source's sentences.",
+        );
+    });
 }
 
 /// Where the highlighted tokens and their sentences are, to scroll them into view.

@@ -44,116 +44,53 @@ enum File {
     Tiny,
     /// The tiny fixture, opened again after a window could not save into it.
     Recovered,
+    /// The tiny fixture whose MT system was cut from document-level output, one sentence with
+    /// uncertain boundaries.
+    Resegmented,
 }
 
+#[rustfmt::skip] // one line per case
 const VIEWS: &[Case] = &[
     Case { name: "category browser", file: File::Merged, reach: |_, _| {}, in_view: &["Start annotating"] },
     Case { name: "category browser (annotator mode)", file: File::Batch, reach: |_, _| {}, in_view: &[] },
     Case { name: "translation window", file: File::Merged, reach: |h, _| press(h, Key::Enter), in_view: EXAMPLE },
     Case { name: "overview", file: File::Merged, reach: overview, in_view: EXAMPLE },
-    Case {
-        name: "report: results",
-        file: File::Merged,
-        reach: |h, _| report(h, "Annotation results"),
-        in_view: REPORT,
-    },
+    Case { name: "translation window, boundaries uncertain", file: File::Resegmented, reach: uncertain, in_view: &["⬅ Categories", "Finish ⏵"] },
+    Case { name: "report: results", file: File::Merged, reach: |h, _| report(h, "Annotation results"), in_view: REPORT },
     Case { name: "report: agreement", file: File::Merged, reach: |h, _| report(h, "Agreement"), in_view: REPORT },
     Case { name: "report: scores", file: File::Merged, reach: |h, _| report(h, "System scores"), in_view: REPORT },
     Case { name: "report: match", file: File::Merged, reach: |h, _| report(h, "Automatic match"), in_view: REPORT },
     Case { name: "report: metrics", file: File::Merged, reach: |h, _| report(h, "Automatic metrics"), in_view: REPORT },
     Case { name: "prediction results", file: File::Tiny, reach: predictions, in_view: &["‹ Back"] },
-    Case {
-        name: "help",
-        file: File::Tiny,
-        reach: |h, _| press(h, Key::F1),
-        in_view: &["Keys", "Annotation guidelines"],
-    },
+    Case { name: "help", file: File::Tiny, reach: |h, _| press(h, Key::F1), in_view: &["Keys", "Annotation guidelines"] },
     Case { name: "work in progress", file: File::Merged, reach: working, in_view: &[] },
     Case { name: "File menu", file: File::Merged, reach: |h, _| click(h, "File"), in_view: &["Save a copy as…"] },
     Case { name: "Edit menu", file: File::Merged, reach: |h, _| click(h, "Edit"), in_view: &[] },
     Case { name: "View menu", file: File::Merged, reach: |h, _| click(h, "View"), in_view: &[] },
     Case { name: "Evaluate menu", file: File::Merged, reach: |h, _| click(h, "Evaluate"), in_view: &[] },
-    Case {
-        name: "Batches menu",
-        file: File::Merged,
-        reach: |h, _| click(h, "Batches"),
-        in_view: &["Plan a task set…"],
-    },
+    Case { name: "Batches menu", file: File::Merged, reach: |h, _| click(h, "Batches"), in_view: &["Plan a task set…"] },
     Case { name: "Help menu", file: File::Merged, reach: |h, _| click(h, "Help"), in_view: &[] },
 ];
 
+#[rustfmt::skip] // one line per case
 const DIALOGS: &[Case] = &[
-    Case {
-        name: "open",
-        file: File::Tiny,
-        reach: |h, _| press_with(h, Modifiers::COMMAND, Key::O),
-        in_view: &["Open", "Cancel"],
-    },
+    Case { name: "open", file: File::Tiny, reach: |h, _| press_with(h, Modifiers::COMMAND, Key::O), in_view: &["Open", "Cancel"] },
     Case { name: "add MT system", file: File::Tiny, reach: add_system, in_view: &["Check and align", "Cancel"] },
-    Case {
-        name: "add MT system, ready",
-        file: File::Tiny,
-        reach: system_ready,
-        in_view: &["Add to the master", "Cancel"],
-    },
+    Case { name: "add MT system, ready", file: File::Tiny, reach: system_ready, in_view: &["Add to the master", "Cancel"] },
+    Case { name: "add MT system, paragraphs segmented", file: File::Tiny, reach: paragraphs_ready, in_view: &["Add to the master", "Cancel"] },
     Case { name: "old file", file: File::Tiny, reach: old_file, in_view: &["Convert", "Cancel"] },
-    Case {
-        name: "old file, its summary",
-        file: File::Tiny,
-        reach: old_summary,
-        in_view: &["Write the converted file", "Back"],
-    },
-    Case {
-        name: "save a copy",
-        file: File::Tiny,
-        reach: |h, _| open_menu(h, "File", "Save a copy as…"),
-        in_view: &["Save the copy", "Cancel"],
-    },
-    Case {
-        name: "annotators",
-        file: File::Merged,
-        reach: |h, _| open_menu(h, "Batches", "Annotators…"),
-        in_view: &["Add", "Close"],
-    },
-    Case {
-        name: "plan, 8 translations",
-        file: File::Wide,
-        reach: |h, _| open_menu(h, "Batches", "Plan a task set…"),
-        in_view: &["Store “Task set 2” in the master", "Cancel"],
-    },
-    Case {
-        name: "export batches",
-        file: File::Merged,
-        reach: |h, _| open_menu(h, "Batches", "Export batches…"),
-        in_view: &["Export", "Cancel"],
-    },
-    Case {
-        name: "import batches, checked",
-        file: File::Sample,
-        reach: merge_checked,
-        in_view: &["Merge 150 new records", "Cancel"],
-    },
-    Case {
-        name: "adjudication",
-        file: File::Merged,
-        reach: adjudication,
-        in_view: &["Export the adjudication batch", "Cancel"],
-    },
+    Case { name: "old file, its summary", file: File::Tiny, reach: old_summary, in_view: &["Write the converted file", "Back"] },
+    Case { name: "save a copy", file: File::Tiny, reach: |h, _| open_menu(h, "File", "Save a copy as…"), in_view: &["Save the copy", "Cancel"] },
+    Case { name: "annotators", file: File::Merged, reach: |h, _| open_menu(h, "Batches", "Annotators…"), in_view: &["Add", "Close"] },
+    Case { name: "plan, 8 translations", file: File::Wide, reach: |h, _| open_menu(h, "Batches", "Plan a task set…"), in_view: &["Store “Task set 2” in the master", "Cancel"] },
+    Case { name: "export batches", file: File::Merged, reach: |h, _| open_menu(h, "Batches", "Export batches…"), in_view: &["Export", "Cancel"] },
+    Case { name: "import batches, checked", file: File::Sample, reach: merge_checked, in_view: &["Merge 150 new records", "Cancel"] },
+    Case { name: "adjudication", file: File::Merged, reach: adjudication, in_view: &["Export the adjudication batch", "Cancel"] },
     Case { name: "go to, an example shown", file: File::Merged, reach: go_to, in_view: &["Close"] },
     Case { name: "export report tables", file: File::Merged, reach: export_tables, in_view: &["Save", "Cancel"] },
     Case { name: "conflict", file: File::Tiny, reach: conflict, in_view: &["Amend", "Keep as is"] },
-    Case {
-        name: "recovery",
-        file: File::Recovered,
-        reach: |_, _| {},
-        in_view: &["Apply them to this file", "Keep for later"],
-    },
-    Case {
-        name: "prediction results",
-        file: File::Tiny,
-        reach: |h, _| open_menu(h, "File", "Open prediction results…"),
-        in_view: &["Open", "Cancel"],
-    },
+    Case { name: "recovery", file: File::Recovered, reach: |_, _| {}, in_view: &["Apply them to this file", "Keep for later"] },
+    Case { name: "prediction results", file: File::Tiny, reach: |h, _| open_menu(h, "File", "Open prediction results…"), in_view: &["Open", "Cancel"] },
 ];
 
 const EXAMPLE: &[&str] = &["⬅ Categories", "Next ⏵"];
@@ -424,6 +361,14 @@ impl Files {
         std::fs::write(&tiny, TINY).unwrap();
         protest::workflow::on_master(&tiny, |store| protest::workflow::annotators::add(store, "Anna")).unwrap();
         std::fs::write(dir.path().join("new.fr"), super::report::NEW_OUTPUT).unwrap();
+        std::fs::write(dir.path().join("llm.fr"), "J'ai un vélo. Elle est rouge.\n\nIl pleut. Bienvenue !\n").unwrap();
+        let resegmented = dir.path().join("resegmented").join("tiny.master.json");
+        std::fs::create_dir_all(resegmented.parent().unwrap()).unwrap();
+        let mut m = protest::store::master_file::load(&tiny).unwrap();
+        let mt = m.corpora.iter_mut().find(|c| c.name == "mt").unwrap();
+        mt.segmentation =
+            Some(protest::model::Segmentation { joined: vec![2], low_confidence: vec![2], ..Default::default() });
+        protest::store::master_file::save(&m, &resegmented).unwrap();
         super::prediction::write_files(dir.path());
         let old = dir.path().join("museum.master.db");
         std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/legacy/museum.master.db"), old)
@@ -449,6 +394,7 @@ impl Files {
             File::Batch => d.join("sample").join("sample.batch-1-anna.json"),
             File::Tiny => d.join("tiny.master.json"),
             File::Recovered => d.join("recovered").join("tiny.master.json"),
+            File::Resegmented => d.join("resegmented").join("tiny.master.json"),
         }
     }
 
@@ -498,6 +444,22 @@ fn add_system(h: &mut Harness<App>, files: &Files) {
 fn system_ready(h: &mut Harness<App>, files: &Files) {
     add_system(h, files);
     super::report::check_and_wait(h);
+}
+
+/// The report of document-level output, with how it was cut into sentences.
+fn paragraphs_ready(h: &mut Harness<App>, files: &Files) {
+    open_menu(h, "File", "Add MT system…");
+    type_into(h, "Output file", files.dir.path().join("llm.fr").to_str().unwrap());
+    type_into(h, "Name", "llm");
+    super::report::check_and_wait(h);
+    assert!(h.query_by_label("segmented: 4 sentences — 4 split").is_some());
+}
+
+/// The MT system's pleonastic "it" of sentence 3, cut with low confidence: the mark under it.
+fn uncertain(h: &mut Harness<App>, _: &Files) {
+    click(h, super::PLEONASTIC_NEW);
+    press(h, Key::ArrowRight);
+    assert!(h.query_all_by_label_contains("Boundaries uncertain").count() > 0);
 }
 
 fn old_file(h: &mut Harness<App>, files: &Files) {

@@ -235,22 +235,29 @@ pub(super) fn check_and_wait(h: &mut Harness<App>) {
     h.settle();
 }
 
+/// Adds `text` as the system `name` through the dialog: the report, with these lines, comes
+/// first and nothing is added before the user says so. The master as saved afterwards.
+fn add_through_the_dialog(h: &mut Harness<App>, f: &Fixture, text: &str, name: &str, report: &[&str]) -> Master {
+    let output = f.path.with_file_name(format!("{name}.fr"));
+    std::fs::write(&output, text).unwrap();
+    open_add_system(h, &output, name);
+    check_and_wait(h);
+    assert!(h.query_by_label(&format!("Ready to add “{name}”")).is_some());
+    for line in report {
+        assert!(h.query_by_label(line).is_some(), "{line}");
+    }
+    assert_eq!(saved(&f.path).corpora.len(), 3, "nothing is added before the user says so");
+    // Adding saves the whole master: off the UI thread.
+    click_to_work(h, "Add to the master", &format!("Adding the system “{name}”…"));
+    saved(&f.path)
+}
+
 #[test]
 fn a_system_is_added_from_an_untokenised_file() {
     let f = tiny();
-    let output = f.path.with_file_name("new.fr");
-    std::fs::write(&output, NEW_OUTPUT).unwrap();
     let mut h = harness(&f.path, None);
-    open_add_system(&mut h, &output, "newmt");
-    check_and_wait(&mut h);
-    assert!(h.query_by_label("Ready to add “newmt”").is_some());
-    assert!(h.query_by_label("4 sentences, 3 candidates (ids 7–9)").is_some());
-    assert!(h.query_by_label("pronoun aligned in 3 of 3 candidates").is_some());
-    assert_eq!(saved(&f.path).corpora.len(), 3, "nothing is added before the user says so");
-
-    // Adding saves the whole master: off the UI thread.
-    click_to_work(&mut h, "Add to the master", "Adding the system “newmt”…");
-    let master: Master = saved(&f.path);
+    let report = ["4 sentences, 3 candidates (ids 7–9)", "pronoun aligned in 3 of 3 candidates"];
+    let master = add_through_the_dialog(&mut h, &f, NEW_OUTPUT, "newmt", &report);
     let corpus = master.corpora.iter().find(|c| c.name == "newmt").expect("the new corpus is saved");
     assert_eq!(corpus.sentences[1], "Elle est rouge .");
     assert_eq!(master.candidates.iter().filter(|c| c.corpus == corpus.id).count(), 3);
@@ -268,15 +275,60 @@ fn a_system_is_added_from_an_untokenised_file() {
 }
 
 #[test]
+fn a_document_level_output_is_shown_segmented_before_it_is_added_and_marked_after() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    // The tiny master's two documents, each as one paragraph.
+    let text = "J'ai un vélo. Elle est rouge.\n\nIl pleut. Bienvenue !\n";
+    let report = ["layout: documents separated by an empty line (2 documents)", "segmented: 4 sentences — 4 split"];
+    let master = add_through_the_dialog(&mut h, &f, text, "llm", &report);
+    let corpus = master.corpora.iter().find(|c| c.name == "llm").expect("the new corpus is saved");
+    assert_eq!(corpus.sentences, ["J' ai un vélo .", "Elle est rouge .", "Il pleut .", "Bienvenue !"]);
+    assert_eq!(corpus.segmentation.as_ref().map(|s| s.split.len()), Some(4));
+
+    // Its translations say that their boundaries were inferred; the others' do not.
+    click(&mut h, "Pleonastic “it”: 3 new");
+    let note = "✂ Boundaries inferred: split from a longer line";
+    let mut marked = Vec::new();
+    for _ in 0..3 {
+        let of_llm = h.query_all_by_label_contains("translation: llm").count() > 0;
+        marked.push((of_llm, h.query_all_by_label(note).count() > 0));
+        press(&mut h, Key::ArrowRight);
+    }
+    assert_eq!(marked.iter().filter(|&&(llm, note)| llm && note).count(), 1, "{marked:?}");
+    assert!(marked.iter().all(|&(llm, note)| llm == note), "{marked:?}");
+}
+
+#[test]
+fn a_translation_with_uncertain_boundaries_is_marked_as_such() {
+    let f = tiny();
+    let mut master: Master = saved(&f.path);
+    let mt = master.corpora.iter_mut().find(|c| c.name == "mt").unwrap();
+    mt.segmentation =
+        Some(protest::model::Segmentation { joined: vec![2], low_confidence: vec![2], ..Default::default() });
+    protest::store::master_file::save(&master, &f.path).unwrap();
+    let mut h = harness(&f.path, None);
+    click(&mut h, "Pleonastic “it”: 2 new");
+    let uncertain = "⚠ Boundaries uncertain: joined from several lines — this translation may hold words of a \
+                     neighbouring sentence or lack some of its own";
+    let mut found = false;
+    for _ in 0..2 {
+        found |= h.query_all_by_label(uncertain).count() > 0;
+        press(&mut h, Key::ArrowRight);
+    }
+    assert!(found, "the mark is shown under the MT system's sentence 3");
+}
+
+#[test]
 fn adding_a_system_refuses_a_wrong_line_count_or_a_taken_name() {
     let f = tiny();
     let before = saved(&f.path);
     let short = f.path.with_file_name("short.fr");
-    std::fs::write(&short, "Une phrase.\nDeux.\n").unwrap();
+    std::fs::write(&short, "Une phrase.\n\nDeux.\n\nTrois.\n").unwrap();
     let mut h = harness(&f.path, None);
     open_add_system(&mut h, &short, "newmt");
     check_and_wait(&mut h);
-    assert!(h.query_by_label_contains("short.fr: has 2 lines but the master's corpora have 4 sentences").is_some());
+    assert!(h.query_by_label_contains("short.fr: has 5 lines in 3 parts separated by empty lines").is_some());
 
     let good = f.path.with_file_name("good.fr");
     std::fs::write(&good, NEW_OUTPUT).unwrap();

@@ -22,15 +22,19 @@ impl Args {
                 _ => data = Some(PathBuf::from(arg)),
             }
         }
-        let data = match data {
-            Some(d) => d,
-            None => std::env::current_dir()?
-                .ancestors()
-                .map(|a| a.join("shared/data/discomt-news-en-fr"))
-                .find(|p| p.is_dir())
-                .ok_or("no shared/data/discomt-news-en-fr above here; pass it")?,
-        };
-        Ok(Args { data, show })
+        Ok(Args { data: data_dir(data)?, show })
+    }
+}
+
+/// The corpus folder given, or the nearest `shared/data/discomt-news-en-fr` above the current one.
+pub fn data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
+    match given {
+        Some(d) => Ok(d),
+        None => Ok(std::env::current_dir()?
+            .ancestors()
+            .map(|a| a.join("shared/data/discomt-news-en-fr"))
+            .find(|p| p.is_dir())
+            .ok_or("no shared/data/discomt-news-en-fr above here; pass it")?),
     }
 }
 

@@ -146,6 +146,35 @@ pub fn translations(translation: &Corpus, candidate: &Candidate) -> Translations
     }
 }
 
+/// What the window says under a translation sentence whose boundaries were inferred from a
+/// system's output that did not come one line per sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoundaryNote {
+    pub text: String,
+    /// The boundaries are of low confidence, or shared with a neighbour: the translation may hold
+    /// another sentence's words or lack some of its own.
+    pub uncertain: bool,
+}
+
+/// The note for sentence `sentence` of `translation`, if its boundaries were inferred.
+pub fn boundary_note(translation: &Corpus, sentence: u32) -> Option<BoundaryNote> {
+    let origin = translation.origin(sentence);
+    let uncertain = translation.is_uncertain(sentence);
+    if !origin.is_inferred() && !uncertain {
+        return None;
+    }
+    let text = if uncertain {
+        format!(
+            "Boundaries uncertain: {} — this translation may hold words of a neighbouring sentence or lack some of \
+             its own",
+            origin.describe()
+        )
+    } else {
+        format!("Boundaries inferred: {}", origin.describe())
+    };
+    Some(BoundaryNote { text, uncertain })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,6 +188,7 @@ mod tests {
             role,
             sentences: lines.iter().map(|s| s.to_string()).collect(),
             alignment: None,
+            segmentation: None,
         }
     }
 
@@ -225,5 +255,19 @@ mod tests {
         );
         candidate.pronoun.clear();
         assert!(translations(&target, &candidate).pronoun.is_empty());
+    }
+
+    #[test]
+    fn inferred_boundaries_are_noted_and_uncertain_ones_stand_out() {
+        use crate::model::Segmentation;
+        let (_, mut target, _, _) = setup();
+        assert_eq!(boundary_note(&target, 1), None);
+        target.segmentation =
+            Some(Segmentation { split: vec![1], joined: vec![2], low_confidence: vec![2], ..Default::default() });
+        assert_eq!(boundary_note(&target, 0), None);
+        let split = boundary_note(&target, 1).unwrap();
+        assert_eq!((split.text.as_str(), split.uncertain), ("Boundaries inferred: split from a longer line", false));
+        let joined = boundary_note(&target, 2).unwrap();
+        assert!(joined.uncertain && joined.text.starts_with("Boundaries uncertain: joined from several lines — "));
     }
 }

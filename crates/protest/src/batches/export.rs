@@ -310,6 +310,7 @@ impl Recipe {
                 role: CorpusRole::Source,
                 sentences: keep(source, &source_needed),
                 alignment: None,
+                segmentation: None,
             });
         }
         for (i, &id) in layout.corpora.iter().enumerate() {
@@ -320,6 +321,7 @@ impl Recipe {
                 role: CorpusRole::System,
                 sentences: keep(original, &needed[&id]),
                 alignment: None,
+                segmentation: None,
             });
         }
 

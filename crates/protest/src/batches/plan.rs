@@ -772,7 +772,14 @@ mod tests {
                 _ => CorpusRole::System,
             };
             let sentences = vec!["It is .".to_owned()];
-            m.corpora.push(Corpus { id: CorpusId(c as u32), name: format!("c{c}"), role, sentences, alignment: None });
+            m.corpora.push(Corpus {
+                id: CorpusId(c as u32),
+                name: format!("c{c}"),
+                role,
+                sentences,
+                alignment: None,
+                segmentation: None,
+            });
         }
         let mut no = 0;
         for (category, &n) in examples.iter().enumerate() {

@@ -1,7 +1,9 @@
 //! Evaluating a new MT system: its output is added to an existing master as a new translation
 //! corpus with one candidate per example. The output is tokenised into the master's conventions
-//! unless it already is, and word-aligned to the source by the built-in aligner unless an
-//! external aligner's file is given. Nothing that is already in the master changes.
+//! unless it already is, cut into one translation per source sentence whatever its line layout
+//! ([`resegment`]: one line per sentence is checked, documents as paragraphs are segmented), and
+//! word-aligned to the source by the built-in aligner unless an external aligner's file is given.
+//! Nothing that is already in the master changes.
 //!
 //! [`add_system`] is the one entry point for the command line and the GUI. It works in two steps
 //! that callers may also use apart: [`prepare`] does everything that can fail on the user's
@@ -11,6 +13,7 @@
 use crate::error::{Error, Result};
 use crate::ingest::align::{self, Aligner};
 use crate::ingest::from_texts;
+use crate::ingest::resegment::{self, Given, Resegmented, Texts};
 use crate::ingest::texts::{self, PairOrder};
 use crate::ingest::tokenize::{self, Language};
 use crate::model::alignment::{Alignment, Links};
@@ -24,7 +27,8 @@ use std::path::{Path, PathBuf};
 pub struct Output<'a> {
     /// Where the text comes from; messages name it.
     pub origin: &'a Path,
-    /// One sentence per line, parallel to the master's source.
+    /// One sentence per line parallel to the master's source, or documents in any layout
+    /// ([`resegment::Layout`]).
     pub lines: &'a [String],
 }
 
@@ -41,6 +45,10 @@ pub struct Options {
     pub aligner: align::Settings,
     /// What to do with pairs of the alignment file outside their sentences.
     pub out_of_range: texts::OutOfRange,
+    /// What the user says of the output's layout (one document per line); the rest is told
+    /// from its lines.
+    pub layout: Given,
+    pub segmentation: resegment::Weights,
 }
 
 /// An alignment file of the source and the new output.
@@ -63,6 +71,9 @@ pub struct NewSystem {
     pub corpus: Corpus,
     pub candidates: Vec<Candidate>,
     pub aligned_by: AlignedBy,
+    /// How the output was cut into sentences (`None`: a corpus made already, not read from an
+    /// output).
+    pub segmented: Option<resegment::Summary>,
     origin: PathBuf,
     /// The pairs of the alignment file left out ([`texts::OutOfRange::Drop`]), in words.
     dropped: Option<String>,
@@ -93,15 +104,28 @@ pub fn prepare_file(master: &Master, name: &str, path: &Path, options: &Options)
     prepare(master, name, Output { origin: path, lines: &lines }, options)
 }
 
-/// Checks, tokenises and aligns a system's output for `master`, and builds its candidates.
+/// Checks, tokenises, segments and aligns a system's output for `master`, and builds its
+/// candidates.
 pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -> Result<NewSystem> {
     let origin = output.origin;
     crate::progress::stage(&format!("Tokenising {}", crate::store::master_file::file_name(origin)), None);
     check_name(master, name, origin)?;
     let source = master.source().ok_or_else(|| Error::whole_file(origin, "the master has no source corpus"))?;
-    let sentences = sentences(master, output, options.tokenised)?;
+    let Resegmented { sentences, segmentation, summary, .. } = sentences(master, output, options)?;
     let mut dropped = None;
     let (links, aligned_by) = match &options.alignment {
+        Some(file) if segmentation.is_some() || !summary.moved.is_empty() => {
+            return Err(Error::whole_file(
+                origin,
+                format!(
+                    "an alignment file needs the output as one line per source sentence, each kept as given, but this \
+                     one was segmented ({}); leave the alignment to the built-in aligner, or align one line per \
+                     sentence yourself ({} was not read)",
+                    summary.layout.describe(),
+                    file.path.display()
+                ),
+            ));
+        }
         Some(file) => {
             let (order, out_of_range) = (file.order, options.out_of_range);
             let lines = texts::read_lines(&file.path)?;
@@ -118,8 +142,15 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
         .zip(&master.examples)
         .map(|(n, example)| from_texts::candidate(CandidateId(n), example, id, &alignment))
         .collect();
-    let corpus = Corpus { id, name: name.to_owned(), role: CorpusRole::System, sentences, alignment: Some(alignment) };
-    Ok(NewSystem { corpus, candidates, aligned_by, origin: origin.to_path_buf(), dropped })
+    let corpus = Corpus {
+        id,
+        name: name.to_owned(),
+        role: CorpusRole::System,
+        sentences,
+        alignment: Some(alignment),
+        segmentation,
+    };
+    Ok(NewSystem { corpus, candidates, aligned_by, segmented: Some(summary), origin: origin.to_path_buf(), dropped })
 }
 
 impl NewSystem {
@@ -135,7 +166,14 @@ impl NewSystem {
             .zip(&master.examples)
             .map(|(n, example)| from_texts::candidate(CandidateId(n), example, corpus.id, alignment))
             .collect();
-        Ok(NewSystem { corpus, candidates, aligned_by: AlignedBy::Given, origin: origin.to_path_buf(), dropped: None })
+        Ok(NewSystem {
+            corpus,
+            candidates,
+            aligned_by: AlignedBy::Given,
+            segmented: None,
+            origin: origin.to_path_buf(),
+            dropped: None,
+        })
     }
 
     /// Adds the system to the master it was prepared for (which may have gained records since)
@@ -173,6 +211,7 @@ pub struct Report {
     pub heads: usize,
     pub aligned_by: AlignedBy,
     pub dropped: Option<String>,
+    pub segmented: Option<resegment::Summary>,
 }
 
 impl NewSystem {
@@ -187,6 +226,7 @@ impl NewSystem {
             heads: heads.count(),
             aligned_by: self.aligned_by,
             dropped: self.dropped.clone(),
+            segmented: self.segmented.clone(),
         }
     }
 }
@@ -199,6 +239,7 @@ impl Report {
             None => "none".into(),
         };
         let mut lines = vec![format!("{} sentences, {} candidates (ids {ids})", self.sentences, self.candidates)];
+        lines.extend(self.segmented.iter().flat_map(resegment::Summary::lines));
         match self.aligned_by {
             AlignedBy::BuiltIn { training_pairs, pronoun_repairs } => {
                 lines.push(format!(
@@ -239,32 +280,29 @@ fn check_name(master: &Master, name: &str, origin: &Path) -> Result<()> {
 }
 
 /// The output's sentences in the master's tokenisation, one per source sentence.
-fn sentences(master: &Master, output: Output, tokenised: bool) -> Result<Vec<String>> {
-    let expected = master.sentence_count() as usize;
-    let mut lines = output.lines;
-    // A file may end in empty lines; they are not sentences when there are too many lines.
-    while lines.len() > expected && lines.last().is_some_and(|l| l.trim().is_empty()) {
-        lines = &lines[..lines.len() - 1];
-    }
-    if lines.len() != expected {
-        return Err(Error::whole_file(
-            output.origin,
-            format!(
-                "has {} lines but the master's corpora have {expected} sentences; the output needs one line per source sentence",
-                lines.len()
-            ),
-        ));
-    }
-    if tokenised {
-        for (i, line) in lines.iter().enumerate() {
-            if let Some(why) = tokens::malformed(line) {
-                return Err(Error::at_line(output.origin, i + 1, format!("the sentence {why}")));
-            }
-        }
-        return Ok(lines.to_vec());
-    }
+fn sentences(master: &Master, output: Output, options: &Options) -> Result<Resegmented> {
+    let origin = output.origin;
+    let source = master.source().map_or(&[][..], |s| s.sentences.as_slice());
+    let others: Vec<&[String]> = master.translations().map(|t| t.sentences.as_slice()).collect();
+    let texts = Texts { source, translations: &others, documents: &master.documents };
     let language = Language::from_code(&master.languages.target);
-    Ok(lines.iter().map(|l| tokenize::tokenize(l, language)).collect())
+    let tokenise = |i: usize, line: &str| -> Result<String> {
+        if !options.tokenised {
+            return Ok(tokenize::tokenize(line, language));
+        }
+        if resegment::is_empty_line(line) {
+            return Ok(String::new());
+        }
+        match tokens::malformed(line) {
+            Some(why) => Err(Error::at_line(origin, i + 1, format!("the sentence {why}"))),
+            None => Ok(line.to_owned()),
+        }
+    };
+    crate::progress::stage("Segmenting into sentences", None);
+    let resegmented =
+        resegment::resegment(origin, &texts, output.lines, options.layout, &options.segmentation, &tokenise)?;
+    resegmented.check(origin)?;
+    Ok(resegmented)
 }
 
 /// Trains the built-in aligner on the source paired with every translation in the master, the
@@ -361,6 +399,26 @@ mod tests {
     }
 
     #[test]
+    fn documents_as_paragraphs_are_cut_into_sentences_and_say_so() {
+        let mut master = tiny();
+        let text = "J'ai un vélo. Elle est rouge.\n\nIl pleut. Bienvenue !\n";
+        let output = Output { origin: Path::new("new.fr"), lines: &lines(text) };
+        let system = prepare(&master, "new", output, &Options::default()).unwrap();
+        assert_eq!(system.corpus.sentences, lines("J' ai un vélo .\nElle est rouge .\nIl pleut .\nBienvenue !"));
+        let segmentation = system.corpus.segmentation.clone().unwrap();
+        assert_eq!(segmentation.split, [0, 1, 2, 3]);
+        let report = system.report().lines(0.1);
+        assert_eq!(
+            report[1..3],
+            ["layout: documents separated by an empty line (2 documents)", "segmented: 4 sentences — 4 split"]
+        );
+        let id = system.add_to(&mut master).unwrap();
+        // Stored with the corpus, and valid.
+        assert_eq!(master.corpus(id).unwrap().segmentation.as_ref(), Some(&segmentation));
+        assert_eq!(master.corpus(id).unwrap().origin(1), crate::model::Origin::Split);
+    }
+
+    #[test]
     fn the_report_counts_what_was_aligned() {
         let dir = tempfile::tempdir().unwrap();
         let alignment = dir.path().join("a.alig");
@@ -378,6 +436,8 @@ mod tests {
             report.lines(0.04),
             [
                 "4 sentences, 3 candidates (ids 7–9)",
+                "layout: one line per source sentence (4 lines)",
+                "segmented: 4 sentences — 4 kept as given",
                 "alignment read from the given file",
                 "pronoun aligned in 2 of 3 candidates",
                 "antecedent head aligned in 1 of 1"
@@ -386,7 +446,7 @@ mod tests {
         let built_in =
             Report { aligned_by: AlignedBy::BuiltIn { training_pairs: 12, pronoun_repairs: Some(2) }, ..report };
         assert_eq!(
-            built_in.lines(1.26)[1..3],
+            built_in.lines(1.26)[3..5],
             [
                 "aligned by the built-in aligner, trained on 12 sentence pairs in 1.3 s".to_string(),
                 "pronouns the aligner left unaligned: 2 links added to a subject pronoun of the translation nearby"
@@ -403,9 +463,19 @@ mod tests {
         let cases: Vec<(&str, &str, Options, &str)> = vec![
             (
                 "new",
-                "Une phrase.\nDeux.\n",
+                "Une phrase.\n\nDeux.\n\nTrois.\n",
                 Options::default(),
-                "new.fr: has 2 lines but the master's corpora have 4 sentences",
+                "new.fr: has 5 lines in 3 parts separated by empty lines: neither one line per source sentence (the \
+                 master has 4 sentences) nor one part per document (the master has 2 documents); document 2",
+            ),
+            (
+                "new",
+                "J'ai un vélo. Elle est rouge.\n\nIl pleut. Bienvenue !\n",
+                Options {
+                    alignment: Some(AlignmentFile { path: bad_alignment.clone(), order: PairOrder::SourceTarget }),
+                    ..Options::default()
+                },
+                "new.fr: an alignment file needs the output as one line per source sentence, each kept as given",
             ),
             ("mt", OUTPUT, Options::default(), "new.fr: the name 'mt' is taken (the master has source, reference, mt)"),
             (" ", OUTPUT, Options::default(), "new.fr: the system needs a name"),

@@ -101,6 +101,7 @@ pub fn import(inputs: &Inputs, id: String, created: DateTime<Utc>) -> Result<Imp
         role: CorpusRole::Source,
         sentences: source,
         alignment: None,
+        segmentation: None,
     });
     let mut problems = Problems::new();
     let mut dropped = Vec::new();
@@ -159,7 +160,14 @@ fn read_translation(
     let lines = texts::read_lines(&t.alignment)?;
     let read = texts::alignment(&t.alignment, lines, inputs.order, inputs.out_of_range, source, &sentences, &t.text)?;
     let dropped = read.dropped.describe(&t.alignment);
-    let corpus = Corpus { id, name: t.name.clone(), role, sentences, alignment: Some(Alignment::new(read.links)) };
+    let corpus = Corpus {
+        id,
+        name: t.name.clone(),
+        role,
+        sentences,
+        alignment: Some(Alignment::new(read.links)),
+        segmentation: None,
+    };
     Ok((corpus, dropped))
 }
 

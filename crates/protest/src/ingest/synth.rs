@@ -164,7 +164,14 @@ pub fn generate(sources: &Sources, params: &Params) -> Result<Master> {
 }
 
 fn corpus(id: u32, name: &str, role: CorpusRole, sentences: Vec<String>, links: Option<Vec<Links>>) -> Corpus {
-    Corpus { id: CorpusId(id), name: name.into(), role, sentences, alignment: links.map(Alignment::new) }
+    Corpus {
+        id: CorpusId(id),
+        name: name.into(),
+        role,
+        sentences,
+        alignment: links.map(Alignment::new),
+        segmentation: None,
+    }
 }
 
 fn repeat<T: Clone>(items: &[T], copies: usize) -> Vec<T> {

@@ -18,10 +18,15 @@ pub enum Outcome {
     NoTranslation,
     /// The example has no usable reference to compare with.
     NoReference,
+    /// The system's output did not come one line per sentence, and the boundaries of the
+    /// translation of the pronoun's sentence (or an antecedent head's) are uncertain: a person
+    /// must look (format version 2).
+    UncertainBoundaries,
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 4] = [Outcome::Match, Outcome::Mismatch, Outcome::NoTranslation, Outcome::NoReference];
+    pub const ALL: [Outcome; 5] =
+        [Outcome::Match, Outcome::Mismatch, Outcome::NoTranslation, Outcome::NoReference, Outcome::UncertainBoundaries];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -29,6 +34,7 @@ impl Outcome {
             Outcome::Mismatch => "mismatch",
             Outcome::NoTranslation => "no translation",
             Outcome::NoReference => "no reference",
+            Outcome::UncertainBoundaries => "uncertain boundaries",
         }
     }
 }
@@ -90,6 +96,8 @@ pub struct Round {
     pub mismatches: u32,
     pub no_translation: u32,
     pub no_reference: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub uncertain_boundaries: u32,
     /// Candidates that match now and did not before this round: manual work saved.
     pub settled: u32,
     /// Candidates that matched before and no longer do (a judgement they relied on changed).
@@ -102,7 +110,7 @@ pub struct Round {
 impl Round {
     /// Candidates the round compared.
     pub fn candidates(&self) -> u32 {
-        self.matches + self.mismatches + self.no_translation + self.no_reference
+        self.matches + self.mismatches + self.no_translation + self.no_reference + self.uncertain_boundaries
     }
 
     pub fn count(&self, outcome: Outcome) -> u32 {
@@ -111,8 +119,13 @@ impl Round {
             Outcome::Mismatch => self.mismatches,
             Outcome::NoTranslation => self.no_translation,
             Outcome::NoReference => self.no_reference,
+            Outcome::UncertainBoundaries => self.uncertain_boundaries,
         }
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The automatic evaluation part of a master: the latest outcome per MT-system candidate and the

@@ -2,6 +2,7 @@
 
 use super::ids::{CorpusId, TokenRef};
 use crate::model::alignment::Alignment;
+use crate::model::segmentation::{Origin, Segmentation};
 use crate::model::tokens;
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +36,10 @@ pub struct Corpus {
     /// whole alignment (the original tool kept only the aligned positions of each candidate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alignment: Option<Alignment>,
+    /// How the sentences were cut from a system's output that did not keep one line per source
+    /// sentence (format version 2). Absent: one line per sentence, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segmentation: Option<Segmentation>,
 }
 
 impl Corpus {
@@ -52,6 +57,16 @@ impl Corpus {
 
     pub fn contains(&self, at: TokenRef) -> bool {
         self.token_count(at.sentence).is_some_and(|n| (at.token as usize) < n)
+    }
+
+    /// How the translation of a sentence was obtained from the output.
+    pub fn origin(&self, sentence: u32) -> Origin {
+        self.segmentation.as_ref().map_or(Origin::AsGiven, |s| s.origin(sentence))
+    }
+
+    /// Whether the boundaries of a sentence's translation are uncertain ([`Segmentation::is_uncertain`]).
+    pub fn is_uncertain(&self, sentence: u32) -> bool {
+        self.segmentation.as_ref().is_some_and(|s| s.is_uncertain(sentence))
     }
 
     /// The tokens at the given places, joined by spaces (for reports and summaries).

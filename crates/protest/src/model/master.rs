@@ -18,7 +18,10 @@ use std::ops::Range;
 /// The `format` field of every master file.
 pub const MASTER_FORMAT: &str = "protest-master";
 /// The master format version this build writes (and the newest it reads).
-pub const MASTER_VERSION: u32 = 1;
+pub const MASTER_VERSION: u32 = 2;
+/// The master format versions this build reads: version 1 is version 2 without its optional
+/// fields, and is written back as version 2.
+pub const MASTER_VERSIONS_READ: &[u32] = &[1, 2];
 
 /// Source and target language codes (`en`, `fr`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,6 +10,7 @@ mod language;
 mod master;
 pub mod pronouns;
 mod record;
+pub mod segmentation;
 mod suite;
 pub mod tags;
 mod tasks;
@@ -22,7 +23,10 @@ pub use conflict::Conflict;
 pub use corpus::{Corpus, CorpusRole};
 pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
 pub use language::Language;
-pub use master::{Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, Master, Records, Settings};
+pub use master::{
+    Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, MASTER_VERSIONS_READ, Master, Records, Settings,
+};
 pub use record::{ConflictStatus, Judgement, LEGACY_PRONOUN, Record, Role, Selection};
+pub use segmentation::{Origin, Segmentation};
 pub use suite::{Antecedent, AntecedentPlace, Category, Example, function, standard_categories};
 pub use tasks::{Planner, Purpose, Task, TaskSet};

@@ -232,7 +232,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
             last = Some(n);
             sentences[n as usize] = text;
         }
-        corpora.push(Corpus { id: c.id, name: c.name, role: c.role, sentences, alignment: None });
+        corpora.push(Corpus { id: c.id, name: c.name, role: c.role, sentences, alignment: None, segmentation: None });
     }
     let mut content = Master::new(file.master.clone(), file.created);
     content.revision = file.revision;

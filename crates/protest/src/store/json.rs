@@ -254,13 +254,19 @@ fn check_header(path: &Path, found: Option<&str>, version: Option<u64>, format: 
             Err(Error::invalid(path, at("version"), "the format version is missing or not a whole number"))
         }
         Some(v) => {
-            let supported = versions.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+            let supported = match versions {
+                [one] => format!("version {one}"),
+                [earlier @ .., last] => {
+                    format!("versions {} and {last}", earlier.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+                }
+                [] => "no version".into(),
+            };
             let newer = versions.iter().all(|&s| u64::from(s) < v);
             Err(Error::invalid(
                 path,
                 at("version"),
                 format!(
-                    "format version {v} is not supported (this build reads version {supported}){}",
+                    "format version {v} is not supported (this build reads {supported}){}",
                     if newer { "; it was written by a newer PROTEST, update this one" } else { "" }
                 ),
             ))

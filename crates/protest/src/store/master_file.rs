@@ -1,9 +1,9 @@
-//! Reading and writing master files (format `protest-master`, version 1; see
+//! Reading and writing master files (format `protest-master`, version 2, version 1 read too; see
 //! docs/master-format.md).
 
 use crate::annotate::status::{self, Statuses};
 use crate::error::{Error, Place, Result};
-use crate::model::{Corpus, MASTER_FORMAT, MASTER_VERSION, Master, Record, Records};
+use crate::model::{Corpus, MASTER_FORMAT, MASTER_VERSION, MASTER_VERSIONS_READ, Master, Record, Records};
 use crate::progress;
 use crate::store::disk::Os;
 use crate::store::validate::{self, Problem};
@@ -85,8 +85,12 @@ fn parse_and_check(path: &Path, bytes: &[u8], release: &Release<'_>) -> Result<(
     let mut master = match parse_in_parallel(bytes, release) {
         Some(master) => master,
         // Something is wrong with the file: read it again the usual way, to say what and where.
-        None => json::read(path, bytes, MASTER_FORMAT, &[MASTER_VERSION], |m: &Master| (m.format.as_str(), m.version))?,
+        None => {
+            json::read(path, bytes, MASTER_FORMAT, MASTER_VERSIONS_READ, |m: &Master| (m.format.as_str(), m.version))?
+        }
     };
+    // An older version is this one without its newer fields; the next save writes this version.
+    master.version = MASTER_VERSION;
     progress::stage(&format!("Checking {}", file_name(path)), None);
     master.reindex();
     check(path, &master)?;
@@ -167,7 +171,7 @@ fn parse_fields(text: &str, fields: Fields, release: &Release<'_>) -> Option<Mas
     if let Some(records) = records {
         master.records = records?;
     }
-    (master.format == MASTER_FORMAT && master.version == MASTER_VERSION).then_some(master)
+    (master.format == MASTER_FORMAT && MASTER_VERSIONS_READ.contains(&master.version)).then_some(master)
 }
 
 /// How many pieces the records are parsed in: enough to share them out among the cores with the
@@ -499,7 +503,7 @@ mod tests {
         for text in &bad {
             assert!(text != TINY && *text != with_records);
             let plain =
-                json::read(Path::new("m.json"), text.as_bytes(), MASTER_FORMAT, &[MASTER_VERSION], |m: &Master| {
+                json::read(Path::new("m.json"), text.as_bytes(), MASTER_FORMAT, MASTER_VERSIONS_READ, |m: &Master| {
                     (m.format.as_str(), m.version)
                 })
                 .map_err(|e| e.to_string());
@@ -523,11 +527,11 @@ mod tests {
     #[test]
     fn anything_unusual_is_left_to_the_plain_parse_and_its_messages() {
         let twice = TINY.replacen("\"corpora\":", "\"corpora\":[],\"corpora\":", 1);
-        let newer = TINY.replacen("\"version\":1", "\"version\":2", 1);
+        let newer = TINY.replacen("\"version\":2", "\"version\":3", 1);
         let bad_corpus = TINY.replacen("\"role\":\"reference\"", "\"role\":\"mirror\"", 1);
         for (text, expected) in [
             (&twice, "duplicate field `corpora`"),
-            (&newer, "version: format version 2 is not supported"),
+            (&newer, "version: format version 3 is not supported"),
             (&bad_corpus, "corpora[1].role (line 26): unknown variant `mirror`"),
         ] {
             assert_ne!(text, TINY);

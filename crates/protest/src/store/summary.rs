@@ -13,6 +13,16 @@ pub struct CorpusLine {
     pub sentences: usize,
     pub aligned: bool,
     pub candidates: usize,
+    /// Cut into sentences from document-level output: how many sentences were not one line as
+    /// given, and how many have uncertain boundaries (format version 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resegmented: Option<Resegmented>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Resegmented {
+    pub inferred: usize,
+    pub uncertain: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -150,6 +160,10 @@ impl Summary {
                     sentences: c.sentences.len(),
                     aligned: c.alignment.is_some(),
                     candidates: master.candidates.iter().filter(|k| k.corpus == c.id).count(),
+                    resegmented: c.segmentation.as_ref().map(|s| Resegmented {
+                        inferred: c.sentences.len() - s.counts(c.sentences.len()).0[0],
+                        uncertain: (0..c.sentences.len() as u32).filter(|&n| s.is_uncertain(n)).count(),
+                    }),
                 })
                 .collect(),
             documents: master.documents.len(),
@@ -188,6 +202,9 @@ impl fmt::Display for Summary {
             if c.role.is_translation() {
                 let aligned = if c.aligned { "word-aligned" } else { "aligned positions only" };
                 write!(f, ", {aligned}, {} candidates", c.candidates)?;
+            }
+            if let Some(r) = c.resegmented {
+                write!(f, ", re-segmented ({} inferred, {} uncertain)", r.inferred, r.uncertain)?;
             }
             writeln!(f)?;
         }

@@ -138,6 +138,15 @@ fn inside(c: &Corpus, counts: &[u32], source: Option<&[u32]>) -> Problems {
             p.add(format!("sentences[{si}]"), format!("sentence {si} of corpus '{}' {why}", c.name));
         }
     }
+    if let Some(segmentation) = &c.segmentation {
+        match segmentation.problem(&c.sentences) {
+            _ if !c.role.is_translation() => p.add("segmentation", "the source corpus cannot have a segmentation"),
+            Some((field, problem)) => {
+                p.add(format!("segmentation.{field}"), format!("segmentation of '{}': {problem}", c.name))
+            }
+            None => {}
+        }
+    }
     let Some(alignment) = &c.alignment else { return p };
     if !c.role.is_translation() {
         p.add("alignment", "the source corpus cannot have an alignment");

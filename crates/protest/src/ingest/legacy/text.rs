@@ -138,6 +138,7 @@ pub(super) fn corpora(
         role,
         sentences: texts[&c.id].clone(),
         alignment: None,
+        segmentation: None,
     };
     let mut corpora = vec![corpus(source, CorpusRole::Source)];
     for t in translations {

@@ -30,8 +30,12 @@ pub fn run(master: &Master, now: DateTime<Utc>) -> AutoEval {
         let refs = references
             .entry(example.no)
             .or_insert_with(|| matching::references(&verdicts, &comparison, example, category.anaphoric));
-        let words = comparison.candidate(corpus, candidate, category.anaphoric);
-        let (outcome, reference) = matching::compare(candidate.id, &words, refs);
+        let (outcome, reference) = if uncertain_boundaries(corpus, example) {
+            (Outcome::UncertainBoundaries, None)
+        } else {
+            let words = comparison.candidate(corpus, candidate, category.anaphoric);
+            matching::compare(candidate.id, &words, refs)
+        };
         let round = match previous.entry(candidate.id) {
             Some(old) if old.outcome == outcome && old.reference == reference => old.round,
             _ => number,
@@ -52,12 +56,22 @@ pub fn run(master: &Master, now: DateTime<Utc>) -> AutoEval {
         mismatches: count(Outcome::Mismatch),
         no_translation: count(Outcome::NoTranslation),
         no_reference: count(Outcome::NoReference),
+        uncertain_boundaries: count(Outcome::UncertainBoundaries),
         settled: newly_matched(&current, previous),
         unsettled: newly_matched(previous, &current),
         rule: previous.rule,
     };
     current.rounds.push(round);
     current
+}
+
+/// Whether the translation of the example's pronoun or of one of its antecedent heads lies in a
+/// sentence whose boundaries the system's re-segmented output leaves uncertain: then the match
+/// never settles the candidate, whatever its words.
+pub fn uncertain_boundaries(corpus: &crate::model::Corpus, example: &crate::model::Example) -> bool {
+    std::iter::once(example.sentence)
+        .chain(example.antecedents.iter().map(|a| a.sentence))
+        .any(|s| corpus.is_uncertain(s))
 }
 
 /// How often humans disagree with the match: of the matched candidates with a verdict on every

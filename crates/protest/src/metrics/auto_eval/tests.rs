@@ -61,6 +61,7 @@ fn first_round_compares_with_the_reference() {
             mismatches: 2,
             no_translation: 0,
             no_reference: 0,
+            uncertain_boundaries: 0,
             settled: 1,
             unsettled: 0,
             rule: MatchRule::MinimalTokens,
@@ -222,4 +223,25 @@ fn a_round_in_one_line() {
     assert_eq!(summary(&r), "Round 1: 1 of 3 MT candidates match (1 settled this round); 2 left to humans.");
     r.unsettled = 2;
     assert!(summary(&r).contains("(1 settled this round, 2 no longer matching)"));
+}
+
+#[test]
+fn uncertain_sentence_boundaries_are_left_to_humans() {
+    let mut m = tiny();
+    round(&mut m, 1);
+    assert_eq!(outcome(&m, 4), (Outcome::Match, Some(3)));
+    // The MT output was re-segmented and the boundaries of example 2's sentence are uncertain:
+    // the same words, but a person must look.
+    let sentence = m.example(m.candidate(CandidateId(4)).unwrap().example).unwrap().sentence;
+    m.corpora[2].segmentation =
+        Some(crate::model::Segmentation { low_confidence: vec![sentence], ..Default::default() });
+    let r = round(&mut m, 2);
+    assert_eq!(outcome(&m, 4), (Outcome::UncertainBoundaries, None));
+    assert!(needs_human(&m, CandidateId(4)));
+    assert_eq!((r.uncertain_boundaries, r.unsettled, r.candidates()), (1, 1, 3));
+    assert!(summary(&r).contains("1 no longer matching"), "{}", summary(&r));
+    // Split with confidence: compared again.
+    m.corpora[2].segmentation = Some(crate::model::Segmentation { split: vec![sentence], ..Default::default() });
+    round(&mut m, 3);
+    assert_eq!(outcome(&m, 4), (Outcome::Match, Some(3)));
 }

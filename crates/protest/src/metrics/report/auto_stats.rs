@@ -24,6 +24,8 @@ pub struct MatchCounts {
     pub mismatches: u64,
     pub no_translation: u64,
     pub no_reference: u64,
+    /// Left to humans because the sentence boundaries around the pronoun are uncertain.
+    pub uncertain_boundaries: u64,
     /// Not compared yet (added after the latest round, or the match never ran).
     pub not_run: u64,
     /// Not matched and with no human verdict on the pronoun yet.
@@ -42,8 +44,9 @@ impl MatchCounts {
         self.candidates - self.matches()
     }
 
-    fn cells(&self) -> Vec<Cell> {
-        [
+    /// The table's cells; `uncertain`: with the column of uncertain boundaries (after no reference).
+    fn cells(&self, uncertain: bool) -> Vec<Cell> {
+        let mut cells = vec![
             self.candidates,
             self.reference_matches,
             self.judged_matches,
@@ -54,9 +57,11 @@ impl MatchCounts {
             self.to_humans(),
             self.open,
             self.matches_judged_incorrect,
-        ]
-        .map(Cell::Count)
-        .to_vec()
+        ];
+        if uncertain {
+            cells.insert(6, self.uncertain_boundaries);
+        }
+        cells.into_iter().map(Cell::Count).collect()
     }
 
     fn plus(mut self, o: &MatchCounts) -> MatchCounts {
@@ -66,6 +71,7 @@ impl MatchCounts {
         self.mismatches += o.mismatches;
         self.no_translation += o.no_translation;
         self.no_reference += o.no_reference;
+        self.uncertain_boundaries += o.uncertain_boundaries;
         self.not_run += o.not_run;
         self.open += o.open;
         self.matches_judged_incorrect += o.matches_judged_incorrect;
@@ -94,6 +100,7 @@ pub fn system_matches(decisions: &Decisions) -> Vec<SystemMatches> {
                     Some(Outcome::Mismatch) => s.mismatches += 1,
                     Some(Outcome::NoTranslation) => s.no_translation += 1,
                     Some(Outcome::NoReference) => s.no_reference += 1,
+                    Some(Outcome::UncertainBoundaries) => s.uncertain_boundaries += 1,
                     None => s.not_run += 1,
                 }
                 let matched = master.auto_eval.matched(candidate.id);
@@ -109,7 +116,10 @@ pub fn system_matches(decisions: &Decisions) -> Vec<SystemMatches> {
 pub fn table(decisions: &Decisions) -> Table {
     let master = decisions.master();
     let systems = system_matches(decisions);
-    let columns = vec![
+    let total = systems.iter().fold(MatchCounts::default(), |sum, s| sum.plus(&s.counts));
+    // Only masters with re-segmented output can have these.
+    let uncertain = total.uncertain_boundaries > 0;
+    let mut columns = vec![
         Column::new(["Candidates"]),
         Column::new(["Match", "reference"]),
         Column::new(["Match", "judged"]),
@@ -121,9 +131,11 @@ pub fn table(decisions: &Decisions) -> Table {
         Column::new(["To humans", "open"]),
         Column::new(["Matches judged ✗"]),
     ];
-    let mut rows: Vec<Row> = systems.iter().map(|s| Row::data(0, &s.name, s.counts.cells())).collect();
-    let total = systems.iter().fold(MatchCounts::default(), |sum, s| sum.plus(&s.counts));
-    rows.push(Row::total("Total", total.cells()));
+    if uncertain {
+        columns.insert(6, Column::new(["Uncertain boundaries"]));
+    }
+    let mut rows: Vec<Row> = systems.iter().map(|s| Row::data(0, &s.name, s.counts.cells(uncertain))).collect();
+    rows.push(Row::total("Total", total.cells(uncertain)));
     let latest = match master.auto_eval.rounds.last() {
         Some(r) => format!("As of round {}, run {}.", r.round, r.run.format("%Y-%m-%d %H:%M UTC")),
         None => "The automatic reference match has not been run on this master yet.".into(),
@@ -137,6 +149,8 @@ pub fn table(decisions: &Decisions) -> Table {
         notes: vec![
             latest,
             "Match reference/judged: equal to the reference translation / to a translation annotators judged correct. \
+             Uncertain boundaries (re-segmented output only): the sentence's translation was cut from the output \
+             with low confidence, so the match leaves it to humans. \
              To humans: all not matched; open: of those, without a human verdict on the pronoun yet. \
              Matches judged ✗: matched, yet humans judged the pronoun or an antecedent head incorrect."
                 .into(),
@@ -146,7 +160,8 @@ pub fn table(decisions: &Decisions) -> Table {
 
 /// The history of rounds: how much each one settled.
 pub fn rounds_table(master: &Master) -> Table {
-    let columns = vec![
+    let uncertain = master.auto_eval.rounds.iter().any(|r| r.uncertain_boundaries > 0);
+    let mut columns = vec![
         Column::new(["Run"]),
         Column::new(["Judged references"]),
         Column::new(["Matches"]),
@@ -157,6 +172,9 @@ pub fn rounds_table(master: &Master) -> Table {
         Column::new(["No reference"]),
         Column::new(["Rule"]),
     ];
+    if uncertain {
+        columns.insert(8, Column::new(["Uncertain boundaries"]));
+    }
     let rows = master
         .auto_eval
         .rounds
@@ -175,6 +193,9 @@ pub fn rounds_table(master: &Master) -> Table {
                 ]
                 .map(|n| Cell::Count(n.into())),
             );
+            if uncertain {
+                cells.push(Cell::Count(r.uncertain_boundaries.into()));
+            }
             cells.push(Cell::Text(r.rule.name().to_owned()));
             Row::data(0, format!("Round {}", r.round), cells)
         })
