@@ -68,7 +68,11 @@ pub fn dialog_on(
     show_anchored(ctx, modal, side, |ui| {
         let width = width(ctx, wanted);
         ui.set_width(width);
-        let mut sizes = ui.data(|d| d.get_temp::<Anchor>(key)).unwrap_or_default().sizes;
+        let anchor = ui.data(|d| d.get_temp::<Anchor>(key)).unwrap_or_default();
+        let mut sizes = anchor.sizes;
+        // While the dialog comes to its size, its first frames measure text not yet wrapped to
+        // its width: the height to keep counts from when it is placed.
+        let placed = anchor.top.is_some();
         let separator = 2.0 * ui.spacing().item_spacing.y + 1.0;
         let buttons = sizes.buttons.unwrap_or(ui.spacing().interact_size.y);
         let most = window.height() - 2.0 * (EDGE + f32::from(MARGIN)) - separator - buttons;
@@ -77,21 +81,30 @@ pub fn dialog_on(
         let body = egui::ScrollArea::both().id_salt("dialog body").auto_shrink([false, true]).max_height(most).show(
             ui,
             |ui| {
+                // Measured by where the content ends: the scroll area may have given its ui the
+                // height of the view already.
+                let start = ui.cursor().top();
                 let reply = content(ui, Part::Body);
-                let natural = ui.min_rect().height();
-                ui.set_min_height(sizes.tallest.min(most));
+                let natural = ui.cursor().top() - start;
+                if placed && natural < sizes.tallest {
+                    ui.add_space(sizes.tallest - natural);
+                }
                 (reply, natural)
             },
         );
         let (body_reply, natural) = body.inner;
-        sizes.tallest = sizes.tallest.max(natural);
+        sizes.tallest = if placed { sizes.tallest.max(natural) } else { natural };
         ui.separator();
         let top = ui.cursor().top();
         let reply = content(ui, Part::Buttons);
         sizes.buttons = Some(ui.min_rect().bottom() - top);
         sizes.content = body.content_size;
         sizes.rect = Some(ui.min_rect());
-        let before = ui.data_mut(|d| std::mem::replace(&mut d.get_temp_mut_or_default::<Anchor>(key).sizes, sizes));
+        let before = ui.data_mut(|d| {
+            let anchor = d.get_temp_mut_or_default::<Anchor>(key);
+            anchor.steady = anchor.sizes == sizes;
+            std::mem::replace(&mut anchor.sizes, sizes)
+        });
         if before != sizes {
             // The scroll area sizes itself by the last frame's content, and the dialog moves to
             // stay in the window: draw again until it stands still.
@@ -135,8 +148,9 @@ struct Anchor {
     /// [`work_frames`] when it was last shown: frames of long work it asked for hide it without
     /// closing it.
     work_frames: u64,
-    /// What its parts measured ([`dialog`]).
+    /// What its parts measured ([`dialog`]), and whether that was the same the frame before.
     sizes: Sizes,
+    steady: bool,
 }
 
 fn anchor_key(modal: &Modal) -> egui::Id {
@@ -199,7 +213,8 @@ fn show_anchored<T>(
     if anchor.top.is_none() {
         // Centred for its content, as it comes to its size (the first frames only measure it).
         let rect = shown.response.rect;
-        let settled = now > anchor.first && rect.size() == anchor.size;
+        let steady = ctx.data(|d| d.get_temp::<Anchor>(key)).is_some_and(|a| a.steady);
+        let settled = now > anchor.first && rect.size() == anchor.size && steady;
         ctx.data_mut(|d| {
             let a = d.get_temp_mut_or_default::<Anchor>(key);
             a.size = rect.size();

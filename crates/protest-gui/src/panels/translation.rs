@@ -467,11 +467,15 @@ fn hover_text(marks: &Marks, badges: &[(Role, usize)]) -> String {
     }
 }
 
-/// The colour key under the texts; `keys` where the digit keys select tokens.
+/// The colour key under the texts; `keys` where the digit keys select tokens. In a narrow window
+/// its words are shorter, so that it takes one line and leaves the texts their room.
 pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
     let palette = Palette::of(ui.visuals());
+    let narrow = ui.available_width() < 600.0;
+    let words = |long: &'static str, short: &'static str| if narrow { short } else { long };
     ui.horizontal_wrapped(|ui| {
-        ui.spacing_mut().item_spacing.x = 14.0;
+        ui.spacing_mut().item_spacing.x = if narrow { 8.0 } else { 14.0 };
+        ui.add(egui::Label::new(RichText::new(LEGEND).size(13.0).weak()).extend());
         let chip = |ui: &mut Ui, fill: Color32, text_color: Color32, text: &str| {
             let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
             let (rect, _) = ui.allocate_exact_size(galley.size() + vec2(8.0, 2.0), Sense::hover());
@@ -479,19 +483,26 @@ pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
             ui.painter().galley(rect.min + vec2(4.0, 1.0), galley, text_color);
         };
         chip(ui, palette.pronoun, palette.on_highlight, "pronoun");
-        chip(ui, palette.selected_pronoun, palette.on_selected, "selected for the pronoun");
+        chip(ui, palette.selected_pronoun, palette.on_selected, words("selected for the pronoun", "selected"));
         if anaphoric {
-            chip(ui, palette.antecedent, palette.on_highlight, "antecedent head");
-            chip(ui, palette.selected_antecedent, palette.on_selected, "selected for the antecedent");
+            chip(ui, palette.antecedent, palette.on_highlight, words("antecedent head", "antecedent"));
+            let selected = words("selected for the antecedent", "selected");
+            chip(ui, palette.selected_antecedent, palette.on_selected, selected);
             // The line and its words wrap as one.
             ui.horizontal(|ui| {
-                let (rect, _) = ui.allocate_exact_size(Vec2::new(28.0, 18.0), Sense::hover());
+                let (rect, _) =
+                    ui.allocate_exact_size(Vec2::new(if narrow { 18.0 } else { 28.0 }, 18.0), Sense::hover());
                 ui.painter().hline(rect.x_range(), rect.bottom() - 3.0, Stroke::new(2.0, palette.span));
-                ui.add(egui::Label::new(RichText::new("antecedent span").size(13.0)).extend());
+                let span = words("antecedent span", "span");
+                ui.add(egui::Label::new(RichText::new(span).size(13.0)).extend());
             });
         }
-        if keys {
+        // The numbers' hover texts name their keys; in a narrow window that must do.
+        if keys && !narrow {
             ui.add(egui::Label::new(RichText::new("numbers: keys").size(13.0).weak()).extend());
         }
     });
 }
+
+/// The colour key's first words (where the texts end above it).
+pub const LEGEND: &str = "Colours:";

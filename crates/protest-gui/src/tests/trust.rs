@@ -169,7 +169,7 @@ fn anna_batch(size: Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
 /// The part of the window where the texts are seen: below the header, above the colour key.
 fn text_area(h: &Harness<App>) -> egui::Rect {
     let header = h.get_by_label("All examples").rect();
-    let legend = h.get_by_label("numbers: keys").rect();
+    let legend = h.get_by_label(crate::panels::translation::LEGEND).rect();
     egui::Rect::from_x_y_ranges(0.0..=h.ctx.content_rect().width(), header.bottom()..=legend.top())
 }
 
@@ -457,17 +457,7 @@ fn a_dialog_stays_where_it_opened_as_its_content_changes() {
     click(&mut h, "Batches");
     click(&mut h, "Import annotated batches…");
     let title = h.get_by_label("Import annotated batches").rect();
-    eprintln!("DEBUG {:?} {:?}", title, h.get_by_label("Cancel").rect());
-    for _ in 0..5 {
-        h.step();
-        eprintln!(
-            "DEBUG {:?} {:?}",
-            h.get_by_label("Import annotated batches").rect(),
-            h.get_by_label("Cancel").rect()
-        );
-    }
     click(&mut h, "+ sample.batch-1-anna.json");
-    eprintln!("DEBUG {:?} {:?}", h.get_by_label("Import annotated batches").rect(), h.get_by_label("Cancel").rect());
     click(&mut h, "Check"); // the table of what would change appears below
     assert!(named(&h, "Anna: 75 new"));
     assert_eq!(h.get_by_label("Import annotated batches").rect(), title, "the dialog did not move");
