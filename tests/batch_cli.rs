@@ -201,8 +201,8 @@ fn merge_refusals_name_the_file_and_change_nothing() {
     let e = refused(d, &["batch", "import", "sample.master.json", "tiny.master.json"]);
     assert!(e.contains("tiny.master.json: format: this is a master file, not a batch file"), "{e}");
 
-    let e = variant("v2.json", &text.replacen("\"version\":1", "\"version\":2", 1));
-    assert!(e.contains("v2.json: version: format version 2 is not supported (this build reads version 1); it was written by a newer PROTEST"), "{e}");
+    let e = variant("v3.json", &text.replacen("\"version\":2", "\"version\":3", 1));
+    assert!(e.contains("v3.json: version: format version 3 is not supported (this build reads versions 1 and 2); it was written by a newer PROTEST"), "{e}");
 
     let e = variant("cut.json", &text[..text.len() - 200]);
     assert!(e.contains("cut.json") && e.contains("the file ends too early (truncated?)"), "{e}");

@@ -4,6 +4,7 @@
 
 mod common;
 mod legacy_db;
+mod serve;
 
 mod add_system_cli;
 mod all_or_nothing_cli;
@@ -32,5 +33,7 @@ mod report_exports_gui;
 mod resegment_corpus;
 mod sample;
 mod sample_batches;
+mod serve_browser;
+mod serve_cli;
 mod shell_cli;
 mod tokenize_corpus;

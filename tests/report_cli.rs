@@ -304,7 +304,7 @@ fn bad_arguments_are_refused() {
     assert!(!out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
-        said.contains("invalid value 'kappa' for '--table <NAME>'") && said.contains("metric-correlation]"),
+        said.contains("invalid value 'kappa' for '--table <NAME>'") && said.contains("metric-correlation, time]"),
         "{said}"
     );
     let out = protest(&["report", "x.json", "--format", "pdf"]);

@@ -15,6 +15,7 @@ mod man;
 mod prediction;
 mod progress;
 mod report;
+mod serve;
 mod synth;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -80,6 +81,8 @@ pub enum Command {
     /// Cross-lingual pronoun prediction (DiscoMT 2015, WMT 2016/17): official scores, the
     /// language-model baseline, and a classifier's predictions to and from a master.
     Prediction(prediction::PredictionArgs),
+    /// Serve the annotators of a task set their part in the browser, each at a secret link.
+    Serve(serve::ServeArgs),
     /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
     Synth(Box<synth::SynthArgs>),
     /// Print the completion script of a shell (bash, zsh, fish, elvish or powershell) for `protest`.
@@ -144,6 +147,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
         Command::Correlate(args) => correlate::run(args),
         Command::Prediction(args) => prediction::run(args),
         Command::Synth(args) => synth::run(*args),
+        Command::Serve(args) => serve::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

@@ -22,8 +22,8 @@ use protest::annotate::edit::Edit;
 use protest::annotate::overview::Overview;
 use protest::metrics::auto_eval;
 use protest::model::{AnnotatorId, CandidateId, MatchRule, Role};
-use protest::session::Opening;
 use protest::session::workspace::Mode;
+use protest::session::{Opening, Session};
 use protest::workflow;
 
 impl App {
@@ -149,6 +149,9 @@ impl App {
     /// Opens a dialog in the modal slot. Those for a master only in researcher mode (converting
     /// an old file also without a file open).
     fn show_dialog(&mut self, dialog: Dialog) {
+        if self.session.as_ref().is_some_and(Session::is_remote) {
+            return; // the web page: no files to open or write, no researcher's work
+        }
         let anywhere = match &dialog {
             Dialog::Open | Dialog::SaveCopy | Dialog::Legacy(Some(_)) | Dialog::Merge(_) => true,
             // An annotator's batch shows nothing but the annotation.

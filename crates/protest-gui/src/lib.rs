@@ -21,6 +21,8 @@ mod screen;
 pub mod settings;
 mod style;
 mod views;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 mod work;
 
 #[cfg(test)]
@@ -30,7 +32,7 @@ use dialogs::Modal;
 use dialogs::parts::Reply;
 use egui::{Popup, Ui, ViewportCommand};
 use help::Help;
-use intent::{Dialog, Intent};
+use intent::Intent;
 use menu::MenuBar;
 use messages::Messages;
 use navigation::{Go, Leaving, View};
@@ -45,16 +47,18 @@ use protest::store::disk::Disk;
 use protest::store::master_file::file_name;
 use settings::Settings;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::Arc;
 
 /// The window icon: the pronoun (yellow) and its translation (cyan), as the app highlights them.
+#[cfg(not(target_arch = "wasm32"))]
 const ICON: &[u8] = include_bytes!("../../../assets/icon.png");
 
 /// The smallest window everything is laid out for.
 pub const MIN_SIZE: egui::Vec2 = egui::vec2(760.0, 480.0);
 
-pub fn run(file: Option<PathBuf>) -> ExitCode {
+/// Opens the window on `file` (the desktop program; the web page starts in [`web`]).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run(file: Option<PathBuf>) -> std::process::ExitCode {
     let mut viewport = egui::ViewportBuilder::default()
         .with_inner_size([1280.0, 820.0])
         .with_min_inner_size(MIN_SIZE)
@@ -78,10 +82,10 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
         }),
     );
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: could not open the window: {e}");
-            ExitCode::FAILURE
+            std::process::ExitCode::FAILURE
         }
     }
 }
@@ -142,7 +146,28 @@ impl App {
 
     /// [`App::new`], writing files through `disk`.
     pub fn on_disk(settings: Settings, file: Option<PathBuf>, data_dir: Option<PathBuf>, disk: Arc<dyn Disk>) -> App {
-        let mut app = App {
+        let mut app = App::bare(settings, disk);
+        app.data_dir = data_dir.clone();
+        let last = app.settings.last_file().filter(|p| p.exists()).map(Path::to_path_buf);
+        match file.or(last) {
+            Some(path) => app.open(&path),
+            None => match settings::sample_copy(data_dir) {
+                Ok(path) => {
+                    app.open(&path);
+                    app.messages.info(
+                        "This is your own copy of the bundled sample master: change it as you like. The status line \
+                         shows where it is kept.",
+                    );
+                }
+                Err(e) => app.messages.error(format!("Could not copy the sample master: {e}")),
+            },
+        }
+        app
+    }
+
+    /// The window with no file open yet.
+    pub(crate) fn bare(settings: Settings, disk: Arc<dyn Disk>) -> App {
+        App {
             settings,
             session: None,
             view: View::Browser,
@@ -169,30 +194,16 @@ impl App {
             disk,
             quit_warned: false,
             work: None,
-            data_dir: data_dir.clone(),
-        };
-        let last = app.settings.last_file().filter(|p| p.exists()).map(Path::to_path_buf);
-        match file.or(last) {
-            Some(path) => app.open(&path),
-            None => match settings::sample_copy(data_dir) {
-                Ok(path) => {
-                    app.open(&path);
-                    app.messages.info(
-                        "This is your own copy of the bundled sample master: change it as you like. The status line \
-                         shows where it is kept.",
-                    );
-                }
-                Err(e) => app.messages.error(format!("Could not copy the sample master: {e}")),
-            },
+            data_dir: None,
         }
-        app
     }
 
     /// Opens a file in place of the current one; if it cannot be opened, the current one stays.
     fn open(&mut self, path: &Path) {
+        #[cfg(not(target_arch = "wasm32"))] // no SQLite in the web page
         if protest::ingest::legacy::is_legacy(path) {
             // A file of the original tool: offer its conversion rather than fail.
-            self.modal = Modal::new(Dialog::Legacy(Some(path.to_path_buf())), self.session.as_ref(), &[]);
+            self.modal = Modal::new(intent::Dialog::Legacy(Some(path.to_path_buf())), self.session.as_ref(), &[]);
             return;
         }
         let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
@@ -227,7 +238,7 @@ impl App {
     }
 
     /// Takes the file just opened in place of the current one, or says why it could not be.
-    fn opened(&mut self, opened: protest::Result<(Session, protest::store::Opened)>) {
+    pub(crate) fn opened(&mut self, opened: protest::Result<(Session, protest::store::Opened)>) {
         match opened {
             Ok((mut session, opened)) => {
                 self.quit_warned = false;
@@ -291,6 +302,7 @@ impl App {
             self.leave_then(Go::Quit);
         }
         self.store_due_remarks(Some(ctx.input(|i| i.time)));
+        self.poll_session(&ctx);
         // Every key of the frame, in order: a slow frame may bring several ("n", "→", "n", "→").
         while let Some(intent) = self.read_keys(&ctx) {
             let typing = matches!(intent, Intent::FocusTags | Intent::FocusRemarks);
@@ -338,8 +350,37 @@ impl App {
         }
         self.ring = style::focus_ring(&ctx, &mut self.keyboard_focus);
         self.keyboard_taken = keyboard_taken(&ctx);
+        self.note_activity(&ctx);
         if self.work.is_some() {
             ctx.request_repaint(); // work started this frame: show its progress
+        }
+    }
+
+    /// Lets the session's own work take a step (the web page sending changes to the server) and
+    /// shows what it has to say; while changes are on their way, frames keep coming to take the
+    /// answers.
+    fn poll_session(&mut self, ctx: &egui::Context) {
+        let Some(session) = &mut self.session else { return };
+        session.poll(ctx.input(|i| i.time));
+        for notice in session.notices() {
+            self.messages.error(notice);
+        }
+        if session.is_remote() && (session.sending() > 0 || session.not_saved().is_some()) {
+            ctx.request_repaint_after(std::time::Duration::from_millis(250));
+        }
+        if session.is_read_only() {
+            // Another program holds the file (a window, `protest serve`): follow what it saves.
+            ctx.request_repaint_after(std::time::Duration::from_secs(1));
+        }
+    }
+
+    /// Time per record: input while an example is on screen (the key that opened it included)
+    /// means the annotator is at work on it.
+    fn note_activity(&mut self, ctx: &egui::Context) {
+        let (Some(session), View::Example(walk)) = (&mut self.session, &self.view) else { return };
+        let (active, now) = ctx.input(|i| (!i.events.is_empty() || i.pointer.is_moving(), i.time));
+        if active {
+            session.active(walk.current(), now);
         }
     }
 
@@ -410,6 +451,13 @@ fn not_saved_text(n: &NotSaved) -> String {
         1 => "1 change is not saved".to_owned(),
         k => format!("{k} changes are not saved"),
     };
+    if n.remote {
+        let they = if n.changes == 1 { "It is" } else { "They are" };
+        return format!(
+            "{what} yet: {}. {they} kept in this browser and sent again as soon as the server answers; you can go on working.",
+            n.why
+        );
+    }
     let kept = match (&n.kept_in, &n.keep_failed) {
         (Some(path), _) => format!(
             " Until then they are kept in {}, and opening this file again offers them, even after a crash.",

@@ -27,24 +27,28 @@ impl MenuBar {
         // Annotator mode (a batch) has no researcher menus.
         let annotator_mode = session.is_some_and(|s| s.mode() == Mode::Annotator);
         let researcher = session.is_some_and(|s| s.mode() == Mode::Researcher);
+        // The web page has no files to open or write, and is closed as a browser tab.
+        let remote = session.is_some_and(Session::is_remote);
         egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                item(ui, &mut chosen, Intent::Dialog(Dialog::Open), true);
-                if !annotator_mode {
-                    item(ui, &mut chosen, Intent::Dialog(Dialog::PredictionResults), true);
-                }
-                if researcher {
-                    item(ui, &mut chosen, Intent::Dialog(Dialog::AddSystem), true);
-                }
-                if !annotator_mode {
-                    item(ui, &mut chosen, Intent::Dialog(Dialog::Legacy(None)), true);
-                }
-                if session.is_some() {
-                    item(ui, &mut chosen, Intent::Dialog(Dialog::SaveCopy), true);
-                }
-                ui.separator();
-                item(ui, &mut chosen, Intent::Quit, true);
-            });
+            if !remote {
+                ui.menu_button("File", |ui| {
+                    item(ui, &mut chosen, Intent::Dialog(Dialog::Open), true);
+                    if !annotator_mode {
+                        item(ui, &mut chosen, Intent::Dialog(Dialog::PredictionResults), true);
+                    }
+                    if researcher {
+                        item(ui, &mut chosen, Intent::Dialog(Dialog::AddSystem), true);
+                    }
+                    if !annotator_mode {
+                        item(ui, &mut chosen, Intent::Dialog(Dialog::Legacy(None)), true);
+                    }
+                    if session.is_some() {
+                        item(ui, &mut chosen, Intent::Dialog(Dialog::SaveCopy), true);
+                    }
+                    ui.separator();
+                    item(ui, &mut chosen, Intent::Quit, true);
+                });
+            }
             ui.menu_button("Edit", |ui| {
                 let (undo, redo) = session.map_or((false, false), |s| (s.can_undo(), s.can_redo()));
                 item(ui, &mut chosen, Intent::Undo, undo);

@@ -149,9 +149,10 @@ impl App {
                 Some(n) if n.detached => {
                     format!("not saved: the file was changed elsewhere ({} changes kept here)", n.changes)
                 }
-                Some(n) if n.changes == 1 => "1 change not saved".to_owned(),
-                Some(n) => format!("{} changes not saved", n.changes),
+                Some(n) if n.remote => format!("{} not saved yet: waiting for the server", changes(n.changes)),
+                Some(n) => format!("{} not saved", changes(n.changes)),
                 None if self.panel.typing() => "saving remarks…".to_owned(),
+                None if session.sending() > 0 => format!("sending {} to the server…", changes(session.sending())),
                 None => "every change is saved".to_owned(),
             };
             let text = egui::RichText::new(state).small();
@@ -182,6 +183,11 @@ impl App {
             }
         });
     }
+}
+
+/// "1 change", "3 changes".
+fn changes(n: usize) -> String {
+    if n == 1 { "1 change".to_owned() } else { format!("{n} changes") }
 }
 
 /// The tabs over the category browser and the report (researcher mode).

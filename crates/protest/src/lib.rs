@@ -21,6 +21,8 @@
 //! - [`workflow`]: every operation a researcher runs on a master, all or nothing;
 //! - [`prediction`]: the cross-lingual pronoun prediction task — its data files, official
 //!   scorers and baseline, and a classifier's predictions to and from a master;
+//! - [`web`]: annotating over the network — the messages between the web page and
+//!   `protest serve`, and what the server does with a page's changes;
 //! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved and
 //!   the recovery file that keeps it.
 //!
@@ -40,6 +42,7 @@ pub mod progress;
 pub mod session;
 pub mod shell;
 pub mod store;
+pub mod web;
 pub mod workflow;
 
 #[cfg(test)]

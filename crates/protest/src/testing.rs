@@ -31,6 +31,12 @@ pub fn unplanned_sample() -> Master {
     m
 }
 
+/// The bundled sample master as committed: task set 1 given to Anna (1) and Ben (2).
+pub fn sample() -> Master {
+    let bytes = include_bytes!("../../../sample_batches/sample.master.json");
+    master_file::from_bytes(Path::new("sample.master.json"), bytes).unwrap()
+}
+
 /// Puts a record with these judgements; selects all aligned tokens of each role judged yes.
 pub fn judge(m: &mut Master, candidate: u32, annotator: u32, pronoun: Judgement, antecedent: Judgement) {
     let c = m.candidate(CandidateId(candidate)).unwrap().clone();

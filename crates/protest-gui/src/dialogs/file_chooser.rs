@@ -26,6 +26,7 @@ pub enum Pick {
 /// Shows the chooser starting near `near` (a file's folder or a folder) and returns what was
 /// chosen — nothing if the user cancelled or no chooser could be shown. For [`Pick::Save`] the
 /// file name of `near` is offered.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn choose(pick: Pick, title: &str, near: Option<&Path>) -> Vec<PathBuf> {
     let mut dialog = rfd::FileDialog::new().set_title(title);
     if let Some(dir) = near.and_then(folder_of) {
@@ -50,11 +51,18 @@ pub fn choose(pick: Pick, title: &str, near: Option<&Path>) -> Vec<PathBuf> {
     }
 }
 
+/// The web page (docs/serve.md) has no files to choose: it shows only an annotator's batch.
+#[cfg(target_arch = "wasm32")]
+pub fn choose(_: Pick, _: &str, _: Option<&Path>) -> Vec<PathBuf> {
+    Vec::new()
+}
+
 /// One file, folder or save target (see [`choose`]).
 pub fn choose_one(pick: Pick, title: &str, near: Option<&Path>) -> Option<PathBuf> {
     choose(pick, title, near).into_iter().next()
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// The folder to start in: the path itself if it is one, else the folder it is in.
 fn folder_of(path: &Path) -> Option<&Path> {
     if path.is_dir() { Some(path) } else { path.parent().filter(|p| p.is_dir()) }

@@ -13,6 +13,7 @@ pub mod batch_export;
 pub mod conflict;
 pub mod file_chooser;
 pub mod goto;
+#[cfg(not(target_arch = "wasm32"))] // no SQLite in the web page (docs/serve.md)
 pub mod legacy;
 pub mod merge;
 pub mod open;
@@ -32,6 +33,7 @@ use batch_export::BatchExportDialog;
 use conflict::ConflictDialog;
 use egui::{Id, Ui};
 use goto::GoToDialog;
+#[cfg(not(target_arch = "wasm32"))]
 use legacy::LegacyDialog;
 use merge::MergeDialog;
 use open::OpenDialog;
@@ -57,6 +59,7 @@ pub enum Modal {
     Export(BatchExportDialog),
     Merge(MergeDialog),
     Adjudication(AdjudicationDialog),
+    #[cfg(not(target_arch = "wasm32"))]
     Legacy(LegacyDialog),
     GoTo(GoToDialog),
     SaveCopy(SaveCopyDialog),
@@ -74,7 +77,10 @@ impl Modal {
         Some(match (dialog, master, path) {
             (Dialog::Open, _, _) => Modal::Open(OpenDialog::new()),
             (Dialog::PredictionResults, _, _) => Modal::Prediction(PredictionDialog::new()),
+            #[cfg(not(target_arch = "wasm32"))]
             (Dialog::Legacy(old), _, _) => Modal::Legacy(LegacyDialog::new(old.as_deref(), session)),
+            #[cfg(target_arch = "wasm32")]
+            (Dialog::Legacy(_), _, _) => return None,
             (Dialog::Merge(batches), _, _) if !batches.is_empty() => Modal::Merge(MergeDialog::with(&batches)),
             (_, None, _) | (_, _, None) => return None,
             (Dialog::AddSystem, _, _) => Modal::AddSystem(AddSystemDialog::default()),
@@ -97,6 +103,7 @@ impl Modal {
             (Modal::Open(d), _) => d.ui(ctx, recent),
             (Modal::ExportTables(d), _) => d.ui(ctx),
             (Modal::AddSystem(d), Some(s)) => d.ui(ctx, s),
+            #[cfg(not(target_arch = "wasm32"))]
             (Modal::Legacy(d), _) => framed(ctx, d.width(), |ui, part| d.ui(ui, part)),
             (Modal::Prediction(d), _) => framed(ctx, prediction::WIDTH, |ui, part| d.ui(ui, part)),
             (_, None) => Reply::Close,

@@ -12,6 +12,7 @@ mod progress;
 mod report;
 mod saving;
 mod trust;
+mod web;
 
 use crate::*;
 use egui::{Key, Modifiers, Vec2};

@@ -1,7 +1,7 @@
 //! One annotator at work, as pure functions of the model: the edits they make to a record
 //! ([`edit`]), the tags offered to them ([`suggestions`]), the conflict rules checked when they
 //! leave an example ([`conflicts`]), where each candidate stands ([`status`]) in the category
-//! browser ([`browse`]) and in a set ([`progress`]), the undo history ([`history`]), and what
+//! browser ([`browse`]) and in a set ([`progress`]), the undo history ([`history`]), the active time spent on each record ([`timing`]), and what
 //! the translation window shows — the context around an example ([`context`]), its tokens and
 //! their roles ([`window`]), everyone's annotations side by side ([`overview`]) and the lookup of
 //! examples and candidates ([`lookup`]).
@@ -16,4 +16,5 @@ pub mod overview;
 pub mod progress;
 pub mod status;
 pub mod suggestions;
+pub mod timing;
 pub mod window;

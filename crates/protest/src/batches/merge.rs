@@ -125,7 +125,9 @@ pub fn prepare(master: &Master, incoming: &[Incoming]) -> Result<Merge> {
         .map(|(r, _)| r)
         .filter(|r| match master.records.get(r.candidate, r.annotator) {
             None => !r.is_blank(),
-            Some(old) => !(old.same_content(r) && old.conflict == r.conflict),
+            // The same record with more active time (the annotator looked at it again): the time
+            // is taken; it is counted with the unchanged records.
+            Some(old) => !(old.same_content(r) && old.conflict == r.conflict) || r.active_ms > old.active_ms,
         })
         .collect();
     Ok(Merge { reports, records })
@@ -207,22 +209,44 @@ fn map_records(master: &Master, inc: &Incoming) -> Result<Vec<Record>> {
     }
     let mut mapped = Vec::with_capacity(content.records.len());
     for (i, r) in content.records.iter().enumerate() {
-        let Some(original) = original_of(&layout, r.candidate) else {
-            return refuse(format!("its record of candidate {} is for a candidate it does not have", r.candidate));
-        };
-        let mut record = Record { candidate: original, ..r.clone() };
-        if let Some((field, problem)) = validate::record(master, &record) {
-            return Err(Error::invalid(
-                path,
-                Some(Place::Json { path: format!("records[{i}].{field}"), line: None }),
-                format!("(batch candidate {} is master candidate {original}) {problem}", r.candidate),
-            ));
+        match intake(master, &layout, r) {
+            Ok(record) => mapped.push(record),
+            Err(Intake::NotInPart) => {
+                return refuse(format!("its record of candidate {} is for a candidate it does not have", r.candidate));
+            }
+            Err(Intake::Invalid { field, problem, original }) => {
+                return Err(Error::invalid(
+                    path,
+                    Some(Place::Json { path: format!("records[{i}].{field}"), line: None }),
+                    format!("(batch candidate {} is master candidate {original}) {problem}", r.candidate),
+                ));
+            }
         }
-        // A `clear` status is derived, not taken on trust: one that breaks a rule comes in unchecked.
-        status::rederive(master, &mut record);
-        mapped.push(record);
     }
     Ok(mapped)
+}
+
+/// Why a batch's record cannot come into the master.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Intake {
+    /// Its candidate is not one of the batch's.
+    NotInPart,
+    /// It is not valid against the master: the field and the problem.
+    Invalid { field: &'static str, problem: String, original: CandidateId },
+}
+
+/// A record of a batch (batch candidate id) as it comes into the master: under the master
+/// candidate that `layout` maps it to, valid against the master, and with a `clear` status that
+/// breaks a rule turned into `unchecked` (`clear` is derived, not taken on trust). What merging
+/// checks of every record, and `protest serve` of every change a page sends.
+pub fn intake(master: &Master, layout: &export::Layout, record: &Record) -> std::result::Result<Record, Intake> {
+    let original = original_of(layout, record.candidate).ok_or(Intake::NotInPart)?;
+    let mut record = Record { candidate: original, ..record.clone() };
+    if let Some((field, problem)) = validate::record(master, &record) {
+        return Err(Intake::Invalid { field, problem, original });
+    }
+    status::rederive(master, &mut record);
+    Ok(record)
 }
 
 /// The master candidate of a batch candidate (batch ids are positions in the order, from 1).
@@ -286,6 +310,28 @@ mod tests {
             assert_eq!(after.records.get(c, ANNA).unwrap().pronoun, Judgement::Yes);
         }
         assert_eq!(after.records.len(), 5);
+    }
+
+    #[test]
+    fn a_longer_active_time_is_taken_without_asking() {
+        let m = planned();
+        let timed = |ms: Option<u64>| {
+            let mut anna = annotated(&m, ANNA, 3, Judgement::Yes, t(1));
+            let records = &mut crate::store::Document::master_mut(&mut anna.batch).records;
+            for mut r in records.iter().cloned().collect::<Vec<_>>() {
+                r.active_ms = ms;
+                records.put(r);
+            }
+            anna
+        };
+        let once = merged(&m, &[timed(Some(5_000))]);
+        let longer = prepare(&once, &[timed(Some(9_000))]).unwrap();
+        assert_eq!((longer.replaced(), longer.reports[0].unchanged, longer.written()), (0, 3, 3));
+        let after = merged(&once, &[timed(Some(9_000))]);
+        assert!(after.records.iter().all(|r| r.active_ms == Some(9_000)));
+        // A shorter time or none (an older copy of the batch) changes nothing.
+        assert!(prepare(&after, &[timed(Some(1_000))]).unwrap().is_empty());
+        assert!(prepare(&after, &[timed(None)]).unwrap().is_empty());
     }
 
     #[test]

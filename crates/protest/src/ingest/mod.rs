@@ -7,6 +7,8 @@
 pub mod add_system;
 pub mod align;
 pub mod from_texts;
+// Reads SQLite files: not in the web page (docs/serve.md).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod legacy;
 pub mod resegment;
 pub mod suite_def;

@@ -133,6 +133,11 @@ pub struct Record {
     /// `conflict_status`; see docs/legacy.md). Historical: later edits do not change it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub legacy: BTreeMap<String, String>,
+    /// The active time the annotator spent on this record, in milliseconds: the time its example
+    /// was on screen while they were at work (docs/domain.md, "Time per record"). `None`: not
+    /// measured (a record made before PROTEST measured it, converted or made by a command).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_ms: Option<u64>,
     // Read by a parser for the form we write (800,000 timestamps in a 100× master).
     #[serde(deserialize_with = "super::timestamp::deserialize")]
     pub created: DateTime<Utc>,
@@ -152,6 +157,7 @@ impl Record {
             selected: Selection::default(),
             conflict: ConflictStatus::Unchecked,
             legacy: BTreeMap::new(),
+            active_ms: None,
             created: now,
             modified: now,
         }

@@ -8,16 +8,19 @@
 mod kept;
 mod opening;
 pub mod recovery;
+pub mod remote;
 pub mod workspace;
 
 pub use kept::{Follows, Kept};
 pub use opening::Opening;
+pub use remote::{Courier, Remote};
 
 use crate::Error;
 use crate::annotate::conflicts::{self, Leaving};
 use crate::annotate::edit::{self, Edit, EditError};
 use crate::annotate::history::History;
 use crate::annotate::suggestions::UsedTags;
+use crate::annotate::timing::{self, Stopwatch};
 use crate::model::{AnnotatorId, CandidateId, Category, Conflict, Master, Record};
 use crate::store::Store;
 use crate::store::journal::Entry;
@@ -38,6 +41,8 @@ pub struct Session {
     changed_from: u64,
     /// The tags in use, for the tag boxes' suggestions every frame.
     tags: UsedTags,
+    /// The active time on the example on screen, not yet in its record.
+    stopwatch: Stopwatch,
     /// Where the changes the file cannot take are kept.
     keeping: Keeping,
 }
@@ -82,6 +87,9 @@ pub struct NotSaved {
     pub kept_in: Option<PathBuf>,
     /// Why they could not be kept in a recovery file either.
     pub keep_failed: Option<String>,
+    /// They go to a server ([`Remote`]), which does not answer: they are kept in the browser and
+    /// sent again.
+    pub remote: bool,
 }
 
 /// A change undone or redone: on which candidate, and what it was (`pronoun set to yes`).
@@ -120,6 +128,7 @@ impl Session {
             changed_from: 0,
             tags,
             keeping: Keeping::default(),
+            stopwatch: Stopwatch::default(),
         }
     }
 
@@ -288,10 +297,52 @@ impl Session {
         let kept_in = self.recovery_path().map(Path::to_path_buf);
         let keep_failed = self.keeping.failure.clone();
         if let Some(why) = self.file.detached() {
-            return Some(NotSaved { changes, why: why.to_owned(), detached: true, kept_in, keep_failed });
+            return Some(NotSaved {
+                changes,
+                why: why.to_owned(),
+                detached: true,
+                kept_in,
+                keep_failed,
+                remote: false,
+            });
         }
         let why = self.file.failure()?.to_owned();
-        (changes > 0).then_some(NotSaved { changes, why, detached: false, kept_in, keep_failed })
+        (changes > 0).then_some(NotSaved {
+            changes,
+            why,
+            detached: false,
+            kept_in,
+            keep_failed,
+            remote: self.file.remote(),
+        })
+    }
+
+    /// Changes on their way to the server, not acknowledged yet, while nothing failed (a page's,
+    /// [`Remote`]); 0 for a file, whose changes are saved when made.
+    pub fn sending(&self) -> usize {
+        if self.file.remote() && self.file.failure().is_none() { self.file.not_saved() } else { 0 }
+    }
+
+    /// Whether changes go to a server (the web page) rather than to a file.
+    pub fn is_remote(&self) -> bool {
+        self.file.remote()
+    }
+
+    /// Lets work that goes on by itself take a step (sending changes to the server, reading
+    /// again a file another program holds and changed); returns whether the master was read
+    /// afresh (views are then computed afresh). Called every frame; `now` in seconds.
+    pub fn poll(&mut self, now: f64) -> bool {
+        let afresh = self.file.poll(now);
+        if afresh {
+            self.order = self.file.order();
+            self.changed_whole();
+        }
+        afresh
+    }
+
+    /// What the annotator must be told that happened by itself, each once.
+    pub fn notices(&mut self) -> Vec<String> {
+        self.file.notices()
     }
 
     /// Tries again to save what is not saved.
@@ -373,6 +424,22 @@ impl Session {
         self.master().records.get(candidate, self.annotator)
     }
 
+    /// The annotator was at work on `candidate`'s example at `now` (seconds on a clock that only
+    /// goes forward): its active time goes into the record with the next change or on leaving.
+    pub fn active(&mut self, candidate: CandidateId, now: f64) {
+        self.stopwatch.active(candidate, now);
+    }
+
+    /// `record` (the current annotator's) with the active time banked for it: a new record starts
+    /// its time here, one made before time was measured stays unmeasured.
+    fn timed(&mut self, mut record: Record, new: bool) -> Record {
+        if record.annotator == self.annotator {
+            let ms = self.stopwatch.take(record.candidate);
+            record.active_ms = if new { Some(ms) } else { timing::add(record.active_ms, ms) };
+        }
+        record
+    }
+
     /// Makes one change to the current annotator's record and stores it.
     pub fn edit(&mut self, candidate: CandidateId, edit: Edit) -> Result<(), SessionError> {
         self.edit_as(candidate, self.annotator, edit)
@@ -390,6 +457,7 @@ impl Session {
         if unchanged {
             return Ok(());
         }
+        let after = self.timed(after, before.is_none());
         self.store_for(candidate, annotator, Some(after.clone()))?;
         self.history.push(before, Some(after));
         Ok(())
@@ -397,9 +465,19 @@ impl Session {
 
     /// Checks the record of the example being left: stores a clear status, or returns the failed
     /// rules for the conflict dialog.
+    /// The active time banked for the example goes into its record (if there is one).
     pub fn leave(&mut self, candidate: CandidateId) -> Result<Vec<Conflict>, SessionError> {
         match conflicts::on_leave(self.master(), self.record(candidate)) {
-            Leaving::Nothing => Ok(Vec::new()),
+            Leaving::Nothing => {
+                let banked = self.stopwatch.banked(candidate) > 0;
+                match self.record(candidate).filter(|r| banked && r.active_ms.is_some()).cloned() {
+                    Some(record) => {
+                        let record = self.timed(record, false);
+                        self.store(candidate, Some(record)).map(|()| Vec::new())
+                    }
+                    None => Ok(Vec::new()),
+                }
+            }
             Leaving::Settle(record) => self.settle(record).map(|()| Vec::new()),
             Leaving::Ask(conflicts) => Ok(conflicts),
         }
@@ -415,6 +493,7 @@ impl Session {
     /// Stores a record's new conflict status; the change that made the record, if still in the
     /// history, now ends with it, so redo gives the record back as it was left.
     fn settle(&mut self, record: Record) -> Result<(), SessionError> {
+        let record = self.timed(record, false);
         self.history.settled(&record);
         self.store(record.candidate, Some(record))
     }
@@ -432,7 +511,8 @@ impl Session {
     pub fn undo(&mut self) -> Result<Option<Undone>, SessionError> {
         let Some(step) = self.history.undo() else { return Ok(None) };
         let (candidate, annotator) = step.key();
-        if let Err(e) = self.store_for(candidate, annotator, step.before.clone()) {
+        let before = self.keeping_time(step.before.clone());
+        if let Err(e) = self.store_for(candidate, annotator, before) {
             self.history.redo(); // keep the history in step with the file
             return Err(e);
         }
@@ -444,11 +524,22 @@ impl Session {
     pub fn redo(&mut self) -> Result<Option<Undone>, SessionError> {
         let Some(step) = self.history.redo() else { return Ok(None) };
         let (candidate, annotator) = step.key();
-        if let Err(e) = self.store_for(candidate, annotator, step.after.clone()) {
+        let after = self.keeping_time(step.after.clone());
+        if let Err(e) = self.store_for(candidate, annotator, after) {
             self.history.undo();
             return Err(e);
         }
         Ok(Some(Undone { candidate, what: step.describe(self.master()) }))
+    }
+
+    /// A record as undo or redo gives it back, with the active time its record holds now: time
+    /// spent is not taken back with the change.
+    fn keeping_time(&self, record: Option<Record>) -> Option<Record> {
+        record.map(|mut r| {
+            let now = self.master().records.get(r.candidate, r.annotator).and_then(|c| c.active_ms);
+            r.active_ms = r.active_ms.map(|t| t.max(now.unwrap_or(0)));
+            r
+        })
     }
 
     fn store(&mut self, candidate: CandidateId, record: Option<Record>) -> Result<(), SessionError> {

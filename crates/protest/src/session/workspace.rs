@@ -106,6 +106,24 @@ pub trait Workspace: Send {
     fn unsaved_entries(&self) -> Vec<Entry>;
     /// Folds the journal into the file and releases the lock.
     fn close(self: Box<Self>) -> Result<()>;
+    /// Changes go to a server rather than to a file (the web page, [`super::Remote`]): they are
+    /// saved once the server acknowledges them, and [`Workspace::not_saved`] counts those it has
+    /// not yet.
+    fn remote(&self) -> bool {
+        false
+    }
+    /// Work that goes on by itself, a step at a time: sending changes and taking answers (the
+    /// web page), reading again a file another program holds and changed (a read-only window).
+    /// Called every frame, `now` in seconds on a clock that only goes forward. Returns whether
+    /// the master was read afresh.
+    fn poll(&mut self, _now: f64) -> bool {
+        false
+    }
+    /// What the annotator must be told that happened by itself (a change the server refused),
+    /// each once.
+    fn notices(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 impl<D: Annotatable + Send> Workspace for Store<D> {
@@ -187,6 +205,11 @@ impl<D: Annotatable + Send> Workspace for Store<D> {
 
     fn close(self: Box<Self>) -> Result<()> {
         Store::close(*self)
+    }
+
+    /// A read-only window follows what the holder saves (`protest serve`'s annotators' work).
+    fn poll(&mut self, _now: f64) -> bool {
+        self.refresh().unwrap_or(false)
     }
 }
 

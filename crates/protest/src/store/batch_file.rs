@@ -1,4 +1,4 @@
-//! Batch files (`protest-batch`, version 1; see docs/batch-format.md): what one annotator needs
+//! Batch files (`protest-batch`, version 2; see docs/batch-format.md): what one annotator needs
 //! for the candidates a task set gives them, and their records.
 //!
 //! In memory a batch is a [`Master`] restricted to those candidates, so every library function
@@ -26,8 +26,11 @@ use std::path::Path;
 
 /// The `format` field of every batch file.
 pub const BATCH_FORMAT: &str = "protest-batch";
-/// The batch format version this build writes (and the newest it reads).
-pub const BATCH_VERSION: u32 = 1;
+/// The batch format version this build writes (and the newest it reads). Version 2 adds the
+/// records' active time (`active_ms`); version 1 is read as well.
+pub const BATCH_VERSION: u32 = 2;
+/// The batch format versions this build reads.
+pub const BATCH_VERSIONS_READ: &[u32] = &[1, 2];
 
 /// One annotator's share of a task set, with their records.
 #[derive(Debug, Clone, PartialEq)]
@@ -189,7 +192,7 @@ pub fn load_current(path: &Path) -> Result<Batch> {
 pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
     let bytes = json::without_bom(bytes);
     let file: BatchFile =
-        json::read(path, bytes, BATCH_FORMAT, &[BATCH_VERSION], |f: &BatchFile| (f.format.as_str(), f.version))?;
+        json::read(path, bytes, BATCH_FORMAT, BATCH_VERSIONS_READ, |f: &BatchFile| (f.format.as_str(), f.version))?;
     let at = |json_path: String, message: String| {
         Error::invalid(path, Some(Place::Json { path: json_path, line: None }), message)
     };
@@ -562,6 +565,15 @@ mod tests {
     }
 
     #[test]
+    fn a_version_1_batch_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, path) = anna_batch(&dir);
+        let text = std::fs::read_to_string(&path).unwrap().replacen("\"version\":2", "\"version\":1", 1);
+        let batch = from_bytes(Path::new("b.json"), text.as_bytes()).unwrap();
+        assert_eq!(batch, load(&path).unwrap());
+    }
+
+    #[test]
     fn damaged_batches_are_refused_with_the_place() {
         let dir = tempfile::tempdir().unwrap();
         let (_, path) = anna_batch(&dir);
@@ -573,8 +585,8 @@ mod tests {
         assert!(e.contains("must be below 100"), "{e}");
         let e = refused(&text.replacen("\"annotator\":{\"id\":1", "\"annotator\":{\"id\":0", 1));
         assert!(e.contains("b.json: annotator.id: a batch belongs to an annotator"), "{e}");
-        let e = refused(&text.replacen("\"version\":1", "\"version\":2", 1));
-        assert!(e.contains("format version 2 is not supported"), "{e}");
+        let e = refused(&text.replacen("\"version\":2", "\"version\":3", 1));
+        assert!(e.contains("format version 3 is not supported"), "{e}");
         let e = refused(&text[..text.len() / 2]);
         assert!(e.contains("truncated"), "{e}");
         let e = refused(&String::from_utf8_lossy(include_bytes!("../../../../sample_batches/sample.master.json")));

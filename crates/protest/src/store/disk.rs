@@ -271,11 +271,16 @@ impl Faulty {
             return None;
         }
         state.failed = Some((op, path.to_path_buf()));
-        Some(match op {
-            Op::Create | Op::Write => io::Error::from_raw_os_error(libc::ENOSPC),
-            _ => io::Error::from_raw_os_error(libc::EIO),
-        })
+        Some(os_error(matches!(op, Op::Create | Op::Write)))
     }
+}
+
+/// The error a full disk (`full`) or a failing device gives, as the system reports it.
+fn os_error(full: bool) -> io::Error {
+    #[cfg(unix)]
+    return io::Error::from_raw_os_error(if full { libc::ENOSPC } else { libc::EIO });
+    #[cfg(not(unix))] // the web page (docs/serve.md) has no disk: only its build needs this
+    io::Error::from(if full { io::ErrorKind::StorageFull } else { io::ErrorKind::Other })
 }
 
 impl Disk for Faulty {

@@ -252,11 +252,20 @@ impl Journal {
     /// to what it was, so the next change does not land after half a line; if even that fails,
     /// the journal is marked damaged ([`Journal::is_damaged`]) and takes no more changes.
     pub fn append(&mut self, entry: &Entry) -> Result<()> {
+        self.append_all(std::slice::from_ref(entry))
+    }
+
+    /// Appends several changes with one flush to disk (`protest serve` takes the changes that
+    /// come together so): all of them, or none.
+    pub fn append_all(&mut self, entries: &[Entry]) -> Result<()> {
         if self.damaged {
             return Err(Error::whole_file(&self.path, "a failed change could not be taken back out of the journal"));
         }
-        let mut line = serde_json::to_vec(entry).map_err(|e| Error::io(&self.path, e.into()))?;
-        line.push(b'\n');
+        let mut line = Vec::new();
+        for entry in entries {
+            serde_json::to_writer(&mut line, entry).map_err(|e| Error::io(&self.path, e.into()))?;
+            line.push(b'\n');
+        }
         let file = self.file.as_mut().ok_or_else(|| Error::whole_file(&self.path, "the journal is closed"))?;
         if let Err(e) = file.write_all(&line).and_then(|()| file.sync()) {
             // Whatever part of the line reached the disk goes again.
@@ -265,7 +274,7 @@ impl Journal {
             self.identity = file.identity().ok();
             return Err(Error::io(&self.path, e));
         }
-        self.entries += 1;
+        self.entries += entries.len();
         self.bytes += line.len() as u64;
         self.identity = file.identity().ok();
         Ok(())

@@ -61,12 +61,18 @@ impl Mapped {
     /// read again (by the plain parse of a file with problems), the pages come back from the
     /// page cache.
     fn release(&self, part: &[u8]) {
-        let offset = (part.as_ptr() as usize).wrapping_sub(self.0.as_ptr() as usize);
-        if offset <= self.0.len() && part.len() <= self.0.len() - offset {
-            // SAFETY: `DontNeed` on a read-only private file mapping only drops the pages from
-            // this process; the next read of them finds the same bytes. A refusal costs memory
-            // only.
-            let _ = unsafe { self.0.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, offset, part.len()) };
+        #[cfg(not(unix))] // the web page's build (docs/serve.md): the memory stays taken
+        let _ = part;
+        #[cfg(unix)]
+        {
+            let offset = (part.as_ptr() as usize).wrapping_sub(self.0.as_ptr() as usize);
+            if offset <= self.0.len() && part.len() <= self.0.len() - offset {
+                // SAFETY: `DontNeed` on a read-only private file mapping only drops the pages from
+                // this process; the next read of them finds the same bytes. A refusal costs memory
+                // only.
+                let _ =
+                    unsafe { self.0.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, offset, part.len()) };
+            }
         }
     }
 }

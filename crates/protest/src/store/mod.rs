@@ -162,6 +162,8 @@ pub struct Store<D: Document> {
     detached: Option<String>,
     /// Changes made in memory since opening.
     changes: u64,
+    /// Read-only: the file and its journal as last read, to read them again when they change.
+    read: (Option<Identity>, Option<Identity>),
 }
 
 impl<D: Document> Store<D> {
@@ -238,6 +240,7 @@ impl<D: Document> Store<D> {
             failure: None,
             detached: None,
             changes: 0,
+            read: identities(path),
         };
         Ok((store, opened))
     }
@@ -315,18 +318,56 @@ impl<D: Document> Store<D> {
     }
 
     fn change(&mut self, entry: Entry) -> Result<()> {
+        self.put_all(vec![entry])
+    }
+
+    /// Makes several record changes (puts and removals) and saves them with one flush of the
+    /// journal, as [`Store::put`] saves one: what `protest serve` does with the changes that come
+    /// together. A change that does not fit the file is refused before any is made.
+    pub fn put_all(&mut self, entries: Vec<Entry>) -> Result<()> {
         if let Some(ro) = &self.read_only {
             return Err(self.read_only_error(ro));
         }
-        if let Entry::Put(record) = &entry
-            && let Some((_, problem)) = validate::record(self.doc.master(), record)
-        {
-            return Err(Error::whole_file(&self.path, problem));
+        for entry in &entries {
+            if let Entry::Roster(_) = entry {
+                return Err(Error::whole_file(&self.path, "a roster is not a record change"));
+            }
+            if let Entry::Put(record) = entry
+                && let Some((_, problem)) = validate::record(self.doc.master(), record)
+            {
+                return Err(Error::whole_file(&self.path, problem));
+            }
         }
-        apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
-        self.changes += 1;
-        self.pending.push(entry);
+        for entry in entries {
+            apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
+            self.changes += 1;
+            self.pending.push(entry);
+        }
         self.flush()
+    }
+
+    /// A store opened read-only because another program holds the file (a window, or
+    /// `protest serve`, docs/serve.md) reads the file and its journal again when either changed
+    /// since it last read them, so that it shows what the holder saved meanwhile. Returns whether
+    /// it did. Nothing is written; a store that holds the file does nothing.
+    pub fn refresh(&mut self) -> Result<bool> {
+        let now = identities(&self.path);
+        if !matches!(self.read_only, Some(ReadOnly::Locked(_))) || now == self.read {
+            return Ok(false);
+        }
+        // The holder may be folding the journal into the file while it is read: read again then.
+        let mut attempts = 3;
+        let (doc, _) = loop {
+            attempts -= 1;
+            match load_with_journal::<D>(&self.path) {
+                Err(_) if attempts > 0 => std::thread::sleep(std::time::Duration::from_millis(50)),
+                loaded => break loaded?,
+            }
+        };
+        self.doc = doc;
+        self.read = now;
+        self.changes += 1;
+        Ok(true)
     }
 
     /// Changes made in memory but not saved yet, because the disk failed or the file was changed
@@ -372,10 +413,8 @@ impl<D: Document> Store<D> {
             self.journaled.clear();
         }
         let journal = self.journal.as_mut().expect("started above");
-        while let Some(entry) = self.pending.first() {
-            journal.append(entry)?;
-            self.journaled.push(self.pending.remove(0));
-        }
+        journal.append_all(&self.pending)?;
+        self.journaled.append(&mut self.pending);
         self.fold_if_grown();
         Ok(())
     }
@@ -738,7 +777,9 @@ pub fn replay_into(master: &mut Master, replay: &Replay, file: &Path) -> Result<
     Ok(())
 }
 
-fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> {
+/// Applies one change to `master`, checked as loading checks the master's own (a record valid
+/// against it, a roster that fits it); the message says what is wrong.
+pub(crate) fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> {
     match entry {
         Entry::Put(record) => {
             if let Some((_, problem)) = validate::record(master, record) {
@@ -780,6 +821,11 @@ fn check_roster(master: &Master, roster: &Roster) -> std::result::Result<(), Str
         Some(problem) => Err(problem.message),
         None => Ok(()),
     }
+}
+
+/// Which file and journal are at `path` now (for [`Store::refresh`]).
+fn identities(path: &Path) -> (Option<Identity>, Option<Identity>) {
+    (Identity::of_path(path).ok(), Identity::of_path(&journal::path_for(path)).ok())
 }
 
 /// The lock path for a master or batch file.
@@ -850,6 +896,8 @@ impl Lock {
         unreachable!("the loop returns")
     }
 
+    // The web page's build (docs/serve.md) has files without handles to close.
+    #[cfg_attr(target_arch = "wasm32", allow(clippy::drop_non_drop))]
     fn release(self) {
         // Remove the file while still holding the lock, so nobody locks a file we then delete;
         // but only our own: someone may have removed ours and made theirs.

@@ -411,6 +411,9 @@ fn record_problem(m: &Master, r: &Record) -> Option<(&'static str, String)> {
     if let Some((tag, why)) = r.tags.iter().find_map(|t| Some((t, tags::problem(t)?))) {
         return Some(("tags", format!("tag '{}' {why}", tag.escape_debug())));
     }
+    if let Some(ms) = r.active_ms.filter(|&ms| ms > crate::annotate::timing::MAX_MS) {
+        return Some(("active_ms", format!("an active time of {ms} ms is more than a day")));
+    }
     None
 }
 

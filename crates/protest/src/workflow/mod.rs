@@ -25,6 +25,7 @@ pub mod add_system;
 pub mod adjudication;
 pub mod annotators;
 pub mod auto_eval;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod convert;
 pub mod export;
 pub mod merge;
@@ -106,6 +107,7 @@ struct Output {
 #[derive(Debug)]
 enum Content {
     Batch(Box<Batch>),
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code, reason = "only a conversion writes a master"))]
     Master(Box<Master>),
     /// A batch made from the open master while it is written, so that a large export holds one
     /// batch in memory at a time; its making was checked when the operation was prepared.
@@ -192,6 +194,7 @@ impl Drop for Folders {
 }
 
 /// Writes files that belong to no open master (a converted master) all or none.
+#[cfg(not(target_arch = "wasm32"))]
 fn write_alone(disk: &dyn crate::store::disk::Disk, outputs: &[Output]) -> Result<()> {
     let mut staged = Outputs::new(disk);
     crate::progress::stage("Writing the files", Some(outputs.len() as u64));

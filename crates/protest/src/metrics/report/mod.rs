@@ -15,6 +15,7 @@ pub mod render;
 pub mod results;
 pub mod scores;
 pub mod table;
+pub mod time;
 
 pub use registry::{Section, TABLES, TableKind};
 pub use render::Format;

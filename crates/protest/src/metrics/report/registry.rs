@@ -4,7 +4,7 @@
 //! registry; a new table is one entry in [`TABLES`] and its name in one [`Section`].
 
 use super::table::Table;
-use super::{agreement, auto_stats, metrics, results, scores};
+use super::{agreement, auto_stats, metrics, results, scores, time};
 use crate::annotate::status::Statuses;
 use crate::metrics::verdict::Decisions;
 use crate::model::Master;
@@ -76,6 +76,11 @@ pub const TABLES: &[TableKind] = &[
         help: "APT and human scores correlated (paper 003, Table 2)",
         build: |s| s.metrics().correlation_table(),
     },
+    TableKind {
+        name: "time",
+        help: "active time per record (median, total) per category and annotator",
+        build: |s| time::table(s.master),
+    },
 ];
 
 impl TableKind {
@@ -146,7 +151,7 @@ impl Section {
     /// The names of the section's tables, in the order the view shows them.
     fn names(self) -> &'static [&'static str] {
         match self {
-            Section::Results => &["results"],
+            Section::Results => &["results", "time"],
             Section::Agreement => &["agreement", "pairwise"],
             Section::Scores => &["scores", "category-scores"],
             Section::AutoMatch => &["auto-eval", "rounds"],

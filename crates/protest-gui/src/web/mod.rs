@@ -1,0 +1,125 @@
+//! The web page (docs/serve.md): the window compiled to WebAssembly, started by the page that
+//! `protest serve` gives an annotator's link. It loads the annotator's part from the server and
+//! opens it as a [`Remote`] workspace, whose changes a [`courier::Browser`] keeps in the
+//! browser's storage and sends to the server; everything else is the window as it is on the
+//! desktop, in annotator mode.
+
+mod courier;
+
+use crate::App;
+use crate::settings::Settings;
+use egui::Ui;
+use protest::session::{Remote, Session};
+use protest::store::batch_file;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use wasm_bindgen::JsCast;
+
+/// Starts the window on the page's canvas with the id `canvas_id`.
+pub fn start(canvas_id: &str) {
+    let canvas_id = canvas_id.to_owned();
+    wasm_bindgen_futures::spawn_local(async move {
+        let document = web_sys::window().and_then(|w| w.document()).expect("the page has a document");
+        let Some(canvas) =
+            document.get_element_by_id(&canvas_id).and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        else {
+            return say(&document, "This page has no canvas to draw the annotation window on.");
+        };
+        let started = eframe::WebRunner::new()
+            .start(canvas, eframe::WebOptions::default(), Box::new(|cc| Ok(Box::new(WebApp::new(cc)))))
+            .await;
+        if let Err(e) = started {
+            say(&document, &format!("The annotation window could not start in this browser: {e:?}"));
+        }
+    });
+}
+
+/// Puts a message in the page itself, for when the window cannot draw one.
+fn say(document: &web_sys::Document, text: &str) {
+    if let Some(body) = document.body() {
+        body.set_text_content(Some(text));
+    }
+}
+
+/// The page's address up to its last `/`: where `api/part` and `api/changes` are (relative, so
+/// that the page works behind a reverse proxy at any path).
+fn base() -> String {
+    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    let end = href.find(['?', '#']).unwrap_or(href.len());
+    let href = &href[..end];
+    href[..href.rfind('/').map_or(0, |i| i + 1)].to_owned()
+}
+
+/// The part as the server sent it, once it came.
+type Loading = Arc<Mutex<Option<Result<Vec<u8>, String>>>>;
+
+/// The window, and the part it waits for.
+struct WebApp {
+    app: App,
+    loading: Option<Loading>,
+    failed: Option<String>,
+}
+
+impl WebApp {
+    fn new(cc: &eframe::CreationContext<'_>) -> WebApp {
+        let settings = Settings::load(cc.storage);
+        let app = App::bare(settings, protest::store::disk::os());
+        let loading: Loading = Arc::default();
+        let (slot, ctx) = (Arc::clone(&loading), cc.egui_ctx.clone());
+        ehttp::fetch(ehttp::Request::get(format!("{}api/part", base())), move |response| {
+            let part = match response {
+                Ok(r) if r.ok => Ok(r.bytes),
+                Ok(r) => Err(format!("the server answered {} {}", r.status, r.status_text)),
+                Err(_) => Err("the server cannot be reached".to_owned()),
+            };
+            *slot.lock().expect("not poisoned") = Some(part);
+            ctx.request_repaint();
+        });
+        WebApp { app, loading: Some(loading), failed: None }
+    }
+
+    /// Opens the part the server sent, with what this browser kept of it.
+    fn open(&mut self, bytes: &[u8], ctx: &egui::Context) -> Result<(), String> {
+        let batch = batch_file::from_bytes(Path::new("your part"), bytes).map_err(|e| e.to_string())?;
+        let name = batch.annotator().name.replace('/', "-");
+        let label = format!("{name} — task set {}", batch.task_set);
+        let (courier, kept) = courier::Browser::new(base(), &batch, ctx.clone());
+        let (remote, problems) = Remote::new(label, batch, kept, Box::new(courier));
+        self.app.opened(Ok((Session::new(Box::new(remote), None), protest::store::Opened::default())));
+        for problem in problems {
+            self.app.messages.error(format!("A change kept in this browser cannot be sent: {problem}."));
+        }
+        Ok(())
+    }
+}
+
+impl eframe::App for WebApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        let loaded = self.loading.as_ref().and_then(|slot| slot.lock().expect("not poisoned").take());
+        if let Some(loaded) = loaded {
+            self.loading = None;
+            let ctx = ui.ctx().clone();
+            if let Err(why) = loaded.and_then(|bytes| self.open(&bytes, &ctx)) {
+                self.failed = Some(why);
+            }
+        }
+        let waiting = match (&self.loading, &self.failed) {
+            (Some(_), _) => Some("Loading your part…".to_owned()),
+            (None, Some(why)) => Some(format!("Your part could not be loaded: {why}. Reload the page to try again.")),
+            (None, None) => None,
+        };
+        match waiting {
+            Some(text) => {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    ui.add_space(ui.available_height() * 0.3);
+                    ui.vertical_centered(|ui| ui.heading(text));
+                });
+            }
+            None => self.app.ui(ui),
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::App::save(&mut self.app, storage);
+    }
+}

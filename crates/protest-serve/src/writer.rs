@@ -1,0 +1,89 @@
+//! The one thread that reads and writes the master while it is served. Requests send it their
+//! work and wait for the answer; whatever has come by the time it is free is done together —
+//! the changes of every waiting request checked, then stored with one flush of the journal and
+//! one of the receipts (`protest::web::desk::take_together`) — so that the time to acknowledge
+//! stays short when many annotators send at once (docs/performance.md).
+
+use crate::{Holding, Served1};
+use protest::store::batch_file;
+use protest::web::desk;
+use protest::web::protocol::{Answers, Change};
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use tokio::sync::oneshot;
+
+/// The most requests done together.
+const TOGETHER: usize = 256;
+
+pub(crate) enum Job {
+    /// The annotator's part as a batch file.
+    Part { annotator: Arc<Served1>, reply: oneshot::Sender<Result<Vec<u8>, String>> },
+    /// A page's changes.
+    Changes { annotator: Arc<Served1>, changes: Vec<Change>, reply: oneshot::Sender<Answers> },
+}
+
+pub(crate) struct Writer {
+    jobs: mpsc::Sender<Job>,
+    thread: JoinHandle<Holding>,
+}
+
+impl Writer {
+    pub fn start(mut holding: Holding) -> Writer {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let thread = std::thread::Builder::new()
+            .name("protest-serve-writer".into())
+            .spawn(move || {
+                while let Ok(first) = inbox.recv() {
+                    let mut jobs = vec![first];
+                    jobs.extend(inbox.try_iter().take(TOGETHER - 1));
+                    work(&mut holding, jobs);
+                }
+                holding
+            })
+            .expect("a thread for the writer");
+        Writer { jobs, thread }
+    }
+
+    /// Hands `job` to the writer; false if it has stopped.
+    pub fn send(&self, job: Job) -> bool {
+        self.jobs.send(job).is_ok()
+    }
+
+    /// Lets the writer finish what it was given and gives the master back (`None` if the thread
+    /// died).
+    pub fn stop(self) -> Option<Holding> {
+        drop(self.jobs);
+        self.thread.join().ok()
+    }
+}
+
+fn work(holding: &mut Holding, jobs: Vec<Job>) {
+    let mut changes = Vec::new();
+    for job in jobs {
+        match job {
+            Job::Part { annotator, reply } => {
+                let _ = reply.send(part(holding, &annotator));
+            }
+            Job::Changes { annotator, changes: sent, reply } => changes.push((annotator, sent, reply)),
+        }
+    }
+    if changes.is_empty() {
+        return;
+    }
+    let requests: Vec<(&desk::Desk, &[Change])> = changes.iter().map(|(a, c, _)| (&a.desk, c.as_slice())).collect();
+    let answers = desk::take_together(&mut holding.store, &mut holding.receipts, &requests);
+    for ((_, _, reply), answers) in changes.into_iter().zip(answers) {
+        if let Some(why) = &answers.trouble {
+            eprintln!("protest serve: {why}");
+        }
+        let _ = reply.send(answers);
+    }
+}
+
+fn part(holding: &Holding, annotator: &Served1) -> Result<Vec<u8>, String> {
+    let batch = annotator.desk.part(holding.store.master(), chrono::Utc::now()).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    batch_file::write(&batch, &mut bytes).map_err(|e| e.to_string())?;
+    Ok(bytes)
+}

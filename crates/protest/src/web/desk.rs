@@ -1,0 +1,325 @@
+//! What `protest serve` does for one annotator's page (docs/serve.md): it gives out their part
+//! of the task set as a batch, and takes the changes the page sends — each checked as batch import
+//! checks a record ([`crate::batches::merge::intake`]), stored in the master's journal as that
+//! annotator's record ([`Store::put`]: on disk before it returns), and noted in the
+//! [`Receipts`] so that a change sent again is taken once.
+
+use super::protocol::{Answers, Change, ChangeId, Refused};
+use super::receipts::Receipts;
+use crate::batches::export::{self, ExportError, Layout};
+use crate::batches::merge::{self, Intake};
+use crate::model::{AnnotatorId, Master};
+use crate::store::Store;
+use crate::store::batch_file::Batch;
+use crate::store::journal::Entry;
+use chrono::{DateTime, Utc};
+
+/// One annotator's part of a task set, as the server hands it out and takes it back.
+#[derive(Debug, Clone)]
+pub struct Desk {
+    task_set: u32,
+    annotator: AnnotatorId,
+    /// Batch candidate `n` is master candidate `layout.order[n - 1]`.
+    layout: Layout,
+}
+
+/// What became of one change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Taken {
+    /// Stored in the master now.
+    Stored,
+    /// Stored before (its receipt is there): not applied again.
+    Again,
+}
+
+/// Why a change was not taken.
+#[derive(Debug)]
+pub enum NotTaken {
+    /// It breaks a rule: it will never be taken, and the page is told why.
+    Refused(String),
+    /// The master or the receipts cannot be written now: the page sends it again later.
+    Unavailable(crate::Error),
+}
+
+impl Desk {
+    /// `annotator`'s part of task set `task_set` of `master` (refused if they have none).
+    pub fn new(master: &Master, task_set: u32, annotator: AnnotatorId) -> Result<Desk, ExportError> {
+        let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+        let person = master.annotator(annotator).ok_or(ExportError::NoAnnotator(annotator))?;
+        let layout = export::layout(master, ts, annotator);
+        if layout.order.is_empty() {
+            return Err(ExportError::NoPart { name: person.name.clone(), task_set });
+        }
+        Ok(Desk { task_set, annotator, layout })
+    }
+
+    pub fn annotator(&self) -> AnnotatorId {
+        self.annotator
+    }
+
+    pub fn task_set(&self) -> u32 {
+        self.task_set
+    }
+
+    /// The part as a batch, with the annotator's records as the master holds them now.
+    pub fn part(&self, master: &Master, now: DateTime<Utc>) -> Result<Batch, ExportError> {
+        export::build(master, self.task_set, self.annotator, now)
+    }
+
+    /// A change from the page (batch candidate ids) as the master's journal entry: only this
+    /// annotator's records of this part, each checked as batch import checks it.
+    pub fn intake(&self, master: &Master, entry: &Entry) -> Result<Entry, String> {
+        let mine = |who: AnnotatorId| {
+            if who == self.annotator { Ok(()) } else { Err(format!("a change to annotator {who}'s record, not yours")) }
+        };
+        let not_in_part = |c| format!("candidate {c} is not in your part");
+        match entry {
+            Entry::Put(record) => {
+                mine(record.annotator)?;
+                match merge::intake(master, &self.layout, record) {
+                    Ok(record) => Ok(Entry::Put(record)),
+                    Err(Intake::NotInPart) => Err(not_in_part(record.candidate)),
+                    Err(Intake::Invalid { field, problem, .. }) => Err(format!("{field}: {problem}")),
+                }
+            }
+            Entry::Remove { candidate, annotator } => {
+                mine(*annotator)?;
+                let original = candidate
+                    .0
+                    .checked_sub(1)
+                    .and_then(|i| self.layout.order.get(i as usize))
+                    .ok_or_else(|| not_in_part(*candidate))?;
+                Ok(Entry::Remove { candidate: *original, annotator: *annotator })
+            }
+            Entry::Roster(_) => Err("a page changes records only".into()),
+        }
+    }
+
+    /// Takes one change: stored in the master's journal, then its receipt; or found among the
+    /// receipts (taken before); or refused.
+    pub fn take(&self, store: &mut Store<Master>, receipts: &mut Receipts, change: &Change) -> Result<Taken, NotTaken> {
+        if receipts.has(self.annotator, &change.id) {
+            return Ok(Taken::Again);
+        }
+        let answers = self.take_all(store, receipts, std::slice::from_ref(change));
+        match (answers.taken.is_empty(), answers.refused.into_iter().next(), answers.trouble) {
+            (false, _, _) => Ok(Taken::Stored),
+            (_, Some(refused), _) => Err(NotTaken::Refused(refused.why)),
+            (_, _, trouble) => {
+                Err(NotTaken::Unavailable(crate::Error::refused(store.path(), trouble.unwrap_or_default())))
+            }
+        }
+    }
+
+    /// Takes the changes of one request, in order: the answer for the page.
+    pub fn take_all(&self, store: &mut Store<Master>, receipts: &mut Receipts, changes: &[Change]) -> Answers {
+        take_together(store, receipts, &[(self, changes)]).pop().unwrap_or_default()
+    }
+}
+
+/// Takes the changes of several requests at once — each checked, then all stored with one flush
+/// of the journal and their receipts with one more — and answers each request: how the server
+/// keeps up when many annotators send at the same moment (docs/performance.md). A change whose
+/// receipt is there is acknowledged without being applied again; if the master or the receipts
+/// cannot be written, none of the new changes is acknowledged (the pages send them again: a
+/// change stored without its receipt is put again with the same content).
+pub fn take_together(
+    store: &mut Store<Master>,
+    receipts: &mut Receipts,
+    requests: &[(&Desk, &[Change])],
+) -> Vec<Answers> {
+    let mut answers = vec![Answers::default(); requests.len()];
+    // New changes to store: the request each is answered in, and its receipt.
+    let mut stored: Vec<(usize, (AnnotatorId, ChangeId))> = Vec::new();
+    let mut entries = Vec::new();
+    for (i, (desk, changes)) in requests.iter().enumerate() {
+        for change in changes.iter() {
+            let key = (desk.annotator, change.id.clone());
+            if receipts.has(desk.annotator, &change.id) {
+                answers[i].taken.push(change.id.clone());
+            } else if stored.iter().any(|(_, k)| *k == key) {
+                stored.push((i, key)); // sent twice at the same moment (two tabs of a page kept it)
+            } else {
+                match desk.intake(store.master(), &change.entry) {
+                    Ok(entry) => {
+                        entries.push(entry);
+                        stored.push((i, key));
+                    }
+                    Err(why) => answers[i].refused.push(Refused { id: change.id.clone(), why }),
+                }
+            }
+        }
+    }
+    if entries.is_empty() {
+        return answers;
+    }
+    // A change the journal could not take stays in the store's memory as not saved; without a
+    // receipt the page sends it again, and putting the same record twice changes nothing.
+    let mut receipted: Vec<(AnnotatorId, ChangeId)> = Vec::new();
+    for (_, key) in &stored {
+        if !receipted.contains(key) {
+            receipted.push(key.clone());
+        }
+    }
+    let saved = store.put_all(entries).and_then(|()| receipts.add_all(&receipted));
+    match saved {
+        Ok(()) => {
+            for (i, (_, id)) in stored {
+                answers[i].taken.push(id);
+            }
+        }
+        Err(e) => {
+            for (i, _) in stored {
+                answers[i].trouble = Some(format!("the server could not save your changes: {e}"));
+            }
+        }
+    }
+    answers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CandidateId, Judgement, Record};
+    use crate::store::disk::{Fault, Faulty};
+    use crate::store::{load_with_journal, master_file};
+    use rand::SeedableRng;
+    use std::sync::Arc;
+
+    const ANNA: AnnotatorId = AnnotatorId(1);
+    const BEN: AnnotatorId = AnnotatorId(2);
+
+    struct Served {
+        _dir: tempfile::TempDir,
+        path: std::path::PathBuf,
+        store: Store<Master>,
+        receipts: Receipts,
+        faulty: Faulty,
+        rng: rand_chacha::ChaCha8Rng,
+    }
+
+    fn served() -> Served {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sample.master.json");
+        master_file::save(&crate::testing::sample(), &path).unwrap();
+        let faulty = Faulty::new(Fault::None);
+        let disk: Arc<dyn crate::store::disk::Disk> = Arc::new(faulty.clone());
+        let (store, _) = Store::<Master>::open_on(Arc::clone(&disk), &path).unwrap();
+        let receipts = Receipts::open(&*disk, &path, &store.master().id).unwrap();
+        Served { _dir: dir, path, store, receipts, faulty, rng: rand_chacha::ChaCha8Rng::seed_from_u64(3) }
+    }
+
+    impl Served {
+        fn change(&mut self, entry: Entry) -> Change {
+            Change { id: ChangeId::random(&mut self.rng), entry }
+        }
+    }
+
+    /// Anna's record of batch candidate `n` with this pronoun judgement.
+    fn put(n: u32, pronoun: Judgement) -> Entry {
+        let mut r = Record::new(CandidateId(n), ANNA, chrono::DateTime::UNIX_EPOCH);
+        r.pronoun = pronoun;
+        r.active_ms = Some(1_500);
+        Entry::Put(r)
+    }
+
+    #[test]
+    fn a_change_is_stored_under_the_master_candidate_and_taken_once() {
+        let mut s = served();
+        let desk = Desk::new(s.store.master(), 1, ANNA).unwrap();
+        let part = desk.part(s.store.master(), Utc::now()).unwrap();
+        let original = export::layout(s.store.master(), &s.store.master().task_sets[0], ANNA).order[0];
+        assert_eq!(part.order()[0], CandidateId(1));
+        let change = s.change(put(1, Judgement::Yes));
+        assert_eq!(desk.take(&mut s.store, &mut s.receipts, &change).unwrap(), Taken::Stored);
+        // On disk, as any reader of the master sees it: check, report, a read-only window.
+        let (on_disk, _) = load_with_journal::<Master>(&s.path).unwrap();
+        let stored = on_disk.records.get(original, ANNA).unwrap();
+        assert_eq!((stored.pronoun, stored.active_ms), (Judgement::Yes, Some(1_500)));
+        // Sent again: not applied again, also after a restart (the receipts are read afresh).
+        let journal = std::fs::read(crate::store::journal::path_for(&s.path)).unwrap();
+        assert_eq!(desk.take(&mut s.store, &mut s.receipts, &change).unwrap(), Taken::Again);
+        let mut reopened = Receipts::open(&crate::store::disk::Os, &s.path, &s.store.master().id).unwrap();
+        assert_eq!(desk.take(&mut s.store, &mut reopened, &change).unwrap(), Taken::Again);
+        assert_eq!(std::fs::read(crate::store::journal::path_for(&s.path)).unwrap(), journal);
+        // The page's next view of the part has it.
+        let part = desk.part(s.store.master(), Utc::now()).unwrap();
+        assert_eq!(part.content().records.get(CandidateId(1), ANNA).unwrap().pronoun, Judgement::Yes);
+        // A removal is mapped the same way.
+        let remove = s.change(Entry::Remove { candidate: CandidateId(1), annotator: ANNA });
+        desk.take(&mut s.store, &mut s.receipts, &remove).unwrap();
+        assert!(s.store.master().records.get(original, ANNA).is_none());
+    }
+
+    #[test]
+    fn changes_that_come_together_are_stored_together_and_each_once() {
+        let mut s = served();
+        let (anna, ben) = (Desk::new(s.store.master(), 1, ANNA).unwrap(), Desk::new(s.store.master(), 1, BEN).unwrap());
+        let annas = [s.change(put(1, Judgement::Yes)), s.change(put(2, Judgement::No))];
+        let mut bens = Record::new(CandidateId(1), BEN, chrono::DateTime::UNIX_EPOCH);
+        bens.pronoun = Judgement::No;
+        let bens = [s.change(Entry::Put(bens)), s.change(put(1, Judgement::No))];
+        // Anna's second tab sends her first change at the same moment.
+        let again = [annas[0].clone()];
+        let answers = take_together(
+            &mut s.store,
+            &mut s.receipts,
+            &[(&anna, &annas[..]), (&ben, &bens[..]), (&anna, &again[..])],
+        );
+        let ids = |changes: &[Change]| changes.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+        assert_eq!(answers[0].taken, ids(&annas));
+        assert_eq!(answers[1].taken, ids(&bens[..1]));
+        assert!(answers[1].refused[0].why.contains("annotator 1's record, not yours"));
+        assert_eq!(answers[2].taken, ids(&again));
+        let journal = std::fs::read_to_string(crate::store::journal::path_for(&s.path)).unwrap();
+        assert_eq!(journal.lines().count(), 1 + 3, "three changes, each once");
+        assert_eq!(s.receipts.len(), 3);
+    }
+
+    #[test]
+    fn changes_outside_the_annotators_part_are_refused() {
+        let mut s = served();
+        let desk = Desk::new(s.store.master(), 1, ANNA).unwrap();
+        let part_len = desk.layout.order.len() as u32;
+        let mut bens = Record::new(CandidateId(1), BEN, chrono::DateTime::UNIX_EPOCH);
+        bens.pronoun = Judgement::No;
+        let mut too_long = Record::new(CandidateId(1), ANNA, chrono::DateTime::UNIX_EPOCH);
+        too_long.active_ms = Some(crate::annotate::timing::MAX_MS + 1);
+        for (entry, why) in [
+            (Entry::Put(bens), "annotator 2's record, not yours"),
+            (put(part_len + 1, Judgement::Yes), "is not in your part"),
+            (put(0, Judgement::Yes), "candidate 0 is not in your part"),
+            (Entry::Remove { candidate: CandidateId(part_len + 1), annotator: ANNA }, "is not in your part"),
+            (Entry::Remove { candidate: CandidateId(1), annotator: BEN }, "not yours"),
+            (Entry::Put(too_long), "active_ms: record of candidate"),
+        ] {
+            let change = s.change(entry);
+            match desk.take(&mut s.store, &mut s.receipts, &change) {
+                Err(NotTaken::Refused(m)) => assert!(m.contains(why), "{m}"),
+                other => panic!("{other:?}"),
+            }
+            assert!(!s.receipts.has(ANNA, &change.id));
+        }
+        assert!(s.store.master().records.iter().all(|r| r.annotator != ANNA || r.pronoun != Judgement::Yes));
+        assert!(Desk::new(s.store.master(), 2, ANNA).is_err());
+        assert!(Desk::new(s.store.master(), 1, AnnotatorId(9)).is_err());
+    }
+
+    #[test]
+    fn a_change_the_disk_refuses_is_not_acknowledged_and_taken_when_sent_again() {
+        let mut s = served();
+        let desk = Desk::new(s.store.master(), 1, ANNA).unwrap();
+        let changes = [s.change(put(1, Judgement::Yes)), s.change(put(2, Judgement::No))];
+        s.faulty.set(Fault::From(0));
+        let answers = desk.take_all(&mut s.store, &mut s.receipts, &changes);
+        assert!(answers.taken.is_empty());
+        assert!(answers.trouble.unwrap().contains("could not save"));
+        assert!(!s.receipts.has(ANNA, &changes[0].id));
+        s.faulty.set(Fault::None);
+        let answers = desk.take_all(&mut s.store, &mut s.receipts, &changes);
+        assert_eq!(answers.taken, changes.iter().map(|c| c.id.clone()).collect::<Vec<_>>());
+        assert_eq!(s.store.not_saved(), 0);
+        let (on_disk, _) = load_with_journal::<Master>(&s.path).unwrap();
+        assert_eq!(on_disk.records.iter().filter(|r| r.annotator == ANNA && r.active_ms == Some(1_500)).count(), 2);
+    }
+}

@@ -1,0 +1,204 @@
+//! `protest serve` over HTTP as a client sends it: links and tokens, what a wrong link gets,
+//! bounds, and changes that arrive once across a crash and a restart (docs/serve.md). The browser
+//! itself is driven in `serve_browser`.
+
+use crate::common::ok;
+use crate::serve::*;
+use protest::model::Judgement;
+
+const ID1: &str = "0123456789abcdef0123456789abcdef";
+const ID2: &str = "fedcba9876543210fedcba9876543210";
+
+fn files_beside(master: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let dir = master.parent().unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.to_string_lossy().ends_with(".lock"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_change_is_stored_as_the_annotators_record_and_taken_once_across_a_crash() {
+    let (dir, master) = sample();
+    let links = dir.path().join("links.txt");
+    let server = Server::start(&master, "127.0.0.1:0", &["--links", links.to_str().unwrap()]);
+    let anna = server.path("Anna");
+    // The links file: the links just made, readable by its owner only.
+    let written = std::fs::read_to_string(&links).unwrap();
+    assert!(written.contains(&format!("Anna\t{}", server.link("Anna"))), "{written}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&links).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    let part = get(server.addr, &format!("{anna}api/part"));
+    assert_eq!(part.status, 200);
+    assert!(part.text().contains(r#""format":"protest-batch""#) && part.text().contains(r#""name":"Anna""#));
+    assert!(!part.text().contains(r#""name":"mt""#), "no system names in the part");
+
+    let answer = post(server.addr, &format!("{anna}api/changes"), &changes(&[change(ID1, 1, ANNA, "no")]));
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(answer.text(), format!(r#"{{"taken":["{ID1}"]}}"#));
+    // check and report see it at once.
+    let mine = records_of(&master, ANNA);
+    assert_eq!(mine.len(), 1);
+    assert_eq!((mine[0].pronoun, mine[0].active_ms), (Judgement::No, Some(2500)));
+    let check = ok(dir.path(), &["check", "sample.master.json"]);
+    assert!(check.contains("Anna"), "{check}");
+
+    // A crash: nothing folded, the journal holds the change; the restarted server takes the same
+    // change once (the page did not get the answer and sends it again), at the same links.
+    let addr = server.addr.to_string();
+    server.kill();
+    let journal = protest::store::journal::path_for(&master);
+    let lines = std::fs::read_to_string(&journal).unwrap().lines().count();
+    let server = Server::start(&master, &addr, &[]);
+    assert!(server.links.is_empty(), "links made before are not shown again: {:?}", server.output);
+    assert!(
+        server.output.iter().any(|l| l.contains("Links made before still work for: Anna, Ben.")),
+        "{:?}",
+        server.output
+    );
+    let again = changes(&[change(ID1, 1, ANNA, "no"), change(ID2, 2, ANNA, "yes")]);
+    let answer = post(server.addr, &format!("{anna}api/changes"), &again);
+    assert_eq!(answer.text(), format!(r#"{{"taken":["{ID1}","{ID2}"]}}"#));
+    assert_eq!(std::fs::read_to_string(&journal).unwrap().lines().count(), lines + 1, "the first is not applied again");
+    assert_eq!(records_of(&master, ANNA).len(), 2);
+
+    // While it serves, the master is held: a window opens it read-only and follows the
+    // annotators' work as it comes; commands are refused.
+    let (mut store, opened) = protest::store::Store::<protest::model::Master>::open(&master).unwrap();
+    assert!(opened.read_only.is_some());
+    let annas = |store: &protest::store::Store<protest::model::Master>| {
+        store.master().records.iter().filter(|r| r.annotator == ANNA).count()
+    };
+    assert_eq!(annas(&store), 2);
+    assert!(!store.refresh().unwrap(), "nothing new");
+    let third = changes(&[change("00000000000000000000000000000003", 3, ANNA, "no")]);
+    assert_eq!(post(server.addr, &format!("{anna}api/changes"), &third).status, 200);
+    assert!(store.refresh().unwrap());
+    assert_eq!(annas(&store), 3);
+    drop(store);
+    let e = crate::common::refused(dir.path(), &["annotator", "add", "sample.master.json", "Cleo"]);
+    assert!(e.contains("open"), "{e}");
+
+    // Stopping folds the journal into the master, as closing a window does.
+    assert!(server.stop());
+    assert!(!journal.exists());
+    assert!(!protest::store::lock_path(&master).exists());
+    let folded = protest::store::master_file::load(&master).unwrap();
+    assert_eq!(folded.records.iter().filter(|r| r.annotator == ANNA).count(), 3);
+}
+
+#[test]
+fn without_a_valid_link_nothing_is_read_or_written() {
+    let (_dir, master) = sample();
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    let (anna, ben) = (server.path("Anna"), server.path("Ben"));
+    let token = &anna[3..anna.len() - 1];
+    let before = files_beside(&master);
+    let wrong = format!("/a/{}/", "0".repeat(64));
+    let body = changes(&[change(ID1, 1, ANNA, "yes")]);
+    for (method, target) in [
+        ("GET", "/".to_owned()),
+        ("GET", "/a/".to_owned()),
+        ("GET", wrong.clone()),
+        ("GET", format!("{wrong}api/part")),
+        ("POST", format!("{wrong}api/changes")),
+        ("GET", format!("/a/{}/", token.to_uppercase())),
+        ("GET", format!("/a/{}/", &token[..63])),
+        ("GET", format!("/a/{token}x/api/part")),
+        // Path tricks: nothing is ever read from disk, and only the page's own files exist.
+        ("GET", format!("{anna}../../../../etc/passwd")),
+        ("GET", format!("{anna}..%2f..%2f..%2fetc%2fpasswd")),
+        ("GET", format!("{anna}%2e%2e/sample.master.json")),
+        ("GET", format!("{anna}api/../../{}", "sample.master.json")),
+        ("GET", format!("{anna}sample.master.json")),
+        ("GET", format!("{anna}sample.master.json.serve")),
+        ("GET", "/a/../../sample.master.json".to_owned()),
+        ("GET", "/etc/passwd".to_owned()),
+    ] {
+        let answer = request(server.addr, method, &target, &body);
+        assert!(answer.status == 404 || answer.status == 429, "{method} {target}: {}", answer.status);
+        assert!(!answer.text().contains("sample-news"), "{target} gives nothing of the master");
+        assert!(!answer.text().contains("root:"), "{target}");
+    }
+    // Anna's link cannot read or write Ben's part.
+    let answer = post(server.addr, &format!("{anna}api/changes"), &changes(&[change(ID1, 1, BEN, "yes")]));
+    assert!(answer.text().contains("annotator 2's record, not yours"), "{}", answer.text());
+    let bens = get(server.addr, &format!("{ben}api/part"));
+    assert!(bens.text().contains(r#""name":"Ben""#) && !bens.text().contains(r#""name":"Anna""#));
+    // Malformed, oversized or too many changes are refused whole.
+    let too_many: Vec<String> = (0..51).map(|i| change(&format!("{i:032x}"), 1, ANNA, "yes")).collect();
+    let huge = vec![b' '; protest::web::protocol::MAX_BODY + 1];
+    for (body, status, says) in [
+        (b"not json".to_vec(), 400, "not a list of changes"),
+        (br#"{"changes":[{"id":"../x","put":{}}]}"#.to_vec(), 400, "not a list of changes"),
+        (
+            br#"{"changes":[{"id":"0123456789abcdef0123456789abcdef","roster":{"annotators":[],"task_sets":[]}}]}"#
+                .to_vec(),
+            200,
+            "a page changes records only",
+        ),
+        (changes(&too_many), 400, "at most 50 changes"),
+        (huge, 413, ""),
+    ] {
+        let answer = post(server.addr, &format!("{anna}api/changes"), &body);
+        assert_eq!(answer.status, status, "{}", answer.text());
+        assert!(answer.text().contains(says), "{}", answer.text());
+    }
+    // A candidate outside the part, a record breaking a rule of batch import.
+    let answer = post(server.addr, &format!("{anna}api/changes"), &changes(&[change(ID2, 999, ANNA, "yes")]));
+    assert!(answer.text().contains("candidate 999 is not in your part"), "{}", answer.text());
+    assert_eq!(files_beside(&master), before, "nothing was written");
+    // Every answer keeps the page to itself: no referrer (the link holds the token), no frames.
+    let page = get(server.addr, &anna);
+    assert_eq!(page.status, 200);
+    assert_eq!(page.header("referrer-policy"), Some("no-referrer"));
+    assert!(page.header("content-security-policy").unwrap().contains("frame-ancestors 'none'"));
+    // An address that keeps trying wrong links is slowed down.
+    let refused = (0..40).filter(|_| get(server.addr, &wrong).status == 429).count();
+    assert!(refused > 0, "no request of 40 with a wrong link was refused");
+}
+
+#[test]
+fn a_revoked_link_stops_working_and_a_new_one_replaces_it() {
+    let (_dir, master) = sample();
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    let (old_anna, ben) = (server.path("Anna"), server.path("Ben"));
+    assert!(server.stop());
+    let server = Server::start(&master, "127.0.0.1:0", &["--revoke", "anna"]);
+    assert!(server.output.iter().any(|l| l.contains("Anna's link is revoked")), "{:?}", server.output);
+    assert_eq!(server.links.len(), 0);
+    assert_eq!(get(server.addr, &format!("{old_anna}api/part")).status, 404);
+    assert_eq!(get(server.addr, &format!("{ben}api/part")).status, 200);
+    assert!(server.stop());
+    // A restart does not give the revoked annotator a link by itself.
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    assert!(server.links.is_empty());
+    assert!(server.stop());
+    let server = Server::start(&master, "127.0.0.1:0", &["--new-link", "Anna"]);
+    let new_anna = server.path("Anna");
+    assert_ne!(new_anna, old_anna);
+    assert_eq!(get(server.addr, &format!("{new_anna}api/part")).status, 200);
+    assert_eq!(get(server.addr, &format!("{old_anna}api/part")).status, 404);
+    // Nobody unknown can be revoked.
+    assert!(server.stop());
+    let out = crate::common::protest(master.parent().unwrap(), &["serve", "sample.master.json", "--revoke", "Zoe"]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && e.contains("'Zoe' has no part of task set 1 (those who have: Anna, Ben)"), "{e}");
+}
+
+#[test]
+fn a_master_open_in_a_window_is_not_served() {
+    let (dir, master) = sample();
+    let (store, _) = protest::store::Store::<protest::model::Master>::open(&master).unwrap();
+    let out = crate::common::protest(dir.path(), &["serve", "sample.master.json", "--listen", "127.0.0.1:0"]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && e.contains("cannot be served") && e.contains("close it there first"), "{e}");
+    drop(store);
+}
