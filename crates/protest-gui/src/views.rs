@@ -185,6 +185,16 @@ impl App {
     }
 }
 
+/// The web page's screen while the annotator's part loads, or why it could not (docs/serve.md):
+/// the words a third of the way down, wrapped to the window.
+#[cfg(any(test, target_arch = "wasm32"))]
+pub(crate) fn waiting_ui(ui: &mut Ui, text: &str) {
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.add_space(ui.available_height() * 0.3);
+        ui.vertical_centered(|ui| ui.heading(text));
+    });
+}
+
 /// "1 change", "3 changes".
 fn changes(n: usize) -> String {
     if n == 1 { "1 change".to_owned() } else { format!("{n} changes") }

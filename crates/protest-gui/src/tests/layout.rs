@@ -47,6 +47,9 @@ enum File {
     /// The tiny fixture whose MT system was cut from document-level output, one sentence with
     /// uncertain boundaries.
     Resegmented,
+    /// The web page: Anna's part of the sample's task set 1, a remote session whose server the
+    /// test answers for (`Files::post`).
+    Page,
 }
 
 #[rustfmt::skip] // one line per case
@@ -93,6 +96,22 @@ const DIALOGS: &[Case] = &[
     Case { name: "prediction results", file: File::Tiny, reach: |h, _| open_menu(h, "File", "Open prediction results…"), in_view: &["Open", "Cancel"] },
 ];
 
+/// The web page's views (docs/serve.md): the window in annotator mode without a File menu, with
+/// what the page says of the server in the status line and, while the server is out of reach,
+/// the banner with Retry.
+#[rustfmt::skip] // one line per case
+const PAGE: &[Case] = &[
+    Case { name: "page: category browser", file: File::Page, reach: |_, _| {}, in_view: &["Edit", "Help"] },
+    Case { name: "page: translation window, a change on its way", file: File::Page, reach: |h, _| { press(h, Key::Enter); press(h, Key::N) }, in_view: EXAMPLE },
+    Case { name: "page: the server out of reach", file: File::Page, reach: server_gone, in_view: &["⬅ Categories", "Next ⏵", "Retry"] },
+    Case { name: "page: the server out of reach, categories", file: File::Page, reach: |h, f| { server_gone(h, f); press(h, Key::Escape) }, in_view: &["Retry"] },
+    Case { name: "page: conflict", file: File::Page, reach: |h, _| { press(h, Key::Enter); press(h, Key::Y); press(h, Key::ArrowRight) }, in_view: &["Amend", "Keep as is"] },
+    Case { name: "page: help", file: File::Page, reach: |h, _| press(h, Key::F1), in_view: &["Keys", "Annotation guidelines"] },
+    Case { name: "page: Edit menu", file: File::Page, reach: |h, _| click(h, "Edit"), in_view: &[] },
+    Case { name: "page: View menu", file: File::Page, reach: |h, _| click(h, "View"), in_view: &[] },
+    Case { name: "page: Help menu", file: File::Page, reach: |h, _| click(h, "Help"), in_view: &[] },
+];
+
 const EXAMPLE: &[&str] = &["⬅ Categories", "Next ⏵"];
 const REPORT: &[&str] = &[
     "Annotation results",
@@ -112,6 +131,28 @@ fn every_view_fits_the_window_at_every_size() {
 #[test]
 fn every_dialog_fits_the_window_at_every_size() {
     check(DIALOGS);
+}
+
+#[test]
+fn the_web_page_fits_the_window_at_every_size() {
+    check(PAGE);
+}
+
+/// The page's own screen while the annotator's part loads, or why it could not: its words
+/// wrap within the window at every size.
+#[test]
+fn the_page_loading_its_part_fits_the_window_at_every_size() {
+    let failed = "Your part could not be loaded: the server answered 503 Service Unavailable. Reload the page to try again.";
+    for text in ["Loading your part…", failed] {
+        let mut h = Harness::builder().build_ui(|ui| crate::views::waiting_ui(ui, text));
+        for size in SIZES {
+            h.set_size(size);
+            h.run();
+            let window = h.ctx.content_rect();
+            let shown = h.get_by_label(text).rect();
+            assert!(window.contains_rect(shown), "“{text}” {shown:?} at {size:?}");
+        }
+    }
 }
 
 fn check(cases: &[Case]) {
@@ -338,6 +379,8 @@ pub(super) fn wide_master(sample: &Path, to: &Path) {
 /// The files of the cases, made once for all of them.
 struct Files {
     dir: tempfile::TempDir,
+    /// The server of the page last opened (`File::Page`).
+    post: std::cell::RefCell<super::web::Post>,
 }
 
 impl Files {
@@ -382,7 +425,7 @@ impl Files {
         super::saving::judged_then_detached(&mut h, &recovered);
         drop(h);
         let _ = (merged, wide, batch);
-        Files { dir }
+        Files { dir, post: Default::default() }
     }
 
     fn path(&self, file: File) -> PathBuf {
@@ -395,6 +438,7 @@ impl Files {
             File::Tiny => d.join("tiny.master.json"),
             File::Recovered => d.join("recovered").join("tiny.master.json"),
             File::Resegmented => d.join("resegmented").join("tiny.master.json"),
+            File::Page => PathBuf::new(), // not a file: the server sends the part
         }
     }
 
@@ -402,11 +446,25 @@ impl Files {
     fn open(&self, file: File) -> Harness<'static, App> {
         let path = self.path(file);
         match file {
+            File::Page => {
+                let (h, post) = super::web::page();
+                *self.post.borrow_mut() = post;
+                h
+            }
             File::Recovered => super::saving::harness_with_data(&path, &self.dir.path().join("data")),
             File::Tiny => super::harness(&path, Some(ANNA)),
             _ => super::harness(&path, None),
         }
     }
+}
+
+/// A judgement made on the page, and the server out of reach when it was sent: the banner.
+fn server_gone(h: &mut Harness<App>, files: &Files) {
+    press(h, Key::Enter);
+    press(h, Key::N);
+    files.post.borrow().answer_last(false);
+    h.settle();
+    assert!(h.query_by_label("Retry").is_some(), "the banner says the change is not saved");
 }
 
 fn report(h: &mut Harness<App>, section: &str) {

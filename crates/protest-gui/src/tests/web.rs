@@ -18,7 +18,7 @@ struct Server {
 }
 
 #[derive(Clone, Default)]
-struct Post(Arc<Mutex<Server>>);
+pub(super) struct Post(Arc<Mutex<Server>>);
 
 impl Courier for Post {
     fn keep(&mut self, _: &[Change]) -> Result<(), String> {
@@ -34,7 +34,7 @@ impl Courier for Post {
 
 impl Post {
     /// Answers the last request: taken, or the server out of reach.
-    fn answer_last(&self, taken: bool) {
+    pub(super) fn answer_last(&self, taken: bool) {
         let mut server = self.0.lock().unwrap();
         let (number, changes) = server.sent.last().cloned().expect("a request");
         let answer = match taken {
@@ -50,7 +50,8 @@ fn anna() -> Batch {
     protest::batches::export::build(&master, 1, ANNA, chrono::Utc::now()).unwrap()
 }
 
-fn page() -> (Harness<'static, App>, Post) {
+/// The page with Anna's part of task set 1 of the sample, as it opens (no change sent yet).
+pub(super) fn page() -> (Harness<'static, App>, Post) {
     let post = Post::default();
     let (remote, problems) = Remote::new("Anna — task set 1", anna(), Vec::new(), Box::new(post.clone()));
     assert!(problems.is_empty());
