@@ -66,6 +66,8 @@ impl App {
             return;
         }
         match (intent, current) {
+            // The help floats over the work: Esc puts it away before it goes back anywhere.
+            (Intent::Back, _) if self.help.open => self.help.open = false,
             (Intent::Prev, Some((i, _, _))) if i > 0 => self.leave_then(Go::To(i - 1)),
             (Intent::Next, Some((i, n, _))) if i + 1 < n => self.leave_then(Go::To(i + 1)),
             (Intent::Next, Some(_)) | (Intent::Back, Some(_)) => self.leave_then(Go::Browser),

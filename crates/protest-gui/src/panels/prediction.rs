@@ -261,7 +261,9 @@ impl PredictionView {
         };
         let Some(item) = self.current() else { return };
         let mut step = None;
-        ui.horizontal(|ui| {
+        // Wrapped: in a narrow window the buttons go under the words rather than past the edge
+        // (and the text below keeps the width of the view).
+        ui.horizontal_wrapped(|ui| {
             let what = if g == p { "right" } else { "wrong" };
             ui.label(
                 RichText::new(format!("Gold {}, predicted {} ({what})", classes.classes[g], classes.classes[p]))
@@ -306,7 +308,7 @@ impl PredictionView {
             let right = gold == predicted || classes.class_of(gold) == classes.class_of(predicted);
             let verdict = if right { "right" } else { "wrong" };
             let colour = if right { right_colour(ui) } else { ui.visuals().error_fg_color };
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new(format!("gold {gold}, predicted {predicted}: {verdict}")).color(colour));
                 if let Some(word) = example.removed {
                     ui.label(RichText::new(format!("(the translation had “{word}”)")).weak());

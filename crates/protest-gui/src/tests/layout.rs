@@ -64,7 +64,7 @@ const VIEWS: &[Case] = &[
     Case { name: "report: scores", file: File::Merged, reach: |h, _| report(h, "System scores"), in_view: REPORT },
     Case { name: "report: match", file: File::Merged, reach: |h, _| report(h, "Automatic match"), in_view: REPORT },
     Case { name: "report: metrics", file: File::Merged, reach: |h, _| report(h, "Automatic metrics"), in_view: REPORT },
-    Case { name: "prediction results", file: File::Tiny, reach: predictions, in_view: &["‹ Back"] },
+    Case { name: "prediction results", file: File::Tiny, reach: predictions, in_view: &["‹ Back", "›"] },
     Case { name: "help", file: File::Tiny, reach: |h, _| press(h, Key::F1), in_view: &["Keys", "Annotation guidelines"] },
     Case { name: "work in progress", file: File::Merged, reach: working, in_view: &[] },
     Case { name: "File menu", file: File::Merged, reach: |h, _| click(h, "File"), in_view: &["Save a copy as…"] },

@@ -522,6 +522,14 @@ fn help_shows_the_keys_and_the_guidelines() {
     assert!(h.query_all_by_label_contains("politeness_unknown").count() > 0);
     press(&mut h, Key::F1);
     assert!(h.query_by_label("Annotation guidelines").is_none());
+    // Esc closes it too, and only it: the example under it stays.
+    click(&mut h, PLEONASTIC_NEW);
+    press(&mut h, Key::F1);
+    press(&mut h, Key::Escape);
+    assert!(h.query_by_label("Annotation guidelines").is_none(), "Esc closed the help");
+    assert!(matches!(h.state().view, View::Example(_)), "and left the example where it was");
+    press(&mut h, Key::Escape);
+    assert!(matches!(h.state().view, View::Browser), "the next Esc goes back");
 }
 
 #[test]
