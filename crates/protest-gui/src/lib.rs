@@ -109,6 +109,9 @@ pub struct App {
     /// Researcher mode: the annotation panel or the overview panel beside the translation.
     side: Side,
     overview: OverviewPanel,
+    /// Where the annotation (or overview) panel is this frame, if an example is shown: messages
+    /// float within its width, off the translation.
+    side_panel: Option<egui::Rect>,
     /// A token to scroll into view in the translation (one a digit key just toggled).
     reveal: Option<protest::model::TokenRef>,
     /// How many times an example was arrived at: each arrival brings its pronoun into view.
@@ -182,6 +185,7 @@ impl App {
             predictions: None,
             side: Side::default(),
             overview: OverviewPanel::default(),
+            side_panel: None,
             reveal: None,
             visits: 0,
             may_close: false,
@@ -329,6 +333,7 @@ impl App {
                 self.dispatch(&ctx, intent);
             }
         }
+        self.side_panel = None;
         match &self.view {
             View::Browser => self.browser_ui(ui),
             View::Example(_) => self.example_ui(ui),
@@ -337,7 +342,9 @@ impl App {
         }
         // Over the content, in the bottom right corner above the status line (where the category
         // browser and the annotation panel have the least): messages never move what is below them.
-        let width = (status.width() * 0.5).clamp(240.0, 480.0);
+        // Beside an example they keep within the panel's width, off the translation.
+        let room = self.side_panel.map_or(status.width() * 0.5, |panel| panel.width() - 20.0);
+        let width = room.clamp(240.0, 480.0);
         if self.messages.show(&ctx, egui::pos2(status.right() - 12.0, status.top() - 8.0), width) {
             self.dispatch(&ctx, Intent::RetrySave);
         }

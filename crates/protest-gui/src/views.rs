@@ -57,7 +57,7 @@ impl App {
         let mut intents = Vec::new();
         let widest = (ui.available_width() - TRANSLATION_WIDTH).clamp(320.0, 640.0);
         let panel = egui::Panel::right("annotation panel").resizable(true);
-        panel.default_size(widest.min(400.0)).size_range(320.0..=widest).show(ui, |ui| {
+        let side = panel.default_size(widest.min(400.0)).size_range(320.0..=widest).show(ui, |ui| {
             ui.add_space(6.0);
             if researcher {
                 overview::side_switch(ui, &mut self.side);
@@ -68,6 +68,7 @@ impl App {
                 None => edits.extend(self.panel.ui(ui, session, candidate_id, record, editable)),
             });
         });
+        self.side_panel = Some(side.response.rect);
         // Tokens are clicked or keyed in the annotator's own view, not over others' records.
         let selectable = editable && overview.is_none();
         egui::CentralPanel::default().show(ui, |ui| {

@@ -95,6 +95,23 @@ fn the_page_says_saved_only_once_the_server_acknowledged() {
 }
 
 #[test]
+fn the_banner_keeps_off_the_translation_in_the_smallest_window() {
+    let (mut h, post) = page();
+    h.set_size(crate::MIN_SIZE);
+    h.settle();
+    press(&mut h, Key::Enter);
+    press(&mut h, Key::N);
+    post.answer_last(false);
+    h.settle();
+    let panel = h.state().side_panel.expect("an example is shown, with its panel");
+    let banner = h.get_by_label_contains("1 change is not saved yet").rect().union(h.get_by_label("Retry").rect());
+    assert!(
+        banner.left() >= panel.left() && banner.right() <= panel.right(),
+        "the banner {banner:?} floats over the annotation panel {panel:?}, not the translation"
+    );
+}
+
+#[test]
 fn the_active_time_on_an_example_is_stored_with_its_record() {
     let f = tiny_with_anna();
     let mut h = harness(&f.path, Some(ANNA));
