@@ -326,6 +326,15 @@ impl App {
         self.messages.can_retry = not_saved.as_ref().is_some_and(|n| !n.detached);
         self.messages.not_saved = not_saved.map(|n| not_saved_text(&n));
         let status = egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui)).response.rect;
+        // Changes not saved: a bar above the status line, for as long as they are not.
+        let mut above = status.top();
+        if self.messages.not_saved.is_some() {
+            let bar = egui::Panel::bottom("not saved").show(ui, |ui| self.messages.not_saved_bar(ui));
+            above = bar.response.rect.top();
+            if bar.inner {
+                self.dispatch(&ctx, Intent::RetrySave);
+            }
+        }
         let researcher = self.session.as_ref().is_some_and(|s| s.mode() == workspace::Mode::Researcher);
         if researcher && matches!(self.view, View::Browser | View::Report) {
             let on_report = matches!(self.view, View::Report);
@@ -345,9 +354,7 @@ impl App {
         // Beside an example they keep within the panel's width, off the translation.
         let room = self.side_panel.map_or(status.width() * 0.5, |panel| panel.width() - 20.0);
         let width = room.clamp(240.0, 480.0);
-        if self.messages.show(&ctx, egui::pos2(status.right() - 12.0, status.top() - 8.0), width) {
-            self.dispatch(&ctx, Intent::RetrySave);
-        }
+        self.messages.show(&ctx, egui::pos2(status.right() - 12.0, above - 8.0), width);
         self.modal_ui(&ctx);
         if self.help.open {
             self.help.show(&ctx, researcher);

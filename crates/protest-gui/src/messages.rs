@@ -163,12 +163,24 @@ impl Messages {
     }
 
     fn is_empty(&self) -> bool {
-        self.errors.is_empty() && self.not_saved.is_none() && self.toast.is_none()
+        self.errors.is_empty() && self.toast.is_none()
     }
 
-    /// Draws what floats over the content, its bottom right corner at `corner` (just above the
-    /// status line), `width` wide; true when *Retry* was clicked.
-    pub fn show(&mut self, ctx: &egui::Context, corner: egui::Pos2, width: f32) -> bool {
+    /// The changes not saved, in a bar of its own above the status line (the window's content
+    /// makes room for it: it may stay for minutes, while the server is away, and must cover
+    /// nothing); true when *Retry* was clicked.
+    pub fn not_saved_bar(&self, ui: &mut Ui) -> bool {
+        let Some(message) = &self.not_saved else { return false };
+        let mut retry = false;
+        ui.add_space(4.0);
+        // Not dismissable: it goes when the changes are saved.
+        not_saved(ui, message, fills(ui).0, self.can_retry, &mut retry);
+        retry
+    }
+
+    /// Draws what floats over the content (errors until dismissed, information for a few
+    /// seconds), its bottom right corner at `corner`, `width` wide.
+    pub fn show(&mut self, ctx: &egui::Context, corner: egui::Pos2, width: f32) {
         let now = ctx.input(|i| i.time);
         if let Some((_, shown)) = &mut self.toast {
             let since = *shown.get_or_insert(now);
@@ -178,15 +190,14 @@ impl Messages {
                 ctx.request_repaint_after(std::time::Duration::from_secs_f64(INFO_SECONDS - (now - since)));
             }
         }
-        let floating = self.errors.len() + usize::from(self.toast.is_some()) + usize::from(self.not_saved.is_some());
+        let floating = self.errors.len() + usize::from(self.toast.is_some());
         if std::mem::replace(&mut self.floating, floating) != floating {
             // The stack is placed by its size of the last frame: again, with its new size.
             ctx.request_repaint();
         }
         if self.is_empty() {
-            return false;
+            return;
         }
-        let mut retry = false;
         egui::Area::new(Id::unique("messages"))
             .order(Order::Foreground)
             .pivot(Align2::RIGHT_BOTTOM)
@@ -194,10 +205,6 @@ impl Messages {
             .show(ctx, |ui| {
                 ui.set_width(width);
                 let (error_bg, notice_bg) = fills(ui);
-                if let Some(message) = &self.not_saved {
-                    // Not dismissable: it goes when the changes are saved.
-                    not_saved(ui, message, error_bg, self.can_retry, &mut retry);
-                }
                 let mut dismissed = None;
                 for (i, message) in self.errors.iter().enumerate() {
                     if card(ui, &message.text, error_bg, Kind::Error) {
@@ -213,7 +220,6 @@ impl Messages {
                     self.toast = None;
                 }
             });
-        retry
     }
 
     /// The last message in one line of the status line (the whole of it on hover); a click

@@ -142,7 +142,8 @@ fn the_web_page_fits_the_window_at_every_size() {
 /// wrap within the window at every size.
 #[test]
 fn the_page_loading_its_part_fits_the_window_at_every_size() {
-    let failed = "Your part could not be loaded: the server answered 503 Service Unavailable. Reload the page to try again.";
+    let failed =
+        "Your part could not be loaded: the server answered 503 Service Unavailable. Reload the page to try again.";
     for text in ["Loading your part…", failed] {
         let mut h = Harness::builder().build_ui(|ui| crate::views::waiting_ui(ui, text));
         for size in SIZES {
