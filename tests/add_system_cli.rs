@@ -35,7 +35,7 @@ fn adds_an_untokenised_output_with_the_built_in_aligner() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("added system 'newmt' to tiny.master.json as corpus 3"), "{stdout}");
     assert!(stdout.contains("3 candidates (ids 7–9)") && stdout.contains("built-in aligner"), "{stdout}");
-    assert!(stdout.contains("pronoun alignment repair added"), "{stdout}");
+    assert!(stdout.contains("pronouns the aligner left unaligned:"), "{stdout}");
     assert_eq!(files(dir.path()), before_files, "no journal or lock is left behind");
 
     let check = protest(dir.path(), &["check", MASTER]);

@@ -18,7 +18,7 @@ fn now() -> DateTime<Utc> {
 }
 
 fn options(master: Option<&Master>) -> Options<'_> {
-    Options { reference: Reference::Guess, master, now: now(), unknown: Unknown::Annotator }
+    Options { reference: Reference::Guess, master, now: now(), unknown: Unknown::Annotator, shell: Default::default() }
 }
 
 fn convert_master(path: &Path) -> (Master, legacy::Report) {
@@ -418,8 +418,10 @@ fn the_reference_is_guessed_named_or_none() {
     let dir = tempfile::tempdir().unwrap();
     let path = demo_master_with(dir.path(), "");
     let roles = |reference: Reference| {
-        let converted =
-            legacy::convert(&path, &Options { reference, master: None, now: now(), unknown: Unknown::Annotator });
+        let converted = legacy::convert(
+            &path,
+            &Options { reference, master: None, now: now(), unknown: Unknown::Annotator, shell: Default::default() },
+        );
         converted.map(|c| match c {
             Converted::Master { master, .. } => {
                 master.corpora.iter().map(|c| format!("{}={:?}", c.name, c.role)).collect::<Vec<_>>().join(" ")

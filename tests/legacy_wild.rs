@@ -16,7 +16,12 @@ fn now() -> DateTime<Utc> {
 }
 
 fn convert_master_with(path: &Path, unknown: Unknown) -> (Master, legacy::Report) {
-    match legacy::convert(path, &Options { reference: Reference::Guess, master: None, now: now(), unknown }).unwrap() {
+    match legacy::convert(
+        path,
+        &Options { reference: Reference::Guess, master: None, now: now(), unknown, shell: Default::default() },
+    )
+    .unwrap()
+    {
         Converted::Master { master, report } => (master, report),
         Converted::Batch { .. } => panic!("a master was expected"),
     }
@@ -28,7 +33,13 @@ fn convert_master(path: &Path) -> (Master, legacy::Report) {
 
 /// Converts a batch against `m`, applies its placement and returns it ready to merge.
 fn convert_batch(path: &Path, m: &mut Master) -> (Incoming, legacy::Report) {
-    let options = Options { reference: Reference::Guess, master: Some(m), now: now(), unknown: Unknown::Annotator };
+    let options = Options {
+        reference: Reference::Guess,
+        master: Some(m),
+        now: now(),
+        unknown: Unknown::Annotator,
+        shell: Default::default(),
+    };
     let Converted::Batch { batch, placement, report } = legacy::convert(path, &options).unwrap() else {
         panic!("a batch was expected")
     };
@@ -159,7 +170,13 @@ fn a_master_db_of_the_upgrade_script_is_a_master() {
     });
     let e = legacy::convert(
         &master,
-        &Options { reference: Reference::Guess, master: None, now: now(), unknown: Unknown::Annotator },
+        &Options {
+            reference: Reference::Guess,
+            master: None,
+            now: now(),
+            unknown: Unknown::Annotator,
+            shell: Default::default(),
+        },
     )
     .unwrap_err()
     .to_string();

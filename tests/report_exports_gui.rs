@@ -76,7 +76,7 @@ fn exports_are_the_files_the_command_line_writes() {
     click(&mut h, "Save");
     cli_report(&master, "latex", cli.path(), Some("results"));
     assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(cli.path().join("results.tex")).unwrap());
-    assert!(h.query_by_label_contains(&format!("Wrote {}", file.display())).is_some());
+    assert!(h.query_by_label_contains(&format!("as {}.", file.display())).is_some(), "it says where it saved");
 
     // An existing file is replaced only when asked twice.
     std::fs::write(&file, "keep me").unwrap();

@@ -75,6 +75,14 @@ impl Browser {
         Browser { driver, client, runtime, _profile: profile }
     }
 
+    /// Makes the page's viewport `width` × `height` pixels (the window is larger by the browser's
+    /// own parts, even headless).
+    fn viewport(&self, width: u32, height: u32) {
+        let frame = self.script("return [outerWidth - innerWidth, outerHeight - innerHeight];");
+        let [dw, dh] = [0, 1].map(|i| frame[i].as_u64().unwrap() as u32);
+        self.runtime.block_on(self.client.set_window_size(width + dw, height + dh)).unwrap();
+    }
+
     fn goto(&self, url: &str) {
         self.runtime.block_on(self.client.goto(url)).unwrap();
     }
@@ -178,6 +186,43 @@ fn an_annotator_with_only_a_browser_and_a_link_annotates_by_keys() {
         protest::store::master_file::load(&master).unwrap().records.iter().filter(|r| r.annotator == ANNA).count(),
         3
     );
+}
+
+/// The page in a window of the window's minimum size (760 × 480): the window fills it and no
+/// more — the page itself never scrolls, every part of the window is laid out inside it (what
+/// `protest_gui`'s layout tests check of the page's views at this size) — and an annotator works
+/// there by keys, the server going away and coming back. Its screenshots are those of
+/// docs/gui.md's "At the smallest size".
+#[test]
+fn the_page_fits_the_smallest_window_and_works_there() {
+    let (_dir, master) = sample();
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    let addr = server.addr.to_string();
+    let browser = Browser::start();
+    browser.goto(server.link("Anna"));
+    browser.viewport(760, 480);
+    browser.wait_title("Anna (all saved)", LOADING);
+    let js = "const c = document.getElementById('protest'), e = document.scrollingElement;
+        return [innerWidth, innerHeight, c.clientWidth, c.clientHeight, e.scrollWidth, e.scrollHeight];";
+    let sizes: Vec<i64> = browser.script(js).as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    let [width, height, canvas_width, canvas_height, page_width, page_height] = sizes[..] else { unreachable!() };
+    assert_eq!((width, height), (760, 480), "the page is the window's size: {sizes:?}");
+    assert_eq!((canvas_width, canvas_height), (width, height), "the window fills the page: {sizes:?}");
+    assert_eq!((page_width, page_height), (width, height), "the page does not scroll: {sizes:?}");
+    browser.screenshot("small-categories.png");
+    browser.keys(&[ENTER]);
+    browser.judge_no_and_next();
+    wait_for(Duration::from_secs(20), "1 record", || judged_no(&master) == 1);
+    browser.wait_title("(all saved)", Duration::from_secs(20));
+    browser.screenshot("small-translation.png");
+    server.kill();
+    browser.judge_no_and_next();
+    browser.wait_title("not saved yet", Duration::from_secs(30));
+    browser.screenshot("small-server-gone.png");
+    let server = Server::start(&master, &addr, &[]);
+    wait_for(Duration::from_secs(30), "2 records", || judged_no(&master) == 2);
+    browser.wait_title("(all saved)", Duration::from_secs(20));
+    assert!(server.stop());
 }
 
 #[test]

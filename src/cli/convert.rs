@@ -3,6 +3,7 @@ use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::Args;
 use protest::ingest::legacy::{self, FileType, Reference, Unknown};
+use protest::shell::Shell;
 use protest::store::disk::Os;
 use protest::store::summary::Summary;
 use protest::workflow;
@@ -49,7 +50,8 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
     protest::progress::stage(&format!("Converting {}", a.old.display()), None);
     let folder = super::OutputFolder::of(&a.new)?;
     let Some(master_path) = a.master else {
-        let converted = workflow::convert::master(&Os, &a.old, &a.new, reference, unknown, a.force, now)?;
+        let converted =
+            workflow::convert::master(&Os, &a.old, &a.new, (reference, unknown), Shell::CommandLine, a.force, now)?;
         folder.keep();
         print!("{}", converted.report);
         println!("wrote {}", a.new.display());

@@ -7,7 +7,12 @@ use crate::dialogs::Modal;
 use crate::dialogs::parts::failed;
 use crate::intent::{Dialog, Intent};
 use crate::keyboard_taken;
-use crate::keys::{self, Scope};
+use crate::keys;
+use crate::messages::Scope;
+
+/// The operations whose messages replace their earlier ones.
+const AUTO_MATCH: Scope = Scope::Operation("automatic match");
+const ANNOTATORS: Scope = Scope::Operation("annotators");
 use crate::navigation::{Go, View};
 use crate::panels::overview::Side;
 use crate::panels::prediction::PredictionView;
@@ -16,7 +21,7 @@ use egui::Key;
 use protest::annotate::edit::Edit;
 use protest::annotate::overview::Overview;
 use protest::metrics::auto_eval;
-use protest::model::{AnnotatorId, CandidateId, Role};
+use protest::model::{AnnotatorId, CandidateId, MatchRule, Role};
 use protest::session::workspace::Mode;
 use protest::session::{Opening, Session};
 use protest::workflow;
@@ -32,16 +37,16 @@ impl App {
         // choose a category row.
         let arrow = ctx.input(|i| i.key_pressed(Key::ArrowUp) || i.key_pressed(Key::ArrowDown));
         let scope = match self.view {
-            _ if self.session.is_none() => Scope::Everywhere,
+            _ if self.session.is_none() => keys::Scope::Everywhere,
             View::Browser if arrow => {
                 ctx.memory_mut(|m| m.focused().map(|id| m.surrender_focus(id)));
-                Scope::Browser
+                keys::Scope::Browser
             }
-            View::Browser if ctx.memory(|m| m.focused().is_some()) => Scope::Everywhere,
-            View::Browser => Scope::Browser,
-            View::Example(_) => Scope::Example,
-            View::Report => Scope::Everywhere,
-            View::Predictions => Scope::Predictions,
+            View::Browser if ctx.memory(|m| m.focused().is_some()) => keys::Scope::Everywhere,
+            View::Browser => keys::Scope::Browser,
+            View::Example(_) => keys::Scope::Example,
+            View::Report => keys::Scope::Everywhere,
+            View::Predictions => keys::Scope::Predictions,
         };
         ctx.input_mut(|i| keys::read(i, scope))
     }
@@ -55,10 +60,14 @@ impl App {
         // The overview shows others' work and is not editable, but for the researcher's tags.
         let editing = matches!(intent, Intent::Judge(..) | Intent::Toggle(..) | Intent::FocusRemarks);
         if editing && self.overview_shown() {
-            self.messages.notice("The overview is not editable: press O to annotate.");
+            if let Some((_, _, c)) = current {
+                self.messages.warn_for(Scope::Example(c), "The overview is not editable: press O to annotate.");
+            }
             return;
         }
         match (intent, current) {
+            // The help floats over the work: Esc puts it away before it goes back anywhere.
+            (Intent::Back, _) if self.help.open => self.help.open = false,
             (Intent::Prev, Some((i, _, _))) if i > 0 => self.leave_then(Go::To(i - 1)),
             (Intent::Next, Some((i, n, _))) if i + 1 < n => self.leave_then(Go::To(i + 1)),
             (Intent::Next, Some(_)) | (Intent::Back, Some(_)) => self.leave_then(Go::Browser),
@@ -111,7 +120,7 @@ impl App {
                 }
             }
             (Intent::AddAnnotator(name), _) => self.add_annotator(&name),
-            (Intent::RunAutoEval, _) => self.run_auto_eval(),
+            (Intent::RunAutoEval(rule), _) => self.run_auto_eval(rule),
             (Intent::Dialog(dialog), _) => self.show_dialog(dialog),
             (Intent::OpenFile(path), _) => self.leave_then(Go::Open(path)),
             (Intent::OpenCopy(path), _) => {
@@ -134,7 +143,7 @@ impl App {
                 style::apply(ctx, choice);
             }
             (Intent::Help, _) => self.help.toggle(),
-            (Intent::Notice(text), _) => self.messages.notice(text),
+            (Intent::Notice(text), _) => self.messages.info(text),
             _ => {}
         }
     }
@@ -176,20 +185,20 @@ impl App {
                         app.settings.annotators.insert(s.path().to_path_buf(), id);
                     }
                 }
-                Err(e) => app.messages.error(format!("Could not add {}: {e}", name.trim())),
+                Err(e) => app.messages.error_for(ANNOTATORS, format!("Could not add {}: {e}", name.trim())),
             })
         });
     }
 
     /// Runs a round of the automatic reference match, stores it and says what it settled (off
     /// the UI thread: it saves the master).
-    fn run_auto_eval(&mut self) {
-        self.start_on_session("Running the automatic reference match", |session| {
-            let round = session.run(|store| workflow::auto_eval::run(store, None, chrono::Utc::now()));
+    fn run_auto_eval(&mut self, rule: Option<MatchRule>) {
+        self.start_on_session("Running the automatic reference match", move |session| {
+            let round = session.run(|store| workflow::auto_eval::run(store, rule, chrono::Utc::now()));
             let said = round.map(|round| auto_eval::summary(&round)).map_err(|e| failed(&e, ""));
             Box::new(move |app: &mut App| match said {
-                Ok(summary) => app.messages.notice(summary),
-                Err(e) => app.messages.error(format!("Could not store the automatic match: {e}")),
+                Ok(summary) => app.messages.info_for(AUTO_MATCH, summary),
+                Err(e) => app.messages.error_for(AUTO_MATCH, format!("Could not store the automatic match: {e}")),
             })
         });
     }
@@ -231,7 +240,8 @@ impl App {
         let anaphoric =
             master.candidate(candidate).and_then(|c| master.example_of(c)).is_some_and(|(_, c)| c.anaphoric);
         if role == Role::Antecedent && !anaphoric {
-            self.messages.notice("This example is not anaphoric: there is no antecedent to judge.");
+            let message = "This example is not anaphoric: there is no antecedent to judge.";
+            self.messages.warn_for(Scope::Example(candidate), message);
             return false;
         }
         true

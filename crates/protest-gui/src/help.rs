@@ -28,11 +28,15 @@ impl Help {
     /// `researcher`: a master is open in researcher mode (else its keys are not listed).
     pub fn show(&mut self, ctx: &egui::Context, researcher: bool) {
         let mut open = self.open;
+        // Never larger than the window, whatever size it was left at.
+        let window = ctx.content_rect();
+        let most = window.size() - egui::vec2(40.0, 60.0);
+        let size = egui::vec2(680.0, 640.0).min(most);
         egui::Window::new("Help")
             .open(&mut open)
-            .default_size([680.0, 640.0])
-            .pivot(egui::Align2::CENTER_CENTER)
-            .default_pos(ctx.content_rect().center())
+            .default_size(size)
+            .max_size(most)
+            .default_pos(window.center() - size / 2.0)
             .resizable(true)
             .collapsible(false)
             .show(ctx, |ui| {
@@ -58,7 +62,7 @@ fn keys(ui: &mut Ui, researcher: bool) {
     egui::Grid::new("keys").striped(true).num_columns(2).spacing([24.0, 6.0]).show(ui, |ui| {
         for b in BINDINGS.iter().filter(|b| researcher || !b.researcher_only()) {
             ui.label(RichText::new(b.shown).monospace().strong());
-            ui.label(b.help);
+            ui.add(egui::Label::new(b.help).wrap());
             ui.end_row();
         }
         ui.label(RichText::new("Tab / Space").monospace().strong());

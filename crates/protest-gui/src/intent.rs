@@ -6,7 +6,7 @@
 
 use crate::style::ThemeChoice;
 use protest::annotate::edit::Edit;
-use protest::model::{AnnotatorId, CandidateId, ExampleNo, Judgement, Role};
+use protest::model::{AnnotatorId, CandidateId, ExampleNo, Judgement, MatchRule, Role};
 use protest::prediction::browse::Results;
 use protest::session::Opening;
 use std::path::PathBuf;
@@ -65,7 +65,9 @@ pub enum Intent {
     SwitchAnnotator(AnnotatorId),
     /// Add an annotator to the master and annotate as them.
     AddAnnotator(String),
-    RunAutoEval,
+    /// A round of the automatic reference match, comparing by this rule (`None`: the rule the
+    /// master stores, as for its earlier rounds).
+    RunAutoEval(Option<MatchRule>),
 
     // Files, dialogs and the window
     /// Open a dialog.
@@ -132,7 +134,7 @@ impl Intent {
             Intent::Redo => "Redo",
             Intent::ToggleOverview => "Annotation panel or overview",
             Intent::Report => "Report",
-            Intent::RunAutoEval => "Run automatic reference match",
+            Intent::RunAutoEval(_) => "Run automatic reference match",
             Intent::Help => "Keys and guidelines",
             _ => return None,
         })
@@ -147,7 +149,7 @@ impl Intent {
                  matrix, and each error in its sentence"
             }
             Intent::ToggleOverview => "In the translation window",
-            Intent::RunAutoEval => {
+            Intent::RunAutoEval(_) => {
                 "Compare every MT translation with the reference and with translations judged correct; matches \
                  count as correct without manual work"
             }

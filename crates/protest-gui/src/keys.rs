@@ -201,7 +201,7 @@ pub const BINDINGS: &[Binding] = &[
         intent: |_| Intent::Help,
         scope: Scope::Everywhere,
         shown: "F1",
-        help: "show / hide the keys and the annotation guidelines",
+        help: "show / hide the keys and the annotation guidelines (Esc hides them too)",
     },
     Binding {
         modifiers: NONE,

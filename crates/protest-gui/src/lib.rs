@@ -17,6 +17,7 @@ mod menu;
 mod messages;
 mod navigation;
 mod panels;
+mod screen;
 pub mod settings;
 mod style;
 mod views;
@@ -52,12 +53,15 @@ use std::sync::Arc;
 #[cfg(not(target_arch = "wasm32"))]
 const ICON: &[u8] = include_bytes!("../../../assets/icon.png");
 
+/// The smallest window everything is laid out for.
+pub const MIN_SIZE: egui::Vec2 = egui::vec2(760.0, 480.0);
+
 /// Opens the window on `file` (the desktop program; the web page starts in [`web`]).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run(file: Option<PathBuf>) -> std::process::ExitCode {
     let mut viewport = egui::ViewportBuilder::default()
         .with_inner_size([1280.0, 820.0])
-        .with_min_inner_size([760.0, 480.0])
+        .with_min_inner_size(MIN_SIZE)
         .with_title("PROTEST")
         .with_app_id(settings::APP_ID);
     if let Ok(icon) = eframe::icon_data::from_png_bytes(ICON) {
@@ -72,6 +76,7 @@ pub fn run(file: Option<PathBuf>) -> std::process::ExitCode {
         "PROTEST",
         options,
         Box::new(move |cc| {
+            settings::forget_places(&cc.egui_ctx);
             let settings = Settings::load(cc.storage);
             Ok(Box::new(App::new(settings, file, protest::session::recovery::data_folder())))
         }),
@@ -104,14 +109,25 @@ pub struct App {
     /// Researcher mode: the annotation panel or the overview panel beside the translation.
     side: Side,
     overview: OverviewPanel,
+    /// Where the annotation (or overview) panel is this frame, if an example is shown: messages
+    /// float within its width, off the translation.
+    side_panel: Option<egui::Rect>,
     /// A token to scroll into view in the translation (one a digit key just toggled).
     reveal: Option<protest::model::TokenRef>,
+    /// How many times an example was arrived at: each arrival brings its pronoun into view.
+    visits: u64,
     /// The user confirmed quitting (the current example was settled).
     may_close: bool,
     /// Commands for the window, sent at the end of the frame.
     viewport: Vec<ViewportCommand>,
     /// The theme and text sizes were set.
     styled: bool,
+    /// The window was made to fit the screen (once its size is known).
+    fitted: bool,
+    /// The focus was last moved with the keyboard (Tab): the focused widget gets a ring.
+    keyboard_focus: bool,
+    /// Where the focus ring was drawn last frame.
+    ring: Option<egui::Rect>,
     /// A text field or a popup had the keyboard at the end of the last frame. egui takes focus
     /// away on Esc before the frame runs, so that Esc must not also count as "back".
     keyboard_taken: bool,
@@ -141,7 +157,10 @@ impl App {
             None => match settings::sample_copy(data_dir) {
                 Ok(path) => {
                     app.open(&path);
-                    app.messages.notice(format!("This is a copy of the bundled sample master: {}", path.display()));
+                    app.messages.info(
+                        "This is your own copy of the bundled sample master: change it as you like. The status line \
+                         shows where it is kept.",
+                    );
                 }
                 Err(e) => app.messages.error(format!("Could not copy the sample master: {e}")),
             },
@@ -166,10 +185,15 @@ impl App {
             predictions: None,
             side: Side::default(),
             overview: OverviewPanel::default(),
+            side_panel: None,
             reveal: None,
+            visits: 0,
             may_close: false,
             viewport: Vec::new(),
             styled: false,
+            fitted: false,
+            keyboard_focus: false,
+            ring: None,
             keyboard_taken: false,
             disk,
             quit_warned: false,
@@ -227,17 +251,17 @@ impl App {
                     session.keep_unsaved_in(protest::session::recovery::folder_in(dir));
                 }
                 if opened.recovered > 0 {
-                    self.messages.notice(format!(
+                    self.messages.info(format!(
                         "Recovered {} change{} from the journal (work saved since the file was last closed).",
                         opened.recovered,
                         if opened.recovered == 1 { "" } else { "s" }
                     ));
                 }
                 if let Some(why) = &opened.dropped {
-                    self.messages.notice(format!("{}.", dialogs::parts::capitalised(why)));
+                    self.messages.info(format!("{}.", dialogs::parts::capitalised(why)));
                 }
                 if let Some(why) = &opened.read_only {
-                    self.messages.notice(format!(
+                    self.messages.info(format!(
                         "Read-only: {why}. Your changes would not be saved; File › Save a copy as… makes a copy you can change."
                     ));
                 }
@@ -264,6 +288,12 @@ impl App {
         let ctx = ui.ctx().clone();
         if !std::mem::replace(&mut self.styled, true) {
             style::apply(&ctx, self.settings.theme);
+        }
+        if !self.fitted
+            && let Some(commands) = screen::fitting(&ctx, MIN_SIZE)
+        {
+            self.fitted = true;
+            commands.into_iter().for_each(|command| ctx.send_viewport_cmd(command));
         }
         self.poll_work();
         if self.work.is_some() {
@@ -296,6 +326,15 @@ impl App {
         self.messages.can_retry = not_saved.as_ref().is_some_and(|n| !n.detached);
         self.messages.not_saved = not_saved.map(|n| not_saved_text(&n));
         let status = egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui)).response.rect;
+        // Changes not saved: a bar above the status line, for as long as they are not.
+        let mut above = status.top();
+        if self.messages.not_saved.is_some() {
+            let bar = egui::Panel::bottom("not saved").show(ui, |ui| self.messages.not_saved_bar(ui));
+            above = bar.response.rect.top();
+            if bar.inner {
+                self.dispatch(&ctx, Intent::RetrySave);
+            }
+        }
         let researcher = self.session.as_ref().is_some_and(|s| s.mode() == workspace::Mode::Researcher);
         if researcher && matches!(self.view, View::Browser | View::Report) {
             let on_report = matches!(self.view, View::Report);
@@ -303,6 +342,7 @@ impl App {
                 self.dispatch(&ctx, intent);
             }
         }
+        self.side_panel = None;
         match &self.view {
             View::Browser => self.browser_ui(ui),
             View::Example(_) => self.example_ui(ui),
@@ -311,10 +351,10 @@ impl App {
         }
         // Over the content, in the bottom right corner above the status line (where the category
         // browser and the annotation panel have the least): messages never move what is below them.
-        let width = (status.width() * 0.5).clamp(240.0, 480.0);
-        if self.messages.show(&ctx, egui::pos2(status.right() - 12.0, status.top() - 8.0), width) {
-            self.dispatch(&ctx, Intent::RetrySave);
-        }
+        // Beside an example they keep within the panel's width, off the translation.
+        let room = self.side_panel.map_or(status.width() * 0.5, |panel| panel.width() - 20.0);
+        let width = room.clamp(240.0, 480.0);
+        self.messages.show(&ctx, egui::pos2(status.right() - 12.0, above - 8.0), width);
         self.modal_ui(&ctx);
         if self.help.open {
             self.help.show(&ctx, researcher);
@@ -322,6 +362,7 @@ impl App {
         for command in self.viewport.drain(..) {
             ctx.send_viewport_cmd(command);
         }
+        self.ring = style::focus_ring(&ctx, &mut self.keyboard_focus);
         self.keyboard_taken = keyboard_taken(&ctx);
         self.note_activity(&ctx);
         if self.work.is_some() {
@@ -376,21 +417,44 @@ impl App {
     pub fn shutdown(&mut self) {
         self.finish_work();
         self.store_due_remarks(None);
-        let Some(session) = self.session.take() else { return };
-        let lost = session.not_saved().map_or(0, |n| n.changes);
-        let kept = session.recovery_path().map(Path::to_path_buf);
-        if let Err(e) = session.close() {
-            match (lost, kept) {
-                // The journal holds every change; the next opening recovers it.
-                (0, _) => eprintln!(
-                    "error: {e}; every change is in the journal beside the file and comes back when it is next opened"
-                ),
-                (n, Some(kept)) => eprintln!(
-                    "error: {e}; the {n} changes that could not be saved are kept in {}, and opening the file again offers them",
-                    kept.display()
-                ),
-                (n, None) => eprintln!("error: {e}; {n} changes that could not be saved are lost (quit without them)"),
+        self.store_typed_tags();
+        if let Some(session) = self.session.take() {
+            close(session);
+        }
+    }
+
+    /// Closes the file off the UI thread — folding the journal into a large master takes
+    /// seconds, shown with its progress — then the window.
+    pub(crate) fn close_then_quit(&mut self) {
+        let name = self.session.as_ref().map(|s| file_name(s.path())).unwrap_or_default();
+        self.start_with_session(format!("Saving and closing {name}"), |session| {
+            if let Some(session) = session.take() {
+                close(session);
             }
+            Box::new(|app: &mut App| {
+                app.may_close = true;
+                app.viewport.push(ViewportCommand::Close);
+            })
+        });
+    }
+}
+
+/// Closes the file as the window goes; what could not be saved is said on the terminal (the
+/// window is gone), with where it is kept.
+fn close(session: Session) {
+    let lost = session.not_saved().map_or(0, |n| n.changes);
+    let kept = session.recovery_path().map(Path::to_path_buf);
+    if let Err(e) = session.close() {
+        match (lost, kept) {
+            // The journal holds every change; the next opening recovers it.
+            (0, _) => eprintln!(
+                "error: {e}; every change is in the journal beside the file and comes back when it is next opened"
+            ),
+            (n, Some(kept)) => eprintln!(
+                "error: {e}; the {n} changes that could not be saved are kept in {}, and opening the file again offers them",
+                kept.display()
+            ),
+            (n, None) => eprintln!("error: {e}; {n} changes that could not be saved are lost (quit without them)"),
         }
     }
 }

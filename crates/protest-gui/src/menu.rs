@@ -71,7 +71,7 @@ impl MenuBar {
                 ui.menu_button("Evaluate", |ui| {
                     item(ui, &mut chosen, Intent::Report, true);
                     let writable = session.is_some_and(|s| !s.is_read_only());
-                    item(ui, &mut chosen, Intent::RunAutoEval, writable);
+                    item(ui, &mut chosen, Intent::RunAutoEval(None), writable);
                 });
                 ui.menu_button("Batches", |ui| {
                     for dialog in [

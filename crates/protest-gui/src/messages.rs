@@ -1,108 +1,269 @@
-//! Messages for the user: errors in red until dismissed (a failed save is never silent), notices
-//! (journal recovery, read-only) in a calmer colour until dismissed, and what the last action did
-//! ("Undid: pronoun set to yes, example 12") for a few seconds.
+//! Messages for the user, calm and out of the way: what an action did or found (information, and
+//! warnings about one example) floats in the bottom right corner for a few seconds, then stays
+//! as one line in the status line, whose history lists everything said this session. Errors (a
+//! failed save, a file that cannot be opened) float in red until dismissed — a failure is never
+//! silent — and the changes not saved stay as long as that is so.
 //!
-//! They are a stack floating in the bottom right corner of the window, over the content rather
-//! than above it: a message appearing or going never moves what the user is looking at or about
-//! to click.
+//! A message belongs to what it is about ([`Scope`]): one about an example goes when the example
+//! is left, and one about an operation is replaced when that operation says something again, so
+//! that nothing stale covers the work that follows. They float over the content rather than above
+//! it: a message appearing or going never moves what the user is looking at or about to click.
 
 use egui::{Align2, Color32, Id, Order, RichText, Ui};
+use protest::model::CandidateId;
 
-/// How long a message about the last action stays.
+/// How long information floats before it goes to the status line.
 pub const INFO_SECONDS: f64 = 6.0;
+/// How many messages the history keeps.
+const HISTORY: usize = 200;
+
+/// How much a message matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Kind {
+    fn icon(self) -> &'static str {
+        match self {
+            Kind::Error => "⚠",
+            Kind::Warning => "⚠",
+            Kind::Info => "ℹ",
+        }
+    }
+}
+
+/// What a message is about, and so when it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// The window or the file: it goes when dismissed or faded.
+    Window,
+    /// One example: it goes when the example is left.
+    Example(CandidateId),
+    /// An operation (the automatic match, adding an annotator…): the next message of the same
+    /// operation replaces it.
+    Operation(&'static str),
+}
+
+#[derive(Debug, Clone)]
+struct Message {
+    kind: Kind,
+    scope: Scope,
+    text: String,
+}
+
+/// A message as the history keeps it: when it was said (the wall clock, for reading).
+#[derive(Debug, Clone)]
+struct Said {
+    at: String,
+    kind: Kind,
+    text: String,
+}
 
 #[derive(Default)]
 pub struct Messages {
-    pub errors: Vec<String>,
-    pub notices: Vec<String>,
+    /// Errors, until dismissed or their scope ends.
+    errors: Vec<Message>,
+    /// The latest information or warning while it floats, and when it was first drawn.
+    toast: Option<(Message, Option<f64>)>,
+    /// Everything said this session, oldest first.
+    history: Vec<Said>,
     /// Changes are not saved: shown for exactly as long as that is so, with a *Retry* button
     /// when trying again can help.
     pub not_saved: Option<String>,
     pub can_retry: bool,
-    /// The last action's message, and when it was first shown (set when drawn).
-    info: Option<(String, Option<f64>)>,
+    /// How many messages floated last frame.
+    floating: usize,
 }
 
 impl Messages {
+    /// An error about the window or the file, until dismissed.
     pub fn error(&mut self, message: impl Into<String>) {
-        let message = message.into();
+        self.error_for(Scope::Window, message);
+    }
+
+    /// An error about an example or an operation, until dismissed or its scope ends.
+    pub fn error_for(&mut self, scope: Scope, message: impl Into<String>) {
+        let message = Message { kind: Kind::Error, scope, text: message.into() };
+        self.replace(scope);
         // The same failure repeating (e.g. every save to a full disk) is shown once.
-        if self.errors.last() != Some(&message) {
+        if self.errors.last().is_none_or(|e| e.text != message.text) {
+            self.remember(&message);
             self.errors.push(message);
         }
     }
 
-    pub fn notice(&mut self, message: impl Into<String>) {
-        let message = message.into();
-        if self.notices.last() != Some(&message) {
-            self.notices.push(message);
+    /// What an action did or found: floats for a few seconds, then stays in the status line.
+    pub fn info(&mut self, message: impl Into<String>) {
+        self.say(Kind::Info, Scope::Window, message.into());
+    }
+
+    /// [`Messages::info`] about an operation, replacing what it said before.
+    pub fn info_for(&mut self, scope: Scope, message: impl Into<String>) {
+        self.say(Kind::Info, scope, message.into());
+    }
+
+    /// A warning about an example (a key that does nothing there…): floats a few seconds, and goes
+    /// at once when the example is left.
+    pub fn warn_for(&mut self, scope: Scope, message: impl Into<String>) {
+        self.say(Kind::Warning, scope, message.into());
+    }
+
+    fn say(&mut self, kind: Kind, scope: Scope, text: String) {
+        self.replace(scope);
+        let message = Message { kind, scope, text };
+        self.remember(&message);
+        self.toast = Some((message, None));
+    }
+
+    fn remember(&mut self, message: &Message) {
+        let at = chrono::Local::now().format("%H:%M:%S").to_string();
+        self.history.push(Said { at, kind: message.kind, text: message.text.clone() });
+        if self.history.len() > HISTORY {
+            self.history.remove(0);
         }
     }
 
-    /// What an action just did; replaces the previous such message and goes by itself.
-    pub fn info(&mut self, message: impl Into<String>) {
-        self.info = Some((message.into(), None));
+    /// An operation speaks again: what it said before goes.
+    fn replace(&mut self, scope: Scope) {
+        if matches!(scope, Scope::Operation(_)) {
+            self.drop_where(|m| m.scope == scope);
+        }
     }
 
-    /// The last action's message, while it is shown.
+    /// The example was left: what was said about it goes (the history keeps it).
+    pub fn left(&mut self, candidate: CandidateId) {
+        self.drop_where(|m| m.scope == Scope::Example(candidate));
+    }
+
+    fn drop_where(&mut self, gone: impl Fn(&Message) -> bool) {
+        self.errors.retain(|m| !gone(m));
+        if self.toast.as_ref().is_some_and(|(m, _)| gone(m)) {
+            self.toast = None;
+        }
+    }
+
+    /// The errors shown.
+    #[cfg(test)]
+    pub fn errors(&self) -> impl Iterator<Item = &str> {
+        self.errors.iter().map(|m| m.text.as_str())
+    }
+
+    /// The message floating for a few seconds, while it does.
     #[cfg(test)]
     pub fn current_info(&self) -> Option<&str> {
-        self.info.as_ref().map(|(m, _)| m.as_str())
+        self.toast.as_ref().map(|(m, _)| m.text.as_str())
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.errors.is_empty() && self.notices.is_empty() && self.not_saved.is_none() && self.info.is_none()
+    /// The last thing said, as the status line shows it.
+    pub fn last(&self) -> Option<&str> {
+        self.history.last().map(|s| s.text.as_str())
     }
 
-    /// Draws the stack over the content, its bottom right corner at `corner` (just above the
-    /// status line), `width` wide; true when *Retry* was clicked.
-    pub fn show(&mut self, ctx: &egui::Context, corner: egui::Pos2, width: f32) -> bool {
+    fn is_empty(&self) -> bool {
+        self.errors.is_empty() && self.toast.is_none()
+    }
+
+    /// The changes not saved, in a bar of its own above the status line (the window's content
+    /// makes room for it: it may stay for minutes, while the server is away, and must cover
+    /// nothing); true when *Retry* was clicked.
+    pub fn not_saved_bar(&self, ui: &mut Ui) -> bool {
+        let Some(message) = &self.not_saved else { return false };
+        let mut retry = false;
+        ui.add_space(4.0);
+        // Not dismissable: it goes when the changes are saved.
+        not_saved(ui, message, fills(ui).0, self.can_retry, &mut retry);
+        retry
+    }
+
+    /// Draws what floats over the content (errors until dismissed, information for a few
+    /// seconds), its bottom right corner at `corner`, `width` wide.
+    pub fn show(&mut self, ctx: &egui::Context, corner: egui::Pos2, width: f32) {
         let now = ctx.input(|i| i.time);
-        if let Some((_, shown)) = &mut self.info {
+        if let Some((_, shown)) = &mut self.toast {
             let since = *shown.get_or_insert(now);
             if now - since >= INFO_SECONDS {
-                self.info = None;
+                self.toast = None;
             } else {
                 ctx.request_repaint_after(std::time::Duration::from_secs_f64(INFO_SECONDS - (now - since)));
             }
         }
-        if self.is_empty() {
-            return false;
+        let floating = self.errors.len() + usize::from(self.toast.is_some());
+        if std::mem::replace(&mut self.floating, floating) != floating {
+            // The stack is placed by its size of the last frame: again, with its new size.
+            ctx.request_repaint();
         }
-        let mut retry = false;
+        if self.is_empty() {
+            return;
+        }
         egui::Area::new(Id::unique("messages"))
             .order(Order::Foreground)
             .pivot(Align2::RIGHT_BOTTOM)
             .fixed_pos(corner)
             .show(ctx, |ui| {
                 ui.set_width(width);
-                let dark = ui.visuals().dark_mode;
-                let (error_bg, notice_bg) = if dark {
-                    (Color32::from_rgb(0x5A, 0x1E, 0x1E), Color32::from_rgb(0x1E, 0x3A, 0x4A))
-                } else {
-                    (Color32::from_rgb(0xFD, 0xE2, 0xE2), Color32::from_rgb(0xE3, 0xF1, 0xFB))
-                };
-                if let Some(message) = &self.not_saved {
-                    // Not dismissable: it goes when the changes are saved.
-                    not_saved(ui, message, error_bg, self.can_retry, &mut retry);
+                let (error_bg, notice_bg) = fills(ui);
+                let mut dismissed = None;
+                for (i, message) in self.errors.iter().enumerate() {
+                    if card(ui, &message.text, error_bg, Kind::Error) {
+                        dismissed = Some(i);
+                    }
                 }
-                stack(ui, &mut self.errors, error_bg, "⚠");
-                stack(ui, &mut self.notices, notice_bg, "ℹ");
-                let mut dismissed = false;
-                if let Some((info, _)) = &self.info {
-                    dismissed = toast(ui, info, notice_bg, "✔");
+                if let Some(i) = dismissed {
+                    self.errors.remove(i);
                 }
-                if dismissed {
-                    self.info = None;
+                if let Some((message, _)) = &self.toast
+                    && card(ui, &message.text, notice_bg, message.kind)
+                {
+                    self.toast = None;
                 }
             });
-        retry
+    }
+
+    /// The last message in one line of the status line (the whole of it on hover); a click
+    /// opens the history of the session's messages.
+    pub fn status_ui(&self, ui: &mut Ui) {
+        let Some(last) = self.history.last() else { return };
+        let text = RichText::new(format!("{} {}", last.kind.icon(), first_line(&last.text))).small();
+        let button = egui::Button::new(text).frame(false).truncate();
+        let response = ui.add(button).accessible_name("Messages of this session");
+        let response = response.on_hover_text(format!("{}\n\nClick for every message of this session.", last.text));
+        let popup = egui::Popup::from_toggle_button_response(&response)
+            .align(egui::RectAlign::TOP_END)
+            .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
+            .width(ui.ctx().content_rect().width().min(560.0) - 24.0);
+        popup.show(|ui| {
+            ui.label(RichText::new("Messages of this session, newest first").strong());
+            egui::ScrollArea::vertical().max_height(ui.ctx().content_rect().height() * 0.6).show(ui, |ui| {
+                for said in self.history.iter().rev() {
+                    ui.horizontal_top(|ui| {
+                        ui.label(RichText::new(&said.at).small().weak());
+                        ui.label(said.kind.icon());
+                        ui.add(egui::Label::new(&said.text).wrap());
+                    });
+                }
+            });
+        });
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
+}
+
+fn fills(ui: &Ui) -> (Color32, Color32) {
+    if ui.visuals().dark_mode {
+        (Color32::from_rgb(0x5A, 0x1E, 0x1E), Color32::from_rgb(0x1E, 0x3A, 0x4A))
+    } else {
+        (Color32::from_rgb(0xFD, 0xE2, 0xE2), Color32::from_rgb(0xE3, 0xF1, 0xFB))
     }
 }
 
 /// The changes not saved, with *Retry* before the text (which takes the rest of the width).
 fn not_saved(ui: &mut Ui, message: &str, fill: Color32, can_retry: bool, retry: &mut bool) {
-    card(ui, fill, |ui| {
+    frame(ui, fill, |ui| {
         ui.label(RichText::new("⚠").strong());
         if can_retry {
             *retry = ui.button("Retry").on_hover_text("Try again to save").clicked();
@@ -111,28 +272,17 @@ fn not_saved(ui: &mut Ui, message: &str, fill: Color32, can_retry: bool, retry: 
     });
 }
 
-fn stack(ui: &mut Ui, messages: &mut Vec<String>, fill: Color32, icon: &str) {
-    let mut dismissed = None;
-    for (i, message) in messages.iter().enumerate() {
-        if toast(ui, message, fill, icon) {
-            dismissed = Some(i);
-        }
-    }
-    if let Some(i) = dismissed {
-        messages.remove(i);
-    }
-}
-
 /// One message with its dismiss button; true when dismissed.
-fn toast(ui: &mut Ui, message: &str, fill: Color32, icon: &str) -> bool {
+fn card(ui: &mut Ui, message: &str, fill: Color32, kind: Kind) -> bool {
     let mut dismissed = false;
-    card(ui, fill, |ui| {
-        ui.label(RichText::new(icon).strong());
+    frame(ui, fill, |ui| {
+        ui.label(RichText::new(kind.icon()).strong());
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
             let dismiss = ui.small_button("×").on_hover_text("Dismiss").accessible_name("Dismiss message");
             dismissed = dismiss.clicked();
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Min), |ui| {
-                ui.add(egui::Label::new(RichText::new(message).strong()).wrap());
+                let text = RichText::new(message);
+                ui.add(egui::Label::new(if kind == Kind::Info { text } else { text.strong() }).wrap());
             });
         });
     });
@@ -140,7 +290,7 @@ fn toast(ui: &mut Ui, message: &str, fill: Color32, icon: &str) -> bool {
 }
 
 /// A message's frame in the stack, its content in one row.
-fn card(ui: &mut Ui, fill: Color32, row: impl FnOnce(&mut Ui)) {
+fn frame(ui: &mut Ui, fill: Color32, row: impl FnOnce(&mut Ui)) {
     egui::Frame::new()
         .fill(fill)
         .stroke(ui.visuals().window_stroke)

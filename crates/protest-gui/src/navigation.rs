@@ -4,7 +4,7 @@
 use crate::App;
 use crate::dialogs::Modal;
 use crate::dialogs::conflict::ConflictDialog;
-use egui::ViewportCommand;
+use protest::annotate::edit::Edit;
 use protest::annotate::progress::Progress;
 use protest::model::{CandidateId, Conflict};
 use protest::session::{Kept, Opening, Session};
@@ -66,6 +66,7 @@ impl App {
             return;
         }
         let index = opening.start.min(opening.set.len() - 1);
+        self.visits += 1;
         self.view = View::Example(Walk { title: opening.title, set: opening.set, index, progress: Kept::default() });
     }
 
@@ -73,6 +74,7 @@ impl App {
     /// either goes on or asks first.
     pub(crate) fn leave_then(&mut self, go: Go) {
         self.store_due_remarks(None);
+        self.store_typed_tags();
         if let (View::Example(walk), Some(session)) = (&self.view, &mut self.session)
             && !session.is_read_only()
         {
@@ -102,10 +104,52 @@ impl App {
     }
 
     fn go(&mut self, go: Go) {
+        let leaving = self.current_candidate();
+        self.go_on(go);
+        if let Some(left) = leaving.filter(|&c| self.current_candidate() != Some(c)) {
+            self.messages.left(left);
+        }
+    }
+
+    /// The example shown, if any.
+    pub(crate) fn current_candidate(&self) -> Option<CandidateId> {
+        match &self.view {
+            View::Example(walk) => Some(walk.current()),
+            View::Browser | View::Report | View::Predictions => None,
+        }
+    }
+
+    /// Text typed in a tag box and not added, on leaving the example: added as a tag, saying so,
+    /// or kept in the box for the example when it is not a tag.
+    pub(crate) fn store_typed_tags(&mut self) {
+        let typed =
+            [self.panel.take_typed_tag().map(|t| (t, false)), self.overview.take_typed_tag().map(|t| (t, true))];
+        for ((candidate, taken), researcher) in typed.into_iter().flatten() {
+            let no = self.session.as_ref().and_then(|s| s.master().candidate(candidate)).map(|c| c.example);
+            let place = no.map_or(String::new(), |no| format!(" of example {no}"));
+            match taken {
+                Ok(tag) => {
+                    let edit = Edit::AddTag(tag.clone());
+                    if researcher {
+                        self.edit_as_researcher(candidate, edit)
+                    } else {
+                        self.edit(candidate, edit)
+                    }
+                    self.messages.info(format!("Added the tag “{tag}” typed in the tag box{place}."));
+                }
+                Err(why) => self.messages.info(format!(
+                    "The text in the tag box{place} was not added: it {why}. It is kept there for when you come back."
+                )),
+            }
+        }
+    }
+
+    fn go_on(&mut self, go: Go) {
         match go {
             Go::To(i) => {
                 if let View::Example(walk) = &mut self.view {
                     walk.index = i.min(walk.set.len() - 1);
+                    self.visits += 1;
                 }
             }
             Go::Browser => self.view = View::Browser,
@@ -127,8 +171,7 @@ impl App {
                     ));
                     return;
                 }
-                self.may_close = true;
-                self.viewport.push(ViewportCommand::Close);
+                self.close_then_quit();
             }
         }
     }

@@ -1,5 +1,6 @@
 //! What the app remembers between runs (eframe persistence), and which file to open at start.
-//! The window size and the panel widths are remembered by eframe and egui themselves.
+//! The window size and the panel widths are remembered by eframe and egui themselves; where the
+//! views were scrolled to is not ([`forget_places`]).
 
 use crate::style::ThemeChoice;
 use protest::model::AnnotatorId;
@@ -47,6 +48,13 @@ impl Settings {
         self.recent.insert(0, path.to_path_buf());
         self.recent.truncate(RECENT);
     }
+}
+
+/// Forgets where the views were scrolled to in the last run, which egui keeps with the rest it
+/// remembers (the panel widths): each view opens at its top, not with its headings out of view.
+/// For the window's context as eframe gives it back, before the first frame.
+pub fn forget_places(ctx: &egui::Context) {
+    ctx.data_mut(|d| d.remove_by_type::<egui::containers::scroll_area::State>());
 }
 
 /// Where the sample is annotated: a copy in the app's data directory, so that the bundled file

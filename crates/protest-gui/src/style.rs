@@ -58,6 +58,21 @@ pub fn apply(ctx: &egui::Context, theme: ThemeChoice) {
     }
 }
 
+/// A clear ring around the widget that has the keyboard focus, while the focus is moved with the
+/// keyboard (Tab, Shift+Tab; a click ends it): egui marks a focused button only faintly, and a
+/// menu title not at all. Returns where it was drawn.
+pub fn focus_ring(ctx: &egui::Context, by_keys: &mut bool) -> Option<egui::Rect> {
+    let (tab, pointer) = ctx.input(|i| (i.key_pressed(egui::Key::Tab), i.pointer.any_pressed()));
+    *by_keys = (*by_keys || tab) && !pointer;
+    let id = ctx.memory(|m| m.focused()).filter(|_| *by_keys)?;
+    let response = ctx.read_response(id)?;
+    let rect = response.rect.expand(2.0);
+    let colour = ctx.global_style().visuals.selection.stroke.color;
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Tooltip, egui::Id::unique("focus ring")));
+    painter.rect_stroke(rect, 4.0, egui::Stroke::new(2.5, colour), egui::StrokeKind::Outside);
+    Some(rect)
+}
+
 /// Scroll bars that show whenever the content overflows, not only once the pointer is near:
 /// for the texts and the category list, where what is below the edge must look scrollable.
 pub fn visible_scroll_bars(ui: &mut egui::Ui) {

@@ -13,6 +13,10 @@ use protest::annotate::edit::Edit;
 use protest::annotate::overview::Overview;
 use protest::session::workspace::Mode;
 
+/// The width the translation keeps beside the annotation panel, which its header needs (down to
+/// the window's minimum width of 760).
+pub(crate) const TRANSLATION_WIDTH: f32 = 440.0;
+
 impl App {
     pub(crate) fn browser_ui(&mut self, ui: &mut Ui) {
         let mut opening = None;
@@ -51,20 +55,20 @@ impl App {
         };
         let mut edits = Vec::new();
         let mut intents = Vec::new();
-        // The translation keeps at least 440 points, which its header needs (down to the
-        // window's minimum width of 760).
-        let widest = (ui.available_width() - 440.0).clamp(320.0, 640.0);
+        let widest = (ui.available_width() - TRANSLATION_WIDTH).clamp(320.0, 640.0);
         let panel = egui::Panel::right("annotation panel").resizable(true);
-        panel.default_size(widest.min(400.0)).size_range(320.0..=widest).show(ui, |ui| {
+        let side = panel.default_size(widest.min(400.0)).size_range(320.0..=widest).show(ui, |ui| {
             ui.add_space(6.0);
             if researcher {
                 overview::side_switch(ui, &mut self.side);
             }
+            crate::style::visible_scroll_bars(ui);
             egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match &overview {
                 Some(o) => intents.extend(self.overview.ui(ui, session, o, editable)),
                 None => edits.extend(self.panel.ui(ui, session, candidate_id, record, editable)),
             });
         });
+        self.side_panel = Some(side.response.rect);
         // Tokens are clicked or keyed in the annotator's own view, not over others' records.
         let selectable = editable && overview.is_none();
         egui::CentralPanel::default().show(ui, |ui| {
@@ -83,8 +87,8 @@ impl App {
                     overview::whose_tokens(ui, shown.map(|a| master.annotator_name(a)));
                 }
                 let reveal = self.reveal.take();
-                if let Some((role, token)) = translation::texts(ui, master, candidate, text_record, selectable, reveal)
-                {
+                let toggled = translation::texts(ui, master, candidate, text_record, selectable, reveal, self.visits);
+                if let Some((role, token)) = toggled {
                     edits.push(Edit::ToggleToken(role, token));
                 }
             });
@@ -130,28 +134,16 @@ impl App {
         }
     }
 
+    /// The status line: whether every change is saved, the mode, the file, and the last
+    /// message with the session's history; each cut short (whole on hover) in a narrow window.
     pub(crate) fn status_line(&self, ui: &mut Ui) {
-        let Some(session) = &self.session else {
-            ui.label("No file open");
-            return;
-        };
         ui.horizontal(|ui| {
-            // An annotator sees the batch's file name (where it is, on hover); a researcher the path.
-            let path = session.path().display().to_string();
-            let shown = match session.mode() {
-                Mode::Annotator => {
-                    session.path().file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned())
-                }
-                Mode::Researcher => path.clone(),
+            let Some(session) = &self.session else {
+                ui.label(egui::RichText::new("No file open").small());
+                ui.separator();
+                self.messages.status_ui(ui);
+                return;
             };
-            ui.label(egui::RichText::new(shown).small()).on_hover_text(path);
-            ui.separator();
-            let mode = match session.mode() {
-                Mode::Researcher => "researcher mode",
-                Mode::Annotator => "annotator mode",
-            };
-            ui.label(egui::RichText::new(mode).small());
-            ui.separator();
             let not_saved = session.not_saved();
             let state = match &not_saved {
                 _ if session.is_read_only() => "read-only: changes are not saved".to_owned(),
@@ -166,8 +158,42 @@ impl App {
             };
             let text = egui::RichText::new(state).small();
             ui.label(if not_saved.is_some() { text.strong().color(ui.visuals().error_fg_color) } else { text });
+            ui.separator();
+            let mode = match session.mode() {
+                Mode::Researcher => "researcher mode",
+                Mode::Annotator => "annotator mode",
+            };
+            ui.label(egui::RichText::new(mode).small());
+            ui.separator();
+            // An annotator sees the batch's file name (where it is, on hover); a researcher the path.
+            let path = session.path().display().to_string();
+            let shown = match session.mode() {
+                Mode::Annotator => {
+                    session.path().file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned())
+                }
+                Mode::Researcher => path.clone(),
+            };
+            let width = if self.messages.last().is_some() { ui.available_width() * 0.45 } else { ui.available_width() };
+            let height = ui.spacing().interact_size.y;
+            ui.allocate_ui(egui::vec2(width, height), |ui| {
+                ui.add(egui::Label::new(egui::RichText::new(shown).small()).truncate()).on_hover_text(path);
+            });
+            if self.messages.last().is_some() {
+                ui.separator();
+                self.messages.status_ui(ui);
+            }
         });
     }
+}
+
+/// The web page's screen while the annotator's part loads, or why it could not (docs/serve.md):
+/// the words a third of the way down, wrapped to the window.
+#[cfg(any(test, target_arch = "wasm32"))]
+pub(crate) fn waiting_ui(ui: &mut Ui, text: &str) {
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.add_space(ui.available_height() * 0.3);
+        ui.vertical_centered(|ui| ui.heading(text));
+    });
 }
 
 /// "1 change", "3 changes".

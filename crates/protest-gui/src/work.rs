@@ -199,9 +199,15 @@ impl App {
                 ui.add_space(10.0);
                 let stage = if seen.stage.is_empty() { "Starting".to_owned() } else { seen.stage.clone() };
                 match seen.fraction() {
-                    Some(f) => {
-                        let text = format!("{stage}: {} of {}", seen.done, seen.steps.unwrap_or_default());
-                        ui.add(egui::ProgressBar::new(f).desired_width(360.0).text(text));
+                    Some(_) => {
+                        let (done, of) =
+                            (seen.done.min(seen.steps.unwrap_or_default()), seen.steps.unwrap_or_default());
+                        let text = match seen.bytes {
+                            true => format!("{stage}: {} of {}", size(done), size(of)),
+                            false => format!("{stage}: {done} of {of}"),
+                        };
+                        let width = (ui.available_width() - 40.0).min(420.0);
+                        ui.add(crate::style::progress_bar(done as usize, of as usize, text).desired_width(width));
                     }
                     None => {
                         ui.horizontal(|ui| {
@@ -221,6 +227,14 @@ impl App {
         // Progress moves without input: draw again soon (a delay, not at once, so the tests'
         // `run` does not take it for an animation that never ends).
         ui.ctx().request_repaint_after(Duration::from_millis(50));
+    }
+}
+
+/// A file's size in words: "12.3 MB", "48 kB".
+fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
+        b => format!("{:.0} kB", (b as f64 / 1e3).max(1.0)),
     }
 }
 

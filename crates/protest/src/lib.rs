@@ -26,7 +26,8 @@
 //! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved and
 //!   the recovery file that keeps it.
 //!
-//! Long work says how far it has come through [`progress`], to whichever shell listens.
+//! Long work says how far it has come through [`progress`], to whichever shell listens; a remedy
+//! is worded for the [`shell::Shell`] that shows it.
 //!
 //! The domain rules the code relies on are written out in `docs/domain.md`.
 
@@ -39,6 +40,7 @@ pub mod model;
 pub mod prediction;
 pub mod progress;
 pub mod session;
+pub mod shell;
 pub mod store;
 pub mod web;
 pub mod workflow;

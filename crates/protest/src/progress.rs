@@ -10,7 +10,7 @@
 //! spread over several threads takes the reporter along with [`current`].
 
 use std::cell::RefCell;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -86,8 +86,9 @@ pub fn file_bytes<'a>(paths: impl IntoIterator<Item = &'a Path>) -> u64 {
     paths.into_iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum()
 }
 
-/// A reader that advances the progress of the work that opened it by the bytes read — from
-/// whichever thread reads it, so a file read ahead on its own thread counts too.
+/// A reader (or writer, [`Counting::writing`]) that advances the progress of the work that
+/// opened it by the bytes read or written — from whichever thread uses it, so a file read ahead
+/// on its own thread counts too.
 pub struct Counting<R> {
     inner: R,
     to: Option<Arc<dyn Progress>>,
@@ -110,6 +111,28 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
+impl<W: Write> Counting<W> {
+    /// `inner` written to, counted for the work running on this thread (not counted when
+    /// nobody listens).
+    pub fn writing(inner: W) -> Counting<W> {
+        Counting { inner, to: current() }
+    }
+}
+
+impl<W: Write> Write for Counting<W> {
+    fn write(&mut self, buffer: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buffer)?;
+        if let Some(to) = &self.to {
+            to.advance(n as u64);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// A [`Progress`] that keeps the last stage and its counts, for a shell to read whenever it
 /// draws (the window reads it every frame while a worker thread does the work).
 #[derive(Debug, Default)]
@@ -121,6 +144,8 @@ pub struct Seen {
     pub stage: String,
     pub steps: Option<u64>,
     pub done: u64,
+    /// The steps are bytes ([`Progress::stage_bytes`]).
+    pub bytes: bool,
 }
 
 impl Seen {
@@ -139,7 +164,13 @@ impl Shared {
 impl Progress for Shared {
     fn stage(&self, what: &str, steps: Option<u64>) {
         if let Ok(mut s) = self.0.lock() {
-            *s = Seen { stage: what.to_owned(), steps, done: 0 };
+            *s = Seen { stage: what.to_owned(), steps, done: 0, bytes: false };
+        }
+    }
+
+    fn stage_bytes(&self, what: &str, bytes: u64) {
+        if let Ok(mut s) = self.0.lock() {
+            *s = Seen { stage: what.to_owned(), steps: Some(bytes), done: 0, bytes: true };
         }
     }
 
@@ -170,9 +201,9 @@ mod tests {
             let taken = current().unwrap();
             std::thread::spawn(move || taken.advance(1)).join().unwrap();
         });
-        assert_eq!(outer.seen(), Seen { stage: "outer".into(), steps: Some(4), done: 3 });
+        assert_eq!(outer.seen(), Seen { stage: "outer".into(), steps: Some(4), done: 3, bytes: false });
         assert_eq!(outer.seen().fraction(), Some(0.75));
-        assert_eq!(inner.seen(), Seen { stage: "inner".into(), steps: None, done: 2 });
+        assert_eq!(inner.seen(), Seen { stage: "inner".into(), steps: None, done: 2, bytes: false });
         assert!(current().is_none(), "the reporter is gone after the work");
     }
 
@@ -190,7 +221,7 @@ mod tests {
             let mut second = Counting::new(std::fs::File::open(&b).unwrap());
             std::thread::spawn(move || std::io::copy(&mut second, &mut std::io::sink()).unwrap()).join().unwrap();
         });
-        assert_eq!(shared.seen(), Seen { stage: "Reading".into(), steps: Some(14), done: 14 });
+        assert_eq!(shared.seen(), Seen { stage: "Reading".into(), steps: Some(14), done: 14, bytes: true });
         let mut unheard = Counting::new(std::fs::File::open(&a).unwrap());
         std::io::copy(&mut unheard, &mut std::io::sink()).unwrap();
         assert_eq!(shared.seen().done, 14, "outside the work, nothing counts");

@@ -4,10 +4,12 @@
 //! then the report, with how the output was segmented, and *Add to the master* hands the prepared
 //! system to the app, which adds it through the store.
 
+use crate::dialogs::Modal as Dialog;
 use crate::dialogs::file_chooser::{self, Pick};
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::Intent;
-use egui::{Id, Modal, RichText, Ui};
+use crate::work::SessionWork;
+use egui::{Id, RichText, Ui};
 use protest::ingest::add_system::{self, AlignmentFile, NewSystem, Options, ParallelText, Report};
 use protest::ingest::resegment::Given;
 use protest::ingest::texts::PairOrder;
@@ -81,12 +83,45 @@ pub struct AddSystemDialog {
     state: State,
     /// *Cancel* was clicked.
     cancelled: bool,
+    /// The system was added: what to tell the user as the dialog closes.
+    added: Option<String>,
 }
 
 impl Default for AddSystemDialog {
     fn default() -> Self {
-        AddSystemDialog { form: Form::default(), state: State::Editing { problem: None }, cancelled: false }
+        AddSystemDialog {
+            form: Form::default(),
+            state: State::Editing { problem: None },
+            cancelled: false,
+            added: None,
+        }
     }
+}
+
+/// Adds the prepared system through the store off the UI thread (the whole master is saved);
+/// what it did, or why not, comes back to the dialog.
+fn adding(system: NewSystem) -> SessionWork {
+    let (name, candidates) = (system.corpus.name.clone(), system.candidates.len());
+    SessionWork::new(format!("Adding the system “{name}”"), move |session| {
+        let added = session.run(|store| protest::workflow::add_system::run(store, system));
+        Box::new(move |modal| {
+            let Dialog::AddSystem(dialog) = modal else { return };
+            match added {
+                Ok(_) => {
+                    dialog.added = Some(format!(
+                        "Added the system “{name}”: its {} new in the category browser. Run the automatic \
+                         reference match to settle those that equal the reference.",
+                        match candidates {
+                            1 => "1 candidate is".to_owned(),
+                            n => format!("{n} candidates are"),
+                        }
+                    ))
+                }
+                // The master changed or a save failed: back to the form with the message.
+                Err(e) => dialog.state = State::Editing { problem: Some(parts::failed(&e, "")) },
+            }
+        })
+    })
 }
 
 impl AddSystemDialog {
@@ -95,56 +130,80 @@ impl AddSystemDialog {
         matches!(self.state, State::Working { .. })
     }
 
-    /// Draws the dialog; *Add to the master* adds the prepared system through the session, and the
-    /// dialog closes saying what was added (or stays, saying why not).
+    /// Draws the dialog; *Add to the master* adds the prepared system through the session off the
+    /// UI thread (the whole master is saved), and the dialog closes saying what was added (or
+    /// stays, saying why not).
     pub fn ui(&mut self, ctx: &egui::Context, session: &mut Session) -> Reply {
         self.poll();
+        if let Some(added) = self.added.take() {
+            return Reply::Then(Intent::Notice(added));
+        }
         let (master, read_only) = (session.master(), session.is_read_only());
         let mut add = false;
-        let modal = parts::show_anchored(ctx, Modal::new(Id::unique("add system dialog")), |ui| {
-            ui.set_width(640.0);
-            ui.heading("Add an MT system");
-            ui.label(format!(
-                "The new system's translation of this master's source, as plain text: one line per source sentence \
-                 ({} lines), or the master's {} documents in its order, separated by an empty line, each in any \
-                 layout (a paragraph, a sentence per line…). It is cut into one translation per sentence and \
-                 checked line by line; you see how before anything is added.",
-                master.sentence_count(),
-                master.documents.len()
-            ));
-            ui.add_space(6.0);
-            let editing = matches!(self.state, State::Editing { .. });
-            let before = self.form.clone();
-            ui.add_enabled_ui(editing, |ui| self.form_ui(ui, master));
-            if let State::Editing { problem } = &mut self.state
-                && self.form != before
-            {
-                *problem = None; // it was about what the user is changing
+        let modal = parts::dialog(ctx, egui::Modal::new(Id::unique("add system dialog")), 640.0, |ui, part| {
+            match part {
+                Part::Body => self.body(ui, master, read_only),
+                Part::Buttons => add = self.buttons(ui, master, read_only),
             }
-            ui.add_space(8.0);
-            add = self.state_ui(ui, master, read_only);
+            Reply::Stay
         });
         let escaped = parts::escaped(&modal, ctx);
         if !add {
             return if self.cancelled || escaped { Reply::Close } else { Reply::Stay };
         }
-        let system = match std::mem::replace(&mut self.state, State::Editing { problem: None }) {
-            State::Ready { system, .. } => *system,
+        match std::mem::replace(&mut self.state, State::Editing { problem: None }) {
+            State::Ready { system, .. } => Reply::Work(adding(*system)),
             other => {
                 self.state = other;
-                return Reply::Stay;
-            }
-        };
-        let (name, candidates) = (system.corpus.name.clone(), system.candidates.len());
-        match session.run(|store| protest::workflow::add_system::run(store, system)) {
-            Ok(corpus) => Reply::Then(Intent::Notice(format!(
-                "Added the system “{name}” (corpus {corpus}): its {candidates} candidates are new in the category \
-                 browser. Run the automatic reference match to settle those that equal the reference."
-            ))),
-            Err(e) => {
-                // The master changed or a save failed: back to the form with the message.
-                self.state = State::Editing { problem: Some(parts::failed(&e, "")) };
                 Reply::Stay
+            }
+        }
+    }
+
+    fn body(&mut self, ui: &mut Ui, master: &Master, read_only: bool) {
+        ui.heading("Add an MT system");
+        ui.label(format!(
+            "The new system's translation of this master's source, as plain text: one line per source sentence \
+             ({} lines), or the master's {} documents in its order, separated by an empty line, each in any \
+             layout (a paragraph, a sentence per line…). It is cut into one translation per sentence and \
+             checked line by line; you see how before anything is added.",
+            master.sentence_count(),
+            master.documents.len()
+        ));
+        ui.add_space(6.0);
+        let editing = matches!(self.state, State::Editing { .. });
+        let before = self.form.clone();
+        ui.add_enabled_ui(editing, |ui| self.form_ui(ui, master));
+        if let State::Editing { problem } = &mut self.state
+            && self.form != before
+        {
+            *problem = None; // it was about what the user is changing
+        }
+        ui.add_space(8.0);
+        match &self.state {
+            State::Editing { .. } => {}
+            State::Working { started, progress, .. } => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    let seen = progress.seen();
+                    let what = if seen.stage.is_empty() { "Reading".to_owned() } else { seen.stage };
+                    ui.label(format!("{what}… {:.0} s", started.elapsed().as_secs_f64()));
+                });
+            }
+            State::Ready { system, report, seconds } => {
+                egui::Frame::group(ui.style()).show(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    ui.label(RichText::new(format!("Ready to add “{}”", system.corpus.name)).strong());
+                    for line in report.lines(*seconds) {
+                        ui.add(egui::Label::new(line).wrap());
+                    }
+                });
+                if read_only {
+                    ui.label(
+                        RichText::new("The file is open read-only: it cannot be changed.")
+                            .color(ui.visuals().warn_fg_color),
+                    );
+                }
             }
         }
     }
@@ -219,16 +278,15 @@ impl AddSystemDialog {
         }
     }
 
-    /// The problem, the spinner or the report, and the buttons; true when the user adds.
-    fn state_ui(&mut self, ui: &mut Ui, master: &Master, read_only: bool) -> bool {
+    /// The buttons of the step the dialog is at, and the problem under them; true when the user
+    /// adds.
+    fn buttons(&mut self, ui: &mut Ui, master: &Master, read_only: bool) -> bool {
         let mut add = false;
         let mut next = None;
         match &self.state {
             State::Editing { problem } => {
-                let problem = problem.as_deref().unwrap_or(" ");
-                ui.add(egui::Label::new(RichText::new(problem).color(ui.visuals().warn_fg_color)).wrap());
-                ui.add_space(6.0);
-                ui.horizontal(|ui| {
+                let problem = problem.clone();
+                ui.horizontal_wrapped(|ui| {
                     let check = ui.button(RichText::new("Check and align").strong());
                     if check
                         .on_hover_text("Read, tokenise and align the output; the master is not changed yet")
@@ -240,35 +298,15 @@ impl AddSystemDialog {
                         self.cancelled = true;
                     }
                 });
+                parts::problem(ui, problem.as_deref());
             }
-            State::Working { started, progress, .. } => {
-                ui.horizontal(|ui| {
-                    ui.spinner();
-                    let seen = progress.seen();
-                    let what = if seen.stage.is_empty() { "Reading".to_owned() } else { seen.stage };
-                    ui.label(format!("{what}… {:.0} s", started.elapsed().as_secs_f64()));
-                });
-                ui.add_space(6.0);
+            State::Working { .. } => {
                 if ui.button("Cancel").clicked() {
                     self.cancelled = true;
                 }
             }
-            State::Ready { system, report, seconds } => {
-                egui::Frame::group(ui.style()).show(ui, |ui| {
-                    ui.set_width(ui.available_width());
-                    ui.label(RichText::new(format!("Ready to add “{}”", system.corpus.name)).strong());
-                    for line in report.lines(*seconds) {
-                        ui.label(line);
-                    }
-                });
-                if read_only {
-                    ui.label(
-                        RichText::new("The file is open read-only: it cannot be changed.")
-                            .color(ui.visuals().warn_fg_color),
-                    );
-                }
-                ui.add_space(6.0);
-                ui.horizontal(|ui| {
+            State::Ready { .. } => {
+                ui.horizontal_wrapped(|ui| {
                     let button =
                         ui.add_enabled(!read_only, egui::Button::new(RichText::new("Add to the master").strong()));
                     add = button.clicked();

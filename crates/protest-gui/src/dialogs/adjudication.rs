@@ -2,7 +2,7 @@
 //! to a further annotator as a batch.
 
 use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Reply, capitalised};
+use crate::dialogs::parts::{self, Part, Reply, capitalised};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::work::SessionWork;
 use egui::{RichText, Ui};
@@ -10,10 +10,14 @@ use protest::batches::adjudication::{self, AdjudicationError};
 use protest::batches::plan::Plan;
 use protest::model::Master;
 use protest::session::Session;
+use protest::store::summary::count;
 use protest::workflow::{self, adjudication::Adjudicating};
 use std::path::Path;
 
 const REPLACE: &str = "Replace a batch file that exists";
+
+/// How wide the dialog would like to be.
+pub const WIDTH: f32 = 640.0;
 
 pub struct AdjudicationDialog {
     name: String,
@@ -52,22 +56,55 @@ impl AdjudicationDialog {
         &self.preview.as_ref().expect("just computed").1
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
-        ui.set_width(640.0);
-        parts::title(ui, "Adjudication");
-        if let Some(written) = &self.written {
-            parts::done(ui, written);
-            ui.label(
-                "Merge it back like any batch: their judgements then prevail where reports need one per candidate.",
-            );
-            ui.add_space(8.0);
-            return if parts::close_button(ui) { Reply::Close } else { Reply::Stay };
+    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &mut Session) -> Reply {
+        match (part, &self.written) {
+            (Part::Body, Some(written)) => {
+                parts::title(ui, "Adjudication");
+                parts::done(ui, written);
+                ui.label(
+                    "Merge it back like any batch: their judgements then prevail where reports need one per candidate.",
+                );
+                Reply::Stay
+            }
+            (Part::Buttons, Some(_)) => parts::close_only(ui),
+            (Part::Body, None) => {
+                self.body(ui, session.master());
+                Reply::Stay
+            }
+            (Part::Buttons, None) => self.buttons(ui, session.master()),
         }
-        let master = session.master();
+    }
+
+    /// Whether there is an adjudicator and a batch to give them.
+    fn ready(&mut self, master: &Master) -> bool {
+        !self.name.trim().is_empty() && self.preview(master).is_ok()
+    }
+
+    fn buttons(&mut self, ui: &mut Ui, master: &Master) -> Reply {
+        let ready = self.ready(master);
+        let reply = parts::buttons(ui, |ui| {
+            let button = egui::Button::new(RichText::new("Export the adjudication batch").strong());
+            if ui.add_enabled(ready, button).clicked() {
+                match self.folder.folder() {
+                    Ok(folder) => return Reply::Work(exporting(self.adjudicating(&folder))),
+                    Err(e) => self.problem = Some(e),
+                }
+            }
+            if ui.button("Cancel").clicked() { Reply::Close } else { Reply::Stay }
+        });
+        parts::problem(ui, self.problem.as_deref());
+        reply
+    }
+
+    fn body(&mut self, ui: &mut Ui, master: &Master) {
+        parts::title(ui, "Adjudication");
         let found = adjudication::disagreements(master);
         ui.label(format!(
-            "{} candidates have annotators who disagree (on the pronoun or the antecedent; “?” counts as an answer).",
-            found.len()
+            "{} annotators who disagree (on the pronoun or the antecedent; “?” counts as an answer).",
+            match found.len() {
+                1 => "1 candidate has".to_owned(),
+                n => format!("{n} candidates have"),
+            }
         ));
         ui.label(
             RichText::new("A further annotator judges them afresh, without seeing the others' judgements.").weak(),
@@ -93,41 +130,20 @@ impl AdjudicationDialog {
         }
         ui.add_space(6.0);
         let who = self.name.trim().to_owned();
-        let ready = if who.is_empty() {
-            None
-        } else {
+        if !who.is_empty() {
             match self.preview(master) {
                 Ok(planned) => {
                     let n = planned.task_set.tasks.first().map_or(0, |t| t.candidates.len());
-                    let text = format!("{n} candidates go to {who} as “{}”.", planned.task_set.name);
+                    let goes = if n == 1 { "1 candidate goes".to_owned() } else { format!("{n} candidates go") };
+                    let text = format!("{goes} to {who} as “{}”.", planned.task_set.name);
                     ui.label(RichText::new(text).strong());
-                    Some(())
                 }
-                Err(e) => {
-                    parts::problem(ui, Some(&capitalised(&e.to_string())));
-                    None
-                }
+                Err(e) => parts::problem(ui, Some(&capitalised(&e.to_string()))),
             }
-        };
+        }
         ui.add_space(6.0);
         self.folder.ui(ui, "Folder", Pick::Folder);
         ui.checkbox(&mut self.replace, REPLACE);
-        ui.add_space(8.0);
-        parts::problem(ui, self.problem.as_deref());
-        let mut reply = Reply::Stay;
-        ui.horizontal(|ui| {
-            let button = egui::Button::new(RichText::new("Export the adjudication batch").strong());
-            if ui.add_enabled(ready.is_some(), button).clicked() {
-                match self.folder.folder() {
-                    Ok(folder) => reply = Reply::Work(exporting(self.adjudicating(&folder))),
-                    Err(e) => self.problem = Some(e),
-                }
-            }
-            if ui.button("Cancel").clicked() {
-                reply = Reply::Close;
-            }
-        });
-        reply
     }
 
     fn adjudicating(&self, folder: &Path) -> Adjudicating {
@@ -151,11 +167,11 @@ fn exporting(adjudicating: Adjudicating) -> SessionWork {
                 let f = &done.file;
                 let created = done.created_folder.as_ref().map(|d| format!("Created the folder {}. ", d.display()));
                 Ok(format!(
-                    "{}Wrote {} ({}: {} candidates).",
+                    "{}Wrote {} ({}: {}).",
                     created.unwrap_or_default(),
                     f.path.display(),
                     f.annotator,
-                    f.candidates
+                    count(f.candidates, "candidate")
                 ))
             },
         );

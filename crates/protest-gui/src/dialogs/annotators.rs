@@ -2,13 +2,16 @@
 //! (`workflow::annotators`; ids never change).
 
 use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::work::SessionWork;
 use egui::{Key, RichText, Ui};
 use protest::model::{AnnotatorId, Master};
 use protest::session::Session;
 use protest::store::Store;
 use protest::workflow;
+
+/// How wide the dialog would like to be.
+pub const WIDTH: f32 = 520.0;
 
 pub struct AnnotatorsDialog {
     new_name: String,
@@ -35,8 +38,21 @@ impl Default for AnnotatorsDialog {
 }
 
 impl AnnotatorsDialog {
-    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
-        ui.set_width(520.0);
+    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &mut Session) -> Reply {
+        match part {
+            Part::Body => self.body(ui, session),
+            Part::Buttons => {
+                let reply = parts::close_only(ui);
+                parts::problem(ui, self.problem.as_deref());
+                if let (None, Some(done)) = (&self.problem, &self.done) {
+                    parts::done(ui, done);
+                }
+                reply
+            }
+        }
+    }
+
+    fn body(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
         parts::title(ui, "Annotators");
         ui.label("Everyone who annotates this master. Names are unique (ignoring case); renaming keeps a person's records and batches. Only someone without records and without a part of a task set can be removed.");
         ui.add_space(8.0);
@@ -137,13 +153,7 @@ impl AnnotatorsDialog {
                 move |store| workflow::annotators::remove(store, &name),
             );
         }
-        ui.add_space(6.0);
-        parts::problem(ui, self.problem.as_deref());
-        if let (None, Some(done)) = (&self.problem, &self.done) {
-            parts::done(ui, done);
-        }
-        ui.add_space(8.0);
-        if parts::close_button(ui) { Reply::Close } else { reply }
+        reply
     }
 }
 

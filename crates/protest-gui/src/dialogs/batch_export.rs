@@ -2,7 +2,7 @@
 //! writes one batch file per part and lists them.
 
 use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::work::SessionWork;
 use egui::{RichText, Ui};
@@ -14,6 +14,9 @@ use protest::workflow::{self, Written, export::Exporting};
 use std::path::{Path, PathBuf};
 
 const REPLACE: &str = "Replace batch files that exist";
+
+/// How wide the dialog would like to be.
+pub const WIDTH: f32 = 640.0;
 
 pub struct BatchExportDialog {
     task_set: Option<u32>,
@@ -61,18 +64,38 @@ impl BatchExportDialog {
         ts.tasks.iter().filter(|t| t.label != IAA_LABEL).map(|t| t.candidates.len() + iaa).collect()
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: &Session) -> Reply {
-        ui.set_width(640.0);
-        parts::title(ui, "Export batches");
-        if !self.written.is_empty() {
-            return self.written_ui(ui);
+    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &Session) -> Reply {
+        let nothing = session.master().task_sets.is_empty();
+        match part {
+            Part::Buttons if !self.written.is_empty() || nothing => parts::close_only(ui),
+            Part::Buttons => {
+                let reply = parts::buttons(ui, |ui| {
+                    if ui.button(RichText::new("Export").strong()).clicked() {
+                        match self.export() {
+                            Ok(work) => return Reply::Work(work),
+                            Err(e) => self.problem = Some(e),
+                        }
+                    }
+                    if ui.button("Cancel").clicked() { Reply::Close } else { Reply::Stay }
+                });
+                parts::problem(ui, self.problem.as_deref());
+                reply
+            }
+            Part::Body => {
+                parts::title(ui, "Export batches");
+                if !self.written.is_empty() {
+                    self.written_ui(ui);
+                } else if nothing {
+                    ui.label("This master has no task set yet: plan one first (Batches › Plan a task set…).");
+                } else {
+                    self.form(ui, session.master());
+                }
+                Reply::Stay
+            }
         }
-        let master = session.master();
-        if master.task_sets.is_empty() {
-            ui.label("This master has no task set yet: plan one first (Batches › Plan a task set…).");
-            ui.add_space(8.0);
-            return if parts::close_button(ui) { Reply::Close } else { Reply::Stay };
-        }
+    }
+
+    fn form(&mut self, ui: &mut Ui, master: &Master) {
         ui.label("One file per annotator: their candidates in a shuffled order, without the names of the systems.");
         ui.add_space(8.0);
         let label = ui.label(RichText::new("Task set").strong());
@@ -115,21 +138,6 @@ impl BatchExportDialog {
         ui.add_space(6.0);
         self.folder.ui(ui, "Folder", Pick::Folder);
         ui.checkbox(&mut self.replace, REPLACE);
-        ui.add_space(8.0);
-        parts::problem(ui, self.problem.as_deref());
-        let mut reply = Reply::Stay;
-        ui.horizontal(|ui| {
-            if ui.button(RichText::new("Export").strong()).clicked() {
-                match self.export() {
-                    Ok(work) => reply = Reply::Work(work),
-                    Err(e) => self.problem = Some(e),
-                }
-            }
-            if ui.button("Cancel").clicked() {
-                reply = Reply::Close;
-            }
-        });
-        reply
     }
 
     /// The export, to run off the UI thread (a large master takes seconds); the files written
@@ -158,11 +166,11 @@ impl BatchExportDialog {
         }))
     }
 
-    fn written_ui(&mut self, ui: &mut Ui) -> Reply {
+    fn written_ui(&self, ui: &mut Ui) {
         if let Some(folder) = &self.created_folder {
             parts::done(ui, &format!("Created the folder {}.", folder.display()));
         }
-        parts::done(ui, &format!("Wrote {} batch files:", self.written.len()));
+        parts::done(ui, &format!("Wrote {}:", protest::store::summary::count(self.written.len(), "batch file")));
         egui::Grid::new("written batches").striped(true).spacing([14.0, 4.0]).show(ui, |ui| {
             for w in &self.written {
                 ui.label(RichText::new(&w.annotator).strong());
@@ -172,8 +180,9 @@ impl BatchExportDialog {
             }
         });
         ui.add_space(6.0);
-        ui.label("Send each annotator their file; they open it in PROTEST (annotator mode). Merge the annotated files back with Batches › Import annotated batches….");
-        ui.add_space(8.0);
-        if parts::close_button(ui) { Reply::Close } else { Reply::Stay }
+        ui.label(
+            "Send each annotator their file; they open it in PROTEST (annotator mode). Merge the annotated files \
+             back with Batches › Import annotated batches…",
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! translation of its pronoun stacked for comparison (`lookup`), each with everyone's
 //! judgements; clicking one opens it in the translation window.
 
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::Intent;
 use crate::panels::overview;
 use crate::panels::translation;
@@ -11,6 +11,9 @@ use protest::annotate::lookup::{self, Comparison};
 use protest::model::{CandidateId, ExampleNo, Judgement, Master};
 use protest::session::Opening;
 use protest::session::Session;
+
+/// How wide the dialog would like to be.
+pub const WIDTH: f32 = 860.0;
 
 #[derive(Default)]
 pub struct GoToDialog {
@@ -26,9 +29,14 @@ impl GoToDialog {
         GoToDialog { example: no.to_string(), shown: Some(no), ..GoToDialog::default() }
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
-        ui.set_width(860.0);
-        let master = session.master();
+    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &mut Session) -> Reply {
+        match part {
+            Part::Body => self.body(ui, session.master()),
+            Part::Buttons => parts::close_only(ui),
+        }
+    }
+
+    fn body(&mut self, ui: &mut Ui, master: &Master) -> Reply {
         parts::title(ui, "Go to an example or a candidate");
         let mut reply = Reply::Stay;
         egui::Grid::new("go to").num_columns(3).spacing([10.0, 6.0]).show(ui, |ui| {
@@ -72,10 +80,6 @@ impl GoToDialog {
                 reply = open(master, chosen);
             }
         }
-        ui.add_space(6.0);
-        if ui.button("Close").clicked() {
-            reply = Reply::Close;
-        }
         reply
     }
 }
@@ -107,39 +111,37 @@ fn compare(ui: &mut Ui, master: &Master, c: &Comparison) -> Option<CandidateId> 
         );
     }
     ui.add_space(6.0);
-    egui::ScrollArea::vertical().id_salt("comparison").max_height(420.0).show(ui, |ui| {
-        for row in &c.rows {
-            egui::Frame::group(ui.style()).show(ui, |ui| {
-                ui.set_width(ui.available_width());
-                ui.horizontal(|ui| {
-                    let open = ui.button(RichText::new(&row.corpus.name).strong());
-                    let open = open.accessible_name(format!("Open the translation by {}", row.corpus.name));
-                    if open.on_hover_text("Open it in the translation window").clicked() {
-                        chosen = Some(row.candidate);
+    for row in &c.rows {
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal_wrapped(|ui| {
+                let open = ui.button(RichText::new(&row.corpus.name).strong());
+                let open = open.accessible_name(format!("Open the translation by {}", row.corpus.name));
+                if open.on_hover_text("Open it in the translation window").clicked() {
+                    chosen = Some(row.candidate);
+                }
+                ui.label(RichText::new(format!("candidate {}", row.candidate)).small().weak());
+                let anaphoric = category.is_some_and(|k| k.anaphoric);
+                for (who, antecedent, pronoun) in &row.judgements {
+                    ui.separator();
+                    ui.label(format!("{}:", master.annotator_name(*who)));
+                    let mut judged = |role: &str, j: Judgement| {
+                        ui.label(RichText::new(role).small().weak());
+                        let mark = RichText::new(overview::symbol(j)).strong();
+                        ui.label(mark.color(overview::judgement_colour(ui, j)));
+                    };
+                    if anaphoric {
+                        judged("antecedent", *antecedent);
                     }
-                    ui.label(RichText::new(format!("candidate {}", row.candidate)).small().weak());
-                    let anaphoric = category.is_some_and(|k| k.anaphoric);
-                    for (who, antecedent, pronoun) in &row.judgements {
-                        ui.separator();
-                        ui.label(format!("{}:", master.annotator_name(*who)));
-                        let mut judged = |role: &str, j: Judgement| {
-                            ui.label(RichText::new(role).small().weak());
-                            let mark = RichText::new(overview::symbol(j)).strong();
-                            ui.label(mark.color(overview::judgement_colour(ui, j)));
-                        };
-                        if anaphoric {
-                            judged("antecedent", *antecedent);
-                        }
-                        judged("pronoun", *pronoun);
-                    }
-                });
-                translation::sentence(ui, &languages.target, &row.sentence);
-                if !row.antecedent_elsewhere.is_empty() {
-                    let words = row.antecedent_elsewhere.join(", ");
-                    ui.label(RichText::new(format!("antecedent head, earlier: {words}")).small().weak());
+                    judged("pronoun", *pronoun);
                 }
             });
-        }
-    });
+            translation::sentence(ui, &languages.target, &row.sentence);
+            if !row.antecedent_elsewhere.is_empty() {
+                let words = row.antecedent_elsewhere.join(", ");
+                ui.label(RichText::new(format!("antecedent head, earlier: {words}")).small().weak());
+            }
+        });
+    }
     chosen
 }

@@ -5,7 +5,7 @@
 //! set (`Placement`).
 
 use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::{Dialog, Intent};
 use crate::work::SessionWork;
@@ -13,13 +13,14 @@ use egui::{RichText, Ui};
 use protest::ingest::legacy::{self, FileType, Info, Reference, Report, Unknown};
 use protest::session::Session;
 use protest::session::workspace::Mode;
+use protest::shell::Shell;
 use protest::store::atomic::same_file;
 use protest::store::disk::Os;
 use protest::workflow;
 use std::path::{Path, PathBuf};
 
 const REPLACE: &str = "Replace the existing file";
-const NAMELESS_MINE: &str = "Rows without an annotator (annotator_id NULL or 0) are my own";
+const NAMELESS_MINE: &str = "Annotations that name no annotator are my own";
 
 const OLD_FILES: Pick = Pick::File(&[("PROTEST 1.x files", &["db", "sqlite", "sqlite3", "protest"])]);
 
@@ -101,16 +102,37 @@ impl LegacyDialog {
         self.info = Some((old, info));
     }
 
-    pub fn ui(&mut self, ui: &mut Ui) -> Reply {
-        // The summary's table lines are wide; the form is not.
-        ui.set_width(if self.preview.is_some() || self.done.is_some() { 940.0 } else { 760.0 });
-        parts::title(ui, "Import a file of the original PROTEST tool");
-        if let Some(done) = &self.done {
-            return done_ui(ui, done);
+    /// How wide the dialog would like to be: the summary's table lines are wide, the form is not.
+    pub fn width(&self) -> f32 {
+        if self.preview.is_some() || self.done.is_some() { 940.0 } else { 760.0 }
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, part: Part) -> Reply {
+        match part {
+            Part::Body => {
+                parts::title(ui, "Import a file of the original PROTEST tool");
+                if let Some(done) = &self.done {
+                    done_ui(ui, done);
+                } else if self.preview.is_some() {
+                    self.preview_ui(ui);
+                } else {
+                    self.form_ui(ui);
+                }
+                Reply::Stay
+            }
+            Part::Buttons => {
+                let reply = match &self.done {
+                    Some(done) => done_buttons(ui, done),
+                    None if self.preview.is_some() => self.preview_buttons(ui),
+                    None => self.form_buttons(ui),
+                };
+                parts::problem(ui, self.problem.as_deref());
+                reply
+            }
         }
-        if self.preview.is_some() {
-            return self.preview_ui(ui);
-        }
+    }
+
+    fn form_ui(&mut self, ui: &mut Ui) {
         if self.opened {
             let name = self.old.path().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
             let text = format!(
@@ -156,47 +178,37 @@ impl LegacyDialog {
         if self.target.path().is_some_and(|t| t.exists()) {
             ui.checkbox(&mut self.replace, REPLACE);
         }
-        ui.add_space(8.0);
-        parts::problem(ui, self.problem.as_deref());
-        let mut reply = Reply::Stay;
+    }
+
+    fn form_buttons(&mut self, ui: &mut Ui) -> Reply {
+        let ready = matches!(&self.info, Some((_, Ok(_))));
         let mut convert = false;
-        ui.horizontal(|ui| {
-            let ready = matches!(info, Some(Ok(_)));
+        let reply = parts::buttons(ui, |ui| {
             convert = ui.add_enabled(ready, egui::Button::new(RichText::new("Convert").strong())).clicked();
-            if ui.button("Cancel").clicked() {
-                reply = Reply::Close;
-            }
+            if ui.button("Cancel").clicked() { Reply::Close } else { Reply::Stay }
         });
-        if convert {
-            reply = Reply::Work(self.previewing());
-        }
-        reply
+        if convert { Reply::Work(self.previewing()) } else { reply }
     }
 
     /// The summary of what the conversion gives, with nothing written yet.
-    fn preview_ui(&mut self, ui: &mut Ui) -> Reply {
+    fn preview_ui(&self, ui: &mut Ui) {
         let target = self.target.path().map(|t| t.display().to_string()).unwrap_or_default();
         parts::done(ui, &format!("Nothing is written yet. What the old file has and what it becomes in {target}:"));
         summary_ui(ui, self.preview.as_deref().unwrap_or_default());
-        ui.add_space(8.0);
-        parts::problem(ui, self.problem.as_deref());
-        let mut reply = Reply::Stay;
+    }
+
+    fn preview_buttons(&mut self, ui: &mut Ui) -> Reply {
         let (mut write, mut back) = (false, false);
-        ui.horizontal(|ui| {
+        let reply = parts::buttons(ui, |ui| {
             write = ui.button(RichText::new("Write the converted file").strong()).clicked();
             back = ui.button("Back").clicked();
-            if ui.button("Cancel").clicked() {
-                reply = Reply::Close;
-            }
+            if ui.button("Cancel").clicked() { Reply::Close } else { Reply::Stay }
         });
         if back {
             self.preview = None;
             self.problem = None;
         }
-        if write {
-            reply = Reply::Work(self.converting());
-        }
-        reply
+        if write { Reply::Work(self.converting()) } else { reply }
     }
 
     /// Converts in memory and says what it gives (a batch against its master as it is now).
@@ -209,7 +221,7 @@ impl LegacyDialog {
         let now = chrono::Utc::now();
         let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         let preview = |master: Option<&protest::model::Master>, reference, unknown| {
-            workflow::convert::preview(&old, &target, self.replace, master, reference, unknown, now)
+            workflow::convert::preview(&old, &target, self.replace, master, (reference, unknown), Shell::Window, now)
         };
         let preview = if info.file_type == FileType::Master {
             preview(None, self.reference(), self.unknown()).map_err(failed)?
@@ -293,7 +305,8 @@ impl LegacyDialog {
         ui.checkbox(&mut self.nameless_mine, NAMELESS_MINE);
         ui.label(
             RichText::new(
-                "The original's last versions read such rows as a nameless annotator, so by default they get an annotator of their own; one earlier version saved the researcher's own work that way.",
+                "The original tool's last versions read such annotations as a nameless annotator's, so by default \
+                 they get an annotator of their own; one earlier version saved the researcher's own work that way.",
             )
             .small()
             .weak(),
@@ -317,9 +330,16 @@ impl LegacyDialog {
         let now = chrono::Utc::now();
         let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         if info.file_type == FileType::Master {
-            let converted =
-                workflow::convert::master(&Os, &old, &target, self.reference(), self.unknown(), self.replace, now)
-                    .map_err(failed)?;
+            let converted = workflow::convert::master(
+                &Os,
+                &old,
+                &target,
+                (self.reference(), self.unknown()),
+                Shell::Window,
+                self.replace,
+                now,
+            )
+            .map_err(failed)?;
             return Ok(Done {
                 summary: summary(&converted.report, &target),
                 path: target,
@@ -378,21 +398,19 @@ fn summary_ui(ui: &mut Ui, summary: &str) {
     });
 }
 
-fn done_ui(ui: &mut Ui, done: &Done) -> Reply {
+fn done_ui(ui: &mut Ui, done: &Done) {
     parts::done(ui, &format!("Converted into {}. What the old file had and what it became:", done.path.display()));
     summary_ui(ui, &done.summary);
-    ui.add_space(8.0);
-    let mut reply = Reply::Stay;
-    ui.horizontal(|ui| {
+}
+
+fn done_buttons(ui: &mut Ui, done: &Done) -> Reply {
+    parts::buttons(ui, |ui| {
         if done.master && ui.button(RichText::new("Open the converted master").strong()).clicked() {
-            reply = Reply::Then(Intent::OpenFile(done.path.clone()));
+            return Reply::Then(Intent::OpenFile(done.path.clone()));
         }
         if done.mergeable && ui.button(RichText::new("Merge it into this master…").strong()).clicked() {
-            reply = Reply::Then(Intent::Dialog(Dialog::Merge(vec![done.path.clone()])));
+            return Reply::Then(Intent::Dialog(Dialog::Merge(vec![done.path.clone()])));
         }
-        if parts::close_button(ui) {
-            reply = Reply::Close;
-        }
-    });
-    reply
+        parts::close_only(ui)
+    })
 }

@@ -3,7 +3,7 @@
 //! file) stops the whole import.
 
 use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::work::SessionWork;
 use egui::{RichText, Ui};
@@ -11,8 +11,12 @@ use protest::batches::merge::{self, Incoming, Merge};
 use protest::model::Master;
 use protest::session::Session;
 use protest::store::batch_file;
+use protest::store::summary::count;
 use protest::workflow;
 use std::path::{Path, PathBuf};
+
+/// How wide the dialog would like to be.
+pub const WIDTH: f32 = 760.0;
 
 #[derive(Default)]
 pub struct MergeDialog {
@@ -53,14 +57,21 @@ impl MergeDialog {
         MergeDialog { files: PathField::many(batches), check: true, ..MergeDialog::default() }
     }
 
-    pub fn ui(&mut self, ui: &mut Ui) -> Reply {
-        ui.set_width(760.0);
-        parts::title(ui, "Import annotated batches");
-        if let Some(merged) = &self.merged {
-            parts::done(ui, merged);
-            ui.add_space(8.0);
-            return if parts::close_button(ui) { Reply::Close } else { Reply::Stay };
+    pub fn ui(&mut self, ui: &mut Ui, part: Part) -> Reply {
+        match (part, &self.merged) {
+            (Part::Body, Some(merged)) => {
+                parts::title(ui, "Import annotated batches");
+                parts::done(ui, merged);
+                Reply::Stay
+            }
+            (Part::Buttons, Some(_)) => parts::close_only(ui),
+            (Part::Body, None) => self.body(ui),
+            (Part::Buttons, None) => self.buttons(ui),
         }
+    }
+
+    fn body(&mut self, ui: &mut Ui) -> Reply {
+        parts::title(ui, "Import annotated batches");
         ui.label(
             "Brings the annotators' records into this master. Nothing changes unless every batch can be merged; \
              other annotators' records are never touched.",
@@ -94,20 +105,8 @@ impl MergeDialog {
             self.checked = None;
             self.problem = None;
         }
-        let label = if self.checked.is_some() { "Check again" } else { "Check" };
-        if ui.button(label).on_hover_text("Read the batches and see what merging them would do").clicked() {
-            self.checked = None;
-            self.check = true;
-        }
-        let mut reply = Reply::Stay;
-        if std::mem::take(&mut self.check) {
-            self.problem = None;
-            reply = Reply::Work(check(self.files.paths()));
-        }
-        ui.add_space(6.0);
-        parts::problem(ui, self.problem.as_deref());
-        let mut merge = false;
         if let Some((_, prepared)) = &self.checked {
+            ui.add_space(6.0);
             reports(ui, prepared);
             ui.add_space(6.0);
             let replaced = prepared.replaced();
@@ -118,24 +117,45 @@ impl MergeDialog {
                 let older = if older > 0 { format!(", {older} of them by older ones") } else { String::new() };
                 ui.label(
                     RichText::new(format!(
-                        "{replaced} existing records of the same annotators would be replaced by the batches' versions{older}."
+                        "{} of the same annotators would be replaced by the batches' versions{older}.",
+                        count(replaced, "existing record")
                     ))
                     .color(ui.visuals().warn_fg_color),
                 );
-                merge = ui.button(RichText::new(format!("Replace {replaced} records and merge")).strong()).clicked();
-            } else {
-                let new = prepared.new_records();
-                merge = ui.button(RichText::new(format!("Merge {new} new records")).strong()).clicked();
             }
         }
-        if merge && let Some(work) = self.merge() {
-            reply = Reply::Work(work);
+        if std::mem::take(&mut self.check) {
+            self.problem = None;
+            return Reply::Work(check(self.files.paths()));
         }
-        ui.add_space(4.0);
-        if ui.button("Cancel").clicked() {
-            reply = Reply::Close;
+        Reply::Stay
+    }
+
+    /// *Check*, then the merge (saying how many records it replaces), and *Cancel*; a refusal
+    /// under them.
+    fn buttons(&mut self, ui: &mut Ui) -> Reply {
+        let mut merge = false;
+        let reply = parts::buttons(ui, |ui| {
+            let label = if self.checked.is_some() { "Check again" } else { "Check" };
+            if ui.button(label).on_hover_text("Read the batches and see what merging them would do").clicked() {
+                self.checked = None;
+                self.check = true;
+            }
+            let merging = self.checked.as_ref().map(|(_, prepared)| prepared).filter(|p| !p.is_empty());
+            let label = match merging.map(|p| (p.replaced(), p.new_records())) {
+                Some((0, new)) => format!("Merge {}", count(new, "new record")),
+                Some((replaced, _)) => format!("Replace {} and merge", count(replaced, "record")),
+                None => "Merge".to_owned(),
+            };
+            let button = ui.add_enabled(merging.is_some(), egui::Button::new(RichText::new(label).strong()));
+            merge = button.on_disabled_hover_text("Check the batches first").clicked();
+            if ui.button("Cancel").clicked() { Reply::Close } else { Reply::Stay }
+        });
+        parts::problem(ui, self.problem.as_deref());
+        match self.merge().filter(|_| merge) {
+            Some(work) => Reply::Work(work),
+            None => reply,
         }
-        reply
     }
 
     /// The merge, to run off the UI thread; what it did or the refusal comes back to the dialog.
@@ -152,8 +172,9 @@ impl MergeDialog {
                 match merged {
                     Ok(merged) => {
                         dialog.merged = Some(format!(
-                            "Merged {} records from {files} batch files into the master.",
-                            merged.written()
+                            "Merged {} from {} into the master.",
+                            count(merged.written(), "record"),
+                            count(files, "batch file")
                         ))
                     }
                     Err(e) => dialog.problem = Some(parts::failed(&e, "")),

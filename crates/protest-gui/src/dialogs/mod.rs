@@ -37,7 +37,7 @@ use goto::GoToDialog;
 use legacy::LegacyDialog;
 use merge::MergeDialog;
 use open::OpenDialog;
-use parts::{Reply, escaped, show_anchored};
+use parts::{Part, Reply};
 use plan::PlanDialog;
 use prediction::PredictionDialog;
 use protest::metrics::report::Table;
@@ -104,29 +104,24 @@ impl Modal {
             (Modal::ExportTables(d), _) => d.ui(ctx),
             (Modal::AddSystem(d), Some(s)) => d.ui(ctx, s),
             #[cfg(not(target_arch = "wasm32"))]
-            (Modal::Legacy(d), _) => framed(ctx, |ui| d.ui(ui)),
-            (Modal::Prediction(d), _) => framed(ctx, |ui| d.ui(ui)),
+            (Modal::Legacy(d), _) => framed(ctx, d.width(), |ui, part| d.ui(ui, part)),
+            (Modal::Prediction(d), _) => framed(ctx, prediction::WIDTH, |ui, part| d.ui(ui, part)),
             (_, None) => Reply::Close,
-            (Modal::Annotators(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
-            (Modal::Plan(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
-            (Modal::Export(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
-            (Modal::Merge(d), Some(_)) => framed(ctx, |ui| d.ui(ui)),
-            (Modal::Adjudication(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
-            (Modal::GoTo(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
-            (Modal::SaveCopy(d), Some(_)) => framed(ctx, |ui| d.ui(ui)),
-            (Modal::Recovery(d), Some(s)) => framed(ctx, |ui| d.ui(ui, s)),
+            (Modal::Annotators(d), Some(s)) => framed(ctx, annotators::WIDTH, |ui, part| d.ui(ui, part, s)),
+            (Modal::Plan(d), Some(s)) => framed(ctx, plan::WIDTH, |ui, part| d.ui(ui, part, s)),
+            (Modal::Export(d), Some(s)) => framed(ctx, batch_export::WIDTH, |ui, part| d.ui(ui, part, s)),
+            (Modal::Merge(d), Some(_)) => framed(ctx, merge::WIDTH, |ui, part| d.ui(ui, part)),
+            (Modal::Adjudication(d), Some(s)) => framed(ctx, adjudication::WIDTH, |ui, part| d.ui(ui, part, s)),
+            (Modal::GoTo(d), Some(s)) => framed(ctx, goto::WIDTH, |ui, part| d.ui(ui, part, s)),
+            (Modal::SaveCopy(d), Some(_)) => framed(ctx, save_copy::WIDTH, |ui, part| d.ui(ui, part)),
+            (Modal::Recovery(d), Some(s)) => framed(ctx, recovery::WIDTH, |ui, part| d.ui(ui, part, s)),
         }
     }
 }
 
-/// The frame of the researcher's dialogs: a modal that stays where it opened, scrolls when it is
-/// taller than the window (one that grows past the bottom moves up just enough) and closes with
-/// Esc.
-fn framed(ctx: &egui::Context, content: impl FnOnce(&mut Ui) -> Reply) -> Reply {
-    let modal = show_anchored(ctx, egui::Modal::new(Id::unique("researcher dialog")), |ui| {
-        let max = (ctx.content_rect().height() - 60.0).max(240.0);
-        let scroll = egui::ScrollArea::vertical().id_salt("dialog").max_height(max).min_scrolled_height(max);
-        scroll.show(ui, content).inner
-    });
-    if escaped(&modal, ctx) { Reply::Close } else { modal.inner }
+/// The frame of the researcher's dialogs ([`parts::dialog`]): a modal that fits the window and
+/// stays where it opened, its body scrolling and its buttons in view; it closes with Esc.
+fn framed(ctx: &egui::Context, wanted: f32, content: impl FnMut(&mut Ui, Part) -> Reply) -> Reply {
+    let modal = parts::dialog(ctx, egui::Modal::new(Id::unique("researcher dialog")), wanted, content);
+    if parts::escaped(&modal, ctx) { Reply::Close } else { modal.inner }
 }

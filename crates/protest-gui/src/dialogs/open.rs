@@ -2,7 +2,7 @@
 //! field is there because a desktop without a file-chooser portal shows no native dialog.
 
 use crate::dialogs::file_chooser::{self, Filter, NOTHING_CHOSEN, Pick};
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::Intent;
 use egui::{Id, Modal, RichText};
 use std::path::PathBuf;
@@ -21,54 +21,61 @@ impl OpenDialog {
 
     /// Answers with the file to open once one is chosen.
     pub fn ui(&mut self, ctx: &egui::Context, recent: &[PathBuf]) -> Reply {
-        let mut chosen = None;
-        let mut cancel = false;
-        let modal = parts::show_anchored(ctx, Modal::new(Id::unique("open dialog")), |ui| {
-            ui.set_width(560.0);
-            ui.heading("Open a master or batch file");
-            ui.add_space(6.0);
-            let label = ui.label("Path of the file");
-            ui.horizontal(|ui| {
-                let field =
-                    ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(430.0)).labelled_by(label.id);
-                if self.focus && !ui.is_sizing_pass() {
-                    // Type right away (not in the dialog's first frame: that one only sizes it).
-                    field.request_focus();
-                    self.focus = false;
-                }
-                if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                    chosen = Some(PathBuf::from(self.path.trim()));
-                }
-                if ui.button("Browse…").clicked() {
-                    chosen = self.browse();
-                }
-            });
-            // The line is always there, so the centred dialog does not move when a problem shows.
-            let problem = self.problem.as_deref().unwrap_or(" ");
-            ui.add(egui::Label::new(RichText::new(problem).color(ui.visuals().warn_fg_color)).wrap());
-            if !recent.is_empty() {
-                ui.add_space(8.0);
-                ui.label(RichText::new("Recent files").strong());
-                for path in recent {
-                    if ui.link(path.display().to_string()).clicked() {
-                        chosen = Some(path.clone());
+        let modal = parts::dialog(ctx, Modal::new(Id::unique("open dialog")), 560.0, |ui, part| {
+            let chosen = match part {
+                Part::Body => self.body(ui, recent),
+                Part::Buttons => {
+                    let mut cancel = false;
+                    let chosen = ui
+                        .horizontal(|ui| {
+                            let open = ui.button(RichText::new("Open").strong()).clicked();
+                            cancel = ui.button("Cancel").clicked();
+                            (open && !self.path.trim().is_empty()).then(|| PathBuf::from(self.path.trim()))
+                        })
+                        .inner;
+                    parts::problem(ui, self.problem.as_deref());
+                    if cancel {
+                        return Reply::Close;
                     }
+                    chosen
+                }
+            };
+            chosen.map_or(Reply::Stay, |path| Reply::Then(Intent::OpenFile(path)))
+        });
+        if parts::escaped(&modal, ctx) { Reply::Close } else { modal.inner }
+    }
+
+    /// The path field and the recent files; the file chosen there, if any.
+    fn body(&mut self, ui: &mut egui::Ui, recent: &[PathBuf]) -> Option<PathBuf> {
+        let mut chosen = None;
+        ui.heading("Open a master or batch file");
+        ui.add_space(6.0);
+        let label = ui.label("Path of the file");
+        ui.horizontal(|ui| {
+            let width = (ui.available_width() - 90.0).clamp(120.0, 430.0);
+            let field = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(width)).labelled_by(label.id);
+            if self.focus && !ui.is_sizing_pass() {
+                // Type right away (not in the dialog's first frame: that one only sizes it).
+                field.request_focus();
+                self.focus = false;
+            }
+            if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                chosen = Some(PathBuf::from(self.path.trim()));
+            }
+            if ui.button("Browse…").clicked() {
+                chosen = self.browse();
+            }
+        });
+        if !recent.is_empty() {
+            ui.add_space(8.0);
+            ui.label(RichText::new("Recent files").strong());
+            for path in recent {
+                if ui.link(path.display().to_string()).clicked() {
+                    chosen = Some(path.clone());
                 }
             }
-            ui.add_space(10.0);
-            ui.horizontal(|ui| {
-                if ui.button(RichText::new("Open").strong()).clicked() && !self.path.trim().is_empty() {
-                    chosen = Some(PathBuf::from(self.path.trim()));
-                }
-                cancel = ui.button("Cancel").clicked();
-            });
-        });
-        let escaped = parts::escaped(&modal, ctx);
-        match chosen {
-            Some(path) => Reply::Then(Intent::OpenFile(path)),
-            None if cancel || escaped => Reply::Close,
-            None => Reply::Stay,
         }
+        chosen
     }
 
     fn browse(&mut self) -> Option<PathBuf> {

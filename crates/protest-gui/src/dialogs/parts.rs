@@ -1,10 +1,121 @@
 //! What the dialogs share: how a dialog answers each frame ([`Reply`]), how it is shown (a modal
-//! that stays where it opened and closes only with Esc or its buttons), and the pieces most of
-//! them draw — a title, a problem, something done, *Close* — and the words for a refusal.
+//! that fits the window, stays where it opened and closes only with Esc or its buttons: its body
+//! scrolls, its buttons stay in view and in place, [`dialog`]), and the pieces most of them draw —
+//! a title, a problem, something done, *Close* — and the words for a refusal.
 
 use crate::intent::Intent;
 use egui::{Modal, ModalResponse, RichText, Ui};
 use protest::Error;
+
+/// Space kept between a dialog and the window's edges.
+const EDGE: f32 = 12.0;
+/// The margin inside a dialog's frame.
+const MARGIN: i8 = 16;
+
+/// The part of a dialog being drawn: its body, which scrolls when the window is too small for
+/// it, or its buttons, in a row under the body that is always in view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Body,
+    Buttons,
+}
+
+/// What a dialog's parts measured last frame.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Sizes {
+    /// The body's content, and where the dialog is.
+    content: egui::Vec2,
+    rect: Option<egui::Rect>,
+    /// The tallest the body has been since the dialog opened: it keeps that height, so the
+    /// buttons under it do not move up when a message in it goes (the next click would miss).
+    tallest: f32,
+    buttons: Option<f32>,
+}
+
+/// The width a dialog that would like to be `wanted` wide gets in this window.
+pub fn width(ctx: &egui::Context, wanted: f32) -> f32 {
+    wanted.min(ctx.content_rect().width() - 2.0 * (EDGE + f32::from(MARGIN))).max(160.0)
+}
+
+/// The frame of a dialog.
+pub fn frame(ctx: &egui::Context) -> egui::Frame {
+    egui::Frame::popup(&ctx.global_style()).inner_margin(MARGIN)
+}
+
+/// Shows a dialog `wanted` wide (less in a narrow window) whose `content` draws its body and its
+/// buttons ([`Part`]): the body scrolls, with visible scroll bars, when it does not fit the
+/// window; the buttons stay under it, in view. What either part answers is the dialog's reply.
+pub fn dialog(
+    ctx: &egui::Context,
+    modal: Modal,
+    wanted: f32,
+    content: impl FnMut(&mut Ui, Part) -> Reply,
+) -> ModalResponse<Reply> {
+    dialog_on(ctx, modal, wanted, Side::Centre, content)
+}
+
+/// [`dialog`] on a side of the window.
+pub fn dialog_on(
+    ctx: &egui::Context,
+    modal: Modal,
+    wanted: f32,
+    side: Side,
+    mut content: impl FnMut(&mut Ui, Part) -> Reply,
+) -> ModalResponse<Reply> {
+    let key = anchor_key(&modal);
+    let modal = modal.frame(frame(ctx));
+    let window = ctx.content_rect();
+    show_anchored(ctx, modal, side, |ui| {
+        let width = width(ctx, wanted);
+        ui.set_width(width);
+        let anchor = ui.data(|d| d.get_temp::<Anchor>(key)).unwrap_or_default();
+        let mut sizes = anchor.sizes;
+        // While the dialog comes to its size, its first frames measure text not yet wrapped to
+        // its width: the height to keep counts from when it is placed.
+        let placed = anchor.top.is_some();
+        let separator = 2.0 * ui.spacing().item_spacing.y + 1.0;
+        let buttons = sizes.buttons.unwrap_or(ui.spacing().interact_size.y);
+        let most = window.height() - 2.0 * (EDGE + f32::from(MARGIN)) - separator - buttons;
+        let most = most.max(60.0);
+        crate::style::visible_scroll_bars(ui);
+        let body = egui::ScrollArea::both().id_salt("dialog body").auto_shrink([false, true]).max_height(most).show(
+            ui,
+            |ui| {
+                // Measured by where the content ends: the scroll area may have given its ui the
+                // height of the view already.
+                let start = ui.cursor().top();
+                let reply = content(ui, Part::Body);
+                let natural = ui.cursor().top() - start;
+                if placed && natural < sizes.tallest {
+                    ui.add_space(sizes.tallest - natural);
+                }
+                (reply, natural)
+            },
+        );
+        let (body_reply, natural) = body.inner;
+        sizes.tallest = if placed { sizes.tallest.max(natural) } else { natural };
+        ui.separator();
+        let top = ui.cursor().top();
+        let reply = content(ui, Part::Buttons);
+        sizes.buttons = Some(ui.min_rect().bottom() - top);
+        sizes.content = body.content_size;
+        sizes.rect = Some(ui.min_rect());
+        let before = ui.data_mut(|d| {
+            let anchor = d.get_temp_mut_or_default::<Anchor>(key);
+            anchor.steady = anchor.sizes == sizes;
+            std::mem::replace(&mut anchor.sizes, sizes)
+        });
+        if before != sizes {
+            // The scroll area sizes itself by the last frame's content, and the dialog moves to
+            // stay in the window: draw again until it stands still.
+            ui.ctx().request_repaint();
+        }
+        match body_reply {
+            Reply::Stay => reply,
+            asked => asked,
+        }
+    })
+}
 
 /// What a dialog's `ui` returns each frame.
 pub enum Reply {
@@ -32,9 +143,18 @@ struct Anchor {
     first: u64,
     last: u64,
     top: Option<f32>,
+    /// Its size while it is placed afresh: it is placed for good once that stands still.
+    size: egui::Vec2,
     /// [`work_frames`] when it was last shown: frames of long work it asked for hide it without
     /// closing it.
     work_frames: u64,
+    /// What its parts measured ([`dialog`]), and whether that was the same the frame before.
+    sizes: Sizes,
+    steady: bool,
+}
+
+fn anchor_key(modal: &Modal) -> egui::Id {
+    modal.area.layer().id.with("anchor")
 }
 
 /// Where the frames drawn while long work runs are counted (`App::work_ui`).
@@ -47,35 +167,62 @@ fn work_frames(ctx: &egui::Context) -> u64 {
     ctx.data(|d| d.get_temp::<u64>(work_frames_id()).unwrap_or(0))
 }
 
-/// Shows a modal that stays where it first appeared. egui centres a modal anew every frame, so a
-/// dialog whose content grows or shrinks (a message, a table, the next step) would move its
-/// buttons under the pointer; this one keeps its top edge until it closes.
-pub fn show_anchored<T>(ctx: &egui::Context, modal: Modal, content: impl FnOnce(&mut Ui) -> T) -> ModalResponse<T> {
-    let key = modal.area.layer().id.with("anchor");
+/// Where a dialog opens across the window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Centre,
+    /// At the right edge, beside what the window shows on the left (the translation).
+    Right,
+}
+
+/// Shows a modal that stays where it first appeared, on `side` of the window. egui centres a
+/// modal anew every frame, so a dialog whose content grows or shrinks (a message, a table, the
+/// next step) would move its buttons under the pointer; this one keeps its top edge until it
+/// closes.
+fn show_anchored<T>(
+    ctx: &egui::Context,
+    modal: Modal,
+    side: Side,
+    content: impl FnOnce(&mut Ui) -> T,
+) -> ModalResponse<T> {
+    let key = anchor_key(&modal);
     let now = ctx.cumulative_pass_nr();
     let work_frames = work_frames(ctx);
     let anchor = ctx.data_mut(|d| {
         let a = d.get_temp_mut_or_default::<Anchor>(key);
         let hidden = work_frames.saturating_sub(a.work_frames); // by its own work, not closed
         if a.last + 1 + hidden < now || a.last > now {
-            *a = Anchor { first: now, last: now, top: None, work_frames }; // opened afresh
+            // Opened afresh.
+            *a = Anchor { first: now, last: now, work_frames, ..Anchor::default() };
         }
         a.last = now;
         a.work_frames = work_frames;
         *a
     });
     let content_top = ctx.content_rect().top();
-    let modal = match anchor.top {
-        Some(top) => {
-            let area = modal.area.clone().anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, top - content_top));
-            modal.area(area)
-        }
-        None => modal,
+    let (x, dx) = match side {
+        Side::Centre => (egui::Align::Center, 0.0),
+        Side::Right => (egui::Align::Max, -EDGE),
     };
+    let area = match anchor.top {
+        Some(top) => modal.area.clone().anchor(egui::Align2([x, egui::Align::Min]), egui::vec2(dx, top - content_top)),
+        None => modal.area.clone().anchor(egui::Align2([x, egui::Align::Center]), egui::vec2(dx, 0.0)),
+    };
+    let modal = modal.area(area);
     let shown = modal.show(ctx, content);
-    if anchor.top.is_none() && now > anchor.first {
-        let top = shown.response.rect.top();
-        ctx.data_mut(|d| d.get_temp_mut_or_default::<Anchor>(key).top = Some(top));
+    if anchor.top.is_none() {
+        // Centred for its content, as it comes to its size (the first frames only measure it).
+        let rect = shown.response.rect;
+        let steady = ctx.data(|d| d.get_temp::<Anchor>(key)).is_some_and(|a| a.steady);
+        let settled = now > anchor.first && rect.size() == anchor.size && steady;
+        ctx.data_mut(|d| {
+            let a = d.get_temp_mut_or_default::<Anchor>(key);
+            a.size = rect.size();
+            a.top = settled.then_some(rect.top());
+        });
+        if !settled {
+            ctx.request_repaint();
+        }
     }
     shown
 }
@@ -124,4 +271,15 @@ pub fn done(ui: &mut Ui, text: &str) {
 /// A *Close* button at the bottom.
 pub fn close_button(ui: &mut Ui) -> bool {
     ui.button("Close").clicked()
+}
+
+/// The buttons of a dialog, in a row (wrapping in a narrow window); `Reply::Stay` unless one
+/// answers.
+pub fn buttons(ui: &mut Ui, row: impl FnOnce(&mut Ui) -> Reply) -> Reply {
+    ui.horizontal_wrapped(row).inner
+}
+
+/// The buttons of a dialog that only closes: *Close*.
+pub fn close_only(ui: &mut Ui) -> Reply {
+    if close_button(ui) { Reply::Close } else { Reply::Stay }
 }

@@ -4,7 +4,7 @@
 //! can be replaced (same name) or removed.
 
 use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::{Dialog, Intent};
 use crate::work::SessionWork;
 use egui::{RichText, Ui};
@@ -12,6 +12,9 @@ use protest::batches::plan::{self, Plan, PlanError, Request, Row};
 use protest::model::{CorpusId, Master};
 use protest::session::Session;
 use protest::workflow::task_sets::{self, Planned, Planning};
+
+/// How wide the dialog would like to be.
+pub const WIDTH: f32 = 880.0;
 
 pub struct PlanDialog {
     name: String,
@@ -96,74 +99,78 @@ impl PlanDialog {
         self.preview.as_ref().map(|(_, _, _, planned)| planned)
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
-        ui.set_width(880.0);
-        parts::title(ui, "Plan a task set");
-        if let Some(stored) = &self.stored {
-            parts::done(ui, stored);
-            ui.add_space(8.0);
-            let mut reply = Reply::Stay;
-            ui.horizontal(|ui| {
+    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &mut Session) -> Reply {
+        match (part, &self.stored) {
+            (Part::Body, Some(stored)) => {
+                parts::title(ui, "Plan a task set");
+                parts::done(ui, stored);
+                Reply::Stay
+            }
+            (Part::Buttons, Some(_)) => parts::buttons(ui, |ui| {
                 if ui.button(RichText::new("Export its batches…").strong()).clicked() {
-                    reply = Reply::Then(Intent::Dialog(Dialog::Export));
+                    return Reply::Then(Intent::Dialog(Dialog::Export));
                 }
-                if parts::close_button(ui) {
-                    reply = Reply::Close;
-                }
-            });
-            return reply;
+                parts::close_only(ui)
+            }),
+            (Part::Body, None) => self.body(ui, session),
+            (Part::Buttons, None) => self.buttons(ui, session.master()),
         }
+    }
+
+    fn body(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        parts::title(ui, "Plan a task set");
         let master = session.master();
         ui.label(
             "The IAA sample goes to every annotator, drawn from each (translation, category) group in proportion to \
              its size, at least one each; the rest is split evenly. The same choices and seed give the same plan.",
         );
         ui.add_space(8.0);
-        ui.columns(2, |cols| {
-            self.choices(&mut cols[0], master);
-            self.lists(&mut cols[1], master);
-        });
+        // Side by side when there is room, else one under the other.
+        if ui.available_width() >= 640.0 {
+            ui.columns(2, |cols| {
+                self.choices(&mut cols[0], master);
+                self.lists(&mut cols[1], master);
+            });
+        } else {
+            self.choices(ui, master);
+            ui.add_space(8.0);
+            self.lists(ui, master);
+        }
         ui.separator();
-        let mut store = false;
-        let mut reply = Reply::Stay;
         let mut name_taken = false;
-        let name = match self.preview(master) {
-            None => {
-                parts::problem(ui, Some("The seed is a whole number, e.g. 42."));
-                None
-            }
-            Some(Ok(planned)) => {
-                preview(ui, master, &planned.plan);
-                Some((planned.plan.task_set.name.clone(), planned.replaces))
-            }
+        match self.preview(master) {
+            None => parts::problem(ui, Some("The seed is a whole number, e.g. 42.")),
+            Some(Ok(planned)) => preview(ui, master, &planned.plan),
             Some(Err(e @ PlanError::NameTaken { .. })) => {
                 parts::problem(ui, Some(&format!("{}.", parts::capitalised(&e.to_string()))));
                 name_taken = true;
-                None
             }
             Some(Err(e @ (PlanError::GivenOut { .. } | PlanError::NoMatchYet))) => {
                 parts::problem(ui, Some(&format!("{}.", parts::capitalised(&e.to_string()))));
-                None
             }
-            Some(Err(e)) => {
-                parts::problem(ui, Some(&format!("Nothing to plan: {e}.")));
-                None
-            }
-        };
+            Some(Err(e)) => parts::problem(ui, Some(&format!("Nothing to plan: {e}."))),
+        }
         if name_taken || self.replace {
             ui.checkbox(&mut self.replace, "Replace the task set of this name (no batch was exported from it)");
         }
-        ui.add_space(6.0);
-        ui.horizontal(|ui| {
+        self.task_sets(ui, session).unwrap_or(Reply::Stay)
+    }
+
+    /// *Store* and *Cancel*, what storing or removing said under them.
+    fn buttons(&mut self, ui: &mut Ui, master: &Master) -> Reply {
+        let name = match self.preview(master) {
+            Some(Ok(planned)) => Some((planned.plan.task_set.name.clone(), planned.replaces)),
+            _ => None,
+        };
+        let mut store = false;
+        let mut reply = parts::buttons(ui, |ui| {
             let label = match &name {
                 Some((name, Some(id))) => format!("Replace task set {id} with “{name}”"),
                 Some((name, None)) => format!("Store “{name}” in the master"),
                 None => "Store the task set in the master".to_owned(),
             };
             store = ui.add_enabled(name.is_some(), egui::Button::new(RichText::new(label).strong())).clicked();
-            if ui.button("Cancel").clicked() {
-                reply = Reply::Close;
-            }
+            if ui.button("Cancel").clicked() { Reply::Close } else { Reply::Stay }
         });
         if store && let Some(planning) = self.planning() {
             // Off the UI thread: storing saves the master, seconds for a large one.
@@ -187,8 +194,8 @@ impl PlanDialog {
             }));
         }
         parts::problem(ui, self.problem.as_deref());
-        if let Some(removing) = self.task_sets(ui, session) {
-            reply = removing;
+        if let Some(removed) = &self.removed {
+            parts::done(ui, removed);
         }
         reply
     }
@@ -196,9 +203,6 @@ impl PlanDialog {
     /// The master's task sets; those nothing was given out from can be removed (off the UI
     /// thread: it saves the master).
     fn task_sets(&mut self, ui: &mut Ui, session: &mut Session) -> Option<Reply> {
-        if let Some(removed) = &self.removed {
-            parts::done(ui, removed);
-        }
         if session.master().task_sets.is_empty() {
             return None;
         }
@@ -311,7 +315,7 @@ fn all_none<T>(ui: &mut Ui, items: &mut [(T, bool)], what: &str) {
 fn preview(ui: &mut Ui, master: &Master, planned: &Plan) {
     let s = &planned.summary;
     ui.label(RichText::new("Preview").strong());
-    ui.horizontal_top(|ui| {
+    let counts = |ui: &mut Ui| {
         egui::ScrollArea::vertical().id_salt("plan preview").max_height(240.0).show(ui, |ui| {
             egui::Grid::new("plan preview grid").striped(true).spacing([18.0, 4.0]).show(ui, |ui| {
                 ui.label("");
@@ -341,9 +345,19 @@ fn preview(ui: &mut Ui, master: &Master, planned: &Plan) {
                 row(ui, "Total", &s.total, true);
             });
         });
-        ui.add_space(24.0);
-        ui.vertical(|ui| balance(ui, &s.balance()));
-    });
+    };
+    // The balance table beside the counts when there is room, else under them.
+    if ui.available_width() >= 760.0 {
+        ui.horizontal_top(|ui| {
+            counts(ui);
+            ui.add_space(24.0);
+            ui.vertical(|ui| balance(ui, &s.balance()));
+        });
+    } else {
+        counts(ui);
+        ui.add_space(8.0);
+        balance(ui, &s.balance());
+    }
     ui.label(RichText::new(s.per_annotator_sentence()).strong());
     for note in &s.notes {
         ui.label(RichText::new(note).color(ui.visuals().warn_fg_color));

@@ -4,7 +4,7 @@
 //! the prediction results view.
 
 use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::Intent;
 use crate::work::SessionWork;
@@ -13,6 +13,9 @@ use protest::prediction::browse::Results;
 use protest::prediction::{Macro, Pair, Scorer, Task};
 
 const DATA: &[(&str, &[&str])] = &[("Task data files", &["data", "gz", "txt", "pred"])];
+
+/// How wide the dialog would like to be.
+pub const WIDTH: f32 = 720.0;
 
 pub struct PredictionDialog {
     gold: PathField,
@@ -41,11 +44,32 @@ impl PredictionDialog {
         }
     }
 
-    pub fn ui(&mut self, ui: &mut Ui) -> Reply {
+    pub fn ui(&mut self, ui: &mut Ui, part: Part) -> Reply {
         if let Some(results) = self.loaded.take() {
             return Reply::Then(Intent::ShowPredictions(Box::new(results)));
         }
-        ui.set_width(720.0);
+        match part {
+            Part::Body => {
+                self.body(ui);
+                Reply::Stay
+            }
+            Part::Buttons => {
+                let reply = parts::buttons(ui, |ui| {
+                    if ui.button(RichText::new("Open").strong()).clicked() {
+                        match self.request() {
+                            Ok(work) => return Reply::Work(work),
+                            Err(problem) => self.problem = Some(problem),
+                        }
+                    }
+                    if ui.button("Cancel").clicked() { Reply::Close } else { Reply::Stay }
+                });
+                parts::problem(ui, self.problem.as_deref());
+                reply
+            }
+        }
+    }
+
+    fn body(&mut self, ui: &mut Ui) {
         parts::title(ui, "Open prediction results");
         ui.label(
             "The task's gold file (its .doc-ids beside it gives each example its document) and the systems' \
@@ -59,7 +83,7 @@ impl PredictionDialog {
             self.problem = None;
         }
         ui.add_space(6.0);
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("Scorer").strong());
             for scorer in Scorer::ALL {
                 ui.radio_value(&mut self.scorer, scorer, scorer.name());
@@ -79,21 +103,6 @@ impl PredictionDialog {
             ui.radio_value(&mut self.averaging, Macro::All, "all classes");
             ui.radio_value(&mut self.averaging, Macro::Present, "classes in the gold");
         });
-        ui.add_space(6.0);
-        parts::problem(ui, self.problem.as_deref());
-        let mut reply = Reply::Stay;
-        ui.horizontal(|ui| {
-            if ui.button(RichText::new("Open").strong()).clicked() {
-                match self.request() {
-                    Ok(work) => reply = Reply::Work(work),
-                    Err(problem) => self.problem = Some(problem),
-                }
-            }
-            if ui.button("Cancel").clicked() {
-                reply = Reply::Close;
-            }
-        });
-        reply
     }
 
     /// The reading and scoring to run, or what is missing.

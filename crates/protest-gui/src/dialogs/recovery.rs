@@ -5,14 +5,18 @@
 //! applied unasked.
 
 use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::dialogs::save_copy;
 use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::session::Session;
 use protest::session::recovery::{self, Found};
+use protest::store::summary::count;
 use std::path::PathBuf;
+
+/// How wide the dialog would like to be.
+pub const WIDTH: f32 = 680.0;
 
 /// How many changes are listed (the rest are counted).
 const LISTED: usize = 200;
@@ -51,16 +55,27 @@ impl RecoveryDialog {
         self.problem = None;
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
-        ui.set_width(680.0);
+    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &mut Session) -> Reply {
+        match part {
+            Part::Body => {
+                self.body(ui, session);
+                Reply::Stay
+            }
+            Part::Buttons => {
+                let reply = self.buttons(ui, session);
+                parts::problem(ui, self.problem.as_deref());
+                reply
+            }
+        }
+    }
+
+    fn body(&mut self, ui: &mut Ui, session: &mut Session) {
         parts::title(ui, "Changes that were not saved");
         if let Some(done) = &self.done {
             parts::done(ui, done);
             ui.add_space(6.0);
         }
-        let Some(found) = self.found.first().cloned() else {
-            return if parts::close_button(ui) { Reply::Close } else { Reply::Stay };
-        };
+        let Some(found) = self.found.first().cloned() else { return };
         if self.lines.is_empty() {
             self.describe(session);
         }
@@ -104,13 +119,17 @@ impl RecoveryDialog {
                 ui.label(format!("… and {} more", found.entries.len() - LISTED));
             }
         });
-        ui.add_space(8.0);
-        parts::problem(ui, self.problem.as_deref());
-        let mut reply = Reply::Stay;
         if let Some(target) = &mut self.target {
+            ui.add_space(8.0);
             if target.ui(ui, "The new file", Pick::Save) {
                 self.problem = None;
             }
+        }
+    }
+
+    fn buttons(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+        let Some(found) = self.found.first().cloned() else { return parts::close_only(ui) };
+        if let Some(target) = &self.target {
             let path = target.path();
             let (mut save, mut back) = (false, false);
             ui.horizontal(|ui| {
@@ -120,15 +139,15 @@ impl RecoveryDialog {
             match path {
                 _ if back => self.target = None,
                 None if save => self.problem = Some("Type or choose where to write the new file.".into()),
-                Some(path) if save => reply = Reply::Work(saving(found, path)),
+                Some(path) if save => return Reply::Work(saving(found, path)),
                 _ => {}
             }
-            return reply;
+            return Reply::Stay;
         }
-        ui.horizontal(|ui| {
+        parts::buttons(ui, |ui| {
             if ui.button(RichText::new("Apply them to this file").strong()).clicked() {
                 match session.apply_recovery(&found) {
-                    Ok(n) => self.next(format!("Applied {n} recovered change{}.", if n == 1 { "" } else { "s" })),
+                    Ok(n) => self.next(format!("Applied {}.", count(n, "recovered change"))),
                     Err(e) => self.problem = Some(e.to_string()),
                 }
             }
@@ -137,11 +156,8 @@ impl RecoveryDialog {
                 field.request_focus();
                 self.target = Some(field);
             }
-            if ui.button("Keep for later").clicked() {
-                reply = Reply::Close;
-            }
-        });
-        reply
+            if ui.button("Keep for later").clicked() { Reply::Close } else { Reply::Stay }
+        })
     }
 }
 

@@ -3,10 +3,11 @@
 //! library's renderings, so they are byte for byte what the command line writes.
 
 use crate::dialogs::file_chooser::{self, Pick};
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::Intent;
 use egui::{Id, Modal, RichText};
 use protest::metrics::report::{self, Format, Table};
+use protest::store::summary::count;
 use std::path::{Path, PathBuf};
 
 /// What to export.
@@ -92,47 +93,20 @@ impl ExportDialog {
             Target::One(name) => tables.iter().find(|t| t.name == *name).map_or(name.to_string(), |t| t.title.clone()),
             Target::All => format!("All {} tables", tables.len()),
         };
-        let modal = parts::show_anchored(ctx, Modal::new(Id::unique("export dialog")), |ui| {
-            ui.set_width(560.0);
-            ui.heading("Export");
-            ui.label(RichText::new(title).strong());
-            ui.add_space(6.0);
-            ui.horizontal(|ui| {
-                ui.label("Format");
-                for (choice, label) in FORMATS {
-                    if ui.radio(format == choice, label).clicked() && format != choice {
-                        self.set_format(ctx, choice);
-                    }
+        let modal = parts::dialog(ctx, Modal::new(Id::unique("export dialog")), 560.0, |ui, part| {
+            match part {
+                Part::Body => self.body(ui, ctx, format, &title),
+                Part::Buttons => {
+                    ui.horizontal(|ui| {
+                        if ui.button(RichText::new("Save").strong()).clicked() {
+                            done = self.save(&tables);
+                        }
+                        self.cancelled = ui.button("Cancel").clicked();
+                    });
+                    parts::problem(ui, self.problem.as_deref());
                 }
-            });
-            ui.add_space(4.0);
-            let what = match self.target {
-                Target::One(_) => "File to write".to_owned(),
-                Target::All => {
-                    format!("Folder to write the tables to (one file each: results.{}, …)", format.extension())
-                }
-            };
-            let label = ui.label(what);
-            ui.horizontal(|ui| {
-                let field =
-                    ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(430.0)).labelled_by(label.id);
-                if field.changed() {
-                    self.confirmed = None;
-                    self.problem = None;
-                }
-                if ui.button("Browse…").clicked() {
-                    self.browse();
-                }
-            });
-            let problem = self.problem.as_deref().unwrap_or(" ");
-            ui.add(egui::Label::new(RichText::new(problem).color(ui.visuals().warn_fg_color)).wrap());
-            ui.add_space(8.0);
-            ui.horizontal(|ui| {
-                if ui.button(RichText::new("Save").strong()).clicked() {
-                    done = self.save(&tables);
-                }
-                self.cancelled = ui.button("Cancel").clicked();
-            });
+            }
+            Reply::Stay
         });
         self.tables = tables;
         let escaped = parts::escaped(&modal, ctx);
@@ -141,6 +115,37 @@ impl ExportDialog {
             None if self.cancelled || escaped => Reply::Close,
             None => Reply::Stay,
         }
+    }
+
+    fn body(&mut self, ui: &mut egui::Ui, ctx: &egui::Context, format: Format, title: &str) {
+        ui.heading("Export");
+        ui.label(RichText::new(title).strong());
+        ui.add_space(6.0);
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Format");
+            for (choice, label) in FORMATS {
+                if ui.radio(format == choice, label).clicked() && format != choice {
+                    self.set_format(ctx, choice);
+                }
+            }
+        });
+        ui.add_space(4.0);
+        let what = match self.target {
+            Target::One(_) => "File to write".to_owned(),
+            Target::All => format!("Folder to write the tables to (one file each: results.{}, …)", format.extension()),
+        };
+        let label = ui.label(what);
+        ui.horizontal(|ui| {
+            let width = (ui.available_width() - 90.0).clamp(120.0, 430.0);
+            let field = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(width)).labelled_by(label.id);
+            if field.changed() {
+                self.confirmed = None;
+                self.problem = None;
+            }
+            if ui.button("Browse…").clicked() {
+                self.browse();
+            }
+        });
     }
 
     /// A new format: a suggested file name follows it.
@@ -194,10 +199,11 @@ impl ExportDialog {
                     self.confirmed = Some(path);
                     return None;
                 }
-                report::write_table(&path, table, format).map(|()| format!("Wrote {}", path.display()))
+                report::write_table(&path, table, format)
+                    .map(|()| format!("Saved the table “{}” as {}.", table.title, path.display()))
             }
             Target::All => report::write_tables(&path, tables, format)
-                .map(|written| format!("Wrote {} tables to {}", written.len(), path.display())),
+                .map(|written| format!("Saved {} in the folder {}.", count(written.len(), "table"), path.display())),
         };
         match result {
             Ok(message) => Some(message),

@@ -3,12 +3,15 @@
 //! program changed). The file itself is not touched.
 
 use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Reply};
+use crate::dialogs::parts::{self, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::Intent;
 use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use std::path::{Path, PathBuf};
+
+/// How wide the dialog would like to be.
+pub const WIDTH: f32 = 640.0;
 
 pub struct SaveCopyDialog {
     target: PathField,
@@ -23,44 +26,43 @@ impl SaveCopyDialog {
         SaveCopyDialog { target, problem: None, saved: None }
     }
 
-    pub fn ui(&mut self, ui: &mut Ui) -> Reply {
-        ui.set_width(640.0);
-        parts::title(ui, "Save a copy");
-        if let Some(saved) = &self.saved {
-            parts::done(ui, &format!("Saved a copy as {}.", saved.display()));
-            ui.label("Open it to go on working there; this file stays as it is.");
-            ui.add_space(8.0);
-            let mut reply = Reply::Stay;
-            ui.horizontal(|ui| {
+    pub fn ui(&mut self, ui: &mut Ui, part: Part) -> Reply {
+        match (part, &self.saved) {
+            (Part::Body, Some(saved)) => {
+                parts::title(ui, "Save a copy");
+                parts::done(ui, &format!("Saved a copy as {}.", saved.display()));
+                ui.label("Open it to go on working there; this file stays as it is.");
+                Reply::Stay
+            }
+            (Part::Buttons, Some(saved)) => parts::buttons(ui, |ui| {
                 if ui.button(RichText::new("Open the copy").strong()).clicked() {
-                    reply = Reply::Then(Intent::OpenCopy(saved.clone()));
+                    return Reply::Then(Intent::OpenCopy(saved.clone()));
                 }
-                if parts::close_button(ui) {
-                    reply = Reply::Close;
+                parts::close_only(ui)
+            }),
+            (Part::Body, None) => {
+                parts::title(ui, "Save a copy");
+                ui.label("Writes this file as it is shown here, changes not saved included, into a new file. The file itself is not touched.");
+                ui.add_space(8.0);
+                if self.target.ui(ui, "The copy", Pick::Save) {
+                    self.problem = None;
                 }
-            });
-            return reply;
-        }
-        ui.label("Writes this file as it is shown here, changes not saved included, into a new file. The file itself is not touched.");
-        ui.add_space(8.0);
-        if self.target.ui(ui, "The copy", Pick::Save) {
-            self.problem = None;
-        }
-        ui.add_space(8.0);
-        parts::problem(ui, self.problem.as_deref());
-        let mut reply = Reply::Stay;
-        ui.horizontal(|ui| {
-            if ui.button(RichText::new("Save the copy").strong()).clicked() {
-                match self.target.path() {
-                    None => self.problem = Some("Type or choose where to write the copy.".into()),
-                    Some(path) => reply = Reply::Work(saving(path)),
-                }
+                Reply::Stay
             }
-            if ui.button("Cancel").clicked() {
-                reply = Reply::Close;
+            (Part::Buttons, None) => {
+                let reply = parts::buttons(ui, |ui| {
+                    if ui.button(RichText::new("Save the copy").strong()).clicked() {
+                        match self.target.path() {
+                            None => self.problem = Some("Type or choose where to write the copy.".into()),
+                            Some(path) => return Reply::Work(saving(path)),
+                        }
+                    }
+                    if ui.button("Cancel").clicked() { Reply::Close } else { Reply::Stay }
+                });
+                parts::problem(ui, self.problem.as_deref());
+                reply
             }
-        });
-        reply
+        }
     }
 }
 

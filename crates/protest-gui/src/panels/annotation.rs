@@ -31,6 +31,11 @@ impl AnnotationPanel {
         self.tags.request_focus();
     }
 
+    /// Text typed in the tag box and not added, on leaving the example ([`TagBox::take_typed`]).
+    pub fn take_typed_tag(&mut self) -> Option<(CandidateId, Result<String, String>)> {
+        self.tags.take_typed()
+    }
+
     pub fn focus_remarks(&mut self) {
         self.focus_remarks = true;
     }
@@ -64,8 +69,8 @@ impl AnnotationPanel {
         let mut edits = Vec::new();
         let Some(cand) = master.candidate(candidate) else { return edits };
         let Some((example, category)) = master.example_of(cand) else { return edits };
+        self.tags.show_for(candidate);
         if self.remarks_of != Some(candidate) {
-            self.tags.reset();
             self.remarks_of = Some(candidate);
             self.typed_at = None;
         }

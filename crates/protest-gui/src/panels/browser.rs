@@ -1,10 +1,10 @@
-//! The category browser (home; docs/domain.md, "Modes and views"): a row per category with new / done / conflict counts
-//! for the current annotator; clicking a count opens that set. Researchers can filter by corpus.
+//! The category browser (home; docs/domain.md, "Modes and views"): a row per category with new /
+//! with notes / done / conflict counts for the current annotator; clicking a count opens that set. Researchers can filter by corpus.
 
 use crate::style;
 use egui::{Align, Layout, RichText, Ui};
 use protest::annotate::browse::{self, CategoryRow};
-use protest::annotate::status::{Status, status_of};
+use protest::annotate::status::status_of;
 use protest::metrics::auto_eval;
 use protest::model::{CandidateId, CorpusId, Master};
 use protest::session::workspace::Mode;
@@ -72,21 +72,26 @@ impl Browser {
         self.moved = true;
     }
 
-    /// What Enter opens: the selected row's new examples (all of them when none is new), or
-    /// without a selection every example from the first one not annotated yet.
+    /// What Enter opens: the selected row's examples still to do — new or with notes — (all of
+    /// them when none is), or without a selection every example from the first one still to do.
     pub fn enter(&mut self, session: &Session) -> Option<Opening> {
         let Some(i) = self.selected else { return self.continue_set(session) };
         let Rows { order, browser } = current_rows(&mut self.rows, self.filtered, session);
         let row = browser.rows().iter().filter(|r| r.total() > 0).nth(i)?;
-        let (kind, set) = if row.new.is_empty() { ("all", row.all(order)) } else { ("new", row.new.clone()) };
+        let (kind, set) = match row.to_do_len() {
+            0 => ("all", row.all(order)),
+            _ if row.notes.is_empty() => ("new", row.new.clone()),
+            _ => ("to do", row.to_do(order)),
+        };
         Some(Opening { title: format!("{} — {kind}", row.title), set, start: 0 })
     }
 
-    /// Every candidate from the first one not annotated yet (Enter in the browser).
+    /// Every candidate from the first one still to do: new, or with notes but not judged (Enter
+    /// in the browser).
     pub fn continue_set(&self, session: &Session) -> Option<Opening> {
         let set = covered(session, self.corpus, self.needing_human);
         let master = session.master();
-        let start = set.iter().position(|&c| status_of(master, c, session.annotator()) == Status::New).unwrap_or(0);
+        let start = set.iter().position(|&c| status_of(master, c, session.annotator()).to_do()).unwrap_or(0);
         (!set.is_empty()).then(|| Opening { title: "All examples".into(), set, start })
     }
 
@@ -145,12 +150,12 @@ impl Browser {
         ui.add_space(10.0);
         style::visible_scroll_bars(ui);
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            egui::Grid::new("categories").striped(true).num_columns(5).min_col_width(72.0).spacing([18.0, 8.0]).show(
+            egui::Grid::new("categories").striped(true).num_columns(6).min_col_width(60.0).spacing([14.0, 8.0]).show(
                 ui,
                 |ui| {
                     ui.label(RichText::new("Category").strong());
-                    for h in ["new", "done", "conflict", "all"] {
-                        ui.label(RichText::new(h).strong());
+                    for h in KINDS {
+                        ui.label(RichText::new(h).strong()).on_hover_text(count_hint(h));
                     }
                     ui.end_row();
                     let mut function = None;
@@ -248,8 +253,13 @@ fn category_row(
         action = Some(RowAction::Select);
     }
     // `None`: all of the row, put in display order only when opened (that looks at every candidate).
-    let sets: [(&str, Option<&[CandidateId]>); 4] =
-        [("new", Some(&row.new)), ("done", Some(&row.done)), ("conflict", Some(&row.conflict)), ("all", None)];
+    let sets: [(&str, Option<&[CandidateId]>); 5] = [
+        ("new", Some(&row.new)),
+        ("with notes", Some(&row.notes)),
+        ("done", Some(&row.done)),
+        ("conflict", Some(&row.conflict)),
+        ("all", None),
+    ];
     for (kind, set) in sets {
         let len = set.map_or(row.total(), <[_]>::len);
         let text = RichText::new(len.to_string()).size(16.0);
@@ -264,12 +274,19 @@ fn category_row(
     action
 }
 
+/// The counts of a row, by what the annotator has done.
+const KINDS: [&str; 5] = ["new", "with notes", "done", "conflict", "all"];
+
 /// What a count is and what clicking it opens. The counts are of translations (candidates): an
 /// example with two translations counts twice.
 fn count_hint(kind: &str) -> &'static str {
     match kind {
         "new" => "Translations of this category not annotated yet: click to work through them",
-        "done" => "Translations annotated, every conflict rule passing: click to see them",
+        "with notes" => {
+            "Still to do: translations with remarks or tags but no judgement of the pronoun yet. Click to work \
+             through them"
+        }
+        "done" => "Translations judged, every conflict rule passing: click to see them",
         "conflict" => {
             "Translations with conflicts: kept despite a failed rule of the guidelines, or breaking one without \
              having been checked. Click to look at them again"

@@ -61,7 +61,6 @@ pub struct OverviewPanel {
     /// Whose selected tokens the translation window shows.
     shown: Option<AnnotatorId>,
     tags: TagBox,
-    of: Option<CandidateId>,
 }
 
 impl OverviewPanel {
@@ -83,15 +82,17 @@ impl OverviewPanel {
         self.tags.request_focus();
     }
 
+    /// Text typed in the researcher's tag box and not added, on leaving the example.
+    pub fn take_typed_tag(&mut self) -> Option<(CandidateId, Result<String, String>)> {
+        self.tags.take_typed()
+    }
+
     pub fn ui(&mut self, ui: &mut Ui, session: &Session, overview: &Overview, editable: bool) -> Option<Intent> {
         let master = session.master();
         let mut action = None;
         let candidate = master.candidate(overview.candidate)?;
         let (example, category) = master.example_of(candidate)?;
-        if self.of != Some(overview.candidate) {
-            self.of = Some(overview.candidate);
-            self.tags.reset();
-        }
+        self.tags.show_for(overview.candidate);
         let name = |a: AnnotatorId| master.annotator_name(a);
         ui.label(RichText::new("Everyone's annotations of this translation").size(13.5).weak());
         ui.add_space(6.0);

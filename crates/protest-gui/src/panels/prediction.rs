@@ -140,9 +140,13 @@ impl PredictionView {
         ui.add_space(4.0);
         self.systems_ui(ui);
         ui.add_space(4.0);
-        // The matrix on the left, the chosen cell's example beside it: both in view at once.
-        let panel = egui::Panel::left("confusion matrix").resizable(true).default_size(840.0);
-        panel.show(ui, |ui| {
+        // The matrix on the left, the chosen cell's example beside it: both in view at once, the
+        // example keeping a third of a narrow window.
+        let width = ui.available_width();
+        let widest = (width - (width / 3.0).max(240.0)).max(240.0);
+        let panel = egui::Panel::left("confusion matrix").resizable(true).default_size(widest.min(840.0));
+        panel.size_range(240.0..=widest).show(ui, |ui| {
+            style::visible_scroll_bars(ui);
             egui::ScrollArea::both().id_salt("matrix").auto_shrink([false, false]).show(ui, |ui| self.matrix_ui(ui));
         });
         egui::CentralPanel::default().show(ui, |ui| {
@@ -257,7 +261,9 @@ impl PredictionView {
         };
         let Some(item) = self.current() else { return };
         let mut step = None;
-        ui.horizontal(|ui| {
+        // Wrapped: in a narrow window the buttons go under the words rather than past the edge
+        // (and the text below keeps the width of the view).
+        ui.horizontal_wrapped(|ui| {
             let what = if g == p { "right" } else { "wrong" };
             ui.label(
                 RichText::new(format!("Gold {}, predicted {} ({what})", classes.classes[g], classes.classes[p]))
@@ -302,7 +308,7 @@ impl PredictionView {
             let right = gold == predicted || classes.class_of(gold) == classes.class_of(predicted);
             let verdict = if right { "right" } else { "wrong" };
             let colour = if right { right_colour(ui) } else { ui.visuals().error_fg_color };
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new(format!("gold {gold}, predicted {predicted}: {verdict}")).color(colour));
                 if let Some(word) = example.removed {
                     ui.label(RichText::new(format!("(the translation had “{word}”)")).weak());

@@ -12,7 +12,7 @@ use protest::metrics::auto_eval;
 use protest::metrics::report::metrics::Judges;
 use protest::metrics::report::scores::{self, ChartGroup, Scores};
 use protest::metrics::report::{self, Section, TABLES, Table};
-use protest::model::{AnnotatorId, Master};
+use protest::model::{AnnotatorId, Master, MatchRule};
 use protest::session::Session;
 use std::path::PathBuf;
 
@@ -52,6 +52,8 @@ impl Key {
 #[derive(Default)]
 pub struct ReportView {
     pub section: Section,
+    /// The rule the next round of the automatic match compares by; `None`: the master's.
+    pub rule: Option<MatchRule>,
     /// Whose judgements APT is set against (section Automatic metrics).
     pub judges: Judges,
     computed: Option<Computed>,
@@ -107,35 +109,17 @@ impl ReportView {
     }
 
     pub fn ui(&mut self, ui: &mut Ui, session: &Session) -> Option<Intent> {
-        let mut intent = None;
-        ui.horizontal(|ui| {
-            ui.heading("Report");
-            ui.add_space(12.0);
-            for section in Section::ALL {
-                ui.selectable_value(&mut self.section, section, section.label());
-            }
-            ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-                let export = Intent::Dialog(Dialog::ExportTables(None));
-                if ui
-                    .button(export.label().unwrap_or_default())
-                    .on_hover_text(export.hint().unwrap_or_default())
-                    .clicked()
-                {
-                    intent = Some(export);
-                }
-                if run_button(ui, session) {
-                    intent = Some(Intent::RunAutoEval);
-                }
-            });
-        });
+        let mut intent = self.header(ui, session);
         ui.separator();
         let section = self.section;
         let mut judges = self.judges;
+        let mut rule = self.rule.unwrap_or(session.master().auto_eval.rule);
         let computed = self.refresh(session);
+        // Tables use the width the window has, and scroll sideways (with a visible bar) beyond it.
+        crate::style::visible_scroll_bars(ui);
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            ui.set_max_width(ui.available_width().min(1100.0));
             match section {
-                Section::AutoMatch => auto_match_intro(ui, session),
+                Section::AutoMatch => auto_match_intro(ui, session, &mut rule),
                 Section::Metrics => metrics_intro(ui, session.master(), &mut judges),
                 _ => {}
             }
@@ -155,6 +139,9 @@ impl ReportView {
                 }
             }
         });
+        if rule != self.rule.unwrap_or(session.master().auto_eval.rule) {
+            self.rule = Some(rule);
+        }
         if judges != self.judges {
             // The tables follow on the next frame.
             self.judges = judges;
@@ -162,16 +149,62 @@ impl ReportView {
         }
         intent
     }
+
+    /// The title, the sections and the buttons: on one row when they fit, else the buttons on a
+    /// row of their own (and the sections wrap), so none covers another.
+    fn header(&mut self, ui: &mut Ui, session: &Session) -> Option<Intent> {
+        let mut intent = None;
+        let export = Intent::Dialog(Dialog::ExportTables(None));
+        let run = Intent::RunAutoEval(self.rule);
+        let buttons_width = button_widths(ui, [run.label(), export.label()].into_iter().flatten());
+        let sections_width = button_widths(ui, Section::ALL.iter().map(|s| s.label())) + 120.0;
+        let one_row = sections_width + buttons_width + 24.0 <= ui.available_width();
+        let buttons = |ui: &mut Ui, intent: &mut Option<Intent>| {
+            let hint = export.hint().unwrap_or_default();
+            if ui.button(export.label().unwrap_or_default()).on_hover_text(hint).clicked() {
+                *intent = Some(export.clone());
+            }
+            if run_button(ui, session) {
+                *intent = Some(run.clone());
+            }
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.heading("Report");
+            ui.add_space(12.0);
+            for section in Section::ALL {
+                ui.selectable_value(&mut self.section, section, section.label());
+            }
+            if one_row {
+                ui.with_layout(Layout::right_to_left(Align::Center), |ui| buttons(ui, &mut intent));
+            }
+        });
+        if !one_row {
+            ui.horizontal(|ui| ui.with_layout(Layout::right_to_left(Align::Center), |ui| buttons(ui, &mut intent)));
+        }
+        intent
+    }
+}
+
+/// How wide a row of buttons with these labels is.
+fn button_widths<'a>(ui: &Ui, labels: impl Iterator<Item = &'a str>) -> f32 {
+    let font = egui::TextStyle::Button.resolve(ui.style());
+    let padding = 2.0 * ui.spacing().button_padding.x + ui.spacing().item_spacing.x;
+    labels
+        .map(|label| {
+            ui.fonts_mut(|f| f.layout_no_wrap(label.to_owned(), font.clone(), egui::Color32::PLACEHOLDER).size().x)
+        })
+        .map(|w| w + padding)
+        .sum()
 }
 
 /// The button that runs a round of the automatic reference match.
 pub fn run_button(ui: &mut Ui, session: &Session) -> bool {
-    let run = Intent::RunAutoEval;
+    let run = Intent::RunAutoEval(None);
     let button = ui.add_enabled(!session.is_read_only(), egui::Button::new(run.label().unwrap_or_default()));
     button.on_hover_text(run.hint().unwrap_or_default()).on_disabled_hover_text("The file is open read-only").clicked()
 }
 
-fn auto_match_intro(ui: &mut Ui, session: &Session) {
+fn auto_match_intro(ui: &mut Ui, session: &Session, rule: &mut MatchRule) {
     let (status, hint) = match session.master().auto_eval.rounds.last() {
         Some(round) => (
             auto_eval::summary(round),
@@ -186,7 +219,29 @@ fn auto_match_intro(ui: &mut Ui, session: &Session) {
     };
     ui.label(RichText::new(status).strong());
     ui.label(RichText::new(hint).weak());
+    ui.add_space(6.0);
+    ui.label(RichText::new("What the next round compares").strong());
+    for choice in MatchRule::ALL {
+        let (name, hint) = rule_words(choice);
+        ui.radio_value(rule, choice, name).on_hover_text(hint);
+    }
     ui.add_space(10.0);
+}
+
+/// A matching rule in words, and what it means.
+fn rule_words(rule: MatchRule) -> (&'static str, &'static str) {
+    match rule {
+        MatchRule::MinimalTokens => (
+            "The pronoun forms among the aligned words",
+            "What the pronoun and each head were translated as: the pronoun forms among the aligned words (for \
+             heads, without function words), against annotators' minimal selections",
+        ),
+        MatchRule::AlignedTokens => (
+            "Every aligned word, as earlier versions did",
+            "Every aligned word as it stands, against annotators' minimal selections: the rule of earlier \
+             versions, for reproducing published numbers",
+        ),
+    }
 }
 
 fn metrics_intro(ui: &mut Ui, master: &Master, judges: &mut Judges) {

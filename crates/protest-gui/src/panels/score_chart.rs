@@ -74,7 +74,13 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
                     Some(bar.name(&system.name).fill(fill).stroke(Stroke::new(1.0, colour)))
                 })
                 .collect();
-            BarChart::new(system.name.clone(), bars).horizontal().color(colour)
+            // Its hover label in the axis' terms (a share in %), not the plot's raw value.
+            // (A share of 0 is drawn as a sliver, ZERO_BAR long.)
+            let percent = |bar: &egui_plot::Bar, _: &BarChart| {
+                let share = if bar.value == ZERO_BAR { 0.0 } else { bar.value };
+                format!("{}: {:.1} %", bar.name, share * 100.0)
+            };
+            BarChart::new(system.name.clone(), bars).horizontal().color(colour).element_formatter(Box::new(percent))
         })
         .collect();
     let labels: Vec<String> = groups.iter().map(|g| g.label.clone()).collect();

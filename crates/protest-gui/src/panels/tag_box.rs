@@ -1,17 +1,23 @@
 //! The tag box: the record's tags as chips with ×, and a text field with a drop-down of the
 //! suggested tags filtered as you type. Enter adds the highlighted suggestion or what was typed
 //! (nothing, in an empty field where no suggestion was chosen with Up / Down); Backspace in the
-//! empty field removes the last tag.
+//! empty field removes the last tag. Text typed and not added is never dropped silently: it is
+//! shown as not added yet, and leaving the example adds it ([`TagBox::take_typed`]), or keeps it
+//! for the example when it is not a tag.
 
 use egui::{Key, Modifiers, Popup, RichText, Ui};
 use protest::annotate::edit::Edit;
 use protest::annotate::suggestions;
-use protest::model::tags;
-use std::collections::BTreeSet;
+use protest::model::{CandidateId, tags};
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Default)]
 pub struct TagBox {
+    /// The candidate the box is shown for.
+    of: Option<CandidateId>,
     typed: String,
+    /// Text that was not a tag when its example was left, kept for that example.
+    held: BTreeMap<CandidateId, String>,
     /// The option Enter adds, moved with the Up and Down keys.
     highlight: usize,
     /// The annotator picked an option with Up / Down (Enter in an empty field adds only then).
@@ -27,9 +33,30 @@ impl TagBox {
         self.focus_requested = true;
     }
 
-    /// Forgets what was typed (another example).
-    pub fn reset(&mut self) {
-        *self = TagBox::default();
+    /// Shows the box for `candidate`: on another example what was typed is gone (added or held
+    /// by [`TagBox::take_typed`] when its example was left), and text held for this one is back.
+    pub fn show_for(&mut self, candidate: CandidateId) {
+        if self.of != Some(candidate) {
+            let held = std::mem::take(&mut self.held);
+            *self = TagBox { of: Some(candidate), ..TagBox::default() };
+            self.held = held;
+            self.typed = self.held.remove(&candidate).unwrap_or_default();
+        }
+    }
+
+    /// Text typed and not added, on leaving its example: the tag to add (the field is emptied),
+    /// or why the text is not a tag (it is held for the example and comes back with it).
+    pub fn take_typed(&mut self) -> Option<(CandidateId, Result<String, String>)> {
+        let candidate = self.of?;
+        if self.typed.trim().is_empty() {
+            return None;
+        }
+        let taken = tags::normalize(&self.typed);
+        match &taken {
+            Ok(_) => self.typed.clear(),
+            Err(_) => _ = self.held.insert(candidate, self.typed.clone()),
+        }
+        Some((candidate, taken))
     }
 
     pub fn ui(&mut self, ui: &mut Ui, suggestions: &[String], present: &BTreeSet<String>) -> Option<Edit> {
@@ -100,6 +127,11 @@ impl TagBox {
         }
         if let Some(problem) = &self.problem {
             ui.colored_label(ui.visuals().warn_fg_color, problem);
+        } else if !response.has_focus() && !self.typed.trim().is_empty() {
+            // Typed, then Esc or a click elsewhere: it looks like a tag but is not one yet.
+            let text =
+                format!("“{}” is not added yet: Enter adds it, and so does leaving the example.", self.typed.trim());
+            ui.add(egui::Label::new(RichText::new(text).small().color(ui.visuals().warn_fg_color)).wrap());
         }
         edit
     }

@@ -77,9 +77,11 @@ pub fn header(ui: &mut Ui, master: &Master, candidate: &Candidate, show_corpus: 
     intent
 }
 
-/// The texts; returns a token the annotator toggled. When an example is first shown, it is
-/// scrolled so that the pronoun and its translation are in view, and the antecedent head too when
-/// both fit; `reveal` is a token to bring into view (one toggled by a digit key).
+/// The texts; returns a token the annotator toggled. Whenever the example is arrived at (`visit`
+/// counts the arrivals) and whenever the space for the texts changes size, they are scrolled so
+/// that the pronoun and its translation (or the line where it would be) are in view, with their
+/// sentences and the antecedent's when they fit; `reveal` is a token to bring into view (one
+/// toggled by a digit key).
 pub fn texts(
     ui: &mut Ui,
     master: &Master,
@@ -87,6 +89,7 @@ pub fn texts(
     record: Option<&Record>,
     editable: bool,
     reveal: Option<TokenRef>,
+    visit: u64,
 ) -> Option<(Role, TokenRef)> {
     let Some(window) = window::of_candidate(master, candidate, record) else {
         ui.colored_label(ui.visuals().error_fg_color, "This candidate's example or texts are missing from the file.");
@@ -106,6 +109,7 @@ pub fn texts(
         let mut marked = Marked::default();
         for (source, target) in window.source.iter().zip(&window.target) {
             let tokens_before = marked.clone();
+            let pronoun_here = Some(source.index) == pronoun_sentence;
             let row = ui.horizontal_top(|ui| {
                 let number = RichText::new((source.index + 1).to_string()).size(13.0);
                 let number = if Some(source.index) == pronoun_sentence { number.strong() } else { number.weak() };
@@ -114,10 +118,20 @@ pub fn texts(
                     line(ui, &languages.source, source, &palette, None, editable, None, &mut marked);
                     // The key numbers only where the keys work.
                     let numbers = editable.then_some(&numbers);
+                    let top = ui.cursor().top();
+                    marked.in_translation = true;
                     if let Some(t) =
                         line(ui, &languages.target, target, &palette, numbers, editable, reveal, &mut marked)
                     {
                         toggled = Some(t);
+                    }
+                    marked.in_translation = false;
+                    if pronoun_here {
+                        // Where the pronoun's translation would be, when nothing is aligned to it.
+                        let height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+                        let left = ui.min_rect().left();
+                        marked.translation_line =
+                            Some(egui::Rect::from_min_size(egui::pos2(left, top), vec2(60.0, height)));
                     }
                     if let Some(note) = translation.and_then(|c| window::boundary_note(c, target.index)) {
                         boundary_note(ui, &note);
@@ -127,11 +141,13 @@ pub fn texts(
             marked.row(&tokens_before, row.response.rect);
             ui.add_space(10.0);
         }
+        // Shown on each arrival and for each size of the view; scrolling by hand in between stays.
+        let viewport = ui.clip_rect().size().round();
         let shown = ui.make_persistent_id(("pronoun shown", candidate.id));
-        if !ui.data(|d| d.get_temp::<bool>(shown).unwrap_or(false)) && !ui.is_sizing_pass() {
-            ui.data_mut(|d| d.insert_temp(shown, true));
-            if let Some(rect) = marked.to_show(ui.clip_rect().height() - 24.0) {
-                ui.scroll_to_rect(rect.expand(12.0), None);
+        if ui.data(|d| d.get_temp::<(u64, Vec2)>(shown)) != Some((visit, viewport)) && !ui.is_sizing_pass() {
+            ui.data_mut(|d| d.insert_temp(shown, (visit, viewport)));
+            if let Some((rect, align)) = marked.to_show(viewport.y - 24.0) {
+                ui.scroll_to_rect(rect.expand(12.0), align);
             }
         }
     });
@@ -147,8 +163,8 @@ fn boundary_note(ui: &mut Ui, note: &window::BoundaryNote) {
             if note.uncertain { ("⚠", ui.visuals().warn_fg_color) } else { ("✂", ui.visuals().weak_text_color()) };
         let text = RichText::new(format!("{mark} {}", note.text)).size(12.5).color(color);
         ui.add(egui::Label::new(text).wrap()).on_hover_text(
-            "The system's output did not come one line per source sentence; this translation was cut from it \
-             automatically (docs/alignment.md, \"Document-level output\").",
+            "The system's output did not come one line per source sentence: this translation was cut from it \
+             automatically, by where its words fit the source's sentences.",
         );
     });
 }
@@ -163,6 +179,12 @@ struct Marked {
     /// The sentences (source and translation) holding those.
     pronoun_rows: Option<egui::Rect>,
     antecedent_rows: Option<egui::Rect>,
+    /// The start of the translation of the pronoun's sentence.
+    translation_line: Option<egui::Rect>,
+    /// The tokens of the translation aligned to the pronoun.
+    translation: Option<egui::Rect>,
+    /// The line being laid out is a translation.
+    in_translation: bool,
 }
 
 fn grow(r: &mut Option<egui::Rect>, rect: egui::Rect) {
@@ -180,6 +202,9 @@ impl Marked {
     fn add(&mut self, marks: &Marks, rect: egui::Rect) {
         if marks.pronoun {
             grow(&mut self.pronoun, rect);
+            if self.in_translation {
+                grow(&mut self.translation, rect);
+            }
         }
         if marks.antecedent {
             grow(&mut self.antecedent, rect);
@@ -196,17 +221,28 @@ impl Marked {
         }
     }
 
-    /// What to bring into view in a viewport `height` tall, the first that fits: the sentences of
-    /// the pronoun and the antecedent, the pronoun's sentence, the highlighted tokens, the
-    /// pronoun and its translation.
-    fn to_show(&self, height: f32) -> Option<egui::Rect> {
+    /// What to bring into view in a viewport `height` tall, and how to align it: the first that
+    /// fits of the sentences of the pronoun and the antecedent, the pronoun's sentence with the
+    /// antecedent head, the pronoun's sentence, the highlighted tokens, the pronoun and its
+    /// translation (without a token aligned to the pronoun: the start of its sentence's
+    /// translation). When even those two are further apart than the view is tall (a sentence of
+    /// a hundred words in a small window), the translation, at the bottom of the view with as
+    /// much as fits above it: that is what is judged and clicked, and the annotation panel names
+    /// the source word beside it.
+    fn to_show(&self, height: f32) -> Option<(egui::Rect, Option<egui::Align>)> {
+        let translation = self.translation.or(self.translation_line);
+        let pronoun = union(self.pronoun, translation);
         let choices = [
             union(self.pronoun_rows, self.antecedent_rows),
             union(self.pronoun_rows, self.antecedent),
             self.pronoun_rows,
-            union(self.pronoun, self.antecedent),
+            union(pronoun, self.antecedent),
+            pronoun,
         ];
-        choices.into_iter().flatten().find(|r| r.height() <= height).or(self.pronoun)
+        match choices.into_iter().flatten().find(|r| r.height() <= height) {
+            Some(rect) => Some((rect, None)),
+            None => translation.or(pronoun).map(|rect| (rect, Some(egui::Align::Max))),
+        }
     }
 }
 
@@ -378,6 +414,16 @@ fn token_widget(
         let response = response.on_hover_cursor(egui::CursorIcon::PointingHand);
         return response.on_hover_text(hover_text(marks, badges));
     }
+    // A highlighted word says what it is to screen readers (and tests): "pronoun: They".
+    let role = match (marks.pronoun, marks.antecedent) {
+        (true, true) => Some("pronoun and antecedent head"),
+        (true, false) => Some("pronoun"),
+        (false, true) => Some("antecedent head"),
+        (false, false) => None,
+    };
+    if let Some(role) = role {
+        response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, format!("{role}: {text}")));
+    }
     response
 }
 
@@ -421,11 +467,15 @@ fn hover_text(marks: &Marks, badges: &[(Role, usize)]) -> String {
     }
 }
 
-/// The colour key under the texts; `keys` where the digit keys select tokens.
+/// The colour key under the texts; `keys` where the digit keys select tokens. In a narrow window
+/// its words are shorter, so that it takes one line and leaves the texts their room.
 pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
     let palette = Palette::of(ui.visuals());
+    let narrow = ui.available_width() < 600.0;
+    let words = |long: &'static str, short: &'static str| if narrow { short } else { long };
     ui.horizontal_wrapped(|ui| {
-        ui.spacing_mut().item_spacing.x = 14.0;
+        ui.spacing_mut().item_spacing.x = if narrow { 8.0 } else { 14.0 };
+        ui.add(egui::Label::new(RichText::new(LEGEND).size(13.0).weak()).extend());
         let chip = |ui: &mut Ui, fill: Color32, text_color: Color32, text: &str| {
             let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
             let (rect, _) = ui.allocate_exact_size(galley.size() + vec2(8.0, 2.0), Sense::hover());
@@ -433,19 +483,26 @@ pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
             ui.painter().galley(rect.min + vec2(4.0, 1.0), galley, text_color);
         };
         chip(ui, palette.pronoun, palette.on_highlight, "pronoun");
-        chip(ui, palette.selected_pronoun, palette.on_selected, "selected for the pronoun");
+        chip(ui, palette.selected_pronoun, palette.on_selected, words("selected for the pronoun", "selected"));
         if anaphoric {
-            chip(ui, palette.antecedent, palette.on_highlight, "antecedent head");
-            chip(ui, palette.selected_antecedent, palette.on_selected, "selected for the antecedent");
+            chip(ui, palette.antecedent, palette.on_highlight, words("antecedent head", "antecedent"));
+            let selected = words("selected for the antecedent", "selected");
+            chip(ui, palette.selected_antecedent, palette.on_selected, selected);
             // The line and its words wrap as one.
             ui.horizontal(|ui| {
-                let (rect, _) = ui.allocate_exact_size(Vec2::new(28.0, 18.0), Sense::hover());
+                let (rect, _) =
+                    ui.allocate_exact_size(Vec2::new(if narrow { 18.0 } else { 28.0 }, 18.0), Sense::hover());
                 ui.painter().hline(rect.x_range(), rect.bottom() - 3.0, Stroke::new(2.0, palette.span));
-                ui.add(egui::Label::new(RichText::new("antecedent span").size(13.0)).extend());
+                let span = words("antecedent span", "span");
+                ui.add(egui::Label::new(RichText::new(span).size(13.0)).extend());
             });
         }
-        if keys {
+        // The numbers' hover texts name their keys; in a narrow window that must do.
+        if keys && !narrow {
             ui.add(egui::Label::new(RichText::new("numbers: keys").size(13.0).weak()).extend());
         }
     });
 }
+
+/// The colour key's first words (where the texts end above it).
+pub const LEGEND: &str = "Colours:";

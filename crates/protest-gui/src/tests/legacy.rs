@@ -20,8 +20,13 @@ fn old_files() -> tempfile::TempDir {
 
 /// What the library makes of the old master.
 fn converted_master(dir: &Path) -> Master {
-    let options =
-        Options { reference: Reference::Guess, master: None, now: chrono::Utc::now(), unknown: Unknown::Annotator };
+    let options = Options {
+        reference: Reference::Guess,
+        master: None,
+        now: chrono::Utc::now(),
+        unknown: Unknown::Annotator,
+        shell: Default::default(),
+    };
     match legacy::convert(&dir.join("museum.master.db"), &options).unwrap() {
         Converted::Master { master, .. } => master,
         Converted::Batch { .. } => panic!("the master is a master"),
@@ -112,7 +117,7 @@ fn rows_without_an_annotator_are_the_researchers_only_when_asked() {
     click(&mut h, "Convert");
     assert!(h.query_by_label_contains("Kept as annotator 3 'Unknown (old annotator_id NULL/0)'").is_some());
     click(&mut h, "Back");
-    click(&mut h, "Rows without an annotator (annotator_id NULL or 0) are my own");
+    click(&mut h, "Annotations that name no annotator are my own");
     click(&mut h, "Convert");
     assert!(h.query_by_label_contains("They are the researcher's, as asked").is_some());
     click(&mut h, "Write the converted file");

@@ -16,22 +16,32 @@ const GOLD: &str = "\t\tA b .\tC d .\t0-0 1-1 2-2\n\
 const FIRST: &str = "\nelle ce\nelles\nelle\n\n";
 const SECOND: &str = "\nil ce\nils\nelle\n\n";
 
-fn opened(dir: &Path) -> Harness<'static, App> {
-    let gold = dir.join("talks.en-fr.data");
-    std::fs::write(&gold, GOLD).unwrap();
+/// Writes the gold file and the two systems' predictions into `dir`.
+pub(super) fn write_files(dir: &Path) {
+    std::fs::write(dir.join("talks.en-fr.data"), GOLD).unwrap();
     std::fs::write(dir.join("talks.en-fr.doc-ids"), "7\n7\n7\n7\n8\n").unwrap();
     std::fs::write(dir.join("first.pred"), FIRST).unwrap();
     std::fs::write(dir.join("second.pred"), SECOND).unwrap();
+}
+
+fn opened(dir: &Path) -> Harness<'static, App> {
+    write_files(dir);
     let f = tiny();
     let mut h = harness(&f.path, None);
     std::mem::forget(f); // the master stays open for the whole test
-    click(&mut h, "File");
-    click(&mut h, "Open prediction results…");
-    type_into(&mut h, "Gold file", &gold.display().to_string());
-    let predictions = format!("{}\n{}", dir.join("first.pred").display(), dir.join("second.pred").display());
-    type_into(&mut h, "Prediction files (one per line)", &predictions);
-    click(&mut h, "Open");
+    open_files(&mut h, dir);
     h
+}
+
+/// Opens the prediction results written by [`write_files`] into `dir`.
+pub(super) fn open_files(h: &mut Harness<App>, dir: &Path) {
+    let gold = dir.join("talks.en-fr.data");
+    click(h, "File");
+    click(h, "Open prediction results…");
+    type_into(h, "Gold file", &gold.display().to_string());
+    let predictions = format!("{}\n{}", dir.join("first.pred").display(), dir.join("second.pred").display());
+    type_into(h, "Prediction files (one per line)", &predictions);
+    click(h, "Open");
 }
 
 fn view<'a>(h: &'a Harness<'_, App>) -> &'a crate::panels::prediction::PredictionView {

@@ -211,7 +211,7 @@ fn the_automatic_match_is_stored_and_the_browser_shows_what_still_needs_a_human(
 }
 
 /// The tiny fixture's source as an MT system might print it in French: untokenised.
-const NEW_OUTPUT: &str = "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n";
+pub(super) const NEW_OUTPUT: &str = "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n";
 
 fn open_add_system(h: &mut Harness<App>, output: &Path, name: &str) {
     click(h, "File");
@@ -221,7 +221,7 @@ fn open_add_system(h: &mut Harness<App>, output: &Path, name: &str) {
 }
 
 /// Clicks "Check and align" and lets frames run until the worker is done.
-fn check_and_wait(h: &mut Harness<App>) {
+pub(super) fn check_and_wait(h: &mut Harness<App>) {
     h.get_by_label("Check and align").click();
     let started = Instant::now();
     loop {
@@ -247,7 +247,8 @@ fn add_through_the_dialog(h: &mut Harness<App>, f: &Fixture, text: &str, name: &
         assert!(h.query_by_label(line).is_some(), "{line}");
     }
     assert_eq!(saved(&f.path).corpora.len(), 3, "nothing is added before the user says so");
-    click(h, "Add to the master");
+    // Adding saves the whole master: off the UI thread.
+    click_to_work(h, "Add to the master", &format!("Adding the system “{name}”…"));
     saved(&f.path)
 }
 
@@ -260,7 +261,7 @@ fn a_system_is_added_from_an_untokenised_file() {
     let corpus = master.corpora.iter().find(|c| c.name == "newmt").expect("the new corpus is saved");
     assert_eq!(corpus.sentences[1], "Elle est rouge .");
     assert_eq!(master.candidates.iter().filter(|c| c.corpus == corpus.id).count(), 3);
-    assert!(h.query_by_label_contains("Added the system “newmt” (corpus 3)").is_some());
+    assert!(h.query_by_label_contains("Added the system “newmt”: its 3 candidates are new").is_some());
     assert!(h.query_by_label("Add an MT system").is_none(), "the dialog closed");
 
     // Its candidates are new in the browser, and its pronoun is highlighted in its window.

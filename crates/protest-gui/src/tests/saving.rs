@@ -39,11 +39,6 @@ fn not_saved(h: &Harness<App>) -> usize {
     h.state().session.as_ref().and_then(|s| s.not_saved()).map_or(0, |n| n.changes)
 }
 
-fn open_menu(h: &mut Harness<App>, menu: &str, item: &str) {
-    click(h, menu);
-    click(h, item);
-}
-
 #[test]
 fn a_change_the_disk_refuses_stays_shown_as_not_saved_until_it_is() {
     let f = tiny();
@@ -75,7 +70,7 @@ fn a_change_the_disk_refuses_stays_shown_as_not_saved_until_it_is() {
         .unwrap()
         .pronoun;
     assert_eq!(shown, Judgement::Yes);
-    assert!(h.state().messages.errors.is_empty(), "the not-saved banner is the one message");
+    assert!(h.state().messages.errors().next().is_none(), "the not-saved banner is the one message");
 
     press(&mut h, Key::ArrowRight); // leaving the example may store its checked status too
     press(&mut h, Key::N);
@@ -157,7 +152,7 @@ fn quitting_with_changes_not_saved_warns_first() {
 
 /// Judges the first new pleonastic "it"; then someone removes the lock and changes the master from
 /// the command line; then the window judges the next one, which it can no longer save.
-fn judged_then_detached(h: &mut Harness<App>, path: &Path) {
+pub(super) fn judged_then_detached(h: &mut Harness<App>, path: &Path) {
     click(h, PLEONASTIC_NEW);
     press(h, Key::N);
     std::fs::remove_file(protest::store::lock_path(path)).unwrap();
@@ -250,7 +245,7 @@ fn a_task_set_of_the_same_name_is_replaced_only_when_asked_and_one_not_given_out
 }
 
 /// The app on `path` as the user's own: its data folder is `data` (where recovery files go).
-fn harness_with_data(path: &Path, data: &Path) -> Harness<'static, App> {
+pub(super) fn harness_with_data(path: &Path, data: &Path) -> Harness<'static, App> {
     let mut settings = Settings::default();
     settings.annotators.insert(path.to_path_buf(), ANNA);
     let mut harness = super::window(App::new(settings, Some(path.to_path_buf()), Some(data.to_path_buf())));

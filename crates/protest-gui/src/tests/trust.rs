@@ -176,7 +176,7 @@ fn anna_batch(size: Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
 /// The part of the window where the texts are seen: below the header, above the colour key.
 fn text_area(h: &Harness<App>) -> egui::Rect {
     let header = h.get_by_label("All examples").rect();
-    let legend = h.get_by_label("numbers: keys").rect();
+    let legend = h.get_by_label(crate::panels::translation::LEGEND).rect();
     egui::Rect::from_x_y_ranges(0.0..=h.ctx.content_rect().width(), header.bottom()..=legend.top())
 }
 
@@ -196,11 +196,82 @@ fn an_example_opens_with_the_pronoun_and_the_antecedent_in_view() {
     }
 }
 
+/// The sample master (a copy), every candidate in example order, open at `candidate` in a window
+/// of `size`.
+fn sample_at(candidate: u32, size: Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = settings::sample_copy(Some(dir.path().to_path_buf())).unwrap();
+    let mut h = harness(&path, None);
+    h.set_size(size);
+    h.settle();
+    let set = protest::annotate::browse::example_order(h.state().session.as_ref().unwrap().master());
+    let start = set.iter().position(|&c| c == CandidateId(candidate)).unwrap();
+    h.state_mut().start(protest::session::Opening { title: "All examples".into(), set, start });
+    h.settle();
+    (dir, h)
+}
+
+/// Whether the source pronoun and its translation (the tokens aligned to it) are on screen, in
+/// the space for the texts — or when they are further apart than that space is tall, the
+/// translation.
+fn pronoun_in_view(h: &Harness<App>) -> Result<(), String> {
+    let c = current(h).unwrap();
+    let session = h.state().session.as_ref().unwrap();
+    let master = session.master();
+    let candidate = master.candidate(c).unwrap();
+    let example = master.example(candidate.example).unwrap();
+    let source = master.source().unwrap().token(example.pronoun_ref()).unwrap();
+    let corpus = master.corpus(candidate.corpus).unwrap();
+    let area = text_area(h);
+    let rect = |label: &str| h.query_all_by_label(label).map(|n| n.rect()).reduce(|a, b| a.union(b));
+    let translation: Vec<String> = candidate.pronoun.iter().map(|&t| corpus.words(&[t])).collect();
+    let mut labels = translation.clone();
+    let both = translation.iter().map(|w| rect(w)).chain([rect(&format!("pronoun: {source}"))]).flatten();
+    if both.reduce(|a, b| a.union(b)).is_some_and(|r| r.height() <= area.height() - 24.0) {
+        labels.push(format!("pronoun: {source}"));
+    }
+    for label in &labels {
+        let rects: Vec<egui::Rect> = h.query_all_by_label(label).map(|n| n.rect()).collect();
+        if rects.is_empty() || !rects.iter().any(|r| area.contains_rect(*r)) {
+            return Err(format!("example {}: “{label}” {rects:?} is not in {area:?}", example.no));
+        }
+    }
+    Ok(())
+}
+
 #[test]
-fn a_digit_key_brings_its_token_into_view() {
-    let (_dir, mut h) = anna_batch(Vec2::new(1024.0, 700.0));
-    let area = text_area(&h);
-    h.hover_at(area.center());
+fn the_pronoun_and_its_translation_are_in_view_when_an_example_opens() {
+    // Example 33: the source "They" in sentence 188, "Ils" in its French line under it, the
+    // antecedent two sentences up; at 900 × 578 the French line was under the colour key.
+    for size in [Vec2::new(900.0, 578.0), Vec2::new(760.0, 480.0), Vec2::new(1280.0, 820.0)] {
+        for candidate in [65, 66] {
+            let (_dir, h) = sample_at(candidate, size);
+            assert_eq!(pronoun_in_view(&h), Ok(()), "{size:?}");
+        }
+    }
+}
+
+#[test]
+fn after_the_window_shrinks_every_step_shows_the_pronoun_and_its_translation() {
+    // Examples 48 and 49 (sentences 294 and 295), seen first in a wide window, then again in
+    // the smallest: each arrival brings the pronoun into view, whatever was shown before.
+    let (_dir, mut h) = sample_at(95, Vec2::new(1150.0, 700.0));
+    for key in [Key::ArrowRight, Key::ArrowRight, Key::ArrowRight, Key::ArrowLeft] {
+        press(&mut h, key);
+        assert_eq!(pronoun_in_view(&h), Ok(()), "1150 × 700");
+    }
+    h.set_size(Vec2::new(760.0, 480.0));
+    h.settle();
+    assert_eq!(pronoun_in_view(&h), Ok(()), "after the resize");
+    for key in [Key::ArrowLeft, Key::ArrowLeft, Key::ArrowRight, Key::ArrowRight, Key::ArrowRight] {
+        press(&mut h, key);
+        assert_eq!(pronoun_in_view(&h), Ok(()), "760 × 480, after {key:?}");
+    }
+}
+
+/// Scrolls the texts to the top of the context with the mouse wheel.
+fn scroll_to_top(h: &mut Harness<App>) {
+    h.hover_at(text_area(h).center());
     h.event(egui::Event::MouseWheel {
         unit: egui::MouseWheelUnit::Point,
         delta: egui::vec2(0.0, 5000.0),
@@ -209,6 +280,25 @@ fn a_digit_key_brings_its_token_into_view() {
         source: egui::MouseWheelSource::Wheel,
     });
     h.run_steps(40); // scrolling is animated
+}
+
+#[test]
+fn a_resize_brings_the_pronoun_back_into_view() {
+    // Anna's first example has a context sentence of over 100 tokens before the pronoun's.
+    let (_dir, mut h) = anna_batch(Vec2::new(1024.0, 700.0));
+    for size in [Vec2::new(1280.0, 820.0), Vec2::new(760.0, 480.0)] {
+        scroll_to_top(&mut h);
+        assert!(pronoun_in_view(&h).is_err(), "scrolled by hand to the top of the context: it stays there");
+        h.set_size(size);
+        h.settle();
+        assert_eq!(pronoun_in_view(&h), Ok(()), "{size:?}");
+    }
+}
+
+#[test]
+fn a_digit_key_brings_its_token_into_view() {
+    let (_dir, mut h) = anna_batch(Vec2::new(1024.0, 700.0));
+    scroll_to_top(&mut h);
     assert!(!in_view(&h, "elles"), "scrolled back to the top of the context");
     assert!(!is_on(&h, "elles"));
     h.key_press(Key::Num1);
@@ -383,31 +473,6 @@ fn a_dialog_stays_where_it_opened_as_its_content_changes() {
     click(&mut h, "Batches");
     click(&mut h, "Import annotated batches…");
     assert!(h.query_by_label("Import annotated batches").is_some());
-}
-
-#[test]
-fn messages_float_over_the_window_without_moving_it() {
-    let f = tiny_with_anna();
-    let mut h = harness(&f.path, Some(ANNA));
-    let heading = h.get_by_label("Start annotating").rect();
-    let row = h.get_by_label(PLEONASTIC_NEW).rect();
-    undo(&mut h);
-    assert_eq!(info(&h), "Nothing to undo.");
-    assert!(h.query_by_label("Nothing to undo.").is_some());
-    h.state_mut().messages.error("Could not save: the disk is full");
-    h.state_mut().messages.notice("Read-only: another window has this file open.");
-    h.settle();
-    assert!(h.query_by_label("Could not save: the disk is full").is_some());
-    assert_eq!(h.get_by_label("Start annotating").rect(), heading);
-    assert_eq!(h.get_by_label(PLEONASTIC_NEW).rect(), row);
-    // Errors and notices stay until dismissed; the last action's message goes by itself.
-    for _ in 0..2 {
-        h.get_all_by_label("Dismiss message").next().unwrap().click();
-        h.settle();
-    }
-    assert!(h.query_by_label("Could not save: the disk is full").is_none());
-    let messages = &h.state().messages;
-    assert!(messages.errors.is_empty() && messages.notices.is_empty());
 }
 
 #[test]

@@ -18,7 +18,7 @@ struct Server {
 }
 
 #[derive(Clone, Default)]
-struct Post(Arc<Mutex<Server>>);
+pub(super) struct Post(Arc<Mutex<Server>>);
 
 impl Courier for Post {
     fn keep(&mut self, _: &[Change]) -> Result<(), String> {
@@ -34,7 +34,7 @@ impl Courier for Post {
 
 impl Post {
     /// Answers the last request: taken, or the server out of reach.
-    fn answer_last(&self, taken: bool) {
+    pub(super) fn answer_last(&self, taken: bool) {
         let mut server = self.0.lock().unwrap();
         let (number, changes) = server.sent.last().cloned().expect("a request");
         let answer = match taken {
@@ -50,7 +50,8 @@ fn anna() -> Batch {
     protest::batches::export::build(&master, 1, ANNA, chrono::Utc::now()).unwrap()
 }
 
-fn page() -> (Harness<'static, App>, Post) {
+/// The page with Anna's part of task set 1 of the sample, as it opens (no change sent yet).
+pub(super) fn page() -> (Harness<'static, App>, Post) {
     let post = Post::default();
     let (remote, problems) = Remote::new("Anna — task set 1", anna(), Vec::new(), Box::new(post.clone()));
     assert!(problems.is_empty());
@@ -91,6 +92,27 @@ fn the_page_says_saved_only_once_the_server_acknowledged() {
     h.settle();
     assert!(h.query_by_label("every change is saved").is_some());
     assert!(h.query_by_label(banner).is_none());
+}
+
+/// The server may stay away for minutes: what the page says meanwhile takes a bar of its own
+/// above the status line and covers nothing of the example, even in the smallest window.
+#[test]
+fn the_banner_covers_nothing_of_the_example_in_the_smallest_window() {
+    let (mut h, post) = page();
+    h.set_size(crate::MIN_SIZE);
+    h.settle();
+    press(&mut h, Key::Enter);
+    press(&mut h, Key::N);
+    post.answer_last(false);
+    h.settle();
+    let panel = h.state().side_panel.expect("an example is shown, with its panel");
+    let legend = h.get_by_label(crate::panels::translation::LEGEND).rect();
+    let banner = h.get_by_label_contains("1 change is not saved yet").rect().union(h.get_by_label("Retry").rect());
+    assert!(
+        banner.top() >= panel.bottom() && banner.top() >= legend.bottom(),
+        "the banner {banner:?} is under the annotation panel {panel:?} and the translation's colour key {legend:?}"
+    );
+    assert!(h.ctx.content_rect().contains_rect(banner), "and in the window");
 }
 
 #[test]

@@ -109,12 +109,7 @@ impl eframe::App for WebApp {
             (None, None) => None,
         };
         match waiting {
-            Some(text) => {
-                egui::CentralPanel::default().show(ui, |ui| {
-                    ui.add_space(ui.available_height() * 0.3);
-                    ui.vertical_centered(|ui| ui.heading(text));
-                });
-            }
+            Some(text) => crate::views::waiting_ui(ui, &text),
             None => self.app.ui(ui),
         }
     }

@@ -1,5 +1,5 @@
-//! The category browser's content: for one annotator, a row per category with its new, done
-//! and conflicting candidates, built once ([`browse`]) or kept up to date one change at a time
+//! The category browser's content: for one annotator, a row per category with its new, begun
+//! (notes but no judgement), done and conflicting candidates, built once ([`browse`]) or kept up to date one change at a time
 //! ([`Browser`]), and the order a master shows its candidates in.
 
 use crate::annotate::status::{Status, status_in, status_of};
@@ -12,20 +12,57 @@ pub struct CategoryRow {
     pub category: String,
     pub title: String,
     pub new: Vec<CandidateId>,
+    /// Still to do, with notes ([`Status::Notes`]).
+    pub notes: Vec<CandidateId>,
     pub done: Vec<CandidateId>,
     pub conflict: Vec<CandidateId>,
 }
 
 impl CategoryRow {
+    fn empty(category: &crate::model::Category) -> CategoryRow {
+        CategoryRow {
+            category: category.name.clone(),
+            title: category.title().to_owned(),
+            new: Vec::new(),
+            notes: Vec::new(),
+            done: Vec::new(),
+            conflict: Vec::new(),
+        }
+    }
+
     pub fn total(&self) -> usize {
-        self.new.len() + self.done.len() + self.conflict.len()
+        self.to_do_len() + self.done.len() + self.conflict.len()
+    }
+
+    /// How many are still to do: new, or with notes.
+    pub fn to_do_len(&self) -> usize {
+        self.new.len() + self.notes.len()
     }
 
     /// Every candidate of the row in display order.
     pub fn all(&self, order: &[CandidateId]) -> Vec<CandidateId> {
-        let members: BTreeSet<_> = self.new.iter().chain(&self.done).chain(&self.conflict).collect();
-        order.iter().filter(|c| members.contains(c)).copied().collect()
+        in_order(order, [&self.new, &self.notes, &self.done, &self.conflict])
     }
+
+    /// The candidates still to do (new, or with notes) in display order.
+    pub fn to_do(&self, order: &[CandidateId]) -> Vec<CandidateId> {
+        in_order(order, [&self.new, &self.notes])
+    }
+
+    fn list(&mut self, status: Status) -> &mut Vec<CandidateId> {
+        match status {
+            Status::New => &mut self.new,
+            Status::Notes => &mut self.notes,
+            Status::Done => &mut self.done,
+            Status::Conflict => &mut self.conflict,
+        }
+    }
+}
+
+/// The members of these lists, in display order.
+fn in_order<const N: usize>(order: &[CandidateId], lists: [&Vec<CandidateId>; N]) -> Vec<CandidateId> {
+    let members: BTreeSet<_> = lists.into_iter().flatten().collect();
+    order.iter().filter(|c| members.contains(c)).copied().collect()
 }
 
 /// The category browser for `annotator`: one row per category of the master (in its order), over
@@ -37,17 +74,7 @@ pub fn browse(
     order: &[CandidateId],
     corpus: Option<CorpusId>,
 ) -> Vec<CategoryRow> {
-    let mut rows: Vec<CategoryRow> = master
-        .categories
-        .iter()
-        .map(|c| CategoryRow {
-            category: c.name.clone(),
-            title: c.title().to_owned(),
-            new: Vec::new(),
-            done: Vec::new(),
-            conflict: Vec::new(),
-        })
-        .collect();
+    let mut rows: Vec<CategoryRow> = master.categories.iter().map(CategoryRow::empty).collect();
     for &id in order {
         let Some(candidate) = master.candidate(id) else { continue };
         if corpus.is_some_and(|c| c != candidate.corpus) {
@@ -56,12 +83,7 @@ pub fn browse(
         // One row per category, in master order.
         let Some(position) = master.category_position(candidate) else { continue };
         let category = &master.categories[position];
-        let row = &mut rows[position];
-        match status_in(master, category, candidate, master.records.get(id, annotator)) {
-            Status::New => row.new.push(id),
-            Status::Done => row.done.push(id),
-            Status::Conflict => row.conflict.push(id),
-        }
+        rows[position].list(status_in(master, category, candidate, master.records.get(id, annotator))).push(id);
     }
     rows
 }
@@ -84,7 +106,9 @@ impl Browser {
         let row_of: HashMap<CandidateId, usize> = rows
             .iter()
             .enumerate()
-            .flat_map(|(r, row)| row.new.iter().chain(&row.done).chain(&row.conflict).map(move |&c| (c, r)))
+            .flat_map(|(r, row)| {
+                row.new.iter().chain(&row.notes).chain(&row.done).chain(&row.conflict).map(move |&c| (c, r))
+            })
             .collect();
         let places = order.iter().enumerate().filter_map(|(rank, c)| Some((*c, (*row_of.get(c)?, rank)))).collect();
         Browser { annotator, places, rows }
@@ -103,14 +127,10 @@ impl Browser {
     pub fn update(&mut self, master: &Master, candidate: CandidateId) {
         let Some(&(row, rank)) = self.places.get(&candidate) else { return };
         let row = &mut self.rows[row];
-        for list in [&mut row.new, &mut row.done, &mut row.conflict] {
+        for list in [&mut row.new, &mut row.notes, &mut row.done, &mut row.conflict] {
             list.retain(|&c| c != candidate);
         }
-        let list = match status_of(master, candidate, self.annotator) {
-            Status::New => &mut row.new,
-            Status::Done => &mut row.done,
-            Status::Conflict => &mut row.conflict,
-        };
+        let list = row.list(status_of(master, candidate, self.annotator));
         let places = &self.places;
         let at = list.partition_point(|c| places.get(c).is_some_and(|&(_, r)| r < rank));
         list.insert(at, candidate);
@@ -157,6 +177,20 @@ mod tests {
         assert_eq!(mt.iter().map(CategoryRow::total).sum::<usize>(), 3);
         let other = browse(&m, AnnotatorId(2), &order, None);
         assert_eq!(other.iter().map(|r| r.new.len()).sum::<usize>(), 6);
+        // Remarks alone: still to do, with notes, and among what Enter opens.
+        let noted = edit(&m, 6, None, Edit::Remarks("come back later".into())).unwrap();
+        m.records.put(settle(&noted, vec![]));
+        let rows = browse(&m, ANNA, &order, None);
+        let you = rows.iter().find(|r| r.notes == [CandidateId(6)]).unwrap();
+        assert_eq!(
+            (you.new.clone(), you.to_do_len(), you.to_do(&order)),
+            (vec![CandidateId(5)], 2, vec![CandidateId(5), CandidateId(6)])
+        );
+        let mut browser = Browser::new(&m, ANNA, &order, None);
+        assert_eq!(browser.annotated(), 2, "done and with conflicts, not with notes");
+        m.records.remove(CandidateId(6), ANNA);
+        browser.update(&m, CandidateId(6));
+        assert_eq!(browser.rows(), browse(&m, ANNA, &order, None).as_slice());
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! How far an annotator is through a set of candidates: counted once ([`progress`]) or kept up to
 //! date one change at a time ([`Progress`]).
 
-use crate::annotate::status::{Status, status_of};
+use crate::annotate::status::status_of;
 use crate::model::{AnnotatorId, CandidateId, Master};
 use std::collections::HashSet;
 
-/// How many of `set` `annotator` has annotated (done or kept with conflicts).
+/// How many of `set` `annotator` has annotated (done or with conflicts; a record with notes but
+/// no judgement is still to do).
 pub fn progress(master: &Master, annotator: AnnotatorId, set: &[CandidateId]) -> usize {
-    set.iter().filter(|&&c| status_of(master, c, annotator) != Status::New).count()
+    set.iter().filter(|&&c| status_of(master, c, annotator).annotated()).count()
 }
 
 /// [`progress`] kept up to date one change at a time, for a window showing it every frame: the
@@ -23,7 +24,7 @@ impl Progress {
     /// The progress of `annotator` on `set` (a set: a candidate repeated in it counts once).
     pub fn new(master: &Master, annotator: AnnotatorId, set: &[CandidateId]) -> Self {
         let members: HashSet<CandidateId> = set.iter().copied().collect();
-        let annotated = members.iter().copied().filter(|&c| status_of(master, c, annotator) != Status::New).collect();
+        let annotated = members.iter().copied().filter(|&c| status_of(master, c, annotator).annotated()).collect();
         Progress { annotator, members, annotated }
     }
 
@@ -37,10 +38,10 @@ impl Progress {
         if !self.members.contains(&candidate) {
             return;
         }
-        if status_of(master, candidate, self.annotator) == Status::New {
-            self.annotated.remove(&candidate);
-        } else {
+        if status_of(master, candidate, self.annotator).annotated() {
             self.annotated.insert(candidate);
+        } else {
+            self.annotated.remove(&candidate);
         }
     }
 }

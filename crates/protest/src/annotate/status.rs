@@ -1,22 +1,39 @@
-//! Where a candidate stands for one annotator — new, done or with conflicts — derived from its
-//! record and the conflict rules every time it is asked, never taken from what a file says
-//! (docs/domain.md, "Record status").
+//! Where a candidate stands for one annotator — new, to do with notes, done or with conflicts —
+//! derived from its record and the conflict rules every time it is asked, never taken from what a
+//! file says (docs/domain.md, "Record status"). Done means judged: a record with remarks or tags
+//! but no answer to the pronoun question is still to do.
 
 use crate::annotate::conflicts;
 use crate::model::{AnnotatorId, Candidate, CandidateId, Category, ConflictStatus, Master, Record};
 
 /// Where a candidate stands for one annotator: the one answer every count gives (the category
-/// browser, progress, `protest check`, batch import).
+/// browser, progress, *Continue annotating*, `protest check`, batch import, the web page).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Status {
     /// Not annotated yet (no record, or a blank one).
     New,
-    /// Annotated, and every conflict rule passes (whatever status the record has stored: `clear`
+    /// Still to do, with notes: remarks, tags, selected tokens or the antecedent's answer, but
+    /// the pronoun question unanswered ([`Record::is_judged`]) and no rule failing. An annotator
+    /// who wrote "come back to this" finds it among the work left, not among the work done.
+    Notes,
+    /// Judged, and every conflict rule passes (whatever status the record has stored: `clear`
     /// is derived, never trusted).
     Done,
     /// With conflicts: kept as it is by its annotator despite failed rules (a person's decision),
     /// or breaking a rule without having been checked; either way someone should look at it.
     Conflict,
+}
+
+impl Status {
+    /// Whether work is left on the candidate: new, or with notes but not judged.
+    pub fn to_do(self) -> bool {
+        matches!(self, Status::New | Status::Notes)
+    }
+
+    /// Whether the candidate counts as annotated (in progress bars): done, or with conflicts.
+    pub fn annotated(self) -> bool {
+        !self.to_do()
+    }
 }
 
 /// The status of a record of `master`, derived from the record and the conflict rules: a record
@@ -46,7 +63,7 @@ pub(super) fn status_in(
 ) -> Status {
     match record {
         Some(r) if conflicts::apply_to(master, r) && !r.conflict.has_conflicts() => {
-            if conflicts::check(category, candidate, r).is_empty() { Status::Done } else { Status::Conflict }
+            if conflicts::check(category, candidate, r).is_empty() { judged(r) } else { Status::Conflict }
         }
         _ => status_in_no_place(record),
     }
@@ -58,8 +75,13 @@ fn status_in_no_place(record: Option<&Record>) -> Status {
         None => Status::New,
         Some(r) if r.is_blank() => Status::New,
         Some(r) if r.conflict.has_conflicts() => Status::Conflict,
-        Some(_) => Status::Done,
+        Some(r) => judged(r),
     }
+}
+
+/// Done when the record answers the pronoun question, else still to do with its notes.
+fn judged(record: &Record) -> Status {
+    if record.is_judged() { Status::Done } else { Status::Notes }
 }
 
 /// Derives a record's stored conflict status again: `clear` stands only while every rule passes,
@@ -145,6 +167,40 @@ mod tests {
         you.tags = ["politeness_tu", "politeness_vous"].map(String::from).into();
         you.conflict = ConflictStatus::Clear;
         assert_eq!(status(&m, Some(&you)), Status::Conflict);
+    }
+
+    #[test]
+    fn done_means_judged_and_notes_alone_leave_it_to_do() {
+        let m = tiny();
+        let with = |candidate: u32, annotator: AnnotatorId, change: &dyn Fn(&mut Record)| {
+            let mut r = Record::new(CandidateId(candidate), annotator, Utc::now());
+            change(&mut r);
+            r.conflict = ConflictStatus::Clear; // as leaving the example stores it
+            status(&m, Some(&r))
+        };
+        let researcher = AnnotatorId::RESEARCHER;
+        for who in [ANNA, researcher] {
+            assert_eq!(with(4, who, &|r| r.remarks = "come back later".into()), Status::Notes, "{who:?}");
+            assert_eq!(with(1, who, &|r| r.antecedent = Judgement::No), Status::Notes, "only the antecedent");
+            assert_eq!(with(3, who, &|r| r.pronoun = Judgement::No), Status::Done);
+            let unjudgeable = with(3, who, &|r| _ = r.tags.insert(crate::model::tags::BAD_TRANSLATION.into()));
+            assert_eq!(unjudgeable, Status::Done, "a translation that cannot be judged is done");
+            let unsure = with(3, who, &|r| _ = r.legacy.insert(crate::model::LEGACY_PRONOUN.into(), "unsure".into()));
+            assert_eq!(unsure, Status::Done, "the original tool's unsure answered the question");
+        }
+        // A tag without a judgement breaks rule 6 for an annotator; the researcher is not checked.
+        assert_eq!(with(3, ANNA, &|r| _ = r.tags.insert("desc_vs_presc".into())), Status::Conflict);
+        assert_eq!(with(3, researcher, &|r| _ = r.tags.insert("desc_vs_presc".into())), Status::Notes);
+        // Kept with conflicts is a person's decision, judged or not.
+        let kept = with(4, ANNA, &|r| r.remarks = "x".into());
+        assert_eq!(kept, Status::Notes);
+        let mut r = Record::new(CandidateId(4), ANNA, Utc::now());
+        r.remarks = "x".into();
+        r.conflict = ConflictStatus::Kept(vec![Conflict::TagsWithoutJudgement]);
+        assert_eq!(status(&m, Some(&r)), Status::Conflict);
+        assert!(
+            Status::Notes.to_do() && Status::New.to_do() && Status::Done.annotated() && Status::Conflict.annotated()
+        );
     }
 
     #[test]

@@ -246,8 +246,11 @@ impl Report {
                     "aligned by the built-in aligner, trained on {training_pairs} sentence pairs in {seconds:.1} s"
                 ));
                 lines.push(match pronoun_repairs {
-                    Some(n) => format!("pronoun alignment repair added {}", crate::store::summary::count(n, "link")),
-                    None => "no pronoun alignment repair for these languages".into(),
+                    Some(n) => format!(
+                        "pronouns the aligner left unaligned: {} added to a subject pronoun of the translation nearby",
+                        crate::store::summary::count(n, "link")
+                    ),
+                    None => "pronouns the aligner left unaligned are not linked for these languages".into(),
                 });
             }
             AlignedBy::File => lines.push("alignment read from the given file".into()),
@@ -446,7 +449,8 @@ mod tests {
             built_in.lines(1.26)[3..5],
             [
                 "aligned by the built-in aligner, trained on 12 sentence pairs in 1.3 s".to_string(),
-                "pronoun alignment repair added 2 links".to_string()
+                "pronouns the aligner left unaligned: 2 links added to a subject pronoun of the translation nearby"
+                    .to_string()
             ]
         );
     }

@@ -26,7 +26,7 @@ pub use language::Language;
 pub use master::{
     Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, MASTER_VERSIONS_READ, Master, Records, Settings,
 };
-pub use record::{ConflictStatus, Judgement, Record, Role, Selection};
+pub use record::{ConflictStatus, Judgement, LEGACY_PRONOUN, Record, Role, Selection};
 pub use segmentation::{Origin, Segmentation};
 pub use suite::{Antecedent, AntecedentPlace, Category, Example, function, standard_categories};
 pub use tasks::{Planner, Purpose, Task, TaskSet};

@@ -105,6 +105,10 @@ impl ConflictStatus {
     }
 }
 
+/// The column of the original tool's pronoun judgement, the key of its "unsure" in
+/// [`Record::legacy`].
+pub const LEGACY_PRONOUN: &str = "anaph_annotation";
+
 /// One annotator's annotation of one candidate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
@@ -177,6 +181,14 @@ impl Record {
     /// `incorrect_word_alignment` (docs/domain.md, "Questions and tags").
     pub fn is_unjudgeable(&self) -> bool {
         super::tags::UNJUDGEABLE.iter().any(|t| self.tags.contains(*t))
+    }
+
+    /// Whether the pronoun question was answered: yes or no, the original tool's "unsure"
+    /// ([`LEGACY_PRONOUN`]), or a tag saying the translation cannot be judged. A record with
+    /// remarks, other tags, tokens or only the antecedent's answer is not judged: it is still to
+    /// do (docs/domain.md, "Record status").
+    pub fn is_judged(&self) -> bool {
+        self.pronoun.is_set() || self.is_unjudgeable() || self.legacy.contains_key(LEGACY_PRONOUN)
     }
 
     /// True when the annotator has entered nothing, so the candidate still counts as new. A

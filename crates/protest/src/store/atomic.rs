@@ -75,7 +75,8 @@ fn fill(
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
     {
-        let mut out = BufWriter::with_capacity(BUFFER, &mut *file);
+        // The bytes written advance the work's progress (a whole master saved: `Store::save`).
+        let mut out = crate::progress::Counting::writing(BufWriter::with_capacity(BUFFER, &mut *file));
         write(&mut out)?;
         out.flush()?;
     }
@@ -327,6 +328,19 @@ impl Drop for Published<'_> {
 mod tests {
     use super::*;
     use crate::store::disk::{Fault, Faulty, Os};
+
+    #[test]
+    fn the_bytes_written_advance_the_work() {
+        use crate::progress::{Seen, Shared, reporting, stage_bytes};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.master.json");
+        let shared = std::sync::Arc::new(Shared::default());
+        reporting(shared.clone(), || {
+            stage_bytes("Saving", 1000);
+            write(&Os, &path, &[b'y'; 990]).unwrap()
+        });
+        assert_eq!(shared.seen(), Seen { stage: "Saving".into(), steps: Some(1000), done: 990, bytes: true });
+    }
 
     #[test]
     fn replaces_the_file_and_leaves_no_temporary() {

@@ -361,7 +361,8 @@ impl Summary<'_> {
             .filter(|r| r.total() > 0)
             .map(|r| {
                 serde_json::json!({
-                    "name": r.category, "new": r.new.len(), "done": r.done.len(), "conflict": r.conflict.len(),
+                    "name": r.category, "new": r.new.len(), "notes": r.notes.len(), "done": r.done.len(),
+                    "conflict": r.conflict.len(),
                 })
             })
             .collect();
@@ -403,18 +404,32 @@ impl fmt::Display for Summary<'_> {
         writeln!(f, "Source sentences kept: {kept} of {}", m.sentence_count())?;
         let rows = browse::browse(m, b.annotator().id, &b.order(), None);
         let width = rows.iter().map(|r| r.category.chars().count()).max().unwrap_or(0);
-        writeln!(f, "{:w$}  {:>5}  {:>5}  {:>8}", "Categories", "new", "done", "conflict", w = width + 2)?;
-        for r in rows.iter().filter(|r| r.total() > 0) {
-            writeln!(f, "  {:width$}  {:>5}  {:>5}  {:>8}", r.category, r.new.len(), r.done.len(), r.conflict.len())?;
-        }
-        let count = |pick: fn(&browse::CategoryRow) -> usize| rows.iter().map(pick).sum::<usize>();
         writeln!(
             f,
-            "Candidates: {} ({} new, {} done, {} with conflicts)",
+            "{:w$}  {:>5}  {:>5}  {:>5}  {:>8}",
+            "Categories",
+            "new",
+            "notes",
+            "done",
+            "conflict",
+            w = width + 2
+        )?;
+        for r in rows.iter().filter(|r| r.total() > 0) {
+            let (new, notes, done, conflict) = (r.new.len(), r.notes.len(), r.done.len(), r.conflict.len());
+            writeln!(f, "  {:width$}  {new:>5}  {notes:>5}  {done:>5}  {conflict:>8}", r.category)?;
+        }
+        let count = |pick: fn(&browse::CategoryRow) -> usize| rows.iter().map(pick).sum::<usize>();
+        let notes = match count(|r| r.notes.len()) {
+            0 => String::new(),
+            n => format!(", {n} to do (notes only)"),
+        };
+        writeln!(
+            f,
+            "Candidates: {} ({} new, {} done, {} with conflicts{notes})",
             m.candidates.len(),
             count(|r| r.new.len()),
             count(|r| r.done.len()),
-            count(|r| r.conflict.len())
+            count(|r| r.conflict.len()),
         )?;
         writeln!(f, "Records: {}", m.records.len())
     }

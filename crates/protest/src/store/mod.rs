@@ -500,6 +500,11 @@ impl<D: Document> Store<D> {
         self.writable()?;
         self.check_unchanged(true)?;
         let revision = next_revision(&self.path, self.doc.master().revision)?;
+        // The file written again takes about as many bytes as before: a progress bar of them
+        // (seconds for a large master), not a spinner.
+        if let Some(before) = std::fs::metadata(&self.real).ok().map(|m| m.len()).filter(|&n| n > 0) {
+            crate::progress::stage_bytes(&format!("Saving {}", master_file::file_name(&self.path)), before);
+        }
         let written = match replacement {
             Some(mut doc) => {
                 doc.master_mut().revision = revision;

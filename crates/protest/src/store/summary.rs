@@ -38,10 +38,11 @@ pub struct AnnotatorLine {
     pub id: AnnotatorId,
     pub name: String,
     pub records: usize,
-    /// Of those records, by [`crate::annotate::status::status`]: done, and with conflicts (kept, or breaking
-    /// a rule unchecked). The rest are blank.
+    /// Of those records, by [`crate::annotate::status::status`]: done, with conflicts (kept, or
+    /// breaking a rule unchecked), and still to do with notes (no judgement). The rest are blank.
     pub done: usize,
     pub conflict: usize,
+    pub notes: usize,
     /// The same counts for each category the annotator has records in, in master order.
     pub categories: Vec<CategoryCounts>,
 }
@@ -53,6 +54,7 @@ pub struct CategoryCounts {
     pub records: usize,
     pub done: usize,
     pub conflict: usize,
+    pub notes: usize,
 }
 
 impl CategoryCounts {
@@ -60,6 +62,7 @@ impl CategoryCounts {
         self.records += 1;
         match status {
             Status::New => {}
+            Status::Notes => self.notes += 1,
             Status::Done => self.done += 1,
             Status::Conflict => self.conflict += 1,
         }
@@ -68,8 +71,13 @@ impl CategoryCounts {
 
 impl AnnotatorLine {
     fn of(master: &Master, id: AnnotatorId, statuses: &[Filed]) -> AnnotatorLine {
-        let counts =
-            |category: &str| CategoryCounts { category: category.to_owned(), records: 0, done: 0, conflict: 0 };
+        let counts = |category: &str| CategoryCounts {
+            category: category.to_owned(),
+            records: 0,
+            done: 0,
+            conflict: 0,
+            notes: 0,
+        };
         let mut all = counts("");
         let mut by_category: Vec<CategoryCounts> = master.categories.iter().map(|c| counts(&c.name)).collect();
         for &(_, category, status) in statuses.iter().filter(|(annotator, ..)| *annotator == id) {
@@ -84,6 +92,7 @@ impl AnnotatorLine {
             records: all.records,
             done: all.done,
             conflict: all.conflict,
+            notes: all.notes,
             categories: by_category.into_iter().filter(|c| c.records > 0).collect(),
         }
     }
@@ -223,15 +232,20 @@ impl fmt::Display for Summary {
 }
 
 impl fmt::Display for AnnotatorLine {
-    /// `Anna (75 records: 73 done, 2 with conflicts)`.
+    /// `Anna (75 records: 72 done, 2 with conflicts, 1 to do (notes only))`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({}", self.name, count(self.records, "record"))?;
-        let blank = self.records - self.done - self.conflict;
-        let parts: Vec<String> = [(self.done, "done"), (self.conflict, "with conflicts"), (blank, "blank")]
-            .into_iter()
-            .filter(|&(n, _)| n > 0)
-            .map(|(n, what)| format!("{n} {what}"))
-            .collect();
+        let blank = self.records - self.done - self.conflict - self.notes;
+        let parts: Vec<String> = [
+            (self.done, "done"),
+            (self.conflict, "with conflicts"),
+            (self.notes, "to do (notes only)"),
+            (blank, "blank"),
+        ]
+        .into_iter()
+        .filter(|&(n, _)| n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
         if !parts.is_empty() {
             write!(f, ": {}", parts.join(", "))?;
         }
@@ -261,8 +275,17 @@ mod tests {
         broken.conflict = ConflictStatus::Clear;
         m.records.put(broken);
         judge(&mut m, 1, 0, Judgement::No, Judgement::No);
+        // Remarks alone: not judged, still to do.
+        let mut noted = crate::model::Record::new(crate::model::CandidateId(5), AnnotatorId(2), m.created);
+        noted.remarks = "come back later".into();
+        m.records.put(noted);
         let text = Summary::of(&m).to_string();
-        assert!(text.contains("Annotators: 2\n  A (2 records: 1 done, 1 with conflicts)\n  B (0 records)\n"), "{text}");
-        assert!(text.contains("\nResearcher (1 record: 1 done)\nRecords: 3\n"), "{text}");
+        assert!(
+            text.contains(
+                "Annotators: 2\n  A (2 records: 1 done, 1 with conflicts)\n  B (1 record: 1 to do (notes only))\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("\nResearcher (1 record: 1 done)\nRecords: 4\n"), "{text}");
     }
 }

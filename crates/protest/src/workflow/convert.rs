@@ -6,6 +6,7 @@ use super::{Content, Output, Prepared, Written, check_target, commit, write_alon
 use crate::error::{Error, Result};
 use crate::ingest::legacy::{self, Converted, Options, Reference, Report, Unknown};
 use crate::model::Master;
+use crate::shell::Shell;
 use crate::store::Store;
 use crate::store::atomic::same_file;
 use crate::store::disk::Disk;
@@ -37,22 +38,23 @@ pub struct Preview {
 }
 
 /// Converts `old` in memory (a batch against `master`, the converted master as it is now) and
-/// says what it would give, after the checks writing it to `target` makes. Converting for real
-/// afterwards gives the same, as long as the old file and the master do not change in between.
+/// says what it would give, after the checks writing it to `target` makes, in words for `shell`.
+/// Converting for real afterwards gives the same, as long as the old file and the master do not
+/// change in between.
 pub fn preview(
     old: &Path,
     target: &Path,
     replace: bool,
     master: Option<&Master>,
-    reference: Reference,
-    unknown: Unknown,
+    (reference, unknown): (Reference, Unknown),
+    shell: Shell,
     now: DateTime<Utc>,
 ) -> Result<Preview> {
     if same_file(old, target) {
         return Err(Error::refused(target, "is the old file itself; choose another name for the converted file"));
     }
     check_target(target, replace)?;
-    match legacy::convert(old, &Options { reference, master, now, unknown })? {
+    match legacy::convert(old, &Options { reference, master, now, unknown, shell })? {
         Converted::Master { report, .. } => Ok(Preview { report, placement: None }),
         Converted::Batch { placement, report, .. } => {
             let described = master.filter(|_| placement.changes_master()).map(|m| placement.describe(m));
@@ -61,13 +63,14 @@ pub fn preview(
     }
 }
 
-/// Converts an old master into a new master file at `target` (replaced only if `replace`).
+/// Converts an old master into a new master file at `target` (replaced only if `replace`); the
+/// summary is in words for `shell`.
 pub fn master(
     disk: &dyn Disk,
     old: &Path,
     target: &Path,
-    reference: Reference,
-    unknown: Unknown,
+    (reference, unknown): (Reference, Unknown),
+    shell: Shell,
     replace: bool,
     now: DateTime<Utc>,
 ) -> Result<ConvertedMaster> {
@@ -76,7 +79,7 @@ pub fn master(
     }
     check_target(target, replace)?;
     let Converted::Master { master, report } =
-        legacy::convert(old, &Options { reference, master: None, now, unknown })?
+        legacy::convert(old, &Options { reference, master: None, now, unknown, shell })?
     else {
         unreachable!("a batch without a master is refused");
     };
@@ -102,8 +105,14 @@ pub fn prepare_batch(
         ));
     }
     check_target(target, replace)?;
-    let options =
-        Options { reference: Reference::Guess, master: Some(store.master()), now, unknown: Unknown::default() };
+    // A batch's summary names no remedy: any shell's words.
+    let options = Options {
+        reference: Reference::Guess,
+        master: Some(store.master()),
+        now,
+        unknown: Unknown::default(),
+        shell: Shell::default(),
+    };
     let (batch, placement, report) = match legacy::convert(old, &options)? {
         Converted::Batch { batch, placement, report } => (batch, placement, report),
         Converted::Master { .. } => {

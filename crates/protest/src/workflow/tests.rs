@@ -19,6 +19,7 @@ use crate::ingest::add_system::{AlignmentFile, NewSystem};
 use crate::ingest::legacy::{Reference, Unknown};
 use crate::ingest::texts::PairOrder;
 use crate::model::{AnnotatorId, CandidateId, Judgement, Record};
+use crate::shell::Shell;
 use crate::store::atomic;
 use crate::store::disk::{Fault, Faulty, Op, Os};
 use crate::store::{Store, load_with_journal};
@@ -98,8 +99,8 @@ fn museum(dir: &Path) {
         &Os,
         &dir.join("museum.master.db"),
         &dir.join("museum.master.json"),
-        Reference::Guess,
-        Unknown::Annotator,
+        (Reference::Guess, Unknown::Annotator),
+        Shell::CommandLine,
         false,
         at(0),
     )
@@ -395,14 +396,23 @@ fn converting_an_old_master_writes_its_file_whole_or_not_at_all() {
     museum(dir.path());
     let (old, new) = (dir.path().join("museum.master.db"), dir.path().join("again.master.json"));
     let disk = Faulty::new(Fault::None);
-    convert::master(&disk, &old, &new, Reference::Guess, Unknown::Annotator, false, at(0)).unwrap();
+    convert::master(&disk, &old, &new, (Reference::Guess, Unknown::Annotator), Shell::CommandLine, false, at(0))
+        .unwrap();
     let whole = fs::read(&new).unwrap();
     let count = disk.ops().len();
     for k in 0..count {
         for fault in [Fault::Once(k), Fault::FullFrom(k)] {
             fs::remove_file(&new).unwrap_or(());
             disk.set(fault);
-            match convert::master(&disk, &old, &new, Reference::Guess, Unknown::Annotator, false, at(0)) {
+            match convert::master(
+                &disk,
+                &old,
+                &new,
+                (Reference::Guess, Unknown::Annotator),
+                Shell::CommandLine,
+                false,
+                at(0),
+            ) {
                 Ok(_) => assert_eq!(fs::read(&new).unwrap(), whole),
                 Err(e) => assert!(!new.exists(), "{fault:?}: {e}"),
             }

@@ -36,7 +36,7 @@ pub(super) fn convert(
             master.id
         ));
     }
-    let suite = suite::build(path, old, &Reference::None)?;
+    let suite = suite::build(path, old, &Reference::None, options.shell)?;
     if suite.candidates.is_empty() {
         return refuse("the batch has no candidates to annotate".into());
     }

@@ -15,9 +15,9 @@ use std::path::Path;
 pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(Master, Report)> {
     // Its progress: a step each for the suite, the records, the task sets, the check, the counts.
     crate::progress::stage("Converting the master", Some(5));
-    let suite = suite::build(path, old, &options.reference)?;
+    let suite = suite::build(path, old, &options.reference, options.shell)?;
     crate::progress::advance(1);
-    let annotators = records::annotators(old, options.unknown);
+    let annotators = records::annotators(old, options.unknown, options.shell);
     records::check_annotators(path, old, &annotators.ids)?;
     let gathered = records::gather(path, old, &suite, &annotators.ids, UNKNOWN_TIME)?;
     crate::progress::advance(1);

@@ -30,6 +30,7 @@ pub use text::Reference;
 
 use crate::error::{Error, Result};
 use crate::model::Master;
+use crate::shell::Shell;
 use crate::store::batch_file::Batch;
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
@@ -75,6 +76,8 @@ pub struct Options<'a> {
     pub now: DateTime<Utc>,
     /// Whose the rows without an annotator (NULL or 0) are (masters only).
     pub unknown: Unknown,
+    /// Who shows the summary: its remedies name that shell's options or choices.
+    pub shell: Shell,
 }
 
 /// A converted file.

@@ -6,7 +6,8 @@ use super::old::{self, OldFile};
 use super::status;
 use super::suite::Suite;
 use crate::error::{Error, Result};
-use crate::model::{Annotator, AnnotatorId, Candidate, CandidateId, Judgement, Record, tags};
+use crate::model::{Annotator, AnnotatorId, Candidate, CandidateId, Judgement, LEGACY_PRONOUN, Record, tags};
+use crate::shell::Shell;
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -45,7 +46,7 @@ pub(super) struct Annotators {
 /// gets a free one above them. Names are kept; a name used twice gets the old id added. Rows
 /// without an annotator (NULL or 0, with no annotators row 0) go to the researcher or to an
 /// annotator added for them, as `unknown` says, with a note naming the rows.
-pub(super) fn annotators(old: &OldFile, unknown: Unknown) -> Annotators {
+pub(super) fn annotators(old: &OldFile, unknown: Unknown, shell: Shell) -> Annotators {
     let mut out = Annotators::default();
     out.ids.insert(OLD_RESEARCHER, AnnotatorId::RESEARCHER);
     let mut rows: Vec<_> = old.annotators.iter().filter(|a| a.id != OLD_RESEARCHER).collect();
@@ -76,16 +77,18 @@ pub(super) fn annotators(old: &OldFile, unknown: Unknown) -> Annotators {
         Some(&id) => format!("They are read as annotators row 0, now annotator {id}"),
         None if unknown == Unknown::Researcher => {
             out.ids.insert(0, AnnotatorId::RESEARCHER);
-            "They are the researcher's, as asked (--unknown-annotator researcher)".to_owned()
+            format!("They are the researcher's, as asked{}", shell.says(" (--unknown-annotator researcher)", ""))
         }
         None => {
             let id = AnnotatorId(out.list.iter().map(|a| a.id.0).max().unwrap_or(0) + 1);
             out.ids.insert(0, id);
             out.list.push(Annotator { id, name: UNKNOWN_NAME.into() });
             out.unknown = Some(id);
-            format!(
-                "Kept as annotator {id} '{UNKNOWN_NAME}'; convert with --unknown-annotator researcher if they are your own"
-            )
+            let remedy = shell.says(
+                "convert with --unknown-annotator researcher",
+                "convert again with “Annotations that name no annotator are my own” ticked",
+            );
+            format!("Kept as annotator {id} '{UNKNOWN_NAME}'; {remedy} if they are your own")
         }
     };
     out.notes.push(format!(
@@ -358,7 +361,7 @@ fn record_of(
     let bad = |message: String| Err(at_row(path, "annotations", a.id, message));
     let mut r = Record::new(c.id, who, time);
     for (column, value, slot) in
-        [("ant_annotation", &a.antecedent, &mut r.antecedent), ("anaph_annotation", &a.pronoun, &mut r.pronoun)]
+        [("ant_annotation", &a.antecedent, &mut r.antecedent), (LEGACY_PRONOUN, &a.pronoun, &mut r.pronoun)]
     {
         *slot = match value.as_deref() {
             Some("ok") => Judgement::Yes,

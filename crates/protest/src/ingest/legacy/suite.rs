@@ -12,6 +12,7 @@ use crate::model::{
     Antecedent, Candidate, CandidateId, Category, Corpus, CorpusId, Example, ExampleNo, TokenRef, standard_categories,
     tags,
 };
+use crate::shell::Shell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
@@ -53,10 +54,10 @@ impl Suite {
     }
 }
 
-pub(super) fn build(path: &Path, old: &OldFile, reference: &Reference) -> Result<Suite> {
+pub(super) fn build(path: &Path, old: &OldFile, reference: &Reference, shell: Shell) -> Result<Suite> {
     let mut notes = Vec::new();
     let unused = text::unused_corpora(old);
-    let corpora = text::corpora(path, old, reference, &unused, &mut notes)?;
+    let corpora = text::corpora(path, old, (reference, shell), &unused, &mut notes)?;
     let documents = text::documents(path, old, &corpora, &unused)?;
     let (categories, category_names) = categories(path, old, &mut notes)?;
     let mut suite = Suite {

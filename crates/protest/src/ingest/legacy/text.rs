@@ -7,6 +7,7 @@ use super::old::{self, OldFile};
 use crate::error::{Error, Result};
 use crate::model::tokens;
 use crate::model::{Corpus, CorpusId, CorpusRole};
+use crate::shell::Shell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
@@ -39,7 +40,7 @@ pub(super) fn unused_corpora(old: &OldFile) -> BTreeSet<i64> {
 pub(super) fn corpora(
     path: &Path,
     old: &OldFile,
-    reference: &Reference,
+    (reference, shell): (&Reference, Shell),
     unused: &BTreeSet<i64>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<Corpus>> {
@@ -129,7 +130,7 @@ pub(super) fn corpora(
         }
     }
     let translations: Vec<&old::Corpus> = kept.iter().copied().filter(|c| !c.source).collect();
-    let reference = choose_reference(path, &translations, reference, notes)?;
+    let reference = choose_reference(path, &translations, (reference, shell), notes)?;
 
     let corpus = |c: &old::Corpus, role| Corpus {
         id: CorpusId(c.id as u32),
@@ -189,7 +190,7 @@ fn sentences(path: &Path, corpus: &str, mut list: Vec<&old::Sentence>) -> Result
 fn choose_reference(
     path: &Path,
     translations: &[&old::Corpus],
-    reference: &Reference,
+    (reference, shell): (&Reference, Shell),
     notes: &mut Vec<String>,
 ) -> Result<Option<i64>> {
     let names = || translations.iter().map(|c| format!("'{}'", c.name.trim())).collect::<Vec<_>>().join(", ");
@@ -213,23 +214,29 @@ fn choose_reference(
             match guesses.as_slice() {
                 [] => {
                     notes.push(format!(
-                        "no translation corpus is named like a reference, so all are MT systems ({}); name the reference with --reference NAME",
-                        names()
+                        "no translation corpus is named like a reference, so all are MT systems ({}); name the reference {}",
+                        names(),
+                        shell.says("with --reference NAME", "with “The translation named”")
                     ));
                     Ok(None)
                 }
                 [one] => {
                     notes.push(format!(
-                        "'{}' is taken as the human reference because of its name (the old files do not mark it); choose another, or none, if it is not (--reference NAME or --no-reference; in the window, the reference choice)",
-                        one.name.trim()
+                        "'{}' is taken as the human reference because of its name (the old files do not mark it); choose another, or none, if it is not ({})",
+                        one.name.trim(),
+                        shell.says("--reference NAME or --no-reference", "the choice of the human reference translation")
                     ));
                     Ok(Some(one.id))
                 }
                 _ => Err(Error::whole_file(
                     path,
                     format!(
-                        "several translation corpora are named like a reference ({}); say which one is with --reference NAME (or --no-reference)",
-                        guesses.iter().map(|c| format!("'{}'", c.name.trim())).collect::<Vec<_>>().join(", ")
+                        "several translation corpora are named like a reference ({}); say which one is {}",
+                        guesses.iter().map(|c| format!("'{}'", c.name.trim())).collect::<Vec<_>>().join(", "),
+                        shell.says(
+                            "with --reference NAME (or --no-reference)",
+                            "with “The translation named” (or None)"
+                        )
                     ),
                 )),
             }

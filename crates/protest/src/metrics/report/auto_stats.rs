@@ -138,7 +138,7 @@ pub fn table(decisions: &Decisions) -> Table {
     rows.push(Row::total("Total", total.cells(uncertain)));
     let latest = match master.auto_eval.rounds.last() {
         Some(r) => format!("As of round {}, run {}.", r.round, r.run.format("%Y-%m-%d %H:%M UTC")),
-        None => "The reference match has not been run yet (protest auto-eval).".into(),
+        None => "The automatic reference match has not been run on this master yet.".into(),
     };
     Table {
         name: "auto-eval",
@@ -148,9 +148,9 @@ pub fn table(decisions: &Decisions) -> Table {
         rows,
         notes: vec![
             latest,
-            "Match reference/judged: equal to the reference translation / to a translation annotators judged correct \
-             (docs/auto-eval.md). Uncertain boundaries (re-segmented output only): the sentence's translation was cut \
-             from the output with low confidence, so the match leaves it to humans. \
+            "Match reference/judged: equal to the reference translation / to a translation annotators judged correct. \
+             Uncertain boundaries (re-segmented output only): the sentence's translation was cut from the output \
+             with low confidence, so the match leaves it to humans. \
              To humans: all not matched; open: of those, without a human verdict on the pronoun yet. \
              Matches judged ✗: matched, yet humans judged the pronoun or an antecedent head incorrect."
                 .into(),
@@ -209,7 +209,8 @@ pub fn rounds_table(master: &Master) -> Table {
         notes: vec![
             "Judged references: translations annotators judged correct, used as additional references. \
              Settled: matched for the first time; unsettled: no longer matched since a judgement changed (or the rule). \
-             Rule: what was compared (docs/auto-eval.md). Times in UTC."
+             Rule: what was compared (minimal_tokens: the pronoun forms among the aligned words; aligned_tokens: \
+             every aligned word). Times in UTC."
                 .into(),
         ],
     }
