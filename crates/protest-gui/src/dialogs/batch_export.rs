@@ -7,7 +7,6 @@ use crate::dialogs::path_field::{PathField, Pick};
 use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::batches::export;
-use protest::batches::plan::IAA_LABEL;
 use protest::model::{Master, Purpose};
 use protest::session::Session;
 use protest::workflow::{self, Written, export::Exporting};
@@ -55,15 +54,6 @@ impl BatchExportDialog {
         self.names = task_set.and_then(|id| export::suggested_names(master, id).ok()).unwrap_or_default();
     }
 
-    /// How many candidates each part's batch holds (its own part and the IAA sample).
-    fn part_sizes(&self, master: &Master) -> Vec<usize> {
-        let Some(ts) = self.task_set.and_then(|id| master.task_sets.iter().find(|t| t.id == id)) else {
-            return Vec::new();
-        };
-        let iaa: usize = ts.tasks.iter().filter(|t| t.label == IAA_LABEL).map(|t| t.candidates.len()).sum();
-        ts.tasks.iter().filter(|t| t.label != IAA_LABEL).map(|t| t.candidates.len() + iaa).collect()
-    }
-
     pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &Session) -> Reply {
         let nothing = session.master().task_sets.is_empty();
         match part {
@@ -100,9 +90,9 @@ impl BatchExportDialog {
         ui.add_space(8.0);
         let label = ui.label(RichText::new("Task set").strong());
         let describe = |id: u32| {
-            master.task_sets.iter().find(|t| t.id == id).map_or(String::new(), |t| {
+            master.task_set(id).map_or(String::new(), |t| {
                 let purpose = if t.purpose == Purpose::Adjudication { "adjudication, " } else { "" };
-                let parts = t.tasks.iter().filter(|t| t.label != IAA_LABEL).count();
+                let parts = t.parts().count();
                 format!("{} ({purpose}id {}, {parts} parts)", t.name, t.id)
             })
         };
@@ -122,7 +112,7 @@ impl BatchExportDialog {
         }
         ui.add_space(6.0);
         ui.label(RichText::new("Who gets each part").strong());
-        let sizes = self.part_sizes(master);
+        let sizes = self.task_set.and_then(|id| master.task_set(id)).map(|t| t.part_sizes()).unwrap_or_default();
         egui::Grid::new("export names").num_columns(3).spacing([12.0, 6.0]).show(ui, |ui| {
             for (i, name) in self.names.iter_mut().enumerate() {
                 let label = ui.label(format!("Part {}", i + 1));

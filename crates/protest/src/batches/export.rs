@@ -3,7 +3,7 @@
 
 use crate::annotate::context;
 use crate::batches::annotators::{self, RosterError};
-use crate::batches::plan::{self, IAA_LABEL};
+use crate::batches::plan;
 use crate::model::{Annotator, AnnotatorId, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master, TaskSet};
 use crate::store::batch_file::Batch;
 use chrono::{DateTime, Utc};
@@ -57,13 +57,11 @@ fn too_few(task_set: u32, parts: usize, free: &[String]) -> String {
 /// keeps it, and the other parts go to the master's annotators who have no part of the task set
 /// yet, in the master's order. An empty name where there are too few of them.
 pub fn suggested_names(master: &Master, task_set: u32) -> Result<Vec<String>, ExportError> {
-    let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+    let ts = master.task_set(task_set).ok_or(ExportError::NoTaskSet(task_set))?;
     let holders: Vec<AnnotatorId> = ts.tasks.iter().filter_map(|t| t.annotator).collect();
     let mut free = master.annotators.iter().filter(|a| !holders.contains(&a.id)).map(|a| a.name.clone());
     Ok(ts
-        .tasks
-        .iter()
-        .filter(|t| t.label != IAA_LABEL)
+        .parts()
         .map(|t| match t.annotator {
             Some(a) => master.annotator_name(a),
             None => free.next().unwrap_or_default(),
@@ -75,9 +73,9 @@ pub fn suggested_names(master: &Master, task_set: u32) -> Result<Vec<String>, Ex
 pub fn default_names(master: &Master, task_set: u32) -> Result<Vec<String>, ExportError> {
     let names = suggested_names(master, task_set)?;
     if names.iter().any(String::is_empty) {
-        let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+        let ts = master.task_set(task_set).ok_or(ExportError::NoTaskSet(task_set))?;
         let holders: Vec<AnnotatorId> = ts.tasks.iter().filter_map(|t| t.annotator).collect();
-        let parts = ts.tasks.iter().filter(|t| t.label != IAA_LABEL && t.annotator.is_none()).count();
+        let parts = ts.parts().filter(|t| t.annotator.is_none()).count();
         let free = master.annotators.iter().filter(|a| !holders.contains(&a.id)).map(|a| a.name.clone()).collect();
         return Err(ExportError::TooFew { task_set, parts, free });
     }
@@ -96,12 +94,12 @@ pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Ve
     } else {
         names
     };
-    let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+    let ts = master.task_set(task_set).ok_or(ExportError::NoTaskSet(task_set))?;
     let parts: Vec<(usize, &str, Option<AnnotatorId>)> = ts
         .tasks
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.label != IAA_LABEL)
+        .filter(|(_, t)| !t.is_iaa())
         .map(|(i, t)| (i, t.label.as_str(), t.annotator))
         .collect();
     if names.len() != parts.len() {
@@ -130,7 +128,7 @@ pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Ve
     let mut given = Vec::new();
     for (i, label, name) in wanted {
         let id = annotators::find_or_add(master, &name)?;
-        if let Some(ts) = master.task_sets.iter_mut().find(|t| t.id == task_set) {
+        if let Some(ts) = master.task_set_mut(task_set) {
             ts.tasks[i].annotator = Some(id);
         }
         given.push(Part { label, annotator: id });
@@ -231,7 +229,7 @@ impl Recipe {
         annotator: AnnotatorId,
         created: DateTime<Utc>,
     ) -> Result<Recipe, ExportError> {
-        let ts = roster.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+        let ts = roster.task_set(task_set).ok_or(ExportError::NoTaskSet(task_set))?;
         let person = roster.annotator(annotator).ok_or(ExportError::NoAnnotator(annotator))?;
         if plan::candidates_for(ts, annotator).is_empty() {
             return Err(ExportError::NoPart { name: person.name.clone(), task_set });

@@ -393,7 +393,9 @@ impl Session {
         let Some(store) = self.file.master_store() else {
             return Err(Error::refused(path, "only a master can be changed this way; this is an annotator's batch"));
         };
-        let records = store.master().records.clone();
+        // Which records there were, to tell a merge; not a copy of them (most operations change
+        // only the roster).
+        let records = store.master().records.version();
         let before = store.changes();
         let value = operation(store);
         // A full save also saves what was not saved.
@@ -403,7 +405,7 @@ impl Session {
         if store.changes() == before {
             return Ok(value);
         }
-        if self.master().records != records {
+        if self.master().records.version() != records {
             // A merge: undoing an earlier step would overwrite what it brought, so the history
             // starts afresh.
             self.history = History::default();

@@ -104,12 +104,7 @@ pub fn run(store: &mut Store<Master>, exporting: &Exporting) -> Result<Exported>
 /// "parts 1, 2 go to Marie, Miryam (the master's annotators without a part of task set 1)".
 fn chosen(before: &Master, after: &Master, task_set: u32) -> String {
     let parts = |m: &Master| -> Vec<(String, Option<crate::model::AnnotatorId>)> {
-        m.task_sets
-            .iter()
-            .filter(|t| t.id == task_set)
-            .flat_map(|t| t.tasks.iter().filter(|t| t.label != crate::batches::plan::IAA_LABEL))
-            .map(|t| (t.label.clone(), t.annotator))
-            .collect()
+        m.task_set(task_set).into_iter().flat_map(|t| t.parts()).map(|t| (t.label.clone(), t.annotator)).collect()
     };
     let given: Vec<(String, String)> = parts(before)
         .into_iter()
