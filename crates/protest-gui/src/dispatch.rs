@@ -5,17 +5,17 @@
 use crate::App;
 use crate::dialogs::Modal;
 use crate::dialogs::parts::failed;
+use crate::frame::keyboard_taken;
 use crate::intent::{Dialog, Intent};
-use crate::keyboard_taken;
 use crate::keys;
 use crate::messages::Scope;
 
 /// The operations whose messages replace their earlier ones.
 const AUTO_MATCH: Scope = Scope::Operation("automatic match");
 const ANNOTATORS: Scope = Scope::Operation("annotators");
-use crate::navigation::{Go, View};
 use crate::panels::overview::Side;
 use crate::panels::prediction::PredictionView;
+use crate::place::{Go, View};
 use crate::style;
 use egui::Key;
 use protest::annotate::edit::Edit;
@@ -163,7 +163,7 @@ impl App {
             Dialog::Annotators | Dialog::Plan | Dialog::Export | Dialog::Adjudication | Dialog::GoTo => false,
         };
         if anywhere || self.is_researcher() {
-            let modal = Modal::new(dialog, self.session.as_ref(), self.report.tables());
+            let modal = Modal::new(dialog, self.session.as_ref(), self.report.tables(), &self.settings.recent);
             if modal.is_some() {
                 self.modal = modal;
             }

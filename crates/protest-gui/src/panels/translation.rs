@@ -8,6 +8,10 @@ use egui::{Align, Color32, CornerRadius, FontId, Layout, Popup, RichText, Sense,
 use protest::annotate::window::{self, Marks, Sentence};
 use protest::model::{Candidate, Master, Record, Role, TokenRef};
 
+/// The width the translation keeps beside the annotation panel, which its header needs (down to
+/// the window's minimum width of 760).
+pub const TRANSLATION_WIDTH: f32 = 440.0;
+
 /// Where the annotator is in the chosen set.
 pub struct Position {
     pub index: usize,

@@ -16,7 +16,7 @@ use protest::store::batch_file::{self, Batch};
 use protest::store::master_file;
 use protest::workflow::{self, export::Exporting};
 use std::path::{Path, PathBuf};
-use workspace::Mode;
+use protest::session::workspace::Mode;
 
 const BEN: AnnotatorId = AnnotatorId(2);
 

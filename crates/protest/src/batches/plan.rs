@@ -452,6 +452,16 @@ pub fn replaced_by_name(master: &Master, name: &str, replace: bool) -> Result<Op
     Ok(Some(ts.id))
 }
 
+/// How many examples each of the master's categories has, in the master's order: what a plan
+/// can draw from, counted once.
+pub fn examples_per_category(master: &Master) -> Vec<(String, usize)> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for e in &master.examples {
+        *counts.entry(e.category.as_str()).or_default() += 1;
+    }
+    master.categories.iter().map(|c| (c.name.clone(), counts.get(c.name.as_str()).copied().unwrap_or(0))).collect()
+}
+
 /// Stores a planned task set in the master: in place of the task set `replacing`, keeping its
 /// id, or as a new one.
 pub fn store(master: &mut Master, mut task_set: TaskSet, replacing: Option<u32>) {

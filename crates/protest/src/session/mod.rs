@@ -108,7 +108,39 @@ pub enum Since<'a> {
     Everything,
 }
 
+/// Runs `work` on the master at `path`: through `session` when that is this master, open for a
+/// researcher (the window then shows the change, and nothing writes behind the open file's
+/// back), else on the file itself. The value comes with whether it went through the session.
+pub fn on_master<T>(
+    session: Option<&mut Session>,
+    path: &Path,
+    work: impl FnOnce(&mut Store<Master>) -> crate::Result<T>,
+) -> crate::Result<(T, bool)> {
+    match session.filter(|s| s.is_master_at(path)) {
+        Some(session) => session.run(work).map(|value| (value, true)),
+        None => crate::workflow::on_master(path, work).map(|done| (done.value, false)),
+    }
+}
+
+/// What `look` sees of the master at `path`: the one open in `session` when that is this master,
+/// open for a researcher ([`on_master`]), else the file as it is on disk.
+pub fn with_master<T>(session: Option<&Session>, path: &Path, look: impl FnOnce(&Master) -> T) -> crate::Result<T> {
+    if let Some(session) = session.filter(|s| s.is_master_at(path)) {
+        return Ok(look(session.master()));
+    }
+    let (store, _) = Store::<Master>::open(path)?;
+    let value = look(store.master());
+    store.close()?;
+    Ok(value)
+}
+
 impl Session {
+    /// Whether this is the master at `path`, open for a researcher: changes to that master go
+    /// through this session ([`on_master`]).
+    pub fn is_master_at(&self, path: &Path) -> bool {
+        self.mode() == Mode::Researcher && crate::store::atomic::same_file(self.path(), path)
+    }
+
     /// `preferred`: the annotator chosen last time for this file, used if it still exists.
     pub fn new(file: Box<dyn Workspace>, preferred: Option<AnnotatorId>) -> Self {
         let master = file.master();
