@@ -4,7 +4,6 @@
 
 use crate::App;
 use crate::dialogs::{self, Modal};
-use crate::intent;
 use crate::panels::browser::Browser;
 use crate::place::View;
 use egui::ViewportCommand;
@@ -19,7 +18,8 @@ impl App {
         #[cfg(not(target_arch = "wasm32"))] // no SQLite in the web page
         if protest::ingest::legacy::is_legacy(path) {
             // A file of the original tool: offer its conversion rather than fail.
-            self.modal = Modal::new(intent::Dialog::Legacy(Some(path.to_path_buf())), self.session.as_ref(), &[], &[]);
+            self.modal =
+                Modal::new(crate::intent::Dialog::Legacy(Some(path.to_path_buf())), self.session.as_ref(), &[], &[]);
             return;
         }
         let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);

@@ -142,8 +142,11 @@ pub struct Job<D> {
     pub what: String,
     /// Given the open file, if any: what to hand back (nothing, for work that needs a file when
     /// none is open).
-    pub run: Box<dyn FnOnce(Option<&mut Session>) -> Option<D> + Send>,
+    pub run: Run<D>,
 }
+
+/// The work of a [`Job`].
+pub type Run<D> = Box<dyn FnOnce(Option<&mut Session>) -> Option<D> + Send>;
 
 impl<D> Job<D> {
     /// Work on the open file (nothing happens without one).
