@@ -14,15 +14,7 @@ impl App {
     /// Draws everything; called by eframe every frame (and by the tests).
     pub fn ui(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
-        if !std::mem::replace(&mut self.styled, true) {
-            style::apply(&ctx, self.settings.theme);
-        }
-        if !self.fitted
-            && let Some(commands) = screen::fitting(&ctx, MIN_SIZE)
-        {
-            self.fitted = true;
-            commands.into_iter().for_each(|command| ctx.send_viewport_cmd(command));
-        }
+        self.fit_window(&ctx);
         self.poll_work();
         if self.work.is_some() {
             // Closing now waits for the work (`shutdown`), then closes the file as usual.
@@ -35,14 +27,7 @@ impl App {
         }
         self.store_due_remarks(Some(ctx.input(|i| i.time)));
         self.poll_session(&ctx);
-        // Every key of the frame, in order: a slow frame may bring several ("n", "→", "n", "→").
-        while let Some(intent) = self.read_keys(&ctx) {
-            let typing = matches!(intent, Intent::FocusTags | Intent::FocusRemarks);
-            self.dispatch(&ctx, intent);
-            if typing {
-                break; // what follows is typing, for the field that gets the focus
-            }
-        }
+        self.take_keys(&ctx);
 
         let can_switch = matches!(self.view, View::Browser | View::Report);
         let (session, theme) = (self.session.as_ref(), self.settings.theme);
@@ -95,6 +80,31 @@ impl App {
         self.note_activity(&ctx);
         if self.work.is_some() {
             ctx.request_repaint(); // work started this frame: show its progress
+        }
+    }
+
+    /// The theme and text sizes, in the first frame; the window made to fit the screen once its
+    /// size is known.
+    fn fit_window(&mut self, ctx: &egui::Context) {
+        if !std::mem::replace(&mut self.styled, true) {
+            style::apply(ctx, self.settings.theme);
+        }
+        if !self.fitted
+            && let Some(commands) = screen::fitting(ctx, MIN_SIZE)
+        {
+            self.fitted = true;
+            commands.into_iter().for_each(|command| ctx.send_viewport_cmd(command));
+        }
+    }
+
+    /// Every key of the frame, in order: a slow frame may bring several ("n", "→", "n", "→").
+    fn take_keys(&mut self, ctx: &egui::Context) {
+        while let Some(intent) = self.read_keys(ctx) {
+            let typing = matches!(intent, Intent::FocusTags | Intent::FocusRemarks);
+            self.dispatch(ctx, intent);
+            if typing {
+                break; // what follows is typing, for the field that gets the focus
+            }
         }
     }
 
