@@ -159,11 +159,8 @@ impl BatchExportDialog {
         let folder = self.folder.folder()?;
         // No names at all: the library's choice (each part's annotator, then the free ones).
         let names = if self.names.iter().all(|n| n.trim().is_empty()) { Vec::new() } else { self.names.clone() };
-        let exporting = Exporting { task_set, names, folder, replace: self.replace, created: chrono::Utc::now() };
         self.problem = None;
-        Ok(Job::new("Exporting the batches", move |session| {
-            session.run(|store| workflow::export::run(store, &exporting)).map_err(|e| parts::failed(&e, REPLACE))
-        }))
+        Ok(exporting(Exporting { task_set, names, folder, replace: self.replace, created: chrono::Utc::now() }))
     }
 
     fn written_ui(&self, ui: &mut Ui) {
@@ -185,4 +182,12 @@ impl BatchExportDialog {
              back with Batches › Import annotated batches…",
         );
     }
+}
+
+/// Exports the batches through the open file off the UI thread; the files written, or the
+/// refusal in words, come back to the dialog.
+fn exporting(exporting: Exporting) -> Job<Result<Exported, String>> {
+    Job::new("Exporting the batches", move |session| {
+        session.run(|store| workflow::export::run(store, &exporting)).map_err(|e| parts::failed(&e, REPLACE))
+    })
 }

@@ -69,6 +69,27 @@ pub fn suggested_names(master: &Master, task_set: u32) -> Result<Vec<String>, Ex
         .collect())
 }
 
+/// Who got which part when nobody was named, in words: "parts 1, 2 go to Marie, Miryam (the master's annotators without a part of task set 1)".
+pub fn chosen(before: &Master, after: &Master, task_set: u32) -> String {
+    let parts = |m: &Master| -> Vec<(String, Option<AnnotatorId>)> {
+        m.task_set(task_set).into_iter().flat_map(|t| t.parts()).map(|t| (t.label.clone(), t.annotator)).collect()
+    };
+    let given: Vec<(String, String)> = parts(before)
+        .into_iter()
+        .zip(parts(after))
+        .filter(|((_, old), (_, new))| old != new)
+        .filter_map(|((label, _), (_, new))| Some((label, after.annotator_name(new?))))
+        .collect();
+    let labels: Vec<&str> = given.iter().map(|(l, _)| l.as_str()).collect();
+    let names: Vec<&str> = given.iter().map(|(_, n)| n.as_str()).collect();
+    let (part, go) = if given.len() == 1 { ("part", "goes") } else { ("parts", "go") };
+    format!(
+        "{part} {} {go} to {}: the master's annotators without a part of task set {task_set}, in order",
+        labels.join(", "),
+        names.join(", ")
+    )
+}
+
 /// [`suggested_names`], refused when the master has too few annotators for the parts.
 pub fn default_names(master: &Master, task_set: u32) -> Result<Vec<String>, ExportError> {
     let names = suggested_names(master, task_set)?;
