@@ -209,7 +209,7 @@ fn the_bundled_master_knows_the_task_set_and_the_annotators_of_the_bundled_batch
         assert_eq!(batch.master_id, m.id);
         let who = batch.annotator();
         assert_eq!(m.annotator(who.id).map(|a| a.name.as_str()), Some(who.name.as_str()), "{name}");
-        let task_set = m.task_sets.iter().find(|t| t.id == batch.task_set).expect("the batch's task set");
+        let task_set = m.task_set(batch.task_set).expect("the batch's task set");
         assert!(task_set.tasks.iter().any(|t| t.annotator == Some(who.id)), "{name}: no part for {}", who.name);
     }
 }

@@ -246,7 +246,7 @@ fn export_batches(a: ExportArgs) -> anyhow::Result<()> {
         let exporting = Exporting {
             task_set: a.task_set,
             names: a.annotators.clone(),
-            folder: output_dir(&a.master, a.output_dir.as_deref()),
+            folder: a.output_dir.clone().unwrap_or_else(|| workflow::default_folder(&a.master)),
             replace: a.force,
             created: a.created.unwrap_or_else(Utc::now),
         };
@@ -271,13 +271,6 @@ fn export_batches(a: ExportArgs) -> anyhow::Result<()> {
 fn say_created(folder: Option<&Path>) {
     if let Some(folder) = folder {
         println!("created the folder {}", folder.display());
-    }
-}
-
-fn output_dir(master: &Path, chosen: Option<&Path>) -> PathBuf {
-    match chosen {
-        Some(dir) => dir.to_path_buf(),
-        None => master.parent().map(Path::to_path_buf).unwrap_or_default(),
     }
 }
 
@@ -327,7 +320,7 @@ fn adjudicate(a: AdjudicateArgs) -> anyhow::Result<()> {
             name: a.annotator.clone(),
             task_set_name: a.name.clone().unwrap_or_default(),
             seed: a.seed.unwrap_or_else(|| u64::from(rand::random::<u32>())),
-            folder: output_dir(&a.master, a.output_dir.as_deref()),
+            folder: a.output_dir.clone().unwrap_or_else(|| workflow::default_folder(&a.master)),
             replace: a.force,
             created: a.created.unwrap_or_else(Utc::now),
         };

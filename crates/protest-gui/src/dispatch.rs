@@ -5,17 +5,17 @@
 use crate::App;
 use crate::dialogs::Modal;
 use crate::dialogs::parts::failed;
+use crate::frame::keyboard_taken;
 use crate::intent::{Dialog, Intent};
-use crate::keyboard_taken;
 use crate::keys;
 use crate::messages::Scope;
 
 /// The operations whose messages replace their earlier ones.
 const AUTO_MATCH: Scope = Scope::Operation("automatic match");
 const ANNOTATORS: Scope = Scope::Operation("annotators");
-use crate::navigation::{Go, View};
 use crate::panels::overview::Side;
 use crate::panels::prediction::PredictionView;
+use crate::place::{Go, View};
 use crate::style;
 use egui::Key;
 use protest::annotate::edit::Edit;
@@ -90,13 +90,7 @@ impl App {
             (Intent::Judge(role, judgement), Some((_, _, c))) if self.has_role(c, role) => {
                 self.edit(c, Edit::Judge(role, judgement));
             }
-            (Intent::Toggle(role, n), Some((_, _, c))) => {
-                let token = self.session.as_ref().and_then(|s| s.master().candidate(c)?.aligned(role).nth(n));
-                if let Some(token) = token {
-                    self.edit(c, Edit::ToggleToken(role, token));
-                    self.reveal = Some(token); // a key acts on a token the annotator sees
-                }
-            }
+            (Intent::Toggle(role, n), Some((_, _, c))) => self.toggle_token(c, role, n),
             (Intent::Edit(c, edit), _) => self.edit(c, edit),
             (Intent::ResearcherEdit(c, edit), _) => self.edit_as_researcher(c, edit),
             (Intent::FocusTags, Some(_)) if self.overview_shown() => self.overview.focus_tags(),
@@ -113,24 +107,12 @@ impl App {
                     self.overview.step(&o, forward);
                 }
             }
-            (Intent::SwitchAnnotator(id), _) => {
-                if let Some(s) = &mut self.session {
-                    s.set_annotator(id);
-                    self.settings.annotators.insert(s.path().to_path_buf(), id);
-                }
-            }
+            (Intent::SwitchAnnotator(id), _) => self.switch_annotator(id),
             (Intent::AddAnnotator(name), _) => self.add_annotator(&name),
             (Intent::RunAutoEval(rule), _) => self.run_auto_eval(rule),
             (Intent::Dialog(dialog), _) => self.show_dialog(dialog),
             (Intent::OpenFile(path), _) => self.leave_then(Go::Open(path)),
-            (Intent::OpenCopy(path), _) => {
-                if self.session.as_ref().is_some_and(|s| s.not_saved().is_some()) {
-                    // The copy has everything; the file itself cannot take it, so it is left as
-                    // it is rather than closed.
-                    self.session = None;
-                }
-                self.leave_then(Go::Open(path));
-            }
+            (Intent::OpenCopy(path), _) => self.open_copy(path),
             (Intent::RetrySave, _) => {
                 if let Some(session) = &mut self.session {
                     // The message stays while it fails, with the reason.
@@ -148,6 +130,33 @@ impl App {
         }
     }
 
+    /// Selects or unselects the `n`th token aligned in `role` (a digit key).
+    fn toggle_token(&mut self, c: CandidateId, role: Role, n: usize) {
+        let token = self.session.as_ref().and_then(|s| s.master().candidate(c)?.aligned(role).nth(n));
+        if let Some(token) = token {
+            self.edit(c, Edit::ToggleToken(role, token));
+            self.reveal = Some(token); // a key acts on a token the annotator sees
+        }
+    }
+
+    /// Annotates as `id` from now on, in this file and when it is next opened.
+    fn switch_annotator(&mut self, id: AnnotatorId) {
+        if let Some(s) = &mut self.session {
+            s.set_annotator(id);
+            self.settings.annotators.insert(s.path().to_path_buf(), id);
+        }
+    }
+
+    /// Opens a copy just saved of the file open.
+    fn open_copy(&mut self, path: std::path::PathBuf) {
+        if self.session.as_ref().is_some_and(|s| s.not_saved().is_some()) {
+            // The copy has everything; the file itself cannot take it, so it is left as it is
+            // rather than closed.
+            self.session = None;
+        }
+        self.leave_then(Go::Open(path));
+    }
+
     /// Opens a dialog in the modal slot. Those for a master only in researcher mode (converting
     /// an old file also without a file open).
     fn show_dialog(&mut self, dialog: Dialog) {
@@ -163,7 +172,7 @@ impl App {
             Dialog::Annotators | Dialog::Plan | Dialog::Export | Dialog::Adjudication | Dialog::GoTo => false,
         };
         if anywhere || self.is_researcher() {
-            let modal = Modal::new(dialog, self.session.as_ref(), self.report.tables());
+            let modal = Modal::new(dialog, self.session.as_ref(), self.report.tables(), &self.settings.recent);
             if modal.is_some() {
                 self.modal = modal;
             }

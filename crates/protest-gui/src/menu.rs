@@ -24,30 +24,12 @@ impl MenuBar {
         can_switch: bool,
     ) -> Option<Intent> {
         let mut chosen = None;
-        // Annotator mode (a batch) has no researcher menus.
-        let annotator_mode = session.is_some_and(|s| s.mode() == Mode::Annotator);
         let researcher = session.is_some_and(|s| s.mode() == Mode::Researcher);
         // The web page has no files to open or write, and is closed as a browser tab.
         let remote = session.is_some_and(Session::is_remote);
         egui::MenuBar::new().ui(ui, |ui| {
             if !remote {
-                ui.menu_button("File", |ui| {
-                    item(ui, &mut chosen, Intent::Dialog(Dialog::Open), true);
-                    if !annotator_mode {
-                        item(ui, &mut chosen, Intent::Dialog(Dialog::PredictionResults), true);
-                    }
-                    if researcher {
-                        item(ui, &mut chosen, Intent::Dialog(Dialog::AddSystem), true);
-                    }
-                    if !annotator_mode {
-                        item(ui, &mut chosen, Intent::Dialog(Dialog::Legacy(None)), true);
-                    }
-                    if session.is_some() {
-                        item(ui, &mut chosen, Intent::Dialog(Dialog::SaveCopy), true);
-                    }
-                    ui.separator();
-                    item(ui, &mut chosen, Intent::Quit, true);
-                });
+                ui.menu_button("File", |ui| file_menu(ui, &mut chosen, session));
             }
             ui.menu_button("Edit", |ui| {
                 let (undo, redo) = session.map_or((false, false), |s| (s.can_undo(), s.can_redo()));
@@ -97,7 +79,30 @@ impl MenuBar {
         });
         chosen
     }
+}
 
+/// File: opening, importing, a copy, quitting (what the file open allows).
+fn file_menu(ui: &mut Ui, chosen: &mut Option<Intent>, session: Option<&Session>) {
+    let annotator_mode = session.is_some_and(|s| s.mode() == Mode::Annotator);
+    let researcher = session.is_some_and(|s| s.mode() == Mode::Researcher);
+    item(ui, chosen, Intent::Dialog(Dialog::Open), true);
+    if !annotator_mode {
+        item(ui, chosen, Intent::Dialog(Dialog::PredictionResults), true);
+    }
+    if researcher {
+        item(ui, chosen, Intent::Dialog(Dialog::AddSystem), true);
+    }
+    if !annotator_mode {
+        item(ui, chosen, Intent::Dialog(Dialog::Legacy(None)), true);
+    }
+    if session.is_some() {
+        item(ui, chosen, Intent::Dialog(Dialog::SaveCopy), true);
+    }
+    ui.separator();
+    item(ui, chosen, Intent::Quit, true);
+}
+
+impl MenuBar {
     fn annotator(&mut self, ui: &mut Ui, session: &Session, can_switch: bool) -> Option<Intent> {
         let master = session.master();
         let current = session.annotator();

@@ -4,61 +4,10 @@
 use crate::App;
 use crate::dialogs::Modal;
 use crate::dialogs::conflict::ConflictDialog;
+use crate::place::{Go, Leaving, View, Walk};
 use protest::annotate::edit::Edit;
-use protest::annotate::progress::Progress;
-use protest::model::{CandidateId, Conflict};
-use protest::session::{Kept, Opening, Session};
-use std::path::PathBuf;
-
-/// Working through a set of candidates.
-pub(crate) struct Walk {
-    pub(crate) title: String,
-    pub(crate) set: Vec<CandidateId>,
-    pub(crate) index: usize,
-    progress: Kept<Progress>,
-}
-
-impl Walk {
-    pub(crate) fn current(&self) -> CandidateId {
-        self.set[self.index]
-    }
-
-    /// How many of the set the session's annotator has annotated.
-    pub(crate) fn annotated(&mut self, session: &Session) -> usize {
-        let set = &self.set;
-        self.progress.get(session, |master, annotator| Progress::new(master, annotator, set)).count()
-    }
-}
-
-pub(crate) enum View {
-    Browser,
-    Example(Walk),
-    /// The report on the master (researcher mode).
-    Report,
-    /// A classifier's results on the pronoun prediction task (`App::predictions`).
-    Predictions,
-}
-
-/// An example being left whose annotation breaks conflict rules, while the conflict dialog asks.
-pub(crate) struct Leaving {
-    candidate: CandidateId,
-    conflicts: Vec<Conflict>,
-    /// Where the annotator was going.
-    then: Go,
-}
-
-/// Where to go once the example being left is settled.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Go {
-    To(usize),
-    Browser,
-    Report,
-    Predictions,
-    /// Another set (a lookup).
-    Show(Opening),
-    Open(PathBuf),
-    Quit,
-}
+use protest::model::CandidateId;
+use protest::session::Opening;
 
 impl App {
     pub(crate) fn start(&mut self, opening: Opening) {
@@ -67,7 +16,7 @@ impl App {
         }
         let index = opening.start.min(opening.set.len() - 1);
         self.visits += 1;
-        self.view = View::Example(Walk { title: opening.title, set: opening.set, index, progress: Kept::default() });
+        self.view = View::Example(Walk::new(opening.title, opening.set, index));
     }
 
     /// Leaves the current example (if any): stores pending remarks, runs the conflict checks and

@@ -4,18 +4,16 @@
 
 use crate::App;
 use crate::intent::Intent;
-use crate::navigation::View;
 use crate::panels::overview::{self, Side};
 use crate::panels::report::ReportView;
 use crate::panels::translation;
+use crate::place::View;
 use egui::Ui;
 use protest::annotate::edit::Edit;
 use protest::annotate::overview::Overview;
 use protest::session::workspace::Mode;
 
-/// The width the translation keeps beside the annotation panel, which its header needs (down to
-/// the window's minimum width of 760).
-pub(crate) const TRANSLATION_WIDTH: f32 = 440.0;
+use crate::panels::translation::TRANSLATION_WIDTH;
 
 impl App {
     pub(crate) fn browser_ui(&mut self, ui: &mut Ui) {

@@ -1,19 +1,9 @@
-//! Long work off the UI thread: opening a file (and closing the one it replaces), exporting and
-//! merging batches, converting an old file, computing the report, and every change that saves
-//! the whole master (task sets, annotators, adjudication, the automatic match, a copy). The work runs on a worker thread while the window keeps
-//! drawing frames and shows what it is doing ([`protest::progress`] tells how far it is); what
-//! it returns is applied to the app on the UI thread when it is done.
-//!
-//! Work on the open file takes the [`Session`] with it and gives it back: while it runs there is
-//! no file to click on, so nothing else can change the master meanwhile, and the window shows
-//! only the work's progress. Work done within [`GRACE`] is applied at once, as if it had run on
-//! the UI thread, so quick operations on small files look as they always did.
+//! Work on a worker thread and what the window shows of it: [`Work`] runs a closure off the UI
+//! thread and hands back what it returned; [`Work::ui`] shows what it is doing and how far it is
+//! ([`protest::progress`] tells). What the app does with it is in `long_work.rs`.
 
-use crate::App;
-use crate::dialogs::Modal;
 use egui::{RichText, Ui};
 use protest::progress::{self, Shared};
-use protest::session::Session;
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
@@ -21,51 +11,25 @@ use std::time::{Duration, Instant};
 /// How long the frame that starts the work waits for it before showing its progress.
 pub const GRACE: Duration = Duration::from_millis(120);
 
-/// What finishes the work on the UI thread.
-pub type Finish = Box<dyn FnOnce(&mut App) + Send>;
-
-/// What finishes a dialog's work: applied to the dialog, still in the modal slot.
-pub type ToDialog = Box<dyn FnOnce(&mut Modal) + Send>;
-
-/// Work a dialog asks for: it runs on a worker thread with the open file (if any), and what it
-/// returns is handed to the dialog when it is done.
-pub struct SessionWork {
-    pub what: String,
-    pub run: DialogWork,
-}
-
-/// The work itself: given the open file, if any, it returns what to tell the dialog.
-pub type DialogWork = Box<dyn FnOnce(Option<&mut Session>) -> ToDialog + Send>;
-
-impl SessionWork {
-    /// Work on the open file (nothing happens without one).
-    pub fn new(what: impl Into<String>, run: impl FnOnce(&mut Session) -> ToDialog + Send + 'static) -> SessionWork {
-        SessionWork::any(what, move |session| match session {
-            Some(session) => run(session),
-            None => Box::new(|_| {}),
-        })
-    }
-
-    /// Work with the open file if there is one, and without one too.
-    pub fn any(
-        what: impl Into<String>,
-        run: impl FnOnce(Option<&mut Session>) -> ToDialog + Send + 'static,
-    ) -> SessionWork {
-        SessionWork { what: what.into(), run: Box::new(run) }
-    }
-}
-
 /// Work running on a worker thread.
-pub struct Work {
-    what: String,
+pub struct Work<T> {
+    pub what: String,
     started: Instant,
     progress: Arc<Shared>,
-    done: Receiver<Finish>,
+    done: Receiver<T>,
 }
 
-impl Work {
+/// Where work is, asked without waiting.
+pub enum State<T> {
+    Running,
+    Done(T),
+    /// The worker thread ended without a result (it panicked outside the work's own guard).
+    Lost,
+}
+
+impl<T: Send + 'static> Work<T> {
     /// Starts `work` on a worker thread; `None` (with the reason) if no thread could be started.
-    pub fn start(what: impl Into<String>, work: impl FnOnce() -> Finish + Send + 'static) -> Result<Work, String> {
+    pub fn start(what: impl Into<String>, work: impl FnOnce() -> T + Send + 'static) -> Result<Work<T>, String> {
         let (sender, done) = mpsc::channel();
         let progress = Arc::new(Shared::default());
         let reporter: Arc<dyn progress::Progress> = progress.clone();
@@ -81,115 +45,40 @@ impl Work {
     }
 }
 
-impl App {
-    /// Runs `work` on a worker thread and applies what it returns when it is done; while it
-    /// runs the window shows its progress and nothing else can start.
-    pub(crate) fn start_work(&mut self, what: impl Into<String>, work: impl FnOnce() -> Finish + Send + 'static) {
-        let work = match Work::start(what, work) {
-            Ok(work) => work,
-            Err(e) => return self.messages.error(e),
-        };
+impl<T> Work<T> {
+    /// What the work returned if it is done within `grace` (a test holding it: not yet).
+    pub fn wait(&self, grace: Duration) -> State<T> {
         if held() {
-            self.work = Some(work);
-            return;
+            return State::Running;
         }
-        match work.done.recv_timeout(GRACE) {
-            Ok(finish) => finish(self),
-            Err(RecvTimeoutError::Timeout) => self.work = Some(work),
-            Err(RecvTimeoutError::Disconnected) => self.work_lost(&work),
-        }
-    }
-
-    /// Runs `work` with the open file on a worker thread: the session goes with it and comes
-    /// back before what the work returns is applied, also if the work panics.
-    pub(crate) fn start_on_session(
-        &mut self,
-        what: impl Into<String>,
-        work: impl FnOnce(&mut Session) -> Finish + Send + 'static,
-    ) {
-        if self.session.is_some() {
-            self.start_with_session(what, move |session| work(session.as_mut().expect("a session was open")));
+        match self.done.recv_timeout(grace) {
+            Ok(done) => State::Done(done),
+            Err(RecvTimeoutError::Timeout) => State::Running,
+            Err(RecvTimeoutError::Disconnected) => State::Lost,
         }
     }
 
-    /// [`App::start_on_session`] with the open file if there is one, and without one too; the
-    /// work may also close it (take it), as opening another file does.
-    pub(crate) fn start_with_session(
-        &mut self,
-        what: impl Into<String>,
-        work: impl FnOnce(&mut Option<Session>) -> Finish + Send + 'static,
-    ) {
-        let mut session = self.session.take();
-        self.start_work(what, move || {
-            let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&mut session)));
-            Box::new(move |app: &mut App| {
-                app.session = session;
-                match applied {
-                    Ok(apply) => apply(app),
-                    Err(_) => app.messages.error("The work stopped unexpectedly; nothing was changed by it."),
-                }
-            })
-        });
-    }
-
-    /// Runs `work` on the open file on a worker thread: the session goes with it and comes back
-    /// with the result, also if the work panics.
-    pub(crate) fn start_session_work(&mut self, work: SessionWork) {
-        let SessionWork { what, run } = work;
-        self.start_with_session(what, move |session| {
-            let apply = run(session.as_mut());
-            Box::new(move |app: &mut App| {
-                if let Some(modal) = &mut app.modal {
-                    apply(modal);
-                }
-            })
-        });
-    }
-
-    /// Whether work is running (the window shows its progress).
-    pub fn is_busy(&self) -> bool {
-        self.work.is_some()
-    }
-
-    /// Waits for the work running, if any, and applies its result: for closing the window, and
-    /// for tests that look at the result rather than the progress.
-    pub fn finish_work(&mut self) {
-        let Some(work) = self.work.take() else { return };
-        match work.done.recv() {
-            Ok(finish) => finish(self),
-            Err(_) => self.work_lost(&work),
-        }
-    }
-
-    /// Applies the work's result if it is done.
-    pub(crate) fn poll_work(&mut self) {
-        let Some(work) = &self.work else { return };
+    /// What the work returned if it is done (a test holding it: not yet).
+    pub fn poll(&self) -> State<T> {
         if held() {
-            return;
+            return State::Running;
         }
-        match work.done.try_recv() {
-            Ok(finish) => {
-                self.work = None;
-                finish(self);
-            }
-            Err(TryRecvError::Empty) => {}
-            Err(TryRecvError::Disconnected) => {
-                if let Some(work) = self.work.take() {
-                    self.work_lost(&work);
-                }
-            }
+        match self.done.try_recv() {
+            Ok(done) => State::Done(done),
+            Err(TryRecvError::Empty) => State::Running,
+            Err(TryRecvError::Disconnected) => State::Lost,
         }
     }
 
-    /// The worker thread ended without a result (it panicked outside the work's own guard).
-    fn work_lost(&mut self, work: &Work) {
-        self.messages.error(format!("{} stopped unexpectedly.", work.what));
+    /// Waits for what the work returns; `None` if the thread ended without it.
+    pub fn finish(self) -> Option<T> {
+        self.done.recv().ok()
     }
 
     /// The window while work runs: what is being done and how far it is. Frames keep coming,
     /// so the window stays responsive and the progress moves.
-    pub(crate) fn work_ui(&mut self, ui: &mut Ui) {
-        let Some(work) = &self.work else { return };
+    pub fn ui(&self, ui: &mut Ui) {
+        let work = self;
         let seen = work.progress.seen();
         let elapsed = work.started.elapsed().as_secs_f32();
         egui::CentralPanel::default().show(ui, |ui| {
@@ -239,7 +128,7 @@ fn size(bytes: u64) -> String {
 }
 
 /// A spinner turning with the time the work has taken. egui's own asks for the next frame at
-/// once; this one turns with the frames [`App::work_ui`] asks for anyway.
+/// once; this one turns with the frames [`Work::ui`] asks for anyway.
 fn turning(ui: &mut Ui, seconds: f32) {
     let size = ui.spacing().interact_size.y;
     let (rect, _) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());

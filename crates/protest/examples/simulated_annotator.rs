@@ -83,7 +83,7 @@ fn annotate(
     let master = master_file::load(master_path)?;
     let (mut store, _) = Store::<Batch>::open(batch_path)?;
     let who = store.doc().annotator().id;
-    let task_set = master.task_sets.iter().find(|t| t.id == store.doc().task_set).ok_or("no such task set")?;
+    let task_set = master.task_set(store.doc().task_set).ok_or("no such task set")?;
     let in_master = export::layout(&master, task_set, who).order;
     let mut rng = plan::rng(seed, u64::from(who.0));
     let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(rng.random());

@@ -4,12 +4,11 @@
 //! then the report, with how the output was segmented, and *Add to the master* hands the prepared
 //! system to the app, which adds it through the store.
 
-use crate::dialogs::Modal as Dialog;
+use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::file_chooser::{self, Pick};
-use crate::dialogs::parts::{self, Part, Reply};
+use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::intent::Intent;
-use crate::work::SessionWork;
-use egui::{Id, RichText, Ui};
+use egui::{RichText, Ui};
 use protest::ingest::add_system::{self, AlignmentFile, NewSystem, Options, ParallelText, Report};
 use protest::ingest::resegment::Given;
 use protest::ingest::texts::PairOrder;
@@ -100,26 +99,22 @@ impl Default for AddSystemDialog {
 
 /// Adds the prepared system through the store off the UI thread (the whole master is saved);
 /// what it did, or why not, comes back to the dialog.
-fn adding(system: NewSystem) -> SessionWork {
+/// What adding the system did: what to tell the user, or why it was refused.
+type Added = Result<String, String>;
+
+fn adding(system: NewSystem) -> Job<Added> {
     let (name, candidates) = (system.corpus.name.clone(), system.candidates.len());
-    SessionWork::new(format!("Adding the system “{name}”"), move |session| {
+    Job::new(format!("Adding the system “{name}”"), move |session| {
         let added = session.run(|store| protest::workflow::add_system::run(store, system));
-        Box::new(move |modal| {
-            let Dialog::AddSystem(dialog) = modal else { return };
-            match added {
-                Ok(_) => {
-                    dialog.added = Some(format!(
-                        "Added the system “{name}”: its {} new in the category browser. Run the automatic \
-                         reference match to settle those that equal the reference.",
-                        match candidates {
-                            1 => "1 candidate is".to_owned(),
-                            n => format!("{n} candidates are"),
-                        }
-                    ))
+        added.map_err(|e| parts::failed(&e, "")).map(|_| {
+            format!(
+                "Added the system “{name}”: its {} new in the category browser. Run the automatic reference \
+                 match to settle those that equal the reference.",
+                match candidates {
+                    1 => "1 candidate is".to_owned(),
+                    n => format!("{n} candidates are"),
                 }
-                // The master changed or a save failed: back to the form with the message.
-                Err(e) => dialog.state = State::Editing { problem: Some(parts::failed(&e, "")) },
-            }
+            )
         })
     })
 }
@@ -129,37 +124,53 @@ impl AddSystemDialog {
     pub fn is_working(&self) -> bool {
         matches!(self.state, State::Working { .. })
     }
+}
 
-    /// Draws the dialog; *Add to the master* adds the prepared system through the session off the
-    /// UI thread (the whole master is saved), and the dialog closes saying what was added (or
-    /// stays, saying why not).
-    pub fn ui(&mut self, ctx: &egui::Context, session: &mut Session) -> Reply {
-        self.poll();
-        if let Some(added) = self.added.take() {
-            return Reply::Then(Intent::Notice(added));
-        }
+/// *Add to the master* adds the prepared system through the session off the UI thread (the whole
+/// master is saved), and the dialog closes saying what was added (or stays, saying why not).
+impl Dialog for AddSystemDialog {
+    type Done = Added;
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::centre("add system dialog", 640.0)
+    }
+
+    fn ui(&mut self, ui: &mut Ui, part: Part, session: Option<&mut Session>) -> Reply<Added> {
+        let Some(session) = session else { return Reply::Close };
         let (master, read_only) = (session.master(), session.is_read_only());
-        let mut add = false;
-        let modal = parts::dialog(ctx, egui::Modal::new(Id::unique("add system dialog")), 640.0, |ui, part| {
-            match part {
-                Part::Body => self.body(ui, master, read_only),
-                Part::Buttons => add = self.buttons(ui, master, read_only),
-            }
-            Reply::Stay
-        });
-        let escaped = parts::escaped(&modal, ctx);
-        if !add {
-            return if self.cancelled || escaped { Reply::Close } else { Reply::Stay };
-        }
-        match std::mem::replace(&mut self.state, State::Editing { problem: None }) {
-            State::Ready { system, .. } => Reply::Work(adding(*system)),
-            other => {
-                self.state = other;
+        match part {
+            Part::Body => {
+                self.poll();
+                if let Some(added) = self.added.take() {
+                    return Reply::Then(Intent::Notice(added));
+                }
+                self.body(ui, master, read_only);
                 Reply::Stay
             }
+            Part::Buttons if self.buttons(ui, master, read_only) => {
+                match std::mem::replace(&mut self.state, State::Editing { problem: None }) {
+                    State::Ready { system, .. } => Reply::Work(adding(*system)),
+                    other => {
+                        self.state = other;
+                        Reply::Stay
+                    }
+                }
+            }
+            Part::Buttons if self.cancelled => Reply::Close,
+            Part::Buttons => Reply::Stay,
         }
     }
 
+    fn done(&mut self, added: Added) {
+        match added {
+            Ok(said) => self.added = Some(said),
+            // The master changed or a save failed: back to the form with the message.
+            Err(problem) => self.state = State::Editing { problem: Some(problem) },
+        }
+    }
+}
+
+impl AddSystemDialog {
     fn body(&mut self, ui: &mut Ui, master: &Master, read_only: bool) {
         ui.heading("Add an MT system");
         ui.label(format!(

@@ -1,10 +1,9 @@
 //! Batches › Adjudication (`workflow::adjudication`): the candidates annotators disagree on go
 //! to a further annotator as a batch.
 
-use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Part, Reply, capitalised};
+use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::parts::{self, Job, Part, Reply, capitalised};
 use crate::dialogs::path_field::{PathField, Pick};
-use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::batches::adjudication::{self, AdjudicationError};
 use protest::batches::plan::Plan;
@@ -55,8 +54,17 @@ impl AdjudicationDialog {
         }
         &self.preview.as_ref().expect("just computed").1
     }
+}
 
-    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &mut Session) -> Reply {
+impl Dialog for AdjudicationDialog {
+    type Done = Result<String, String>;
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::researcher(WIDTH)
+    }
+
+    fn ui(&mut self, ui: &mut Ui, part: Part, session: Option<&mut Session>) -> Reply<Result<String, String>> {
+        let Some(session) = session else { return Reply::Close };
         match (part, &self.written) {
             (Part::Body, Some(written)) => {
                 parts::title(ui, "Adjudication");
@@ -75,12 +83,21 @@ impl AdjudicationDialog {
         }
     }
 
+    fn done(&mut self, done: Result<String, String>) {
+        match done {
+            Ok(written) => self.written = Some(written),
+            Err(e) => self.problem = Some(e),
+        }
+    }
+}
+
+impl AdjudicationDialog {
     /// Whether there is an adjudicator and a batch to give them.
     fn ready(&mut self, master: &Master) -> bool {
         !self.name.trim().is_empty() && self.preview(master).is_ok()
     }
 
-    fn buttons(&mut self, ui: &mut Ui, master: &Master) -> Reply {
+    fn buttons(&mut self, ui: &mut Ui, master: &Master) -> Reply<Result<String, String>> {
         let ready = self.ready(master);
         let reply = parts::buttons(ui, |ui| {
             let button = egui::Button::new(RichText::new("Export the adjudication batch").strong());
@@ -159,9 +176,9 @@ impl AdjudicationDialog {
 }
 
 /// Exports the batch off the UI thread (it saves the master) and tells the dialog.
-fn exporting(adjudicating: Adjudicating) -> SessionWork {
-    SessionWork::new("Exporting the adjudication batch", move |session| {
-        let done = session.run(|store| workflow::adjudication::run(store, &adjudicating)).map_or_else(
+fn exporting(adjudicating: Adjudicating) -> Job<Result<String, String>> {
+    Job::new("Exporting the adjudication batch", move |session| {
+        session.run(|store| workflow::adjudication::run(store, &adjudicating)).map_or_else(
             |e| Err(capitalised(&parts::failed(&e, REPLACE))),
             |done| {
                 let f = &done.file;
@@ -174,14 +191,6 @@ fn exporting(adjudicating: Adjudicating) -> SessionWork {
                     count(f.candidates, "candidate")
                 ))
             },
-        );
-        Box::new(move |modal| {
-            if let Modal::Adjudication(dialog) = modal {
-                match done {
-                    Ok(written) => dialog.written = Some(written),
-                    Err(e) => dialog.problem = Some(e),
-                }
-            }
-        })
+        )
     })
 }

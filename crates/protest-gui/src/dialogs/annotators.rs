@@ -1,14 +1,15 @@
 //! Batches › Annotators: the master's annotators, adding, renaming and removing them by name
 //! (`workflow::annotators`; ids never change).
 
-use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Part, Reply};
-use crate::work::SessionWork;
+use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::parts::{self, Job, Part, Reply};
 use egui::{Key, RichText, Ui};
-use protest::model::{AnnotatorId, Master};
+use protest::batches::annotators::record_counts;
+use protest::model::{Annotator, AnnotatorId, Master};
 use protest::session::Session;
 use protest::store::Store;
 use protest::workflow;
+use std::collections::HashMap;
 
 /// How wide the dialog would like to be.
 pub const WIDTH: f32 = 520.0;
@@ -22,10 +23,27 @@ pub struct AnnotatorsDialog {
     done: Option<String>,
     /// The new name's field takes the keyboard once shown.
     focus_new: bool,
+    /// How many records each annotator has: counted when the dialog opens and after each change.
+    records: HashMap<AnnotatorId, usize>,
 }
 
-impl Default for AnnotatorsDialog {
-    fn default() -> Self {
+/// What the user asked of one annotator's row.
+enum Asked {
+    Rename(String, String),
+    Remove(String),
+    CancelRename,
+}
+
+/// What a change did: what to say (or why it was refused), how to tidy the form, and the counts
+/// of records afterwards.
+pub struct Changed {
+    said: Result<String, String>,
+    tidied: fn(&mut AnnotatorsDialog),
+    records: HashMap<AnnotatorId, usize>,
+}
+
+impl AnnotatorsDialog {
+    pub fn new(master: &Master) -> Self {
         AnnotatorsDialog {
             new_name: String::new(),
             renaming: None,
@@ -33,14 +51,22 @@ impl Default for AnnotatorsDialog {
             problem: None,
             done: None,
             focus_new: true,
+            records: record_counts(master),
         }
     }
 }
 
-impl AnnotatorsDialog {
-    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &mut Session) -> Reply {
+impl Dialog for AnnotatorsDialog {
+    type Done = Changed;
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::researcher(WIDTH)
+    }
+
+    fn ui(&mut self, ui: &mut Ui, part: Part, session: Option<&mut Session>) -> Reply<Changed> {
+        let Some(session) = session else { return Reply::Close };
         match part {
-            Part::Body => self.body(ui, session),
+            Part::Body => self.body(ui, session.master()),
             Part::Buttons => {
                 let reply = parts::close_only(ui);
                 parts::problem(ui, self.problem.as_deref());
@@ -52,108 +78,135 @@ impl AnnotatorsDialog {
         }
     }
 
-    fn body(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+    fn done(&mut self, changed: Changed) {
+        self.records = changed.records;
+        match changed.said {
+            Ok(done) => {
+                self.done = Some(done);
+                self.problem = None;
+                (changed.tidied)(self);
+            }
+            Err(e) => self.problem = Some(e),
+        }
+        // A long change hid the dialog, and its field lost the keyboard: it gets it back, so the
+        // next name goes into the same field (or a refused one is mended).
+        match self.renaming {
+            Some(_) => self.focus_rename = true,
+            None => self.focus_new = true,
+        }
+    }
+}
+
+impl AnnotatorsDialog {
+    fn body(&mut self, ui: &mut Ui, master: &Master) -> Reply<Changed> {
         parts::title(ui, "Annotators");
         ui.label("Everyone who annotates this master. Names are unique (ignoring case); renaming keeps a person's records and batches. Only someone without records and without a part of a task set can be removed.");
         ui.add_space(8.0);
-        let master = session.master();
-        let mut rename = None;
-        let mut remove = None;
-        let mut cancel_rename = false;
         if master.annotators.is_empty() {
             ui.label(RichText::new("No annotators yet.").weak());
         }
+        let mut asked = None;
         egui::Grid::new("annotators").striped(true).num_columns(4).spacing([16.0, 6.0]).show(ui, |ui| {
             for a in &master.annotators {
-                let records = master.records.iter().filter(|r| r.annotator == a.id && !r.is_blank()).count();
-                match &mut self.renaming {
-                    Some((id, name)) if *id == a.id => {
-                        let field = ui.add_sized([220.0, 24.0], egui::TextEdit::singleline(name));
-                        let field = field.accessible_name(format!("New name for {}", a.name));
-                        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
-                        if std::mem::take(&mut self.focus_rename) {
-                            field.request_focus();
-                        }
-                        let (save, cancel) =
-                            ui.horizontal(|ui| (ui.button("Save").clicked(), ui.button("Cancel").clicked())).inner;
-                        if enter {
-                            field.request_focus(); // kept if the name is refused
-                        }
-                        if save || enter {
-                            rename = Some((a.name.clone(), name.clone()));
-                        } else if cancel {
-                            cancel_rename = true;
-                        }
-                    }
-                    _ => {
-                        ui.label(RichText::new(&a.name).strong());
-                        ui.horizontal(|ui| {
-                            let button = ui.button("Rename…").accessible_name(format!("Rename {}", a.name));
-                            if button.clicked() {
-                                self.renaming = Some((a.id, a.name.clone()));
-                                self.focus_rename = true;
-                            }
-                            let button = ui
-                                .button("Remove")
-                                .accessible_name(format!("Remove {}", a.name))
-                                .on_hover_text("Only someone without records and without a part of a task set");
-                            if button.clicked() {
-                                remove = Some(a.name.clone());
-                            }
-                        });
-                    }
-                }
-                ui.label(RichText::new(format!("{records} records")).weak());
-                ui.end_row();
+                asked = self.row(ui, a).or(asked.take());
             }
         });
-        if cancel_rename {
-            self.renaming = None;
-        }
         ui.add_space(10.0);
-        let label = ui.label(RichText::new("Add an annotator").strong());
-        let add = ui
-            .horizontal(|ui| {
-                let field = egui::TextEdit::singleline(&mut self.new_name).hint_text("name").desired_width(260.0);
-                let field = ui.add(field).labelled_by(label.id);
-                if self.focus_new && !ui.is_sizing_pass() {
-                    field.request_focus();
-                    self.focus_new = false;
-                }
-                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
-                if enter {
-                    field.request_focus(); // the next name goes into the same field
-                }
-                ui.button("Add").clicked() || enter
-            })
-            .inner;
+        let add = self.add_field(ui);
         // Each change saves the master: off the UI thread, one per frame (one click per frame).
-        let mut reply = Reply::Stay;
         if add {
             let name = self.new_name.trim().to_owned();
-            reply = changing(
+            return changing(
                 format!("Adding {name}"),
                 format!("Added {name}."),
                 |d| d.new_name.clear(),
                 move |store| workflow::annotators::add(store, &name),
             );
-        } else if let Some((old, new)) = rename {
-            let done = format!("Renamed {old} to {}.", new.trim());
-            reply = changing(
+        }
+        match asked {
+            Some(Asked::Rename(old, new)) => changing(
                 format!("Renaming {old}"),
-                done,
+                format!("Renamed {old} to {}.", new.trim()),
                 |d| d.renaming = None,
                 move |store| workflow::annotators::rename(store, &old, &new),
-            );
-        } else if let Some(name) = remove {
-            reply = changing(
+            ),
+            Some(Asked::Remove(name)) => changing(
                 format!("Removing {name}"),
                 format!("Removed {name}."),
                 |_| {},
                 move |store| workflow::annotators::remove(store, &name),
-            );
+            ),
+            Some(Asked::CancelRename) => {
+                self.renaming = None;
+                Reply::Stay
+            }
+            None => Reply::Stay,
         }
-        reply
+    }
+
+    /// One annotator: the name (or the field renaming them), its buttons and their records.
+    fn row(&mut self, ui: &mut Ui, a: &Annotator) -> Option<Asked> {
+        let mut asked = None;
+        match &mut self.renaming {
+            Some((id, name)) if *id == a.id => {
+                let field = ui.add_sized([220.0, 24.0], egui::TextEdit::singleline(name));
+                let field = field.accessible_name(format!("New name for {}", a.name));
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                if std::mem::take(&mut self.focus_rename) {
+                    field.request_focus();
+                }
+                let (save, cancel) =
+                    ui.horizontal(|ui| (ui.button("Save").clicked(), ui.button("Cancel").clicked())).inner;
+                if enter {
+                    field.request_focus(); // kept if the name is refused
+                }
+                if save || enter {
+                    asked = Some(Asked::Rename(a.name.clone(), name.clone()));
+                } else if cancel {
+                    asked = Some(Asked::CancelRename);
+                }
+            }
+            _ => {
+                ui.label(RichText::new(&a.name).strong());
+                ui.horizontal(|ui| {
+                    let button = ui.button("Rename…").accessible_name(format!("Rename {}", a.name));
+                    if button.clicked() {
+                        self.renaming = Some((a.id, a.name.clone()));
+                        self.focus_rename = true;
+                    }
+                    let button = ui
+                        .button("Remove")
+                        .accessible_name(format!("Remove {}", a.name))
+                        .on_hover_text("Only someone without records and without a part of a task set");
+                    if button.clicked() {
+                        asked = Some(Asked::Remove(a.name.clone()));
+                    }
+                });
+            }
+        }
+        let records = self.records.get(&a.id).copied().unwrap_or(0);
+        ui.label(RichText::new(format!("{records} records")).weak());
+        ui.end_row();
+        asked
+    }
+
+    /// The field for a new annotator's name; whether one is to be added.
+    fn add_field(&mut self, ui: &mut Ui) -> bool {
+        let label = ui.label(RichText::new("Add an annotator").strong());
+        ui.horizontal(|ui| {
+            let field = egui::TextEdit::singleline(&mut self.new_name).hint_text("name").desired_width(260.0);
+            let field = ui.add(field).labelled_by(label.id);
+            if self.focus_new && !ui.is_sizing_pass() {
+                field.request_focus();
+                self.focus_new = false;
+            }
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+            if enter {
+                field.request_focus(); // the next name goes into the same field
+            }
+            ui.button("Add").clicked() || enter
+        })
+        .inner
     }
 }
 
@@ -164,26 +217,9 @@ fn changing(
     done: String,
     tidied: fn(&mut AnnotatorsDialog),
     change: impl FnOnce(&mut Store<Master>) -> protest::Result<AnnotatorId> + Send + 'static,
-) -> Reply {
-    Reply::Work(SessionWork::new(what, move |session| {
-        let changed = session.run(change).map_err(|e| parts::failed(&e, ""));
-        Box::new(move |modal| {
-            if let Modal::Annotators(dialog) = modal {
-                match changed {
-                    Ok(_) => {
-                        dialog.done = Some(done);
-                        dialog.problem = None;
-                        tidied(dialog);
-                    }
-                    Err(e) => dialog.problem = Some(e),
-                }
-                // A long change hid the dialog, and its field lost the keyboard: it gets it
-                // back, so the next name goes into the same field (or a refused one is mended).
-                match dialog.renaming {
-                    Some(_) => dialog.focus_rename = true,
-                    None => dialog.focus_new = true,
-                }
-            }
-        })
+) -> Reply<Changed> {
+    Reply::Work(Job::new(what, move |session| {
+        let said = session.run(change).map(|_| done).map_err(|e| parts::failed(&e, ""));
+        Changed { said, tidied, records: record_counts(session.master()) }
     }))
 }

@@ -1,16 +1,15 @@
 //! Batches › Export batches (`workflow::export`): a task set, who gets each part, the folder;
 //! writes one batch file per part and lists them.
 
-use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Part, Reply};
+use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
-use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::batches::export;
-use protest::batches::plan::IAA_LABEL;
 use protest::model::{Master, Purpose};
 use protest::session::Session;
-use protest::workflow::{self, Written, export::Exporting};
+use protest::workflow::export::{Exported, Exporting};
+use protest::workflow::{self, Written};
 use std::path::{Path, PathBuf};
 
 const REPLACE: &str = "Replace batch files that exist";
@@ -54,17 +53,18 @@ impl BatchExportDialog {
         self.task_set = task_set;
         self.names = task_set.and_then(|id| export::suggested_names(master, id).ok()).unwrap_or_default();
     }
+}
 
-    /// How many candidates each part's batch holds (its own part and the IAA sample).
-    fn part_sizes(&self, master: &Master) -> Vec<usize> {
-        let Some(ts) = self.task_set.and_then(|id| master.task_sets.iter().find(|t| t.id == id)) else {
-            return Vec::new();
-        };
-        let iaa: usize = ts.tasks.iter().filter(|t| t.label == IAA_LABEL).map(|t| t.candidates.len()).sum();
-        ts.tasks.iter().filter(|t| t.label != IAA_LABEL).map(|t| t.candidates.len() + iaa).collect()
+impl Dialog for BatchExportDialog {
+    /// The files written, or why not.
+    type Done = Result<Exported, String>;
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::researcher(WIDTH)
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &Session) -> Reply {
+    fn ui(&mut self, ui: &mut Ui, part: Part, session: Option<&mut Session>) -> Reply<Self::Done> {
+        let Some(session) = session else { return Reply::Close };
         let nothing = session.master().task_sets.is_empty();
         match part {
             Part::Buttons if !self.written.is_empty() || nothing => parts::close_only(ui),
@@ -95,14 +95,26 @@ impl BatchExportDialog {
         }
     }
 
+    fn done(&mut self, exported: Self::Done) {
+        match exported {
+            Ok(exported) => {
+                self.written = exported.files;
+                self.created_folder = exported.created_folder;
+            }
+            Err(problem) => self.problem = Some(problem),
+        }
+    }
+}
+
+impl BatchExportDialog {
     fn form(&mut self, ui: &mut Ui, master: &Master) {
         ui.label("One file per annotator: their candidates in a shuffled order, without the names of the systems.");
         ui.add_space(8.0);
         let label = ui.label(RichText::new("Task set").strong());
         let describe = |id: u32| {
-            master.task_sets.iter().find(|t| t.id == id).map_or(String::new(), |t| {
+            master.task_set(id).map_or(String::new(), |t| {
                 let purpose = if t.purpose == Purpose::Adjudication { "adjudication, " } else { "" };
-                let parts = t.tasks.iter().filter(|t| t.label != IAA_LABEL).count();
+                let parts = t.parts().count();
                 format!("{} ({purpose}id {}, {parts} parts)", t.name, t.id)
             })
         };
@@ -122,7 +134,7 @@ impl BatchExportDialog {
         }
         ui.add_space(6.0);
         ui.label(RichText::new("Who gets each part").strong());
-        let sizes = self.part_sizes(master);
+        let sizes = self.task_set.and_then(|id| master.task_set(id)).map(|t| t.part_sizes()).unwrap_or_default();
         egui::Grid::new("export names").num_columns(3).spacing([12.0, 6.0]).show(ui, |ui| {
             for (i, name) in self.names.iter_mut().enumerate() {
                 let label = ui.label(format!("Part {}", i + 1));
@@ -142,28 +154,13 @@ impl BatchExportDialog {
 
     /// The export, to run off the UI thread (a large master takes seconds); the files written
     /// or the refusal come back to the dialog.
-    fn export(&mut self) -> Result<SessionWork, String> {
+    fn export(&mut self) -> Result<Job<Result<Exported, String>>, String> {
         let task_set = self.task_set.ok_or("Choose a task set.")?;
         let folder = self.folder.folder()?;
         // No names at all: the library's choice (each part's annotator, then the free ones).
         let names = if self.names.iter().all(|n| n.trim().is_empty()) { Vec::new() } else { self.names.clone() };
-        let exporting = Exporting { task_set, names, folder, replace: self.replace, created: chrono::Utc::now() };
         self.problem = None;
-        Ok(SessionWork::new("Exporting the batches", move |session| {
-            let exported =
-                session.run(|store| workflow::export::run(store, &exporting)).map_err(|e| parts::failed(&e, REPLACE));
-            Box::new(move |modal| {
-                if let Modal::Export(dialog) = modal {
-                    match exported {
-                        Ok(exported) => {
-                            dialog.written = exported.files;
-                            dialog.created_folder = exported.created_folder;
-                        }
-                        Err(problem) => dialog.problem = Some(problem),
-                    }
-                }
-            })
-        }))
+        Ok(exporting(Exporting { task_set, names, folder, replace: self.replace, created: chrono::Utc::now() }))
     }
 
     fn written_ui(&self, ui: &mut Ui) {
@@ -185,4 +182,12 @@ impl BatchExportDialog {
              back with Batches › Import annotated batches…",
         );
     }
+}
+
+/// Exports the batches through the open file off the UI thread; the files written, or the
+/// refusal in words, come back to the dialog.
+fn exporting(exporting: Exporting) -> Job<Result<Exported, String>> {
+    Job::new("Exporting the batches", move |session| {
+        session.run(|store| workflow::export::run(store, &exporting)).map_err(|e| parts::failed(&e, REPLACE))
+    })
 }

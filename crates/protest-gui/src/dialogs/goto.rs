@@ -2,6 +2,7 @@
 //! translation of its pronoun stacked for comparison (`lookup`), each with everyone's
 //! judgements; clicking one opens it in the translation window.
 
+use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::Intent;
 use crate::panels::overview;
@@ -28,15 +29,26 @@ impl GoToDialog {
     pub fn on_example(no: ExampleNo) -> GoToDialog {
         GoToDialog { example: no.to_string(), shown: Some(no), ..GoToDialog::default() }
     }
+}
 
-    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &mut Session) -> Reply {
+impl Dialog for GoToDialog {
+    type Done = ();
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::researcher(WIDTH)
+    }
+
+    fn ui(&mut self, ui: &mut Ui, part: Part, session: Option<&mut Session>) -> Reply<()> {
+        let Some(session) = session else { return Reply::Close };
         match part {
             Part::Body => self.body(ui, session.master()),
             Part::Buttons => parts::close_only(ui),
         }
     }
+}
 
-    fn body(&mut self, ui: &mut Ui, master: &Master) -> Reply {
+impl GoToDialog {
+    fn body(&mut self, ui: &mut Ui, master: &Master) -> Reply<()> {
         parts::title(ui, "Go to an example or a candidate");
         let mut reply = Reply::Stay;
         egui::Grid::new("go to").num_columns(3).spacing([10.0, 6.0]).show(ui, |ui| {
@@ -85,7 +97,7 @@ impl GoToDialog {
 }
 
 /// Opens a candidate among every translation of its example, so Prev / Next compare them.
-fn open(master: &Master, id: CandidateId) -> Reply {
+fn open(master: &Master, id: CandidateId) -> Reply<()> {
     let Some(no) = master.candidate(id).map(|c| c.example) else { return Reply::Stay };
     let Some(comparison) = lookup::compare(master, no) else { return Reply::Stay };
     let set: Vec<CandidateId> = comparison.rows.iter().map(|r| r.candidate).collect();

@@ -4,11 +4,10 @@
 //! against its converted master, which may gain the batch's annotator and their part of a task
 //! set (`Placement`).
 
-use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Part, Reply};
+use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
-use crate::intent::{Dialog, Intent};
-use crate::work::SessionWork;
+use crate::intent::{self, Intent};
 use egui::{RichText, Ui};
 use protest::ingest::legacy::{self, FileType, Info, Reference, Report, Unknown};
 use protest::session::Session;
@@ -53,8 +52,15 @@ pub struct LegacyDialog {
     opened: bool,
 }
 
+/// What the dialog's work did: the summary of a conversion not written, or the conversion; or
+/// why not.
+pub enum Converted {
+    Previewed(Result<String, String>),
+    Converted(Result<Done, String>),
+}
+
 #[derive(Clone)]
-struct Done {
+pub struct Done {
     summary: String,
     path: PathBuf,
     /// A batch converted against the master open in the app: offer to merge it.
@@ -103,11 +109,19 @@ impl LegacyDialog {
     }
 
     /// How wide the dialog would like to be: the summary's table lines are wide, the form is not.
-    pub fn width(&self) -> f32 {
+    fn width(&self) -> f32 {
         if self.preview.is_some() || self.done.is_some() { 940.0 } else { 760.0 }
     }
+}
 
-    pub fn ui(&mut self, ui: &mut Ui, part: Part) -> Reply {
+impl Dialog for LegacyDialog {
+    type Done = Converted;
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::researcher(self.width())
+    }
+
+    fn ui(&mut self, ui: &mut Ui, part: Part, _: Option<&mut Session>) -> Reply<Converted> {
         match part {
             Part::Body => {
                 parts::title(ui, "Import a file of the original PROTEST tool");
@@ -132,6 +146,16 @@ impl LegacyDialog {
         }
     }
 
+    fn done(&mut self, done: Converted) {
+        match done {
+            Converted::Previewed(Ok(summary)) => (self.preview, self.problem) = (Some(summary), None),
+            Converted::Converted(Ok(done)) => self.done = Some(done),
+            Converted::Previewed(Err(e)) | Converted::Converted(Err(e)) => self.problem = Some(e),
+        }
+    }
+}
+
+impl LegacyDialog {
     fn form_ui(&mut self, ui: &mut Ui) {
         if self.opened {
             let name = self.old.path().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
@@ -180,7 +204,7 @@ impl LegacyDialog {
         }
     }
 
-    fn form_buttons(&mut self, ui: &mut Ui) -> Reply {
+    fn form_buttons(&mut self, ui: &mut Ui) -> Reply<Converted> {
         let ready = matches!(&self.info, Some((_, Ok(_))));
         let mut convert = false;
         let reply = parts::buttons(ui, |ui| {
@@ -197,7 +221,7 @@ impl LegacyDialog {
         summary_ui(ui, self.preview.as_deref().unwrap_or_default());
     }
 
-    fn preview_buttons(&mut self, ui: &mut Ui) -> Reply {
+    fn preview_buttons(&mut self, ui: &mut Ui) -> Reply<Converted> {
         let (mut write, mut back) = (false, false);
         let reply = parts::buttons(ui, |ui| {
             write = ui.button(RichText::new("Write the converted file").strong()).clicked();
@@ -230,18 +254,8 @@ impl LegacyDialog {
                 .master
                 .path()
                 .ok_or("Choose the converted master of this batch (convert its old master first).")?;
-            let here = session.filter(|s| s.mode() == Mode::Researcher && same_file(s.path(), &master_path));
-            match here {
-                Some(session) => preview(Some(session.master()), Reference::Guess, Unknown::default()),
-                None => {
-                    let (store, _) =
-                        protest::store::Store::<protest::model::Master>::open(&master_path).map_err(failed)?;
-                    let previewed = preview(Some(store.master()), Reference::Guess, Unknown::default());
-                    store.close().map_err(failed)?;
-                    previewed
-                }
-            }
-            .map_err(failed)?
+            let look = |master: &protest::model::Master| preview(Some(master), Reference::Guess, Unknown::default());
+            protest::session::with_master(session, &master_path, look).map_err(failed)?.map_err(failed)?
         };
         let gains = preview.placement.map_or(String::new(), |what| format!("The master gains: {what}\n"));
         Ok(format!("{}{gains}", preview.report))
@@ -253,36 +267,16 @@ impl LegacyDialog {
 
     /// The summary of the form as it is, worked out off the UI thread (a large old master takes
     /// a while); nothing is written.
-    fn previewing(&self) -> SessionWork {
+    fn previewing(&self) -> Job<Converted> {
         let form = self.clone();
-        SessionWork::any("Reading the old file", move |session| {
-            let previewed = form.preview(session.as_deref());
-            Box::new(move |modal| {
-                if let Modal::Legacy(dialog) = modal {
-                    match previewed {
-                        Ok(summary) => (dialog.preview, dialog.problem) = (Some(summary), None),
-                        Err(e) => dialog.problem = Some(e),
-                    }
-                }
-            })
-        })
+        Job::any("Reading the old file", move |session| Converted::Previewed(form.preview(session.as_deref())))
     }
 
     /// The conversion of the form as it is, off the UI thread; the summary or the problem comes
     /// back to the dialog.
-    fn converting(&self) -> SessionWork {
+    fn converting(&self) -> Job<Converted> {
         let mut form = self.clone();
-        SessionWork::any("Converting the old file", move |session| {
-            let converted = form.convert(session);
-            Box::new(move |modal| {
-                if let Modal::Legacy(dialog) = modal {
-                    match converted {
-                        Ok(done) => dialog.done = Some(done),
-                        Err(e) => dialog.problem = Some(e),
-                    }
-                }
-            })
-        })
+        Job::any("Converting the old file", move |session| Converted::Converted(form.convert(session)))
     }
 
     fn reference_ui(&mut self, ui: &mut Ui) {
@@ -352,14 +346,7 @@ impl LegacyDialog {
         let convert = |store: &mut protest::store::Store<protest::model::Master>| {
             workflow::convert::batch(store, &old, &target, self.replace, now)
         };
-        let here = session.filter(|s| s.mode() == Mode::Researcher && same_file(s.path(), &master_path));
-        let mergeable = here.is_some();
-        let converted = match here {
-            // The master is open in this window: it changes through the open file.
-            Some(session) => session.run(convert),
-            None => workflow::on_master(&master_path, convert).map(|done| done.value),
-        }
-        .map_err(failed)?;
+        let (converted, mergeable) = protest::session::on_master(session, &master_path, convert).map_err(failed)?;
         Ok(Done { summary: summary(&converted.report, &target), path: target, mergeable, master: false })
     }
 }
@@ -403,13 +390,13 @@ fn done_ui(ui: &mut Ui, done: &Done) {
     summary_ui(ui, &done.summary);
 }
 
-fn done_buttons(ui: &mut Ui, done: &Done) -> Reply {
+fn done_buttons(ui: &mut Ui, done: &Done) -> Reply<Converted> {
     parts::buttons(ui, |ui| {
         if done.master && ui.button(RichText::new("Open the converted master").strong()).clicked() {
             return Reply::Then(Intent::OpenFile(done.path.clone()));
         }
         if done.mergeable && ui.button(RichText::new("Merge it into this master…").strong()).clicked() {
-            return Reply::Then(Intent::Dialog(Dialog::Merge(vec![done.path.clone()])));
+            return Reply::Then(Intent::Dialog(intent::Dialog::Merge(vec![done.path.clone()])));
         }
         parts::close_only(ui)
     })

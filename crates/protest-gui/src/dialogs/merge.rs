@@ -2,10 +2,9 @@
 //! would change, confirm before records are replaced. All or nothing: any refusal (naming the
 //! file) stops the whole import.
 
-use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Part, Reply};
+use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
-use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::batches::merge::{self, Incoming, Merge};
 use protest::model::Master;
@@ -56,8 +55,26 @@ impl MergeDialog {
     pub fn with(batches: &[PathBuf]) -> MergeDialog {
         MergeDialog { files: PathField::many(batches), check: true, ..MergeDialog::default() }
     }
+}
 
-    pub fn ui(&mut self, ui: &mut Ui, part: Part) -> Reply {
+/// What the dialog's work did: the batches read and the merge worked out, or the merge done
+/// (how many records from how many files); or why not.
+pub enum Done {
+    Checked(Result<(Vec<Incoming>, Merge), String>),
+    Merged(Result<(usize, usize), String>),
+}
+
+impl Dialog for MergeDialog {
+    type Done = Done;
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::researcher(WIDTH)
+    }
+
+    fn ui(&mut self, ui: &mut Ui, part: Part, session: Option<&mut Session>) -> Reply<Done> {
+        if session.is_none() {
+            return Reply::Close;
+        }
         match (part, &self.merged) {
             (Part::Body, Some(merged)) => {
                 parts::title(ui, "Import annotated batches");
@@ -70,7 +87,23 @@ impl MergeDialog {
         }
     }
 
-    fn body(&mut self, ui: &mut Ui) -> Reply {
+    fn done(&mut self, done: Done) {
+        match done {
+            Done::Checked(Ok(checked)) => self.checked = Some(checked),
+            Done::Merged(Ok((records, files))) => {
+                self.merged = Some(format!(
+                    "Merged {} from {} into the master.",
+                    count(records, "record"),
+                    count(files, "batch file")
+                ))
+            }
+            Done::Checked(Err(problem)) | Done::Merged(Err(problem)) => self.problem = Some(problem),
+        }
+    }
+}
+
+impl MergeDialog {
+    fn body(&mut self, ui: &mut Ui) -> Reply<Done> {
         parts::title(ui, "Import annotated batches");
         ui.label(
             "Brings the annotators' records into this master. Nothing changes unless every batch can be merged; \
@@ -133,7 +166,7 @@ impl MergeDialog {
 
     /// *Check*, then the merge (saying how many records it replaces), and *Cancel*; a refusal
     /// under them.
-    fn buttons(&mut self, ui: &mut Ui) -> Reply {
+    fn buttons(&mut self, ui: &mut Ui) -> Reply<Done> {
         let mut merge = false;
         let reply = parts::buttons(ui, |ui| {
             let label = if self.checked.is_some() { "Check again" } else { "Check" };
@@ -159,44 +192,22 @@ impl MergeDialog {
     }
 
     /// The merge, to run off the UI thread; what it did or the refusal comes back to the dialog.
-    fn merge(&mut self) -> Option<SessionWork> {
+    fn merge(&mut self) -> Option<Job<Done>> {
         let (incoming, _) = self.checked.as_ref()?;
         let incoming = incoming.clone();
-        Some(SessionWork::new("Merging the batches", move |session| {
+        Some(Job::new("Merging the batches", move |session| {
             // Prepared again on the master as it is now: the same result unless it changed
             // meanwhile. The user saw what would be replaced and confirmed it with the button.
             let merged = session.run(|store| workflow::merge::run(store, &incoming, true));
-            let files = incoming.len();
-            Box::new(move |modal| {
-                let Modal::Merge(dialog) = modal else { return };
-                match merged {
-                    Ok(merged) => {
-                        dialog.merged = Some(format!(
-                            "Merged {} from {} into the master.",
-                            count(merged.written(), "record"),
-                            count(files, "batch file")
-                        ))
-                    }
-                    Err(e) => dialog.problem = Some(parts::failed(&e, "")),
-                }
-            })
+            Done::Merged(merged.map(|m| (m.written(), incoming.len())).map_err(|e| parts::failed(&e, "")))
         }))
     }
 }
 
 /// Reads the batches (with any work still in their journals) and works out the merge, off the
 /// UI thread; the result comes back to the dialog.
-fn check(paths: Vec<PathBuf>) -> SessionWork {
-    SessionWork::new("Reading the batches", move |session| {
-        let checked = checked(session, &paths);
-        Box::new(move |modal| {
-            let Modal::Merge(dialog) = modal else { return };
-            match checked {
-                Ok(checked) => dialog.checked = Some(checked),
-                Err(e) => dialog.problem = Some(e),
-            }
-        })
-    })
+fn check(paths: Vec<PathBuf>) -> Job<Done> {
+    Job::new("Reading the batches", move |session| Done::Checked(checked(session, &paths)))
 }
 
 fn checked(session: &Session, paths: &[PathBuf]) -> Result<(Vec<Incoming>, Merge), String> {

@@ -1,52 +1,63 @@
 //! File › Open: a path field, the native file chooser (rfd) and the recent files. The path
 //! field is there because a desktop without a file-chooser portal shows no native dialog.
 
+use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::file_chooser::{self, Filter, NOTHING_CHOSEN, Pick};
 use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::Intent;
-use egui::{Id, Modal, RichText};
+use egui::RichText;
+use protest::session::Session;
 use std::path::PathBuf;
 
 pub struct OpenDialog {
     path: String,
     problem: Option<String>,
     focus: bool,
+    /// The files opened last, to open again with a click.
+    recent: Vec<PathBuf>,
 }
 
 impl OpenDialog {
     /// The dialog with an empty path field that has the keyboard.
-    pub fn new() -> OpenDialog {
-        OpenDialog { path: String::new(), problem: None, focus: true }
+    pub fn new(recent: &[PathBuf]) -> OpenDialog {
+        OpenDialog { path: String::new(), problem: None, focus: true, recent: recent.to_vec() }
+    }
+}
+
+/// Answers with the file to open once one is chosen.
+impl Dialog for OpenDialog {
+    type Done = ();
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::centre("open dialog", 560.0)
     }
 
-    /// Answers with the file to open once one is chosen.
-    pub fn ui(&mut self, ctx: &egui::Context, recent: &[PathBuf]) -> Reply {
-        let modal = parts::dialog(ctx, Modal::new(Id::unique("open dialog")), 560.0, |ui, part| {
-            let chosen = match part {
-                Part::Body => self.body(ui, recent),
-                Part::Buttons => {
-                    let mut cancel = false;
-                    let chosen = ui
-                        .horizontal(|ui| {
-                            let open = ui.button(RichText::new("Open").strong()).clicked();
-                            cancel = ui.button("Cancel").clicked();
-                            (open && !self.path.trim().is_empty()).then(|| PathBuf::from(self.path.trim()))
-                        })
-                        .inner;
-                    parts::problem(ui, self.problem.as_deref());
-                    if cancel {
-                        return Reply::Close;
-                    }
-                    chosen
+    fn ui(&mut self, ui: &mut egui::Ui, part: Part, _: Option<&mut Session>) -> Reply<()> {
+        let chosen = match part {
+            Part::Body => self.body(ui),
+            Part::Buttons => {
+                let mut cancel = false;
+                let chosen = ui
+                    .horizontal(|ui| {
+                        let open = ui.button(RichText::new("Open").strong()).clicked();
+                        cancel = ui.button("Cancel").clicked();
+                        (open && !self.path.trim().is_empty()).then(|| PathBuf::from(self.path.trim()))
+                    })
+                    .inner;
+                parts::problem(ui, self.problem.as_deref());
+                if cancel {
+                    return Reply::Close;
                 }
-            };
-            chosen.map_or(Reply::Stay, |path| Reply::Then(Intent::OpenFile(path)))
-        });
-        if parts::escaped(&modal, ctx) { Reply::Close } else { modal.inner }
+                chosen
+            }
+        };
+        chosen.map_or(Reply::Stay, |path| Reply::Then(Intent::OpenFile(path)))
     }
+}
 
+impl OpenDialog {
     /// The path field and the recent files; the file chosen there, if any.
-    fn body(&mut self, ui: &mut egui::Ui, recent: &[PathBuf]) -> Option<PathBuf> {
+    fn body(&mut self, ui: &mut egui::Ui) -> Option<PathBuf> {
         let mut chosen = None;
         ui.heading("Open a master or batch file");
         ui.add_space(6.0);
@@ -66,10 +77,10 @@ impl OpenDialog {
                 chosen = self.browse();
             }
         });
-        if !recent.is_empty() {
+        if !self.recent.is_empty() {
             ui.add_space(8.0);
             ui.label(RichText::new("Recent files").strong());
-            for path in recent {
+            for path in &self.recent {
                 if ui.link(path.display().to_string()).clicked() {
                     chosen = Some(path.clone());
                 }

@@ -6,6 +6,7 @@
 use crate::intent::Intent;
 use egui::{Modal, ModalResponse, RichText, Ui};
 use protest::Error;
+use protest::session::Session;
 
 /// Space kept between a dialog and the window's edges.
 const EDGE: f32 = 12.0;
@@ -45,23 +46,13 @@ pub fn frame(ctx: &egui::Context) -> egui::Frame {
 /// Shows a dialog `wanted` wide (less in a narrow window) whose `content` draws its body and its
 /// buttons ([`Part`]): the body scrolls, with visible scroll bars, when it does not fit the
 /// window; the buttons stay under it, in view. What either part answers is the dialog's reply.
-pub fn dialog(
-    ctx: &egui::Context,
-    modal: Modal,
-    wanted: f32,
-    content: impl FnMut(&mut Ui, Part) -> Reply,
-) -> ModalResponse<Reply> {
-    dialog_on(ctx, modal, wanted, Side::Centre, content)
-}
-
-/// [`dialog`] on a side of the window.
-pub fn dialog_on(
+pub fn dialog<D>(
     ctx: &egui::Context,
     modal: Modal,
     wanted: f32,
     side: Side,
-    mut content: impl FnMut(&mut Ui, Part) -> Reply,
-) -> ModalResponse<Reply> {
+    mut content: impl FnMut(&mut Ui, Part) -> Reply<D>,
+) -> ModalResponse<Reply<D>> {
     let key = anchor_key(&modal);
     let modal = modal.frame(frame(ctx));
     let window = ctx.content_rect();
@@ -117,15 +108,56 @@ pub fn dialog_on(
     })
 }
 
-/// What a dialog's `ui` returns each frame.
-pub enum Reply {
+/// What a dialog's `ui` returns each frame; `D` is what its long work hands back to it.
+pub enum Reply<D> {
     Stay,
     Close,
     /// Close, and the app carries this out.
     Then(Intent),
-    /// Stay, and run this long work on the open file off the UI thread; its result comes back
-    /// to the dialog.
-    Work(crate::work::SessionWork),
+    /// Stay, and run this long work on the open file off the UI thread; what it returns comes
+    /// back to the dialog ([`crate::dialogs::dialog::Dialog::done`]).
+    Work(Job<D>),
+}
+
+impl<D> Reply<D> {
+    /// The same reply, its work's result made into `E`.
+    pub fn map<E>(self, into: impl FnOnce(D) -> E + Send + 'static) -> Reply<E>
+    where
+        D: 'static,
+    {
+        match self {
+            Reply::Stay => Reply::Stay,
+            Reply::Close => Reply::Close,
+            Reply::Then(intent) => Reply::Then(intent),
+            Reply::Work(Job { what, run }) => {
+                Reply::Work(Job { what, run: Box::new(move |session| run(session).map(into)) })
+            }
+        }
+    }
+}
+
+/// Long work a dialog asks for: it runs on a worker thread with the open file (if any), and
+/// what it returns is handed back to the dialog when it is done.
+pub struct Job<D> {
+    pub what: String,
+    /// Given the open file, if any: what to hand back (nothing, for work that needs a file when
+    /// none is open).
+    pub run: Run<D>,
+}
+
+/// The work of a [`Job`].
+pub type Run<D> = Box<dyn FnOnce(Option<&mut Session>) -> Option<D> + Send>;
+
+impl<D> Job<D> {
+    /// Work on the open file (nothing happens without one).
+    pub fn new(what: impl Into<String>, run: impl FnOnce(&mut Session) -> D + Send + 'static) -> Job<D> {
+        Job { what: what.into(), run: Box::new(move |session| session.map(run)) }
+    }
+
+    /// Work with the open file if there is one, and without one too.
+    pub fn any(what: impl Into<String>, run: impl FnOnce(Option<&mut Session>) -> D + Send + 'static) -> Job<D> {
+        Job { what: what.into(), run: Box::new(move |session| Some(run(session))) }
+    }
 }
 
 /// Whether the user closed a dialog: with Esc. A stray click beside it does not close it, as
@@ -275,11 +307,11 @@ pub fn close_button(ui: &mut Ui) -> bool {
 
 /// The buttons of a dialog, in a row (wrapping in a narrow window); `Reply::Stay` unless one
 /// answers.
-pub fn buttons(ui: &mut Ui, row: impl FnOnce(&mut Ui) -> Reply) -> Reply {
+pub fn buttons<D>(ui: &mut Ui, row: impl FnOnce(&mut Ui) -> Reply<D>) -> Reply<D> {
     ui.horizontal_wrapped(row).inner
 }
 
 /// The buttons of a dialog that only closes: *Close*.
-pub fn close_only(ui: &mut Ui) -> Reply {
+pub fn close_only<D>(ui: &mut Ui) -> Reply<D> {
     if close_button(ui) { Reply::Close } else { Reply::Stay }
 }

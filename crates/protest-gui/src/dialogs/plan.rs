@@ -3,10 +3,9 @@
 //! would get; *Store the task set* saves it in the master. Task sets nothing was given out from
 //! can be replaced (same name) or removed.
 
-use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Part, Reply};
-use crate::intent::{Dialog, Intent};
-use crate::work::SessionWork;
+use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::parts::{self, Job, Part, Reply};
+use crate::intent::{self, Intent};
 use egui::{RichText, Ui};
 use protest::batches::plan::{self, Plan, PlanError, Request, Row};
 use protest::model::{CorpusId, Master};
@@ -19,7 +18,8 @@ pub const WIDTH: f32 = 880.0;
 pub struct PlanDialog {
     name: String,
     corpora: Vec<(CorpusId, bool)>,
-    categories: Vec<(String, bool)>,
+    /// The master's categories, how many examples each has, and whether it is chosen.
+    categories: Vec<((String, usize), bool)>,
     annotators: u32,
     iaa: u32,
     /// As typed: a whole number.
@@ -49,7 +49,7 @@ impl PlanDialog {
         PlanDialog {
             name: String::new(),
             corpora: master.translations().map(|c| (c.id, true)).collect(),
-            categories: master.categories.iter().map(|c| (c.name.clone(), true)).collect(),
+            categories: plan::examples_per_category(master).into_iter().map(|c| (c, true)).collect(),
             annotators: 2,
             // The original team's share (paper 001 §5: 116 of 1,750), rounded up.
             iaa: pool.div_ceil(15).max(groups),
@@ -68,7 +68,7 @@ impl PlanDialog {
         Some(Request {
             name: self.name.clone(),
             corpora: self.corpora.iter().filter(|(_, on)| *on).map(|(c, _)| *c).collect(),
-            categories: self.categories.iter().filter(|(_, on)| *on).map(|(c, _)| c.clone()).collect(),
+            categories: self.categories.iter().filter(|(_, on)| *on).map(|((c, _), _)| c.clone()).collect(),
             annotators: self.annotators,
             iaa_size: self.iaa,
             seed: self.seed.trim().parse().ok()?,
@@ -98,8 +98,23 @@ impl PlanDialog {
         }
         self.preview.as_ref().map(|(_, _, _, planned)| planned)
     }
+}
 
-    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &mut Session) -> Reply {
+/// What storing or removing a task set said, or why it was refused.
+pub enum Done {
+    Stored(Result<String, String>),
+    Removed(Result<String, String>),
+}
+
+impl Dialog for PlanDialog {
+    type Done = Done;
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::researcher(WIDTH)
+    }
+
+    fn ui(&mut self, ui: &mut Ui, part: Part, session: Option<&mut Session>) -> Reply<Done> {
+        let Some(session) = session else { return Reply::Close };
         match (part, &self.stored) {
             (Part::Body, Some(stored)) => {
                 parts::title(ui, "Plan a task set");
@@ -108,7 +123,7 @@ impl PlanDialog {
             }
             (Part::Buttons, Some(_)) => parts::buttons(ui, |ui| {
                 if ui.button(RichText::new("Export its batches…").strong()).clicked() {
-                    return Reply::Then(Intent::Dialog(Dialog::Export));
+                    return Reply::Then(Intent::Dialog(intent::Dialog::Export));
                 }
                 parts::close_only(ui)
             }),
@@ -117,7 +132,21 @@ impl PlanDialog {
         }
     }
 
-    fn body(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+    fn done(&mut self, done: Done) {
+        match done {
+            Done::Stored(Ok(stored)) => self.stored = Some(stored),
+            Done::Removed(Ok(removed)) => {
+                self.problem = None;
+                self.preview = None; // the next id may have changed
+                self.removed = Some(removed);
+            }
+            Done::Stored(Err(problem)) | Done::Removed(Err(problem)) => self.problem = Some(problem),
+        }
+    }
+}
+
+impl PlanDialog {
+    fn body(&mut self, ui: &mut Ui, session: &mut Session) -> Reply<Done> {
         parts::title(ui, "Plan a task set");
         let master = session.master();
         ui.label(
@@ -157,7 +186,7 @@ impl PlanDialog {
     }
 
     /// *Store* and *Cancel*, what storing or removing said under them.
-    fn buttons(&mut self, ui: &mut Ui, master: &Master) -> Reply {
+    fn buttons(&mut self, ui: &mut Ui, master: &Master) -> Reply<Done> {
         let name = match self.preview(master) {
             Some(Ok(planned)) => Some((planned.plan.task_set.name.clone(), planned.replaces)),
             _ => None,
@@ -174,23 +203,15 @@ impl PlanDialog {
         });
         if store && let Some(planning) = self.planning() {
             // Off the UI thread: storing saves the master, seconds for a large one.
-            reply = Reply::Work(SessionWork::new("Storing the task set", move |session| {
+            reply = Reply::Work(Job::new("Storing the task set", move |session| {
                 // Planned again on the master as it is when stored, so the id is the next free one.
-                let stored = session.run(|store| task_sets::run(store, &planning)).map_or_else(
+                Done::Stored(session.run(|store| task_sets::run(store, &planning)).map_or_else(
                     |e| Err(parts::failed(&e, "")),
                     |planned| {
                         let ts = &planned.plan.task_set;
                         Ok(format!("Stored “{}” as task set {}.", ts.name, ts.id))
                     },
-                );
-                Box::new(move |modal| {
-                    if let Modal::Plan(dialog) = modal {
-                        match stored {
-                            Ok(stored) => dialog.stored = Some(stored),
-                            Err(problem) => dialog.problem = Some(problem),
-                        }
-                    }
-                })
+                ))
             }));
         }
         parts::problem(ui, self.problem.as_deref());
@@ -202,7 +223,7 @@ impl PlanDialog {
 
     /// The master's task sets; those nothing was given out from can be removed (off the UI
     /// thread: it saves the master).
-    fn task_sets(&mut self, ui: &mut Ui, session: &mut Session) -> Option<Reply> {
+    fn task_sets(&mut self, ui: &mut Ui, session: &mut Session) -> Option<Reply<Done>> {
         if session.master().task_sets.is_empty() {
             return None;
         }
@@ -226,23 +247,11 @@ impl PlanDialog {
             });
         });
         let id = remove?;
-        Some(Reply::Work(SessionWork::new("Removing the task set", move |session| {
-            let removed = session.run(|store| task_sets::remove(store, id)).map_or_else(
+        Some(Reply::Work(Job::new("Removing the task set", move |session| {
+            Done::Removed(session.run(|store| task_sets::remove(store, id)).map_or_else(
                 |e| Err(parts::failed(&e, "")),
                 |ts| Ok(format!("Removed task set {} “{}”.", ts.id, ts.name)),
-            );
-            Box::new(move |modal| {
-                if let Modal::Plan(dialog) = modal {
-                    match removed {
-                        Ok(removed) => {
-                            dialog.problem = None;
-                            dialog.preview = None; // the next id may have changed
-                            dialog.removed = Some(removed);
-                        }
-                        Err(problem) => dialog.problem = Some(problem),
-                    }
-                }
-            })
+            ))
         })))
     }
 
@@ -292,9 +301,8 @@ impl PlanDialog {
             all_none(ui, &mut self.categories, "categories");
         });
         egui::ScrollArea::vertical().id_salt("plan categories").max_height(200.0).show(ui, |ui| {
-            for (name, on) in &mut self.categories {
+            for ((name, n), on) in &mut self.categories {
                 let Some(category) = master.category(name) else { continue };
-                let n = master.examples.iter().filter(|e| e.category == *name).count();
                 ui.checkbox(on, format!("{} ({n})", category.title())).on_hover_text(name.as_str());
             }
         });

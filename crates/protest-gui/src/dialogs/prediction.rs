@@ -3,14 +3,14 @@
 //! thread as the official scorer does (a refusal names the file and line); the results open in
 //! the prediction results view.
 
-use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Part, Reply};
+use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::Intent;
-use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::prediction::browse::Results;
 use protest::prediction::{Macro, Pair, Scorer, Task};
+use protest::session::Session;
 
 const DATA: &[(&str, &[&str])] = &[("Task data files", &["data", "gz", "txt", "pred"])];
 
@@ -43,8 +43,16 @@ impl PredictionDialog {
             loaded: None,
         }
     }
+}
 
-    pub fn ui(&mut self, ui: &mut Ui, part: Part) -> Reply {
+impl Dialog for PredictionDialog {
+    type Done = Result<Results, String>;
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::researcher(WIDTH)
+    }
+
+    fn ui(&mut self, ui: &mut Ui, part: Part, _: Option<&mut Session>) -> Reply<Result<Results, String>> {
         if let Some(results) = self.loaded.take() {
             return Reply::Then(Intent::ShowPredictions(Box::new(results)));
         }
@@ -69,6 +77,15 @@ impl PredictionDialog {
         }
     }
 
+    fn done(&mut self, loaded: Result<Results, String>) {
+        match loaded {
+            Ok(results) => self.loaded = Some(results),
+            Err(e) => self.problem = Some(e),
+        }
+    }
+}
+
+impl PredictionDialog {
     fn body(&mut self, ui: &mut Ui) {
         parts::title(ui, "Open prediction results");
         ui.label(
@@ -106,7 +123,7 @@ impl PredictionDialog {
     }
 
     /// The reading and scoring to run, or what is missing.
-    fn request(&self) -> Result<SessionWork, String> {
+    fn request(&self) -> Result<Job<Result<Results, String>>, String> {
         let gold = self.gold.path().ok_or("Type or choose the gold file.")?;
         let predictions = self.predictions.paths();
         if predictions.is_empty() {
@@ -120,16 +137,8 @@ impl PredictionDialog {
         };
         let task = Task::new(self.scorer, pair).map_err(|e| parts::capitalised(&e))?;
         let averaging = self.averaging;
-        Ok(SessionWork::any("Scoring the predictions", move |_| {
-            let loaded = Results::load(task, averaging, &gold, &predictions);
-            Box::new(move |modal: &mut Modal| {
-                if let Modal::Prediction(dialog) = modal {
-                    match loaded {
-                        Ok(results) => dialog.loaded = Some(results),
-                        Err(e) => dialog.problem = Some(e.to_string()),
-                    }
-                }
-            })
+        Ok(Job::any("Scoring the predictions", move |_| {
+            Results::load(task, averaging, &gold, &predictions).map_err(|e| e.to_string())
         }))
     }
 }

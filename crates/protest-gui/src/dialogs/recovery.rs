@@ -4,11 +4,10 @@
 //! them to the file, saves them with the file as a new file, or keeps them for later. Nothing is
 //! applied unasked.
 
-use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Part, Reply};
+use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::dialogs::save_copy;
-use crate::work::SessionWork;
 use egui::{RichText, Ui};
 use protest::session::Session;
 use protest::session::recovery::{self, Found};
@@ -54,8 +53,17 @@ impl RecoveryDialog {
         self.target = None;
         self.problem = None;
     }
+}
 
-    pub fn ui(&mut self, ui: &mut Ui, part: Part, session: &mut Session) -> Reply {
+impl Dialog for RecoveryDialog {
+    type Done = Result<PathBuf, String>;
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::researcher(WIDTH)
+    }
+
+    fn ui(&mut self, ui: &mut Ui, part: Part, session: Option<&mut Session>) -> Reply<Result<PathBuf, String>> {
+        let Some(session) = session else { return Reply::Close };
         match part {
             Part::Body => {
                 self.body(ui, session);
@@ -69,6 +77,15 @@ impl RecoveryDialog {
         }
     }
 
+    fn done(&mut self, saved: Result<PathBuf, String>) {
+        match saved {
+            Ok(path) => self.next(format!("Saved them with the file as {}; this file stays as it is.", path.display())),
+            Err(e) => self.problem = Some(e),
+        }
+    }
+}
+
+impl RecoveryDialog {
     fn body(&mut self, ui: &mut Ui, session: &mut Session) {
         parts::title(ui, "Changes that were not saved");
         if let Some(done) = &self.done {
@@ -127,7 +144,7 @@ impl RecoveryDialog {
         }
     }
 
-    fn buttons(&mut self, ui: &mut Ui, session: &mut Session) -> Reply {
+    fn buttons(&mut self, ui: &mut Ui, session: &mut Session) -> Reply<Result<PathBuf, String>> {
         let Some(found) = self.found.first().cloned() else { return parts::close_only(ui) };
         if let Some(target) = &self.target {
             let path = target.path();
@@ -163,17 +180,8 @@ impl RecoveryDialog {
 
 /// Writes the file with the recovered changes into a new file off the UI thread (a large master
 /// takes seconds) and tells the dialog.
-fn saving(found: Found, path: PathBuf) -> SessionWork {
-    SessionWork::new("Saving the recovered changes", move |session| {
-        let saved = session.save_recovery_as(&found, &path).map_err(|e| e.to_string());
-        Box::new(move |modal| {
-            if let Modal::Recovery(dialog) = modal {
-                match saved {
-                    Ok(()) => dialog
-                        .next(format!("Saved them with the file as {}; this file stays as it is.", path.display())),
-                    Err(e) => dialog.problem = Some(e),
-                }
-            }
-        })
+fn saving(found: Found, path: PathBuf) -> Job<Result<PathBuf, String>> {
+    Job::new("Saving the recovered changes", move |session| {
+        session.save_recovery_as(&found, &path).map(|()| path).map_err(|e| e.to_string())
     })
 }

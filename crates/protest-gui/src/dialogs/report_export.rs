@@ -2,11 +2,13 @@
 //! `protest report --output DIR` writes them), as CSV, Markdown, LaTeX or text. The files are the
 //! library's renderings, so they are byte for byte what the command line writes.
 
+use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::file_chooser::{self, Pick};
 use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::Intent;
-use egui::{Id, Modal, RichText};
+use egui::{Id, RichText};
 use protest::metrics::report::{self, Format, Table};
+use protest::session::Session;
 use protest::store::summary::count;
 use std::path::{Path, PathBuf};
 
@@ -39,8 +41,6 @@ pub struct ExportDialog {
     /// An existing file the user was told about: saving to it again replaces it.
     confirmed: Option<PathBuf>,
     problem: Option<String>,
-    /// *Cancel* was clicked.
-    cancelled: bool,
 }
 
 /// Where the format chosen last is remembered while the app runs.
@@ -64,7 +64,6 @@ impl ExportDialog {
             stem,
             confirmed: None,
             problem: None,
-            cancelled: false,
         }
     }
 
@@ -84,48 +83,59 @@ impl ExportDialog {
         format
     }
 
-    /// Draws the dialog; once the files are written it closes, saying what it wrote.
-    pub fn ui(&mut self, ctx: &egui::Context) -> Reply {
-        let format = self.start(ctx);
-        let tables = std::mem::take(&mut self.tables);
-        let mut done = None;
-        let title = match &self.target {
-            Target::One(name) => tables.iter().find(|t| t.name == *name).map_or(name.to_string(), |t| t.title.clone()),
-            Target::All => format!("All {} tables", tables.len()),
-        };
-        let modal = parts::dialog(ctx, Modal::new(Id::unique("export dialog")), 560.0, |ui, part| {
-            match part {
-                Part::Body => self.body(ui, ctx, format, &title),
-                Part::Buttons => {
-                    ui.horizontal(|ui| {
-                        if ui.button(RichText::new("Save").strong()).clicked() {
-                            done = self.save(&tables);
-                        }
-                        self.cancelled = ui.button("Cancel").clicked();
-                    });
-                    parts::problem(ui, self.problem.as_deref());
-                }
+    /// What is exported, in words.
+    fn title(&self) -> String {
+        match &self.target {
+            Target::One(name) => {
+                self.tables.iter().find(|t| t.name == *name).map_or(name.to_string(), |t| t.title.clone())
             }
-            Reply::Stay
-        });
-        self.tables = tables;
-        let escaped = parts::escaped(&modal, ctx);
-        match done {
-            Some(written) => Reply::Then(Intent::Notice(written)),
-            None if self.cancelled || escaped => Reply::Close,
-            None => Reply::Stay,
+            Target::All => format!("All {} tables", self.tables.len()),
         }
     }
+}
 
-    fn body(&mut self, ui: &mut egui::Ui, ctx: &egui::Context, format: Format, title: &str) {
+/// Once the files are written it closes, saying what it wrote.
+impl Dialog for ExportDialog {
+    type Done = ();
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::centre("export dialog", 560.0)
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, part: Part, _: Option<&mut Session>) -> Reply<()> {
+        let format = self.start(ui.ctx());
+        match part {
+            Part::Body => self.body(ui, format),
+            Part::Buttons => {
+                let reply = ui
+                    .horizontal(|ui| {
+                        if ui.button(RichText::new("Save").strong()).clicked()
+                            && let Some(written) = self.save()
+                        {
+                            return Reply::Then(Intent::Notice(written));
+                        }
+                        if ui.button("Cancel").clicked() { Reply::Close } else { Reply::Stay }
+                    })
+                    .inner;
+                parts::problem(ui, self.problem.as_deref());
+                return reply;
+            }
+        }
+        Reply::Stay
+    }
+}
+
+impl ExportDialog {
+    fn body(&mut self, ui: &mut egui::Ui, format: Format) {
+        let ctx = ui.ctx().clone();
         ui.heading("Export");
-        ui.label(RichText::new(title).strong());
+        ui.label(RichText::new(self.title()).strong());
         ui.add_space(6.0);
         ui.horizontal_wrapped(|ui| {
             ui.label("Format");
             for (choice, label) in FORMATS {
                 if ui.radio(format == choice, label).clicked() && format != choice {
-                    self.set_format(ctx, choice);
+                    self.set_format(&ctx, choice);
                 }
             }
         });
@@ -180,7 +190,8 @@ impl ExportDialog {
     }
 
     /// Writes the files; keeps the dialog open with the problem if that fails.
-    fn save(&mut self, tables: &[Table]) -> Option<String> {
+    fn save(&mut self) -> Option<String> {
+        let tables = &self.tables;
         let path = PathBuf::from(self.path.trim());
         if self.path.trim().is_empty() {
             self.problem = Some("Type where to write, or choose with Browse…".into());

@@ -2,12 +2,12 @@
 //! way out when the file itself cannot take them (a full disk, a read-only file, a file another
 //! program changed). The file itself is not touched.
 
-use crate::dialogs::Modal;
-use crate::dialogs::parts::{self, Part, Reply};
+use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::Intent;
-use crate::work::SessionWork;
 use egui::{RichText, Ui};
+use protest::session::Session;
 use std::path::{Path, PathBuf};
 
 /// How wide the dialog would like to be.
@@ -25,8 +25,19 @@ impl SaveCopyDialog {
         target.request_focus();
         SaveCopyDialog { target, problem: None, saved: None }
     }
+}
 
-    pub fn ui(&mut self, ui: &mut Ui, part: Part) -> Reply {
+impl Dialog for SaveCopyDialog {
+    type Done = Result<PathBuf, String>;
+
+    fn frame(&self, _: &egui::Context) -> Frame {
+        Frame::researcher(WIDTH)
+    }
+
+    fn ui(&mut self, ui: &mut Ui, part: Part, session: Option<&mut Session>) -> Reply<Result<PathBuf, String>> {
+        if session.is_none() {
+            return Reply::Close;
+        }
         match (part, &self.saved) {
             (Part::Body, Some(saved)) => {
                 parts::title(ui, "Save a copy");
@@ -64,21 +75,22 @@ impl SaveCopyDialog {
             }
         }
     }
+
+    fn done(&mut self, saved: Result<PathBuf, String>) {
+        match saved {
+            Ok(path) => self.saved = Some(path),
+            Err(e) => self.problem = Some(e),
+        }
+    }
 }
 
+impl SaveCopyDialog {}
+
 /// Writes the copy off the UI thread (a large master takes seconds) and tells the dialog.
-fn saving(path: PathBuf) -> SessionWork {
-    SessionWork::new("Saving a copy", move |session| {
+fn saving(path: PathBuf) -> Job<Result<PathBuf, String>> {
+    Job::new("Saving a copy", move |session| {
         protest::progress::stage(&format!("Writing {}", protest::store::master_file::file_name(&path)), None);
-        let saved = session.save_copy(&path).map_err(|e| e.to_string());
-        Box::new(move |modal| {
-            if let Modal::SaveCopy(dialog) = modal {
-                match saved {
-                    Ok(()) => dialog.saved = Some(path),
-                    Err(e) => dialog.problem = Some(e),
-                }
-            }
-        })
+        session.save_copy(&path).map(|()| path).map_err(|e| e.to_string())
     })
 }
 

@@ -115,31 +115,8 @@ impl Browser {
         let shown = rows.iter().filter(|r| r.total() > 0).count();
         selected = selected.map(|i| i.min(shown.saturating_sub(1)));
         let annotated = browser.annotated();
-        let mut continuing = false;
-        // The filters beside the title when there is room, else on a row of their own.
-        let filters_beside = ui.available_width() >= 860.0;
-        let researcher = session.mode() == Mode::Researcher;
-        ui.horizontal(|ui| {
-            ui.heading("Categories");
-            ui.add_space(16.0);
-            let label = if annotated == 0 { "Start annotating" } else { "Continue annotating" };
-            let next = ui.add_enabled(annotated < order.len(), egui::Button::new(RichText::new(label).strong()));
-            continuing = next.on_hover_text("Every example, from the first one not annotated yet (Enter)").clicked();
-            if researcher && filters_beside {
-                ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-                    corpus_filter(ui, session, &mut self.corpus);
-                    needing_human_filter(ui, session, &mut self.needing_human);
-                });
-            }
-        });
-        if researcher && !filters_beside {
-            ui.horizontal(|ui| {
-                ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-                    corpus_filter(ui, session, &mut self.corpus);
-                    needing_human_filter(ui, session, &mut self.needing_human);
-                });
-            });
-        }
+        let filters = (&mut self.corpus, &mut self.needing_human);
+        let continuing = header(ui, session, annotated < order.len(), annotated == 0, filters);
         if self.filtered != (self.corpus, self.needing_human) {
             ui.ctx().request_repaint(); // the rows for the new filters
         }
@@ -188,6 +165,43 @@ impl Browser {
         }
         opening
     }
+}
+
+/// The title, *Start* or *Continue annotating* (whether it was clicked) and, for a researcher,
+/// the filters: beside the title when there is room, else on a row of their own.
+fn header(
+    ui: &mut Ui,
+    session: &Session,
+    more: bool,
+    none_yet: bool,
+    (corpus, needing_human): (&mut Option<CorpusId>, &mut bool),
+) -> bool {
+    let filters_beside = ui.available_width() >= 860.0;
+    let researcher = session.mode() == Mode::Researcher;
+    let mut filters = |ui: &mut Ui| {
+        ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+            corpus_filter(ui, session, corpus);
+            needing_human_filter(ui, session, needing_human);
+        });
+    };
+    let continuing = ui
+        .horizontal(|ui| {
+            ui.heading("Categories");
+            ui.add_space(16.0);
+            let label = if none_yet { "Start annotating" } else { "Continue annotating" };
+            let next = ui.add_enabled(more, egui::Button::new(RichText::new(label).strong()));
+            let continuing =
+                next.on_hover_text("Every example, from the first one not annotated yet (Enter)").clicked();
+            if researcher && filters_beside {
+                filters(ui);
+            }
+            continuing
+        })
+        .inner;
+    if researcher && !filters_beside {
+        ui.horizontal(|ui| filters(ui));
+    }
+    continuing
 }
 
 /// What a row of the browser was asked to do.

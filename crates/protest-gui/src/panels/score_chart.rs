@@ -41,48 +41,8 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
     let n = groups.len();
     // Group g sits at y = n - 1 - g, so the first group is at the top.
     let position = move |g: usize| (n - 1 - g) as f64;
-    let bar_width = 0.8 / systems as f64;
     let mut labels_n = Vec::new();
-    let charts: Vec<BarChart> = scores
-        .systems
-        .iter()
-        .enumerate()
-        .map(|(s, system)| {
-            let colour = COLOURS[s % COLOURS.len()];
-            let bars = groups
-                .iter()
-                .enumerate()
-                .filter_map(|(g, group)| {
-                    let y = position(g) + offset(s, systems);
-                    let text =
-                        |x: f64, words: String| Text::new("n", PlotPoint::new(x, y), words).anchor(Align2::LEFT_CENTER);
-                    let share = match drawn(&group.tallies[s]) {
-                        Drawn::Nothing => return None,
-                        Drawn::NotJudged => {
-                            labels_n.push(text(0.0, NOT_JUDGED_YET.to_owned()));
-                            return None;
-                        }
-                        Drawn::Bar { share, n } => {
-                            labels_n.push(text(share.max(ZERO_BAR) + 0.01, format!("n = {n}")));
-                            share
-                        }
-                    };
-                    // A share of 0 gets a sliver at the axis: drawn, it reads as 0 %.
-                    let (length, fill) =
-                        if share > 0.0 { (share, colour.gamma_multiply(0.85)) } else { (ZERO_BAR, colour) };
-                    let bar = Bar::new(y, length).width(bar_width * 0.9);
-                    Some(bar.name(&system.name).fill(fill).stroke(Stroke::new(1.0, colour)))
-                })
-                .collect();
-            // Its hover label in the axis' terms (a share in %), not the plot's raw value.
-            // (A share of 0 is drawn as a sliver, ZERO_BAR long.)
-            let percent = |bar: &egui_plot::Bar, _: &BarChart| {
-                let share = if bar.value == ZERO_BAR { 0.0 } else { bar.value };
-                format!("{}: {:.1} %", bar.name, share * 100.0)
-            };
-            BarChart::new(system.name.clone(), bars).horizontal().color(colour).element_formatter(Box::new(percent))
-        })
-        .collect();
+    let charts = bar_charts(scores, groups, &position, &mut labels_n);
     let labels: Vec<String> = groups.iter().map(|g| g.label.clone()).collect();
     let height = (n as f32 * GROUP_HEIGHT * (systems as f32).max(2.0)).clamp(220.0, 640.0);
     legend(ui, scores);
@@ -121,19 +81,75 @@ pub fn show(ui: &mut Ui, scores: &Scores, groups: &[ChartGroup]) {
     let hovered = response.response.hover_pos().map(|p| response.transform.value_from_position(p));
     let response = response.response.accessible_name(LABEL);
     if let Some((g, s)) = hovered.and_then(|p| bar_at(p.y, n, systems)) {
-        let (group, system) = (&groups[g], &scores.systems[s]);
-        let tally = group.tallies[s];
-        response.on_hover_ui_at_pointer(|ui| {
-            ui.label(RichText::new(format!("{} · {}", system.name, group.label)).strong());
-            match (tally.share_of_decided(), tally.examples) {
-                (Some(share), _) => {
-                    ui.label(format!("{:.1} % of the {} decided: {}", share * 100.0, tally.decided(), tally.describe()))
-                }
-                (None, 0) => ui.label("no examples"),
-                (None, _) => ui.label(format!("{}: {}", NOT_JUDGED_YET, tally.describe())),
-            };
-        });
+        tooltip(response, &groups[g], &scores.systems[s].name, s);
     }
+}
+
+/// One bar chart per system, a bar per group at `position`; the groups' "n = …" labels go into
+/// `labels_n`.
+fn bar_charts(
+    scores: &Scores,
+    groups: &[ChartGroup],
+    position: &impl Fn(usize) -> f64,
+    labels_n: &mut Vec<Text>,
+) -> Vec<BarChart> {
+    let systems = scores.systems.len();
+    let bar_width = 0.8 / systems as f64;
+    scores
+        .systems
+        .iter()
+        .enumerate()
+        .map(|(s, system)| {
+            let colour = COLOURS[s % COLOURS.len()];
+            let bars = groups
+                .iter()
+                .enumerate()
+                .filter_map(|(g, group)| {
+                    let y = position(g) + offset(s, systems);
+                    let text =
+                        |x: f64, words: String| Text::new("n", PlotPoint::new(x, y), words).anchor(Align2::LEFT_CENTER);
+                    let share = match drawn(&group.tallies[s]) {
+                        Drawn::Nothing => return None,
+                        Drawn::NotJudged => {
+                            labels_n.push(text(0.0, NOT_JUDGED_YET.to_owned()));
+                            return None;
+                        }
+                        Drawn::Bar { share, n } => {
+                            labels_n.push(text(share.max(ZERO_BAR) + 0.01, format!("n = {n}")));
+                            share
+                        }
+                    };
+                    // A share of 0 gets a sliver at the axis: drawn, it reads as 0 %.
+                    let (length, fill) =
+                        if share > 0.0 { (share, colour.gamma_multiply(0.85)) } else { (ZERO_BAR, colour) };
+                    let bar = Bar::new(y, length).width(bar_width * 0.9);
+                    Some(bar.name(&system.name).fill(fill).stroke(Stroke::new(1.0, colour)))
+                })
+                .collect();
+            // Its hover label in the axis' terms (a share in %), not the plot's raw value.
+            // (A share of 0 is drawn as a sliver, ZERO_BAR long.)
+            let percent = |bar: &egui_plot::Bar, _: &BarChart| {
+                let share = if bar.value == ZERO_BAR { 0.0 } else { bar.value };
+                format!("{}: {:.1} %", bar.name, share * 100.0)
+            };
+            BarChart::new(system.name.clone(), bars).horizontal().color(colour).element_formatter(Box::new(percent))
+        })
+        .collect()
+}
+
+/// What a bar's tooltip says: the share and what it is of.
+fn tooltip(response: egui::Response, group: &ChartGroup, system: &str, s: usize) {
+    let tally = group.tallies[s];
+    response.on_hover_ui_at_pointer(|ui| {
+        ui.label(RichText::new(format!("{} · {}", system, group.label)).strong());
+        match (tally.share_of_decided(), tally.examples) {
+            (Some(share), _) => {
+                ui.label(format!("{:.1} % of the {} decided: {}", share * 100.0, tally.decided(), tally.describe()))
+            }
+            (None, 0) => ui.label("no examples"),
+            (None, _) => ui.label(format!("{}: {}", NOT_JUDGED_YET, tally.describe())),
+        };
+    });
 }
 
 /// What the chart shows of one system in one group.

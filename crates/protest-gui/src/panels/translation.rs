@@ -8,6 +8,10 @@ use egui::{Align, Color32, CornerRadius, FontId, Layout, Popup, RichText, Sense,
 use protest::annotate::window::{self, Marks, Sentence};
 use protest::model::{Candidate, Master, Record, Role, TokenRef};
 
+/// The width the translation keeps beside the annotation panel, which its header needs (down to
+/// the window's minimum width of 760).
+pub const TRANSLATION_WIDTH: f32 = 440.0;
+
 /// Where the annotator is in the chosen set.
 pub struct Position {
     pub index: usize,
@@ -338,6 +342,24 @@ fn on_click(response: &egui::Response, at: TokenRef, marks: &Marks) -> Option<(R
     chosen
 }
 
+/// The digit keys that toggle a token, after it: each number in its role's colour, so "1" and
+/// "Shift+1" tokens are told apart.
+fn badge(ui: &Ui, badges: &[(Role, usize)], palette: &Palette) -> Option<std::sync::Arc<egui::Galley>> {
+    if badges.is_empty() {
+        return None;
+    }
+    let mut job = egui::text::LayoutJob::default();
+    for (i, (role, n)) in badges.iter().enumerate() {
+        let color = match role {
+            Role::Pronoun => palette.selected_pronoun,
+            Role::Antecedent => palette.selected_antecedent,
+        };
+        let text = if i == 0 { n.to_string() } else { format!(" {n}") };
+        job.append(&text, 0.0, egui::TextFormat::simple(FontId::proportional(11.5), color));
+    }
+    Some(ui.painter().layout_job(job))
+}
+
 fn token_widget(
     ui: &mut Ui,
     text: &str,
@@ -350,19 +372,7 @@ fn token_widget(
     let selected = marks.selected_pronoun || marks.selected_antecedent;
     let font = FontId::proportional(TEXT_SIZE);
     let galley = ui.painter().layout_no_wrap(text.to_owned(), font, palette.text);
-    let badge = (!badges.is_empty()).then(|| {
-        // Each number in its role's colour, so "1" and "Shift+1" tokens are told apart.
-        let mut job = egui::text::LayoutJob::default();
-        for (i, (role, n)) in badges.iter().enumerate() {
-            let color = match role {
-                Role::Pronoun => palette.selected_pronoun,
-                Role::Antecedent => palette.selected_antecedent,
-            };
-            let text = if i == 0 { n.to_string() } else { format!(" {n}") };
-            job.append(&text, 0.0, egui::TextFormat::simple(FontId::proportional(11.5), color));
-        }
-        ui.painter().layout_job(job)
-    });
+    let badge = badge(ui, badges, palette);
     let pad = vec2(if fills.is_empty() { 0.0 } else { 3.0 }, 1.0);
     let word = galley.size() + 2.0 * pad;
     let size = vec2(word.x + badge.as_ref().map_or(0.0, |b| b.size().x + 1.0), word.y);

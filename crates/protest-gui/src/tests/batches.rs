@@ -11,12 +11,12 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use protest::batches::export;
 use protest::batches::plan::{self, Request};
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Purpose, Record};
+use protest::session::workspace::Mode;
 use protest::store::Store;
 use protest::store::batch_file::{self, Batch};
 use protest::store::master_file;
 use protest::workflow::{self, export::Exporting};
 use std::path::{Path, PathBuf};
-use workspace::Mode;
 
 const BEN: AnnotatorId = AnnotatorId(2);
 

@@ -7,6 +7,7 @@
 //! file names are made from them and an overview with both "Anna" and "anna" would confuse.
 
 use crate::model::{Annotator, AnnotatorId, Master};
+use std::collections::HashMap;
 
 /// Why an annotator cannot be added or renamed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,6 +60,15 @@ pub fn rename(master: &mut Master, old: &str, new: &str) -> Result<AnnotatorId, 
         a.name = new.to_owned();
     }
     Ok(id)
+}
+
+/// How many records (blank ones aside) each annotator has, counted in one pass.
+pub fn record_counts(master: &Master) -> HashMap<AnnotatorId, usize> {
+    let mut counts = HashMap::new();
+    for r in master.records.iter().filter(|r| !r.is_blank()) {
+        *counts.entry(r.annotator).or_default() += 1;
+    }
+    counts
 }
 
 /// Removes an annotator nobody needs: without records (blank ones, which hold nothing, go with

@@ -3,7 +3,7 @@
 
 use crate::annotate::context;
 use crate::batches::annotators::{self, RosterError};
-use crate::batches::plan::{self, IAA_LABEL};
+use crate::batches::plan;
 use crate::model::{Annotator, AnnotatorId, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master, TaskSet};
 use crate::store::batch_file::Batch;
 use chrono::{DateTime, Utc};
@@ -57,13 +57,11 @@ fn too_few(task_set: u32, parts: usize, free: &[String]) -> String {
 /// keeps it, and the other parts go to the master's annotators who have no part of the task set
 /// yet, in the master's order. An empty name where there are too few of them.
 pub fn suggested_names(master: &Master, task_set: u32) -> Result<Vec<String>, ExportError> {
-    let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+    let ts = master.task_set(task_set).ok_or(ExportError::NoTaskSet(task_set))?;
     let holders: Vec<AnnotatorId> = ts.tasks.iter().filter_map(|t| t.annotator).collect();
     let mut free = master.annotators.iter().filter(|a| !holders.contains(&a.id)).map(|a| a.name.clone());
     Ok(ts
-        .tasks
-        .iter()
-        .filter(|t| t.label != IAA_LABEL)
+        .parts()
         .map(|t| match t.annotator {
             Some(a) => master.annotator_name(a),
             None => free.next().unwrap_or_default(),
@@ -71,13 +69,34 @@ pub fn suggested_names(master: &Master, task_set: u32) -> Result<Vec<String>, Ex
         .collect())
 }
 
+/// Who got which part when nobody was named, in words: "parts 1, 2 go to Marie, Miryam (the master's annotators without a part of task set 1)".
+pub fn chosen(before: &Master, after: &Master, task_set: u32) -> String {
+    let parts = |m: &Master| -> Vec<(String, Option<AnnotatorId>)> {
+        m.task_set(task_set).into_iter().flat_map(|t| t.parts()).map(|t| (t.label.clone(), t.annotator)).collect()
+    };
+    let given: Vec<(String, String)> = parts(before)
+        .into_iter()
+        .zip(parts(after))
+        .filter(|((_, old), (_, new))| old != new)
+        .filter_map(|((label, _), (_, new))| Some((label, after.annotator_name(new?))))
+        .collect();
+    let labels: Vec<&str> = given.iter().map(|(l, _)| l.as_str()).collect();
+    let names: Vec<&str> = given.iter().map(|(_, n)| n.as_str()).collect();
+    let (part, go) = if given.len() == 1 { ("part", "goes") } else { ("parts", "go") };
+    format!(
+        "{part} {} {go} to {}: the master's annotators without a part of task set {task_set}, in order",
+        labels.join(", "),
+        names.join(", ")
+    )
+}
+
 /// [`suggested_names`], refused when the master has too few annotators for the parts.
 pub fn default_names(master: &Master, task_set: u32) -> Result<Vec<String>, ExportError> {
     let names = suggested_names(master, task_set)?;
     if names.iter().any(String::is_empty) {
-        let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+        let ts = master.task_set(task_set).ok_or(ExportError::NoTaskSet(task_set))?;
         let holders: Vec<AnnotatorId> = ts.tasks.iter().filter_map(|t| t.annotator).collect();
-        let parts = ts.tasks.iter().filter(|t| t.label != IAA_LABEL && t.annotator.is_none()).count();
+        let parts = ts.parts().filter(|t| t.annotator.is_none()).count();
         let free = master.annotators.iter().filter(|a| !holders.contains(&a.id)).map(|a| a.name.clone()).collect();
         return Err(ExportError::TooFew { task_set, parts, free });
     }
@@ -96,12 +115,12 @@ pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Ve
     } else {
         names
     };
-    let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+    let ts = master.task_set(task_set).ok_or(ExportError::NoTaskSet(task_set))?;
     let parts: Vec<(usize, &str, Option<AnnotatorId>)> = ts
         .tasks
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.label != IAA_LABEL)
+        .filter(|(_, t)| !t.is_iaa())
         .map(|(i, t)| (i, t.label.as_str(), t.annotator))
         .collect();
     if names.len() != parts.len() {
@@ -130,7 +149,7 @@ pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Ve
     let mut given = Vec::new();
     for (i, label, name) in wanted {
         let id = annotators::find_or_add(master, &name)?;
-        if let Some(ts) = master.task_sets.iter_mut().find(|t| t.id == task_set) {
+        if let Some(ts) = master.task_set_mut(task_set) {
             ts.tasks[i].annotator = Some(id);
         }
         given.push(Part { label, annotator: id });
@@ -231,7 +250,7 @@ impl Recipe {
         annotator: AnnotatorId,
         created: DateTime<Utc>,
     ) -> Result<Recipe, ExportError> {
-        let ts = roster.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+        let ts = roster.task_set(task_set).ok_or(ExportError::NoTaskSet(task_set))?;
         let person = roster.annotator(annotator).ok_or(ExportError::NoAnnotator(annotator))?;
         if plan::candidates_for(ts, annotator).is_empty() {
             return Err(ExportError::NoPart { name: person.name.clone(), task_set });

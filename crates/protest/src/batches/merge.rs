@@ -159,7 +159,7 @@ fn map_records(master: &Master, inc: &Incoming) -> Result<Vec<Record>> {
             annotator.name, annotator.id
         ));
     };
-    let Some(task_set) = master.task_sets.iter().find(|t| t.id == batch.task_set) else {
+    let Some(task_set) = master.task_set(batch.task_set) else {
         return refuse(format!(
             "task set {} is not in this master; was the batch exported from another copy of it?",
             batch.task_set

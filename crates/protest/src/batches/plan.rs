@@ -27,9 +27,6 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
-/// The label of the task every annotator of a task set gets.
-pub const IAA_LABEL: &str = "IAA";
-
 /// What to plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
@@ -139,7 +136,7 @@ pub fn plan(
     let mut tasks = Vec::new();
     if !iaa.is_empty() {
         iaa.sort_unstable();
-        tasks.push(Task { label: IAA_LABEL.into(), candidates: iaa, annotator: None });
+        tasks.push(Task::iaa(iaa));
     }
     for (i, mut part) in parts.into_iter().enumerate() {
         part.sort_unstable();
@@ -161,7 +158,7 @@ pub fn plan(
     };
     let pool: Vec<CandidateId> = strata.into_iter().flatten().collect();
     let mut summary = Summary::of(master, &task_set, &pool);
-    let drawn = task_set.tasks.iter().find(|t| t.label == IAA_LABEL).map_or(0, |t| t.candidates.len());
+    let drawn = task_set.iaa_candidates().count();
     summary.notes = iaa_notes(request.iaa_size as usize, drawn, pool.len(), sizes.iter().filter(|&&n| n > 0).count());
     Ok(Plan { task_set, summary })
 }
@@ -455,10 +452,20 @@ pub fn replaced_by_name(master: &Master, name: &str, replace: bool) -> Result<Op
     Ok(Some(ts.id))
 }
 
+/// How many examples each of the master's categories has, in the master's order: what a plan
+/// can draw from, counted once.
+pub fn examples_per_category(master: &Master) -> Vec<(String, usize)> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for e in &master.examples {
+        *counts.entry(e.category.as_str()).or_default() += 1;
+    }
+    master.categories.iter().map(|c| (c.name.clone(), counts.get(c.name.as_str()).copied().unwrap_or(0))).collect()
+}
+
 /// Stores a planned task set in the master: in place of the task set `replacing`, keeping its
 /// id, or as a new one.
 pub fn store(master: &mut Master, mut task_set: TaskSet, replacing: Option<u32>) {
-    match replacing.and_then(|id| master.task_sets.iter_mut().find(|t| t.id == id)) {
+    match replacing.and_then(|id| master.task_set_mut(id)) {
         Some(old) => {
             task_set.id = old.id;
             *old = task_set;
@@ -533,7 +540,7 @@ pub fn candidates_for(task_set: &TaskSet, annotator: AnnotatorId) -> Vec<Candida
     if !task_set.tasks.iter().any(|t| t.annotator == Some(annotator)) {
         return Vec::new();
     }
-    let shared = |t: &Task| t.label == IAA_LABEL && t.annotator.is_none();
+    let shared = |t: &Task| t.is_iaa() && t.annotator.is_none();
     let set: BTreeSet<CandidateId> = task_set
         .tasks
         .iter()
@@ -570,9 +577,8 @@ pub struct Row {
 impl Summary {
     /// The counts of `task_set`, drawn from `pool`, grouped by the master's categories and corpora.
     pub fn of(master: &Master, task_set: &TaskSet, pool: &[CandidateId]) -> Summary {
-        let parts: Vec<&Task> = task_set.tasks.iter().filter(|t| t.label != IAA_LABEL).collect();
-        let iaa: BTreeSet<CandidateId> =
-            task_set.tasks.iter().filter(|t| t.label == IAA_LABEL).flat_map(|t| t.candidates.iter().copied()).collect();
+        let parts: Vec<&Task> = task_set.parts().collect();
+        let iaa: BTreeSet<CandidateId> = task_set.iaa_candidates().collect();
         let iaa: Vec<CandidateId> = iaa.into_iter().collect();
         let empty = |name: &str| Row { name: name.to_owned(), available: 0, iaa: 0, own: vec![0; parts.len()] };
         let mut categories: Vec<Row> = master.categories.iter().map(|c| empty(&c.name)).collect();
@@ -745,6 +751,7 @@ impl Balance {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::IAA_LABEL;
     use std::collections::HashMap;
 
     fn sample() -> Master {
@@ -914,8 +921,7 @@ mod tests {
             let mut all: Vec<CandidateId> = p.task_set.tasks.iter().flat_map(|t| t.candidates.clone()).collect();
             all.sort_unstable();
             assert_eq!(all, m.candidates.iter().map(|c| c.id).collect::<Vec<_>>());
-            let own: Vec<usize> =
-                p.task_set.tasks.iter().filter(|t| t.label != IAA_LABEL).map(|t| t.candidates.len()).collect();
+            let own: Vec<usize> = p.task_set.parts().map(|t| t.candidates.len()).collect();
             assert_eq!(own.len(), annotators as usize);
             assert!(own.iter().max().unwrap() - own.iter().min().unwrap() <= 1, "{own:?}");
             // Also within every category.

@@ -62,20 +62,48 @@ pub struct Annotator {
 
 /// The records of a master, at most one per (candidate, annotator), kept in that order so that
 /// files are deterministic and one candidate's records are a contiguous range.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Records(BTreeMap<(CandidateId, AnnotatorId), Record>);
+#[derive(Debug, Clone, Default)]
+pub struct Records(BTreeMap<(CandidateId, AnnotatorId), Record>, Version);
+
+/// Which content a [`Records`] holds: every change, and every list made afresh, takes a new one,
+/// and a copy keeps it. Two equal versions hold the same records, so whoever wants to know
+/// whether an operation changed them compares versions rather than keeping a copy of them all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Version(u64);
+
+impl Default for Version {
+    fn default() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        Version(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl PartialEq for Records {
+    fn eq(&self, other: &Self) -> bool {
+        self.1 == other.1 || self.0 == other.0
+    }
+}
+
+impl Eq for Records {}
 
 impl Records {
+    /// Which content this is: the same version, the same records (not the other way round).
+    pub fn version(&self) -> Version {
+        self.1
+    }
+
     pub fn get(&self, candidate: CandidateId, annotator: AnnotatorId) -> Option<&Record> {
         self.0.get(&(candidate, annotator))
     }
 
     /// Inserts or replaces the record of its (candidate, annotator); returns the old one.
     pub fn put(&mut self, record: Record) -> Option<Record> {
+        self.1 = Version::default();
         self.0.insert((record.candidate, record.annotator), record)
     }
 
     pub fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Option<Record> {
+        self.1 = Version::default();
         self.0.remove(&(candidate, annotator))
     }
 
@@ -101,7 +129,7 @@ impl Records {
 
 impl FromIterator<Record> for Records {
     fn from_iter<I: IntoIterator<Item = Record>>(iter: I) -> Self {
-        Records(iter.into_iter().map(|r| ((r.candidate, r.annotator), r)).collect())
+        Records(iter.into_iter().map(|r| ((r.candidate, r.annotator), r)).collect(), Version::default())
     }
 }
 
@@ -130,7 +158,7 @@ impl<'de> Deserialize<'de> for Records {
                         )));
                     }
                 }
-                Ok(Records(records))
+                Ok(Records(records, Version::default()))
             }
         }
         deserializer.deserialize_seq(List)
@@ -236,6 +264,16 @@ impl Master {
             auto_eval: AutoEval::default(),
             index: Index::default(),
         }
+    }
+
+    /// The task set with this id.
+    pub fn task_set(&self, id: u32) -> Option<&TaskSet> {
+        self.task_sets.iter().find(|t| t.id == id)
+    }
+
+    /// The task set with this id, to change.
+    pub fn task_set_mut(&mut self, id: u32) -> Option<&mut TaskSet> {
+        self.task_sets.iter_mut().find(|t| t.id == id)
     }
 
     /// Rebuilds the lookup tables after the lists changed.
@@ -347,5 +385,28 @@ impl Master {
 
     pub fn next_annotator_id(&self) -> AnnotatorId {
         AnnotatorId(self.annotators.iter().map(|a| a.id.0 + 1).max().unwrap_or(1).max(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::DateTime;
+
+    #[test]
+    fn a_version_names_the_records_a_copy_keeps_and_a_change_leaves() {
+        let record = |c| Record::new(CandidateId(c), AnnotatorId(2), DateTime::UNIX_EPOCH);
+        let mut records: Records = [record(1), record(2)].into_iter().collect();
+        let copy = records.clone();
+        assert_eq!(copy.version(), records.version());
+        records.put(record(3));
+        assert_ne!(records.version(), copy.version());
+        assert_ne!(records, copy);
+        records.remove(CandidateId(3), AnnotatorId(2));
+        // The same records again under a new version: still equal.
+        assert_ne!(records.version(), copy.version());
+        assert_eq!(records, copy);
+        let fresh: Records = [record(1), record(2)].into_iter().collect();
+        assert_ne!(fresh.version(), copy.version());
     }
 }

@@ -24,9 +24,9 @@ pub use corpus::{Corpus, CorpusRole};
 pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
 pub use language::Language;
 pub use master::{
-    Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, MASTER_VERSIONS_READ, Master, Records, Settings,
+    Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, MASTER_VERSIONS_READ, Master, Records, Settings, Version,
 };
 pub use record::{ConflictStatus, Judgement, LEGACY_PRONOUN, Record, Role, Selection};
 pub use segmentation::{Origin, Segmentation};
 pub use suite::{Antecedent, AntecedentPlace, Category, Example, function, standard_categories};
-pub use tasks::{Planner, Purpose, Task, TaskSet};
+pub use tasks::{IAA_LABEL, Planner, Purpose, Task, TaskSet};

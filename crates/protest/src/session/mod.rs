@@ -108,7 +108,39 @@ pub enum Since<'a> {
     Everything,
 }
 
+/// Runs `work` on the master at `path`: through `session` when that is this master, open for a
+/// researcher (the window then shows the change, and nothing writes behind the open file's
+/// back), else on the file itself. The value comes with whether it went through the session.
+pub fn on_master<T>(
+    session: Option<&mut Session>,
+    path: &Path,
+    work: impl FnOnce(&mut Store<Master>) -> crate::Result<T>,
+) -> crate::Result<(T, bool)> {
+    match session.filter(|s| s.is_master_at(path)) {
+        Some(session) => session.run(work).map(|value| (value, true)),
+        None => crate::workflow::on_master(path, work).map(|done| (done.value, false)),
+    }
+}
+
+/// What `look` sees of the master at `path`: the one open in `session` when that is this master,
+/// open for a researcher ([`on_master`]), else the file as it is on disk.
+pub fn with_master<T>(session: Option<&Session>, path: &Path, look: impl FnOnce(&Master) -> T) -> crate::Result<T> {
+    if let Some(session) = session.filter(|s| s.is_master_at(path)) {
+        return Ok(look(session.master()));
+    }
+    let (store, _) = Store::<Master>::open(path)?;
+    let value = look(store.master());
+    store.close()?;
+    Ok(value)
+}
+
 impl Session {
+    /// Whether this is the master at `path`, open for a researcher: changes to that master go
+    /// through this session ([`on_master`]).
+    pub fn is_master_at(&self, path: &Path) -> bool {
+        self.mode() == Mode::Researcher && crate::store::atomic::same_file(self.path(), path)
+    }
+
     /// `preferred`: the annotator chosen last time for this file, used if it still exists.
     pub fn new(file: Box<dyn Workspace>, preferred: Option<AnnotatorId>) -> Self {
         let master = file.master();
@@ -393,7 +425,9 @@ impl Session {
         let Some(store) = self.file.master_store() else {
             return Err(Error::refused(path, "only a master can be changed this way; this is an annotator's batch"));
         };
-        let records = store.master().records.clone();
+        // Which records there were, to tell a merge; not a copy of them (most operations change
+        // only the roster).
+        let records = store.master().records.version();
         let before = store.changes();
         let value = operation(store);
         // A full save also saves what was not saved.
@@ -403,7 +437,7 @@ impl Session {
         if store.changes() == before {
             return Ok(value);
         }
-        if self.master().records != records {
+        if self.master().records.version() != records {
             // A merge: undoing an earlier step would overwrite what it brought, so the history
             // starts afresh.
             self.history = History::default();

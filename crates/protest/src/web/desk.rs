@@ -44,7 +44,7 @@ pub enum NotTaken {
 impl Desk {
     /// `annotator`'s part of task set `task_set` of `master` (refused if they have none).
     pub fn new(master: &Master, task_set: u32, annotator: AnnotatorId) -> Result<Desk, ExportError> {
-        let ts = master.task_sets.iter().find(|t| t.id == task_set).ok_or(ExportError::NoTaskSet(task_set))?;
+        let ts = master.task_set(task_set).ok_or(ExportError::NoTaskSet(task_set))?;
         let person = master.annotator(annotator).ok_or(ExportError::NoAnnotator(annotator))?;
         let layout = export::layout(master, ts, annotator);
         if layout.order.is_empty() {

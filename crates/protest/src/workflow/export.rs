@@ -50,7 +50,7 @@ pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<
         .collect::<std::result::Result<Vec<_>, _>>()
         .map_err(refused(store.path()))?;
     let changed = draft.annotators != master.annotators || draft.task_sets != master.task_sets;
-    let chosen = (exporting.names.is_empty() && changed).then(|| chosen(master, &draft, exporting.task_set));
+    let chosen = (exporting.names.is_empty() && changed).then(|| export::chosen(master, &draft, exporting.task_set));
     let master_name = store.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut outputs = Vec::new();
     let mut files: Vec<Written> = Vec::new();
@@ -99,30 +99,4 @@ fn same_name(path: &std::path::Path, name: &str) -> bool {
 pub fn run(store: &mut Store<Master>, exporting: &Exporting) -> Result<Exported> {
     let prepared = prepare(store, exporting)?;
     commit(store, prepared)
-}
-
-/// "parts 1, 2 go to Marie, Miryam (the master's annotators without a part of task set 1)".
-fn chosen(before: &Master, after: &Master, task_set: u32) -> String {
-    let parts = |m: &Master| -> Vec<(String, Option<crate::model::AnnotatorId>)> {
-        m.task_sets
-            .iter()
-            .filter(|t| t.id == task_set)
-            .flat_map(|t| t.tasks.iter().filter(|t| t.label != crate::batches::plan::IAA_LABEL))
-            .map(|t| (t.label.clone(), t.annotator))
-            .collect()
-    };
-    let given: Vec<(String, String)> = parts(before)
-        .into_iter()
-        .zip(parts(after))
-        .filter(|((_, old), (_, new))| old != new)
-        .filter_map(|((label, _), (_, new))| Some((label, after.annotator_name(new?))))
-        .collect();
-    let labels: Vec<&str> = given.iter().map(|(l, _)| l.as_str()).collect();
-    let names: Vec<&str> = given.iter().map(|(_, n)| n.as_str()).collect();
-    let (part, go) = if given.len() == 1 { ("part", "goes") } else { ("parts", "go") };
-    format!(
-        "{part} {} {go} to {}: the master's annotators without a part of task set {task_set}, in order",
-        labels.join(", "),
-        names.join(", ")
-    )
 }

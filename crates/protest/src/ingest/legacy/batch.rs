@@ -69,7 +69,7 @@ pub(super) fn convert(
     placement.apply(&mut draft);
     let mut batch = export::build(&draft, placement.task_set, annotator.id, options.now)
         .map_err(|e| Error::whole_file(path, e.to_string()))?;
-    let ts = draft.task_sets.iter().find(|t| t.id == placement.task_set).expect("placed in a task set of the draft");
+    let ts = draft.task_set(placement.task_set).expect("placed in a task set of the draft");
     let local: HashMap<CandidateId, CandidateId> =
         (1..).zip(export::layout(&draft, ts, annotator.id).order).map(|(i, c)| (c, CandidateId(i))).collect();
     for r in &mine {

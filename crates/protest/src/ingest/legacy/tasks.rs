@@ -10,7 +10,7 @@
 
 use super::db::at_row;
 use super::old::OldFile;
-use crate::batches::plan::{self, IAA_LABEL};
+use crate::batches::plan;
 use crate::error::Result;
 use crate::model::{Annotator, AnnotatorId, CandidateId, Master, Purpose, Task, TaskSet};
 use chrono::{DateTime, Utc};
@@ -85,11 +85,11 @@ pub(super) fn task_sets(
         let mut tasks = Vec::new();
         for (d, (cands, who)) in old.task_definitions.iter().zip(&members).filter(|(d, _)| d.taskset == name) {
             let label = if d.label.trim().is_empty() { d.id.to_string() } else { d.label.trim().to_owned() };
-            let annotator = match (who.iter().collect::<Vec<_>>().as_slice(), label == IAA_LABEL) {
-                ([Some(a)], false) => annotators.get(a).copied().filter(|a| !a.is_researcher()),
-                _ => None,
-            };
-            tasks.push(Task { label, candidates: cands.iter().copied().collect(), annotator });
+            let mut task = Task { label, candidates: cands.iter().copied().collect(), annotator: None };
+            if let ([Some(a)], false) = (who.iter().collect::<Vec<_>>().as_slice(), task.is_iaa()) {
+                task.annotator = annotators.get(a).copied().filter(|a| !a.is_researcher());
+            }
+            tasks.push(task);
         }
         let name = if name.trim().is_empty() { format!("Task set {n}") } else { name.trim().to_owned() };
         sets.push(task_set(master, n, name, tasks, created));
@@ -108,8 +108,8 @@ fn task_set(master: &Master, id: u32, name: String, tasks: Vec<Task>, created: D
         created,
         corpora,
         categories,
-        annotators: tasks.iter().filter(|t| t.label != IAA_LABEL).count() as u32,
-        iaa_size: tasks.iter().filter(|t| t.label == IAA_LABEL).map(|t| t.candidates.len() as u32).sum(),
+        annotators: tasks.iter().filter(|t| !t.is_iaa()).count() as u32,
+        iaa_size: tasks.iter().filter(|t| t.is_iaa()).map(|t| t.candidates.len() as u32).sum(),
         purpose: Purpose::Annotation,
         planner: Default::default(),
         tasks,
@@ -151,7 +151,7 @@ impl Placement {
         match &self.how {
             How::Existing => {}
             How::Assign(tasks) => {
-                if let Some(ts) = master.task_sets.iter_mut().find(|t| t.id == self.task_set) {
+                if let Some(ts) = master.task_set_mut(self.task_set) {
                     for &i in tasks {
                         ts.tasks[i].annotator = Some(self.annotator.id);
                     }
@@ -170,7 +170,7 @@ impl Placement {
         } else {
             String::new()
         };
-        let ts = master.task_sets.iter().find(|t| t.id == self.task_set);
+        let ts = master.task_set(self.task_set);
         let ts_name = ts.map_or(String::new(), |t| format!(" '{}'", t.name));
         match &self.how {
             How::Existing => format!("{added}task set {}{ts_name} already gives {who} these candidates", self.task_set),
@@ -221,7 +221,7 @@ pub(super) fn place(
             for i in found {
                 let task = &mut draft.tasks[i];
                 match task.annotator {
-                    None if task.label == IAA_LABEL => {}
+                    None if task.is_iaa() => {}
                     None => {
                         task.annotator = Some(who);
                         assign.push(i);
