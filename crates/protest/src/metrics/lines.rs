@@ -13,6 +13,11 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
+/// The whole text of a small file (a configuration), read at once.
+pub fn read_whole(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
+}
+
 /// Bytes read at a time by the thread reading ahead.
 const BLOCK: usize = 1 << 18;
 
