@@ -93,10 +93,6 @@ impl Ini {
         &self.path
     }
 
-    pub fn has_section(&self, name: &str) -> bool {
-        self.sections.iter().any(|s| s.name == name)
-    }
-
     /// An option of a section, or of `[DEFAULT]`. Keys are case-insensitive.
     pub fn get(&self, section: &str, key: &str) -> Option<&Value> {
         let key = key.to_lowercase();
