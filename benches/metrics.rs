@@ -6,7 +6,7 @@
 //! docs/metrics.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use protest::metrics::apt::{self, AptConfig};
+use protest::metrics::apt::AptConfig;
 use protest::metrics::autoprf::{self, AlignedCorpus, DocumentStarts};
 use protest::model::pronouns::FRENCH;
 use std::fs;
@@ -109,7 +109,9 @@ fn metrics(c: &mut Criterion) {
 
     let mut group = c.benchmark_group(format!("news corpus x{times}"));
     group.sample_size(10);
-    group.bench_function("apt (writing .score and .detail)", |b| b.iter(|| apt::run(&config, &stem).unwrap()));
+    group.bench_function("apt (writing .score and .detail)", |b| {
+        b.iter(|| protest::workflow::metrics::apt(&config, &stem).unwrap())
+    });
     group.bench_function("autoprf", |b| b.iter(|| autoprf::evaluate(&reference, &candidate, &documents).unwrap()));
     group.finish();
 }

@@ -12,13 +12,13 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use protest::annotate::window;
 use protest::annotate::{browse, conflicts};
-use protest::batches::export;
 use protest::batches::{merge, plan};
 use protest::ingest::synth::{self, Params, Sources};
 use protest::metrics::report::{self, TABLES};
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Record};
 use protest::store::Store;
-use protest::store::batch_file;
+use protest::store::{batch_file, master_file};
+use protest::workflow::{self, export::Exporting};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -56,7 +56,7 @@ const JOURNALED: u32 = 1_000;
 fn fixture(dir: &Path, sources: &Sources, times: usize) -> Fixture {
     let master = synth::generate(sources, &Params::protest(times)).expect("generation");
     let path = dir.join(format!("{times}x.master.json"));
-    protest::store::master_file::save(&master, &path).expect("saving the master");
+    master_file::save(&master, &path).expect("saving the master");
     let (mut store, _) = Store::<Master>::open(&path).expect("opening the master");
     for c in 1..=JOURNALED {
         store.put(record(&master, CandidateId(c), Judgement::Yes)).expect("journaling");
@@ -145,9 +145,8 @@ fn benches(c: &mut Criterion) {
         configure(c, "report", times)
             .bench_function(id.clone(), |b| b.iter(|| black_box(report::tables(store.master(), TABLES))));
 
-        // A durable save of one record: validated, appended to the journal, fsynced. Folding is
-        // switched off here and measured on its own below.
-        store.set_fold_bytes(u64::MAX);
+        // A durable save of one record: validated, appended to the journal, fsynced (and, once
+        // the journal has grown past `store::FOLD_BYTES`, folded, as it is in use).
         let mut n = 0u32;
         configure(c, "durable_put", times).bench_function(id.clone(), |b| {
             b.iter(|| {
@@ -167,43 +166,47 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-/// Batch export (plan a task set for the two annotators, make and write their batches) and
-/// import (read the batches back and merge them: nothing changes, every record is already in).
+/// Batch export (plan a task set for the two annotators, make and write their batches: what
+/// `protest batch export` and the window run, `workflow::export::run`) and import (read the
+/// batches back and prepare their merge, `workflow::merge::prepare`: nothing changes, every
+/// record is already in).
 fn batches(c: &mut Criterion, f: &Fixture, dir: &Path, id: &BenchmarkId) {
-    let master = protest::store::master_file::load(&f.path).expect("load");
+    let master = master_file::load(&f.path).expect("load");
     let names: Vec<String> = master.annotators.iter().map(|a| a.name.clone()).collect();
     let request = plan::Request::everything(&master, names.len() as u32, 25 * f.times as u32, 7);
     configure(c, "batch_plan", f.times).bench_function(id.clone(), |b| {
         b.iter(|| black_box(plan::plan(&master, &request, plan::every, master.created).expect("plan")))
     });
     let planned = plan::plan(&master, &request, plan::every, master.created).expect("plan");
-    let task_set = planned.task_set.id;
-    let mut with_plan = master.clone();
+    let exporting = Exporting {
+        task_set: planned.task_set.id,
+        names: names.clone(),
+        folder: dir.join(format!("{}x batches", f.times)),
+        replace: true,
+        created: master.created,
+    };
+    let mut with_plan = master;
     with_plan.task_sets.push(planned.task_set);
-    let file = |n: usize| dir.join(format!("{}x.batch-{n}.json", f.times));
+    let path = dir.join(format!("{}x.planned.master.json", f.times));
+    master_file::save(&with_plan, &path).expect("saving the planned master");
+    let (mut store, _) = Store::<Master>::open(&path).expect("opening the planned master");
+    let mut written = Vec::new();
     configure(c, "batch_export", f.times).bench_function(id.clone(), |b| {
-        b.iter(|| {
-            let mut draft = with_plan.clone();
-            let made = export::export(&mut draft, task_set, &names, master.created).expect("export");
-            for (n, batch) in made.iter().enumerate() {
-                batch_file::save(batch, &file(n)).expect("save batch");
-            }
-        })
+        b.iter(|| written = workflow::export::run(&mut store, &exporting).expect("export").files)
     });
-    let mut exported = with_plan.clone();
-    export::assign(&mut exported, task_set, &names).expect("assign");
     configure(c, "batch_import", f.times).bench_function(id.clone(), |b| {
         b.iter(|| {
-            let incoming: Vec<_> = (0..names.len())
-                .map(|n| merge::Incoming {
-                    path: file(n),
-                    batch: batch_file::load_current(&file(n)).expect("load batch"),
+            let incoming: Vec<_> = written
+                .iter()
+                .map(|w| merge::Incoming {
+                    path: w.path.clone(),
+                    batch: batch_file::load_current(&w.path).expect("load"),
                 })
                 .collect();
-            let prepared = merge::prepare(&exported, &incoming).expect("prepare");
-            black_box(merge::apply(&mut exported.clone(), &prepared))
+            black_box(workflow::merge::prepare(&store, &incoming).expect("prepare"))
         })
     });
+    store.close().expect("close");
 }
 
 criterion_group!(scale, benches);

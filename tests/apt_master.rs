@@ -19,7 +19,7 @@ fn consistent(master: &Master, dir: &Path) -> Vec<Case> {
     let ours = evaluate_master(master, &Preset::for_language(&master.languages.target));
     let mut cases = Vec::new();
     for system in master.corpora.iter().filter(|c| c.role == CorpusRole::System) {
-        let ini = apt::master::write_config(master, system.id, dir).unwrap();
+        let ini = protest::workflow::metrics::apt_config(master, system.id, dir).unwrap();
         let mut found = Vec::new();
         apt::evaluate(&AptConfig::read(&ini).unwrap(), |instance, case| {
             found.push((instance.sentence, instance.position, case));

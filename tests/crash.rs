@@ -20,9 +20,8 @@ use std::time::{Duration, Instant};
 
 const KILLS: usize = 200;
 const SEED: u64 = 0x5eed;
-/// Fold after about every 8 changes, and explicitly every 25.
-const FOLD_BYTES: u64 = 2_000;
-const SAVE_EVERY: u64 = 25;
+/// Fold every 8 changes (a journal grown past `store::FOLD_BYTES` folds by the same full save).
+const SAVE_EVERY: u64 = 8;
 
 /// One change, a pure function of its sequence number so that the parent can replay it.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,7 +64,6 @@ fn child() {
     let path = PathBuf::from(std::env::var("CRASH_MASTER").expect("run by the crash test"));
     let mut seq: u64 = std::env::var("CRASH_START").unwrap().parse().unwrap();
     let mut store = open_for_writing(&path);
-    store.set_fold_bytes(FOLD_BYTES);
     let candidates = store.master().candidates.len() as u32;
     let mut out = std::io::stdout().lock();
     // libtest has written "test child ... " without a line end.

@@ -1,7 +1,7 @@
 //! `protest apt CONFIG [--output STEM]`: APT with the reference tool's configuration file.
 
 use anyhow::Context;
-use protest::metrics::apt::{self, AptConfig, run::output_paths};
+use protest::metrics::apt::{AptConfig, run::output_paths};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -24,7 +24,7 @@ pub fn run(args: AptArgs) -> anyhow::Result<()> {
     })?;
     let folder = super::OutputFolder::of(&stem)?;
     protest::progress::stage("Reading the word lists", None);
-    let outcome = apt::run(&config, &stem)?;
+    let outcome = protest::workflow::metrics::apt(&config, &stem)?;
     folder.keep();
     let (score, detail) = output_paths(&stem);
     println!("{}", outcome.score_text(0).lines().next().unwrap_or_default());

@@ -5,7 +5,6 @@
 
 use anyhow::Context;
 use protest::batches::annotators;
-use protest::metrics::apt;
 use protest::metrics::report::Format;
 use protest::metrics::report::metrics::{self, Judges};
 use protest::model::{AnnotatorId, CorpusRole, Master};
@@ -34,7 +33,7 @@ pub fn run(args: AptMasterArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.write_config {
         let folder = super::OutputFolder::make(dir)?;
         for system in master.corpora.iter().filter(|c| c.role == CorpusRole::System) {
-            let config = apt::master::write_config(&master, system.id, dir)
+            let config = protest::workflow::metrics::apt_config(&master, system.id, dir)
                 .with_context(|| format!("{}: '{}'", args.master.display(), system.name))?;
             println!("{}: protest apt {}", system.name, config.display());
         }

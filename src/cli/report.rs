@@ -33,7 +33,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         }
         Some(dir) => {
             let folder = super::OutputFolder::make(&dir)?;
-            let written = report::write_tables(&dir, &tables, args.format)?;
+            let written = protest::workflow::metrics::write_tables(&dir, &tables, args.format)?;
             folder.keep();
             for path in written {
                 println!("wrote {}", path.display());

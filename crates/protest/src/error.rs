@@ -182,15 +182,6 @@ impl Error {
             *path = to.to_path_buf();
         }
     }
-
-    /// For a refusal, the rule's own words without the file's name (a dialog about that file
-    /// shows them as they are).
-    pub fn refusal(&self) -> Option<&str> {
-        match self {
-            Error::Refused { message, .. } => Some(message),
-            _ => None,
-        }
-    }
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

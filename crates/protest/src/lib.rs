@@ -4,16 +4,19 @@
 //! it so: it depends on no GUI or command-line crate). The annotation window
 //! (`crates/protest-gui`) and the command line (`src/cli`) are thin shells over it.
 //!
-//! The modules are domains, each using only those listed before it:
+//! The modules are domains, each using only those listed before it (the `layers` test reads this
+//! list and fails on a module that uses one listed after it; test code may build its fixtures
+//! with any):
 //!
 //! - [`model`]: the data — corpora with their tokens and word alignments, the test suite and its
 //!   categories, candidates, annotation records, task sets — as plain values with lookups;
 //! - [`annotate`]: one annotator at work, as pure functions — edits, the conflict rules, a
 //!   record's status, the category browser, undo, and what the translation window shows;
+//! - [`metrics`]: reports, agreement statistics, verdicts, the automatic reference match, APT and
+//!   AutoPRF — computations that return what to write and write nothing (they read their input
+//!   files only through `metrics::lines`);
 //! - [`store`]: the files — masters and batches on disk, the journal, atomic writes, validation,
 //!   and [`store::Store`], an open file that saves every change durably;
-//! - [`metrics`]: reports, agreement statistics, verdicts, the automatic reference match, APT and
-//!   AutoPRF;
 //! - [`batches`]: working with annotators — the roster, task sets, batches made and merged back,
 //!   adjudication;
 //! - [`ingest`]: masters from outside — from texts, from the original tool's files, a new
@@ -26,8 +29,9 @@
 //! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved and
 //!   the recovery file that keeps it.
 //!
-//! Long work says how far it has come through [`progress`], to whichever shell listens; a remedy
-//! is worded for the [`shell::Shell`] that shows it.
+//! Beneath them all, for every layer: [`error`]; long work says how far it has come through
+//! [`progress`], to whichever shell listens; a remedy is worded for the [`shell::Shell`] that
+//! shows it.
 //!
 //! The domain rules the code relies on are written out in `docs/domain.md`.
 
@@ -45,6 +49,8 @@ pub mod store;
 pub mod web;
 pub mod workflow;
 
+#[cfg(test)]
+mod layers;
 #[cfg(test)]
 mod testing;
 

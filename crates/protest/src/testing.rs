@@ -70,8 +70,6 @@ pub fn edit(m: &Master, c: u32, current: Option<&Record>, e: Edit) -> Result<Rec
 /// Makes a named pipe at `path` (a file that would block whoever opens it to read).
 #[cfg(unix)]
 pub fn mkfifo(path: &Path) {
-    use std::os::unix::ffi::OsStrExt;
-    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    use rustix::fs::{CWD, Mode, mkfifoat};
+    mkfifoat(CWD, path, Mode::RUSR | Mode::WUSR).unwrap();
 }

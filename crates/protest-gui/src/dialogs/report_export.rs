@@ -7,7 +7,7 @@ use crate::dialogs::file_chooser::{self, Pick};
 use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::Intent;
 use egui::{Id, RichText};
-use protest::metrics::report::{self, Format, Table};
+use protest::metrics::report::{Format, Table};
 use protest::session::Session;
 use protest::store::summary::count;
 use std::path::{Path, PathBuf};
@@ -210,10 +210,10 @@ impl ExportDialog {
                     self.confirmed = Some(path);
                     return None;
                 }
-                report::write_table(&path, table, format)
+                protest::workflow::metrics::write_table(&path, table, format)
                     .map(|()| format!("Saved the table “{}” as {}.", table.title, path.display()))
             }
-            Target::All => report::write_tables(&path, tables, format)
+            Target::All => protest::workflow::metrics::write_tables(&path, tables, format)
                 .map(|written| format!("Saved {} in the folder {}.", count(written.len(), "table"), path.display())),
         };
         match result {

@@ -157,35 +157,6 @@ pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Ve
     Ok(given)
 }
 
-/// Gives the parts out (see [`assign`]) and makes every part's batch, in part order. On error the
-/// master is unchanged.
-pub fn export(
-    master: &mut Master,
-    task_set: u32,
-    names: &[String],
-    created: DateTime<Utc>,
-) -> Result<Vec<Batch>, ExportError> {
-    // Giving the parts out changes only the roster and the task sets: those two are put back on
-    // a refusal, rather than working on a copy of the whole master (corpora, records…).
-    let (annotators, task_sets) = (master.annotators.clone(), master.task_sets.clone());
-    let made = assign(master, task_set, names).and_then(|parts| {
-        crate::progress::stage("Making the batches", Some(parts.len() as u64));
-        parts
-            .iter()
-            .map(|p| {
-                let batch = build(master, task_set, p.annotator, created);
-                crate::progress::advance(1);
-                batch
-            })
-            .collect()
-    });
-    if made.is_err() {
-        master.annotators = annotators;
-        master.task_sets = task_sets;
-    }
-    made
-}
-
 /// How a batch relates to its master: master candidate ids in presentation order (batch candidate
 /// `n` is `order[n - 1]`) and master translation corpora in letter order ("Translation A" is
 /// `corpora[0]`). Drawn from the task set's seed on the annotator's own stream, so it is the same
@@ -477,20 +448,6 @@ mod tests {
         annotators::add(&mut short, "Marie").unwrap();
         let e = assign(&mut short, 1, &[]).unwrap_err().to_string();
         assert!(e.contains("only one of the master's annotators has no part of it (Marie)"), "{e}");
-    }
-
-    #[test]
-    fn export_gives_out_the_parts_and_makes_their_batches_or_changes_nothing() {
-        let mut m = sample();
-        let p = plan::plan(&m, &Request::everything(&m, 2, 30, 42), every, DateTime::UNIX_EPOCH).unwrap();
-        m.task_sets.push(p.task_set);
-        let before = m.clone();
-        assert!(export(&mut m, 1, &["Anna".into(), "Anna".into()], DateTime::UNIX_EPOCH).is_err());
-        assert_eq!(m, before);
-        let batches = export(&mut m, 1, &["Anna".into(), "Ben".into()], DateTime::UNIX_EPOCH).unwrap();
-        let names: Vec<&str> = batches.iter().map(|b| b.annotator().name.as_str()).collect();
-        assert_eq!(names, ["Anna", "Ben"]);
-        assert_eq!(m.task_sets[0].tasks[2].annotator, Some(AnnotatorId(2)));
     }
 
     #[test]

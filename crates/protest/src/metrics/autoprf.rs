@@ -134,29 +134,11 @@ pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents:
     let mut document = 0;
     let mut sentence = 0u32;
     loop {
-        let (more_reference, more_candidate) = (reference.advance()?, candidate.advance()?);
-        if !more_reference || !more_candidate {
-            let (shorter, longer) = if more_reference { (&candidate, &reference) } else { (&reference, &candidate) };
-            if more_reference != more_candidate {
-                return Err(Error::whole_file(
-                    &shorter.files.source,
-                    format!("has {sentence} sentences but {} has more", longer.files.source.display()),
-                ));
-            }
+        if !advance_both(&mut reference, &mut candidate, sentence)? {
             break;
         }
         let line = reference.source.line();
-        let tokens = java_token_count(line);
-        // The candidate's source is most often the same line, counted already.
-        let candidate_line = candidate.source.line();
-        let candidate_tokens = if candidate_line == line { tokens } else { java_token_count(candidate_line) };
-        if tokens != candidate_tokens {
-            return Err(candidate.source.error(format!(
-                "has {candidate_tokens} tokens but line {} of {} has {tokens}; both sources must be tokenised alike",
-                sentence + 1,
-                reference.files.source.display(),
-            )));
-        }
+        let tokens = source_tokens(&reference, &candidate, sentence)?;
         // The original moves to the next document once a token lies at or after its start.
         while document + 1 < starts.len() && sentence >= starts[document + 1].0 && tokens > 0 {
             document += 1;
@@ -205,6 +187,37 @@ pub fn evaluate(reference: &AlignedCorpus, candidate: &AlignedCorpus, documents:
         ));
     }
     Ok(AutoPrf { documents })
+}
+
+/// Moves both corpora to their next sentence; false when both have ended, an error when only one
+/// has.
+fn advance_both(reference: &mut CorpusReader, candidate: &mut CorpusReader, sentence: u32) -> Result<bool> {
+    let (more_reference, more_candidate) = (reference.advance()?, candidate.advance()?);
+    if more_reference == more_candidate {
+        return Ok(more_reference);
+    }
+    let (shorter, longer) = if more_reference { (candidate, reference) } else { (reference, candidate) };
+    Err(Error::whole_file(
+        &shorter.files.source,
+        format!("has {sentence} sentences but {} has more", longer.files.source.display()),
+    ))
+}
+
+/// The tokens of the current source sentence, which both corpora must count alike.
+fn source_tokens(reference: &CorpusReader, candidate: &CorpusReader, sentence: u32) -> Result<usize> {
+    let line = reference.source.line();
+    let tokens = java_token_count(line);
+    // The candidate's source is most often the same line, counted already.
+    let candidate_line = candidate.source.line();
+    let candidate_tokens = if candidate_line == line { tokens } else { java_token_count(candidate_line) };
+    if tokens != candidate_tokens {
+        return Err(candidate.source.error(format!(
+            "has {candidate_tokens} tokens but line {} of {} has {tokens}; both sources must be tokenised alike",
+            sentence + 1,
+            reference.files.source.display(),
+        )));
+    }
+    Ok(tokens)
 }
 
 /// Clipped matching of one pronoun's aligned tokens.

@@ -3,7 +3,7 @@
 //! is an error naming the line.
 //!
 //! A thread per file reads ahead: it reads blocks of whole lines, checks each block is UTF-8 at
-//! once (simdutf8) and finds its line ends (memchr), so that the thread using the lines only takes
+//! once and finds its line ends (memchr), so that the thread using the lines only takes
 //! them — on two cores, finding and checking lines no longer adds to the work on them.
 
 use crate::error::{Error, Result};
@@ -12,6 +12,11 @@ use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+/// The whole text of a small file (a configuration), read at once.
+pub fn read_whole(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
+}
 
 /// Bytes read at a time by the thread reading ahead.
 const BLOCK: usize = 1 << 18;
@@ -148,6 +153,20 @@ impl LineReader {
     }
 }
 
+/// The lines of `bytes` as text, checked UTF-8 once: up to the line with an invalid byte, if
+/// any, with [`After::NotUtf8`] then in `after` (the lines before it are handed out, then the
+/// error).
+fn utf8_lines(bytes: Vec<u8>, after: &mut Option<After>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bytes = e.into_bytes();
+        let bad_line = memchr::memrchr(b'\n', &bytes[..valid]).map_or(0, |i| i + 1);
+        *after = Some(After::NotUtf8);
+        // Valid UTF-8 up to `valid`: nothing is replaced.
+        String::from_utf8_lossy(&bytes[..bad_line]).into_owned()
+    })
+}
+
 /// The reading thread: blocks of whole lines until the end of the file or an error. Stops when
 /// the [`LineReader`] is dropped.
 fn read_ahead(mut file: impl Read, sender: &SyncSender<Block>, spare: &Receiver<Block>) {
@@ -186,21 +205,15 @@ fn read_ahead(mut file: impl Read, sender: &SyncSender<Block>, spare: &Receiver<
             (None, true) => Some(After::EndOfFile),
             (None, false) => None,
         };
-        if let Err(e) = simdutf8::compat::from_utf8(&bytes) {
-            // The lines before the one with the bad byte are handed out, then the error.
-            let bad_line = memchr::memrchr(b'\n', &bytes[..e.valid_up_to()]).map_or(0, |i| i + 1);
-            bytes.truncate(bad_line);
-            after = Some(After::NotUtf8);
-        }
+        let text = utf8_lines(bytes, &mut after);
         let mut ends = std::mem::take(&mut spare_ends);
         ends.clear();
+        let bytes = text.as_bytes();
         ends.extend(
-            memchr::memchr_iter(b'\n', &bytes)
+            memchr::memchr_iter(b'\n', bytes)
                 .map(|i| i + 1)
                 .chain((bytes.last() != Some(&b'\n') && !bytes.is_empty()).then_some(bytes.len())),
         );
-        // SAFETY: checked to be UTF-8 just above (and cut only after a `\n`).
-        let text = unsafe { String::from_utf8_unchecked(bytes) };
         let last = after.is_some();
         if sender.send(Block { text, ends, after }).is_err() || last {
             return;

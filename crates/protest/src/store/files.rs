@@ -162,7 +162,13 @@ pub fn kind_name(kind: FileType) -> &'static str {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::testing::mkfifo as fifo;
+
+    /// A named pipe at `path` (made here, not with `crate::testing`, whose fixtures are read
+    /// through these functions).
+    fn fifo(path: &Path) {
+        use rustix::fs::{CWD, Mode, mkfifoat};
+        mkfifoat(CWD, path, Mode::RUSR | Mode::WUSR).unwrap();
+    }
 
     #[test]
     fn a_link_is_resolved_to_the_file_it_names() {

@@ -22,8 +22,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The `journal` field of a journal's first line.
-pub const FORMAT: &str = "protest-journal";
 /// The version written. Version 1 (before [`Entry::Roster`]) is read as well: its lines are a
 /// subset of version 2's.
 const VERSION: u32 = 2;
@@ -150,7 +148,7 @@ impl Journal {
             }
             Err(e) => return Err(Error::at_line(&path, 1, format!("not a PROTEST journal ({e})"))),
         };
-        if header.journal != FORMAT || !READABLE.contains(&header.version) {
+        if header.journal != json::JOURNAL_FORMAT || !READABLE.contains(&header.version) {
             return Err(Error::at_line(
                 &path,
                 1,
@@ -205,7 +203,7 @@ impl Journal {
     /// Starts a new, empty journal for `revision` of the file, replacing any old one atomically.
     pub fn start(disk: Arc<dyn Disk>, file: &Path, id: &str, revision: u64) -> Result<Journal> {
         let path = path_for(file);
-        let header = Header { journal: FORMAT.into(), version: VERSION, file_id: id.into(), revision };
+        let header = Header { journal: json::JOURNAL_FORMAT.into(), version: VERSION, file_id: id.into(), revision };
         let mut line = serde_json::to_vec(&header).map_err(|e| Error::io(&path, e.into()))?;
         line.push(b'\n');
         atomic::write(&*disk, &path, &line)?;

@@ -11,6 +11,10 @@ use serde_json::ser::{CompactFormatter, Formatter};
 use std::io::{self, Write};
 use std::path::Path;
 
+/// The `journal` field of a journal's first line (`store::journal`): known here too, to tell a
+/// journal opened by mistake for the file it belongs to.
+pub const JOURNAL_FORMAT: &str = "protest-journal";
+
 /// Arrays under these keys get one element per line; so do the top-level object's keys and the
 /// keys of objects that are elements of such arrays when those objects hold such arrays.
 const LINE_ARRAYS: &[&str] = &[
@@ -198,15 +202,13 @@ pub fn read<'de, T: Deserialize<'de>>(
             match serde_json::Deserializer::from_slice(bytes).into_iter::<Header>().next().unwrap_or_else(|| {
                 serde_json::from_slice::<Header>(bytes) // no value at all: let it say why
             }) {
-                Ok(h) if h.journal.as_ref().and_then(|j| j.as_str()) == Some(crate::store::journal::FORMAT) => {
-                    Err(Error::whole_file(
-                        path,
-                        format!(
-                            "this is a PROTEST journal (the unsaved changes kept beside a master or batch), not a {} file; open the file it belongs to",
-                            kind_name(format)
-                        ),
-                    ))
-                }
+                Ok(h) if h.journal.as_ref().and_then(|j| j.as_str()) == Some(JOURNAL_FORMAT) => Err(Error::whole_file(
+                    path,
+                    format!(
+                        "this is a PROTEST journal (the unsaved changes kept beside a master or batch), not a {} file; open the file it belongs to",
+                        kind_name(format)
+                    ),
+                )),
                 Ok(h) => {
                     let f = h.format.as_ref().map(|f| f.as_str().unwrap_or("?"));
                     check_header(

@@ -1,8 +1,8 @@
 //! The researcher's operations on a master, one function each, for the command line and the GUI
 //! alike: annotators ([`annotators`]), task sets ([`task_sets`]), batch export ([`export`]),
 //! batch import ([`merge`]), adjudication ([`adjudication`]), the automatic reference match
-//! ([`auto_eval`]), a new system ([`add_system`]) and converting the original tool's files
-//! ([`convert`]).
+//! ([`auto_eval`]), a new system ([`add_system`]), converting the original tool's files
+//! ([`convert`]) and writing what the metrics computed ([`metrics`]).
 //!
 //! Every operation is all or nothing, in memory and on disk, in the same four steps:
 //!
@@ -29,6 +29,7 @@ pub mod auto_eval;
 pub mod convert;
 pub mod export;
 pub mod merge;
+pub mod metrics;
 pub mod task_sets;
 
 #[cfg(test)]

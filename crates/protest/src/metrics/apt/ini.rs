@@ -41,7 +41,7 @@ const DEFAULT_SECTION: &str = "DEFAULT";
 
 impl Ini {
     pub fn read(path: &Path) -> Result<Ini> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = crate::metrics::lines::read_whole(path)?;
         Ini::parse(&text, path)
     }
 
@@ -91,10 +91,6 @@ impl Ini {
 
     pub fn path(&self) -> &Path {
         &self.path
-    }
-
-    pub fn has_section(&self, name: &str) -> bool {
-        self.sections.iter().any(|s| s.name == name)
     }
 
     /// An option of a section, or of `[DEFAULT]`. Keys are case-insensitive.

@@ -348,15 +348,15 @@ impl<'a> InstanceReader<'a> {
         })
     }
 
-    /// The instances of the next sentence that may have some (often none), or `None` after the
-    /// last sentence.
-    pub fn next_sentence(&mut self) -> Result<Option<Vec<Instance>>> {
+    /// Takes the next chunk from the first stage when this one is used up; false after the last
+    /// sentence.
+    fn sentence_at_hand(&mut self) -> Result<bool> {
         while self.next == self.chunk.sentences.len() {
             match self.chunk.last.take() {
                 Some(Last::End(sentences, ends)) => {
                     self.finder.check_sentences(sentences)?;
                     ends?;
-                    return Ok(None);
+                    return Ok(false);
                 }
                 Some(Last::Failed(error)) => return Err(error),
                 None => {}
@@ -369,9 +369,18 @@ impl<'a> InstanceReader<'a> {
                 // The first stage ends only after its last chunk, or by a panic.
                 Err(_) => match self.stage.take().map(JoinHandle::join) {
                     Some(Err(panic)) => std::panic::resume_unwind(panic),
-                    _ => return Ok(None),
+                    _ => return Ok(false),
                 },
             }
+        }
+        Ok(true)
+    }
+
+    /// The instances of the next sentence that may have some (often none), or `None` after the
+    /// last sentence.
+    pub fn next_sentence(&mut self) -> Result<Option<Vec<Instance>>> {
+        if !self.sentence_at_hand()? {
+            return Ok(None);
         }
         let chunk = &mut self.chunk;
         let lines = &mut chunk.sentences[self.next];
@@ -504,6 +513,48 @@ impl InStep {
             }
         }
         let found = chunk.found.len();
+        self.find(sentence, chunk)?;
+        if chunk.found.len() == found {
+            return Ok(());
+        }
+        self.positions.clear();
+        self.positions.extend(chunk.found[found..].iter().map(|f| f.position));
+        if let Some(scan) = &self.heuristic_sources {
+            // The heuristic's "taken" test: the links of the source tokens, as written, on its
+            // list — found without splitting the line (a token's position is the spaces before it).
+            let line = self.source.line().trim().as_bytes();
+            let position = |at: usize| memchr::memchr_iter(b' ', &line[..at]).count() as u32;
+            self.positions.extend(scan.each(line).map(|(at, _)| position(at)));
+        }
+        let mut text = |line: &str| {
+            let start = chunk.text.len();
+            chunk.text.push_str(line);
+            start..chunk.text.len()
+        };
+        let (source, reference, candidate) =
+            (text(self.source.line()), text(self.reference.line()), text(self.candidate.line()));
+        let scratch = &mut self.links;
+        let mut links = |reader: &LineReader| {
+            let read = links::links_of(reader.line(), &self.positions, scratch);
+            let start = chunk.links.len();
+            chunk.links.extend_from_slice(scratch);
+            read.map(|()| start..chunk.links.len()).map_err(|m| reader.error(m))
+        };
+        let (reference_links, candidate_links) = (links(&self.reference_links), links(&self.candidate_links));
+        chunk.sentences.push(Lines {
+            sentence,
+            found: found..chunk.found.len(),
+            source,
+            reference,
+            candidate,
+            reference_links,
+            candidate_links,
+        });
+        Ok(())
+    }
+
+    /// Finds the source pronouns of the current line into `chunk`.
+    fn find(&mut self, sentence: u32, chunk: &mut Chunk) -> std::result::Result<(), Last> {
         let line = self.source.line();
         match &self.whole_tokens {
             // The usual line: its pronouns found whole in it, lowercased, without splitting it.
@@ -542,42 +593,6 @@ impl InStep {
                     .map_err(Last::Failed)?;
             }
         }
-        if chunk.found.len() == found {
-            return Ok(());
-        }
-        self.positions.clear();
-        self.positions.extend(chunk.found[found..].iter().map(|f| f.position));
-        if let Some(scan) = &self.heuristic_sources {
-            // The heuristic's "taken" test: the links of the source tokens, as written, on its
-            // list — found without splitting the line (a token's position is the spaces before it).
-            let line = self.source.line().trim().as_bytes();
-            let position = |at: usize| memchr::memchr_iter(b' ', &line[..at]).count() as u32;
-            self.positions.extend(scan.each(line).map(|(at, _)| position(at)));
-        }
-        let mut text = |line: &str| {
-            let start = chunk.text.len();
-            chunk.text.push_str(line);
-            start..chunk.text.len()
-        };
-        let (source, reference, candidate) =
-            (text(self.source.line()), text(self.reference.line()), text(self.candidate.line()));
-        let scratch = &mut self.links;
-        let mut links = |reader: &LineReader| {
-            let read = links::links_of(reader.line(), &self.positions, scratch);
-            let start = chunk.links.len();
-            chunk.links.extend_from_slice(scratch);
-            read.map(|()| start..chunk.links.len()).map_err(|m| reader.error(m))
-        };
-        let (reference_links, candidate_links) = (links(&self.reference_links), links(&self.candidate_links));
-        chunk.sentences.push(Lines {
-            sentence,
-            found: found..chunk.found.len(),
-            source,
-            reference,
-            candidate,
-            reference_links,
-            candidate_links,
-        });
         Ok(())
     }
 

@@ -19,8 +19,6 @@ use crate::error::{Error, Result};
 use crate::model::alignment::{self, Links};
 use crate::model::pronouns::{ENGLISH_ADDRESSEE, ENGLISH_THIRD_PERSON, Pronouns};
 use crate::model::{Candidate, CandidateId, Corpus, CorpusId, CorpusRole, ExampleNo, Language, Master};
-use crate::store::atomic::Outputs;
-use crate::store::disk::Os;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -282,14 +280,22 @@ pub fn evaluate_master(master: &Master, preset: &Preset) -> MasterApt {
     MasterApt { preset: preset.clone(), categories, systems, cases }
 }
 
-/// Writes into `dir` a `protest apt` configuration equivalent to APT over the master for the
-/// translation `corpus` (docs/metrics.md, "APT over a master"): the source, reference and
+/// A `protest apt` configuration in a folder: its files' paths and texts.
+#[derive(Debug)]
+pub struct ConfigFiles {
+    /// The configuration, `NAME.ini`, whose output stem is `NAME`; one of `files`.
+    pub ini: PathBuf,
+    pub files: Vec<(PathBuf, String)>,
+}
+
+/// The files of a `protest apt` configuration in `dir` equivalent to APT over the master for
+/// the translation `corpus` (docs/metrics.md, "APT over a master"): the source, reference and
 /// translation as text files with their alignments, the examples' positions (instance *i* of
-/// the run is example *i* of the master), and the preset's lists and groups. Returns the
-/// configuration's path, `NAME.ini`, whose output stem is `NAME`. All files are written or none.
+/// the run is example *i* of the master), and the preset's lists and groups.
+/// [`crate::workflow::metrics::apt_config`] writes them, all or none.
 ///
 /// Needs the whole alignment of the reference and of `corpus` (not a converted old file).
-pub fn write_config(master: &Master, corpus: CorpusId, dir: &Path) -> Result<PathBuf> {
+pub fn config_files(master: &Master, corpus: CorpusId, dir: &Path) -> Result<ConfigFiles> {
     let problem = |what: String| Error::refused(dir, format!("no APT configuration written: {what}"));
     let (Some(source), Some(reference)) = (master.source(), master.reference()) else {
         return Err(problem("the master needs a source and a reference translation".into()));
@@ -355,14 +361,11 @@ pub fn write_config(master: &Master, corpus: CorpusId, dir: &Path) -> Result<Pat
         src = master.languages.source,
         tgt = master.languages.target,
     );
-    let path = dir.join(format!("{stem}.ini"));
     files.push((format!("{stem}.ini"), config));
-    let mut outputs = Outputs::new(&Os);
-    for (name, text) in &files {
-        outputs.add(&dir.join(name), |w| w.write_all(text.as_bytes()))?;
-    }
-    outputs.publish()?.keep();
-    Ok(path)
+    Ok(ConfigFiles {
+        ini: dir.join(format!("{stem}.ini")),
+        files: files.into_iter().map(|(name, text)| (dir.join(name), text)).collect(),
+    })
 }
 
 #[cfg(test)]
@@ -428,7 +431,7 @@ mod tests {
         assert!(apt.systems.iter().all(|s| !s.corrected));
         // Without a list (no preset), the shared qu' made them identical.
         assert_eq!(case_of(&evaluate_master(&master, &Preset::for_language("xx")), 4), Case::Identical);
-        assert!(write_config(&master, CorpusId(2), Path::new(".")).is_err(), "no whole alignment to write");
+        assert!(config_files(&master, CorpusId(2), Path::new(".")).is_err(), "no whole alignment to write");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //!
 //! [`config`] reads the reference's INI configuration, [`instances`] finds the source pronouns and
 //! their translations in the parallel files, [`rules`] decides each instance's [`case::Case`],
-//! [`run`] puts it together and [`output`] writes the reference's `.score` and `.detail` files.
+//! [`run`] puts it together and [`output`] formats the reference's `.score` and `.detail` files
+//! (`crate::workflow::metrics` writes them).
 //! [`master`] runs APT over a master's candidates and [`human`] sets it against human judgements.
 //! docs/metrics.md describes the configuration and every deviation from the reference.
 
@@ -24,4 +25,4 @@ pub mod words;
 pub use case::{Case, CaseCounts, Weighting};
 pub use config::AptConfig;
 pub use master::{MasterApt, Preset, SystemApt, evaluate_master};
-pub use run::{AptOutcome, evaluate, run};
+pub use run::{AptOutcome, evaluate};

@@ -14,10 +14,9 @@ use super::rules::{Categories, Rules};
 use super::words;
 use crate::error::{Error, Result};
 use crate::metrics::apt::pronoun_repair::PronounLists;
-use crate::store::atomic::Outputs;
-use crate::store::disk::{Disk, Os};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The result of a run.
@@ -143,80 +142,10 @@ pub fn output_paths(stem: &Path) -> (PathBuf, PathBuf) {
     (with(".score"), with(".detail"))
 }
 
-/// Runs APT and writes `STEM.detail` and `STEM.score` as the reference does. Both files are
-/// written in full under temporary names and only then put in place together, so a failed run
-/// changes neither.
-pub fn run(config: &AptConfig, stem: &Path) -> Result<AptOutcome> {
-    run_on(&Os, config, stem)
-}
-
-/// [`run`], writing through `disk`.
-pub fn run_on(disk: &dyn Disk, config: &AptConfig, stem: &Path) -> Result<AptOutcome> {
-    let (score_path, detail_path) = output_paths(stem);
-    let mut outputs = Outputs::new(disk);
-    let mut outcome = None;
-    let written = outputs.add(&detail_path, |out| {
-        out.write_all(output::DETAIL_HEADER.as_bytes())?;
-        let result = evaluate(config, |instance, case| {
-            output::write_detail(out, instance, case).map_err(|e| Error::io(&detail_path, e))
-        });
-        let failed = result.is_err();
-        outcome = Some(result);
-        if failed { Err(std::io::Error::other("APT stopped")) } else { Ok(()) }
-    });
-    let outcome = match (outcome, written) {
-        (Some(Err(e)), _) | (_, Err(e)) => return Err(e),
-        (Some(Ok(outcome)), Ok(())) => outcome,
-        (None, Ok(())) => unreachable!("the writer always runs"),
-    };
-    outputs.add(&score_path, |out| out.write_all(outcome.score_text(config.max_matrix).as_bytes()))?;
-    outputs.publish()?.keep();
-    Ok(outcome)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::disk::{Fault, Faulty};
-
-    /// docs/metrics.md: a failed run changes neither `.score` nor `.detail`, whatever fails.
-    #[test]
-    fn a_run_writes_both_files_or_neither() {
-        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/apt");
-        let config = AptConfig::read(&fixtures.join("config.ini")).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let stem = dir.path().join("out");
-        let (score, detail) = output_paths(&stem);
-        let disk = Faulty::new(Fault::None);
-        run_on(&disk, &config, &stem).unwrap();
-        let whole = (std::fs::read(&score).unwrap(), std::fs::read(&detail).unwrap());
-        let count = disk.ops().len();
-        for k in 0..count {
-            for fault in [Fault::Once(k), Fault::FullFrom(k)] {
-                // An earlier run's files are there: they stay as they were, or are both replaced.
-                std::fs::write(&score, "old score").unwrap();
-                std::fs::write(&detail, "old detail").unwrap();
-                disk.set(fault);
-                let now = |p: &Path| std::fs::read(p).unwrap();
-                match run_on(&disk, &config, &stem) {
-                    Ok(_) => {
-                        assert_eq!((now(&score), now(&detail)), whole, "{fault:?}");
-                        // The copy of a replaced file whose removal failed after the fact is
-                        // removed by the next writer.
-                        crate::store::atomic::remove_leftovers(&score);
-                        crate::store::atomic::remove_leftovers(&detail);
-                    }
-                    Err(_) => assert_eq!((now(&score), now(&detail)), (b"old score".to_vec(), b"old detail".to_vec())),
-                }
-                let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-                assert_eq!(names.len(), 2, "{fault:?}: {names:?}");
-            }
-        }
-        // No earlier files: a failure leaves none.
-        std::fs::remove_file(&score).unwrap();
-        std::fs::remove_file(&detail).unwrap();
-        disk.set(Fault::FullFrom(3));
-        assert!(run_on(&disk, &config, &stem).is_err());
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-    }
+/// Runs APT, writing the reference's `.detail` text into `out` as the instances are judged (a
+/// corpus's detail need not fit in memory); `path` names it in errors. The `.score` text is the
+/// outcome's [`AptOutcome::score_text`]. [`crate::workflow::metrics::apt`] writes both files.
+pub fn write_detail(config: &AptConfig, out: &mut dyn Write, path: &Path) -> Result<AptOutcome> {
+    out.write_all(output::DETAIL_HEADER.as_bytes()).map_err(|e| Error::io(path, e))?;
+    evaluate(config, |instance, case| output::write_detail(out, instance, case).map_err(|e| Error::io(path, e)))
 }

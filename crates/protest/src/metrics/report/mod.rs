@@ -23,10 +23,7 @@ pub use table::{Cell, Column, Row, RowKind, Table};
 
 use crate::annotate::status::Statuses;
 use crate::model::{AnnotatorId, CandidateId, CorpusRole, Master, Record};
-use crate::store::atomic;
-use crate::{Error, Result};
 use registry::Sources;
-use std::path::{Path, PathBuf};
 
 /// Builds the requested tables.
 pub fn tables<'k>(master: &Master, kinds: impl IntoIterator<Item = &'k TableKind>) -> Vec<Table> {
@@ -90,24 +87,6 @@ fn build_tables<'k>(
         .collect()
 }
 
-/// Writes one table to `path` in `format`, replacing the file atomically.
-pub fn write_table(path: &Path, table: &Table, format: Format) -> Result<()> {
-    atomic::write(&crate::store::disk::Os, path, format.render(table).as_bytes()).map(drop)
-}
-
-/// Writes each table to `dir/NAME.EXT` (e.g. `results.csv`), creating the folder; returns the
-/// files written. What `protest report --output DIR` and the GUI's *Export all* do.
-pub fn write_tables(dir: &Path, tables: &[Table], format: Format) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    tables
-        .iter()
-        .map(|table| {
-            let path = dir.join(format.file_name(table));
-            write_table(&path, table, format).map(|()| path)
-        })
-        .collect()
-}
-
 /// The people behind `records`: the researcher first if among them, then annotators in master
 /// order.
 fn annotators<'a>(master: &Master, records: impl Iterator<Item = &'a Record>) -> Vec<AnnotatorId> {
@@ -134,23 +113,6 @@ fn category_index(master: &Master, candidate: CandidateId) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tables_are_written_one_file_each_as_rendered() {
-        let dir = tempfile::tempdir().unwrap();
-        let master = crate::testing::tiny();
-        let tables = tables(&master, ["results", "scores"].map(|n| TableKind::named(n).unwrap()));
-        let out = dir.path().join("new folder");
-        let written = write_tables(&out, &tables, Format::Latex).unwrap();
-        assert_eq!(written, [out.join("results.tex"), out.join("scores.tex")]);
-        for (path, table) in written.iter().zip(&tables) {
-            assert_eq!(std::fs::read_to_string(path).unwrap(), Format::Latex.render(table));
-        }
-        let blocked = dir.path().join("a file");
-        std::fs::write(&blocked, "").unwrap();
-        let err = write_tables(&blocked, &tables, Format::Csv).unwrap_err();
-        assert_eq!(err.path(), blocked, "{err}");
-    }
 
     #[test]
     fn the_tables_from_the_statuses_loading_derived_are_the_tables() {

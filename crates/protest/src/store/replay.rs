@@ -1,0 +1,115 @@
+//! Loading a file with its journal's changes replayed, each checked as loading checks the file's
+//! own.
+
+use crate::annotate::status::Statuses;
+use crate::error::{Error, Result};
+use crate::model::{AnnotatorId, Master};
+use crate::store::disk::Identity;
+use crate::store::document::Document;
+use crate::store::journal::{self, Entry, Journal, Replay, Roster};
+use crate::store::{files, master_file, validate};
+use std::path::Path;
+
+/// The file with its journal's changes applied, as opening it would give, without taking its
+/// lock or changing anything on disk.
+pub fn load_with_journal<D: Document>(path: &Path) -> Result<(D, Replay)> {
+    let real = files::resolve(path)?;
+    read_consistently(path, &real, load_resolved::<D>)
+}
+
+pub(super) fn load_resolved<D: Document>(real: &Path) -> Result<(D, Replay)> {
+    let mut doc = D::load(real)?;
+    let replay = replay_journal(&mut doc, real)?;
+    Ok((doc, replay))
+}
+
+/// [`load_with_journal`] of a master, with the status of every record, as `protest check` counts
+/// them: those loading derived, unless the journal changed the records (then derived again).
+pub fn load_master_with_statuses(path: &Path) -> Result<(Master, Replay, Statuses)> {
+    let real = files::resolve(path)?;
+    read_consistently(path, &real, |real| {
+        let (mut master, statuses) = master_file::load_with_statuses(real)?;
+        let replay = replay_journal(&mut master, real)?;
+        let statuses = if replay.entries.is_empty() { statuses } else { Statuses::of(&master) };
+        Ok((master, replay, statuses))
+    })
+}
+
+/// Reads the file at `real` (and its journal) with `read`; when that fails because the file was
+/// replaced meanwhile — another process folding its journal into it, between our reading of the
+/// file and of the journal — reads again, up to three times in all. Errors about the file name it
+/// as `path`, the way the user did.
+pub(super) fn read_consistently<T>(path: &Path, real: &Path, read: impl Fn(&Path) -> Result<T>) -> Result<T> {
+    let mut attempts = 3;
+    loop {
+        let before = Identity::of_path(real).ok();
+        match read(real) {
+            Err(_) if attempts > 1 && Identity::of_path(real).ok() != before => attempts -= 1,
+            result => return result.map_err(|e| e.renamed(real, path)),
+        }
+    }
+}
+
+/// Reads the journal of the file `doc` was loaded from and applies its changes.
+fn replay_journal<D: Document>(doc: &mut D, path: &Path) -> Result<Replay> {
+    let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
+    let replay = Journal::read(path, &id, revision)?;
+    replay_into(doc.master_mut(), &replay, path)?;
+    Ok(replay)
+}
+
+/// Applies the changes of the journal of `file` to its master, checking each.
+pub fn replay_into(master: &mut Master, replay: &Replay, file: &Path) -> Result<()> {
+    for (i, entry) in replay.entries.iter().enumerate() {
+        apply(master, entry).map_err(|m| {
+            Error::whole_file(journal::path_for(file), format!("change {} cannot be applied: {m}", i + 1))
+        })?;
+    }
+    Ok(())
+}
+
+/// Applies one change to `master`, checked as loading checks the master's own (a record valid
+/// against it, a roster that fits it); the message says what is wrong.
+pub(crate) fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> {
+    match entry {
+        Entry::Put(record) => {
+            if let Some((_, problem)) = validate::record(master, record) {
+                return Err(problem);
+            }
+            master.records.put(record.clone());
+        }
+        Entry::Remove { candidate, annotator } => {
+            master.records.remove(*candidate, *annotator);
+        }
+        Entry::Roster(roster) => {
+            check_roster(master, roster)?;
+            let mut roster = roster.clone();
+            swap_roster(master, &mut roster);
+        }
+    }
+    Ok(())
+}
+
+/// Exchanges the master's annotators and task sets with `roster`'s (nothing the master's lookup
+/// tables are built from).
+pub(super) fn swap_roster(master: &mut Master, roster: &mut Roster) {
+    std::mem::swap(&mut master.annotators, &mut roster.annotators);
+    std::mem::swap(&mut master.task_sets, &mut roster.task_sets);
+}
+
+/// Whether a roster entry fits `master`: it keeps every annotator (records name them), and its
+/// annotators and task sets name only what the master has, each id once — what loading checks of
+/// the master's own (`validate`), for a line that may have been edited by hand.
+pub(super) fn check_roster(master: &Master, roster: &Roster) -> std::result::Result<(), String> {
+    let known = |id: AnnotatorId| id.is_researcher() || roster.annotators.iter().any(|a| a.id == id);
+    if let Some(gone) = master.annotators.iter().find(|a| !known(a.id)) {
+        return Err(format!(
+            "the roster leaves out annotator {} ({}), whose records the master keeps",
+            gone.id, gone.name
+        ));
+    }
+    match validate::roster(master, &roster.annotators, &roster.task_sets).into_iter().next() {
+        Some(problem) => Err(problem.message),
+        None => Ok(()),
+    }
+}
