@@ -16,6 +16,7 @@ mod prediction;
 mod printer;
 mod progress;
 mod report;
+mod sample;
 mod serve;
 mod synth;
 
@@ -87,6 +88,8 @@ pub enum Command {
     Prediction(prediction::PredictionArgs),
     /// Serve the annotators of a task set their part in the browser, each at a secret link.
     Serve(serve::ServeArgs),
+    /// Write the bundled sample master and its two annotated batches into a folder.
+    Sample(sample::SampleArgs),
     /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
     Synth(Box<synth::SynthArgs>),
     /// Print the completion script of a shell (bash, zsh, fish, elvish or powershell) for `protest`.
@@ -157,6 +160,7 @@ fn run_command(command: Command, p: &Printer) -> anyhow::Result<()> {
         Command::AptMaster(args) => apt_master::run(args, p),
         Command::Correlate(args) => correlate::run(args, p),
         Command::Prediction(args) => prediction::run(args, p),
+        Command::Sample(args) => sample::run(args, p),
         Command::Synth(args) => synth::run(*args, p),
         Command::Serve(args) => serve::run(args, p),
         Command::Completions { shell } => {

@@ -2,7 +2,7 @@
 //! alike: annotators ([`annotators`]), task sets ([`task_sets`]), batch export ([`export`]),
 //! batch import ([`merge`]), adjudication ([`adjudication`]), the automatic reference match
 //! ([`auto_eval`]), a new system ([`add_system`]) and converting the original tool's files
-//! ([`convert`]).
+//! ([`convert`]); and a copy of the bundled sample ([`sample`]).
 //!
 //! Every operation is all or nothing, in memory and on disk, in the same four steps:
 //!
@@ -29,6 +29,7 @@ pub mod auto_eval;
 pub mod convert;
 pub mod export;
 pub mod merge;
+pub mod sample;
 pub mod task_sets;
 
 #[cfg(test)]
