@@ -4,7 +4,7 @@
 
 use super::{OutputFolder, Printer};
 use protest::store::disk::Os;
-use protest::workflow::sample;
+use protest::{sample, workflow};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -23,7 +23,7 @@ pub fn run(args: SampleArgs, p: &Printer) -> anyhow::Result<()> {
         return Err(protest::Error::Exists { path: path.clone() }.into());
     }
     let folder = OutputFolder::make(p, &args.dir)?;
-    let master = sample::write_into(&Os, &args.dir)?;
+    let master = workflow::sample::write_into(&Os, &args.dir)?;
     folder.keep();
     for path in &paths {
         p.say(format_args!("wrote {}", path.display()))?;

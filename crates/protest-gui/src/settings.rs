@@ -4,7 +4,7 @@
 
 use crate::style::ThemeChoice;
 use protest::model::AnnotatorId;
-use protest::workflow::sample;
+use protest::{sample, workflow};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -50,7 +50,7 @@ pub fn forget_places(ctx: &egui::Context) {
 }
 
 /// Where the sample is annotated: a copy of the sample built into the program
-/// ([`protest::workflow::sample`]) in the app's data directory, with the sample's two annotated
+/// ([`protest::sample`]) in the app's data directory, with the sample's two annotated
 /// batches beside it (*Batches › Import annotated batches* offers them). Made on first use;
 /// without a data directory, in the system's temporary folder.
 pub fn sample_copy(data_dir: Option<PathBuf>) -> Result<PathBuf, String> {
@@ -58,7 +58,7 @@ pub fn sample_copy(data_dir: Option<PathBuf>) -> Result<PathBuf, String> {
     let copy = dir.join(sample::MASTER.0);
     if !copy.exists() {
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        sample::write_into(&protest::store::disk::Os, &dir).map_err(|e| e.to_string())?;
+        workflow::sample::write_into(&protest::store::disk::Os, &dir).map_err(|e| e.to_string())?;
     }
     Ok(copy)
 }

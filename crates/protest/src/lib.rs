@@ -27,7 +27,7 @@
 //!   the recovery file that keeps it.
 //!
 //! Long work says how far it has come through [`progress`], to whichever shell listens; a remedy
-//! is worded for the [`shell::Shell`] that shows it.
+//! is worded for the [`shell::Shell`] that shows it. The bundled sample is built in ([`sample`]).
 //!
 //! The domain rules the code relies on are written out in `docs/domain.md`.
 
@@ -39,6 +39,7 @@ pub mod metrics;
 pub mod model;
 pub mod prediction;
 pub mod progress;
+pub mod sample;
 pub mod session;
 pub mod shell;
 pub mod store;

@@ -32,7 +32,7 @@ pub fn unplanned_sample() -> Master {
 
 /// The bundled sample master as committed: task set 1 given to Anna (1) and Ben (2).
 pub fn sample() -> Master {
-    let (name, bytes) = crate::workflow::sample::MASTER;
+    let (name, bytes) = crate::sample::MASTER;
     master_file::from_bytes(Path::new(name), bytes).unwrap()
 }
 
