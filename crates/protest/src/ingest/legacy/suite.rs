@@ -13,6 +13,7 @@ use crate::model::{
     tags,
 };
 use crate::shell::Shell;
+use crate::store::summary::count_as;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
@@ -119,7 +120,7 @@ fn unused_note(old: &OldFile, unused: &BTreeSet<i64>) -> Option<String> {
         ),
     ];
     let rows: Vec<String> =
-        counted.iter().filter(|(n, ..)| *n > 0).map(|&(n, one, many)| super::report::count(n, one, many)).collect();
+        counted.iter().filter(|(n, ..)| *n > 0).map(|&(n, one, many)| count_as(n, one, many)).collect();
     let carried = match rows.as_slice() {
         [] => String::new(),
         [one] => format!("; its {one} not carried"),
