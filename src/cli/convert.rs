@@ -51,8 +51,16 @@ pub fn run(a: ConvertArgs, p: &Printer) -> anyhow::Result<()> {
     protest::progress::stage(&format!("Converting {}", a.old.display()), None);
     let folder = super::OutputFolder::of(p, &a.new)?;
     let Some(master_path) = a.master else {
-        let converted =
-            workflow::convert::master(&Os, &a.old, &a.new, (reference, unknown), Shell::CommandLine, a.force, now)?;
+        let converting = workflow::convert::Converting {
+            old: &a.old,
+            target: &a.new,
+            replace: a.force,
+            reference,
+            unknown,
+            shell: Shell::CommandLine,
+            now,
+        };
+        let converted = workflow::convert::master(&Os, &converting)?;
         folder.keep();
         p.say(&converted.report)?;
         p.say(format_args!("wrote {}", a.new.display()))?;
