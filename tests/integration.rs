@@ -18,6 +18,7 @@ mod crash;
 mod edges_cli;
 mod fuzz_regressions;
 mod import_cli;
+mod installed_cli;
 mod json_output_cli;
 mod legacy;
 mod legacy_cli;

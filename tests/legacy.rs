@@ -605,7 +605,7 @@ fn a_new_annotator_of_a_batch_is_added_to_the_master() {
 
 /// A file of PROTEST's size: 252 examples over 2,000 lines, a reference and six systems (1,764
 /// candidates), every candidate annotated by two annotators. Prints how long conversion takes:
-/// `cargo test --release --test legacy -- --ignored --nocapture protest_sized`.
+/// `cargo test --release --test integration legacy::protest_sized -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn protest_sized_master_converts_quickly() {

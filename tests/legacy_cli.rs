@@ -166,12 +166,12 @@ fn the_committed_demo_is_what_the_test_helper_writes() {
         assert_eq!(
             dump(made),
             dump(&fixtures().join(name)),
-            "{name} differs: run `cargo test --test legacy_cli -- --ignored write_the_demo`"
+            "{name} differs: run `cargo test --test integration legacy_cli -- --ignored write_the_demo`"
         );
     }
 }
 
-/// Writes tests/fixtures/legacy/ anew: `cargo test --test legacy_cli -- --ignored write_the_demo`.
+/// Writes tests/fixtures/legacy/ anew: `cargo test --test integration legacy_cli -- --ignored write_the_demo`.
 #[test]
 #[ignore]
 fn write_the_demo() {

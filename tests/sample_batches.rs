@@ -3,7 +3,7 @@
 //! `sample_batches/annotations/`; and they merge back into the sample master in either order.
 //!
 //! To rebuild the committed batches after a change of the batch format or of a table:
-//! `cargo test --test sample_batches -- --ignored`.
+//! `cargo test --test integration sample_batches -- --ignored`.
 
 use chrono::{DateTime, Duration, Utc};
 use protest::annotate::{conflicts, edit, edit::Edit};
@@ -172,7 +172,7 @@ fn committed_batches_are_the_documented_workflow() {
     for name in BATCHES {
         assert!(
             fs::read(dir.path().join(name)).unwrap() == fs::read(root().join(name)).unwrap(),
-            "sample_batches/{name} is out of date: run `cargo test --test sample_batches -- --ignored`"
+            "sample_batches/{name} is out of date: run `cargo test --test integration sample_batches -- --ignored`"
         );
     }
 }

@@ -122,3 +122,71 @@ fn apt_on_a_terminal_counts_the_bytes_of_the_corpora_it_reads() {
     assert!(seen.contains("Scoring APT") && seen.contains(&total), "{total} in {seen:?}");
     assert!(seen.contains("instances; wrote"), "the output itself");
 }
+
+/// Runs `protest ARGS` in `dir` with its stdout a pipe whose reader is already gone (a `head`
+/// that has read enough); returns the exit status and stderr.
+fn into_a_closed_pipe(dir: &std::path::Path, args: &[&str]) -> (std::process::ExitStatus, String) {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_protest"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away before the first line is written
+    let out = child.wait_with_output().unwrap();
+    (out.status, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// `protest … | head -1`: a reader that stops reading ends the output quietly — no panic, no
+/// message, no death by signal — and a command that changes the master still commits it.
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly() {
+    let dir = crate::common::merged_sample();
+    let d = dir.path();
+    for args in [
+        &["report", "sample.master.json"][..],
+        &["report", "sample.master.json", "--format", "json"],
+        &["check", "sample.master.json"],
+        &["completions", "bash"],
+        &["man"],
+    ] {
+        let (status, stderr) = into_a_closed_pipe(d, args);
+        assert!(status.success() && stderr.is_empty(), "protest {args:?}: {status:?} {stderr}");
+    }
+    let (status, stderr) = into_a_closed_pipe(d, &["annotator", "add", "sample.master.json", "Zoe"]);
+    assert!(status.success() && stderr.is_empty(), "{status:?} {stderr}");
+    assert!(ok(d, &["annotator", "list", "sample.master.json"]).contains("Zoe"), "the change is committed");
+    // And through a real `head`, as a user types it.
+    let piped = Command::new("bash")
+        .args([
+            "-c",
+            &format!("set -o pipefail; {} report sample.master.json | head -1", env!("CARGO_BIN_EXE_protest")),
+        ])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(piped.status.success() && piped.stderr.is_empty(), "{}", String::from_utf8_lossy(&piped.stderr));
+    assert_eq!(String::from_utf8_lossy(&piped.stdout).lines().count(), 1);
+}
+
+/// `--quiet` leaves what the command is asked for and errors: no word on what was done.
+#[test]
+fn quiet_prints_only_the_answer_and_errors() {
+    let dir = copies(&["sample_batches/sample.master.json"]);
+    let d = dir.path();
+    let added = protest(d, &["--quiet", "annotator", "add", "sample.master.json", "Zoe"]);
+    assert!(added.status.success(), "{}", String::from_utf8_lossy(&added.stderr));
+    assert!(added.stdout.is_empty() && added.stderr.is_empty(), "{added:?}");
+    let said = ok(d, &["annotator", "add", "sample.master.json", "Yann"]);
+    assert!(said.starts_with("added Yann"), "without --quiet it is said: {said}");
+    let listed = ok(d, &["-q", "annotator", "list", "sample.master.json"]);
+    assert!(listed.contains("Zoe") && listed.contains("Yann"), "the answer is printed: {listed}");
+    let report = ok(d, &["-q", "report", "sample.master.json", "--table", "results"]);
+    assert_eq!(report, ok(d, &["report", "sample.master.json", "--table", "results"]));
+    let failed = protest(d, &["-q", "check", "missing.master.json"]);
+    assert!(!failed.status.success() && failed.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    assert!(stderr.starts_with("error: ") && stderr.contains("missing.master.json"), "{stderr}");
+}

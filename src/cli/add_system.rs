@@ -1,4 +1,5 @@
 use super::with_master;
+use crate::cli::Printer;
 use clap::Args;
 use protest::ingest::add_system::{self, AlignmentFile, Options, ParallelText};
 use protest::ingest::resegment::Given;
@@ -46,7 +47,7 @@ pub struct AddSystemArgs {
     extra_parallel: Option<Vec<PathBuf>>,
 }
 
-pub fn run(args: AddSystemArgs) -> anyhow::Result<()> {
+pub fn run(args: AddSystemArgs, p: &Printer) -> anyhow::Result<()> {
     // Everything that can fail on the inputs happens before the master is opened for writing.
     let master = master_file::load(&args.master)?;
     let options = Options {
@@ -65,11 +66,11 @@ pub fn run(args: AddSystemArgs) -> anyhow::Result<()> {
     let seconds = started.elapsed().as_secs_f64();
 
     let report = system.report();
-    let corpus = with_master(&args.master, |store| Ok(workflow::add_system::run(store, system)?))?;
+    let corpus = with_master(p, &args.master, |store| Ok(workflow::add_system::run(store, system)?))?;
 
-    println!("added system '{}' to {} as corpus {corpus}", args.name, args.master.display());
+    p.say(format_args!("added system '{}' to {} as corpus {corpus}", args.name, args.master.display()))?;
     for line in report.lines(seconds) {
-        println!("  {line}");
+        p.say(format_args!("  {line}"))?;
     }
     Ok(())
 }

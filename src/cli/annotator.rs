@@ -1,4 +1,5 @@
 use super::with_master;
+use crate::cli::Printer;
 use clap::{Args, Subcommand};
 use protest::workflow;
 use std::path::PathBuf;
@@ -41,29 +42,29 @@ enum AnnotatorCommand {
     },
 }
 
-pub fn run(args: AnnotatorArgs) -> anyhow::Result<()> {
+pub fn run(args: AnnotatorArgs, p: &Printer) -> anyhow::Result<()> {
     match args.command {
         AnnotatorCommand::Add { master, name } => {
-            let id = with_master(&master, |store| Ok(workflow::annotators::add(store, &name)?))?;
-            println!("added {} (id {id}) to {}", name.trim(), master.display());
+            let id = with_master(p, &master, |store| Ok(workflow::annotators::add(store, &name)?))?;
+            p.say(format_args!("added {} (id {id}) to {}", name.trim(), master.display()))?;
         }
         AnnotatorCommand::Rename { master, old, new } => {
-            let id = with_master(&master, |store| Ok(workflow::annotators::rename(store, &old, &new)?))?;
-            println!("renamed annotator {id} to {} in {}", new.trim(), master.display());
+            let id = with_master(p, &master, |store| Ok(workflow::annotators::rename(store, &old, &new)?))?;
+            p.say(format_args!("renamed annotator {id} to {} in {}", new.trim(), master.display()))?;
         }
         AnnotatorCommand::Remove { master, name } => {
-            let id = with_master(&master, |store| Ok(workflow::annotators::remove(store, &name)?))?;
-            println!("removed {} (id {id}) from {}", name.trim(), master.display());
+            let id = with_master(p, &master, |store| Ok(workflow::annotators::remove(store, &name)?))?;
+            p.say(format_args!("removed {} (id {id}) from {}", name.trim(), master.display()))?;
         }
         AnnotatorCommand::List { master } => {
-            let m = super::read_master(&master)?;
+            let m = super::read_master(p, &master)?;
             if m.annotators.is_empty() {
-                println!("{} has no annotators yet", master.display());
+                p.out_line(format_args!("{} has no annotators yet", master.display()))?;
             }
             let width = m.annotators.iter().map(|a| a.name.chars().count()).max().unwrap_or(0).max(4);
             for a in &m.annotators {
                 let records = m.records.iter().filter(|r| r.annotator == a.id).count();
-                println!("{:>4}  {:width$}  {records} records", a.id, a.name);
+                p.out_line(format_args!("{:>4}  {:width$}  {records} records", a.id, a.name))?;
             }
         }
     }

@@ -1,5 +1,6 @@
 //! `protest apt CONFIG [--output STEM]`: APT with the reference tool's configuration file.
 
+use crate::cli::Printer;
 use anyhow::Context;
 use protest::metrics::apt::{AptConfig, run::output_paths};
 use std::path::PathBuf;
@@ -14,20 +15,20 @@ pub struct AptArgs {
     output: Option<PathBuf>,
 }
 
-pub fn run(args: AptArgs) -> anyhow::Result<()> {
+pub fn run(args: AptArgs, p: &Printer) -> anyhow::Result<()> {
     let config = AptConfig::read(&args.config)?;
     for warning in &config.warnings {
-        eprintln!("warning: {}: {warning}", args.config.display());
+        p.warn(format_args!("{}: {warning}", args.config.display()));
     }
     let stem = args.output.or_else(|| config.output.clone()).with_context(|| {
         format!("{}: [output] output_file is empty; set it or give --output STEM", args.config.display())
     })?;
-    let folder = super::OutputFolder::of(&stem)?;
+    let folder = super::OutputFolder::of(p, &stem)?;
     protest::progress::stage("Reading the word lists", None);
     let outcome = protest::workflow::metrics::apt(&config, &stem)?;
     folder.keep();
     let (score, detail) = output_paths(&stem);
-    println!("{}", outcome.score_text(0).lines().next().unwrap_or_default());
-    println!("{} instances; wrote {} and {}", outcome.instances, score.display(), detail.display());
+    p.say(outcome.score_text(0).lines().next().unwrap_or_default())?;
+    p.say(format_args!("{} instances; wrote {} and {}", outcome.instances, score.display(), detail.display()))?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! `apt-vs-human` and `metric-correlation` of `protest report`, or with `--annotator` the same
 //! against one annotator's own judgements.
 
+use crate::cli::Printer;
 use anyhow::Context;
 use protest::batches::annotators;
 use protest::metrics::report::Format;
@@ -28,14 +29,21 @@ pub struct AptMasterArgs {
     write_config: Option<PathBuf>,
 }
 
-pub fn run(args: AptMasterArgs) -> anyhow::Result<()> {
-    let master = super::read_master(&args.master)?;
+impl AptMasterArgs {
+    /// Whether stdout holds a JSON document ([`super::Printer`]).
+    pub fn prints_json(&self) -> bool {
+        self.format == Format::Json && self.write_config.is_none()
+    }
+}
+
+pub fn run(args: AptMasterArgs, p: &Printer) -> anyhow::Result<()> {
+    let master = super::read_master(p, &args.master)?;
     if let Some(dir) = &args.write_config {
-        let folder = super::OutputFolder::make(dir)?;
+        let folder = super::OutputFolder::make(p, dir)?;
         for system in master.corpora.iter().filter(|c| c.role == CorpusRole::System) {
             let config = protest::workflow::metrics::apt_config(&master, system.id, dir)
                 .with_context(|| format!("{}: '{}'", args.master.display(), system.name))?;
-            println!("{}: protest apt {}", system.name, config.display());
+            p.say(format_args!("{}: protest apt {}", system.name, config.display()))?;
         }
         folder.keep();
         return Ok(());
@@ -45,11 +53,11 @@ pub fn run(args: AptMasterArgs) -> anyhow::Result<()> {
         Some(who) => Judges::Annotator(annotator(&master, &args.master, who)?),
     };
     if master.reference().is_none() {
-        eprintln!("warning: {}: no reference translation; every candidate is case 5 or 6", args.master.display());
+        p.warn(format_args!("{}: no reference translation; every candidate is case 5 or 6", args.master.display()));
     }
     protest::progress::stage("Scoring APT", None);
     let tables = metrics::metrics(&master, judges).tables();
-    print!("{}", args.format.render_all(&tables));
+    p.out(args.format.render_all(&tables))?;
     Ok(())
 }
 

@@ -1,4 +1,4 @@
-use super::{Output, print_json, with_master};
+use super::{Output, Printer, with_master};
 use anyhow::Context;
 use chrono::Utc;
 use clap::Args;
@@ -25,6 +25,13 @@ pub struct AutoEvalArgs {
     format: Output,
 }
 
+impl AutoEvalArgs {
+    /// Whether stdout holds a JSON document ([`super::Printer`]).
+    pub fn prints_json(&self) -> bool {
+        self.format == Output::Json
+    }
+}
+
 /// `--rule`'s values, listed for the shells' completion (the stored names work too).
 fn rule_parser() -> impl clap::builder::TypedValueParser<Value = MatchRule> {
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -36,39 +43,32 @@ fn rule_parser() -> impl clap::builder::TypedValueParser<Value = MatchRule> {
     })
 }
 
-pub fn run(args: AutoEvalArgs) -> anyhow::Result<()> {
+pub fn run(args: AutoEvalArgs, p: &Printer) -> anyhow::Result<()> {
     let print = |master: &Master| -> anyhow::Result<()> {
         let round = master.auto_eval.rounds.last().context("a round was just added")?;
         let reference = master.reference().map(|c| c.name.as_str());
         let precision = Precision::of(master);
         match args.format {
             Output::Text => {
-                print!("{}", describe(round, reference));
-                println!("{}", describe_precision(&precision));
+                p.out(describe(round, reference))?;
+                p.out_line(describe_precision(&precision))?;
             }
-            Output::Json => print_json(&json(round, reference, &precision, &args))?,
+            Output::Json => p.json(&json(round, reference, &precision, &args))?,
         }
         Ok(())
     };
-    let text = args.format == Output::Text;
     if args.dry_run {
-        let mut master = super::read_master(&args.master)?;
+        let mut master = super::read_master(p, &args.master)?;
         master.auto_eval.rule = args.rule.unwrap_or(master.auto_eval.rule);
         master.auto_eval = auto_eval::run(&master, Utc::now());
         print(&master)?;
-        if text {
-            println!("dry run: {} not changed", args.master.display());
-        }
-        return Ok(());
+        return p.say(format_args!("dry run: {} not changed", args.master.display()));
     }
-    with_master(&args.master, |store| {
+    with_master(p, &args.master, |store| {
         workflow::auto_eval::run(store, args.rule, Utc::now())?;
         print(store.master())
     })?;
-    if text {
-        println!("stored in {}", args.master.display());
-    }
-    Ok(())
+    p.say(format_args!("stored in {}", args.master.display()))
 }
 
 /// What the round did, for scripts: the round as stored, with the counts the text derives.

@@ -1,5 +1,6 @@
 //! `protest autoprf REF_STEM CAND_STEM DOC_STARTS`: AutoPRF as the original scorer prints it.
 
+use crate::cli::Printer;
 use protest::metrics::autoprf::{self, AlignedCorpus, DocumentStarts};
 use std::path::PathBuf;
 
@@ -22,11 +23,11 @@ pub struct AutoPrfArgs {
     brief: bool,
 }
 
-pub fn run(args: AutoPrfArgs) -> anyhow::Result<()> {
+pub fn run(args: AutoPrfArgs, p: &Printer) -> anyhow::Result<()> {
     let corpus = |stem| AlignedCorpus::from_stem(stem, &args.source_lang, &args.target_lang);
     protest::progress::stage("Reading the document starts", None);
     let documents = DocumentStarts::read(&args.doc_starts)?;
     let scores = autoprf::evaluate(&corpus(&args.reference), &corpus(&args.candidate), &documents)?;
-    print!("{}", scores.report(!args.brief));
+    p.out(scores.report(!args.brief))?;
     Ok(())
 }

@@ -1,4 +1,5 @@
 use super::{InFile, with_master};
+use crate::cli::Printer;
 use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand};
@@ -161,18 +162,18 @@ struct AdjudicateArgs {
     created: Option<DateTime<Utc>>,
 }
 
-pub fn run(args: BatchArgs) -> anyhow::Result<()> {
+pub fn run(args: BatchArgs, p: &Printer) -> anyhow::Result<()> {
     match args.command {
-        BatchCommand::Plan(a) => plan_task_set(a),
-        BatchCommand::Export(a) => export_batches(a),
-        BatchCommand::Import(a) => import_batches(a),
-        BatchCommand::Adjudicate(a) => adjudicate(a),
-        BatchCommand::Remove(a) => remove_task_set(a),
+        BatchCommand::Plan(a) => plan_task_set(a, p),
+        BatchCommand::Export(a) => export_batches(a, p),
+        BatchCommand::Import(a) => import_batches(a, p),
+        BatchCommand::Adjudicate(a) => adjudicate(a, p),
+        BatchCommand::Remove(a) => remove_task_set(a, p),
     }
 }
 
-fn plan_task_set(a: PlanArgs) -> anyhow::Result<()> {
-    with_master(&a.master, |store| {
+fn plan_task_set(a: PlanArgs, p: &Printer) -> anyhow::Result<()> {
+    with_master(p, &a.master, |store| {
         let m = store.master();
         let seed = a.seed.unwrap_or_else(|| u64::from(rand::random::<u32>()));
         let mut request = Request::everything(m, a.annotators, a.iaa, seed);
@@ -203,7 +204,7 @@ fn plan_task_set(a: PlanArgs) -> anyhow::Result<()> {
             e => Error::refused(&a.master, e).into(),
         })?;
         let ts = &planned.plan.task_set;
-        println!(
+        p.say(format_args!(
             "task set {} '{}': seed {}, {} annotators, IAA sample of {} requested, {} planner",
             ts.id,
             ts.name,
@@ -211,23 +212,25 @@ fn plan_task_set(a: PlanArgs) -> anyhow::Result<()> {
             ts.annotators,
             ts.iaa_size,
             ts.planner.name()
-        );
-        print!("{}", planned.plan.summary);
+        ))?;
+        p.say(&planned.plan.summary)?;
         if a.dry_run {
-            println!("dry run: nothing stored");
+            p.say(format_args!("dry run: nothing stored"))?;
             return Ok(());
         }
         let stored = workflow::commit(store, workflow::task_sets::stage(store, planned))?;
         let (id, master) = (stored.plan.task_set.id, a.master.display());
         let how = if stored.replaces.is_some() { "replaced task set" } else { "stored as task set" };
-        println!("{how} {id} in {master}; write the batches with `protest batch export {master} --task-set {id}`");
+        p.say(format_args!(
+            "{how} {id} in {master}; write the batches with `protest batch export {master} --task-set {id}`"
+        ))?;
         Ok(())
     })
 }
 
-fn remove_task_set(a: RemoveArgs) -> anyhow::Result<()> {
-    let removed = with_master(&a.master, |store| Ok(workflow::task_sets::remove(store, a.task_set)?))?;
-    println!("removed task set {} '{}' from {}", removed.id, removed.name, a.master.display());
+fn remove_task_set(a: RemoveArgs, p: &Printer) -> anyhow::Result<()> {
+    let removed = with_master(p, &a.master, |store| Ok(workflow::task_sets::remove(store, a.task_set)?))?;
+    p.say(format_args!("removed task set {} '{}' from {}", removed.id, removed.name, a.master.display()))?;
     Ok(())
 }
 
@@ -241,8 +244,8 @@ fn corpus_named(m: &Master, path: &Path, name: &str) -> anyhow::Result<CorpusId>
     }
 }
 
-fn export_batches(a: ExportArgs) -> anyhow::Result<()> {
-    with_master(&a.master, |store| {
+fn export_batches(a: ExportArgs, p: &Printer) -> anyhow::Result<()> {
+    with_master(p, &a.master, |store| {
         let exporting = Exporting {
             task_set: a.task_set,
             names: a.annotators.clone(),
@@ -251,40 +254,41 @@ fn export_batches(a: ExportArgs) -> anyhow::Result<()> {
             created: a.created.unwrap_or_else(Utc::now),
         };
         let exported = workflow::export::run(store, &exporting)?;
-        say_created(exported.created_folder.as_deref());
+        say_created(p, exported.created_folder.as_deref())?;
         if let Some(chosen) = &exported.chosen {
-            println!("no --annotator given: {chosen}");
+            p.say(format_args!("no --annotator given: {chosen}"))?;
         }
         for f in &exported.files {
-            println!(
+            p.say(format_args!(
                 "wrote {} ({}: {} candidates, {} records)",
                 f.path.display(),
                 f.annotator,
                 f.candidates,
                 f.records
-            );
+            ))?;
         }
         Ok(())
     })
 }
 
-fn say_created(folder: Option<&Path>) {
-    if let Some(folder) = folder {
-        println!("created the folder {}", folder.display());
+fn say_created(p: &Printer, folder: Option<&Path>) -> anyhow::Result<()> {
+    match folder {
+        Some(folder) => p.say(format_args!("created the folder {}", folder.display())),
+        None => Ok(()),
     }
 }
 
-fn import_batches(a: ImportArgs) -> anyhow::Result<()> {
+fn import_batches(a: ImportArgs, p: &Printer) -> anyhow::Result<()> {
     // Read the batches before touching the master: a wrong file must not leave anything behind.
     let incoming = workflow::merge::read(&a.batches)?;
-    with_master(&a.master, |store| {
+    with_master(p, &a.master, |store| {
         let prepared = workflow::merge::prepare(store, &incoming)?;
         for r in &prepared.outcome.reports {
             let blank = match r.blank {
                 0 => String::new(),
                 n => format!(", {n} blank (nothing entered: skipped)"),
             };
-            println!(
+            p.say(format_args!(
                 "{} ({}, task set {}): {}: {} new, {} replacing different ones, {} already in the master{blank}",
                 r.path.display(),
                 r.annotator,
@@ -293,10 +297,10 @@ fn import_batches(a: ImportArgs) -> anyhow::Result<()> {
                 r.new,
                 r.replaced,
                 r.unchanged
-            );
+            ))?;
         }
         if prepared.outcome.is_empty() {
-            println!("nothing to merge: {} already has all these records", a.master.display());
+            p.say(format_args!("nothing to merge: {} already has all these records", a.master.display()))?;
             return Ok(());
         }
         let asks = prepared.outcome.replaced() > 0 && !a.yes;
@@ -304,7 +308,7 @@ fn import_batches(a: ImportArgs) -> anyhow::Result<()> {
             Error::Refused { .. } if asks => anyhow::anyhow!("{e}. Run again with --yes to replace them"),
             e => e.into(),
         })?;
-        println!("merged {} into {}", records(merged.written()), a.master.display());
+        p.say(format_args!("merged {} into {}", records(merged.written()), a.master.display()))?;
         Ok(())
     })
 }
@@ -314,8 +318,8 @@ fn records(n: usize) -> String {
     if n == 1 { "1 record".to_owned() } else { format!("{n} records") }
 }
 
-fn adjudicate(a: AdjudicateArgs) -> anyhow::Result<()> {
-    with_master(&a.master, |store| {
+fn adjudicate(a: AdjudicateArgs, p: &Printer) -> anyhow::Result<()> {
+    with_master(p, &a.master, |store| {
         let adjudicating = Adjudicating {
             name: a.annotator.clone(),
             task_set_name: a.name.clone().unwrap_or_default(),
@@ -330,22 +334,22 @@ fn adjudicate(a: AdjudicateArgs) -> anyhow::Result<()> {
             Some(known) => format!("{} (annotator {})", known.name, who),
             None => format!("{} (a new annotator, id {who})", a.annotator.trim()),
         };
-        println!(
+        p.say(format_args!(
             "task set {} '{}': {} candidates with disagreements for {adjudicator}, seed {}",
             ts.id,
             ts.name,
             ts.tasks[0].candidates.len(),
             adjudicating.seed
-        );
-        print!("{}", planned.summary);
+        ))?;
+        p.say(&planned.summary)?;
         if a.dry_run {
-            println!("dry run: nothing stored or written");
+            p.say(format_args!("dry run: nothing stored or written"))?;
             return Ok(());
         }
         let done = workflow::adjudication::run(store, &adjudicating)?;
-        say_created(done.created_folder.as_deref());
+        say_created(p, done.created_folder.as_deref())?;
         let f = &done.file;
-        println!("wrote {} ({}: {} candidates)", f.path.display(), f.annotator, f.candidates);
+        p.say(format_args!("wrote {} ({}: {} candidates)", f.path.display(), f.annotator, f.candidates))?;
         Ok(())
     })
 }

@@ -1,7 +1,7 @@
 //! `protest check FILE`: validates a master or batch, with the changes in its journal (work not yet
 //! folded into the file, e.g. after a crash), and prints what it holds. Writes nothing.
 
-use super::Output;
+use super::{Output, Printer};
 use protest::store::batch_file::{self, Batch};
 use protest::store::journal::Replay;
 use protest::store::summary::Summary;
@@ -9,17 +9,16 @@ use protest::store::{load_master_with_statuses, load_with_journal};
 use serde_json::json;
 use std::path::Path;
 
-pub fn run(file: &Path, format: Output) -> anyhow::Result<()> {
+pub fn run(file: &Path, format: Output, p: &Printer) -> anyhow::Result<()> {
     // A file that cannot be read is taken for a master, whose loading names the problem.
     if batch_file::is_batch_file(file) {
         let (batch, replay) = load_with_journal::<Batch>(file)?;
         return match format {
             Output::Text => {
-                println!("{}: valid{}", file.display(), journal_note(&replay));
-                print!("{}", batch.summary());
-                Ok(())
+                p.out_line(format_args!("{}: valid{}", file.display(), journal_note(&replay)))?;
+                p.out(batch.summary())
             }
-            Output::Json => super::print_json(&checked(file, "batch", &replay, batch.summary().json())),
+            Output::Json => p.json(&checked(file, "batch", &replay, batch.summary().json())),
         };
     }
     let (master, replay, statuses) = load_master_with_statuses(file)?;
@@ -27,11 +26,10 @@ pub fn run(file: &Path, format: Output) -> anyhow::Result<()> {
     super::leave_to_exit(master);
     match format {
         Output::Text => {
-            println!("{}: valid{}", file.display(), journal_note(&replay));
-            print!("{summary}");
-            Ok(())
+            p.out_line(format_args!("{}: valid{}", file.display(), journal_note(&replay)))?;
+            p.out(summary)
         }
-        Output::Json => super::print_json(&checked(file, "master", &replay, json!(summary))),
+        Output::Json => p.json(&checked(file, "master", &replay, json!(summary))),
     }
 }
 

@@ -1,4 +1,5 @@
 use super::with_master;
+use crate::cli::Printer;
 use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::Args;
@@ -39,7 +40,7 @@ pub struct ConvertArgs {
     created: Option<DateTime<Utc>>,
 }
 
-pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
+pub fn run(a: ConvertArgs, p: &Printer) -> anyhow::Result<()> {
     let reference = match (a.reference, a.no_reference) {
         (Some(name), _) => Reference::Named(name),
         (None, true) => Reference::None,
@@ -48,28 +49,42 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
     let now = a.created.unwrap_or_else(Utc::now);
     let unknown = if a.unknown_annotator == "researcher" { Unknown::Researcher } else { Unknown::Annotator };
     protest::progress::stage(&format!("Converting {}", a.old.display()), None);
-    let folder = super::OutputFolder::of(&a.new)?;
+    let folder = super::OutputFolder::of(p, &a.new)?;
     let Some(master_path) = a.master else {
-        let converted =
-            workflow::convert::master(&Os, &a.old, &a.new, (reference, unknown), Shell::CommandLine, a.force, now)?;
+        let converting = workflow::convert::Converting {
+            old: &a.old,
+            target: &a.new,
+            replace: a.force,
+            reference,
+            unknown,
+            shell: Shell::CommandLine,
+            now,
+        };
+        let converted = workflow::convert::master(&Os, &converting)?;
         folder.keep();
-        print!("{}", converted.report);
-        println!("wrote {}", a.new.display());
-        print!("{}", Summary::of(&converted.master));
+        p.say(&converted.report)?;
+        p.say(format_args!("wrote {}", a.new.display()))?;
+        p.say(Summary::of(&converted.master))?;
         return Ok(());
     };
     if legacy::inspect(&a.old)?.file_type == FileType::Master {
         bail!("{} is an old master, not a batch: convert it without --master", a.old.display());
     }
-    with_master(&master_path, |store| {
+    with_master(p, &master_path, |store| {
         let converted = workflow::convert::batch(store, &a.old, &a.new, a.force, now)?;
         folder.keep();
-        print!("{}", converted.report);
+        p.say(&converted.report)?;
         if let Some(what) = &converted.placement {
-            println!("updated {}: {what}", master_path.display());
+            p.say(format_args!("updated {}: {what}", master_path.display()))?;
         }
         let f = &converted.file;
-        println!("wrote {} ({}: {} candidates, {} records)", f.path.display(), f.annotator, f.candidates, f.records);
+        p.say(format_args!(
+            "wrote {} ({}: {} candidates, {} records)",
+            f.path.display(),
+            f.annotator,
+            f.candidates,
+            f.records
+        ))?;
         Ok(())
     })
 }

@@ -1,5 +1,6 @@
 //! `protest correlate FILE.csv`: Pearson and Spearman between every pair of numeric columns.
 
+use crate::cli::Printer;
 use protest::metrics::correlate::{ScoreTable, report};
 use std::path::PathBuf;
 
@@ -9,8 +10,8 @@ pub struct CorrelateArgs {
     file: PathBuf,
 }
 
-pub fn run(args: CorrelateArgs) -> anyhow::Result<()> {
+pub fn run(args: CorrelateArgs, p: &Printer) -> anyhow::Result<()> {
     let table = ScoreTable::read(&args.file)?;
-    print!("{}", report(&table.correlations()));
+    p.out(report(&table.correlations()))?;
     Ok(())
 }

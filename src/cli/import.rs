@@ -1,3 +1,4 @@
+use crate::cli::Printer;
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use clap::Args;
@@ -56,7 +57,7 @@ pub struct ImportArgs {
     force: bool,
 }
 
-pub fn run(args: ImportArgs) -> anyhow::Result<()> {
+pub fn run(args: ImportArgs, p: &Printer) -> anyhow::Result<()> {
     if args.output.exists() && !args.force {
         anyhow::bail!("{} already exists; use --force to replace it", args.output.display());
     }
@@ -83,13 +84,13 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
     };
     let id = args.id.unwrap_or_else(from_texts::new_master_id);
     let imported = from_texts::import(&inputs, id, args.created.unwrap_or_else(Utc::now))?;
-    let folder = super::OutputFolder::of(&args.output)?;
+    let folder = super::OutputFolder::of(p, &args.output)?;
     master_file::save(&imported.master, &args.output).with_context(|| "could not write the master")?;
     folder.keep();
     for line in &imported.dropped {
-        println!("{line}");
+        p.say(format_args!("{line}"))?;
     }
-    println!("wrote {}", args.output.display());
-    print!("{}", Summary::of(&imported.master));
+    p.say(format_args!("wrote {}", args.output.display()))?;
+    p.say(Summary::of(&imported.master))?;
     Ok(())
 }

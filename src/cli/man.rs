@@ -2,6 +2,7 @@
 //! definitions as `--help` and the completions, so it is never out of date.
 
 use super::Args;
+use crate::cli::Printer;
 use clap::CommandFactory;
 use std::path::PathBuf;
 
@@ -13,18 +14,18 @@ pub struct ManArgs {
     output: Option<PathBuf>,
 }
 
-pub fn run(args: ManArgs) -> anyhow::Result<()> {
+pub fn run(args: ManArgs, p: &Printer) -> anyhow::Result<()> {
     let command = Args::command();
     match args.output {
-        None => clap_mangen::Man::new(command).render(&mut std::io::stdout())?,
+        None => clap_mangen::Man::new(command).render(&mut p.stdout())?,
         Some(dir) => {
-            let folder = super::OutputFolder::make(&dir)?;
+            let folder = super::OutputFolder::make(p, &dir)?;
             clap_mangen::generate_to(command, &dir).map_err(|e| protest::Error::io(&dir, e))?;
             folder.keep();
             let mut pages: Vec<_> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok()).map(|e| e.path()).collect();
             pages.retain(|p| p.extension().is_some_and(|x| x == "1"));
             pages.sort();
-            println!("wrote {} pages in {}", pages.len(), dir.display());
+            p.say(format_args!("wrote {} pages in {}", pages.len(), dir.display()))?;
         }
     }
     Ok(())

@@ -13,10 +13,14 @@ mod correlate;
 mod import;
 mod man;
 mod prediction;
+mod printer;
 mod progress;
 mod report;
+mod sample;
 mod serve;
 mod synth;
+
+pub use printer::Printer;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use protest::model::Master;
@@ -34,7 +38,8 @@ use std::process::ExitCode;
 pub struct Args {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Draw no progress on stderr (it is drawn only when stderr is a terminal anyway).
+    /// Print only what the command is asked for (tables, reports, JSON) and errors: no progress,
+    /// no word on what was done, no warnings.
     #[arg(long, short, global = true)]
     pub quiet: bool,
 }
@@ -83,6 +88,8 @@ pub enum Command {
     Prediction(prediction::PredictionArgs),
     /// Serve the annotators of a task set their part in the browser, each at a secret link.
     Serve(serve::ServeArgs),
+    /// Write the bundled sample master and its two annotated batches into a folder.
+    Sample(sample::SampleArgs),
     /// Generate a synthetic master of any size from a real corpus, for benchmarks and scale tests.
     Synth(Box<synth::SynthArgs>),
     /// Print the completion script of a shell (bash, zsh, fish, elvish or powershell) for `protest`.
@@ -102,19 +109,13 @@ pub enum Output {
     Json,
 }
 
-/// Prints a JSON document on stdout, pretty, ending with a newline.
-pub fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
-    Ok(())
-}
-
 /// Runs a headless subcommand; errors go to stderr with a non-zero exit code. What the library
 /// reports of long work is drawn on stderr when it is a terminal, unless `quiet`.
 pub fn run(command: Command, quiet: bool) -> ExitCode {
-    quiet_on_broken_pipe();
-    let result = match progress::Bar::for_terminal(quiet) {
-        Some(bar) => bar.around_stdout(|| protest::progress::reporting(bar.clone(), || run_command(command))),
-        None => run_command(command),
+    let printer = Printer::new(quiet, command.prints_json());
+    let result = match printer.bar() {
+        Some(bar) => protest::progress::reporting(bar, || run_command(command, &printer)),
+        None => run_command(command, &printer),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -124,40 +125,50 @@ pub fn run(command: Command, quiet: bool) -> ExitCode {
                 Some(Error::Exists { .. }) => "; use --force to replace it",
                 _ => "",
             };
-            eprintln!("error: {e:#}{remedy}");
+            printer.error(format_args!("{e:#}{remedy}"));
             ExitCode::FAILURE
         }
     }
 }
 
-fn run_command(command: Command) -> anyhow::Result<()> {
+impl Command {
+    /// Whether the command prints a JSON document on stdout (`--format json`, not to files).
+    fn prints_json(&self) -> bool {
+        match self {
+            Command::Check { format, .. } => *format == Output::Json,
+            Command::AutoEval(args) => args.prints_json(),
+            Command::Report(args) => args.prints_json(),
+            Command::AptMaster(args) => args.prints_json(),
+            _ => false,
+        }
+    }
+}
+
+fn run_command(command: Command, p: &Printer) -> anyhow::Result<()> {
     match command {
         Command::Open { .. } => unreachable!("the GUI handles open"),
-        Command::Import(args) => import::run(*args),
-        Command::AddSystem(args) => add_system::run(*args),
-        Command::Check { file, format } => check::run(&file, format),
-        Command::Annotator(args) => annotator::run(args),
-        Command::Batch(args) => batch::run(args),
-        Command::AutoEval(args) => auto_eval::run(args),
-        Command::Report(args) => report::run(args),
-        Command::Convert(args) => convert::run(args),
-        Command::Apt(args) => apt::run(args),
-        Command::Autoprf(args) => autoprf::run(args),
-        Command::AptMaster(args) => apt_master::run(args),
-        Command::Correlate(args) => correlate::run(args),
-        Command::Prediction(args) => prediction::run(args),
-        Command::Synth(args) => synth::run(*args),
-        Command::Serve(args) => serve::run(args),
+        Command::Import(args) => import::run(*args, p),
+        Command::AddSystem(args) => add_system::run(*args, p),
+        Command::Check { file, format } => check::run(&file, format, p),
+        Command::Annotator(args) => annotator::run(args, p),
+        Command::Batch(args) => batch::run(args, p),
+        Command::AutoEval(args) => auto_eval::run(args, p),
+        Command::Report(args) => report::run(args, p),
+        Command::Convert(args) => convert::run(args, p),
+        Command::Apt(args) => apt::run(args, p),
+        Command::Autoprf(args) => autoprf::run(args, p),
+        Command::AptMaster(args) => apt_master::run(args, p),
+        Command::Correlate(args) => correlate::run(args, p),
+        Command::Prediction(args) => prediction::run(args, p),
+        Command::Sample(args) => sample::run(args, p),
+        Command::Synth(args) => synth::run(*args, p),
+        Command::Serve(args) => serve::run(args, p),
         Command::Completions { shell } => {
-            clap_complete::generate(
-                shell,
-                &mut <Args as clap::CommandFactory>::command(),
-                "protest",
-                &mut std::io::stdout(),
-            );
-            Ok(())
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut <Args as clap::CommandFactory>::command(), "protest", &mut script);
+            p.out(String::from_utf8_lossy(&script))
         }
-        Command::Man(args) => man::run(args),
+        Command::Man(args) => man::run(args, p),
     }
 }
 
@@ -166,7 +177,11 @@ fn run_command(command: Command) -> anyhow::Result<()> {
 /// left beside it, nor a journal but a large master's roster changes ([`workflow::on_master`]).
 /// Succeeds exactly when the change is committed; what opening set aside is a warning, and the
 /// last line says when the change is left in the journal, and why if the closing fold failed.
-pub fn with_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> anyhow::Result<T>) -> anyhow::Result<T> {
+pub fn with_master<T>(
+    p: &Printer,
+    path: &Path,
+    work: impl FnOnce(&mut Store<Master>) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
     let mut failure = None;
     let done = workflow::on_master(path, |store| {
         work(store).map_err(|e| {
@@ -179,45 +194,44 @@ pub fn with_master<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> anyh
     }
     let done = done?;
     for note in &done.notes {
-        eprintln!("warning: {note}");
+        p.warn(note);
     }
-    say_what_is_left(path, &done);
+    say_what_is_left(p, path, &done)?;
     Ok(done.value)
 }
 
 /// The change is committed; if its journal stays beside the master (a large master's roster
 /// change, or a fold that failed), a user who copies the master alone would lose it: say so,
 /// last, and why the fold failed if it did.
-fn say_what_is_left<T>(master: &Path, done: &workflow::Done<T>) {
+fn say_what_is_left<T>(p: &Printer, master: &Path, done: &workflow::Done<T>) -> anyhow::Result<()> {
     let why = done.fold_failed.as_deref();
     match &done.journal_left {
-        Some(journal) => println!(
+        Some(journal) => p.say(format_args!(
             "{} holds this change until {} is next written in full (by a command such as `batch import`, or by \
              closing it in the app): copy or move the two files together{}",
             journal.display(),
             master.display(),
             why.map(|e| format!(" (writing it in full now failed: {e})")).unwrap_or_default()
-        ),
-        None => {
-            if let Some(e) = why {
-                println!("the change is saved in {}, but closing it failed: {e}", master.display());
-            }
-        }
+        )),
+        None => match why {
+            Some(e) => p.say(format_args!("the change is saved in {}, but closing it failed: {e}", master.display())),
+            None => Ok(()),
+        },
     }
 }
 
 /// A master as a command that only reads it sees it: with its journal's changes, and a warning
 /// on stderr when the journal's last change was cut short or the journal was set aside.
-pub fn read_master(path: &Path) -> anyhow::Result<Master> {
+pub fn read_master(p: &Printer, path: &Path) -> anyhow::Result<Master> {
     let (master, replay) = protest::store::load_with_journal::<Master>(path)?;
-    warn_about_journal(path, &replay);
+    warn_about_journal(p, path, &replay);
     Ok(master)
 }
 
 /// What a reader set aside of the journal beside `master`, as a warning.
-pub fn warn_about_journal(master: &Path, replay: &protest::store::journal::Replay) {
+pub fn warn_about_journal(p: &Printer, master: &Path, replay: &protest::store::journal::Replay) {
     if let Some(note) = replay.note(&protest::store::journal::path_for(master)) {
-        eprintln!("warning: {note}");
+        p.warn(note);
     }
 }
 
@@ -245,32 +259,33 @@ pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = protest::
 #[must_use = "keep it once the files are written, or it is taken back"]
 pub struct OutputFolder {
     made: Vec<PathBuf>,
+    printer: Printer,
 }
 
 impl OutputFolder {
-    pub fn make(dir: &Path) -> anyhow::Result<OutputFolder> {
+    pub fn make(p: &Printer, dir: &Path) -> anyhow::Result<OutputFolder> {
         let missing: Vec<PathBuf> = dir
             .ancestors()
             .filter(|a| !a.as_os_str().is_empty())
             .take_while(|a| std::fs::symlink_metadata(a).is_err())
             .map(Path::to_path_buf)
             .collect();
-        let mut folder = OutputFolder { made: Vec::new() };
+        let mut folder = OutputFolder { made: Vec::new(), printer: p.clone() };
         for at in missing.into_iter().rev() {
             std::fs::create_dir(&at).map_err(|e| Error::io(&at, e))?;
             folder.made.push(at);
         }
         if !folder.made.is_empty() {
-            println!("created the folder {}", dir.display());
+            p.say(format_args!("created the folder {}", dir.display()))?;
         }
         Ok(folder)
     }
 
     /// [`OutputFolder::make`] for the folder of an output file.
-    pub fn of(file: &Path) -> anyhow::Result<OutputFolder> {
+    pub fn of(p: &Printer, file: &Path) -> anyhow::Result<OutputFolder> {
         match file.parent() {
-            Some(dir) => OutputFolder::make(dir),
-            None => Ok(OutputFolder { made: Vec::new() }),
+            Some(dir) => OutputFolder::make(p, dir),
+            None => Ok(OutputFolder { made: Vec::new(), printer: p.clone() }),
         }
     }
 
@@ -284,7 +299,7 @@ impl Drop for OutputFolder {
     fn drop(&mut self) {
         let removed = self.made.iter().rev().filter(|dir| std::fs::remove_dir(dir).is_ok()).count();
         if let Some(dir) = self.made.last().filter(|_| removed == self.made.len()) {
-            eprintln!("removed the folder {} again: nothing was written into it", dir.display());
+            self.printer.note(format_args!("removed the folder {} again: nothing was written into it", dir.display()));
         }
     }
 }
@@ -298,17 +313,5 @@ pub trait InFile<T> {
 impl<T, E: std::fmt::Display> InFile<T> for Result<T, E> {
     fn in_file(self, path: &Path) -> Result<T, Error> {
         self.map_err(|e| Error::whole_file(path, e.to_string()))
-    }
-}
-
-/// `protest report … | head` should stop quietly when `head` has read enough, like other Unix
-/// tools, instead of panicking in `println!`: restore the default SIGPIPE action that the Rust
-/// runtime replaces with "ignore".
-fn quiet_on_broken_pipe() {
-    #[cfg(unix)]
-    // SAFETY: called once at start-up, before any thread exists; it only resets a signal
-    // disposition to the OS default.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -5,7 +5,7 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use protest::progress::Progress;
-use std::io::{IsTerminal, Read, Write};
+use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -53,94 +53,11 @@ fn byte_bar() -> ProgressStyle {
 }
 
 impl Bar {
-    /// Runs `work` with what it prints on stdout written above the bar, when both are on the
-    /// same terminal: otherwise the first line printed would continue the bar's line, and the
-    /// bar's next redraw could erase it. stdout's descriptor is pointed at a pipe meanwhile, and
-    /// a thread writes what comes through to the terminal with the bar hidden, as cargo does.
-    pub fn around_stdout<T>(self: &Arc<Bar>, work: impl FnOnce() -> T) -> T {
-        if !std::io::stdout().is_terminal() {
-            return work(); // a file or a pipe: the terminal shows only the bar
-        }
-        let Some(redirect) = Redirect::start(Arc::clone(self)) else { return work() };
-        let value = work();
-        redirect.stop();
-        value
+    /// Runs `write` with the bar hidden, so that what it writes on the bar's terminal stays
+    /// above the bar ([`super::printer::Printer`]).
+    pub fn suspend<T>(&self, write: impl FnOnce() -> T) -> T {
+        self.0.suspend(write)
     }
-}
-
-/// stdout pointed at a pipe whose far end a thread copies to the terminal above the bar.
-#[cfg(unix)]
-struct Redirect {
-    saved: libc::c_int,
-    copier: std::thread::JoinHandle<()>,
-}
-
-#[cfg(unix)]
-impl Redirect {
-    fn start(bar: Arc<Bar>) -> Option<Redirect> {
-        use std::os::fd::FromRawFd;
-        let _ = std::io::stdout().flush();
-        let mut fds = [0 as libc::c_int; 2];
-        // SAFETY: plain descriptor calls on descriptors this function owns; each result is checked.
-        unsafe {
-            if libc::pipe(fds.as_mut_ptr()) != 0 {
-                return None;
-            }
-            let saved = libc::dup(libc::STDOUT_FILENO);
-            if saved < 0 || libc::dup2(fds[1], libc::STDOUT_FILENO) < 0 {
-                libc::close(fds[0]);
-                libc::close(fds[1]);
-                if saved >= 0 {
-                    libc::close(saved);
-                }
-                return None;
-            }
-            libc::close(fds[1]); // stdout is the pipe's only writer now
-            let mut from = std::fs::File::from_raw_fd(fds[0]);
-            let to_fd = libc::dup(saved);
-            if to_fd < 0 {
-                libc::dup2(saved, libc::STDOUT_FILENO);
-                libc::close(saved);
-                return None;
-            }
-            let mut to = std::fs::File::from_raw_fd(to_fd);
-            let copier = std::thread::spawn(move || {
-                let mut buffer = [0u8; 8192];
-                while let Ok(n) = from.read(&mut buffer) {
-                    if n == 0 {
-                        break;
-                    }
-                    bar.0.suspend(|| {
-                        let _ = to.write_all(&buffer[..n]);
-                        let _ = to.flush();
-                    });
-                }
-            });
-            Some(Redirect { saved, copier })
-        }
-    }
-
-    /// Points stdout back at the terminal once everything printed went through.
-    fn stop(self) {
-        let _ = std::io::stdout().flush();
-        // SAFETY: restores the descriptor saved in `start`; the pipe's last writer closes with it.
-        unsafe {
-            libc::dup2(self.saved, libc::STDOUT_FILENO);
-            libc::close(self.saved);
-        }
-        let _ = self.copier.join();
-    }
-}
-
-#[cfg(not(unix))]
-struct Redirect;
-
-#[cfg(not(unix))]
-impl Redirect {
-    fn start(_: Arc<Bar>) -> Option<Redirect> {
-        None
-    }
-    fn stop(self) {}
 }
 
 impl Bar {

@@ -1,3 +1,4 @@
+use crate::cli::Printer;
 use clap::Args;
 use protest::metrics::report::{self, Format, TABLES, TableKind};
 use protest::store::load_master_with_statuses;
@@ -20,23 +21,30 @@ pub struct ReportArgs {
     output: Option<PathBuf>,
 }
 
-pub fn run(args: ReportArgs) -> anyhow::Result<()> {
+impl ReportArgs {
+    /// Whether stdout holds a JSON document ([`super::Printer`]).
+    pub fn prints_json(&self) -> bool {
+        self.format == Format::Json && self.output.is_none()
+    }
+}
+
+pub fn run(args: ReportArgs, p: &Printer) -> anyhow::Result<()> {
     let (master, replay, statuses) = load_master_with_statuses(&args.master)?;
-    super::warn_about_journal(&args.master, &replay);
+    super::warn_about_journal(p, &args.master, &replay);
     let tables = match args.tables.is_empty() {
         true => report::tables_with_statuses(&master, &statuses, TABLES),
         false => report::tables_with_statuses(&master, &statuses, args.tables),
     };
     match args.output {
         None => {
-            print!("{}", args.format.render_all(&tables));
+            p.out(args.format.render_all(&tables))?;
         }
         Some(dir) => {
-            let folder = super::OutputFolder::make(&dir)?;
+            let folder = super::OutputFolder::make(p, &dir)?;
             let written = protest::workflow::metrics::write_tables(&dir, &tables, args.format)?;
             folder.keep();
             for path in written {
-                println!("wrote {}", path.display());
+                p.say(format_args!("wrote {}", path.display()))?;
             }
         }
     }

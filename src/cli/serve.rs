@@ -1,5 +1,6 @@
 //! `protest serve`: the annotation window in the annotators' browsers (docs/serve.md).
 
+use crate::cli::Printer;
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -36,7 +37,7 @@ pub struct ServeArgs {
     new_link: Vec<String>,
 }
 
-pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+pub fn run(args: ServeArgs, p: &Printer) -> anyhow::Result<()> {
     let options = protest_serve::Options {
         master: args.master,
         task_set: args.task_set,
@@ -46,6 +47,6 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         revoke: args.revoke,
         new_link: args.new_link,
     };
-    protest_serve::run(&options, &mut std::io::stdout())?;
+    protest_serve::run(&options, &mut p.stdout())?;
     Ok(())
 }

@@ -1,3 +1,4 @@
+use crate::cli::Printer;
 use clap::{Args, ValueEnum};
 use protest::ingest::synth::{self, Params, Sources};
 use protest::store::master_file;
@@ -47,7 +48,7 @@ pub struct SynthArgs {
     force: bool,
 }
 
-pub fn run(args: SynthArgs) -> anyhow::Result<()> {
+pub fn run(args: SynthArgs, p: &Printer) -> anyhow::Result<()> {
     if args.output.exists() && !args.force {
         anyhow::bail!("{} already exists; use --force to replace it", args.output.display());
     }
@@ -67,10 +68,10 @@ pub fn run(args: SynthArgs) -> anyhow::Result<()> {
         anyhow::bail!("--coverage must be between 0 and 1");
     }
     let master = synth::generate(&Sources::in_folder(&args.corpus)?, &params)?;
-    let folder = super::OutputFolder::of(&args.output)?;
+    let folder = super::OutputFolder::of(p, &args.output)?;
     master_file::save(&master, &args.output)?;
     folder.keep();
-    println!("wrote {}", args.output.display());
-    print!("{}", Summary::of(&master));
+    p.say(format_args!("wrote {}", args.output.display()))?;
+    p.say(Summary::of(&master))?;
     Ok(())
 }

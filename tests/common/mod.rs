@@ -3,6 +3,7 @@
 #![allow(dead_code)] // not every helper is used yet
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -89,14 +90,19 @@ pub fn copy_of_folder(relative: &str) -> tempfile::TempDir {
 
 /// A folder of the real corpora the project was given (`shared/data/NAME`, beside the checkout or
 /// further up, or under `$PROTEST_SHARED_DATA`). They are not part of the repository, so a fresh
-/// clone elsewhere has none: tests that need them say so and pass without them, and every rule
-/// they check is also tested on committed data.
+/// clone elsewhere has none: there the checks on the real corpus are skipped, saying so on the
+/// terminal even when the test passes (every rule they check is also tested on committed data);
+/// in CI (the `CI` variable set), where they must run, a missing folder fails the test.
 pub fn shared_data(name: &str) -> Option<PathBuf> {
     let from_env = std::env::var_os("PROTEST_SHARED_DATA").map(|d| PathBuf::from(d).join(name));
     let beside = project("").ancestors().map(|dir| dir.join("shared/data").join(name)).find(|dir| dir.is_dir());
     let found = from_env.filter(|d| d.is_dir()).or(beside);
     if found.is_none() {
-        eprintln!("shared/data/{name} not found (set PROTEST_SHARED_DATA): this check on the real corpus is skipped");
+        let reason = format!("shared/data/{name} not found (set PROTEST_SHARED_DATA)");
+        assert!(std::env::var_os("CI").is_none(), "{reason}: the checks on the real corpus must run in CI");
+        // Written to stderr itself, not through `eprintln!`, which the test harness keeps to
+        // itself for a test that passes.
+        let _ = writeln!(std::io::stderr(), "{reason}: this check on the real corpus is skipped");
     }
     found
 }

@@ -4,6 +4,7 @@
 
 use crate::style::ThemeChoice;
 use protest::model::AnnotatorId;
+use protest::{sample, workflow};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,15 +15,6 @@ pub const KEY: &str = "protest";
 pub const APP_ID: &str = "protest";
 /// How many recent files the Open dialog lists.
 const RECENT: usize = 8;
-
-/// The bundled sample master (the source tree's copy).
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.master.json");
-/// The bundled annotated batches of the sample's task set, copied beside it so that
-/// *Batches › Import annotated batches* offers them.
-const SAMPLE_BATCHES: [&str; 2] = [
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.batch-1-anna.json"),
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.batch-1-ben.json"),
-];
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]
@@ -57,21 +49,16 @@ pub fn forget_places(ctx: &egui::Context) {
     ctx.data_mut(|d| d.remove_by_type::<egui::containers::scroll_area::State>());
 }
 
-/// Where the sample is annotated: a copy in the app's data directory, so that the bundled file
-/// stays as built, with the sample's two annotated batches beside it. Made on first use; `None`
-/// if there is no data directory (then the bundled file itself is used).
+/// Where the sample is annotated: a copy of the sample built into the program
+/// ([`protest::sample`]) in the app's data directory, with the sample's two annotated
+/// batches beside it (*Batches › Import annotated batches* offers them). Made on first use;
+/// without a data directory, in the system's temporary folder.
 pub fn sample_copy(data_dir: Option<PathBuf>) -> Result<PathBuf, String> {
-    let bundled = PathBuf::from(SAMPLE);
-    let Some(dir) = data_dir else { return Ok(bundled) };
-    let copy = dir.join("sample.master.json");
+    let dir = data_dir.unwrap_or_else(|| std::env::temp_dir().join("protest-sample"));
+    let copy = dir.join(sample::MASTER.0);
     if !copy.exists() {
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        // The batches first: the master's copy is what says the copying was done.
-        for from in SAMPLE_BATCHES.iter().map(Path::new).chain([bundled.as_path()]) {
-            let to = dir.join(from.file_name().unwrap_or_default());
-            let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
-            protest::store::atomic::write(&protest::store::disk::Os, &to, &bytes).map_err(|e| e.to_string())?;
-        }
+        workflow::sample::write_into(&protest::store::disk::Os, &dir).map_err(|e| e.to_string())?;
     }
     Ok(copy)
 }
@@ -96,11 +83,11 @@ mod tests {
     fn the_sample_is_copied_once() {
         let dir = tempfile::tempdir().unwrap();
         let copy = sample_copy(Some(dir.path().join("data"))).unwrap();
-        assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(SAMPLE).unwrap());
-        for batch in SAMPLE_BATCHES.map(Path::new) {
-            let beside = dir.path().join("data").join(batch.file_name().unwrap());
-            assert_eq!(std::fs::read(beside).unwrap(), std::fs::read(batch).unwrap());
+        for (name, bytes) in sample::files() {
+            assert_eq!(std::fs::read(dir.path().join("data").join(name)).unwrap(), bytes);
         }
+        let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sample_batches/sample.master.json");
+        assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(checkout).unwrap(), "the committed sample");
         std::fs::write(&copy, "annotated").unwrap();
         assert_eq!(sample_copy(Some(dir.path().join("data"))).unwrap(), copy);
         assert_eq!(std::fs::read_to_string(&copy).unwrap(), "annotated", "an existing copy is kept");

@@ -31,7 +31,7 @@
 //!
 //! Beneath them all, for every layer: [`error`]; long work says how far it has come through
 //! [`progress`], to whichever shell listens; a remedy is worded for the [`shell::Shell`] that
-//! shows it.
+//! shows it. The bundled sample is built in ([`sample`]).
 //!
 //! The domain rules the code relies on are written out in `docs/domain.md`.
 
@@ -43,6 +43,7 @@ pub mod metrics;
 pub mod model;
 pub mod prediction;
 pub mod progress;
+pub mod sample;
 pub mod session;
 pub mod shell;
 pub mod store;

@@ -24,8 +24,7 @@ pub fn bare_tiny() -> Master {
 /// The bundled sample master as imported, before `rebuild.sh` planned task set 1 and gave its
 /// parts to Anna and Ben: no task set, no annotator.
 pub fn unplanned_sample() -> Master {
-    let bytes = include_bytes!("../../../sample_batches/sample.master.json");
-    let mut m = master_file::from_bytes(Path::new("sample.master.json"), bytes).unwrap();
+    let mut m = sample();
     m.task_sets.clear();
     m.annotators.clear();
     m
@@ -33,8 +32,8 @@ pub fn unplanned_sample() -> Master {
 
 /// The bundled sample master as committed: task set 1 given to Anna (1) and Ben (2).
 pub fn sample() -> Master {
-    let bytes = include_bytes!("../../../sample_batches/sample.master.json");
-    master_file::from_bytes(Path::new("sample.master.json"), bytes).unwrap()
+    let (name, bytes) = crate::sample::MASTER;
+    master_file::from_bytes(Path::new(name), bytes).unwrap()
 }
 
 /// Puts a record with these judgements; selects all aligned tokens of each role judged yes.

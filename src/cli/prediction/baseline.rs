@@ -2,6 +2,7 @@
 //! shared tasks' language-model baseline.
 
 use super::lm::{check_output, read_model};
+use crate::cli::Printer;
 use anyhow::Context;
 use protest::prediction::baseline::{self, Baseline, Fillers};
 use protest::prediction::{DataSet, Pair, Scorer, Task, data};
@@ -43,7 +44,7 @@ pub struct BaselineArgs {
     other_words: Option<String>,
 }
 
-pub fn run(args: BaselineArgs) -> anyhow::Result<()> {
+pub fn run(args: BaselineArgs, p: &Printer) -> anyhow::Result<()> {
     let pair = match args.pair {
         Some(pair) => pair,
         None => Pair::from_file_name(&args.data).with_context(|| {
@@ -59,14 +60,18 @@ pub fn run(args: BaselineArgs) -> anyhow::Result<()> {
     protest::progress::stage("Reading the data", None);
     let set = DataSet::read(&args.data)?;
     let dev = args.tune.as_deref().map(DataSet::read).transpose()?;
-    let model = read_model(&args.lm)?;
+    let model = read_model(p, &args.lm)?;
     let others: Option<Vec<String>> = match (&args.other_words, &dev) {
         (Some(words), _) => Some(words.split_whitespace().map(String::from).collect()),
         (None, _) if Fillers::has_built_in_others(task) => None,
         (None, from) => {
             let from = from.as_ref().unwrap_or(&set);
             let words = baseline::frequent_other_words(task, &from.lines);
-            eprintln!("other candidate words (most often removed in {}): {}", from.path.display(), words.join(" "));
+            p.note(format_args!(
+                "other candidate words (most often removed in {}): {}",
+                from.path.display(),
+                words.join(" ")
+            ));
             Some(words)
         }
     };
@@ -79,17 +84,18 @@ pub fn run(args: BaselineArgs) -> anyhow::Result<()> {
             protest::progress::stage("Tuning the NONE penalty", Some(baseline::TUNING_GRID.len() as u64));
             let steps = baseline::tune(&model, &fillers, task, strip_tags, dev)?;
             let best = baseline::best(&steps).expect("the grid is not empty");
-            // On standard output unless the predictions go there.
-            let mut out: Box<dyn Write> = match args.output {
-                Some(_) => Box::new(std::io::stdout().lock()),
-                None => Box::new(std::io::stderr().lock()),
-            };
-            writeln!(out, "NONE penalty on {} (official score: {}):", dev.path.display(), scorer.official_measure())?;
-            writeln!(out, "penalty  official  accuracy")?;
+            let mut table =
+                format!("NONE penalty on {} (official score: {}):\n", dev.path.display(), scorer.official_measure());
+            table += "penalty  official  accuracy";
             for step in &steps {
                 let mark = if std::ptr::eq(step, best) { "  best" } else { "" };
                 let (official, accuracy) = (step.scores.official(), step.scores.accuracy());
-                writeln!(out, "{:>7}  {official:>8.2}  {accuracy:>8.2}{mark}", step.penalty)?;
+                table += &format!("\n{:>7}  {official:>8.2}  {accuracy:>8.2}{mark}", step.penalty);
+            }
+            // On standard output unless the predictions go there.
+            match args.output {
+                Some(_) => p.out_line(table)?,
+                None => p.note(table),
             }
             best.penalty
         }
@@ -99,14 +105,14 @@ pub fn run(args: BaselineArgs) -> anyhow::Result<()> {
     match &args.output {
         Some(output) => {
             data::write(&disk::Os, output, &predicted, None)?;
-            eprintln!(
+            p.note(format_args!(
                 "{}: {} placeholders filled with NONE penalty {penalty}",
                 output.display(),
                 predicted.iter().map(|l| l.labels.len()).sum::<usize>()
-            );
+            ));
         }
         None => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let mut out = std::io::BufWriter::new(p.stdout());
             for line in &predicted {
                 writeln!(out, "{}", line.to_line())?;
             }

@@ -1,6 +1,7 @@
 //! `protest prediction extract MASTER -o SET.data`: the master's examples as a prediction test
 //! set, with its `.doc-ids`.
 
+use crate::cli::Printer;
 use protest::model::Master;
 use protest::prediction::{Pair, Scorer, extract};
 use protest::store::load_with_journal;
@@ -25,19 +26,19 @@ pub struct ExtractArgs {
     force: bool,
 }
 
-pub fn run(args: ExtractArgs) -> anyhow::Result<()> {
+pub fn run(args: ExtractArgs, p: &Printer) -> anyhow::Result<()> {
     let master = load_with_journal::<Master>(&args.master)?.0;
     let in_master = |m: String| protest::Error::whole_file(&args.master, m);
     let task = extract::task_of(&master, args.scorer, args.pair).map_err(in_master)?;
     let set = extract::extract(&master, task).map_err(in_master)?;
     let ids = extract::write(&protest::store::disk::Os, &set, &args.output, args.force, &args.master)?;
-    println!(
+    p.say(format_args!(
         "wrote {} ({} lines, {} placeholders, {task} classes) and {}",
         args.output.display(),
         set.lines.len(),
         set.placed.len(),
         ids.display()
-    );
-    super::list_unmappable(&set.unmappable, "left out");
+    ))?;
+    super::list_unmappable(p, &set.unmappable, "left out")?;
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! master's extracted set, added to the master as a system.
 
 use super::super::with_master;
+use crate::cli::Printer;
 use protest::prediction::{Pair, Scorer, extract, import};
 use protest::store::master_file;
 use protest::workflow;
@@ -26,7 +27,7 @@ pub struct ImportArgs {
     pair: Option<Pair>,
 }
 
-pub fn run(args: ImportArgs) -> anyhow::Result<()> {
+pub fn run(args: ImportArgs, p: &Printer) -> anyhow::Result<()> {
     // Everything that can fail on the inputs happens before the master is opened for writing.
     let master = master_file::load(&args.master)?;
     let task =
@@ -36,17 +37,20 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
     let report = imported.system.report();
     let official = imported.scores.official();
     let (placed, changed, unmappable) = (imported.placed, imported.changed, imported.unmappable);
-    let corpus = with_master(&args.master, |store| Ok(workflow::add_system::run(store, imported.system)?))?;
-    println!("added system '{}' to {} as corpus {corpus}", args.name, args.master.display());
-    println!(
+    let corpus = with_master(p, &args.master, |store| Ok(workflow::add_system::run(store, imported.system)?))?;
+    p.say(format_args!("added system '{}' to {} as corpus {corpus}", args.name, args.master.display()))?;
+    p.say(format_args!(
         "  {placed} examples with the predicted word ({changed} differing from the reference), {} without",
         unmappable.len()
-    );
-    println!("  official score on the master's set ({task}): {official:.2}%");
+    ))?;
+    p.say(format_args!("  official score on the master's set ({task}): {official:.2}%"))?;
     for line in report.lines(0.0).iter().filter(|l| !l.starts_with("alignment")) {
-        println!("  {line}");
+        p.say(format_args!("  {line}"))?;
     }
-    super::list_unmappable(&unmappable, "without a candidate");
-    println!("next: `protest auto-eval {}` matches its candidates against the reference", args.master.display());
+    super::list_unmappable(p, &unmappable, "without a candidate")?;
+    p.say(format_args!(
+        "next: `protest auto-eval {}` matches its candidates against the reference",
+        args.master.display()
+    ))?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `protest prediction train-lm TEXT --order N -o MODEL.arpa` and `protest prediction lm-score
 //! MODEL TEXT`: the baseline's language model without an outside tool.
 
+use crate::cli::Printer;
 use anyhow::bail;
 use protest::prediction::lm::{self, arpa, model::MAX_ORDER, train};
 use protest::store::{atomic, disk};
@@ -30,7 +31,7 @@ pub struct TrainLmArgs {
     skip_symbols: bool,
 }
 
-pub fn run_train(args: TrainLmArgs) -> anyhow::Result<()> {
+pub fn run_train(args: TrainLmArgs, p: &Printer) -> anyhow::Result<()> {
     check_output(&args.output, &[&args.text], args.force)?;
     let options = train::Options {
         order: usize::from(args.order),
@@ -39,11 +40,11 @@ pub fn run_train(args: TrainLmArgs) -> anyhow::Result<()> {
     };
     let estimate = train::train(&args.text, &options)?;
     for warning in &estimate.warnings {
-        eprintln!("warning: {}: {warning}", args.text.display());
+        p.warn(format_args!("{}: {warning}", args.text.display()));
     }
     protest::progress::stage("Writing the model", None);
     atomic::write_with(&disk::Os, &args.output, |out| estimate.write_arpa(out))?;
-    let mut out = std::io::stdout().lock();
+    let mut out = p.stdout();
     writeln!(out, "{}: {}-gram model of {} words", args.output.display(), args.order, estimate.tokens)?;
     for (n, (count, d)) in (1..).zip(estimate.counts().iter().zip(&estimate.discounts)) {
         writeln!(out, "{n}-grams: {count}  D1={} D2={} D3+={}", d.0[0], d.0[1], d.0[2])?;
@@ -61,12 +62,12 @@ pub struct LmScoreArgs {
 
 /// Prints each line's log10 probability between `<s>` and `</s>`, one a line, as KenLM's query
 /// totals it.
-pub fn run_score(args: LmScoreArgs) -> anyhow::Result<()> {
-    let model = read_model(&args.model)?;
+pub fn run_score(args: LmScoreArgs, p: &Printer) -> anyhow::Result<()> {
+    let model = read_model(p, &args.model)?;
     protest::progress::stage("Scoring", None);
     let mut lines = protest::prediction::data::open_lines(&args.text)?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    while lines.advance()? {
+    let mut out = std::io::BufWriter::new(p.stdout());
+    while !p.stdout_closed() && lines.advance()? {
         writeln!(out, "{}", model.sentence(lm::words(lines.line())))?;
     }
     out.flush()?;
@@ -74,11 +75,11 @@ pub fn run_score(args: LmScoreArgs) -> anyhow::Result<()> {
 }
 
 /// Reads a model, saying on stderr what the reader had to assume.
-pub fn read_model(path: &Path) -> anyhow::Result<lm::Model> {
+pub fn read_model(p: &Printer, path: &Path) -> anyhow::Result<lm::Model> {
     protest::progress::stage_bytes("Reading the language model", protest::progress::file_bytes([path]));
     let loaded = arpa::read(path)?;
     for warning in &loaded.warnings {
-        eprintln!("warning: {}: {warning}", path.display());
+        p.warn(format_args!("{}: {warning}", path.display()));
     }
     Ok(loaded.model)
 }

@@ -8,6 +8,7 @@ mod import;
 mod lm;
 mod score;
 
+use crate::cli::Printer;
 use clap::{Args, Subcommand};
 
 #[derive(Debug, Args)]
@@ -36,24 +37,29 @@ enum PredictionCommand {
     LmScore(lm::LmScoreArgs),
 }
 
-pub fn run(args: PredictionArgs) -> anyhow::Result<()> {
+pub fn run(args: PredictionArgs, p: &Printer) -> anyhow::Result<()> {
     match args.command {
-        PredictionCommand::Score(args) => score::run(args),
-        PredictionCommand::Extract(args) => extract::run(args),
-        PredictionCommand::Import(args) => import::run(args),
-        PredictionCommand::Baseline(args) => baseline::run(args),
-        PredictionCommand::TrainLm(args) => lm::run_train(args),
-        PredictionCommand::LmScore(args) => lm::run_score(args),
+        PredictionCommand::Score(args) => score::run(args, p),
+        PredictionCommand::Extract(args) => extract::run(args, p),
+        PredictionCommand::Import(args) => import::run(args, p),
+        PredictionCommand::Baseline(args) => baseline::run(args, p),
+        PredictionCommand::TrainLm(args) => lm::run_train(args, p),
+        PredictionCommand::LmScore(args) => lm::run_score(args, p),
     }
 }
 
 /// Lists the examples given no placeholder or candidate, with the reason of each.
-fn list_unmappable(unmappable: &[protest::prediction::extract::Unmappable], what: &str) {
+fn list_unmappable(
+    p: &Printer,
+    unmappable: &[protest::prediction::extract::Unmappable],
+    what: &str,
+) -> anyhow::Result<()> {
     if unmappable.is_empty() {
-        return;
+        return Ok(());
     }
-    println!("{} example{} {what}:", unmappable.len(), if unmappable.len() == 1 { "" } else { "s" });
+    p.say(format_args!("{} example{} {what}:", unmappable.len(), if unmappable.len() == 1 { "" } else { "s" }))?;
     for u in unmappable {
-        println!("  example {}: {}", u.example, u.reason);
+        p.say(format_args!("  example {}: {}", u.example, u.reason))?;
     }
+    Ok(())
 }

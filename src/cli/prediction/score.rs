@@ -1,6 +1,7 @@
 //! `protest prediction score GOLD PRED… --scorer discomt2015|wmt16 [--pair P] [--macro M]
 //! [--format F]`: the official scorers' report, or its tables.
 
+use crate::cli::Printer;
 use anyhow::Context;
 use protest::metrics::report::Format;
 use protest::prediction::{self, Macro, Pair, Scorer, Task, report, tables};
@@ -30,7 +31,7 @@ pub struct ScoreArgs {
     format: Format,
 }
 
-pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
+pub fn run(args: ScoreArgs, p: &Printer) -> anyhow::Result<()> {
     let pair = match (args.pair, args.scorer) {
         (Some(pair), _) => pair,
         (None, Scorer::Discomt2015) => Pair::EnFr,
@@ -46,13 +47,13 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
     match args.format {
         Format::Text => {
             for (name, scores) in &systems {
-                print!("{}", report::text(scores, name));
+                p.out(report::text(scores, name))?;
             }
             if systems.len() > 1 {
-                print!("\n{}", Format::Text.render(&tables::ranking(&systems)));
+                p.out(format_args!("\n{}", Format::Text.render(&tables::ranking(&systems))))?;
             }
         }
-        format => print!("{}", format.render_all(&tables::tables(&systems))),
+        format => p.out(format.render_all(&tables::tables(&systems)))?,
     }
     Ok(())
 }

@@ -245,7 +245,16 @@ impl LegacyDialog {
         let now = chrono::Utc::now();
         let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         let preview = |master: Option<&protest::model::Master>, reference, unknown| {
-            workflow::convert::preview(&old, &target, self.replace, master, (reference, unknown), Shell::Window, now)
+            let converting = workflow::convert::Converting {
+                old: &old,
+                target: &target,
+                replace: self.replace,
+                reference,
+                unknown,
+                shell: Shell::Window,
+                now,
+            };
+            workflow::convert::preview(&converting, master)
         };
         let preview = if info.file_type == FileType::Master {
             preview(None, self.reference(), self.unknown()).map_err(failed)?
@@ -324,16 +333,16 @@ impl LegacyDialog {
         let now = chrono::Utc::now();
         let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         if info.file_type == FileType::Master {
-            let converted = workflow::convert::master(
-                &Os,
-                &old,
-                &target,
-                (self.reference(), self.unknown()),
-                Shell::Window,
-                self.replace,
+            let converting = workflow::convert::Converting {
+                old: &old,
+                target: &target,
+                replace: self.replace,
+                reference: self.reference(),
+                unknown: self.unknown(),
+                shell: Shell::Window,
                 now,
-            )
-            .map_err(failed)?;
+            };
+            let converted = workflow::convert::master(&Os, &converting).map_err(failed)?;
             return Ok(Done {
                 summary: summary(&converted.report, &target),
                 path: target,

@@ -255,7 +255,12 @@ impl fmt::Display for AnnotatorLine {
 
 /// `1 record`, `2 records`.
 pub fn count(n: usize, what: &str) -> String {
-    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
+    count_as(n, what, &format!("{what}s"))
+}
+
+/// [`count`] with its own plural: `1 corpus`, `2 corpora`; `1 record is`, `2 records are`.
+pub fn count_as(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 #[cfg(test)]
@@ -263,6 +268,15 @@ mod tests {
     use super::*;
     use crate::model::{ConflictStatus, Judgement};
     use crate::testing::{judge, tiny};
+
+    #[test]
+    fn counts_say_one_or_many() {
+        assert_eq!((count(1, "record"), count(0, "record")), ("1 record".into(), "0 records".into()));
+        assert_eq!(
+            (count_as(1, "corpus", "corpora"), count_as(2, "corpus", "corpora")),
+            ("1 corpus".into(), "2 corpora".into())
+        );
+    }
 
     #[test]
     fn annotators_are_counted_as_listed_with_their_records_by_status() {

@@ -29,6 +29,42 @@ pub struct ConvertedBatch {
     pub file: Written,
 }
 
+/// An old file to convert, where to, and how.
+#[derive(Debug, Clone)]
+pub struct Converting<'a> {
+    /// The original tool's file (.db).
+    pub old: &'a Path,
+    /// The new file.
+    pub target: &'a Path,
+    /// Replace a file already at `target` (otherwise refused).
+    pub replace: bool,
+    /// Which translation corpus of an old master is the human reference.
+    pub reference: Reference,
+    /// Who an annotation by an unknown annotator is from.
+    pub unknown: Unknown,
+    /// The program showing the summary: its remedies are worded for it.
+    pub shell: Shell,
+    pub now: DateTime<Utc>,
+}
+
+impl Converting<'_> {
+    /// The rules' options, with the converted master of a batch.
+    fn options<'m>(&self, master: Option<&'m Master>) -> Options<'m> {
+        Options { reference: self.reference.clone(), master, now: self.now, unknown: self.unknown, shell: self.shell }
+    }
+
+    /// Refuses a target that is the old file itself or, unless `replace`, any file.
+    fn check_target(&self) -> Result<()> {
+        if same_file(self.old, self.target) {
+            return Err(Error::refused(
+                self.target,
+                "is the old file itself; choose another name for the converted file",
+            ));
+        }
+        check_target(self.target, self.replace)
+    }
+}
+
 /// What converting an old file would give, with nothing written: for showing the summary first.
 #[derive(Debug)]
 pub struct Preview {
@@ -37,24 +73,13 @@ pub struct Preview {
     pub placement: Option<String>,
 }
 
-/// Converts `old` in memory (a batch against `master`, the converted master as it is now) and
-/// says what it would give, after the checks writing it to `target` makes, in words for `shell`.
-/// Converting for real afterwards gives the same, as long as the old file and the master do not
-/// change in between.
-pub fn preview(
-    old: &Path,
-    target: &Path,
-    replace: bool,
-    master: Option<&Master>,
-    (reference, unknown): (Reference, Unknown),
-    shell: Shell,
-    now: DateTime<Utc>,
-) -> Result<Preview> {
-    if same_file(old, target) {
-        return Err(Error::refused(target, "is the old file itself; choose another name for the converted file"));
-    }
-    check_target(target, replace)?;
-    match legacy::convert(old, &Options { reference, master, now, unknown, shell })? {
+/// Converts the old file in memory (a batch against `master`, the converted master as it is now)
+/// and says what it would give, after the checks writing it to the target makes, in words for
+/// its shell. Converting for real afterwards gives the same, as long as the old file and the
+/// master do not change in between.
+pub fn preview(converting: &Converting, master: Option<&Master>) -> Result<Preview> {
+    converting.check_target()?;
+    match legacy::convert(converting.old, &converting.options(master))? {
         Converted::Master { report, .. } => Ok(Preview { report, placement: None }),
         Converted::Batch { placement, report, .. } => {
             let described = master.filter(|_| placement.changes_master()).map(|m| placement.describe(m));
@@ -63,27 +88,18 @@ pub fn preview(
     }
 }
 
-/// Converts an old master into a new master file at `target` (replaced only if `replace`); the
-/// summary is in words for `shell`.
-pub fn master(
-    disk: &dyn Disk,
-    old: &Path,
-    target: &Path,
-    (reference, unknown): (Reference, Unknown),
-    shell: Shell,
-    replace: bool,
-    now: DateTime<Utc>,
-) -> Result<ConvertedMaster> {
-    if same_file(old, target) {
-        return Err(Error::refused(target, "is the old file itself; choose another name for the converted file"));
-    }
-    check_target(target, replace)?;
-    let Converted::Master { master, report } =
-        legacy::convert(old, &Options { reference, master: None, now, unknown, shell })?
-    else {
+/// Converts an old master into a new master file at the target; the summary is in words for the
+/// shell.
+pub fn master(disk: &dyn Disk, converting: &Converting) -> Result<ConvertedMaster> {
+    converting.check_target()?;
+    let Converted::Master { master, report } = legacy::convert(converting.old, &converting.options(None))? else {
         unreachable!("a batch without a master is refused");
     };
-    let output = Output { path: target.to_path_buf(), replace, content: Content::Master(Box::new(master)) };
+    let output = Output {
+        path: converting.target.to_path_buf(),
+        replace: converting.replace,
+        content: Content::Master(Box::new(master)),
+    };
     write_alone(disk, std::slice::from_ref(&output))?;
     let Content::Master(master) = output.content else { unreachable!("made above") };
     Ok(ConvertedMaster { master: *master, report })

@@ -2,7 +2,8 @@
 //! alike: annotators ([`annotators`]), task sets ([`task_sets`]), batch export ([`export`]),
 //! batch import ([`merge`]), adjudication ([`adjudication`]), the automatic reference match
 //! ([`auto_eval`]), a new system ([`add_system`]), converting the original tool's files
-//! ([`convert`]) and writing what the metrics computed ([`metrics`]).
+//! ([`convert`]), writing what the metrics computed ([`metrics`]) and a copy of the bundled sample
+//! ([`sample`]).
 //!
 //! Every operation is all or nothing, in memory and on disk, in the same four steps:
 //!
@@ -30,6 +31,7 @@ pub mod convert;
 pub mod export;
 pub mod merge;
 pub mod metrics;
+pub mod sample;
 pub mod task_sets;
 
 #[cfg(test)]

@@ -89,22 +89,27 @@ fn planned(dir: &Path) {
     assert!(journal::path_for(&path).exists(), "the plan is in the journal");
 }
 
+/// How the tests convert the museum's old master: the reference guessed, at time 0.
+fn museum_conversion<'a>(old: &'a Path, target: &'a Path) -> convert::Converting<'a> {
+    convert::Converting {
+        old,
+        target,
+        replace: false,
+        reference: Reference::Guess,
+        unknown: Unknown::Annotator,
+        shell: Shell::CommandLine,
+        now: at(0),
+    }
+}
+
 /// The museum master converted from the original tool's file.
 fn museum(dir: &Path) {
     let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/legacy");
     for name in ["museum.master.db", "museum.batch-anna.db"] {
         fs::copy(old.join(name), dir.join(name)).unwrap();
     }
-    convert::master(
-        &Os,
-        &dir.join("museum.master.db"),
-        &dir.join("museum.master.json"),
-        (Reference::Guess, Unknown::Annotator),
-        Shell::CommandLine,
-        false,
-        at(0),
-    )
-    .unwrap();
+    let (old, target) = (dir.join("museum.master.db"), dir.join("museum.master.json"));
+    convert::master(&Os, &museum_conversion(&old, &target)).unwrap();
 }
 
 /// Every file of a folder but the lock and the journal (the master is compared with its journal
@@ -396,23 +401,14 @@ fn converting_an_old_master_writes_its_file_whole_or_not_at_all() {
     museum(dir.path());
     let (old, new) = (dir.path().join("museum.master.db"), dir.path().join("again.master.json"));
     let disk = Faulty::new(Fault::None);
-    convert::master(&disk, &old, &new, (Reference::Guess, Unknown::Annotator), Shell::CommandLine, false, at(0))
-        .unwrap();
+    convert::master(&disk, &museum_conversion(&old, &new)).unwrap();
     let whole = fs::read(&new).unwrap();
     let count = disk.ops().len();
     for k in 0..count {
         for fault in [Fault::Once(k), Fault::FullFrom(k)] {
             fs::remove_file(&new).unwrap_or(());
             disk.set(fault);
-            match convert::master(
-                &disk,
-                &old,
-                &new,
-                (Reference::Guess, Unknown::Annotator),
-                Shell::CommandLine,
-                false,
-                at(0),
-            ) {
+            match convert::master(&disk, &museum_conversion(&old, &new)) {
                 Ok(_) => assert_eq!(fs::read(&new).unwrap(), whole),
                 Err(e) => assert!(!new.exists(), "{fault:?}: {e}"),
             }

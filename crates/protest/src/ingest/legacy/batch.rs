@@ -8,7 +8,7 @@
 use super::master::lost_data;
 use super::old::OldFile;
 use super::records::{self, OLD_RESEARCHER};
-use super::report::{Counts, OldCounts, Report, count};
+use super::report::{Counts, OldCounts, Report};
 use super::suite::{self, Suite};
 use super::tasks::{self, Placement};
 use super::text::Reference;
@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::model::{Annotator, AnnotatorId, CandidateId, Master, Record};
 use crate::store::Document;
 use crate::store::batch_file::Batch;
+use crate::store::summary::{count, count_as};
 use crate::store::validate;
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -136,19 +137,21 @@ impl Context<'_> {
                 self.master.id,
                 self.old.meta.time_created.as_deref().map_or(String::new(), |t| format!(", made {t}"))
             ),
-            "corpora" => format!("{}, the same as the master's", count(self.suite.corpora.len(), "corpus", "corpora")),
+            "corpora" => {
+                format!("{}, the same as the master's", count_as(self.suite.corpora.len(), "corpus", "corpora"))
+            }
             "sentences" => {
                 format!("the same as the master's; the batch keeps the {} its context windows need", new.sentences)
             }
             "documents" => "the same as the master's".into(),
             "categories" => {
-                format!("the batch keeps the {} of its examples", count(new.categories, "category", "categories"))
+                format!("the batch keeps the {} of its examples", count_as(new.categories, "category", "categories"))
             }
             "pro_antecedents" | "translations" => "the same as the master's candidates".into(),
             "annotators" => format!("{} (id {})", self.annotator.name, self.annotator.id),
             "annotation_tasks" => format!("its place in the master: {}", self.placed),
             "task_definition" => "(the old tool leaves it empty in batches)".into(),
-            _ => format!("{}, numbered 1… in a new order", count(new.candidates, "candidate", "candidates")),
+            _ => format!("{}, numbered 1… in a new order", count(new.candidates, "candidate")),
         }
     }
 }
@@ -262,7 +265,7 @@ fn compare_others(
             .count();
         notes.push(format!(
             "{} of other annotators {} copies the old tool made when exporting; not carried into the batch ({same} equal to the master's{})",
-            count(others.len(), "record", "records"),
+            count(others.len(), "record"),
             if others.len() == 1 { "is one of the" } else { "are" },
             if same < others.len() { format!(", {} differ from it or are not in it", others.len() - same) } else { String::new() }
         ));

@@ -2,7 +2,7 @@
 
 use super::old::OldFile;
 use super::records;
-use super::report::{Counts, OldCounts, Report, count};
+use super::report::{Counts, OldCounts, Report};
 use super::suite::{self, Suite};
 use super::tasks::{self, TaskTally};
 use super::{Options, UNKNOWN_TIME, time_note};
@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::ingest::from_texts;
 use crate::model::{Master, Records};
 use crate::store::master_file;
+use crate::store::summary::{count, count_as};
 use std::path::Path;
 
 pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(Master, Report)> {
@@ -95,25 +96,25 @@ fn describe(
             n.corpora,
             m.corpora[0].name,
             m.reference().map_or("no reference".to_owned(), |r| format!("reference '{}'", r.name)),
-            count(n.systems, "MT system", "MT systems"),
+            count(n.systems, "MT system"),
         ),
-        "sentences" => format!("{} in each corpus", count(m.sentence_count() as usize, "sentence", "sentences")),
+        "sentences" => format!("{} in each corpus", count(m.sentence_count() as usize, "sentence")),
         "documents" if !suite.has_documents => "one document (the table is empty)".into(),
-        "documents" => format!("{}, the same in every corpus", count(n.documents, "document", "documents")),
-        "categories" => count(n.categories, "category", "categories"),
+        "documents" => format!("{}, the same in every corpus", count(n.documents, "document")),
+        "categories" => count_as(n.categories, "category", "categories"),
         "pro_antecedents" => format!(
             "{} (the old file repeats an example's antecedents for each of its candidates)",
-            count(n.antecedents, "antecedent", "antecedents")
+            count(n.antecedents, "antecedent")
         ),
         "translations" => format!(
             "{}: {} of pronouns, {} of antecedent heads",
-            count(n.aligned_pronoun + n.aligned_antecedent, "aligned token", "aligned tokens"),
+            count(n.aligned_pronoun + n.aligned_antecedent, "aligned token"),
             n.aligned_pronoun,
             n.aligned_antecedent
         ),
         "annotators" => format!(
             "{}{}{}",
-            count(n.annotators, "annotator", "annotators"),
+            count(n.annotators, "annotator"),
             if old.annotators.iter().any(|a| a.id == records::OLD_RESEARCHER) {
                 " and the researcher (old id −1)"
             } else {
@@ -125,7 +126,7 @@ fn describe(
             "not converted: this table (from the original's AddToDatabase.sql) has no task_no column".into()
         }
         "task_definition" => {
-            format!("{} with {}", count(n.task_sets, "task set", "task sets"), count(n.tasks, "task", "tasks"))
+            format!("{} with {}", count(n.task_sets, "task set"), count(n.tasks, "task"))
         }
         "annotation_tasks" => {
             let placed: usize = m.task_sets.iter().flat_map(|t| &t.tasks).map(|t| t.candidates.len()).sum();
@@ -133,7 +134,7 @@ fn describe(
                 0 => String::new(),
                 k => format!(", {k} unassigned (task_no −1) left out"),
             };
-            format!("{}{unassigned}", count(placed, "place in a task", "places in tasks"))
+            format!("{}{unassigned}", count_as(placed, "place in a task", "places in tasks"))
         }
         _ => format!("{} examples, {} candidates", n.examples, n.candidates), // pro_candidates
     }

@@ -1,7 +1,7 @@
 //! The content of an original-tool file as typed rows, one struct per table of
 //! docs/legacy.md, before any of it is interpreted.
 
-use super::db::{Col, Db, Rows};
+use super::db::{Col, Db, Row, Rows};
 use crate::error::{Error, Result};
 use std::path::Path;
 
@@ -286,33 +286,110 @@ fn meta(path: &Path, db: &Db) -> Result<(FileType, Meta, usize)> {
 }
 
 /// Reads every table. Tables the oldest files lack (documents, pro_antecedents, token and tag
-/// annotations, tasks) read as empty; the others are required.
+/// annotations, tasks) read as empty; the others are required. All the tables are read before
+/// any value in them, so a missing table is said before a wrong value.
 pub fn read(path: &Path) -> Result<OldFile> {
-    use Col::{Opt, Req};
     let db = Db::open(path)?;
     let (file_type, meta, meta_rows) = meta(path, &db)?;
-    let mut counts = vec![("meta_data", meta_rows)];
-    let mut table = |names: &[&'static str], cols: &[Col], required: bool| -> Result<Option<Rows>> {
-        let rows = db.read(names, cols)?;
+    let mut tables = Tables { db: &db, path, counts: vec![("meta_data", meta_rows)] };
+    let text = tables.text()?;
+    let work = tables.work()?;
+    Ok(OldFile {
+        file_type,
+        meta,
+        corpora: each(&text.corpora, corpus)?,
+        sentences: each(&text.sentences, |r| {
+            Ok(Sentence { id: r.id, corpus: r.int(0)?, line: r.int(1)?, text: r.opt_text(2)?.unwrap_or_default() })
+        })?,
+        documents: each(&text.documents, |r| {
+            Ok(Document { id: r.id, corpus: r.int(0)?, start: r.int(1)?, end: r.int(2)? })
+        })?,
+        categories: each(&text.categories, |r| {
+            Ok(Category {
+                id: r.id,
+                description: r.opt_text(0)?.unwrap_or_default(),
+                anaphoric: r.opt_int(1)?.unwrap_or(0) != 0,
+            })
+        })?,
+        candidates_table: text.candidates.as_ref().map_or("pro_candidates", |r| r.table),
+        candidates: each(&text.candidates, candidate)?,
+        antecedents: each(&text.antecedents, antecedent)?,
+        translations: each(&text.translations, translation)?,
+        annotators: each(&work.annotators, |r| Ok(Annotator { id: r.id, name: r.opt_text(0)? }))?,
+        annotations: each(&work.annotations, annotation)?,
+        token_annotations: each(&work.token_annotations, token_annotation)?,
+        tags: each(&work.tags, |r| {
+            let who = who(r, 1)?;
+            Ok(Tag { id: r.id, candidate: r.int(0)?, annotator: who.id(), who, tag: r.text(2)? })
+        })?,
+        task_places: each(&work.task_places, |r| {
+            Ok(TaskPlace { id: r.id, task_no: r.int(0)?, candidate: r.int(1)?, annotator: r.opt_int(2)? })
+        })?,
+        task_definitions: each(&work.task_definitions, |r| {
+            Ok(TaskDefinition {
+                id: r.id,
+                taskset: r.opt_text(0)?.unwrap_or_default(),
+                label: r.opt_text(1)?.unwrap_or_default(),
+            })
+        })?,
+        tasks_without_task_no: work.tasks_without_task_no,
+        row_counts: tables.counts,
+    })
+}
+
+/// The tables of a file being read, with the rows counted in the order read (the report's order).
+struct Tables<'a> {
+    db: &'a Db,
+    path: &'a Path,
+    counts: Vec<(&'static str, usize)>,
+}
+
+/// The texts and the test suite: corpora, sentences, documents, categories, examples.
+struct TextTables {
+    corpora: Option<Rows>,
+    sentences: Option<Rows>,
+    documents: Option<Rows>,
+    categories: Option<Rows>,
+    candidates: Option<Rows>,
+    antecedents: Option<Rows>,
+    translations: Option<Rows>,
+}
+
+/// The annotators' work: annotators, annotations, selected tokens, tags, tasks.
+struct WorkTables {
+    annotators: Option<Rows>,
+    annotations: Option<Rows>,
+    token_annotations: Option<Rows>,
+    tags: Option<Rows>,
+    task_places: Option<Rows>,
+    task_definitions: Option<Rows>,
+    tasks_without_task_no: bool,
+}
+
+/// The oldest files call the candidate column `example`.
+const CANDIDATE: &[&str] = &["candidate", "example"];
+
+impl Tables<'_> {
+    /// The first of `names` that the file has, counted; `None` if it has none and it is not
+    /// `required`.
+    fn table(&mut self, names: &[&'static str], cols: &[Col], required: bool) -> Result<Option<Rows>> {
+        let rows = self.db.read(names, cols)?;
         match &rows {
-            Some(r) => counts.push((r.table, r.len())),
+            Some(r) => self.counts.push((r.table, r.len())),
             None if required => {
                 return Err(Error::whole_file(
-                    path,
+                    self.path,
                     format!("the file has no {} table; is it a file of the original PROTEST tool?", names[0]),
                 ));
             }
             None => {}
         }
         Ok(rows)
-    };
-    let corpora = table(&["corpora"], &[Req(&["name"]), Req(&["srctgt"])], true)?;
-    let sentences = table(&["sentences"], &[Req(&["corpus"]), Req(&["line"]), Req(&["sentence"])], true)?;
-    let documents = table(&["documents"], &[Req(&["corpus"]), Req(&["start"]), Req(&["end"])], false)?;
-    let categories = table(&["categories"], &[Req(&["description"]), Opt(&["antagreement"])], true)?;
-    let candidates = table(
-        &["pro_candidates", "pro_examples"],
-        &[
+    }
+
+    fn text(&mut self) -> Result<TextTables> {
+        use Col::{Opt, Req};
+        let candidate_cols = [
             Req(&["srccorpus"]),
             Req(&["tgtcorpus"]),
             Req(&["example_no"]),
@@ -320,12 +397,8 @@ pub fn read(path: &Path) -> Result<OldFile> {
             Opt(&["srcpro"]),
             Req(&["srcpos"]),
             Req(&["category_no"]),
-        ],
-        true,
-    )?;
-    let antecedents = table(
-        &["pro_antecedents"],
-        &[
+        ];
+        let antecedent_cols = [
             Req(&["srccorpus"]),
             Req(&["tgtcorpus"]),
             Req(&["example_no"]),
@@ -335,151 +408,137 @@ pub fn read(path: &Path) -> Result<OldFile> {
             Req(&["srcendpos"]),
             Opt(&["srchead"]),
             Req(&["srcheadpos"]),
-        ],
-        false,
-    )?;
-    let translations = table(
-        &["translations"],
-        &[Req(&["tgtcorpus"]), Req(&["example_no"]), Req(&["ant_no"]), Req(&["line"]), Req(&["tgtpos"])],
-        true,
-    )?;
-    let annotators = table(&["annotators"], &[Opt(&["name"])], false)?;
-    // The oldest files call the candidate column `example`.
-    let candidate: &[&str] = &["candidate", "example"];
-    let annotations = table(
-        &["annotations"],
-        &[
-            Req(candidate),
+        ];
+        let translation_cols =
+            [Req(&["tgtcorpus"]), Req(&["example_no"]), Req(&["ant_no"]), Req(&["line"]), Req(&["tgtpos"])];
+        Ok(TextTables {
+            corpora: self.table(&["corpora"], &[Req(&["name"]), Req(&["srctgt"])], true)?,
+            sentences: self.table(&["sentences"], &[Req(&["corpus"]), Req(&["line"]), Req(&["sentence"])], true)?,
+            documents: self.table(&["documents"], &[Req(&["corpus"]), Req(&["start"]), Req(&["end"])], false)?,
+            categories: self.table(&["categories"], &[Req(&["description"]), Opt(&["antagreement"])], true)?,
+            candidates: self.table(&["pro_candidates", "pro_examples"], &candidate_cols, true)?,
+            antecedents: self.table(&["pro_antecedents"], &antecedent_cols, false)?,
+            translations: self.table(&["translations"], &translation_cols, true)?,
+        })
+    }
+
+    fn work(&mut self) -> Result<WorkTables> {
+        use Col::{Opt, Req};
+        let annotation_cols = [
+            Req(CANDIDATE),
             Opt(&["annotator_id"]),
             Opt(&["ant_annotation"]),
             Opt(&["anaph_annotation"]),
             Opt(&["remarks"]),
             // One version of the old tool's batch import wrote to a misspelt column.
             Opt(&["conflict_status", "confict_status"]),
-        ],
-        true,
-    )?;
-    let token_annotations = table(
-        &["token_annotations"],
-        &[Req(candidate), Req(&["line"]), Req(&["token"]), Opt(&["annotation"]), Opt(&["annotator_id"])],
-        false,
-    )?;
-    let tags = table(&["tag_annotations"], &[Req(candidate), Opt(&["annotator_id"]), Req(&["tag"])], false)?;
-    // The first AddToDatabase.sql (and no code after it) made annotation_tasks without task_no.
-    let tasks_without_task_no = db.columns("annotation_tasks").is_some_and(|c| !c.iter().any(|c| c == "task_no"));
-    let task_places = if tasks_without_task_no {
-        table(&["annotation_tasks"], &[Opt(candidate)], false)?;
-        None
-    } else {
-        table(&["annotation_tasks"], &[Req(&["task_no"]), Req(candidate), Opt(&["annotator_id"])], false)?
-    };
-    let task_definitions = table(&["task_definition"], &[Opt(&["taskset"]), Opt(&["label"])], false)?;
+        ];
+        let token_cols =
+            [Req(CANDIDATE), Req(&["line"]), Req(&["token"]), Opt(&["annotation"]), Opt(&["annotator_id"])];
+        let annotators = self.table(&["annotators"], &[Opt(&["name"])], false)?;
+        let annotations = self.table(&["annotations"], &annotation_cols, true)?;
+        let token_annotations = self.table(&["token_annotations"], &token_cols, false)?;
+        let tags = self.table(&["tag_annotations"], &[Req(CANDIDATE), Opt(&["annotator_id"]), Req(&["tag"])], false)?;
+        // The first AddToDatabase.sql (and no code after it) made annotation_tasks without task_no.
+        let tasks_without_task_no =
+            self.db.columns("annotation_tasks").is_some_and(|c| !c.iter().any(|c| c == "task_no"));
+        let task_places = if tasks_without_task_no {
+            self.table(&["annotation_tasks"], &[Opt(CANDIDATE)], false)?;
+            None
+        } else {
+            self.table(&["annotation_tasks"], &[Req(&["task_no"]), Req(CANDIDATE), Opt(&["annotator_id"])], false)?
+        };
+        let task_definitions = self.table(&["task_definition"], &[Opt(&["taskset"]), Opt(&["label"])], false)?;
+        Ok(WorkTables {
+            annotators,
+            annotations,
+            token_annotations,
+            tags,
+            task_places,
+            task_definitions,
+            tasks_without_task_no,
+        })
+    }
+}
 
-    // Rows without an annotator (NULL, or no column) are kept apart: the original read them as 0.
-    let annotator = |r: &super::db::Row, k| r.opt_int(k).map(|raw| OldAnnotator { raw });
-    Ok(OldFile {
-        file_type,
-        meta,
-        corpora: each(&corpora, |r| {
-            let srctgt = r.int(1)?;
-            if !(0..=1).contains(&srctgt) {
-                return Err(r.error(format!("srctgt is {srctgt}; it must be 0 (source) or 1 (translation)")));
-            }
-            Ok(Corpus { id: r.id, name: r.opt_text(0)?.unwrap_or_default(), source: srctgt == 0 })
-        })?,
-        sentences: each(&sentences, |r| {
-            Ok(Sentence { id: r.id, corpus: r.int(0)?, line: r.int(1)?, text: r.opt_text(2)?.unwrap_or_default() })
-        })?,
-        documents: each(&documents, |r| {
-            Ok(Document { id: r.id, corpus: r.int(0)?, start: r.int(1)?, end: r.int(2)? })
-        })?,
-        categories: each(&categories, |r| {
-            Ok(Category {
-                id: r.id,
-                description: r.opt_text(0)?.unwrap_or_default(),
-                anaphoric: r.opt_int(1)?.unwrap_or(0) != 0,
-            })
-        })?,
-        candidates_table: candidates.as_ref().map_or("pro_candidates", |r| r.table),
-        candidates: each(&candidates, |r| {
-            Ok(Candidate {
-                id: r.id,
-                srccorpus: r.int(0)?,
-                tgtcorpus: r.int(1)?,
-                example_no: r.int(2)?,
-                line: r.int(3)?,
-                srcpro: r.opt_text(4)?,
-                srcpos: r.int(5)?,
-                category: r.int(6)?,
-            })
-        })?,
-        antecedents: each(&antecedents, |r| {
-            Ok(Antecedent {
-                id: r.id,
-                srccorpus: r.int(0)?,
-                tgtcorpus: r.int(1)?,
-                example_no: r.int(2)?,
-                ant_no: r.int(3)?,
-                line: r.int(4)?,
-                start: r.int(5)?,
-                end: r.int(6)?,
-                head_text: r.opt_text(7)?,
-                head: r.int(8)?,
-            })
-        })?,
-        translations: each(&translations, |r| {
-            Ok(Translation {
-                id: r.id,
-                tgtcorpus: r.int(0)?,
-                example_no: r.int(1)?,
-                ant_no: r.opt_int(2)?,
-                line: r.int(3)?,
-                tgtpos: r.int(4)?,
-            })
-        })?,
-        annotators: each(&annotators, |r| Ok(Annotator { id: r.id, name: r.opt_text(0)? }))?,
-        annotations: each(&annotations, |r| {
-            Ok(Annotation {
-                id: r.id,
-                candidate: r.int(0)?,
-                annotator: annotator(r, 1)?.id(),
-                who: annotator(r, 1)?,
-                antecedent: r.opt_text(2)?,
-                pronoun: r.opt_text(3)?,
-                remarks: r.opt_text(4)?,
-                conflict: r.opt_text(5)?,
-            })
-        })?,
-        token_annotations: each(&token_annotations, |r| {
-            Ok(TokenAnnotation {
-                id: r.id,
-                candidate: r.int(0)?,
-                line: r.int(1)?,
-                token: r.int(2)?,
-                annotation: r.opt_text(3)?,
-                annotator: annotator(r, 4)?.id(),
-                who: annotator(r, 4)?,
-            })
-        })?,
-        tags: each(&tags, |r| {
-            let who = annotator(r, 1)?;
-            Ok(Tag { id: r.id, candidate: r.int(0)?, annotator: who.id(), who, tag: r.text(2)? })
-        })?,
-        task_places: each(&task_places, |r| {
-            Ok(TaskPlace { id: r.id, task_no: r.int(0)?, candidate: r.int(1)?, annotator: r.opt_int(2)? })
-        })?,
-        task_definitions: each(&task_definitions, |r| {
-            Ok(TaskDefinition {
-                id: r.id,
-                taskset: r.opt_text(0)?.unwrap_or_default(),
-                label: r.opt_text(1)?.unwrap_or_default(),
-            })
-        })?,
-        tasks_without_task_no,
-        row_counts: counts,
+fn corpus(r: &Row) -> Result<Corpus> {
+    let srctgt = r.int(1)?;
+    if !(0..=1).contains(&srctgt) {
+        return Err(r.error(format!("srctgt is {srctgt}; it must be 0 (source) or 1 (translation)")));
+    }
+    Ok(Corpus { id: r.id, name: r.opt_text(0)?.unwrap_or_default(), source: srctgt == 0 })
+}
+
+fn candidate(r: &Row) -> Result<Candidate> {
+    Ok(Candidate {
+        id: r.id,
+        srccorpus: r.int(0)?,
+        tgtcorpus: r.int(1)?,
+        example_no: r.int(2)?,
+        line: r.int(3)?,
+        srcpro: r.opt_text(4)?,
+        srcpos: r.int(5)?,
+        category: r.int(6)?,
     })
 }
 
-fn each<T>(rows: &Option<Rows>, f: impl Fn(&super::db::Row) -> Result<T>) -> Result<Vec<T>> {
+fn antecedent(r: &Row) -> Result<Antecedent> {
+    Ok(Antecedent {
+        id: r.id,
+        srccorpus: r.int(0)?,
+        tgtcorpus: r.int(1)?,
+        example_no: r.int(2)?,
+        ant_no: r.int(3)?,
+        line: r.int(4)?,
+        start: r.int(5)?,
+        end: r.int(6)?,
+        head_text: r.opt_text(7)?,
+        head: r.int(8)?,
+    })
+}
+
+fn translation(r: &Row) -> Result<Translation> {
+    Ok(Translation {
+        id: r.id,
+        tgtcorpus: r.int(0)?,
+        example_no: r.int(1)?,
+        ant_no: r.opt_int(2)?,
+        line: r.int(3)?,
+        tgtpos: r.int(4)?,
+    })
+}
+
+fn annotation(r: &Row) -> Result<Annotation> {
+    Ok(Annotation {
+        id: r.id,
+        candidate: r.int(0)?,
+        annotator: who(r, 1)?.id(),
+        who: who(r, 1)?,
+        antecedent: r.opt_text(2)?,
+        pronoun: r.opt_text(3)?,
+        remarks: r.opt_text(4)?,
+        conflict: r.opt_text(5)?,
+    })
+}
+
+fn token_annotation(r: &Row) -> Result<TokenAnnotation> {
+    Ok(TokenAnnotation {
+        id: r.id,
+        candidate: r.int(0)?,
+        line: r.int(1)?,
+        token: r.int(2)?,
+        annotation: r.opt_text(3)?,
+        annotator: who(r, 4)?.id(),
+        who: who(r, 4)?,
+    })
+}
+
+/// The annotator in column `k`. Rows without one (NULL, or no column) are kept apart: the
+/// original read them as 0.
+fn who(r: &Row, k: usize) -> Result<OldAnnotator> {
+    r.opt_int(k).map(|raw| OldAnnotator { raw })
+}
+
+fn each<T>(rows: &Option<Rows>, f: impl Fn(&Row) -> Result<T>) -> Result<Vec<T>> {
     rows.as_ref().map_or(Ok(Vec::new()), |rows| rows.iter().map(|r| f(&r)).collect())
 }

@@ -175,9 +175,29 @@ pub(super) fn gather(
     ids: &HashMap<i64, AnnotatorId>,
     time: DateTime<Utc>,
 ) -> Result<Gathered> {
-    let mut out = Gathered::default();
-    let mut records = Pending::new();
-    let candidate = |table: &'static str, row: i64, old_id: i64| -> Result<&Candidate> {
+    let mut g = Gathering { path, old, suite, ids, time, out: Gathered::default(), records: Pending::new() };
+    let merged = g.annotations()?;
+    g.tags()?;
+    g.tokens()?;
+    g.note_merged(merged);
+    g.finish()
+}
+
+/// The records being gathered from an old file's rows, and how the rows were counted.
+struct Gathering<'a> {
+    path: &'a Path,
+    old: &'a OldFile,
+    suite: &'a Suite,
+    ids: &'a HashMap<i64, AnnotatorId>,
+    time: DateTime<Utc>,
+    out: Gathered,
+    records: Pending,
+}
+
+impl<'a> Gathering<'a> {
+    /// The candidate a row of `table` is about, refused if it is none.
+    fn candidate(&self, table: &'static str, row: i64, old_id: i64) -> Result<&'a Candidate> {
+        let (path, suite) = (self.path, self.suite);
         if suite.example_rows.contains(&old_id) {
             return Err(at_row(
                 path,
@@ -189,106 +209,133 @@ pub(super) fn gather(
             ));
         }
         suite.candidate_ids.get(&old_id).and_then(|&id| suite.candidate(id)).ok_or_else(|| {
-            at_row(path, table, row, format!("candidate {old_id} is not in table {}", old.candidates_table))
+            at_row(path, table, row, format!("candidate {old_id} is not in table {}", self.old.candidates_table))
         })
-    };
-
-    // The original's window read a candidate's rows `order by annotator_id` (NULL first; ties
-    // in row id order), each overwriting the last (TestSuiteExample.java@03bac4cb:306-315): the
-    // newest row of a candidate and annotator is what it showed.
-    let mut groups: BTreeMap<(CandidateId, AnnotatorId), Vec<&old::Annotation>> = BTreeMap::new();
-    for a in &old.annotations {
-        let c = candidate("annotations", a.id, a.candidate)?;
-        let Some(&who) = ids.get(&a.annotator) else {
-            *out.skipped.entry("annotations").or_default() += 1;
-            continue;
-        };
-        groups.entry((c.id, who)).or_default().push(a);
-    }
-    let mut merged = Vec::new();
-    for ((c, who), mut rows) in groups {
-        rows.sort_by_key(|a| (a.who.raw, a.id));
-        let candidate = suite.candidate(c).expect("looked up above");
-        let mut made = Vec::new();
-        for a in &rows {
-            made.push(record_of(path, a, candidate, who, suite, time)?);
-        }
-        let (kept, r) = (rows[rows.len() - 1], made.pop().expect("a group has a row"));
-        if rows.len() > 1 {
-            out.dropped.extend(rows[..rows.len() - 1].iter().map(|a| a.id));
-            out.duplicate_notes.push(duplicate_note(old, &rows));
-            merged.push(((c, who), old_annotator_name(old, kept)));
-        }
-        records.insert((c, who), (r, kept.conflict.clone(), kept.id));
     }
 
-    for t in &old.tags {
-        let c = candidate("tag_annotations", t.id, t.candidate)?;
-        let Some(&who) = ids.get(&t.annotator) else {
-            *out.skipped.entry("tag_annotations").or_default() += 1;
-            continue;
-        };
-        if !tags::is_valid(&t.tag) {
-            return Err(at_row(path, "tag_annotations", t.id, format!("tag '{}' is empty or has spaces", t.tag)));
+    /// The converted annotator of a row of `table`; `None`, counted as skipped, for another's.
+    fn annotator(&mut self, table: &'static str, old_id: i64) -> Option<AnnotatorId> {
+        let who = self.ids.get(&old_id).copied();
+        if who.is_none() {
+            *self.out.skipped.entry(table).or_default() += 1;
         }
-        if !entry(&mut records, c.id, who, time, &mut out.implicit).tags.insert(t.tag.clone()) {
-            out.repeated_tags += 1;
-        }
+        who
     }
-    for t in &old.token_annotations {
-        let c = candidate("token_annotations", t.id, t.candidate)?;
-        let Some(&who) = ids.get(&t.annotator) else {
-            *out.skipped.entry("token_annotations").or_default() += 1;
-            continue;
-        };
-        let bad = |message: String| Err(at_row(path, "token_annotations", t.id, message));
-        match t.annotation.as_deref() {
-            Some("ok") => {}
-            None | Some("") => {
-                out.empty_tokens += 1;
-                continue;
+
+    /// A record per candidate and annotator from the annotations rows; returns those made from
+    /// several rows, with the name of the annotator the kept row names.
+    fn annotations(&mut self) -> Result<Vec<((CandidateId, AnnotatorId), String)>> {
+        let (path, old, suite) = (self.path, self.old, self.suite);
+        // The original's window read a candidate's rows `order by annotator_id` (NULL first; ties
+        // in row id order), each overwriting the last (TestSuiteExample.java@03bac4cb:306-315): the
+        // newest row of a candidate and annotator is what it showed.
+        let mut groups: BTreeMap<(CandidateId, AnnotatorId), Vec<&old::Annotation>> = BTreeMap::new();
+        for a in &old.annotations {
+            let c = self.candidate("annotations", a.id, a.candidate)?;
+            let Some(who) = self.annotator("annotations", a.annotator) else { continue };
+            groups.entry((c.id, who)).or_default().push(a);
+        }
+        let mut merged = Vec::new();
+        for ((c, who), mut rows) in groups {
+            rows.sort_by_key(|a| (a.who.raw, a.id));
+            let candidate = suite.candidate(c).expect("looked up above");
+            let mut made = Vec::new();
+            for a in &rows {
+                made.push(record_of(path, a, candidate, who, suite, self.time)?);
             }
-            Some(other) => return bad(format!("annotation is '{other}'; the old tool marks selected tokens 'ok'")),
+            let (kept, r) = (rows[rows.len() - 1], made.pop().expect("a group has a row"));
+            if rows.len() > 1 {
+                self.out.dropped.extend(rows[..rows.len() - 1].iter().map(|a| a.id));
+                self.out.duplicate_notes.push(duplicate_note(old, &rows));
+                merged.push(((c, who), old_annotator_name(old, kept)));
+            }
+            self.records.insert((c, who), (r, kept.conflict.clone(), kept.id));
         }
-        let token = match (u32::try_from(t.line), u32::try_from(t.token)) {
-            (Ok(line), Ok(token)) => crate::model::TokenRef::new(line, token),
-            _ => return bad(format!("line {} token {} is not a place in the text", t.line, t.token)),
-        };
-        let roles = c.roles_of(token);
-        if roles.is_empty() {
-            return bad(format!(
-                "line {}, token {} is not among the tokens aligned to the pronoun or to an antecedent head of candidate {} (the only ones the old tool let annotators select)",
-                t.line, t.token, t.candidate
-            ));
-        }
-        out.both_roles += roles.len() - 1;
-        let record = entry(&mut records, c.id, who, time, &mut out.implicit);
-        for role in roles {
-            out.repeated_tokens += usize::from(!record.selected.get_mut(role).insert(token));
-        }
+        Ok(merged)
     }
 
-    for (key, who) in merged {
-        let r = &records[&key].0;
-        if !r.tags.is_empty() || !r.selected.pronoun.is_empty() || !r.selected.antecedent.is_empty() {
-            out.duplicate_notes.push(format!(
-                "candidate {}, {who}: the tags and selected tokens are those of all the tag_annotations and token_annotations rows together, as the original tool showed them",
-                key.0
-            ));
-        }
-    }
-    for (r, conflict, row) in records.into_values() {
-        let mut r = r;
-        r.conflict = status::from_old(conflict.as_deref(), &r).map_err(|m| at_row(path, "annotations", row, m))?;
-        if status::to_old(&r.conflict, &r) != conflict {
-            // Not what the old tool would write for this record: keep its exact words.
-            if let Some(original) = conflict {
-                r.legacy.insert("conflict_status".into(), original);
+    /// The tags, into their records (made for tags without an annotations row).
+    fn tags(&mut self) -> Result<()> {
+        for t in &self.old.tags {
+            let c = self.candidate("tag_annotations", t.id, t.candidate)?;
+            let Some(who) = self.annotator("tag_annotations", t.annotator) else { continue };
+            if !tags::is_valid(&t.tag) {
+                return Err(at_row(
+                    self.path,
+                    "tag_annotations",
+                    t.id,
+                    format!("tag '{}' is empty or has spaces", t.tag),
+                ));
+            }
+            if !entry(&mut self.records, c.id, who, self.time, &mut self.out.implicit).tags.insert(t.tag.clone()) {
+                self.out.repeated_tags += 1;
             }
         }
-        out.records.push(r);
+        Ok(())
     }
-    Ok(out)
+
+    /// The selected tokens, into their records in every role the token is aligned to.
+    fn tokens(&mut self) -> Result<()> {
+        for t in &self.old.token_annotations {
+            let c = self.candidate("token_annotations", t.id, t.candidate)?;
+            let Some(who) = self.annotator("token_annotations", t.annotator) else { continue };
+            let bad = |message: String| Err(at_row(self.path, "token_annotations", t.id, message));
+            match t.annotation.as_deref() {
+                Some("ok") => {}
+                None | Some("") => {
+                    self.out.empty_tokens += 1;
+                    continue;
+                }
+                Some(other) => return bad(format!("annotation is '{other}'; the old tool marks selected tokens 'ok'")),
+            }
+            let token = match (u32::try_from(t.line), u32::try_from(t.token)) {
+                (Ok(line), Ok(token)) => crate::model::TokenRef::new(line, token),
+                _ => return bad(format!("line {} token {} is not a place in the text", t.line, t.token)),
+            };
+            let roles = c.roles_of(token);
+            if roles.is_empty() {
+                return bad(format!(
+                    "line {}, token {} is not among the tokens aligned to the pronoun or to an antecedent head of candidate {} (the only ones the old tool let annotators select)",
+                    t.line, t.token, t.candidate
+                ));
+            }
+            self.out.both_roles += roles.len() - 1;
+            let record = entry(&mut self.records, c.id, who, self.time, &mut self.out.implicit);
+            for role in roles {
+                self.out.repeated_tokens += usize::from(!record.selected.get_mut(role).insert(token));
+            }
+        }
+        Ok(())
+    }
+
+    /// A record made from several annotations rows keeps the tags and tokens of all: say so.
+    fn note_merged(&mut self, merged: Vec<((CandidateId, AnnotatorId), String)>) {
+        for (key, who) in merged {
+            let r = &self.records[&key].0;
+            if !r.tags.is_empty() || !r.selected.pronoun.is_empty() || !r.selected.antecedent.is_empty() {
+                self.out.duplicate_notes.push(format!(
+                    "candidate {}, {who}: the tags and selected tokens are those of all the tag_annotations and token_annotations rows together, as the original tool showed them",
+                    key.0
+                ));
+            }
+        }
+    }
+
+    /// The records with their conflict statuses, read from the old words.
+    fn finish(mut self) -> Result<Gathered> {
+        for (mut r, conflict, row) in self.records.into_values() {
+            r.conflict =
+                status::from_old(conflict.as_deref(), &r).map_err(|m| at_row(self.path, "annotations", row, m))?;
+            if status::to_old(&r.conflict, &r) != conflict {
+                // Not what the old tool would write for this record: keep its exact words.
+                if let Some(original) = conflict {
+                    r.legacy.insert("conflict_status".into(), original);
+                }
+            }
+            self.out.records.push(r);
+        }
+        Ok(self.out)
+    }
 }
 
 /// What became of several `annotations` rows of one candidate and annotator (in the original's

@@ -5,6 +5,7 @@
 use super::old::{FileType, OldFile};
 use super::records::Gathered;
 use crate::model::{ConflictStatus, CorpusRole, Judgement, Master, Record};
+use crate::store::summary::{count, count_as};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -200,11 +201,6 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
-/// "1 record", "2 records".
-pub(super) fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 impl Report {
     /// The summary of converting `old` (read from `file`) into what `new` counts.
     pub(super) fn new(
@@ -239,7 +235,7 @@ impl Report {
     ) -> Vec<(&'static str, usize, String)> {
         let mut lines = Vec::new();
         let skipped = |table: &str| match g.skipped.get(table) {
-            Some(&k) if k > 0 => format!("; {} of other annotators not carried", count(k, "row", "rows")),
+            Some(&k) if k > 0 => format!("; {} of other annotators not carried", count(k, "row")),
             _ => String::new(),
         };
         for &(table, rows) in &old.row_counts {
@@ -249,12 +245,12 @@ impl Report {
                         0 => String::new(),
                         k => format!(", and {k} more for tags or tokens without an annotations row"),
                     };
-                    let from_rows = count(n.records - g.implicit.min(n.records), "record", "records");
+                    let from_rows = count(n.records - g.implicit.min(n.records), "record");
                     let repeated = match g.dropped.len() {
                         0 => String::new(),
                         k => format!(
                             "; {} a candidate and annotator (the newest kept)",
-                            count(k, "older row repeats", "older rows repeat")
+                            count_as(k, "older row repeats", "older rows repeat")
                         ),
                     };
                     lines.push((table, rows, format!("{from_rows}{implicit}{repeated}{}", skipped(table))));
@@ -278,7 +274,7 @@ impl Report {
                             format!("unset, with \"unsure\" kept as a legacy value ({})", n.unsure),
                         ));
                     }
-                    lines.push(("  remarks", o.remarks, count(n.remarks, "remark", "remarks")));
+                    lines.push(("  remarks", o.remarks, count(n.remarks, "remark")));
                     let word_for_word = match n.legacy_statuses {
                         0 => String::new(),
                         k => format!(" ({k} also kept word for word as a legacy value)"),
@@ -292,15 +288,13 @@ impl Report {
                         ),
                     ));
                 }
-                "tag_annotations" => {
-                    lines.push((table, rows, format!("{}{}", count(n.tags, "tag", "tags"), skipped(table))))
-                }
+                "tag_annotations" => lines.push((table, rows, format!("{}{}", count(n.tags, "tag"), skipped(table)))),
                 "token_annotations" => lines.push((
                     table,
                     rows,
                     format!(
                         "{}: {} pronoun, {} antecedent{}",
-                        count(n.selected_pronoun + n.selected_antecedent, "selected token", "selected tokens"),
+                        count(n.selected_pronoun + n.selected_antecedent, "selected token"),
                         n.selected_pronoun,
                         n.selected_antecedent,
                         skipped(table)
@@ -318,31 +312,31 @@ impl Report {
         if g.implicit > 0 {
             notes.push(format!(
                 "{} made for tags or selected tokens without an annotations row (the old tool showed those too)",
-                count(g.implicit, "record is", "records are")
+                count_as(g.implicit, "record is", "records are")
             ));
         }
         if g.repeated_tags > 0 {
             notes.push(format!(
                 "{} a tag of the same record; kept once",
-                count(g.repeated_tags, "tag_annotations row repeats", "tag_annotations rows repeat")
+                count_as(g.repeated_tags, "tag_annotations row repeats", "tag_annotations rows repeat")
             ));
         }
         if g.empty_tokens > 0 {
             notes.push(format!(
                 "{} an empty annotation: not selected",
-                count(g.empty_tokens, "token_annotations row has", "token_annotations rows have")
+                count_as(g.empty_tokens, "token_annotations row has", "token_annotations rows have")
             ));
         }
         if g.both_roles > 0 {
             notes.push(format!(
                 "{} aligned to both the pronoun and an antecedent head: selected in both roles",
-                count(g.both_roles, "selected token is", "selected tokens are")
+                count_as(g.both_roles, "selected token is", "selected tokens are")
             ));
         }
         if g.repeated_tokens > 0 {
             notes.push(format!(
                 "{} a selection; kept once",
-                count(g.repeated_tokens, "token_annotations row repeats", "token_annotations rows repeat")
+                count_as(g.repeated_tokens, "token_annotations row repeats", "token_annotations rows repeat")
             ));
         }
         notes
@@ -404,11 +398,5 @@ mod tests {
         assert!(verify(&old, &gathered, &lost_unsure).unwrap_err().starts_with("unsure judgements"));
         let yes_for_no = Counts { pronoun: [2, 0, 0], ..new };
         assert!(verify(&old, &gathered, &yes_for_no).unwrap_err().starts_with("pronoun yes"));
-    }
-
-    #[test]
-    fn counts_say_one_or_many() {
-        assert_eq!(count(1, "record", "records"), "1 record");
-        assert_eq!(count(0, "record", "records"), "0 records");
     }
 }

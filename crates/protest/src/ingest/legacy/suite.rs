@@ -13,6 +13,7 @@ use crate::model::{
     tags,
 };
 use crate::shell::Shell;
+use crate::store::summary::count_as;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
@@ -119,7 +120,7 @@ fn unused_note(old: &OldFile, unused: &BTreeSet<i64>) -> Option<String> {
         ),
     ];
     let rows: Vec<String> =
-        counted.iter().filter(|(n, ..)| *n > 0).map(|&(n, one, many)| super::report::count(n, one, many)).collect();
+        counted.iter().filter(|(n, ..)| *n > 0).map(|&(n, one, many)| count_as(n, one, many)).collect();
     let carried = match rows.as_slice() {
         [] => String::new(),
         [one] => format!("; its {one} not carried"),
@@ -192,41 +193,58 @@ fn examples_and_candidates(
     category_names: &HashMap<i64, String>,
     suite: &mut Suite,
 ) -> Result<HashMap<ExampleNo, Vec<i64>>> {
-    let table = old.candidates_table;
-    let sources: BTreeSet<i64> = old.corpora.iter().filter(|c| c.source).map(|c| c.id).collect();
     let source = suite.corpora[0].sentences.clone();
+    let definitions = candidates(path, old, category_names, &source, suite)?;
+    let antecedents = antecedents(path, old, &source, &suite.unused)?;
+    let mut ant_nos: HashMap<ExampleNo, Vec<i64>> = HashMap::new();
+    for (&no, (definition, row)) in &definitions {
+        let example_no = ExampleNo(no);
+        let list = example_antecedents(path, old, &antecedents, no, (definition, *row), suite)?;
+        ant_nos.insert(example_no, list.iter().map(|a| a.ant_no).collect());
+        suite.examples.push(Example {
+            no: example_no,
+            sentence: definition.line as u32,
+            token: definition.srcpos as u32,
+            category: definition.category.clone(),
+            antecedents: list
+                .iter()
+                .map(|a| Antecedent {
+                    sentence: a.line as u32,
+                    start: a.start as u32,
+                    end: a.end as u32,
+                    head: a.head as u32,
+                })
+                .collect(),
+        });
+    }
+    for c in &mut suite.candidates {
+        c.antecedents = vec![Vec::new(); ant_nos[&c.example].len()];
+    }
+    Ok(ant_nos)
+}
+
+/// The candidates of the candidates table, into `suite`, and each example's definition (its
+/// pronoun and category) with the row that first gave it: every row of an example must give
+/// the same.
+fn candidates(
+    path: &Path,
+    old: &OldFile,
+    category_names: &HashMap<i64, String>,
+    source: &[String],
+    suite: &mut Suite,
+) -> Result<BTreeMap<u32, (Definition, i64)>> {
+    let table = old.candidates_table;
     let mut definitions: BTreeMap<u32, (Definition, i64)> = BTreeMap::new();
     let mut pairs: HashMap<(u32, i64), i64> = HashMap::new();
     let keep_ids = old.candidates.iter().all(|c| (1..=i64::from(u32::MAX)).contains(&c.id));
     for row in &old.candidates {
         let bad = |message: String| Err(at_row(path, table, row.id, message));
-        if !sources.contains(&row.srccorpus) {
-            return bad(format!("srccorpus {} is not a source corpus (srctgt 0) of table corpora", row.srccorpus));
-        }
-        let Some(target) = old.corpora.iter().find(|c| c.id == row.tgtcorpus) else {
-            return bad(format!("tgtcorpus {} is not in table corpora", row.tgtcorpus));
-        };
-        let Some(category) = category_names.get(&row.category) else {
-            return bad(format!("category_no {} is not in table categories", row.category));
-        };
-        let Ok(no) = u32::try_from(row.example_no) else {
-            return bad(format!("example_no {} is negative", row.example_no));
-        };
-        let word = source_token(&source, row.line, row.srcpos).map_err(|m| at_row(path, table, row.id, m))?;
-        if let Some(given) = row.srcpro.as_deref().filter(|p| !p.trim().is_empty())
-            && given.trim().to_lowercase() != word.to_lowercase()
-        {
-            return bad(format!(
-                "srcpro is '{given}' but token {} of line {} is '{word}'; the positions do not fit the text",
-                row.srcpos, row.line
-            ));
-        }
-        let definition = Definition { line: row.line, srcpos: row.srcpos, category: category.clone() };
+        let (no, definition, target) = definition(path, old, category_names, source, row)?;
         match definitions.get(&no) {
             Some((first, first_row)) if *first != definition => {
                 return bad(format!(
                     "example {no} is the pronoun at line {}, token {} ({}) here, but line {}, token {} ({}) in row {first_row}",
-                    row.line, row.srcpos, category, first.line, first.srcpos, first.category
+                    row.line, row.srcpos, definition.category, first.line, first.srcpos, first.category
                 ));
             }
             Some(_) => {}
@@ -263,77 +281,101 @@ fn examples_and_candidates(
             suite.example_rows.len()
         ));
     }
+    Ok(definitions)
+}
 
-    let antecedents = antecedents(path, old, &source, &suite.unused)?;
-    let mut ant_nos: HashMap<ExampleNo, Vec<i64>> = HashMap::new();
-    for (&no, (definition, row)) in &definitions {
-        let example_no = ExampleNo(no);
-        let anaphoric = suite.category(&definition.category).is_some_and(|c| c.anaphoric);
-        // Every row of the example must bring the same antecedents.
-        let mut chosen: Option<(&Vec<&old::Antecedent>, i64)> = None;
-        for c in old.candidates.iter().filter(|c| c.example_no == i64::from(no)) {
-            let list = antecedents.get(&(c.srccorpus, c.tgtcorpus, c.example_no)).unwrap_or(&EMPTY);
-            match chosen {
-                None => chosen = Some((list, c.id)),
-                Some((first, first_row)) if !same_spans(first, list) => {
-                    return Err(at_row(
-                        path,
-                        table,
-                        c.id,
-                        format!(
-                            "example {no} has antecedents {} for this candidate but {} for row {first_row}; they must be the same for every candidate of an example",
-                            describe(list),
-                            describe(first)
-                        ),
-                    ));
-                }
-                Some(_) => {}
+/// What a row of the candidates table defines: its example's number and pronoun, and the corpus
+/// it is a candidate of; refused when a reference is not in its table or the pronoun's word is
+/// not at its position.
+fn definition<'a>(
+    path: &Path,
+    old: &'a OldFile,
+    category_names: &HashMap<i64, String>,
+    source: &[String],
+    row: &old::Candidate,
+) -> Result<(u32, Definition, &'a old::Corpus)> {
+    let table = old.candidates_table;
+    let bad = |message: String| Err(at_row(path, table, row.id, message));
+    if !old.corpora.iter().any(|c| c.source && c.id == row.srccorpus) {
+        return bad(format!("srccorpus {} is not a source corpus (srctgt 0) of table corpora", row.srccorpus));
+    }
+    let Some(target) = old.corpora.iter().find(|c| c.id == row.tgtcorpus) else {
+        return bad(format!("tgtcorpus {} is not in table corpora", row.tgtcorpus));
+    };
+    let Some(category) = category_names.get(&row.category) else {
+        return bad(format!("category_no {} is not in table categories", row.category));
+    };
+    let Ok(no) = u32::try_from(row.example_no) else {
+        return bad(format!("example_no {} is negative", row.example_no));
+    };
+    let word = source_token(source, row.line, row.srcpos).map_err(|m| at_row(path, table, row.id, m))?;
+    if let Some(given) = row.srcpro.as_deref().filter(|p| !p.trim().is_empty())
+        && given.trim().to_lowercase() != word.to_lowercase()
+    {
+        return bad(format!(
+            "srcpro is '{given}' but token {} of line {} is '{word}'; the positions do not fit the text",
+            row.srcpos, row.line
+        ));
+    }
+    Ok((no, Definition { line: row.line, srcpos: row.srcpos, category: category.clone() }, target))
+}
+
+/// The antecedents of example `no` (defined in `row`): the same from every row of the example,
+/// some exactly when its category is anaphoric.
+fn example_antecedents<'a, 'l>(
+    path: &Path,
+    old: &OldFile,
+    antecedents: &'l ByCandidate<'a>,
+    no: u32,
+    (definition, row): (&Definition, i64),
+    suite: &Suite,
+) -> Result<&'l Vec<&'a old::Antecedent>> {
+    let table = old.candidates_table;
+    let anaphoric = suite.category(&definition.category).is_some_and(|c| c.anaphoric);
+    let mut chosen: Option<(&Vec<&old::Antecedent>, i64)> = None;
+    for c in old.candidates.iter().filter(|c| c.example_no == i64::from(no)) {
+        let list = antecedents.get(&(c.srccorpus, c.tgtcorpus, c.example_no)).unwrap_or(&EMPTY);
+        match chosen {
+            None => chosen = Some((list, c.id)),
+            Some((first, first_row)) if !same_spans(first, list) => {
+                return Err(at_row(
+                    path,
+                    table,
+                    c.id,
+                    format!(
+                        "example {no} has antecedents {} for this candidate but {} for row {first_row}; they must be the same for every candidate of an example",
+                        describe(list),
+                        describe(first)
+                    ),
+                ));
             }
+            Some(_) => {}
         }
-        let list = chosen.map_or(&EMPTY, |(l, _)| l);
-        if anaphoric && list.is_empty() {
-            return Err(at_row(
-                path,
-                table,
-                *row,
-                format!(
-                    "example {no} is of category {}, which is anaphoric (antagreement 1), but pro_antecedents gives it no antecedent",
-                    definition.category
-                ),
-            ));
-        }
-        if let (false, Some(a)) = (anaphoric, list.first()) {
-            return Err(at_row(
-                path,
-                "pro_antecedents",
-                a.id,
-                format!(
-                    "example {no} is of category {}, which is not anaphoric (antagreement 0), yet has antecedents; this PROTEST keeps antecedents for anaphoric categories only",
-                    definition.category
-                ),
-            ));
-        }
-        ant_nos.insert(example_no, list.iter().map(|a| a.ant_no).collect());
-        suite.examples.push(Example {
-            no: example_no,
-            sentence: definition.line as u32,
-            token: definition.srcpos as u32,
-            category: definition.category.clone(),
-            antecedents: list
-                .iter()
-                .map(|a| Antecedent {
-                    sentence: a.line as u32,
-                    start: a.start as u32,
-                    end: a.end as u32,
-                    head: a.head as u32,
-                })
-                .collect(),
-        });
     }
-    for c in &mut suite.candidates {
-        c.antecedents = vec![Vec::new(); ant_nos[&c.example].len()];
+    let list = chosen.map_or(&EMPTY, |(l, _)| l);
+    if anaphoric && list.is_empty() {
+        return Err(at_row(
+            path,
+            table,
+            row,
+            format!(
+                "example {no} is of category {}, which is anaphoric (antagreement 1), but pro_antecedents gives it no antecedent",
+                definition.category
+            ),
+        ));
     }
-    Ok(ant_nos)
+    if let (false, Some(a)) = (anaphoric, list.first()) {
+        return Err(at_row(
+            path,
+            "pro_antecedents",
+            a.id,
+            format!(
+                "example {no} is of category {}, which is not anaphoric (antagreement 0), yet has antecedents; this PROTEST keeps antecedents for anaphoric categories only",
+                definition.category
+            ),
+        ));
+    }
+    Ok(list)
 }
 
 static EMPTY: Vec<&old::Antecedent> = Vec::new();

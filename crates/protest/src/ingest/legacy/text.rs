@@ -45,11 +45,35 @@ pub(super) fn corpora(
     notes: &mut Vec<String>,
 ) -> Result<Vec<Corpus>> {
     let kept: Vec<&old::Corpus> = old.corpora.iter().filter(|c| !unused.contains(&c.id)).collect();
-    // Only translations need names of their own: the original's data preparation added the
-    // source once per MT system (filter-final.sh:41 "Corpus 3/4 is a duplicate of 1/2"), and
-    // nothing in the tool compares source names.
+    check_names(path, &kept)?;
+    let texts = texts(path, old, &kept, unused)?;
+    let source = one_source(path, &kept, &texts, notes)?;
+    let translations: Vec<&old::Corpus> = kept.iter().copied().filter(|c| !c.source).collect();
+    let reference = choose_reference(path, &translations, (reference, shell), notes)?;
+
+    let corpus = |c: &old::Corpus, role| Corpus {
+        id: CorpusId(c.id as u32),
+        name: c.name.trim().to_owned(),
+        role,
+        sentences: texts[&c.id].clone(),
+        alignment: None,
+        segmentation: None,
+    };
+    let mut corpora = vec![corpus(source, CorpusRole::Source)];
+    for t in translations {
+        let role = if Some(t.id) == reference { CorpusRole::Reference } else { CorpusRole::System };
+        corpora.push(corpus(t, role));
+    }
+    Ok(corpora)
+}
+
+/// Corpus ids of 0 or more, and names: every corpus has one, and each translation its own. Only
+/// translations need names of their own: the original's data preparation added the source once
+/// per MT system (filter-final.sh:41 "Corpus 3/4 is a duplicate of 1/2"), and nothing in the
+/// tool compares source names.
+fn check_names(path: &Path, kept: &[&old::Corpus]) -> Result<()> {
     let mut names: HashMap<&str, i64> = HashMap::new();
-    for c in &kept {
+    for c in kept {
         let name = c.name.trim();
         if u32::try_from(c.id).is_err() {
             return Err(at_row(path, "corpora", c.id, "a corpus id must be 0 or more"));
@@ -63,6 +87,16 @@ pub(super) fn corpora(
             return Err(at_row(path, "corpora", c.id, format!("corpus name '{name}' is also used by row {other}")));
         }
     }
+    Ok(())
+}
+
+/// Each kept corpus's sentences in line order, all corpora with the same number of lines.
+fn texts(
+    path: &Path,
+    old: &OldFile,
+    kept: &[&old::Corpus],
+    unused: &BTreeSet<i64>,
+) -> Result<BTreeMap<i64, Vec<String>>> {
     let mut lines: BTreeMap<i64, Vec<&old::Sentence>> = kept.iter().map(|c| (c.id, Vec::new())).collect();
     for s in &old.sentences {
         if unused.contains(&s.corpus) {
@@ -74,7 +108,7 @@ pub(super) fn corpora(
         list.push(s);
     }
     let mut texts: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-    for c in &kept {
+    for c in kept {
         let list = lines.get_mut(&c.id).map(std::mem::take).unwrap_or_default();
         texts.insert(c.id, sentences(path, &c.name, list)?);
     }
@@ -93,7 +127,17 @@ pub(super) fn corpora(
             ));
         }
     }
+    Ok(texts)
+}
 
+/// The source corpus: the first, the others (copies the original's data preparation made)
+/// checked to hold the same text and noted.
+fn one_source<'a>(
+    path: &Path,
+    kept: &[&'a old::Corpus],
+    texts: &BTreeMap<i64, Vec<String>>,
+    notes: &mut Vec<String>,
+) -> Result<&'a old::Corpus> {
     let sources: Vec<&old::Corpus> = kept.iter().copied().filter(|c| c.source).collect();
     let Some(source) = sources.first() else {
         return Err(Error::whole_file(path, "table corpora has no source corpus (srctgt 0)"));
@@ -129,23 +173,7 @@ pub(super) fn corpora(
             ));
         }
     }
-    let translations: Vec<&old::Corpus> = kept.iter().copied().filter(|c| !c.source).collect();
-    let reference = choose_reference(path, &translations, (reference, shell), notes)?;
-
-    let corpus = |c: &old::Corpus, role| Corpus {
-        id: CorpusId(c.id as u32),
-        name: c.name.trim().to_owned(),
-        role,
-        sentences: texts[&c.id].clone(),
-        alignment: None,
-        segmentation: None,
-    };
-    let mut corpora = vec![corpus(source, CorpusRole::Source)];
-    for t in translations {
-        let role = if Some(t.id) == reference { CorpusRole::Reference } else { CorpusRole::System };
-        corpora.push(corpus(t, role));
-    }
-    Ok(corpora)
+    Ok(source)
 }
 
 /// One corpus's sentences in line order, checked to be lines 0, 1, 2… of well-formed text.

@@ -1,0 +1,71 @@
+//! The installed program stands alone: a copy of the binary in a folder with no source tree,
+//! run with its home and data folders in a temporary folder, still has the sample (built into
+//! it) and does what needs it.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// A temporary "machine": `bin/protest` (a copy of the built binary), a home and a folder to
+/// work in.
+fn installed() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    for dir in ["bin", "home", "work"] {
+        std::fs::create_dir(root.path().join(dir)).unwrap();
+    }
+    std::fs::copy(env!("CARGO_BIN_EXE_protest"), root.path().join("bin/protest")).unwrap();
+    root
+}
+
+/// Runs the copied `protest ARGS` in `root/work`, its home and XDG folders under `root/home`;
+/// expects success and returns stdout.
+fn run(root: &Path, args: &[&str]) -> String {
+    let home = root.join("home");
+    let out: Output = Command::new(root.join("bin/protest"))
+        .args(args)
+        .current_dir(root.join("work"))
+        .env_clear()
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "protest {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_installed_binary_has_the_sample_without_the_source_tree() {
+    let root = installed();
+    let r = root.path();
+    let said = run(r, &["sample"]);
+    assert!(said.contains("created the folder protest-sample"), "{said}");
+    assert!(said.contains("wrote protest-sample/sample.master.json"), "{said}");
+    let checkout = crate::common::project("sample_batches");
+    for name in ["sample.master.json", "sample.batch-1-anna.json", "sample.batch-1-ben.json"] {
+        let written = std::fs::read(r.join("work/protest-sample").join(name)).unwrap();
+        assert_eq!(written, std::fs::read(checkout.join(name)).unwrap(), "{name}: the committed file");
+    }
+    let checked = run(r, &["check", "protest-sample/sample.master.json"]);
+    assert!(checked.starts_with("protest-sample/sample.master.json: valid"), "{checked}");
+    let merged = run(
+        r,
+        &[
+            "batch",
+            "import",
+            "protest-sample/sample.master.json",
+            "protest-sample/sample.batch-1-anna.json",
+            "protest-sample/sample.batch-1-ben.json",
+        ],
+    );
+    assert!(merged.contains("merged"), "{merged}");
+    assert!(run(r, &["serve", "--help"]).contains("Usage: protest serve"));
+    // Nothing in the program points back into the source tree for the sample.
+    let binary = std::fs::read(r.join("bin/protest")).unwrap();
+    let needle = b"sample_batches/sample.master.json";
+    assert!(!binary.windows(needle.len()).any(|w| w == needle), "a path to the checkout's sample in the binary");
+    // Writing it again is refused: the user's copy is theirs.
+    let again = Command::new(r.join("bin/protest")).arg("sample").current_dir(r.join("work")).output().unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("use --force to replace it"));
+}
