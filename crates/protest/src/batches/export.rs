@@ -27,6 +27,10 @@ pub enum ExportError {
     TwoParts(String),
     #[error("{}", too_few(*task_set, *parts, free))]
     TooFew { task_set: u32, parts: usize, free: Vec<String> },
+    #[error(
+        "annotators '{first}' and '{second}' would both get the batch file {file}: give them names that differ in more than case and punctuation (`protest annotator rename` for one already there) and export again"
+    )]
+    SameFile { first: String, second: String, file: String },
     #[error(transparent)]
     Roster(#[from] RosterError),
 }
@@ -350,6 +354,61 @@ impl Recipe {
 /// rebuilt with the same time.
 fn batch_id(task_set: u32, annotator: AnnotatorId, created: DateTime<Utc>) -> String {
     format!("ts{task_set}-a{annotator}-{}", created.format("%Y%m%dT%H%M%SZ"))
+}
+
+/// A task set given out: each part's batch with its file name, and whether the roster or the task
+/// sets changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GivenOut {
+    pub batches: Vec<Named>,
+    pub changed: bool,
+    /// When nobody was named and parts went to annotators they did not have before: who got
+    /// which, in plain words ([`chosen`]).
+    pub chosen: Option<String>,
+}
+
+/// A batch to make, and the name of its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named {
+    pub file_name: String,
+    pub recipe: Recipe,
+}
+
+/// Gives the parts of `task_set` out in `draft` (a copy of `master`'s roster and task sets, the
+/// only things an export changes) as [`assign`] does, and names each part's batch after
+/// `master_file_name` and its annotator. Refused when two annotators' files would have the same
+/// name on a file system that folds case and Unicode forms ('Anna!', 'anna?'): one batch would
+/// replace the other.
+pub fn give_out(
+    master: &Master,
+    draft: &mut Master,
+    task_set: u32,
+    names: &[String],
+    created: DateTime<Utc>,
+    master_file_name: &str,
+) -> Result<GivenOut, ExportError> {
+    let parts = assign(draft, task_set, names)?;
+    let mut batches: Vec<Named> = Vec::with_capacity(parts.len());
+    for part in parts {
+        let recipe = Recipe::of(draft, task_set, part.annotator, created)?;
+        let who = recipe.annotator();
+        let file_name = file_name(master_file_name, task_set, &who.name, who.id);
+        if let Some(other) = batches.iter().find(|b| same_file(&b.file_name, &file_name)) {
+            let first = other.recipe.annotator().name.clone();
+            return Err(ExportError::SameFile { first, second: who.name.clone(), file: file_name });
+        }
+        batches.push(Named { file_name, recipe });
+    }
+    let changed = draft.annotators != master.annotators || draft.task_sets != master.task_sets;
+    let chosen = (names.is_empty() && changed).then(|| chosen(master, draft, task_set));
+    Ok(GivenOut { batches, changed, chosen })
+}
+
+/// Whether two file names are one on a file system that folds case and Unicode forms.
+fn same_file(a: &str, b: &str) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    let fold = |s: &str| s.nfc().flat_map(char::to_lowercase).collect::<String>();
+    fold(a) == fold(b)
 }
 
 /// The file name of a batch, e.g. `sample.batch-1-anna.json` for task set 1 of

@@ -3,7 +3,7 @@
 
 use super::{Change, Content, Output, Prepared, Written, check_folder, check_target, commit, draft, refused};
 use crate::batches::export;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::Master;
 use crate::store::Store;
 use chrono::{DateTime, Utc};
@@ -43,56 +43,30 @@ pub fn prepare(store: &Store<Master>, exporting: &Exporting) -> Result<Prepared<
     let master = store.master();
     let folders = check_folder(&exporting.folder)?;
     let mut draft = draft::of(master);
-    let parts = export::assign(&mut draft, exporting.task_set, &exporting.names).map_err(refused(store.path()))?;
-    let recipes = parts
-        .iter()
-        .map(|p| export::Recipe::of(&draft, exporting.task_set, p.annotator, exporting.created))
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(refused(store.path()))?;
-    let changed = draft.annotators != master.annotators || draft.task_sets != master.task_sets;
-    let chosen = (exporting.names.is_empty() && changed).then(|| export::chosen(master, &draft, exporting.task_set));
     let master_name = store.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let given =
+        export::give_out(master, &mut draft, exporting.task_set, &exporting.names, exporting.created, &master_name)
+            .map_err(refused(store.path()))?;
     let mut outputs = Vec::new();
     let mut files: Vec<Written> = Vec::new();
-    for recipe in recipes {
-        let who = recipe.annotator();
-        let name = export::file_name(&master_name, exporting.task_set, &who.name, who.id);
-        // Names are made from annotators' names, which may differ only in case or punctuation
-        // ('Anna!', 'anna?'): one batch would replace the other. A file system may not tell
-        // case apart either.
-        if let Some(other) = files.iter().find(|f| same_name(&f.path, &name)) {
-            return Err(Error::refused(
-                store.path(),
-                format!(
-                    "annotators '{}' and '{}' would both get the batch file {name}: give them names that differ in more than case and punctuation (`protest annotator rename` for one already there) and export again",
-                    other.annotator, who.name
-                ),
-            ));
-        }
-        let path = exporting.folder.join(name);
+    for export::Named { file_name, recipe } in given.batches {
+        let path = exporting.folder.join(file_name);
         check_target(&path, exporting.replace)?;
         files.push(Written {
             path: path.clone(),
-            annotator: who.name.clone(),
+            annotator: recipe.annotator().name.clone(),
             candidates: recipe.candidates(),
             records: recipe.records(master),
         });
         outputs.push(Output { path, replace: exporting.replace, content: Content::Export(Box::new(recipe)) });
     }
-    let change = changed.then(|| Change::Roster(draft::roster(draft)));
+    let change = given.changed.then(|| Change::Roster(draft::roster(draft)));
     let created_folder = folders.last().cloned();
-    let mut prepared = Prepared::changing(store, change, Exported { files, chosen, created_folder });
+    let exported = Exported { files, chosen: given.chosen, created_folder };
+    let mut prepared = Prepared::changing(store, change, exported);
     prepared.outputs = outputs;
     prepared.folders = folders;
     Ok(prepared)
-}
-
-/// Whether `path`'s file name is `name`, as a file system that folds case and Unicode forms
-/// would see it.
-fn same_name(path: &std::path::Path, name: &str) -> bool {
-    use unicode_normalization::UnicodeNormalization;
-    let fold = |s: &str| s.nfc().flat_map(char::to_lowercase).collect::<String>();
-    path.file_name().is_some_and(|n| fold(&n.to_string_lossy()) == fold(name))
 }
 
 /// Gives the parts out and writes the batches: all of them and the master, or nothing.
