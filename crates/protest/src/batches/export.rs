@@ -4,7 +4,10 @@
 use crate::annotate::context;
 use crate::batches::annotators::{self, RosterError};
 use crate::batches::plan;
-use crate::model::{Annotator, AnnotatorId, Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master, TaskSet};
+use crate::model::{
+    Annotator, AnnotatorId, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, Master, Records,
+    TaskSet,
+};
 use crate::store::batch_file::Batch;
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -256,87 +259,21 @@ impl Recipe {
         if layout.order.is_empty() {
             return Err(ExportError::NoPart { name: person.name.clone(), task_set });
         }
-        let corpus_ids: HashMap<CorpusId, CorpusId> =
-            layout.corpora.iter().enumerate().map(|(i, &c)| (c, CorpusId(i as u32 + 1))).collect();
         // A validated master has every candidate of its task sets.
         let originals: Vec<&Candidate> = layout.order.iter().filter_map(|&c| master.candidate(c)).collect();
-        let candidates: Vec<Candidate> = originals
-            .iter()
-            .enumerate()
-            .map(|(i, c)| Candidate { id: CandidateId(i as u32 + 1), corpus: corpus_ids[&c.corpus], ..(*c).clone() })
-            .collect();
-
-        let numbers: BTreeSet<_> = originals.iter().map(|c| c.example).collect();
-        let examples: Vec<_> = master.examples.iter().filter(|e| numbers.contains(&e.no)).cloned().collect();
-        let names: BTreeSet<&str> = examples.iter().map(|e| e.category.as_str()).collect();
-        let categories = master.categories.iter().filter(|c| names.contains(c.name.as_str())).cloned().collect();
-
-        let windows: HashMap<_, Range<u32>> = examples.iter().map(|e| (e.no, context::of_example(master, e))).collect();
-        // Each translation needs its own candidates' windows; the source needs them all.
-        // Which sentences, one flag per sentence of the corpus (a window past its end keeps nothing).
-        let mut needed: BTreeMap<CorpusId, Vec<bool>> = BTreeMap::new();
-        let mut source_needed = vec![false; master.source().map_or(0, |s| s.sentences.len())];
-        let mark = |flags: &mut [bool], window: &Range<u32>| {
-            let end = (window.end as usize).min(flags.len());
-            if let Some(range) = flags.get_mut((window.start as usize).min(end)..end) {
-                range.fill(true);
-            }
-        };
-        for c in &originals {
-            let window = &windows[&c.example];
-            let size = || master.corpus(c.corpus).map_or(0, |corpus| corpus.sentences.len());
-            mark(needed.entry(c.corpus).or_insert_with(|| vec![false; size()]), window);
-            mark(&mut source_needed, window);
-        }
-        let keep = |corpus: &Corpus, wanted: &[bool]| -> Vec<String> {
-            corpus
-                .sentences
-                .iter()
-                .zip(wanted.iter().chain(std::iter::repeat(&false)))
-                .map(|(s, &wanted)| if wanted { s.clone() } else { String::new() })
-                .collect()
-        };
-        let mut corpora = Vec::new();
-        if let Some(source) = master.source() {
-            corpora.push(Corpus {
-                id: CorpusId(0),
-                name: source.name.clone(),
-                role: CorpusRole::Source,
-                sentences: keep(source, &source_needed),
-                alignment: None,
-                segmentation: None,
-            });
-        }
-        for (i, &id) in layout.corpora.iter().enumerate() {
-            let Some(original) = master.corpus(id) else { continue };
-            corpora.push(Corpus {
-                id: CorpusId(i as u32 + 1),
-                name: neutral_name(i),
-                role: CorpusRole::System,
-                sentences: keep(original, &needed[&id]),
-                alignment: None,
-                segmentation: None,
-            });
-        }
-
-        let records = layout
-            .order
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &c)| master.records.get(c, annotator).map(|r| (i, r)))
-            .map(|(i, r)| crate::model::Record { candidate: CandidateId(i as u32 + 1), ..r.clone() })
-            .collect();
+        let (examples, categories) = examples_of(master, &originals);
+        let needed = Needed::of(master, &originals, &examples);
 
         let mut content = Master::new(master.id.clone(), created);
         content.languages = master.languages.clone();
         content.settings = master.settings.clone();
         content.documents = master.documents.clone();
-        content.corpora = corpora;
+        content.corpora = cut_corpora(master, &layout, &needed);
         content.categories = categories;
         content.examples = examples;
-        content.candidates = candidates;
+        content.candidates = renumbered_candidates(&layout, &originals);
         content.annotators = vec![person.clone()];
-        content.records = records;
+        content.records = renumbered_records(master, &layout, annotator);
         content.reindex();
         Ok(Batch {
             id: batch_id(task_set, annotator, created),
@@ -347,6 +284,107 @@ impl Recipe {
             content,
         })
     }
+}
+
+/// The batch's candidates: numbered from 1 in presentation order, each in its corpus's batch
+/// place, so that nothing in the batch gives away the master's order or the systems' names.
+fn renumbered_candidates(layout: &Layout, originals: &[&Candidate]) -> Vec<Candidate> {
+    let corpus_ids: HashMap<CorpusId, CorpusId> =
+        layout.corpora.iter().enumerate().map(|(i, &c)| (c, CorpusId(i as u32 + 1))).collect();
+    originals
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Candidate { id: CandidateId(i as u32 + 1), corpus: corpus_ids[&c.corpus], ..(*c).clone() })
+        .collect()
+}
+
+/// The examples the batch's candidates belong to and the categories of those examples, in the
+/// master's order: a batch carries no more of the suite than it shows.
+fn examples_of(master: &Master, originals: &[&Candidate]) -> (Vec<Example>, Vec<Category>) {
+    let numbers: BTreeSet<_> = originals.iter().map(|c| c.example).collect();
+    let examples: Vec<_> = master.examples.iter().filter(|e| numbers.contains(&e.no)).cloned().collect();
+    let names: BTreeSet<&str> = examples.iter().map(|e| e.category.as_str()).collect();
+    let categories = master.categories.iter().filter(|c| names.contains(c.name.as_str())).cloned().collect();
+    (examples, categories)
+}
+
+/// Which sentences the batch keeps, one flag per sentence of each corpus: each translation needs
+/// its own candidates' context windows, the source needs them all.
+struct Needed {
+    source: Vec<bool>,
+    translations: BTreeMap<CorpusId, Vec<bool>>,
+}
+
+impl Needed {
+    fn of(master: &Master, originals: &[&Candidate], examples: &[Example]) -> Needed {
+        let windows: HashMap<_, Range<u32>> = examples.iter().map(|e| (e.no, context::of_example(master, e))).collect();
+        let mut translations: BTreeMap<CorpusId, Vec<bool>> = BTreeMap::new();
+        let mut source = vec![false; master.source().map_or(0, |s| s.sentences.len())];
+        for c in originals {
+            let window = &windows[&c.example];
+            let size = || master.corpus(c.corpus).map_or(0, |corpus| corpus.sentences.len());
+            mark(translations.entry(c.corpus).or_insert_with(|| vec![false; size()]), window);
+            mark(&mut source, window);
+        }
+        Needed { source, translations }
+    }
+}
+
+/// Flags the sentences of `window`; a window past the corpus's end keeps nothing beyond it.
+fn mark(flags: &mut [bool], window: &Range<u32>) {
+    let end = (window.end as usize).min(flags.len());
+    if let Some(range) = flags.get_mut((window.start as usize).min(end)..end) {
+        range.fill(true);
+    }
+}
+
+/// The batch's corpora: the source, then the translations in letter order under neutral names,
+/// each with only the sentences it needs (the others empty, so sentence numbers stay the same).
+fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus> {
+    let mut corpora = Vec::new();
+    if let Some(source) = master.source() {
+        corpora.push(Corpus {
+            id: CorpusId(0),
+            name: source.name.clone(),
+            role: CorpusRole::Source,
+            sentences: keep(source, &needed.source),
+            alignment: None,
+            segmentation: None,
+        });
+    }
+    for (i, &id) in layout.corpora.iter().enumerate() {
+        let Some(original) = master.corpus(id) else { continue };
+        corpora.push(Corpus {
+            id: CorpusId(i as u32 + 1),
+            name: neutral_name(i),
+            role: CorpusRole::System,
+            sentences: keep(original, &needed.translations[&id]),
+            alignment: None,
+            segmentation: None,
+        });
+    }
+    corpora
+}
+
+/// `corpus`'s sentences with those not `wanted` left empty.
+fn keep(corpus: &Corpus, wanted: &[bool]) -> Vec<String> {
+    corpus
+        .sentences
+        .iter()
+        .zip(wanted.iter().chain(std::iter::repeat(&false)))
+        .map(|(s, &wanted)| if wanted { s.clone() } else { String::new() })
+        .collect()
+}
+
+/// The annotator's records so far, on the batch's candidate numbers.
+fn renumbered_records(master: &Master, layout: &Layout, annotator: AnnotatorId) -> Records {
+    layout
+        .order
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &c)| master.records.get(c, annotator).map(|r| (i, r)))
+        .map(|(i, r)| crate::model::Record { candidate: CandidateId(i as u32 + 1), ..r.clone() })
+        .collect()
 }
 
 /// Batch ids name the task set, the annotator and the moment of export, e.g.

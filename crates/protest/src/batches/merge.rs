@@ -12,7 +12,7 @@
 use crate::annotate::status;
 use crate::batches::export;
 use crate::error::{Error, Place, Result};
-use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use crate::model::{Annotator, AnnotatorId, CandidateId, Master, Record, TaskSet};
 use crate::store::batch_file::Batch;
 use crate::store::validate;
 use std::collections::BTreeMap;
@@ -145,74 +145,18 @@ pub fn apply(master: &mut Master, merge: &Merge) -> usize {
 /// master's and matches the task set it came from.
 fn map_records(master: &Master, inc: &Incoming) -> Result<Vec<Record>> {
     let (path, batch) = (&inc.path, &inc.batch);
-    let refuse = |message: String| Err(Error::whole_file(path, message));
-    if batch.master_id != master.id {
-        return refuse(format!(
-            "this batch was exported from master '{}', not from this one ('{}')",
-            batch.master_id, master.id
-        ));
-    }
-    let annotator = batch.annotator();
-    let Some(ours) = master.annotator(annotator.id) else {
-        return refuse(format!(
-            "its annotator {} (id {}) is not in this master; was the batch exported from another copy of it?",
-            annotator.name, annotator.id
-        ));
-    };
-    let Some(task_set) = master.task_set(batch.task_set) else {
-        return refuse(format!(
-            "task set {} is not in this master; was the batch exported from another copy of it?",
-            batch.task_set
-        ));
-    };
-    let layout = export::layout(master, task_set, annotator.id);
-    if layout.order.is_empty() {
-        return refuse(format!("{} has no part in task set {} of this master", ours.name, task_set.id));
-    }
-    let content = batch.content();
-    for local in &content.candidates {
-        let Some(original) = original_of(&layout, local.id) else {
-            return refuse(format!(
-                "its candidate {} is unknown: task set {} gives {} only {} candidates",
-                local.id,
-                task_set.id,
-                ours.name,
-                layout.order.len()
-            ));
-        };
-        let Some(theirs) = master.candidate(original) else {
-            return refuse(format!(
-                "its candidate {} (master candidate {original}) no longer exists in the master",
-                local.id
-            ));
-        };
-        let corpus = layout.corpora.iter().position(|&c| c == theirs.corpus).map(|i| i as u32 + 1);
-        let same = local.example == theirs.example
-            && Some(local.corpus.0) == corpus
-            && local.pronoun == theirs.pronoun
-            && local.antecedents == theirs.antecedents;
-        if !same {
-            return refuse(format!(
-                "its candidate {} (example {}) does not match master candidate {original} (example {}); the batch does not come from task set {} of this master as it is now",
-                local.id, local.example, theirs.example, task_set.id
-            ));
-        }
-    }
-    if content.candidates.len() != layout.order.len() {
-        return refuse(format!(
-            "it has {} candidates, but task set {} gives {} {}",
-            content.candidates.len(),
-            task_set.id,
-            ours.name,
-            layout.order.len()
-        ));
-    }
-    let mut mapped = Vec::with_capacity(content.records.len());
-    for (i, r) in content.records.iter().enumerate() {
-        match intake(master, &layout, r) {
+    let refuse = |message: String| Error::whole_file(path, message);
+    let part = Part::of(master, batch).map_err(refuse)?;
+    part.check_candidates(master, batch.content()).map_err(refuse)?;
+    let mut mapped = Vec::with_capacity(batch.content().records.len());
+    for (i, r) in batch.content().records.iter().enumerate() {
+        match intake(master, &part.layout, r) {
             Ok(record) => mapped.push(record),
             Err(Intake::NotInPart) => {
-                return refuse(format!("its record of candidate {} is for a candidate it does not have", r.candidate));
+                return Err(refuse(format!(
+                    "its record of candidate {} is for a candidate it does not have",
+                    r.candidate
+                )));
             }
             Err(Intake::Invalid { field, problem, original }) => {
                 return Err(Error::invalid(
@@ -224,6 +168,89 @@ fn map_records(master: &Master, inc: &Incoming) -> Result<Vec<Record>> {
         }
     }
     Ok(mapped)
+}
+
+/// The master's side of a batch: its annotator, its task set and the layout that maps its
+/// candidates and corpora to the master's.
+struct Part<'a> {
+    annotator: &'a Annotator,
+    task_set: &'a TaskSet,
+    layout: export::Layout,
+}
+
+impl<'a> Part<'a> {
+    /// The batch's part in `master`, refused when the batch is another master's, or its annotator
+    /// or task set is not in this one, or the annotator has no part of the task set.
+    fn of(master: &'a Master, batch: &Batch) -> std::result::Result<Part<'a>, String> {
+        if batch.master_id != master.id {
+            return Err(format!(
+                "this batch was exported from master '{}', not from this one ('{}')",
+                batch.master_id, master.id
+            ));
+        }
+        let annotator = batch.annotator();
+        let Some(ours) = master.annotator(annotator.id) else {
+            return Err(format!(
+                "its annotator {} (id {}) is not in this master; was the batch exported from another copy of it?",
+                annotator.name, annotator.id
+            ));
+        };
+        let Some(task_set) = master.task_set(batch.task_set) else {
+            return Err(format!(
+                "task set {} is not in this master; was the batch exported from another copy of it?",
+                batch.task_set
+            ));
+        };
+        let layout = export::layout(master, task_set, annotator.id);
+        if layout.order.is_empty() {
+            return Err(format!("{} has no part in task set {} of this master", ours.name, task_set.id));
+        }
+        Ok(Part { annotator: ours, task_set, layout })
+    }
+
+    /// Refuses a batch whose candidates are not, one for one, those its layout gives the
+    /// annotator as the master has them now: the batch was made from another state of the master.
+    fn check_candidates(&self, master: &Master, content: &Master) -> std::result::Result<(), String> {
+        let (layout, task_set, ours) = (&self.layout, self.task_set, self.annotator);
+        for local in &content.candidates {
+            let Some(original) = original_of(layout, local.id) else {
+                return Err(format!(
+                    "its candidate {} is unknown: task set {} gives {} only {} candidates",
+                    local.id,
+                    task_set.id,
+                    ours.name,
+                    layout.order.len()
+                ));
+            };
+            let Some(theirs) = master.candidate(original) else {
+                return Err(format!(
+                    "its candidate {} (master candidate {original}) no longer exists in the master",
+                    local.id
+                ));
+            };
+            let corpus = layout.corpora.iter().position(|&c| c == theirs.corpus).map(|i| i as u32 + 1);
+            let same = local.example == theirs.example
+                && Some(local.corpus.0) == corpus
+                && local.pronoun == theirs.pronoun
+                && local.antecedents == theirs.antecedents;
+            if !same {
+                return Err(format!(
+                    "its candidate {} (example {}) does not match master candidate {original} (example {}); the batch does not come from task set {} of this master as it is now",
+                    local.id, local.example, theirs.example, task_set.id
+                ));
+            }
+        }
+        if content.candidates.len() != layout.order.len() {
+            return Err(format!(
+                "it has {} candidates, but task set {} gives {} {}",
+                content.candidates.len(),
+                task_set.id,
+                ours.name,
+                layout.order.len()
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Why a batch's record cannot come into the master.

@@ -154,6 +154,53 @@ pub fn alignment(
     target: &[String],
     target_name: &Path,
 ) -> Result<AlignmentRead> {
+    check_counts(path, &mut lines, source, target, target_name)?;
+    let mut problems = Problems::new();
+    let mut read = AlignmentRead { links: Vec::with_capacity(lines.len()), dropped: Dropped::default() };
+    // Whether every pair would fit its sentences read the other way round.
+    let mut fits_reversed = true;
+    let mut outside = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let mut links = match parse_ordered(line, order) {
+            Ok(links) => links,
+            Err(m) => {
+                problems.push(Error::at_line(path, i + 1, m));
+                read.links.push(Links::new());
+                continue;
+            }
+        };
+        let (src_len, tgt_len) = (tokens::token_count(&source[i]) as u32, tokens::token_count(&target[i]) as u32);
+        fits_reversed &= links.iter().all(|&(s, t)| t < src_len && s < tgt_len);
+        match out_of_range {
+            OutOfRange::Drop => {
+                let dropped = keep_in_range(&mut links, src_len, tgt_len);
+                if dropped > 0 {
+                    read.dropped.pairs += dropped;
+                    read.dropped.lines.push(i + 1);
+                }
+            }
+            OutOfRange::Refuse => {
+                let line = Line { path, number: i + 1, order, target_name };
+                outside += line.refuse_outside(&links, (src_len, tgt_len), &mut problems);
+            }
+        }
+        read.links.push(links);
+    }
+    if let Some(hint) = outside_hint(path, order, outside, fits_reversed) {
+        problems.hint(hint);
+    }
+    problems.into_result(read)
+}
+
+/// Checks that the translation has a sentence per source sentence and the alignment a line per
+/// sentence, once surplus empty lines at the very end are left out of `lines`.
+fn check_counts(
+    path: &Path,
+    lines: &mut Vec<String>,
+    source: &[String],
+    target: &[String],
+    target_name: &Path,
+) -> Result<()> {
     if target.len() != source.len() {
         return Err(Error::whole_file(
             target_name,
@@ -177,69 +224,74 @@ pub fn alignment(
             ),
         ));
     }
-    let mut problems = Problems::new();
-    let mut read = AlignmentRead { links: Vec::with_capacity(lines.len()), dropped: Dropped::default() };
-    // Whether every pair would fit its sentences read the other way round.
-    let mut fits_reversed = true;
-    let mut outside = 0;
-    for (i, line) in lines.iter().enumerate() {
-        let mut links = match alignment::parse_line(line) {
-            Ok(links) => links,
-            Err(m) => {
-                problems.push(Error::at_line(path, i + 1, m));
-                read.links.push(Links::new());
-                continue;
-            }
-        };
-        if order == PairOrder::TargetSource {
-            links = links.into_iter().map(|(t, s)| (s, t)).collect();
-            links.sort_unstable();
-        }
-        let (src_len, tgt_len) = (tokens::token_count(&source[i]) as u32, tokens::token_count(&target[i]) as u32);
-        fits_reversed &= links.iter().all(|&(s, t)| t < src_len && s < tgt_len);
-        match out_of_range {
-            OutOfRange::Drop => {
-                let dropped = keep_in_range(&mut links, src_len, tgt_len);
-                if dropped > 0 {
-                    read.dropped.pairs += dropped;
-                    read.dropped.lines.push(i + 1);
-                }
-            }
-            OutOfRange::Refuse => {
-                for &(s, t) in links.iter().filter(|&&(s, t)| s >= src_len || t >= tgt_len) {
-                    outside += 1;
-                    let what = if s >= src_len {
-                        format!("source index {s} is out of range (the source sentence has {src_len} tokens)")
-                    } else {
-                        format!(
-                            "target index {t} is out of range ({} has {tgt_len} tokens in this sentence)",
-                            target_name.display()
-                        )
-                    };
-                    problems.push(Error::at_line(path, i + 1, format!("pair {}: {what}", order.written((s, t)))));
-                }
-            }
-        }
-        read.links.push(links);
+    Ok(())
+}
+
+/// The (source, target) links of one line written in `order`, sorted as a line read `i-j` is.
+fn parse_ordered(line: &str, order: PairOrder) -> std::result::Result<Links, String> {
+    let mut links = alignment::parse_line(line)?;
+    if order == PairOrder::TargetSource {
+        links = links.into_iter().map(|(t, s)| (s, t)).collect();
+        links.sort_unstable();
     }
-    if outside > 0 && fits_reversed {
+    Ok(links)
+}
+
+/// A line of an alignment file, as its messages name it.
+struct Line<'a> {
+    path: &'a Path,
+    number: usize,
+    order: PairOrder,
+    target_name: &'a Path,
+}
+
+impl Line<'_> {
+    /// Reports each pair of `links` outside its sentences of `(source, target)` tokens as a
+    /// problem, quoted as the file writes it; returns how many there were.
+    fn refuse_outside(&self, links: &Links, (src_len, tgt_len): (u32, u32), problems: &mut Problems) -> usize {
+        let mut outside = 0;
+        for &(s, t) in links.iter().filter(|&&(s, t)| s >= src_len || t >= tgt_len) {
+            outside += 1;
+            let what = if s >= src_len {
+                format!("source index {s} is out of range (the source sentence has {src_len} tokens)")
+            } else {
+                format!(
+                    "target index {t} is out of range ({} has {tgt_len} tokens in this sentence)",
+                    self.target_name.display()
+                )
+            };
+            problems.push(Error::at_line(
+                self.path,
+                self.number,
+                format!("pair {}: {what}", self.order.written((s, t))),
+            ));
+        }
+        outside
+    }
+}
+
+/// What to do about `outside` pairs outside their sentences: read the file the other way round
+/// when every pair would fit so, or else leave them out.
+fn outside_hint(path: &Path, order: PairOrder, outside: usize, fits_reversed: bool) -> Option<Error> {
+    if outside == 0 {
+        return None;
+    }
+    if fits_reversed {
         let (written, option) = match order.other() {
             PairOrder::TargetSource => ("target index first (j-i)", "run again with --reversed"),
             PairOrder::SourceTarget => ("source index first (i-j)", "run again without --reversed"),
         };
-        problems.hint(Error::whole_file(
+        return Some(Error::whole_file(
             path,
             format!("every pair fits its sentences when read {written}: if the aligner wrote them so, {option}"),
         ));
-    } else if outside > 0 {
-        problems.hint(Error::whole_file(
-            path,
-            format!(
-                "pairs outside their sentences: {outside}; to leave them out and go on, run again with --drop-bad-links"
-            ),
-        ));
     }
-    problems.into_result(read)
+    Some(Error::whole_file(
+        path,
+        format!(
+            "pairs outside their sentences: {outside}; to leave them out and go on, run again with --drop-bad-links"
+        ),
+    ))
 }
 
 /// [`read_alignment`] for files with links outside their sentences (the DiscoMT news corpus's

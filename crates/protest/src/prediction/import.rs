@@ -12,12 +12,12 @@
 
 use super::classes::Task;
 use super::data::{self, prediction_labels};
-use super::extract::{Placed, Unmappable, extract};
+use super::extract::{Extracted, Placed, Unmappable, extract};
 use super::score::{Counter, Macro, Scores};
 use crate::error::{Error, Result};
 use crate::ingest::add_system::NewSystem;
 use crate::model::alignment::{Alignment, Links};
-use crate::model::{CorpusRole, ExampleNo, Master, tokens};
+use crate::model::{Corpus, CorpusRole, ExampleNo, Master, tokens};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -55,10 +55,35 @@ pub fn prepare(master: &Master, master_path: &Path, task: Task, name: &str, pred
             "the reference has no word alignment, from which the new system's would be made",
         ));
     };
+    let (predicted, scores) = read_predictions(&set, master_path, task, predictions)?;
+    let filled = fill(master, task, &set, &predicted, reference, reference_links);
+    let mut corpus = reference.clone();
+    corpus.id = master.next_corpus_id();
+    corpus.name = name.to_owned();
+    corpus.role = CorpusRole::System;
+    corpus.sentences = filled.sentences;
+    corpus.alignment = Some(Alignment::new(filled.links));
+    let mut system = NewSystem::aligned(master, corpus, predictions)?;
+    let left_out: BTreeSet<ExampleNo> = filled.unmappable.iter().map(|u| u.example).collect();
+    system.candidates.retain(|c| !left_out.contains(&c.example));
+    Ok(Imported { system, scores, placed: filled.placed, changed: filled.changed, unmappable: filled.unmappable })
+}
+
+/// The predicted class and word (if the line gives one) of a placeholder.
+type Prediction = (usize, Option<String>);
+
+/// The predictions of each line of the extracted `set`'s placeholders, and the official scores.
+/// A line is refused where its source is not the set's line's, or where the scorer would refuse
+/// it; so is a file with fewer or more lines than the set.
+fn read_predictions(
+    set: &Extracted,
+    master_path: &Path,
+    task: Task,
+    predictions: &Path,
+) -> Result<(Vec<Vec<Prediction>>, Scores)> {
     let mut reader = data::open_lines(predictions)?;
     let mut counter = Counter::new(task);
-    // The predicted label and word of each line's placeholders.
-    let mut predicted: Vec<Vec<(usize, Option<String>)>> = Vec::with_capacity(set.lines.len());
+    let mut predicted: Vec<Vec<Prediction>> = Vec::with_capacity(set.lines.len());
     for (i, line) in set.lines.iter().enumerate() {
         let n = i + 1;
         if !reader.advance()? {
@@ -77,16 +102,7 @@ pub fn prepare(master: &Master, master_path: &Path, task: Task, name: &str, pred
         }
         let labels = prediction_labels(text);
         counter.add(&line.labels.join(" "), labels).map_err(|r| r.error(master_path, predictions, n))?;
-        let words: Vec<&str> = columns.get(1).map_or(Vec::new(), |w| w.split(' ').filter(|w| !w.is_empty()).collect());
-        let labels: Vec<&str> = labels.split(' ').filter(|l| !l.is_empty()).collect();
-        let given = |slot: usize| (words.len() == labels.len()).then(|| words[slot].to_owned());
-        predicted.push(
-            labels
-                .iter()
-                .enumerate()
-                .map(|(slot, label)| (task.classes().class_of(label).expect("the scorer's checks passed"), given(slot)))
-                .collect(),
-        );
+        predicted.push(slots(task, &columns, labels));
     }
     if reader.advance()? {
         let message =
@@ -94,11 +110,51 @@ pub fn prepare(master: &Master, master_path: &Path, task: Task, name: &str, pred
         return Err(Error::at_line(predictions, reader.line_number(), message));
     }
     let scores = counter.finish(Macro::All).map_err(|r| r.error(master_path, predictions, set.lines.len()))?;
+    Ok((predicted, scores))
+}
 
-    let mut unmappable = set.unmappable.clone();
-    let mut sentences = reference.sentences.clone();
-    let mut links: Vec<Links> = reference_links.sentences().map(<[_]>::to_vec).collect();
-    let (mut placed_count, mut changed) = (0, 0);
+/// The prediction of each placeholder of a line whose `labels` the scorer accepted: the line's
+/// own words (column 2) count only when there is one per label.
+fn slots(task: Task, columns: &[&str], labels: &str) -> Vec<Prediction> {
+    let words: Vec<&str> = columns.get(1).map_or(Vec::new(), |w| w.split(' ').filter(|w| !w.is_empty()).collect());
+    let labels: Vec<&str> = labels.split(' ').filter(|l| !l.is_empty()).collect();
+    let given = |slot: usize| (words.len() == labels.len()).then(|| words[slot].to_owned());
+    labels
+        .iter()
+        .enumerate()
+        .map(|(slot, label)| (task.classes().class_of(label).expect("the scorer's checks passed"), given(slot)))
+        .collect()
+}
+
+/// The reference's sentences and links with the predicted words put in, and what became of the
+/// placed examples.
+struct Filled {
+    sentences: Vec<String>,
+    links: Vec<Links>,
+    /// Examples given the classifier's word, and of those the ones unlike the reference's.
+    placed: usize,
+    changed: usize,
+    /// The extraction's unmappable examples and those whose prediction names no word, in order.
+    unmappable: Vec<Unmappable>,
+}
+
+/// Puts each placed example's chosen word into the reference, a sentence's placeholders at once
+/// (the placed examples come grouped by line) so that its links are adjusted once.
+fn fill(
+    master: &Master,
+    task: Task,
+    set: &Extracted,
+    predicted: &[Vec<Prediction>],
+    reference: &Corpus,
+    reference_links: &Alignment,
+) -> Filled {
+    let mut filled = Filled {
+        sentences: reference.sentences.clone(),
+        links: reference_links.sentences().map(<[_]>::to_vec).collect(),
+        placed: 0,
+        changed: 0,
+        unmappable: set.unmappable.clone(),
+    };
     let mut start = 0;
     while start < set.placed.len() {
         let s = set.placed[start].line;
@@ -107,31 +163,22 @@ pub fn prepare(master: &Master, master_path: &Path, task: Task, name: &str, pred
         for placed in &set.placed[start..end] {
             let (class, word) = &predicted[s][placed.slot];
             match choose(task, placed, *class, word.as_deref()) {
-                Choice::Unmappable(reason) => unmappable.push(Unmappable { example: placed.example, reason }),
+                Choice::Unmappable(reason) => filled.unmappable.push(Unmappable { example: placed.example, reason }),
                 choice => {
-                    placed_count += 1;
-                    changed += usize::from(Some(&choice) != reference_choice(placed).as_ref());
+                    filled.placed += 1;
+                    filled.changed += usize::from(Some(&choice) != reference_choice(placed).as_ref());
                     let source_token = master.example(placed.example).map_or(0, |e| e.token);
                     edits.push((placed, source_token, choice));
                 }
             }
         }
-        let (sentence, sentence_links) = apply(&sentences[s], &links[s], &edits);
-        sentences[s] = sentence;
-        links[s] = sentence_links;
+        let (sentence, sentence_links) = apply(&filled.sentences[s], &filled.links[s], &edits);
+        filled.sentences[s] = sentence;
+        filled.links[s] = sentence_links;
         start = end;
     }
-    unmappable.sort_by_key(|u| u.example);
-    let mut corpus = reference.clone();
-    corpus.id = master.next_corpus_id();
-    corpus.name = name.to_owned();
-    corpus.role = CorpusRole::System;
-    corpus.sentences = sentences;
-    corpus.alignment = Some(Alignment::new(links));
-    let mut system = NewSystem::aligned(master, corpus, predictions)?;
-    let left_out: BTreeSet<ExampleNo> = unmappable.iter().map(|u| u.example).collect();
-    system.candidates.retain(|c| !left_out.contains(&c.example));
-    Ok(Imported { system, scores, placed: placed_count, changed, unmappable })
+    filled.unmappable.sort_by_key(|u| u.example);
+    filled
 }
 
 /// The reference's own choice at a placeholder.

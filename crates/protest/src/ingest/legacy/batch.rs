@@ -7,7 +7,7 @@
 
 use super::master::lost_data;
 use super::old::OldFile;
-use super::records::{self, OLD_RESEARCHER};
+use super::records::{self, Gathered, OLD_RESEARCHER};
 use super::report::{Counts, OldCounts, Report};
 use super::suite::{self, Suite};
 use super::tasks::{self, Placement};
@@ -20,7 +20,8 @@ use crate::store::Document;
 use crate::store::batch_file::Batch;
 use crate::store::summary::{count, count_as};
 use crate::store::validate;
-use std::collections::{BTreeSet, HashMap};
+use chrono::{DateTime, Utc};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 pub(super) fn convert(
@@ -30,13 +31,7 @@ pub(super) fn convert(
     options: &Options,
 ) -> Result<(Batch, Placement, Report)> {
     let refuse = |message: String| Err(Error::whole_file(path, message));
-    let old_master = old.meta.master_id.as_deref().map(str::trim).filter(|id| !id.is_empty());
-    if let Some(id) = old_master.filter(|&id| id != master.id) {
-        return refuse(format!(
-            "this batch was made from the old master '{id}', but the converted master given has id '{}'",
-            master.id
-        ));
-    }
+    check_master_id(path, old, master)?;
     let suite = suite::build(path, old, &Reference::None, options.shell)?;
     if suite.candidates.is_empty() {
         return refuse("the batch has no candidates to annotate".into());
@@ -51,16 +46,7 @@ pub(super) fn convert(
     let gathered = records::gather(path, old, &suite, &HashMap::from([(old_id, annotator.id)]), time)?;
     let in_master = |r: &Record| Record { candidate: to_master[&r.candidate], ..r.clone() };
     let mine: Vec<Record> = gathered.records.iter().map(in_master).collect();
-    // Versions of the old tool before the last copied other people's rows into batches; they are
-    // converted only to be compared with the master's.
-    let mut everyone: HashMap<i64, AnnotatorId> = HashMap::from([(OLD_RESEARCHER, AnnotatorId::RESEARCHER)]);
-    everyone.extend(master.annotators.iter().map(|a| (i64::from(a.id.0), a.id)));
-    everyone.insert(old_id, annotator.id);
-    // Rows without an annotator (NULL or 0) are the master's added annotator's, if it has one.
-    if let Some(unknown) = master.annotators.iter().find(|a| a.name == records::UNKNOWN_NAME) {
-        everyone.entry(0).or_insert(unknown.id);
-    }
-    let all = records::gather(path, old, &suite, &everyone, time)?;
+    let all = records::gather(path, old, &suite, &everyone(master, old_id, annotator.id), time)?;
     let others: Vec<Record> = all.records.iter().filter(|r| r.annotator != annotator.id).map(in_master).collect();
 
     let wanted: BTreeSet<CandidateId> = to_master.values().copied().collect();
@@ -68,17 +54,7 @@ pub(super) fn convert(
     let placement = tasks::place(master, annotator.clone(), add_annotator, &wanted, &old_tasks, options.now);
     let mut draft = master.clone();
     placement.apply(&mut draft);
-    let mut batch = export::build(&draft, placement.task_set, annotator.id, options.now)
-        .map_err(|e| Error::whole_file(path, e.to_string()))?;
-    let ts = draft.task_set(placement.task_set).expect("placed in a task set of the draft");
-    let local: HashMap<CandidateId, CandidateId> =
-        (1..).zip(export::layout(&draft, ts, annotator.id).order).map(|(i, c)| (c, CandidateId(i))).collect();
-    for r in &mine {
-        if let Some((_, problem)) = validate::record(&draft, r) {
-            return refuse(problem);
-        }
-        batch.master_mut().records.put(Record { candidate: local[&r.candidate], ..r.clone() });
-    }
+    let (batch, local) = batch_with(path, &draft, &placement, options.now, &mine)?;
 
     let old_counts = OldCounts::of(old, |a| a == old_id, &gathered.dropped);
     let carried: Vec<&Record> =
@@ -86,35 +62,65 @@ pub(super) fn convert(
     let new = Counts::of(batch.content(), carried);
     super::report::verify(&old_counts, &gathered, &new).map_err(|lost| lost_data(path, &lost))?;
 
-    let mut notes = old.meta.notes.clone();
-    notes.extend(suite.notes.iter().cloned());
-    if !named {
-        notes.push(format!(
-            "the batch does not name its annotator (the master it came from had no annotators row for id {old_id} when it was exported); taken as the master's annotator {}, {}",
-            annotator.id, annotator.name
-        ));
-    }
-    let old_checks = !old.meta.checks_disabled;
-    if old_checks != master.settings.conflict_checks {
-        let on_off = |on: bool| if on { "on" } else { "off" };
-        notes.push(format!(
-            "the old batch has conflict checks {} but the master has them {}; the batch follows the master",
-            on_off(old_checks),
-            on_off(master.settings.conflict_checks)
-        ));
-    }
-    notes.extend(compare_others(master, &others, &all.skipped));
-    notes.extend(Report::gathering_notes(&gathered));
-    if let Some(t) = old.meta.time_created.as_deref() {
-        notes.push(format!("the original tool exported this batch at {} UTC (meta_data time_created)", t.trim()));
-    }
-    if !mine.is_empty() {
-        notes.push(time_note());
-    }
-    let context =
-        Context { old, suite: &suite, master, annotator: &annotator, old_id, placed: placement.describe(&draft) };
+    let placed = placement.describe(&draft);
+    let context = Context { old, suite: &suite, master, annotator: &annotator, old_id, named, placed };
+    let notes = context.notes(&gathered, &others, &all.skipped, !mine.is_empty());
     let report = Report::new(path, old, |table, new| context.describe(table, new), old_counts, &gathered, new, notes);
     Ok((batch, placement, report))
+}
+
+/// Refuses a batch that names an old master other than `master`.
+fn check_master_id(path: &Path, old: &OldFile, master: &Master) -> Result<()> {
+    let old_master = old.meta.master_id.as_deref().map(str::trim).filter(|id| !id.is_empty());
+    if let Some(id) = old_master.filter(|&id| id != master.id) {
+        return Err(Error::whole_file(
+            path,
+            format!(
+                "this batch was made from the old master '{id}', but the converted master given has id '{}'",
+                master.id
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Old annotator id → annotator, for every row of the batch. Versions of the old tool before
+/// the last copied other people's rows into batches; they are converted only to be compared
+/// with the master's.
+fn everyone(master: &Master, old_id: i64, annotator: AnnotatorId) -> HashMap<i64, AnnotatorId> {
+    let mut everyone: HashMap<i64, AnnotatorId> = HashMap::from([(OLD_RESEARCHER, AnnotatorId::RESEARCHER)]);
+    everyone.extend(master.annotators.iter().map(|a| (i64::from(a.id.0), a.id)));
+    everyone.insert(old_id, annotator);
+    // Rows without an annotator (NULL or 0) are the master's added annotator's, if it has one.
+    if let Some(unknown) = master.annotators.iter().find(|a| a.name == records::UNKNOWN_NAME) {
+        everyone.entry(0).or_insert(unknown.id);
+    }
+    everyone
+}
+
+/// The batch `protest batch export` makes of the annotator's place in `draft`, with their
+/// converted records (`mine`, on master candidates) put in under the batch's candidate numbers,
+/// each checked as the master checks its own; and master candidate → batch candidate.
+fn batch_with(
+    path: &Path,
+    draft: &Master,
+    placement: &Placement,
+    now: DateTime<Utc>,
+    mine: &[Record],
+) -> Result<(Batch, HashMap<CandidateId, CandidateId>)> {
+    let who = placement.annotator.id;
+    let mut batch =
+        export::build(draft, placement.task_set, who, now).map_err(|e| Error::whole_file(path, e.to_string()))?;
+    let ts = draft.task_set(placement.task_set).expect("placed in a task set of the draft");
+    let local: HashMap<CandidateId, CandidateId> =
+        (1..).zip(export::layout(draft, ts, who).order).map(|(i, c)| (c, CandidateId(i))).collect();
+    for r in mine {
+        if let Some((_, problem)) = validate::record(draft, r) {
+            return Err(Error::whole_file(path, problem));
+        }
+        batch.master_mut().records.put(Record { candidate: local[&r.candidate], ..r.clone() });
+    }
+    Ok((batch, local))
 }
 
 /// What the report needs to say what each table of an old batch became.
@@ -124,10 +130,50 @@ struct Context<'a> {
     master: &'a Master,
     annotator: &'a Annotator,
     old_id: i64,
+    /// Whether the batch names its annotator.
+    named: bool,
     placed: String,
 }
 
 impl Context<'_> {
+    /// The report's notes: what the old batch says of itself, what was taken on trust or left
+    /// out, and when the original tool made it.
+    fn notes(
+        &self,
+        gathered: &Gathered,
+        others: &[Record],
+        skipped: &BTreeMap<&str, usize>,
+        any_records: bool,
+    ) -> Vec<String> {
+        let (old, master, annotator, old_id) = (self.old, self.master, self.annotator, self.old_id);
+        let mut notes = old.meta.notes.clone();
+        notes.extend(self.suite.notes.iter().cloned());
+        if !self.named {
+            notes.push(format!(
+                "the batch does not name its annotator (the master it came from had no annotators row for id {old_id} when it was exported); taken as the master's annotator {}, {}",
+                annotator.id, annotator.name
+            ));
+        }
+        let old_checks = !old.meta.checks_disabled;
+        if old_checks != master.settings.conflict_checks {
+            let on_off = |on: bool| if on { "on" } else { "off" };
+            notes.push(format!(
+                "the old batch has conflict checks {} but the master has them {}; the batch follows the master",
+                on_off(old_checks),
+                on_off(master.settings.conflict_checks)
+            ));
+        }
+        notes.extend(compare_others(master, others, skipped));
+        notes.extend(Report::gathering_notes(gathered));
+        if let Some(t) = old.meta.time_created.as_deref() {
+            notes.push(format!("the original tool exported this batch at {} UTC (meta_data time_created)", t.trim()));
+        }
+        if any_records {
+            notes.push(time_note());
+        }
+        notes
+    }
+
     fn describe(&self, table: &str, new: &Counts) -> String {
         match table {
             "meta_data" => format!(
@@ -252,11 +298,7 @@ fn match_suite(suite: &Suite, master: &Master) -> std::result::Result<HashMap<Ca
 }
 
 /// What became of other annotators' records the old tool copied into the batch.
-fn compare_others(
-    master: &Master,
-    others: &[Record],
-    skipped: &std::collections::BTreeMap<&str, usize>,
-) -> Vec<String> {
+fn compare_others(master: &Master, others: &[Record], skipped: &BTreeMap<&str, usize>) -> Vec<String> {
     let mut notes = Vec::new();
     if !others.is_empty() {
         let same = others

@@ -335,25 +335,55 @@ fn misfit(
     texts: &Texts,
 ) -> String {
     let documents = texts.documents;
+    let (k, why) = first_misfit(miscount, words, sentences, documents);
+    let what = miscounted(miscount, lines.len(), sentences.len(), documents.len());
+    let doc = document(documents, sentences.len(), k.min(documents.len() - 1));
+    let part = part_misfit(miscount.parts.get(k), lines);
+    format!(
+        "{what}; document {} (sentences {}–{}, “{}”) {part}: {why}. {}",
+        k + 1,
+        doc.start + 1,
+        doc.end,
+        quote(texts.source.get(doc.start).map_or("", String::as_str)),
+        advice(miscount.layout),
+    )
+}
+
+/// The sentences of document `k` of `n` sentences.
+fn document(documents: &[u32], n: usize, k: usize) -> Range<usize> {
+    documents[k] as usize..documents.get(k + 1).map_or(n, |&s| s as usize)
+}
+
+/// How a document's part is quoted in messages.
+fn quote(text: &str) -> String {
+    excerpt(text, 40)
+}
+
+/// The first document whose part does not fit it and why: far more or fewer words than its
+/// source leads to expect (at the output's overall rate), or words that fit a neighbour better;
+/// failing that, the first document without a part or the first part left over.
+fn first_misfit(
+    miscount: &Miscount,
+    words: &[Vec<(u32, u32)>],
+    sentences: &[Sentence],
+    documents: &[u32],
+) -> (usize, String) {
     let n = sentences.len();
-    let document = |k: usize| documents[k] as usize..documents.get(k + 1).map_or(n, |&s| s as usize);
     let part_words =
         |k: usize| -> Vec<u32> { miscount.parts[k].clone().flat_map(|l| words[l].iter().map(|w| w.0)).collect() };
-    let bags: Vec<Vec<u32>> = (0..documents.len()).map(|k| cues::bag(&sentences[document(k)])).collect();
-    let source: Vec<usize> = (0..documents.len()).map(|k| cues::source_tokens(&sentences[document(k)])).collect();
+    let bags: Vec<Vec<u32>> = (0..documents.len()).map(|k| cues::bag(&sentences[document(documents, n, k)])).collect();
+    let source: Vec<usize> =
+        (0..documents.len()).map(|k| cues::source_tokens(&sentences[document(documents, n, k)])).collect();
     let output: usize = (0..miscount.parts.len()).map(|k| part_words(k).len()).sum();
     let ratio = output as f64 / source.iter().sum::<usize>().max(1) as f64;
     let fit = |part: &[u32], k: usize| cues::share_in(part, &bags[k]);
     let common = miscount.parts.len().min(documents.len());
-    let count = crate::store::summary::count;
-    let mut why = None;
     for (k, &source_tokens) in source.iter().enumerate().take(common) {
         let part = part_words(k);
         let expected = ratio * source_tokens as f64;
         let times = part.len() as f64 / expected.max(1.0);
         if !(0.5..=2.0).contains(&times) && (part.len() as f64 - expected).abs() > 8.0 {
-            why = Some((k, format!("it holds {times:.1} times the words the document's source leads to expect")));
-            break;
+            return (k, format!("it holds {times:.1} times the words the document's source leads to expect"));
         }
         let own = fit(&part, k);
         let better = [k.wrapping_sub(1), k + 1]
@@ -361,34 +391,38 @@ fn misfit(
             .filter(|&j| j < documents.len())
             .find(|&j| fit(&part, j) > own + 0.05);
         if let Some(j) = better {
-            why = Some((k, format!("its words fit document {} better", j + 1)));
-            break;
+            return (k, format!("its words fit document {} better", j + 1));
         }
     }
-    let (k, why) = why.unwrap_or_else(|| {
-        if miscount.parts.len() < documents.len() {
-            (common, format!("there are {} for {} documents", miscount.parts.len(), documents.len()))
-        } else {
-            (common.saturating_sub(1), format!("part {} is left over after the last document", common + 1))
-        }
-    });
-    let what = match miscount.layout {
+    if miscount.parts.len() < documents.len() {
+        (common, format!("there are {} for {} documents", miscount.parts.len(), documents.len()))
+    } else {
+        (common.saturating_sub(1), format!("part {} is left over after the last document", common + 1))
+    }
+}
+
+/// What the output has against what the master has, in the layout it was read in.
+fn miscounted(miscount: &Miscount, lines: usize, n: usize, documents: usize) -> String {
+    let count = crate::store::summary::count;
+    match miscount.layout {
         Layout::DocumentPerLine => format!(
             "has {} but the master has {} (one per line was asked for)",
             count(miscount.parts.len(), "line"),
-            count(documents.len(), "document")
+            count(documents, "document")
         ),
         _ => format!(
             "has {} in {} parts separated by empty lines: neither one line per source sentence (the master has \
              {n} sentences) nor one part per document (the master has {})",
-            count(lines.len(), "line"),
+            count(lines, "line"),
             miscount.parts.len(),
-            count(documents.len(), "document")
+            count(documents, "document")
         ),
-    };
-    let quote = |text: &str| excerpt(text, 40);
-    let doc = document(k.min(documents.len() - 1));
-    let part = match miscount.parts.get(k) {
+    }
+}
+
+/// Which lines of the output a document's part is, quoted.
+fn part_misfit(part: Option<&Range<usize>>, lines: &[String]) -> String {
+    match part {
         Some(range) if range.len() == 1 => {
             format!("does not fit line {} (“{}”)", range.start + 1, quote(&lines[range.start]))
         }
@@ -397,8 +431,12 @@ fn misfit(
         }
         Some(range) => format!("does not fit the empty part at line {}", range.start + 1),
         None => "has no part".into(),
-    };
-    let advice = match miscount.layout {
+    }
+}
+
+/// How to give the documents in the layout the output was read in.
+fn advice(layout: Layout) -> &'static str {
+    match layout {
         Layout::DocumentPerLine => {
             "Give one line per document, in the master's order (an empty one for a document \
                                     with no output)"
@@ -407,14 +445,7 @@ fn misfit(
             "Give the documents in the master's order, separated by exactly one empty line each (two in a row for a \
               document with no output)"
         }
-    };
-    format!(
-        "{what}; document {} (sentences {}–{}, “{}”) {part}: {why}. {advice}",
-        k + 1,
-        doc.start + 1,
-        doc.end,
-        quote(texts.source.get(doc.start).map_or("", String::as_str)),
-    )
+    }
 }
 
 impl Summary {
