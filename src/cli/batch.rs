@@ -259,13 +259,7 @@ fn export_batches(a: ExportArgs, p: &Printer) -> anyhow::Result<()> {
             p.say(format_args!("no --annotator given: {chosen}"))?;
         }
         for f in &exported.files {
-            p.say(format_args!(
-                "wrote {} ({}: {} candidates, {} records)",
-                f.path.display(),
-                f.annotator,
-                f.candidates,
-                f.records
-            ))?;
+            p.say(format_args!("wrote {f}"))?;
         }
         Ok(())
     })

@@ -77,14 +77,7 @@ pub fn run(a: ConvertArgs, p: &Printer) -> anyhow::Result<()> {
         if let Some(what) = &converted.placement {
             p.say(format_args!("updated {}: {what}", master_path.display()))?;
         }
-        let f = &converted.file;
-        p.say(format_args!(
-            "wrote {} ({}: {} candidates, {} records)",
-            f.path.display(),
-            f.annotator,
-            f.candidates,
-            f.records
-        ))?;
+        p.say(format_args!("wrote {}", converted.file))?;
         Ok(())
     })
 }

@@ -347,6 +347,14 @@ pub struct Written {
     pub records: usize,
 }
 
+/// `PATH (ANNOTATOR: N candidates, M records)`, as the command line reports a batch it wrote.
+impl std::fmt::Display for Written {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Written { path, annotator, candidates, records } = self;
+        write!(f, "{} ({annotator}: {candidates} candidates, {records} records)", path.display())
+    }
+}
+
 impl Written {
     fn of(path: &Path, batch: &Batch) -> Written {
         Written {
