@@ -112,7 +112,7 @@ fn paper_master() -> Master {
         id: CorpusId(id),
         name: name.into(),
         role,
-        sentences: vec![sentence.to_string(); n],
+        sentences: vec![sentence.to_string(); n].into(),
         alignment: None,
         segmentation: None,
     };

@@ -6,7 +6,7 @@ use crate::batches::annotators::{self, RosterError};
 use crate::batches::plan;
 use crate::model::{
     Annotator, AnnotatorId, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, Master, Records,
-    TaskSet,
+    Sentences, TaskSet,
 };
 use crate::store::batch_file::Batch;
 use chrono::{DateTime, Utc};
@@ -366,14 +366,10 @@ fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus>
     corpora
 }
 
-/// `corpus`'s sentences with those not `wanted` left empty.
-fn keep(corpus: &Corpus, wanted: &[bool]) -> Vec<String> {
-    corpus
-        .sentences
-        .iter()
-        .zip(wanted.iter().chain(std::iter::repeat(&false)))
-        .map(|(s, &wanted)| if wanted { s.clone() } else { String::new() })
-        .collect()
+/// `corpus`'s sentences, only the `wanted` ones held.
+fn keep(corpus: &Corpus, wanted: &[bool]) -> Sentences {
+    let kept = corpus.sentences.held().filter(|&(n, _)| wanted.get(n) == Some(&true));
+    Sentences::kept(corpus.sentences.len(), kept.map(|(n, s)| (n as u32, s.clone())).collect())
 }
 
 /// The annotator's records so far, on the batch's candidate numbers.

@@ -179,13 +179,20 @@ struct Part<'a> {
 }
 
 impl<'a> Part<'a> {
-    /// The batch's part in `master`, refused when the batch is another master's, or its annotator
-    /// or task set is not in this one, or the annotator has no part of the task set.
+    /// The batch's part in `master`, refused when the batch is another master's or claims another
+    /// number of sentences, or its annotator or task set is not in this one, or the annotator has
+    /// no part of the task set.
     fn of(master: &'a Master, batch: &Batch) -> std::result::Result<Part<'a>, String> {
         if batch.master_id != master.id {
             return Err(format!(
                 "this batch was exported from master '{}', not from this one ('{}')",
                 batch.master_id, master.id
+            ));
+        }
+        let (claimed, has) = (batch.content.sentence_count(), master.sentence_count());
+        if claimed != has {
+            return Err(format!(
+                "it says its master has {claimed} sentences, but this master has {has}; the batch is damaged or was exported from another copy of the master"
             ));
         }
         let annotator = batch.annotator();

@@ -778,12 +778,11 @@ mod tests {
                 1 => CorpusRole::Reference,
                 _ => CorpusRole::System,
             };
-            let sentences = vec!["It is .".to_owned()];
             m.corpora.push(Corpus {
                 id: CorpusId(c as u32),
                 name: format!("c{c}"),
                 role,
-                sentences,
+                sentences: vec!["It is .".to_owned()].into(),
                 alignment: None,
                 segmentation: None,
             });

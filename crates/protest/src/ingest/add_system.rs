@@ -110,8 +110,9 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
     let origin = output.origin;
     crate::progress::stage(&format!("Tokenising {}", crate::store::master_file::file_name(origin)), None);
     check_name(master, name, origin)?;
-    let source = master.source().ok_or_else(|| Error::whole_file(origin, "the master has no source corpus"))?;
-    let Resegmented { sentences, segmentation, summary, .. } = sentences(master, output, options)?;
+    let (source, translations) = whole_texts(master, origin)?;
+    let texts = Texts { source, translations: &translations, documents: &master.documents };
+    let Resegmented { sentences, segmentation, summary, .. } = sentences(master, &texts, output, options)?;
     let mut dropped = None;
     let (links, aligned_by) = match &options.alignment {
         Some(file) if segmentation.is_some() || !summary.moved.is_empty() => {
@@ -129,11 +130,11 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
         Some(file) => {
             let (order, out_of_range) = (file.order, options.out_of_range);
             let lines = texts::read_lines(&file.path)?;
-            let read = texts::alignment(&file.path, lines, order, out_of_range, &source.sentences, &sentences, origin)?;
+            let read = texts::alignment(&file.path, lines, order, out_of_range, source, &sentences, origin)?;
             dropped = read.dropped.describe(&file.path);
             (read.links, AlignedBy::File)
         }
-        None => align_built_in(master, &source.sentences, &sentences, options)?,
+        None => align_built_in(master, source, &translations, &sentences, options)?,
     };
     let alignment = Alignment::new(links);
     let id = master.next_corpus_id();
@@ -146,7 +147,7 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
         id,
         name: name.to_owned(),
         role: CorpusRole::System,
-        sentences,
+        sentences: sentences.into(),
         alignment: Some(alignment),
         segmentation,
     };
@@ -279,12 +280,24 @@ fn check_name(master: &Master, name: &str, origin: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The master's source and translations, every sentence of each: a system is added to a master,
+/// never to a batch (which holds only some of its master's sentences).
+fn whole_texts<'m>(master: &'m Master, origin: &Path) -> Result<(&'m [String], Vec<&'m [String]>)> {
+    let source = master.source().ok_or_else(|| Error::whole_file(origin, "the master has no source corpus"))?;
+    let whole = |c: &'m Corpus| {
+        c.sentences.as_slice().ok_or_else(|| {
+            Error::whole_file(
+                origin,
+                "this file holds only some of its master's sentences (it is a batch); add systems to the master",
+            )
+        })
+    };
+    Ok((whole(source)?, master.translations().map(whole).collect::<Result<_>>()?))
+}
+
 /// The output's sentences in the master's tokenisation, one per source sentence.
-fn sentences(master: &Master, output: Output, options: &Options) -> Result<Resegmented> {
+fn sentences(master: &Master, texts: &Texts<'_>, output: Output, options: &Options) -> Result<Resegmented> {
     let origin = output.origin;
-    let source = master.source().map_or(&[][..], |s| s.sentences.as_slice());
-    let others: Vec<&[String]> = master.translations().map(|t| t.sentences.as_slice()).collect();
-    let texts = Texts { source, translations: &others, documents: &master.documents };
     let language = Language::from_code(&master.languages.target);
     let tokenise = |i: usize, line: &str| -> Result<String> {
         if !options.tokenised {
@@ -300,7 +313,7 @@ fn sentences(master: &Master, output: Output, options: &Options) -> Result<Reseg
     };
     crate::progress::stage("Segmenting into sentences", None);
     let resegmented =
-        resegment::resegment(origin, &texts, output.lines, options.layout, &options.segmentation, &tokenise)?;
+        resegment::resegment(origin, texts, output.lines, options.layout, &options.segmentation, &tokenise)?;
     resegmented.check(origin)?;
     Ok(resegmented)
 }
@@ -310,6 +323,7 @@ fn sentences(master: &Master, output: Output, options: &Options) -> Result<Reseg
 fn align_built_in(
     master: &Master,
     source: &[String],
+    translations: &[&[String]],
     output: &[String],
     options: &Options,
 ) -> Result<(Vec<Links>, AlignedBy)> {
@@ -317,9 +331,9 @@ fn align_built_in(
         Some(text) => read_parallel(text, &master.languages)?,
         None => Vec::new(),
     };
-    let pairs: Vec<(&str, &str)> = master
-        .translations()
-        .flat_map(|t| source.iter().zip(&t.sentences))
+    let pairs: Vec<(&str, &str)> = translations
+        .iter()
+        .flat_map(|t| source.iter().zip(t.iter()))
         .chain(source.iter().zip(output))
         .chain(extra.iter().map(|(s, t)| (s, t)))
         .map(|(s, t)| (s.as_str(), t.as_str()))

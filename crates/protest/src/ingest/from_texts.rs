@@ -95,14 +95,6 @@ pub fn import(inputs: &Inputs, id: String, created: DateTime<Utc>) -> Result<Imp
         Some(path) => texts::read_document_starts(path, source.len())?,
         None => vec![0],
     };
-    master.corpora.push(Corpus {
-        id: CorpusId(0),
-        name: "source".into(),
-        role: CorpusRole::Source,
-        sentences: source,
-        alignment: None,
-        segmentation: None,
-    });
     let mut problems = Problems::new();
     let mut dropped = Vec::new();
     let translations = inputs
@@ -111,18 +103,29 @@ pub fn import(inputs: &Inputs, id: String, created: DateTime<Utc>) -> Result<Imp
         .map(|t| (t, CorpusRole::Reference))
         .chain(inputs.systems.iter().map(|t| (t, CorpusRole::System)));
     let mut names: HashSet<&str> = HashSet::from(["source"]);
+    let mut read_translations = Vec::new();
     for (t, role) in translations {
         if !names.insert(&t.name) {
             problems.push(Error::whole_file(&t.text, format!("the corpus name '{}' is used twice", t.name)));
             continue;
         }
-        let id = master.next_corpus_id();
-        let read = read_translation(t, role, id, &master.corpora[0].sentences, inputs);
+        // The source is corpus 0.
+        let id = CorpusId(1 + read_translations.len() as u32);
+        let read = read_translation(t, role, id, &source, inputs);
         if let Some((corpus, left_out)) = problems.check(read) {
             dropped.extend(left_out);
-            master.corpora.push(corpus);
+            read_translations.push(corpus);
         }
     }
+    let source = Corpus {
+        id: CorpusId(0),
+        name: "source".into(),
+        role: CorpusRole::Source,
+        sentences: source.into(),
+        alignment: None,
+        segmentation: None,
+    };
+    master.corpora = std::iter::once(source).chain(read_translations).collect();
 
     let def = suite_def::parse_into(&inputs.suite, &texts::read_lines(&inputs.suite)?, &mut problems);
     master.categories = categories(&inputs.suite, def.categories, &mut problems);
@@ -164,7 +167,7 @@ fn read_translation(
         id,
         name: t.name.clone(),
         role,
-        sentences,
+        sentences: sentences.into(),
         alignment: Some(Alignment::new(read.links)),
         segmentation: None,
     };

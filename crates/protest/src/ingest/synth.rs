@@ -168,7 +168,7 @@ fn corpus(id: u32, name: &str, role: CorpusRole, sentences: Vec<String>, links: 
         id: CorpusId(id),
         name: name.into(),
         role,
-        sentences,
+        sentences: sentences.into(),
         alignment: links.map(Alignment::new),
         segmentation: None,
     }

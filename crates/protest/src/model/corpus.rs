@@ -3,6 +3,7 @@
 use super::ids::{CorpusId, TokenRef};
 use crate::model::alignment::Alignment;
 use crate::model::segmentation::{Origin, Segmentation};
+use crate::model::sentences::Sentences;
 use crate::model::tokens;
 use serde::{Deserialize, Serialize};
 
@@ -31,7 +32,7 @@ pub struct Corpus {
     pub id: CorpusId,
     pub name: String,
     pub role: CorpusRole,
-    pub sentences: Vec<String>,
+    pub sentences: Sentences,
     /// Source↔this alignment. Absent for the source and for translations brought in without a
     /// whole alignment (the original tool kept only the aligned positions of each candidate).
     #[serde(default, skip_serializing_if = "Option::is_none")]

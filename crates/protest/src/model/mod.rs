@@ -11,6 +11,7 @@ mod master;
 pub mod pronouns;
 mod record;
 pub mod segmentation;
+mod sentences;
 mod suite;
 pub mod tags;
 mod tasks;
@@ -28,5 +29,6 @@ pub use master::{
 };
 pub use record::{ConflictStatus, Judgement, LEGACY_PRONOUN, Record, Role, Selection};
 pub use segmentation::{Origin, Segmentation};
+pub use sentences::Sentences;
 pub use suite::{Antecedent, AntecedentPlace, Category, Example, function, standard_categories};
 pub use tasks::{IAA_LABEL, Planner, Purpose, Task, TaskSet};

@@ -3,6 +3,7 @@
 //! boundaries are uncertain (docs/master-format.md, `segmentation`; docs/alignment.md,
 //! "Document-level output").
 
+use crate::model::Sentences;
 use serde::{Deserialize, Serialize};
 
 /// How one sentence's translation was obtained from the system's output.
@@ -123,7 +124,7 @@ impl Segmentation {
     }
 
     /// What is wrong with it for a corpus of these sentences: the field and the problem.
-    pub fn problem(&self, sentences: &[String]) -> Option<(&'static str, String)> {
+    pub fn problem(&self, sentences: &Sentences) -> Option<(&'static str, String)> {
         let n = sentences.len() as u32;
         let named = [
             ("split", &self.split),
@@ -179,7 +180,7 @@ fn name_of(origin: Origin) -> &'static str {
 mod tests {
     use super::*;
 
-    fn sentences(texts: &[&str]) -> Vec<String> {
+    fn sentences(texts: &[&str]) -> Sentences {
         texts.iter().map(|s| s.to_string()).collect()
     }
 

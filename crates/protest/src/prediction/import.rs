@@ -17,7 +17,7 @@ use super::score::{Counter, Macro, Scores};
 use crate::error::{Error, Result};
 use crate::ingest::add_system::NewSystem;
 use crate::model::alignment::{Alignment, Links};
-use crate::model::{Corpus, CorpusRole, ExampleNo, Master, tokens};
+use crate::model::{Corpus, CorpusRole, ExampleNo, Master, Sentences, tokens};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -129,7 +129,7 @@ fn slots(task: Task, columns: &[&str], labels: &str) -> Vec<Prediction> {
 /// The reference's sentences and links with the predicted words put in, and what became of the
 /// placed examples.
 struct Filled {
-    sentences: Vec<String>,
+    sentences: Sentences,
     links: Vec<Links>,
     /// Examples given the classifier's word, and of those the ones unlike the reference's.
     placed: usize,

@@ -14,7 +14,7 @@ use crate::annotate::{browse, status};
 use crate::error::{Error, Place, Result};
 use crate::model::{
     Annotator, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, Languages, Master, Purpose,
-    Records, Settings,
+    Records, Sentences, Settings,
 };
 use crate::store::disk::Os;
 use crate::store::{Document, Store};
@@ -220,21 +220,22 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
             ),
         ));
     }
-    check_sentence_count(path, bytes.len(), &file)?;
+    let count = file.sentence_count as usize;
     let mut corpora = Vec::with_capacity(file.corpora.len());
     for (ci, c) in file.corpora.into_iter().enumerate() {
-        let mut sentences = vec![String::new(); file.sentence_count as usize];
-        let mut last = None;
-        for (si, (n, text)) in c.sentences.into_iter().enumerate() {
-            if n >= file.sentence_count || last.is_some_and(|l| n <= l) {
-                return Err(at(
-                    format!("corpora[{ci}].sentences[{si}]"),
-                    format!("sentence number {n} must be below {} and above the one before", file.sentence_count),
-                ));
-            }
-            last = Some(n);
-            sentences[n as usize] = text;
+        let numbers = || c.sentences.iter().map(|&(n, _)| n);
+        let misplaced = numbers()
+            .zip(std::iter::once(None).chain(numbers().map(Some)))
+            .position(|(n, before)| n as usize >= count || before.is_some_and(|b| n <= b));
+        if let Some(si) = misplaced {
+            return Err(at(
+                format!("corpora[{ci}].sentences[{si}]"),
+                format!("sentence number {} must be below {count} and above the one before", c.sentences[si].0),
+            ));
         }
+        // Only the kept sentences take room: the count is the master's, a number the file can
+        // only claim.
+        let sentences = Sentences::kept(count, c.sentences);
         corpora.push(Corpus { id: c.id, name: c.name, role: c.role, sentences, alignment: None, segmentation: None });
     }
     let mut content = Master::new(file.master.clone(), file.created);
@@ -260,36 +261,6 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
         purpose: file.purpose,
         content,
     })
-}
-
-/// A batch keeps few of its master's sentences but says how many the master has, and each of them
-/// takes room in memory in every corpus (an empty sentence and its token count) whatever the file
-/// holds: a number a file can only claim, not show. So before anything is made for it the number
-/// is checked against what the file is: all its corpora's sentences together may take at most
-/// [`SENTENCE_ROOM`] or four times the file's size, whichever is more. A batch of a master 100×
-/// PROTEST's size (69,356 sentences in 9 corpora) takes 20 MB, whatever its own size; padding a
-/// file with spaces buys four bytes of sentences per byte, not 256 as a ratio of sentences to
-/// bytes did.
-pub const SENTENCE_ROOM: u64 = 64 << 20;
-
-/// The memory one sentence of one corpus of a batch takes before it holds any text.
-const SENTENCE_BYTES: u64 = (std::mem::size_of::<String>() + std::mem::size_of::<u32>()) as u64;
-
-fn check_sentence_count(path: &Path, file_bytes: usize, file: &BatchFile) -> Result<()> {
-    let count = u64::from(file.sentence_count);
-    let corpora = file.corpora.len().max(1) as u64;
-    let room = (file_bytes as u64).saturating_mul(4).max(SENTENCE_ROOM);
-    let most = room / SENTENCE_BYTES / corpora;
-    if count > most {
-        return Err(Error::invalid(
-            path,
-            Some(Place::Json { path: "sentence_count".into(), line: None }),
-            format!(
-                "{count} sentences cannot be right for a batch file of {file_bytes} bytes with {corpora} corpora (at most {most}: each sentence takes room in every corpus, whatever the file holds); the file is damaged"
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// Writes a batch atomically in our line layout, keeping only its non-empty sentences.
@@ -321,10 +292,11 @@ pub fn write(batch: &Batch, out: &mut dyn std::io::Write) -> std::io::Result<()>
                 id: c.id,
                 name: c.name.clone(),
                 role: c.role,
-                sentences: (0..)
-                    .zip(&c.sentences)
+                sentences: c
+                    .sentences
+                    .held()
                     .filter(|(_, s)| !s.is_empty())
-                    .map(|(n, s)| (n, s.clone()))
+                    .map(|(n, s)| (n as u32, s.clone()))
                     .collect(),
             })
             .collect(),
@@ -375,7 +347,7 @@ impl Summary<'_> {
             "annotator": { "id": b.annotator().id, "name": b.annotator().name },
             "created": b.created,
             "corpora": corpora,
-            "source_sentences_kept": m.source().map_or(0, |s| s.sentences.iter().filter(|s| !s.is_empty()).count()),
+            "source_sentences_kept": m.source().map_or(0, |s| s.sentences.held().filter(|(_, s)| !s.is_empty()).count()),
             "sentences": m.sentence_count(),
             "categories": categories,
             "candidates": m.candidates.len(),
@@ -400,7 +372,7 @@ impl fmt::Display for Summary<'_> {
             let n = m.candidates.iter().filter(|k| k.corpus == c.id).count();
             writeln!(f, "  {}: {n} candidates", c.name)?;
         }
-        let kept = m.source().map_or(0, |s| s.sentences.iter().filter(|s| !s.is_empty()).count());
+        let kept = m.source().map_or(0, |s| s.sentences.held().filter(|(_, s)| !s.is_empty()).count());
         writeln!(f, "Source sentences kept: {kept} of {}", m.sentence_count())?;
         let rows = browse::browse(m, b.annotator().id, &b.order(), None);
         let width = rows.iter().map(|r| r.category.chars().count()).max().unwrap_or(0);

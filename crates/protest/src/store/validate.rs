@@ -6,7 +6,7 @@
 
 use crate::model::tokens;
 use crate::model::{
-    Annotator, AnnotatorId, Corpus, CorpusRole, Master, Outcome, Record, Role, TaskSet, TokenRef, tags,
+    Annotator, AnnotatorId, Corpus, CorpusRole, Master, Outcome, Record, Role, Sentences, TaskSet, TokenRef, tags,
 };
 use rayon::prelude::*;
 // rustc's fast hash: the sets hold the master's own ids, 200,000 candidates' at 100×.
@@ -83,8 +83,41 @@ pub fn master(m: &Master) -> Vec<Problem> {
     p.0
 }
 
-/// Token counts of every sentence of every corpus, by corpus position.
-type TokenCounts = Vec<Vec<u32>>;
+/// Token counts of every corpus, by corpus position.
+type TokenCounts = Vec<Lengths>;
+
+/// Each sentence's number of tokens in one corpus: of every sentence of a master's, of the held
+/// ones of a batch's (the others have none), so that checking a batch takes the time and room of
+/// what it holds rather than of the sentence count it claims.
+enum Lengths {
+    All(Vec<u32>),
+    Held { len: usize, held: Vec<(u32, u32)> },
+}
+
+/// The lengths of a master without a source (a problem reported on its own).
+static NO_SENTENCES: Lengths = Lengths::All(Vec::new());
+
+impl Lengths {
+    fn of(sentences: &Sentences) -> Lengths {
+        let count = |s: &String| tokens::token_count(s) as u32;
+        match sentences.as_slice() {
+            Some(all) => Lengths::All(all.iter().map(count).collect()),
+            None => Lengths::Held {
+                len: sentences.len(),
+                held: sentences.held().map(|(n, s)| (n as u32, count(s))).collect(),
+            },
+        }
+    }
+
+    /// `None` past the corpus's end.
+    fn get(&self, sentence: usize) -> Option<u32> {
+        match self {
+            Lengths::All(all) => all.get(sentence).copied(),
+            Lengths::Held { len, held } => (sentence < *len)
+                .then(|| held.binary_search_by_key(&sentence, |&(n, _)| n as usize).map_or(0, |at| held[at].1)),
+        }
+    }
+}
 
 fn corpora(m: &Master, p: &mut Problems) -> TokenCounts {
     let sources = m.corpora.iter().filter(|c| c.role == CorpusRole::Source).count();
@@ -99,9 +132,8 @@ fn corpora(m: &Master, p: &mut Problems) -> TokenCounts {
     let mut ids = HashSet::default();
     let mut names = HashSet::default();
     // Every sentence and alignment link is looked at: corpus by corpus, in parallel.
-    let counts: TokenCounts =
-        m.corpora.par_iter().map(|c| c.sentences.iter().map(|s| tokens::token_count(s) as u32).collect()).collect();
-    let source = m.corpora.iter().position(|s| s.role == CorpusRole::Source).map(|i| counts[i].as_slice());
+    let counts: TokenCounts = m.corpora.par_iter().map(|c| Lengths::of(&c.sentences)).collect();
+    let source = m.corpora.iter().position(|s| s.role == CorpusRole::Source).map(|i| &counts[i]);
     let insides: Vec<Problems> = m.corpora.par_iter().zip(&counts).map(|(c, n)| inside(c, n, source)).collect();
     for ((ci, c), inside) in m.corpora.iter().enumerate().zip(insides) {
         let at = format!("corpora[{ci}]");
@@ -131,9 +163,9 @@ fn corpora(m: &Master, p: &mut Problems) -> TokenCounts {
 
 /// What is wrong inside one corpus: its sentences, and its alignment against the source's
 /// (`source`: token counts per sentence) and its own token counts. Paths start below the corpus.
-fn inside(c: &Corpus, counts: &[u32], source: Option<&[u32]>) -> Problems {
+fn inside(c: &Corpus, counts: &Lengths, source: Option<&Lengths>) -> Problems {
     let mut p = Problems(Vec::new());
-    for (si, s) in c.sentences.iter().enumerate() {
+    for (si, s) in c.sentences.held() {
         if let Some(why) = tokens::malformed(s) {
             p.add(format!("sentences[{si}]"), format!("sentence {si} of corpus '{}' {why}", c.name));
         }
@@ -160,8 +192,8 @@ fn inside(c: &Corpus, counts: &[u32], source: Option<&[u32]>) -> Problems {
         return p;
     }
     for (si, links) in alignment.sentences().enumerate() {
-        let src_len = source.and_then(|s| s.get(si)).copied().unwrap_or(0);
-        let tgt_len = counts[si];
+        let src_len = source.and_then(|s| s.get(si)).unwrap_or(0);
+        let tgt_len = counts.get(si).unwrap_or(0);
         if let Some(&(i, j)) = links.iter().find(|&&(i, j)| i >= src_len || j >= tgt_len) {
             p.add(
                 format!("alignment[{si}]"),
@@ -204,12 +236,12 @@ fn categories(m: &Master, p: &mut Problems) {
     }
 }
 
-fn in_range(counts: &[u32], t: TokenRef) -> bool {
-    counts.get(t.sentence as usize).is_some_and(|&n| t.token < n)
+fn in_range(counts: &Lengths, t: TokenRef) -> bool {
+    counts.get(t.sentence as usize).is_some_and(|n| t.token < n)
 }
 
-fn source_counts<'a>(m: &Master, counts: &'a TokenCounts) -> &'a [u32] {
-    m.corpora.iter().position(|c| c.role == CorpusRole::Source).map_or(&[], |i| &counts[i])
+fn source_counts<'a>(m: &Master, counts: &'a TokenCounts) -> &'a Lengths {
+    m.corpora.iter().position(|c| c.role == CorpusRole::Source).map_or(&NO_SENTENCES, |i| &counts[i])
 }
 
 fn examples(m: &Master, counts: &TokenCounts, p: &mut Problems) {
@@ -243,7 +275,7 @@ fn examples(m: &Master, counts: &TokenCounts, p: &mut Problems) {
         let document = m.document_of(e.sentence);
         for (ai, a) in e.antecedents.iter().enumerate() {
             let at = format!("{at}.antecedents[{ai}]");
-            let len = src.get(a.sentence as usize).copied();
+            let len = src.get(a.sentence as usize);
             match len {
                 None => p.add(format!("{at}.sentence"), format!("{ex}: antecedent sentence {} does not exist", a.sentence)),
                 Some(len) if !(a.start <= a.head && a.head <= a.end && a.end < len) => p.add(

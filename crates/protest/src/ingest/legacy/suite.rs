@@ -9,8 +9,8 @@ use super::text::{self, Reference};
 use crate::error::Result;
 use crate::model::tokens;
 use crate::model::{
-    Antecedent, Candidate, CandidateId, Category, Corpus, CorpusId, Example, ExampleNo, TokenRef, standard_categories,
-    tags,
+    Antecedent, Candidate, CandidateId, Category, Corpus, CorpusId, Example, ExampleNo, Sentences, TokenRef,
+    standard_categories, tags,
 };
 use crate::shell::Shell;
 use crate::store::summary::count_as;
@@ -230,7 +230,7 @@ fn candidates(
     path: &Path,
     old: &OldFile,
     category_names: &HashMap<i64, String>,
-    source: &[String],
+    source: &Sentences,
     suite: &mut Suite,
 ) -> Result<BTreeMap<u32, (Definition, i64)>> {
     let table = old.candidates_table;
@@ -291,7 +291,7 @@ fn definition<'a>(
     path: &Path,
     old: &'a OldFile,
     category_names: &HashMap<i64, String>,
-    source: &[String],
+    source: &Sentences,
     row: &old::Candidate,
 ) -> Result<(u32, Definition, &'a old::Corpus)> {
     let table = old.candidates_table;
@@ -402,7 +402,7 @@ type ByCandidate<'a> = HashMap<(i64, i64, i64), Vec<&'a old::Antecedent>>;
 fn antecedents<'a>(
     path: &Path,
     old: &'a OldFile,
-    source: &[String],
+    source: &Sentences,
     unused: &BTreeSet<i64>,
 ) -> Result<ByCandidate<'a>> {
     let keys: BTreeSet<(i64, i64, i64)> =
@@ -449,7 +449,7 @@ fn antecedents<'a>(
 }
 
 /// The token at a line and position of the source, or why there is none.
-fn source_token(source: &[String], line: i64, pos: i64) -> Result<&str, String> {
+fn source_token(source: &Sentences, line: i64, pos: i64) -> Result<&str, String> {
     let Some(sentence) = usize::try_from(line).ok().and_then(|l| source.get(l)) else {
         return Err(format!("line {line} is outside the source text (lines 0–{})", source.len() as i64 - 1));
     };

@@ -55,7 +55,7 @@ pub(super) fn corpora(
         id: CorpusId(c.id as u32),
         name: c.name.trim().to_owned(),
         role,
-        sentences: texts[&c.id].clone(),
+        sentences: texts[&c.id].clone().into(),
         alignment: None,
         segmentation: None,
     };
