@@ -162,10 +162,15 @@ fn a_stored_clear_that_breaks_a_rule_is_counted_as_a_conflict() {
 /// A copy of the bundled Anna batch (its first example has long context sentences), open in a
 /// window of `size`, at its first example.
 fn anna_batch(size: Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
+    anna_batch_edited(size, |text| text)
+}
+
+/// [`anna_batch`] with the file's text changed by `edit` first.
+fn anna_batch_edited(size: Vec2, edit: impl Fn(String) -> String) -> (tempfile::TempDir, Harness<'static, App>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sample.batch-1-anna.json");
-    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.batch-1-anna.json"), &path)
-        .unwrap();
+    let text = include_str!("../../../../sample_batches/sample.batch-1-anna.json");
+    std::fs::write(&path, edit(text.to_owned())).unwrap();
     let mut h = harness(&path, None);
     h.set_size(size);
     h.settle();
@@ -194,6 +199,21 @@ fn an_example_opens_with_the_pronoun_and_the_antecedent_in_view() {
         assert!(in_view(&h, "elles"), "{size:?}: the pronoun's translation is on screen");
         assert!(in_view(&h, "services"), "{size:?}: the antecedent head's translation too");
     }
+}
+
+/// A batch's sentence count is its master's, a number it can only claim: in memory only the
+/// sentences the file holds take room, so a batch claiming 4·10⁹ opens and is annotated as any.
+#[test]
+fn a_batch_claiming_billions_of_sentences_opens_at_its_first_example() {
+    let claim = |text: String| text.replacen("\"sentence_count\":316,", "\"sentence_count\":4000000000,", 1);
+    let (dir, mut h) = anna_batch_edited(Vec2::new(1024.0, 700.0), claim);
+    let path = dir.path().join("sample.batch-1-anna.json");
+    let batch = protest::store::batch_file::load(&path).unwrap();
+    assert_eq!(batch.content().sentence_count(), 4_000_000_000, "the claim is the file's");
+    assert_eq!(current(&h), Some(CandidateId(1)));
+    assert!(in_view(&h, "elles") && in_view(&h, "services"), "the pronoun and the antecedent are on screen");
+    press(&mut h, Key::ArrowRight);
+    assert_eq!(current(&h), Some(CandidateId(2)));
 }
 
 /// The sample master (a copy), every candidate in example order, open at `candidate` in a window
