@@ -20,8 +20,12 @@ pub const PLACEHOLDER: &str = "REPLACE_";
 /// an empty fifth column passes where the line has one (every line but perhaps the last).
 /// `terminated` says whether `line` (given without its ending) had a line break.
 pub fn columns(line: &str, terminated: bool) -> Option<[&str; 5]> {
-    // The tabs found with memchr: scoring a large file is mostly this.
-    let mut tabs = memchr::memchr_iter(b'\t', line.as_bytes());
+    columns_at(line, memchr::memchr_iter(b'\t', line.as_bytes()), terminated)
+}
+
+/// [`columns`] of a line whose tabs were found already, as a reader of data files finds them
+/// ([`open_data`]): finding them, on each line of a large file, was most of the work of scoring.
+pub fn columns_at(line: &str, mut tabs: impl Iterator<Item = usize>, terminated: bool) -> Option<[&str; 5]> {
     let ends = [tabs.next()?, tabs.next()?, tabs.next()?, tabs.next()?];
     if tabs.next().is_some() {
         return None;
@@ -34,7 +38,8 @@ pub fn columns(line: &str, terminated: bool) -> Option<[&str; 5]> {
 
 /// What the scorers read of a prediction line: the first column, up to a tab or carriage return.
 pub fn prediction_labels(line: &str) -> &str {
-    &line[..memchr::memchr2(b'\t', b'\r', line.as_bytes()).unwrap_or(line.len())]
+    // Byte by byte: the labels are a few bytes, shorter than a search takes to set up.
+    &line[..line.bytes().position(|b| b == b'\t' || b == b'\r').unwrap_or(line.len())]
 }
 
 /// Words separated by single spaces, none where `text` is empty.
@@ -192,6 +197,16 @@ impl DataSet {
 
 /// Opens a text file, plain or gzip-compressed, for reading line by line.
 pub fn open_lines(path: &Path) -> Result<LineReader> {
+    open(path, None)
+}
+
+/// Opens a data file, plain or gzip-compressed, for reading line by line, the tabs of each line
+/// found as it is read ([`LineReader::separators`]).
+pub fn open_data(path: &Path) -> Result<LineReader> {
+    open(path, Some(b'\t'))
+}
+
+fn open(path: &Path, separator: Option<u8>) -> Result<LineReader> {
     let mut file = crate::progress::Counting::new(File::open(path).map_err(|e| Error::io(path, e))?);
     let mut magic = [0u8; 2];
     let mut have = 0;
@@ -204,10 +219,14 @@ pub fn open_lines(path: &Path) -> Result<LineReader> {
         }
     }
     let start = io::Cursor::new(magic[..have].to_vec());
+    let over = |reader: Box<dyn Read + Send>| match separator {
+        None => LineReader::over(path, reader),
+        Some(separator) => LineReader::separated(path, reader, separator),
+    };
     Ok(if magic[..have] == [0x1f, 0x8b] {
-        LineReader::over(path, flate2::read::MultiGzDecoder::new(io::BufReader::new(start.chain(file))))
+        over(Box::new(flate2::read::MultiGzDecoder::new(io::BufReader::new(start.chain(file)))))
     } else {
-        LineReader::over(path, start.chain(file))
+        over(Box::new(start.chain(file)))
     })
 }
 
