@@ -23,6 +23,11 @@ pub fn read_whole(path: &Path) -> Result<String> {
 /// Bytes read at a time by the thread reading ahead.
 const BLOCK: usize = 1 << 18;
 
+/// Line ends and separators are dense in a block where there is one in fewer bytes than this:
+/// looking at every word then costs less than searching from one to the next (measured on the
+/// pronoun task's files: [`Block::find_ends_and`]).
+const DENSE: usize = 20;
+
 pub struct LineReader {
     path: PathBuf,
     blocks: Receiver<Block>,
@@ -213,6 +218,7 @@ fn utf8_lines(bytes: Vec<u8>, after: &mut Option<After>) -> String {
 /// the [`LineReader`] is dropped.
 fn read_ahead(mut file: impl Read, separator: Option<u8>, sender: &SyncSender<Block>, spare: &Receiver<Block>) {
     let mut carried: Vec<u8> = Vec::new(); // the start of a line the last block did not finish
+    let mut dense = true; // whether the last block had line ends and separators close together
     loop {
         // A block used up, over whose old text and lists this one is written: no new allocation
         // per block, and only the part of the text its old text did not fill is zeroed first
@@ -245,7 +251,10 @@ fn read_ahead(mut file: impl Read, separator: Option<u8>, sender: &SyncSender<Bl
         block.text = utf8_lines(bytes, &mut block.after);
         match separator {
             None => block.find_ends(),
-            Some(separator) => block.find_ends_and(separator),
+            Some(separator) => {
+                block.find_ends_and(separator, dense);
+                dense = (block.ends.len() + block.separators.len()) * DENSE > block.text.len();
+            }
         }
         let last = block.after.is_some();
         if sender.send(block).is_err() || last {
@@ -263,30 +272,37 @@ impl Block {
         self.end_last_line();
     }
 
-    /// The line ends, and where `separator` is in the lines. A word of eight bytes at a time
-    /// rather than memchr: the lines this is for are short, a gold line of the pronoun task some
-    /// 60 bytes with four tabs, and memchr's searches cost more to set up than to run between
-    /// matches that close (on a million such lines in cache, `memchr2_iter` took 35 ms, this 19).
-    fn find_ends_and(&mut self, separator: u8) {
+    /// The line ends, and where `separator` is in the lines. Where they are `dense` (as in the
+    /// pronoun task's short lines: a gold line of its examples has some 60 bytes with four tabs),
+    /// a word of eight bytes at a time: memchr's searches cost more to set up than to run between
+    /// matches that close. On a million such lines in cache `memchr2_iter` took 35 ms, this 19;
+    /// on the task's real lines (some 340 bytes) `memchr2_iter` took 56 ms, this 108.
+    fn find_ends_and(&mut self, separator: u8, dense: bool) {
         let bytes = self.text.as_bytes();
         self.ends.clear();
         self.separators.clear();
         self.separators_ends.clear();
-        let (words, rest) = bytes.as_chunks::<8>();
-        // The last bytes padded with zeros, neither a line end nor a separator.
-        for (i, word) in words.iter().map(|w| u64::from_le_bytes(*w)).chain([little_endian(rest)]).enumerate() {
-            let line_ends = bytes_equal(word, b'\n');
-            let mut found = line_ends | bytes_equal(word, separator);
-            while found != 0 {
-                let bit = found & found.wrapping_neg();
-                let at = i * 8 + found.trailing_zeros() as usize / 8;
-                if line_ends & bit == 0 {
-                    self.separators.push(at);
-                } else {
-                    self.ends.push(at + 1);
-                    self.separators_ends.push(self.separators.len());
+        let mut found = |at: usize, line_end: bool| {
+            if line_end {
+                self.ends.push(at + 1);
+                self.separators_ends.push(self.separators.len());
+            } else {
+                self.separators.push(at);
+            }
+        };
+        if !dense {
+            memchr::memchr2_iter(b'\n', separator, bytes).for_each(|at| found(at, bytes[at] == b'\n'));
+        } else {
+            let (words, rest) = bytes.as_chunks::<8>();
+            // The last bytes padded with zeros, neither a line end nor a separator.
+            for (i, word) in words.iter().map(|w| u64::from_le_bytes(*w)).chain([little_endian(rest)]).enumerate() {
+                let line_ends = bytes_equal(word, b'\n');
+                let mut matches = line_ends | bytes_equal(word, separator);
+                while matches != 0 {
+                    let bit = matches & matches.wrapping_neg();
+                    found(i * 8 + matches.trailing_zeros() as usize / 8, line_ends & bit != 0);
+                    matches ^= bit;
                 }
-                found ^= bit;
             }
         }
         if self.end_last_line() {
@@ -415,6 +431,19 @@ mod tests {
         }
         assert_eq!(count, text.lines().count());
         assert_eq!(reader.separators().len(), 0, "none after the last line");
+        // Both ways of finding them, whichever the reader took.
+        for text in [text.as_str(), "a\tb", "a\tb\n\t\n", "", "\n\n\t"] {
+            let mut dense = Block { text: text.to_owned(), ..Block::default() };
+            dense.find_ends_and(b'\t', true);
+            let mut sparse = Block { text: text.to_owned(), ..Block::default() };
+            sparse.find_ends_and(b'\t', false);
+            assert_eq!(
+                (&dense.ends, &dense.separators, &dense.separators_ends),
+                (&sparse.ends, &sparse.separators, &sparse.separators_ends)
+            );
+            assert_eq!(dense.ends.len(), text.lines().count());
+            assert_eq!(dense.separators.len(), text.matches('\t').count());
+        }
     }
 
     #[test]
