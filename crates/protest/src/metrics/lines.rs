@@ -225,6 +225,11 @@ fn read_ahead(mut file: impl Read, separator: Option<u8>, sender: &SyncSender<Bl
         // (`read_to_end` zeroed it all).
         let mut block = spare.try_recv().unwrap_or_default();
         let mut bytes = std::mem::take(&mut block.text).into_bytes();
+        if bytes.capacity() == 0 {
+            // Room for a line's start carried over as well: no moving the text to a larger
+            // allocation (a copy and new pages) when the next block carries more.
+            bytes.reserve(2 * BLOCK);
+        }
         let have = carried.len();
         bytes.resize(bytes.len().max(have + BLOCK), 0);
         bytes[..have].copy_from_slice(&carried);

@@ -25,15 +25,27 @@ pub fn columns(line: &str, terminated: bool) -> Option<[&str; 5]> {
 
 /// [`columns`] of a line whose tabs were found already, as a reader of data files finds them
 /// ([`open_data`]): finding them, on each line of a large file, was most of the work of scoring.
-pub fn columns_at(line: &str, mut tabs: impl Iterator<Item = usize>, terminated: bool) -> Option<[&str; 5]> {
-    let ends = [tabs.next()?, tabs.next()?, tabs.next()?, tabs.next()?];
+pub fn columns_at(line: &str, tabs: impl Iterator<Item = usize>, terminated: bool) -> Option<[&str; 5]> {
+    let tabs = layout(line.len(), tabs, terminated)?;
+    let column = |i: usize| &line[if i == 0 { 0 } else { tabs[i - 1] + 1 }..tabs.get(i).copied().unwrap_or(line.len())];
+    Some([column(0), column(1), column(2), column(3), column(4)])
+}
+
+/// The labels of a gold line — its first column — if the line has the layout [`columns`]
+/// requires: checked from where its tabs are, the other columns' text not looked at.
+pub fn gold_labels(line: &str, tabs: impl Iterator<Item = usize>, terminated: bool) -> Option<&str> {
+    layout(line.len(), tabs, terminated).map(|tabs| &line[..tabs[0]])
+}
+
+/// Where the four tabs of a line of `length` bytes are, if it has the layout [`columns`] requires.
+fn layout(length: usize, mut tabs: impl Iterator<Item = usize>, terminated: bool) -> Option<[usize; 4]> {
+    let found = [tabs.next()?, tabs.next()?, tabs.next()?, tabs.next()?];
     if tabs.next().is_some() {
         return None;
     }
-    let column = |i: usize| &line[if i == 0 { 0 } else { ends[i - 1] + 1 }..ends.get(i).copied().unwrap_or(line.len())];
-    let columns = [column(0), column(1), column(2), column(3), column(4)];
-    let filled = !columns[2].is_empty() && !columns[3].is_empty() && (terminated || !columns[4].is_empty());
-    filled.then_some(columns)
+    // A column is empty where its tab is right after the one before it (or the line's end).
+    let filled = found[2] > found[1] + 1 && found[3] > found[2] + 1 && (terminated || length > found[3] + 1);
+    filled.then_some(found)
 }
 
 /// What the scorers read of a prediction line: the first column, up to a tab or carriage return.
@@ -310,6 +322,21 @@ mod tests {
         assert!(columns("a\tb\tc\t\te", true).is_none());
         assert!(columns("a\tb\tc\td", true).is_none());
         assert!(columns("a\tb\tc\td\te\tf", true).is_none());
+        // The gold's labels checked by the same rule, from where the tabs are.
+        for line in [
+            "a\tb\tc\td\te",
+            "\t\tc\td\te",
+            "a\tb\tc\td\t",
+            "a\tb\tc\t\te",
+            "a\tb\t\td\te",
+            "a\tb\tc\td",
+            "a\t\tc\td\te\t",
+        ] {
+            for terminated in [false, true] {
+                let tabs = memchr::memchr_iter(b'\t', line.as_bytes());
+                assert_eq!(gold_labels(line, tabs, terminated), columns(line, terminated).map(|c| c[0]), "{line:?}");
+            }
+        }
         assert_eq!(prediction_labels("il ce\tx"), "il ce");
         assert_eq!(prediction_labels("il\r"), "il");
     }

@@ -8,7 +8,7 @@
 //! the scorers refuse ([`Refusal`]).
 
 use super::classes::{ClassSet, Task};
-use super::data::{self, columns_at, prediction_labels};
+use super::data::{self, gold_labels, prediction_labels};
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -360,7 +360,7 @@ pub fn score_files(task: Task, averaging: Macro, gold: &Path, predictions: &[Pat
     let mut counters = vec![Counter::new(task); predictions.len()];
     while gold_lines.advance()? {
         let line = gold_lines.line_number();
-        let Some([label, ..]) = columns_at(gold_lines.line(), gold_lines.separators(), gold_lines.terminated()) else {
+        let Some(label) = gold_labels(gold_lines.line(), gold_lines.separators(), gold_lines.terminated()) else {
             return Err(Refusal::GoldLayout.error(gold, &predictions[0], line));
         };
         for ((reader, counter), path) in readers.iter_mut().zip(&mut counters).zip(predictions) {
