@@ -20,19 +20,15 @@ pub const PLACEHOLDER: &str = "REPLACE_";
 /// an empty fifth column passes where the line has one (every line but perhaps the last).
 /// `terminated` says whether `line` (given without its ending) had a line break.
 pub fn columns(line: &str, terminated: bool) -> Option<[&str; 5]> {
-    columns_at(line, memchr::memchr_iter(b'\t', line.as_bytes()), terminated)
-}
-
-/// [`columns`] of a line whose tabs were found already, as a reader of data files finds them
-/// ([`open_data`]): finding them, on each line of a large file, was most of the work of scoring.
-pub fn columns_at(line: &str, tabs: impl Iterator<Item = usize>, terminated: bool) -> Option<[&str; 5]> {
-    let tabs = layout(line.len(), tabs, terminated)?;
+    let tabs = layout(line.len(), memchr::memchr_iter(b'\t', line.as_bytes()), terminated)?;
     let column = |i: usize| &line[if i == 0 { 0 } else { tabs[i - 1] + 1 }..tabs.get(i).copied().unwrap_or(line.len())];
     Some([column(0), column(1), column(2), column(3), column(4)])
 }
 
 /// The labels of a gold line — its first column — if the line has the layout [`columns`]
-/// requires: checked from where its tabs are, the other columns' text not looked at.
+/// requires: checked from where its tabs are, found already as a reader of data files finds
+/// them ([`open_data`]); the other columns' text is not looked at. (Finding the tabs line by
+/// line, and cutting out every column, was most of the work of scoring a large file.)
 pub fn gold_labels(line: &str, tabs: impl Iterator<Item = usize>, terminated: bool) -> Option<&str> {
     layout(line.len(), tabs, terminated).map(|tabs| &line[..tabs[0]])
 }
