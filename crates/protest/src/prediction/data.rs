@@ -20,21 +20,34 @@ pub const PLACEHOLDER: &str = "REPLACE_";
 /// an empty fifth column passes where the line has one (every line but perhaps the last).
 /// `terminated` says whether `line` (given without its ending) had a line break.
 pub fn columns(line: &str, terminated: bool) -> Option<[&str; 5]> {
-    // The tabs found with memchr: scoring a large file is mostly this.
-    let mut tabs = memchr::memchr_iter(b'\t', line.as_bytes());
-    let ends = [tabs.next()?, tabs.next()?, tabs.next()?, tabs.next()?];
+    let tabs = layout(line.len(), memchr::memchr_iter(b'\t', line.as_bytes()), terminated)?;
+    let column = |i: usize| &line[if i == 0 { 0 } else { tabs[i - 1] + 1 }..tabs.get(i).copied().unwrap_or(line.len())];
+    Some([column(0), column(1), column(2), column(3), column(4)])
+}
+
+/// The labels of a gold line — its first column — if the line has the layout [`columns`]
+/// requires: checked from where its tabs are, found already as a reader of data files finds
+/// them ([`open_data`]); the other columns' text is not looked at. (Finding the tabs line by
+/// line, and cutting out every column, was most of the work of scoring a large file.)
+pub fn gold_labels(line: &str, tabs: impl Iterator<Item = usize>, terminated: bool) -> Option<&str> {
+    layout(line.len(), tabs, terminated).map(|tabs| &line[..tabs[0]])
+}
+
+/// Where the four tabs of a line of `length` bytes are, if it has the layout [`columns`] requires.
+fn layout(length: usize, mut tabs: impl Iterator<Item = usize>, terminated: bool) -> Option<[usize; 4]> {
+    let found = [tabs.next()?, tabs.next()?, tabs.next()?, tabs.next()?];
     if tabs.next().is_some() {
         return None;
     }
-    let column = |i: usize| &line[if i == 0 { 0 } else { ends[i - 1] + 1 }..ends.get(i).copied().unwrap_or(line.len())];
-    let columns = [column(0), column(1), column(2), column(3), column(4)];
-    let filled = !columns[2].is_empty() && !columns[3].is_empty() && (terminated || !columns[4].is_empty());
-    filled.then_some(columns)
+    // A column is empty where its tab is right after the one before it (or the line's end).
+    let filled = found[2] > found[1] + 1 && found[3] > found[2] + 1 && (terminated || length > found[3] + 1);
+    filled.then_some(found)
 }
 
 /// What the scorers read of a prediction line: the first column, up to a tab or carriage return.
 pub fn prediction_labels(line: &str) -> &str {
-    &line[..memchr::memchr2(b'\t', b'\r', line.as_bytes()).unwrap_or(line.len())]
+    // Byte by byte: the labels are a few bytes, shorter than a search takes to set up.
+    &line[..line.bytes().position(|b| b == b'\t' || b == b'\r').unwrap_or(line.len())]
 }
 
 /// Words separated by single spaces, none where `text` is empty.
@@ -192,6 +205,16 @@ impl DataSet {
 
 /// Opens a text file, plain or gzip-compressed, for reading line by line.
 pub fn open_lines(path: &Path) -> Result<LineReader> {
+    open(path, None)
+}
+
+/// Opens a data file, plain or gzip-compressed, for reading line by line, the tabs of each line
+/// found as it is read ([`LineReader::separators`]).
+pub fn open_data(path: &Path) -> Result<LineReader> {
+    open(path, Some(b'\t'))
+}
+
+fn open(path: &Path, separator: Option<u8>) -> Result<LineReader> {
     let mut file = crate::progress::Counting::new(File::open(path).map_err(|e| Error::io(path, e))?);
     let mut magic = [0u8; 2];
     let mut have = 0;
@@ -204,10 +227,14 @@ pub fn open_lines(path: &Path) -> Result<LineReader> {
         }
     }
     let start = io::Cursor::new(magic[..have].to_vec());
+    let over = |reader: Box<dyn Read + Send>| match separator {
+        None => LineReader::over(path, reader),
+        Some(separator) => LineReader::separated(path, reader, separator),
+    };
     Ok(if magic[..have] == [0x1f, 0x8b] {
-        LineReader::over(path, flate2::read::MultiGzDecoder::new(io::BufReader::new(start.chain(file))))
+        over(Box::new(flate2::read::MultiGzDecoder::new(io::BufReader::new(start.chain(file)))))
     } else {
-        LineReader::over(path, start.chain(file))
+        over(Box::new(start.chain(file)))
     })
 }
 
@@ -291,6 +318,21 @@ mod tests {
         assert!(columns("a\tb\tc\t\te", true).is_none());
         assert!(columns("a\tb\tc\td", true).is_none());
         assert!(columns("a\tb\tc\td\te\tf", true).is_none());
+        // The gold's labels checked by the same rule, from where the tabs are.
+        for line in [
+            "a\tb\tc\td\te",
+            "\t\tc\td\te",
+            "a\tb\tc\td\t",
+            "a\tb\tc\t\te",
+            "a\tb\t\td\te",
+            "a\tb\tc\td",
+            "a\t\tc\td\te\t",
+        ] {
+            for terminated in [false, true] {
+                let tabs = memchr::memchr_iter(b'\t', line.as_bytes());
+                assert_eq!(gold_labels(line, tabs, terminated), columns(line, terminated).map(|c| c[0]), "{line:?}");
+            }
+        }
         assert_eq!(prediction_labels("il ce\tx"), "il ce");
         assert_eq!(prediction_labels("il\r"), "il");
     }

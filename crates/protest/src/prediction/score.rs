@@ -8,7 +8,7 @@
 //! the scorers refuse ([`Refusal`]).
 
 use super::classes::{ClassSet, Task};
-use super::data::{self, columns, prediction_labels};
+use super::data::{self, gold_labels, prediction_labels};
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -344,23 +344,23 @@ fn read_words(words: &[u64], label: &str, out: &mut Vec<usize>) -> bool {
 /// A word of one to eight bytes as one integer (its bytes, zero-padded: no word has a zero
 /// byte, so two words are equal exactly when their integers are); `None` for other words.
 fn packed(bytes: &[u8]) -> Option<u64> {
-    if bytes.is_empty() || bytes.len() > 8 || bytes.contains(&0) {
+    if bytes.is_empty() || bytes.len() > 8 {
         return None;
     }
-    let mut padded = [0u8; 8];
-    padded[..bytes.len()].copy_from_slice(bytes);
-    Some(u64::from_le_bytes(padded))
+    // Byte by byte: a copy or a search of a length not known at compile time is a call, dearer
+    // than the work on a word of a few bytes.
+    bytes.iter().rev().try_fold(0, |word, &b| (b != 0).then(|| word << 8 | u64::from(b)))
 }
 
 /// Scores each prediction file against the gold file, reading them all in step, once. Extra
 /// prediction lines are ignored, as by the scorers.
 pub fn score_files(task: Task, averaging: Macro, gold: &Path, predictions: &[PathBuf]) -> Result<Vec<Scores>> {
-    let mut gold_lines = data::open_lines(gold)?;
+    let mut gold_lines = data::open_data(gold)?;
     let mut readers = predictions.iter().map(|p| data::open_lines(p)).collect::<Result<Vec<_>>>()?;
     let mut counters = vec![Counter::new(task); predictions.len()];
     while gold_lines.advance()? {
         let line = gold_lines.line_number();
-        let Some([label, ..]) = columns(gold_lines.line(), gold_lines.terminated()) else {
+        let Some(label) = gold_labels(gold_lines.line(), gold_lines.separators(), gold_lines.terminated()) else {
             return Err(Refusal::GoldLayout.error(gold, &predictions[0], line));
         };
         for ((reader, counter), path) in readers.iter_mut().zip(&mut counters).zip(predictions) {
