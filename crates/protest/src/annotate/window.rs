@@ -65,9 +65,10 @@ pub struct Window<'a> {
     pub target: Vec<Sentence<'a>>,
 }
 
-fn sentences<'a>(corpus: &'a Corpus, range: Range<u32>, marks: impl Fn(TokenRef) -> Marks) -> Vec<Sentence<'a>> {
-    range
-        .map(|index| Sentence {
+fn sentences<'a>(corpus: &'a Corpus, shown: &[u32], marks: impl Fn(TokenRef) -> Marks) -> Vec<Sentence<'a>> {
+    shown
+        .iter()
+        .map(|&index| Sentence {
             index,
             tokens: tokens::tokens(corpus.sentence(index).unwrap_or(""))
                 .enumerate()
@@ -78,6 +79,18 @@ fn sentences<'a>(corpus: &'a Corpus, range: Range<u32>, marks: impl Fn(TokenRef)
                 .collect(),
         })
         .collect()
+}
+
+/// The sentences of `range` to show: every one of a master's; of a batch's, those the source or
+/// the translation holds (one neither holds is empty in both, and a batch's claimed sentence count
+/// could make the range as long as a hand-made file likes).
+fn shown(source: &Corpus, translation: &Corpus, range: Range<u32>) -> Vec<u32> {
+    let range = range.start as usize..range.end as usize;
+    let mut shown: Vec<u32> =
+        source.sentences.held_in(range.clone()).chain(translation.sentences.held_in(range)).map(|n| n as u32).collect();
+    shown.sort_unstable();
+    shown.dedup();
+    shown
 }
 
 /// Builds the window for a candidate, with the selections of `record` (if any) marked.
@@ -108,10 +121,11 @@ pub fn build<'a>(
             selected_antecedent: selected(Role::Antecedent),
         }
     };
+    let shown = shown(source, translation, range.clone());
     Window {
-        sentences: range.clone(),
-        source: sentences(source, range.clone(), source_marks),
-        target: sentences(translation, range, target_marks),
+        sentences: range,
+        source: sentences(source, &shown, source_marks),
+        target: sentences(translation, &shown, target_marks),
     }
 }
 
@@ -244,6 +258,27 @@ mod tests {
         let w = build(&source, &target, &example, &category("pleonastic_it"), &candidate, 0..3, None);
         assert_eq!(w.sentences, 1..3);
         assert!(w.target.iter().flat_map(|s| &s.tokens).all(|t| !t.marks.antecedent));
+    }
+
+    /// A batch holds only some sentences of a count it claims: a window reaching from an
+    /// antecedent at its first sentence to a pronoun at its last shows the held ones, not four
+    /// billion rows.
+    #[test]
+    fn a_batch_window_shows_the_sentences_it_holds() {
+        use crate::model::Sentences;
+        let (mut source, mut target, mut example, mut candidate) = setup();
+        let last = u32::MAX - 1;
+        let held = |c: &Corpus| {
+            Sentences::kept(last as usize + 1, vec![(1, c.sentences[1].clone()), (last, c.sentences[2].clone())])
+        };
+        (source.sentences, target.sentences) = (held(&source), held(&target));
+        example.sentence = last;
+        candidate.pronoun = vec![TokenRef::new(last, 0)];
+        let w = build(&source, &target, &example, &category(&example.category), &candidate, 0..last + 1, None);
+        assert_eq!(w.sentences, 0..last + 1);
+        assert_eq!(w.source.iter().map(|s| s.index).collect::<Vec<_>>(), [1, last]);
+        assert_eq!((w.source[1].tokens[0].text, w.source[1].tokens[0].marks.pronoun), ("It", true));
+        assert!(w.target[1].tokens[0].marks.pronoun && w.target[0].tokens[3].marks.antecedent);
     }
 
     #[test]

@@ -78,6 +78,21 @@ impl Sentences {
         all.iter().enumerate().chain(kept.iter().map(|(n, s)| (*n as usize, s)))
     }
 
+    /// The numbers of the sentences held within `range`: all of them in a master, the kept ones
+    /// in a batch (found by halving, not by walking the range, which a batch's claimed count can
+    /// make as long as it likes).
+    pub fn held_in(&self, range: Range<usize>) -> impl Iterator<Item = usize> + '_ {
+        let (all, kept): (Range<usize>, &[(u32, String)]) = match &self.0 {
+            Held::All(all) => (range.start.min(all.len())..range.end.min(all.len()), &[]),
+            Held::Kept { kept, .. } => {
+                let from = kept.partition_point(|(n, _)| (*n as usize) < range.start);
+                let to = kept.partition_point(|(n, _)| (*n as usize) < range.end);
+                (0..0, &kept[from..to.max(from)])
+            }
+        };
+        all.chain(kept.iter().map(|(n, _)| *n as usize))
+    }
+
     /// Every sentence of a master, as a slice; `None` for a batch's.
     pub fn as_slice(&self) -> Option<&[String]> {
         match &self.0 {
@@ -255,6 +270,8 @@ mod tests {
         assert_eq!((s.get(3), s.get(4), s.get(5)), (Some(&"d".to_string()), Some(&EMPTY), None));
         assert_eq!(s[1], "b");
         assert_eq!(s.held().map(|(n, t)| (n, t.as_str())).collect::<Vec<_>>(), [(1, "b"), (3, "d")]);
+        assert_eq!(s.held_in(2..5).collect::<Vec<_>>(), [3]);
+        assert_eq!(s.held_in(0..2).collect::<Vec<_>>(), [1]);
         assert_eq!(s.as_slice(), None);
     }
 
@@ -264,6 +281,7 @@ mod tests {
         assert_eq!(s.held().count(), 2);
         assert_eq!(s.iter().next_back().map(String::as_str), Some(""));
         assert_eq!(s.as_slice().map(<[String]>::len), Some(2));
+        assert_eq!(s.held_in(1..9).collect::<Vec<_>>(), [1]);
     }
 
     #[test]
@@ -281,5 +299,6 @@ mod tests {
         assert_eq!(s.len(), u32::MAX as usize);
         assert_eq!(s.held().count(), 1);
         assert_eq!(s.get(u32::MAX as usize - 1).map(String::as_str), Some(""));
+        assert_eq!(s.held_in(0..u32::MAX as usize).collect::<Vec<_>>(), [7]);
     }
 }
