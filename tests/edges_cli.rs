@@ -172,6 +172,22 @@ fn absurd_counts_on_the_command_line_are_refused() {
     }
 }
 
+/// Ids in a file may be anything up to the largest there can be; the next is counted, and refused
+/// there rather than wrapped round to the researcher's 0 or to an id in use.
+#[test]
+fn an_annotator_id_at_the_largest_leaves_no_next_one() {
+    let dir = copies(&["tests/fixtures/tiny/tiny.master.json"]);
+    let path = dir.path().join("tiny.master.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text.replacen("\"annotators\":[]", "\"annotators\":[{\"id\":4294967295,\"name\":\"Max\"}]", 1);
+    std::fs::write(&path, text).unwrap();
+    let before = snapshot(dir.path());
+    let e = refused(dir.path(), &["annotator", "add", "tiny.master.json", "Zed"]);
+    assert!(e.contains("no annotator id is left: the highest in use is 4294967295"), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
+    assert_eq!(snapshot(dir.path()), before);
+}
+
 /// The sample batch with `sentence_count` set to `count`, padded with spaces to `size` bytes.
 fn padded_batch(dir: &Path, count: u64, size: usize) -> PathBuf {
     let text = std::fs::read_to_string(crate::common::project("sample_batches/sample.batch-1-anna.json")).unwrap();

@@ -22,6 +22,8 @@ pub enum RosterError {
     HasRecords { name: String, records: usize },
     #[error("{name} has a part of task set {task_set} ('{task_set_name}'), so they cannot be removed")]
     HasPart { name: String, task_set: u32, task_set_name: String },
+    #[error("no annotator id is left: the highest in use is {}, the largest there can be", u32::MAX)]
+    NoIdLeft,
 }
 
 /// The annotator with this name (ignoring case and surrounding spaces).
@@ -36,7 +38,7 @@ pub fn add(master: &mut Master, name: &str) -> Result<AnnotatorId, RosterError> 
     if let Some(existing) = find(master, name) {
         return Err(RosterError::Taken(existing.name.clone()));
     }
-    let id = master.next_annotator_id();
+    let id = master.next_annotator_id().ok_or(RosterError::NoIdLeft)?;
     master.annotators.push(Annotator { id, name: name.to_owned() });
     Ok(id)
 }
@@ -120,6 +122,19 @@ mod tests {
         assert_eq!(find_or_add(&mut m, "BEN"), Ok(AnnotatorId(2)));
         assert_eq!(find_or_add(&mut m, "Clara"), Ok(AnnotatorId(3)));
         assert_eq!(m.annotators.len(), 3);
+    }
+
+    /// A file may hold any id; the next one is counted, never wrapped round to 0 (the researcher)
+    /// or to an id in use.
+    #[test]
+    fn no_id_is_given_past_the_largest() {
+        let mut m = master();
+        m.annotators.push(Annotator { id: AnnotatorId(u32::MAX), name: "Max".into() });
+        assert_eq!(add(&mut m, "Anna"), Err(RosterError::NoIdLeft));
+        assert_eq!(m.annotators.len(), 1);
+        m.annotators[0].id = AnnotatorId(u32::MAX - 1);
+        assert_eq!(add(&mut m, "Anna"), Ok(AnnotatorId(u32::MAX)));
+        assert_eq!(add(&mut m, "Ben"), Err(RosterError::NoIdLeft));
     }
 
     #[test]

@@ -137,12 +137,8 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
         None => align_built_in(master, source, &translations, &sentences, options)?,
     };
     let alignment = Alignment::new(links);
-    let id = master.next_corpus_id();
-    let first = master.next_candidate_id().0;
-    let candidates = (first..)
-        .zip(&master.examples)
-        .map(|(n, example)| from_texts::candidate(CandidateId(n), example, id, &alignment))
-        .collect();
+    let id = master.next_corpus_id().ok_or_else(|| no_id_left(origin, "corpus"))?;
+    let candidates = new_candidates(master, id, &alignment, origin)?;
     let corpus = Corpus {
         id,
         name: name.to_owned(),
@@ -162,11 +158,7 @@ impl NewSystem {
         check_name(master, &corpus.name, origin)?;
         let alignment =
             corpus.alignment.as_ref().ok_or_else(|| Error::whole_file(origin, "the new system has no alignment"))?;
-        let first = master.next_candidate_id().0;
-        let candidates = (first..)
-            .zip(&master.examples)
-            .map(|(n, example)| from_texts::candidate(CandidateId(n), example, corpus.id, alignment))
-            .collect();
+        let candidates = new_candidates(master, corpus.id, alignment, origin)?;
         Ok(NewSystem {
             corpus,
             candidates,
@@ -264,6 +256,30 @@ impl Report {
         }
         lines
     }
+}
+
+/// One candidate of corpus `id` per example of `master`, numbered on from the highest in use:
+/// refused when the numbers would pass the largest there can be.
+fn new_candidates(master: &Master, id: CorpusId, alignment: &Alignment, origin: &Path) -> Result<Vec<Candidate>> {
+    let first = master.next_candidate_id().ok_or_else(|| no_id_left(origin, "candidate"))?.0;
+    let numbers = first..=u32::MAX;
+    if numbers.size_hint().0 < master.examples.len() {
+        return Err(no_id_left(origin, "candidate"));
+    }
+    Ok(numbers
+        .zip(&master.examples)
+        .map(|(n, example)| from_texts::candidate(CandidateId(n), example, id, alignment))
+        .collect())
+}
+
+fn no_id_left(origin: &Path, what: &str) -> Error {
+    Error::whole_file(
+        origin,
+        format!(
+            "no {what} id is left for the new system: the master's ids reach {}, the largest there can be",
+            u32::MAX
+        ),
+    )
 }
 
 fn check_name(master: &Master, name: &str, origin: &Path) -> Result<()> {
@@ -388,6 +404,30 @@ mod tests {
 
     fn add(master: &mut Master, name: &str, text: &str, options: &Options) -> Result<CorpusId> {
         add_system(master, name, Output { origin: Path::new("new.fr"), lines: &lines(text) }, options)
+    }
+
+    /// Candidate and corpus numbers are counted on from the highest in use, and refused rather
+    /// than wrapped round when they would pass the largest there can be.
+    #[test]
+    fn a_system_whose_ids_would_pass_the_largest_is_refused() {
+        for (corpus, candidate) in [(u32::MAX, 6), (3, u32::MAX - 2)] {
+            let mut master = tiny();
+            master.corpora[2].id = CorpusId(corpus);
+            master.candidates.iter_mut().filter(|c| c.corpus == CorpusId(2)).for_each(|c| c.corpus = CorpusId(corpus));
+            master.candidates[5].id = CandidateId(candidate);
+            master.reindex();
+            let before = master.clone();
+            let e = add(&mut master, "new", OUTPUT, &Options::default()).unwrap_err().to_string();
+            let what = if corpus == u32::MAX { "corpus" } else { "candidate" };
+            assert!(e.contains(&format!("no {what} id is left for the new system")), "{e}");
+            assert_eq!(master, before);
+        }
+        // Three examples fit exactly below the largest.
+        let mut master = tiny();
+        master.candidates[5].id = CandidateId(u32::MAX - 3);
+        master.reindex();
+        add(&mut master, "new", OUTPUT, &Options::default()).unwrap();
+        assert_eq!(master.candidates.last().map(|c| c.id), Some(CandidateId(u32::MAX)));
     }
 
     #[test]

@@ -374,18 +374,24 @@ impl Master {
         start..end
     }
 
-    /// The next free id above every id in use.
-    pub fn next_candidate_id(&self) -> CandidateId {
-        CandidateId(self.candidates.iter().map(|c| c.id.0 + 1).max().unwrap_or(1))
+    /// The next free id above every id in use; `None` when the highest in use is the largest
+    /// there can be (a file may hold any id: the next is counted, not wrapped round to a used one).
+    pub fn next_candidate_id(&self) -> Option<CandidateId> {
+        next_id(self.candidates.iter().map(|c| c.id.0), 1).map(CandidateId)
     }
 
-    pub fn next_corpus_id(&self) -> CorpusId {
-        CorpusId(self.corpora.iter().map(|c| c.id.0 + 1).max().unwrap_or(0))
+    pub fn next_corpus_id(&self) -> Option<CorpusId> {
+        next_id(self.corpora.iter().map(|c| c.id.0), 0).map(CorpusId)
     }
 
-    pub fn next_annotator_id(&self) -> AnnotatorId {
-        AnnotatorId(self.annotators.iter().map(|a| a.id.0 + 1).max().unwrap_or(1).max(1))
+    /// Annotator ids start at 1: 0 is the researcher.
+    pub fn next_annotator_id(&self) -> Option<AnnotatorId> {
+        next_id(self.annotators.iter().map(|a| a.id.0), 1).map(AnnotatorId)
     }
+}
+
+fn next_id(used: impl Iterator<Item = u32>, first: u32) -> Option<u32> {
+    used.max().map_or(Some(first), |highest| highest.checked_add(1).map(|next| next.max(first)))
 }
 
 #[cfg(test)]

@@ -58,7 +58,9 @@ pub fn prepare(master: &Master, master_path: &Path, task: Task, name: &str, pred
     let (predicted, scores) = read_predictions(&set, master_path, task, predictions)?;
     let filled = fill(master, task, &set, &predicted, reference, reference_links);
     let mut corpus = reference.clone();
-    corpus.id = master.next_corpus_id();
+    corpus.id = master.next_corpus_id().ok_or_else(|| {
+        Error::whole_file(master_path, format!("no corpus id is left: the highest in use is {}", u32::MAX))
+    })?;
     corpus.name = name.to_owned();
     corpus.role = CorpusRole::System;
     corpus.sentences = filled.sentences;

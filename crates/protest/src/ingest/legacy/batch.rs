@@ -247,7 +247,9 @@ fn annotator(path: &Path, old: &OldFile, master: &Master) -> Result<(i64, Annota
     if let Some(a) = master.annotators.iter().find(|a| same(a)) {
         return Ok((old_id, a.clone(), false, true));
     }
-    let id = kept.unwrap_or_else(|| master.next_annotator_id());
+    let Some(id) = kept.or_else(|| master.next_annotator_id()) else {
+        return refuse(format!("no annotator id is left for {name}: the master's reach {}", u32::MAX));
+    };
     Ok((old_id, Annotator { id, name }, true, true))
 }
 
