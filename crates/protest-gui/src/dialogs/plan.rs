@@ -258,7 +258,7 @@ impl PlanDialog {
     fn choices(&mut self, ui: &mut Ui, master: &Master) {
         egui::Grid::new("plan choices").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
             let label = ui.label("Name");
-            let hint = format!("Task set {}", plan::next_task_set_id(master));
+            let hint = master.next_task_set_id().map_or_else(|| "Task set".to_owned(), |id| format!("Task set {id}"));
             let field = egui::TextEdit::singleline(&mut self.name).hint_text(hint).desired_width(220.0);
             ui.add(field).labelled_by(label.id);
             ui.end_row();

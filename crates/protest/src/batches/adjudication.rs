@@ -54,6 +54,8 @@ pub enum AdjudicationError {
     Nothing { found: usize, earlier: usize, own: usize, name: String },
     #[error(transparent)]
     Roster(#[from] RosterError),
+    #[error(transparent)]
+    Plan(#[from] plan::PlanError),
 }
 
 /// Adds the adjudicator by name (if new) and stores [`plan`]'s task set in the master; returns
@@ -104,7 +106,7 @@ pub fn plan(
         });
     }
     let (corpora, categories) = plan::drawn_from(master, &candidates);
-    let id = plan::next_task_set_id(master);
+    let id = master.next_task_set_id().ok_or(plan::PlanError::NoIdLeft)?;
     let task_set = TaskSet {
         id,
         name: if name.trim().is_empty() { format!("Adjudication by {}", person.name) } else { name.trim().to_owned() },

@@ -81,6 +81,8 @@ pub enum PlanError {
     GivenOut { name: String, id: u32, what: &'static str },
     #[error("there is no task set {0}")]
     NoTaskSet(u32),
+    #[error("no task set id is left: the highest in use is {}, the largest there can be", u32::MAX)]
+    NoIdLeft,
     #[error("{}", crate::metrics::auto_eval::NoRound)]
     NoMatchYet,
 }
@@ -142,7 +144,7 @@ pub fn plan(
         part.sort_unstable();
         tasks.push(Task { label: (i + 1).to_string(), candidates: part, annotator: None });
     }
-    let id = next_task_set_id(master);
+    let id = master.next_task_set_id().ok_or(PlanError::NoIdLeft)?;
     let task_set = TaskSet {
         id,
         name: if request.name.trim().is_empty() { format!("Task set {id}") } else { request.name.trim().to_owned() },
@@ -482,11 +484,6 @@ pub fn remove(master: &mut Master, id: u32) -> Result<TaskSet, PlanError> {
         return Err(PlanError::GivenOut { name: ts.name.clone(), id, what: "removed" });
     }
     Ok(master.task_sets.remove(i))
-}
-
-/// The next free task-set id (ids start at 1).
-pub fn next_task_set_id(master: &Master) -> u32 {
-    master.task_sets.iter().map(|t| t.id + 1).max().unwrap_or(1).max(1)
 }
 
 /// What a task set made of these candidates draws from: its translation corpora, and its
@@ -1041,5 +1038,18 @@ mod tests {
             ),
             "{summary}"
         );
+    }
+
+    /// The next task set id is counted, and refused past the largest rather than wrapped round.
+    #[test]
+    fn no_task_set_id_is_given_past_the_largest() {
+        let mut m = sample();
+        let mut p = plan_of(&m, 2, 30, 1);
+        p.task_set.id = u32::MAX;
+        m.task_sets.push(p.task_set);
+        let request = Request::everything(&m, 2, 30, 1);
+        assert_eq!(plan(&m, &request, every, DateTime::UNIX_EPOCH), Err(PlanError::NoIdLeft));
+        m.task_sets[0].id = u32::MAX - 1;
+        assert_eq!(plan_of(&m, 2, 30, 1).task_set.id, u32::MAX);
     }
 }

@@ -384,6 +384,11 @@ impl Master {
         next_id(self.corpora.iter().map(|c| c.id.0), 0).map(CorpusId)
     }
 
+    /// Task set ids start at 1.
+    pub fn next_task_set_id(&self) -> Option<u32> {
+        next_id(self.task_sets.iter().map(|t| t.id), 1)
+    }
+
     /// Annotator ids start at 1: 0 is the researcher.
     pub fn next_annotator_id(&self) -> Option<AnnotatorId> {
         next_id(self.annotators.iter().map(|a| a.id.0), 1).map(AnnotatorId)

@@ -51,7 +51,10 @@ pub(super) fn convert(
 
     let wanted: BTreeSet<CandidateId> = to_master.values().copied().collect();
     let old_tasks = tasks::batch_tasks(old, |c| suite.candidate_ids.get(&c).map(|id| to_master[id]));
-    let placement = tasks::place(master, annotator.clone(), add_annotator, &wanted, &old_tasks, options.now);
+    let Some(placement) = tasks::place(master, annotator.clone(), add_annotator, &wanted, &old_tasks, options.now)
+    else {
+        return Err(Error::whole_file(path, format!("no task set id is left for it: the master's reach {}", u32::MAX)));
+    };
     let mut draft = master.clone();
     placement.apply(&mut draft);
     let (batch, local) = batch_with(path, &draft, &placement, options.now, &mine)?;

@@ -190,7 +190,8 @@ impl Placement {
 }
 
 /// Where a batch of `annotator` with `wanted` candidates goes, given the parts its
-/// `annotation_tasks` rows name (`old_tasks`, as candidate sets).
+/// `annotation_tasks` rows name (`old_tasks`, as candidate sets); `None` when it needs a task set
+/// of its own and no task set id is left.
 pub(super) fn place(
     master: &Master,
     annotator: Annotator,
@@ -198,12 +199,12 @@ pub(super) fn place(
     wanted: &BTreeSet<CandidateId>,
     old_tasks: &[BTreeSet<CandidateId>],
     created: DateTime<Utc>,
-) -> Placement {
+) -> Option<Placement> {
     let who = annotator.id;
     let placed = |task_set, how| Placement { annotator: annotator.clone(), add_annotator, task_set, how };
     let gives = |ts: &TaskSet| plan::candidates_for(ts, who).into_iter().collect::<BTreeSet<_>>();
     if let Some(ts) = master.task_sets.iter().find(|ts| gives(ts) == *wanted) {
-        return placed(ts.id, How::Existing);
+        return Some(placed(ts.id, How::Existing));
     }
     let union: BTreeSet<CandidateId> = old_tasks.iter().flatten().copied().collect();
     if !old_tasks.is_empty() && union == *wanted {
@@ -230,14 +231,14 @@ pub(super) fn place(
                 }
             }
             if free && !assign.is_empty() && gives(&draft) == *wanted {
-                return placed(ts.id, How::Assign(assign));
+                return Some(placed(ts.id, How::Assign(assign)));
             }
         }
     }
     let name = format!("{}'s batch from the original PROTEST", annotator.name);
-    let id = plan::next_task_set_id(master);
+    let id = master.next_task_set_id()?;
     let task = Task { label: "1".into(), candidates: wanted.iter().copied().collect(), annotator: Some(who) };
-    placed(id, How::New(task_set(master, id, name, vec![task], created)))
+    Some(placed(id, How::New(task_set(master, id, name, vec![task], created))))
 }
 
 /// The candidate sets of a batch's tasks, by `task_no` (negative ones are the planner's leftovers).
