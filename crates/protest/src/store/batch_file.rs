@@ -223,14 +223,13 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
     let count = file.sentence_count as usize;
     let mut corpora = Vec::with_capacity(file.corpora.len());
     for (ci, c) in file.corpora.into_iter().enumerate() {
-        let numbers = || c.sentences.iter().map(|&(n, _)| n);
-        let misplaced = numbers()
-            .zip(std::iter::once(None).chain(numbers().map(Some)))
-            .position(|(n, before)| n as usize >= count || before.is_some_and(|b| n <= b));
+        let number = |si: usize| c.sentences[si].0;
+        let misplaced =
+            (0..c.sentences.len()).find(|&si| number(si) as usize >= count || si > 0 && number(si) <= number(si - 1));
         if let Some(si) = misplaced {
             return Err(at(
                 format!("corpora[{ci}].sentences[{si}]"),
-                format!("sentence number {} must be below {count} and above the one before", c.sentences[si].0),
+                format!("sentence number {} must be below {count} and above the one before", number(si)),
             ));
         }
         // Only the kept sentences take room: the count is the master's, a number the file can
@@ -555,6 +554,11 @@ mod tests {
         assert!(e.contains("candidates[1].id: candidate 7 is listed at position 2"), "{e}");
         let e = refused(&text.replacen("\"sentence_count\":316", "\"sentence_count\":100", 1));
         assert!(e.contains("must be below 100"), "{e}");
+        let e = refused(&text.replacen("\n    [5,\"Another group", "\n    [4,\"Another group", 1));
+        assert!(
+            e.contains("corpora[0].sentences[1]: sentence number 4 must be below 316 and above the one before"),
+            "{e}"
+        );
         let e = refused(&text.replacen("\"annotator\":{\"id\":1", "\"annotator\":{\"id\":0", 1));
         assert!(e.contains("b.json: annotator.id: a batch belongs to an annotator"), "{e}");
         let e = refused(&text.replacen("\"version\":2", "\"version\":3", 1));
