@@ -350,6 +350,7 @@ fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus>
             sentences: keep(source, &needed.source),
             alignment: None,
             segmentation: None,
+            link_origins: None,
         });
     }
     for (i, &id) in layout.corpora.iter().enumerate() {
@@ -361,6 +362,7 @@ fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus>
             sentences: keep(original, &needed.translations[&id]),
             alignment: None,
             segmentation: None,
+            link_origins: None,
         });
     }
     corpora

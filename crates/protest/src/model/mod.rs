@@ -7,6 +7,7 @@ mod conflict;
 mod corpus;
 mod ids;
 mod language;
+pub mod link_origin;
 mod master;
 pub mod pronouns;
 mod record;
@@ -24,6 +25,7 @@ pub use conflict::Conflict;
 pub use corpus::{Corpus, CorpusRole};
 pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
 pub use language::Language;
+pub use link_origin::{AlignedToken, CandidateLinks, LinkOrigin, LinkOrigins};
 pub use master::{
     Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, MASTER_VERSIONS_READ, Master, Records, Settings, Version,
 };
