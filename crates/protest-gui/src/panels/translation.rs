@@ -8,6 +8,11 @@ use egui::{Align, Color32, CornerRadius, FontId, Layout, Popup, RichText, Sense,
 use protest::annotate::window::{self, Marks, Sentence};
 use protest::model::{Candidate, Master, Record, Role, TokenRef};
 
+/// What a pronoun aligned by the built-in aligner alone means for the annotator.
+const GUESSED: &str = "No translation already aligned (the reference) gave this pronoun its link: the statistical \
+                       aligner guessed it. The words with a dashed line under them may not be the pronoun's \
+                       translation; if they are not, tag incorrect_word_alignment.";
+
 /// The width the translation keeps beside the annotation panel, which its header needs (down to
 /// the window's minimum width of 760).
 pub const TRANSLATION_WIDTH: f32 = 440.0;
@@ -77,6 +82,10 @@ pub fn header(ui: &mut Ui, master: &Master, candidate: &Candidate, show_corpus: 
     });
     if show_corpus && let Some(note) = protest::metrics::auto_eval::match_note(master, candidate.id) {
         ui.add(egui::Label::new(RichText::new(format!("✔ {note}")).color(ui.visuals().hyperlink_color)).truncate());
+    }
+    if let Some(note) = window::alignment_note(master, candidate) {
+        let text = RichText::new(format!("⚠ {note}")).color(ui.visuals().warn_fg_color);
+        ui.add(egui::Label::new(text).truncate()).on_hover_text(GUESSED);
     }
     intent
 }
@@ -399,6 +408,11 @@ fn token_widget(
             let y = word_rect.bottom() - 0.5;
             painter.hline(word_rect.x_range(), y, Stroke::new(2.0, palette.span));
         }
+        if marks.pronoun_guessed {
+            let y = word_rect.bottom() + 1.5;
+            let line = [egui::pos2(word_rect.left(), y), egui::pos2(word_rect.right(), y)];
+            painter.extend(egui::Shape::dashed_line(&line, Stroke::new(1.5, ui.visuals().warn_fg_color), 3.0, 2.0));
+        }
         if clickable && response.hovered() {
             painter.rect_stroke(
                 word_rect.expand(1.0),
@@ -432,7 +446,11 @@ fn token_widget(
         (false, false) => None,
     };
     if let Some(role) = role {
-        response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, format!("{role}: {text}")));
+        let guessed = if marks.pronoun_guessed { " (aligned by the built-in aligner alone)" } else { "" };
+        response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, format!("{role}: {text}{guessed}")));
+    }
+    if marks.pronoun_guessed {
+        return response.on_hover_text(GUESSED);
     }
     response
 }
@@ -466,7 +484,8 @@ fn hover_text(marks: &Marks, badges: &[(Role, usize)]) -> String {
             Role::Antecedent => format!(" (Shift+{n})"),
         })
     };
-    match (marks.pronoun, marks.antecedent) {
+    let guessed = if marks.pronoun_guessed { " — aligned by the built-in aligner alone (least sure)" } else { "" };
+    let text = match (marks.pronoun, marks.antecedent) {
         (true, true) => format!(
             "Aligned to both the pronoun{} and the antecedent head{}: click to choose which to select",
             key(Role::Pronoun),
@@ -474,7 +493,8 @@ fn hover_text(marks: &Marks, badges: &[(Role, usize)]) -> String {
         ),
         (true, false) => format!("Aligned to the pronoun: click to select or deselect{}", key(Role::Pronoun)),
         _ => format!("Aligned to the antecedent head: click to select or deselect{}", key(Role::Antecedent)),
-    }
+    };
+    text + guessed
 }
 
 /// The colour key under the texts; `keys` where the digit keys select tokens. In a narrow window
