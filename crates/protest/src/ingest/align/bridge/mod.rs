@@ -103,6 +103,9 @@ fn word<'a>(words: &[&'a str], i: u32) -> &'a str {
     words.get(i as usize).copied().unwrap_or_default()
 }
 
+/// A link carried through a bridge: the source token, the bridge's token, the new target token.
+type Via = (u32, u32, u32);
+
 /// The links of one sentence carried over from a bridge.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Carried {
@@ -147,7 +150,7 @@ pub fn bridge_sentence(
     let through: Vec<&str> = tokens::tokens(&bridge.sentences[sentence as usize]).collect();
     let joined = |words: &[&str]| words.iter().map(|w| words::key(w)).collect::<String>();
     let identical = joined(&through) == joined(&target);
-    let (unchanged, mut carried): (Vec<(u32, u32, u32)>, Vec<(u32, u32, u32)>) = bridge
+    let (unchanged, mut carried): (Vec<Via>, Vec<Via>) = bridge
         .carried_links(sentence)
         .flat_map(|(s, r)| mono.targets(r).map(move |t| (s, r, t)))
         .partition(|&(_, r, t)| identical || mono.unchanged(r, t));
@@ -155,7 +158,7 @@ pub fn bridge_sentence(
     if let Some(pair) = pair {
         pronouns::carry(pair, &mono, [&source, &through, &target], &mut carried);
     }
-    let pairs = |links: &[(u32, u32, u32)], keep: &dyn Fn(u32, u32) -> bool| {
+    let pairs = |links: &[Via], keep: &dyn Fn(u32, u32) -> bool| {
         let mut pairs: Vec<(u32, u32)> = links.iter().filter(|l| keep(l.1, l.2)).map(|&(s, _, t)| (s, t)).collect();
         pairs.sort_unstable();
         pairs.dedup();
