@@ -4,7 +4,9 @@
 
 use crate::intent::Intent;
 use crate::style::{self, Palette, TEXT_SIZE};
-use egui::{Align, Color32, CornerRadius, FontId, Layout, Popup, RichText, Sense, Stroke, Ui, Vec2, WidgetInfo, vec2};
+use egui::{
+    Align, Color32, CornerRadius, FontId, Layout, Popup, Response, RichText, Sense, Stroke, Ui, Vec2, WidgetInfo, vec2,
+};
 use protest::annotate::window::{self, Marks, Sentence};
 use protest::model::{Candidate, Master, Record, Role, TokenRef};
 
@@ -409,9 +411,7 @@ fn token_widget(
             painter.hline(word_rect.x_range(), y, Stroke::new(2.0, palette.span));
         }
         if marks.pronoun_guessed {
-            let y = word_rect.bottom() + 1.5;
-            let line = [egui::pos2(word_rect.left(), y), egui::pos2(word_rect.right(), y)];
-            painter.extend(egui::Shape::dashed_line(&line, Stroke::new(1.5, ui.visuals().warn_fg_color), 3.0, 2.0));
+            guessed_line(painter, word_rect.x_range(), word_rect.bottom() + 1.5, ui.visuals());
         }
         if clickable && response.hovered() {
             painter.rect_stroke(
@@ -497,9 +497,10 @@ fn hover_text(marks: &Marks, badges: &[(Role, usize)]) -> String {
     text + guessed
 }
 
-/// The colour key under the texts; `keys` where the digit keys select tokens. In a narrow window
-/// its words are shorter, so that it takes one line and leaves the texts their room.
-pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
+/// The colour key under the texts; `keys` where the digit keys select tokens, `guessed` where the
+/// pronoun's words carry the dashed line of the built-in aligner's guess. In a narrow window its
+/// words are shorter, so that it takes one line and leaves the texts their room.
+pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool, guessed: bool) {
     let palette = Palette::of(ui.visuals());
     let narrow = ui.available_width() < 600.0;
     let words = |long: &'static str, short: &'static str| if narrow { short } else { long };
@@ -518,14 +519,14 @@ pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
             chip(ui, palette.antecedent, palette.on_highlight, words("antecedent head", "antecedent"));
             let selected = words("selected for the antecedent", "selected");
             chip(ui, palette.selected_antecedent, palette.on_selected, selected);
-            // The line and its words wrap as one.
-            ui.horizontal(|ui| {
-                let (rect, _) =
-                    ui.allocate_exact_size(Vec2::new(if narrow { 18.0 } else { 28.0 }, 18.0), Sense::hover());
-                ui.painter().hline(rect.x_range(), rect.bottom() - 3.0, Stroke::new(2.0, palette.span));
-                let span = words("antecedent span", "span");
-                ui.add(egui::Label::new(RichText::new(span).size(13.0)).extend());
+            line_key(ui, narrow, words("antecedent span", "span"), |painter, x, y| {
+                painter.hline(x, y, Stroke::new(2.0, palette.span));
             });
+        }
+        if guessed {
+            let visuals = ui.visuals().clone();
+            line_key(ui, narrow, words(GUESSED_KEY, "guessed"), |painter, x, y| guessed_line(painter, x, y, &visuals))
+                .on_hover_text(GUESSED);
         }
         // The numbers' hover texts name their keys; in a narrow window that must do.
         if keys && !narrow {
@@ -533,6 +534,31 @@ pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
         }
     });
 }
+
+/// A line and the words that say what it means, in the colour key: kept together, on a new row
+/// when they do not fit on this one.
+fn line_key(ui: &mut Ui, narrow: bool, text: &str, draw: impl FnOnce(&egui::Painter, egui::Rangef, f32)) -> Response {
+    let line = if narrow { 18.0 } else { 28.0 };
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), ui.visuals().text_color());
+    if line + ui.spacing().item_spacing.x + galley.size().x > ui.available_size_before_wrap().x {
+        ui.end_row();
+    }
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(Vec2::new(line, 18.0), Sense::hover());
+        draw(ui.painter(), rect.x_range(), rect.bottom() - 3.0);
+        ui.add(egui::Label::new(RichText::new(text).size(13.0)).extend())
+    })
+    .inner
+}
+
+/// The dashed line under a pronoun's words that the built-in aligner alone aligned.
+fn guessed_line(painter: &egui::Painter, x: egui::Rangef, y: f32, visuals: &egui::Visuals) {
+    let line = [egui::pos2(x.min, y), egui::pos2(x.max, y)];
+    painter.extend(egui::Shape::dashed_line(&line, Stroke::new(1.5, visuals.warn_fg_color), 3.0, 2.0));
+}
+
+/// The colour key's words for the dashed line under a pronoun's words the aligner alone aligned.
+pub const GUESSED_KEY: &str = "aligned by the aligner alone";
 
 /// The colour key's first words (where the texts end above it).
 pub const LEGEND: &str = "Colours:";

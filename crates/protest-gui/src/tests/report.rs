@@ -340,7 +340,11 @@ fn a_pronoun_the_aligner_alone_aligned_is_marked_as_least_sure() {
     let mut seen = Vec::new();
     for _ in 0..2 {
         let of_mt = h.query_all_by_label_contains("translation: mt").count() > 0;
-        seen.push((of_mt, h.query_all_by_label(note).count() > 0));
+        let noted = h.query_all_by_label(note).count() > 0;
+        // The colour key explains the dashed line where there is one.
+        let keyed = h.query_all_by_label(crate::panels::translation::GUESSED_KEY).count() > 0;
+        assert_eq!(noted, keyed, "the key says what the dashed line means exactly where it is drawn");
+        seen.push((of_mt, noted));
         press(&mut h, Key::ArrowRight);
     }
     assert_eq!(seen.iter().filter(|&&(mt, noted)| mt && noted).count(), 1, "{seen:?}");
