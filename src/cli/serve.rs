@@ -26,7 +26,7 @@ pub struct ServeArgs {
     /// The address annotators reach the server at, for the links (e.g. https://annotate.example.org/protest/ behind a reverse proxy).
     #[arg(long)]
     url: Option<String>,
-    /// Also write the links made to this file (readable by you only).
+    /// Also add the links made to this file (readable by you only; never emptied: later starts add theirs).
     #[arg(long, value_name = "FILE")]
     links: Option<PathBuf>,
     /// Take this annotator's link away (by name; repeat for several).
@@ -35,6 +35,21 @@ pub struct ServeArgs {
     /// Give this annotator a new link in place of theirs (by name; repeat for several).
     #[arg(long, value_name = "NAME")]
     new_link: Vec<String>,
+}
+
+/// The server speaks through the command line's printer, like every command.
+impl protest_serve::Voice for Printer {
+    fn out(&self, line: &str) {
+        let _ = self.out_line(line);
+    }
+
+    fn say(&self, line: &str) {
+        let _ = Printer::say(self, line);
+    }
+
+    fn warn(&self, line: &str) {
+        Printer::warn(self, line);
+    }
 }
 
 pub fn run(args: ServeArgs, p: &Printer) -> anyhow::Result<()> {
@@ -46,7 +61,8 @@ pub fn run(args: ServeArgs, p: &Printer) -> anyhow::Result<()> {
         links: args.links,
         revoke: args.revoke,
         new_link: args.new_link,
+        limits: protest_serve::Limits::default(),
     };
-    protest_serve::run(&options, &mut p.stdout())?;
+    protest_serve::run(&options, std::sync::Arc::new(p.clone()))?;
     Ok(())
 }

@@ -16,7 +16,7 @@ use protest::batches::export::assign;
 use protest::batches::plan::{self, Request, every};
 use protest::model::{AnnotatorId, Judgement, Master};
 use protest::store::master_file;
-use protest_serve::{Options, Served, serve};
+use protest_serve::{Limits, Options, Served, Voice, serve};
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 use std::sync::Arc;
@@ -36,6 +36,23 @@ fn master(annotators: u32, path: &Path) {
     assign(&mut m, 1, &names).unwrap();
     m.reindex();
     master_file::save(&m, path).unwrap();
+}
+
+/// The server's words, on the terminal as they come.
+struct Terminal;
+
+impl Voice for Terminal {
+    fn out(&self, _: &str) {
+        // The links: the benchmark takes them from what `Served::open` returns.
+    }
+
+    fn say(&self, line: &str) {
+        println!("{line}");
+    }
+
+    fn warn(&self, line: &str) {
+        eprintln!("warning: {line}");
+    }
 }
 
 struct Annotator {
@@ -63,12 +80,11 @@ fn main() {
         links: None,
         revoke: Vec::new(),
         new_link: Vec::new(),
+        limits: Limits::default(),
     };
-    let (served, opened) = Served::open(&options).unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = runtime.spawn(serve(Arc::clone(&served), listener, async {
-        let _ = stopped.await;
-    }));
+    let (served, opened) = Served::open(&options, Arc::new(Terminal)).unwrap();
+    let (stop, stopped) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let server = runtime.spawn(serve(Arc::clone(&served), listener, stopped));
     let master = master_file::load(&path).unwrap();
     let people: Vec<Annotator> = opened
         .made
@@ -120,7 +136,7 @@ fn main() {
     let results: Vec<(AnnotatorId, Vec<Duration>)> = tasks.into_iter().map(|t| runtime.block_on(t).unwrap()).collect();
     let elapsed = started.elapsed();
     let _ = stop.send(());
-    runtime.block_on(server).unwrap().unwrap();
+    assert_eq!(runtime.block_on(server).unwrap().dropped, 0);
     drop(runtime);
     served.close().unwrap();
 
