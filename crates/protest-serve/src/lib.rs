@@ -319,10 +319,11 @@ pub fn run(options: &Options, voice: Arc<dyn Voice>) -> Result<(), Error> {
     // Every connection is gone: the last handle of the master is ours again.
     drop(runtime);
     if stopped.dropped > 0 {
-        voice.say(&format!(
-            "Dropped {} connections whose requests were not finished (their pages send those changes again).",
-            stopped.dropped
-        ));
+        let dropped = match stopped.dropped {
+            1 => "1 connection whose request was".to_owned(),
+            n => format!("{n} connections whose requests were"),
+        };
+        voice.say(&format!("Dropped {dropped} not finished (a page sends its changes again)."));
     }
     let name = options.master.display();
     match served.close() {

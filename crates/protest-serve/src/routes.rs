@@ -75,8 +75,12 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
 
 impl Stopping for Shared {
     fn waiting(&self, open: usize, deadline: Duration) {
+        let open = match open {
+            1 => "1 connection still open gets".to_owned(),
+            n => format!("{n} connections still open get"),
+        };
         self.served.voice.say(&format!(
-            "Stopping: {open} connections still open get {} s to finish their requests (Ctrl+C again stops at once).",
+            "Stopping: {open} {} s to finish their requests (Ctrl+C again stops at once).",
             deadline.as_secs_f64()
         ));
     }
