@@ -6,6 +6,8 @@
 //! the master valid once the server has stopped and folded its journal.
 //!
 //! `cargo bench -p protest-serve --bench load` runs it in full (50 annotators × 200 changes);
+//! with `-- --hammer`, one more client asks for the first annotator's part as fast as it can
+//! meanwhile (a link's parts are bounded: the others' changes must not wait for them);
 //! `cargo test` runs it small (5 × 10) as a test of the same checks.
 
 use http_body_util::{BodyExt, Full};
@@ -20,6 +22,7 @@ use protest_serve::{Limits, Options, Served, Voice, serve};
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 const SAMPLE: &[u8] = include_bytes!("../../../sample_batches/sample.master.json");
@@ -65,6 +68,7 @@ struct Annotator {
 
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");
+    let hammering = std::env::args().any(|a| a == "--hammer");
     let (annotators, changes) = if full { (50, 200) } else { (5, 10) };
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("load.master.json");
@@ -99,6 +103,28 @@ fn main() {
 
     let started = Instant::now();
     let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    // With --hammer, one more client asks for the first annotator's part again and again, as
+    // fast as it is answered, while the others annotate.
+    let done = Arc::new(AtomicBool::new(false));
+    let hammer = hammering.then(|| {
+        let (client, done) = (client.clone(), Arc::clone(&done));
+        let url = opened.made[0].url.clone() + "api/part";
+        runtime.spawn(async move {
+            let (mut made, mut refused) = (0usize, 0usize);
+            while !done.load(Ordering::Relaxed) {
+                let request = hyper::Request::get(&url).body(Full::new(Bytes::new())).unwrap();
+                let response = client.request(request).await.unwrap();
+                let status = response.status();
+                let _ = response.into_body().collect().await;
+                match status.as_u16() {
+                    200 => made += 1,
+                    429 => refused += 1,
+                    other => panic!("GET part: {other}"),
+                }
+            }
+            (made, refused)
+        })
+    });
     let tasks: Vec<_> = people
         .into_iter()
         .enumerate()
@@ -135,6 +161,11 @@ fn main() {
         .collect();
     let results: Vec<(AnnotatorId, Vec<Duration>)> = tasks.into_iter().map(|t| runtime.block_on(t).unwrap()).collect();
     let elapsed = started.elapsed();
+    done.store(true, Ordering::Relaxed);
+    if let Some(hammer) = hammer {
+        let (made, refused) = runtime.block_on(hammer).unwrap();
+        println!("one link asking for its part meanwhile: {made} made, {refused} refused (429)");
+    }
     let _ = stop.send(());
     assert_eq!(runtime.block_on(server).unwrap().dropped, 0);
     drop(runtime);

@@ -310,3 +310,31 @@ fn http_dates_outside_1970_to_9999_are_left_out() {
     assert!(http_date(epoch + Duration::from_secs(400_000_000_000)).is_none());
     assert!(http_date(epoch - Duration::from_secs(1)).is_none(), "1969");
 }
+
+#[test]
+fn links_that_cannot_be_kept_are_taken_out_of_the_links_file_again() {
+    use crate::links::{Links, LinksFile};
+    let dir = tempfile::tempdir().unwrap();
+    // A master in a folder that is gone: the links cannot be kept beside it.
+    let links = Links::load(&dir.path().join("gone/m.json"), "m").unwrap();
+    let made = vec![NewLink { annotator: "Anna".into(), url: "http://127.0.0.1:8720/a/1/".into() }];
+    let plan = crate::Plan {
+        task_set: 1,
+        served: Vec::new(),
+        links,
+        opened: crate::Opened { made, ..crate::Opened::default() },
+    };
+    let had = dir.path().join("had.txt");
+    std::fs::write(&had, "Ben\thttp://127.0.0.1:8720/a/2/").unwrap();
+    let new = dir.path().join("new.txt");
+    for (path, before) in [(&had, Some("Ben\thttp://127.0.0.1:8720/a/2/")), (&new, None)] {
+        let file = LinksFile::open(path).unwrap();
+        assert!(crate::keep_links(&plan, Some(&file)).is_err());
+        assert_eq!(std::fs::read_to_string(path).ok().as_deref(), before, "{} put back", path.display());
+    }
+    // Kept: added after what the file held, on a line of its own.
+    let plan = crate::Plan { links: Links::load(&dir.path().join("m.json"), "m").unwrap(), ..plan };
+    crate::keep_links(&plan, Some(&LinksFile::open(&had).unwrap())).unwrap();
+    let now = std::fs::read_to_string(&had).unwrap();
+    assert_eq!(now, "Ben\thttp://127.0.0.1:8720/a/2/\nAnna\thttp://127.0.0.1:8720/a/1/\n");
+}
