@@ -20,6 +20,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::{change, closed_within};
+
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.master.json");
 /// Set in the child: the master it serves.
 const SERVE: &str = "PROTEST_HOSTILE_SERVE";
@@ -54,7 +58,7 @@ fn main() {
 
     let crowd = idle(&server, scale(1100));
     let sent = Instant::now();
-    let (status, answer) = request(server.addr, "POST", &format!("{anna}api/changes"), &change(1));
+    let (status, answer) = request(server.addr, "POST", &format!("{anna}api/changes"), &change(1, 1));
     let acknowledged = sent.elapsed();
     assert!(status == 200 && answer.contains(&format!("{:032x}", 1)), "{status} {answer}");
     println!("{} idle connections held: a change acknowledged in {:.1} ms", crowd.len(), ms(acknowledged));
@@ -236,13 +240,6 @@ fn half_body(addr: SocketAddr, target: &str) -> TcpStream {
     stream
 }
 
-fn change(id: u128) -> Vec<u8> {
-    format!(
-        r#"{{"changes":[{{"id":"{id:032x}","put":{{"candidate":1,"annotator":1,"pronoun":"yes","active_ms":900,"created":"2026-11-26T10:00:00Z","modified":"2026-11-26T10:00:00Z"}}}}]}}"#
-    )
-    .into_bytes()
-}
-
 /// A whole request; the answer's status and text.
 fn request(addr: SocketAddr, method: &str, target: &str, body: &[u8]) -> (u16, String) {
     let mut stream = connect(addr);
@@ -255,18 +252,4 @@ fn request(addr: SocketAddr, method: &str, target: &str, body: &[u8]) -> (u16, S
     let text = String::from_utf8_lossy(&raw).into_owned();
     let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
     (status, text)
-}
-
-/// Whether the server closed `stream` within `limit`.
-fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
-    stream.set_read_timeout(Some(limit)).unwrap();
-    let mut buffer = [0u8; 4096];
-    loop {
-        match stream.read(&mut buffer) {
-            Ok(0) => return true,
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
-            Err(_) => return false,
-        }
-    }
 }

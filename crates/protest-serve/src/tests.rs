@@ -4,12 +4,16 @@
 //! process with short limits; `tests/serve_cli.rs` tries the same as a user runs it.
 
 use crate::{Limits, NewLink, Options, Served, Stopped, Voice, serve};
+use client::{change, closed_within};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
+
+#[path = "../benches/common/mod.rs"]
+mod client;
 
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.master.json");
 
@@ -143,27 +147,6 @@ fn answer(stream: &mut TcpStream) -> (u16, String) {
         }
         assert!(n > 0, "the connection closed without an answer: {raw:?}");
     }
-}
-
-/// Whether the server closed `stream` within `limit` (anything it sent first is skipped).
-fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
-    stream.set_read_timeout(Some(limit)).unwrap();
-    let mut buffer = [0u8; 4096];
-    loop {
-        match stream.read(&mut buffer) {
-            Ok(0) => return true,
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
-            Err(_) => return false,
-        }
-    }
-}
-
-fn change(id: u128, candidate: u32) -> Vec<u8> {
-    format!(
-        r#"{{"changes":[{{"id":"{id:032x}","put":{{"candidate":{candidate},"annotator":1,"pronoun":"yes","active_ms":900,"created":"2026-11-26T10:00:00Z","modified":"2026-11-26T10:00:00Z"}}}}]}}"#
-    )
-    .into_bytes()
 }
 
 #[test]
