@@ -14,6 +14,7 @@ use crate::Limits;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
+use axum::http::HeaderValue;
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -21,7 +22,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinSet;
@@ -35,10 +36,31 @@ pub struct Stopped {
     pub dropped: usize,
 }
 
-/// What the server says while stopping.
-pub(crate) trait Stopping: Sync {
+/// What the connections tell the server.
+pub(crate) trait Watching: Sync {
     /// Told to stop with `open` connections still open.
-    fn waiting(&self, open: usize, deadline: Duration);
+    fn stopping(&self, open: usize, deadline: Duration);
+    /// The system clock went outside what HTTP dates can say (`right`: came back).
+    fn clock(&self, right: bool);
+}
+
+/// The `Date` header for `now`, or none when the clock is outside what HTTP dates can say
+/// (1970–9999).
+pub(crate) fn http_date(now: SystemTime) -> Option<HeaderValue> {
+    // 10000-01-01T00:00:00Z
+    const YEAR_10000: Duration = Duration::from_secs(253_402_300_800);
+    let since_1970 = now.duration_since(SystemTime::UNIX_EPOCH).ok()?;
+    if since_1970 >= YEAR_10000 {
+        return None;
+    }
+    HeaderValue::from_str(&httpdate::fmt_http_date(now)).ok()
+}
+
+/// Whether HTTP can date an answer now: hyper dates every connection's answers with a formatter
+/// that panics outside 1970–9999 (even when asked not to send the date), so no connection is
+/// handed to it then.
+fn clock_is_right() -> bool {
+    http_date(SystemTime::now()).is_some()
 }
 
 /// The open connections, oldest first.
@@ -58,6 +80,12 @@ struct Connection {
 impl Open {
     /// Makes room for one more connection if there are `limit` already: the oldest without a
     /// request under way is closed. Whether there is room.
+    fn close_all(&mut self) {
+        for (_, connection) in std::mem::take(&mut self.by_age) {
+            connection.close.notify_one();
+        }
+    }
+
     fn make_room(&mut self, limit: usize) -> bool {
         if self.by_age.len() < limit {
             return true;
@@ -110,21 +138,32 @@ pub(crate) async fn run(
     listener: TcpListener,
     limits: &Limits,
     mut stop: mpsc::UnboundedReceiver<()>,
-    stopping: &dyn Stopping,
+    watching: &dyn Watching,
 ) -> Stopped {
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header)
         .max_buf_size(MAX_BUFFER)
         .max_header_size(MAX_HEAD)
-        // The server writes its own Date header: hyper's panics on a clock past year 9999.
+        // The server writes its own Date header, none when the clock is outside 1970–9999.
         .auto_date_header(false);
     let open = Arc::new(Mutex::new(Open::default()));
     let graceful = GracefulShutdown::new();
     let mut tasks = JoinSet::new();
+    let (mut clock, mut clock_right) = (tokio::time::interval(Duration::from_secs(1)), true);
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
+            _ = clock.tick() => {
+                if clock_is_right() != clock_right {
+                    clock_right = !clock_right;
+                    watching.clock(clock_right);
+                }
+                if !clock_right {
+                    lock(&open).close_all();
+                }
+                continue;
+            }
             Some(()) = stop.recv() => break,
         };
         while tasks.try_join_next().is_some() {}
@@ -140,6 +179,9 @@ pub(crate) async fn run(
                 continue;
             }
         };
+        if !clock_is_right() {
+            continue; // closed before hyper could panic on it
+        }
         let (busy, close) = (Arc::new(AtomicUsize::new(0)), Arc::new(Notify::new()));
         let gone = {
             let mut open_now = lock(&open);
@@ -179,7 +221,7 @@ pub(crate) async fn run(
     drop(listener);
     let under_way = graceful.count();
     if under_way > 0 {
-        stopping.waiting(under_way, limits.stop);
+        watching.stopping(under_way, limits.stop);
     }
     tokio::select! {
         () = graceful.shutdown() => {}

@@ -300,6 +300,13 @@ fn choose_task_set(path: &Path, master: &Master, asked: Option<u32>) -> Result<u
 /// folds the journal into the master.
 pub fn run(options: &Options, voice: Arc<dyn Voice>) -> Result<(), Error> {
     let io = |e: std::io::Error| Error::io(&options.master, e);
+    let now = std::time::SystemTime::now();
+    if connections::http_date(now).is_none() {
+        return Err(Error::refused(
+            &options.master,
+            format!("cannot be served: {}; set the clock right first", routes::clock_problem(now)),
+        ));
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(io)?;
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind(options.listen))

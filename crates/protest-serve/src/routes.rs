@@ -6,7 +6,7 @@
 //! and the time a request may take; the master is written on one thread, one batch of changes at a
 //! time ([`crate::writer`]).
 
-use crate::connections::{self, Stopped, Stopping};
+use crate::connections::{self, Stopped, Watching, http_date};
 use crate::limits::Rates;
 use crate::page::{self, NOT_A_LINK};
 use crate::writer::Job;
@@ -73,8 +73,8 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
-impl Stopping for Shared {
-    fn waiting(&self, open: usize, deadline: Duration) {
+impl Watching for Shared {
+    fn stopping(&self, open: usize, deadline: Duration) {
         let open = match open {
             1 => "1 connection still open gets".to_owned(),
             n => format!("{n} connections still open get"),
@@ -84,6 +84,26 @@ impl Stopping for Shared {
             deadline.as_secs_f64()
         ));
     }
+
+    fn clock(&self, right: bool) {
+        self.served.voice.warn(&match right {
+            false => format!("{}; connections are closed until it is set right", clock_problem(SystemTime::now())),
+            true => "the system clock is right again: connections are served".to_owned(),
+        });
+    }
+}
+
+/// What is wrong with a clock that HTTP dates cannot say (outside 1970–9999).
+pub(crate) fn clock_problem(now: SystemTime) -> String {
+    let said = match now.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(since) => chrono::DateTime::from_timestamp(i64::try_from(since.as_secs()).unwrap_or(i64::MAX), 0),
+        Err(before) => {
+            chrono::DateTime::from_timestamp(-i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX), 0)
+        }
+    };
+    let said =
+        said.map_or_else(|| "a time no calendar holds".to_owned(), |t| t.format("%Y-%m-%d %H:%M UTC").to_string());
+    format!("the system clock says {said}, outside 1970–9999, where HTTP can date its answers")
 }
 
 async fn forget_the_quiet(shared: std::sync::Weak<Shared>) {
@@ -109,18 +129,6 @@ async fn secure(mut response: Response) -> Response {
         headers.insert(header::DATE, date);
     }
     response
-}
-
-/// The `Date` header for `now`, or none when the clock is outside what HTTP dates can say
-/// (1970–9999): a clock that wrong is no reason to refuse a request.
-pub(crate) fn http_date(now: SystemTime) -> Option<HeaderValue> {
-    // 10000-01-01T00:00:00Z
-    const YEAR_10000: Duration = Duration::from_secs(253_402_300_800);
-    let since_1970 = now.duration_since(SystemTime::UNIX_EPOCH).ok()?;
-    if since_1970 >= YEAR_10000 {
-        return None;
-    }
-    HeaderValue::from_str(&httpdate::fmt_http_date(now)).ok()
 }
 
 async fn not_a_link() -> Response {

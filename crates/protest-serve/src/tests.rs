@@ -285,13 +285,17 @@ fn strangers_from_many_addresses_are_remembered_up_to_a_bound() {
 
 #[test]
 fn http_dates_outside_1970_to_9999_are_left_out() {
-    use crate::routes::http_date;
+    use crate::connections::http_date;
+    use crate::routes::clock_problem;
     let epoch = std::time::SystemTime::UNIX_EPOCH;
     assert_eq!(http_date(epoch).unwrap(), "Thu, 01 Jan 1970 00:00:00 GMT");
     assert!(http_date(epoch + Duration::from_secs(253_402_300_799)).is_some(), "the last second of 9999");
     assert!(http_date(epoch + Duration::from_secs(253_402_300_800)).is_none(), "year 10000");
     assert!(http_date(epoch + Duration::from_secs(400_000_000_000)).is_none());
     assert!(http_date(epoch - Duration::from_secs(1)).is_none(), "1969");
+    let said = clock_problem(epoch + Duration::from_secs(253_402_300_800 + 86_400 * 31));
+    assert!(said.contains("says +10000-02-01 00:00 UTC, outside 1970–9999"), "{said}");
+    assert!(clock_problem(epoch - Duration::from_secs(86_400)).contains("says 1969-12-31"));
 }
 
 #[test]
