@@ -18,7 +18,7 @@ use axum::http::HeaderValue;
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::server::graceful::{GracefulConnection, GracefulShutdown};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -193,23 +193,8 @@ pub(crate) async fn run(
             open_now.by_age.insert(id, Connection { busy: Arc::clone(&busy), close: Arc::clone(&close) });
             Gone { open: Arc::clone(&open), id }
         };
-        let app = app.clone();
-        let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-            let busy = Busy::start(&busy);
-            request.extensions_mut().insert(ConnectInfo(from));
-            let app = app.clone();
-            async move {
-                let response = app.oneshot(request).await?;
-                // The count ends when the answer's last byte is sent (the body is then dropped).
-                Ok::<_, std::convert::Infallible>(response.map(|body| {
-                    Body::new(body.map_frame(move |frame| {
-                        let _under_way = &busy;
-                        frame
-                    }))
-                }))
-            }
-        });
-        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        let connection = serve_one(&http, app.clone(), stream, from, busy);
+        let connection = graceful.watch(connection);
         tasks.spawn(async move {
             let _gone = gone;
             tokio::select! {
@@ -219,6 +204,18 @@ pub(crate) async fn run(
         });
     }
     drop(listener);
+    wind_down(graceful, tasks, limits, stop, watching).await
+}
+
+/// The requests under way get `limits.stop` (or until a second message on `stop`) to finish;
+/// then the connections still open are dropped.
+async fn wind_down(
+    graceful: GracefulShutdown,
+    mut tasks: JoinSet<()>,
+    limits: &Limits,
+    mut stop: mpsc::UnboundedReceiver<()>,
+    watching: &dyn Watching,
+) -> Stopped {
     let under_way = graceful.count();
     if under_way > 0 {
         watching.stopping(under_way, limits.stop);
@@ -232,6 +229,33 @@ pub(crate) async fn run(
     let dropped = tasks.len();
     tasks.shutdown().await;
     Stopped { dropped }
+}
+
+/// A connection served by hyper: each request marked as under way until its answer is sent, and
+/// told where it comes from.
+fn serve_one(
+    http: &hyper::server::conn::http1::Builder,
+    app: Router,
+    stream: tokio::net::TcpStream,
+    from: std::net::SocketAddr,
+    busy: Arc<AtomicUsize>,
+) -> impl GracefulConnection + Send + use<> {
+    let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+        let busy = Busy::start(&busy);
+        request.extensions_mut().insert(ConnectInfo(from));
+        let app = app.clone();
+        async move {
+            let response = app.oneshot(request).await?;
+            // The count ends when the answer's last byte is sent (the body is then dropped).
+            Ok::<_, std::convert::Infallible>(response.map(|body| {
+                Body::new(body.map_frame(move |frame| {
+                    let _under_way = &busy;
+                    frame
+                }))
+            }))
+        }
+    });
+    http.serve_connection(TokioIo::new(stream), service)
 }
 
 /// The most a connection buffers (its request's head included): bounds the memory of many slow
