@@ -315,3 +315,15 @@ fn the_servers_own_files_are_private_whatever_the_umask() {
     assert_eq!(mode(&protest_serve::links::path_for(&master)), 0o600);
     assert!(server.stop());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_master_is_refused_for_what_it_is() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, master) = sample();
+    std::fs::set_permissions(&master, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let e = crate::common::refused(dir.path(), &["serve", "sample.master.json", "--listen", "127.0.0.1:0"]);
+    assert!(e.contains("cannot be served") && e.contains("no write permission") && e.contains("chmod u+w"), "{e}");
+    assert!(!e.contains("close it there"), "nothing holds it: {e}");
+    assert!(!protest::store::lock_path(&master).exists());
+}

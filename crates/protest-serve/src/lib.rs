@@ -128,8 +128,13 @@ impl Served {
     pub fn open(options: &Options, voice: Arc<dyn Voice>) -> Result<(Arc<Served>, Opened), Error> {
         let path = &options.master;
         let (store, found) = Store::<Master>::open(path)?;
-        if let Some(why) = &found.read_only {
-            return Err(Error::refused(path, format!("cannot be served: {why}; close it there first")));
+        if found.read_only.is_some() {
+            // The store says why and what to do (close it elsewhere, make the file writable…).
+            return Err(match store.writable() {
+                Err(Error::Invalid { message, .. }) => Error::refused(path, format!("cannot be served: {message}")),
+                Err(e) => e,
+                Ok(()) => Error::refused(path, "cannot be served: it opened read-only"),
+            });
         }
         let prepared = plan(store.master(), options, found.recovered).and_then(|plan| {
             let file = options.links.as_deref().map(LinksFile::open).transpose()?;
