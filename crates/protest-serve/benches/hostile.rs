@@ -12,7 +12,8 @@
 //! - a half-sent body under a valid link, then SIGTERM: the time to stop (the journal folded).
 //!
 //! `cargo bench -p protest-serve --bench hostile` runs it (Linux: /proc, addresses of 127/8);
-//! `cargo test` runs it small, as a test of the same checks.
+//! `cargo test` runs it small (a twentieth of the connections, time limits of 2 s), as a test of
+//! the same checks.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -27,6 +28,8 @@ use common::{change, closed_within};
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sample_batches/sample.master.json");
 /// Set in the child: the master it serves.
 const SERVE: &str = "PROTEST_HOSTILE_SERVE";
+/// Set in the child of a small run: time limits of 2 s instead of the defaults.
+const QUICK: &str = "PROTEST_HOSTILE_QUICK";
 
 fn main() {
     if let Some(master) = std::env::var_os(SERVE) {
@@ -41,7 +44,7 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let master = dir.path().join("sample.master.json");
     std::fs::copy(SAMPLE, &master).unwrap();
-    let server = Server::start(&master);
+    let server = Server::start(&master, !full);
     let anna = server.links[0].clone();
 
     let (before, _) = server.memory();
@@ -116,7 +119,14 @@ fn serve(master: std::path::PathBuf) {
         links: None,
         revoke: Vec::new(),
         new_link: Vec::new(),
-        limits: protest_serve::Limits::default(),
+        limits: match std::env::var_os(QUICK) {
+            Some(_) => protest_serve::Limits {
+                header: Duration::from_secs(2),
+                stop: Duration::from_secs(2),
+                ..protest_serve::Limits::default()
+            },
+            None => protest_serve::Limits::default(),
+        },
     };
     protest_serve::run(&options, Arc::new(Plain)).unwrap();
 }
@@ -129,9 +139,13 @@ struct Server {
 }
 
 impl Server {
-    fn start(master: &std::path::Path) -> Server {
-        let mut child =
-            Command::new(std::env::current_exe().unwrap()).env(SERVE, master).stdout(Stdio::piped()).spawn().unwrap();
+    fn start(master: &std::path::Path, quick: bool) -> Server {
+        let mut command = Command::new(std::env::current_exe().unwrap());
+        command.env(SERVE, master).stdout(Stdio::piped());
+        if quick {
+            command.env(QUICK, "1");
+        }
+        let mut child = command.spawn().unwrap();
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let mut links = Vec::new();
         let addr = loop {
