@@ -21,7 +21,8 @@ pub struct Limits {
     pub stop: Duration,
     /// Connections open at once (room is made by closing the oldest idle one).
     pub connections: usize,
-    /// Request bodies being received at once (each at most `MAX_BODY`): `503` beyond.
+    /// Request bodies being received at once (each at most `MAX_BODY`): `503` beyond. (Once in,
+    /// a body waits for the writer outside this bound: each link's rate of bytes bounds that.)
     pub bodies: usize,
     /// Addresses with links that are not valid remembered one by one; beyond, they share one
     /// allowance.

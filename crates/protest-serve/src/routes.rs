@@ -203,7 +203,7 @@ impl FromRequestParts<Arc<Shared>> for Link {
 }
 
 /// Room to receive one more request body: taken after the link was checked, before the body is
-/// read, and held until the answer.
+/// read, and held until it is in.
 pub(crate) struct Room(#[allow(dead_code)] OwnedSemaphorePermit);
 
 impl FromRequestParts<Arc<Shared>> for Room {
@@ -271,7 +271,10 @@ fn trouble(shared: &Shared, why: String) -> Response {
 /// The link is checked first; then the body is received if there is room for it, and stored if
 /// the link has not written too much lately.
 /// (The extractors run in this order: the link, the room, the body.)
-async fn changes(State(shared): State<Arc<Shared>>, Link(annotator): Link, _: Room, body: Bytes) -> Response {
+async fn changes(State(shared): State<Arc<Shared>>, Link(annotator): Link, room: Room, body: Bytes) -> Response {
+    // The body is in: its room is free for the next one. What waits for the writer is bounded by
+    // each link's rate of bytes.
+    drop(room);
     if !shared.rates.write(annotator.desk.annotator(), body.len()) {
         return Refusal::TooMany.into_response();
     }
