@@ -38,8 +38,8 @@ pub struct Stopped {
 
 /// What the connections tell the server.
 pub(crate) trait Watching: Sync {
-    /// Told to stop with `open` connections still open.
-    fn stopping(&self, open: usize, deadline: Duration);
+    /// Told to stop with requests under way on `busy` connections (idle ones are closed at once).
+    fn stopping(&self, busy: usize, deadline: Duration);
     /// The system clock went outside what HTTP dates can say (`right`: came back).
     fn clock(&self, right: bool);
 }
@@ -204,7 +204,11 @@ pub(crate) async fn run(
         });
     }
     drop(listener);
-    wind_down(graceful, tasks, limits, stop, watching).await
+    let under_way = lock(&open).by_age.values().filter(|c| c.busy.load(Ordering::Acquire) > 0).count();
+    if under_way > 0 {
+        watching.stopping(under_way, limits.stop);
+    }
+    wind_down(graceful, tasks, limits, stop).await
 }
 
 /// The requests under way get `limits.stop` (or until a second message on `stop`) to finish;
@@ -214,12 +218,7 @@ async fn wind_down(
     mut tasks: JoinSet<()>,
     limits: &Limits,
     mut stop: mpsc::UnboundedReceiver<()>,
-    watching: &dyn Watching,
 ) -> Stopped {
-    let under_way = graceful.count();
-    if under_way > 0 {
-        watching.stopping(under_way, limits.stop);
-    }
     tokio::select! {
         () = graceful.shutdown() => {}
         () = tokio::time::sleep(limits.stop) => {}

@@ -74,15 +74,14 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
 }
 
 impl Watching for Shared {
-    fn stopping(&self, open: usize, deadline: Duration) {
-        let open = match open {
-            1 => "1 connection still open gets".to_owned(),
-            n => format!("{n} connections still open get"),
+    fn stopping(&self, busy: usize, deadline: Duration) {
+        let busy = match busy {
+            1 => "1 request under way gets".to_owned(),
+            n => format!("{n} requests under way get"),
         };
-        self.served.voice.say(&format!(
-            "Stopping: {open} {} s to finish their requests (Ctrl+C again stops at once).",
-            deadline.as_secs_f64()
-        ));
+        self.served
+            .voice
+            .say(&format!("Stopping: {busy} {} s to finish (Ctrl+C again stops at once).", deadline.as_secs_f64()));
     }
 
     fn clock(&self, right: bool) {

@@ -228,7 +228,7 @@ fn a_second_stop_stops_at_once() {
     assert_eq!(stopped.dropped, 1);
     assert!(took < Duration::from_secs(3), "took {took:?}");
     let said = heard.0.lock().unwrap().join("\n");
-    assert!(said.contains("1 connection still open gets 600 s") && said.contains("Ctrl+C again"), "{said}");
+    assert!(said.contains("1 request under way gets 600 s") && said.contains("Ctrl+C again"), "{said}");
 }
 
 #[test]
