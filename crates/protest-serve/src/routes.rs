@@ -58,7 +58,7 @@ pub async fn serve(
     stopped
 }
 
-pub(crate) fn router(shared: Arc<Shared>) -> Router {
+fn router(shared: Arc<Shared>) -> Router {
     let request = shared.served.limits.request;
     Router::new()
         .route("/a/{token}", get(to_folder))
@@ -126,6 +126,10 @@ async fn secure(mut response: Response) -> Response {
     headers.entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
     if let Some(date) = http_date(SystemTime::now()) {
         headers.insert(header::DATE, date);
+    }
+    if response.status() == StatusCode::REQUEST_TIMEOUT {
+        // The rest of a body sent too slowly is not waited for.
+        response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
     }
     response
 }

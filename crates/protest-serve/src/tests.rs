@@ -243,6 +243,7 @@ fn a_body_sent_too_slowly_is_refused_and_bodies_at_once_are_bounded() {
     assert!(text.to_lowercase().contains("retry-after: 1"), "{text}");
     for stream in &mut slow {
         assert_eq!(answer(stream).0, 408);
+        assert!(closed_within(stream, Duration::from_secs(5)), "the rest of the body is not waited for");
     }
     assert_eq!(server.request("POST", &target, &change(2, 2)).0, 200, "room again");
     server.stop(1, Duration::from_secs(10));
