@@ -161,8 +161,8 @@ fn without_a_valid_link_nothing_is_read_or_written() {
     assert_eq!(page.header("referrer-policy"), Some("no-referrer"));
     assert!(page.header("content-security-policy").unwrap().contains("frame-ancestors 'none'"));
     // An address that keeps trying wrong links is slowed down.
-    let refused = (0..40).filter(|_| get(server.addr, &wrong).status == 429).count();
-    assert!(refused > 0, "no request of 40 with a wrong link was refused");
+    let refused = (0..40).any(|_| get(server.addr, &wrong).status == 429);
+    assert!(refused, "no request of 40 with a wrong link was refused");
 }
 
 #[test]

@@ -27,6 +27,9 @@ pub struct Limits {
     /// Addresses with links that are not valid remembered one by one; beyond, they share one
     /// allowance.
     pub strangers: usize,
+    /// How long a refusal for asking too often (`429`) waits before it is answered (a few at a
+    /// time): a client that asks again at once is slowed down to that pace.
+    pub pause: Duration,
 }
 
 impl Default for Limits {
@@ -38,6 +41,7 @@ impl Default for Limits {
             connections: 512,
             bodies: 32,
             strangers: 4096,
+            pause: Duration::from_secs(1),
         }
     }
 }

@@ -30,6 +30,10 @@ use tower_http::timeout::TimeoutLayer;
 const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
                    img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
+/// Refusals for asking too often answered after a pause at once: few, so that they never hold
+/// many of the connections.
+const PAUSED: usize = 16;
+
 /// How often the rates of links and addresses gone quiet are forgotten.
 const FORGET_EVERY: Duration = Duration::from_secs(10);
 
@@ -38,6 +42,8 @@ pub(crate) struct Shared {
     pub rates: Rates,
     /// Room for the request bodies received at once.
     bodies: Arc<Semaphore>,
+    /// Room for the refusals answered after a pause.
+    paused: Semaphore,
 }
 
 /// Serves `served` on `listener` until the first message on `stop`: then the requests under way
@@ -49,8 +55,12 @@ pub async fn serve(
     stop: mpsc::UnboundedReceiver<()>,
 ) -> Stopped {
     let limits = served.limits.clone();
-    let shared =
-        Arc::new(Shared { rates: Rates::new(&limits), bodies: Arc::new(Semaphore::new(limits.bodies)), served });
+    let shared = Arc::new(Shared {
+        rates: Rates::new(&limits),
+        bodies: Arc::new(Semaphore::new(limits.bodies)),
+        paused: Semaphore::new(PAUSED),
+        served,
+    });
     let forgetting = tokio::spawn(forget_the_quiet(Arc::downgrade(&shared)));
     let app = router(Arc::clone(&shared));
     let stopped = connections::run(app, listener, &limits, stop, &*shared).await;
@@ -195,14 +205,24 @@ impl FromRequestParts<Arc<Shared>> for Link {
             let from = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(a)| a.ip());
             return match from.is_none_or(|ip| shared.rates.stranger(ip)) {
                 true => Err(Refusal::NotALink),
-                false => Err(Refusal::TooMany),
+                false => Err(too_many(shared).await),
             };
         };
         match shared.rates.link(annotator.desk.annotator()) {
             true => Ok(Link(Arc::clone(annotator))),
-            false => Err(Refusal::TooMany),
+            false => Err(too_many(shared).await),
         }
     }
+}
+
+/// A refusal for asking too often, answered after a pause (at most [`PAUSED`] at once, the
+/// others at once): a client that asks again as soon as it is answered then asks about once per
+/// pause, and costs the server next to nothing meanwhile.
+async fn too_many(shared: &Shared) -> Refusal {
+    if let Ok(_paused) = shared.paused.try_acquire() {
+        tokio::time::sleep(shared.served.limits.pause).await;
+    }
+    Refusal::TooMany
 }
 
 /// Room to receive one more request body: taken after the link was checked, before the body is
@@ -252,7 +272,7 @@ fn file(name: &str) -> Response {
 /// The annotator's part as a batch file, with their records as the master has them now.
 async fn part(State(shared): State<Arc<Shared>>, Link(annotator): Link) -> Response {
     if !shared.rates.part(annotator.desk.annotator()) {
-        return Refusal::TooMany.into_response();
+        return too_many(&shared).await.into_response();
     }
     let (reply, made) = oneshot::channel();
     if !shared.served.writer.send(Job::Part { annotator, reply }) {
@@ -279,7 +299,7 @@ async fn changes(State(shared): State<Arc<Shared>>, Link(annotator): Link, room:
     // each link's rate of bytes.
     drop(room);
     if !shared.rates.write(annotator.desk.annotator(), body.len()) {
-        return Refusal::TooMany.into_response();
+        return too_many(&shared).await.into_response();
     }
     take(&shared, annotator, &body).await
 }

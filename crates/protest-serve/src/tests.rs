@@ -251,7 +251,8 @@ fn a_body_sent_too_slowly_is_refused_and_bodies_at_once_are_bounded() {
 
 #[test]
 fn a_link_writes_and_asks_for_its_part_at_bounded_rates() {
-    let server = start(Limits::default());
+    let pause = Duration::from_millis(300);
+    let server = start(Limits { pause, ..Limits::default() });
     let (anna, ben) = (server.path("Anna"), server.path("Ben"));
     // 1 MiB bodies of nothing to change: the bytes count, whatever they hold.
     let mut padded = vec![b' '; (1 << 20) - 20];
@@ -259,16 +260,20 @@ fn a_link_writes_and_asks_for_its_part_at_bounded_rates() {
     let statuses: Vec<u16> = (0..3).map(|_| server.request("POST", &format!("{anna}api/changes"), &padded).0).collect();
     assert_eq!(statuses, [200, 200, 429]);
     assert_eq!(server.request("POST", &format!("{ben}api/changes"), &padded).0, 200, "Ben is not slowed by Anna");
-    let parts: Vec<u16> = (0..12).map(|_| server.request("GET", &format!("{anna}api/part"), b"").0).collect();
+    let parts: Vec<u16> = (0..11).map(|_| server.request("GET", &format!("{anna}api/part"), b"").0).collect();
     assert_eq!(parts.iter().filter(|&&s| s == 200).count(), 10, "{parts:?}");
     assert_eq!(parts.last(), Some(&429));
+    // A refusal is answered after a pause: asking again at once is asking once per pause.
+    let asked = Instant::now();
+    assert_eq!(server.request("GET", &format!("{anna}api/part"), b"").0, 429);
+    assert!(asked.elapsed() >= pause - Duration::from_millis(20), "answered after {:?}", asked.elapsed());
     assert_eq!(server.request("GET", &format!("{ben}api/part"), b"").0, 200);
     server.stop(1, Duration::from_secs(10));
 }
 
 #[test]
 fn strangers_from_many_addresses_are_remembered_up_to_a_bound() {
-    let server = start(Limits { strangers: 50, ..Limits::default() });
+    let server = start(Limits { strangers: 50, pause: Duration::ZERO, ..Limits::default() });
     let mut refused = 0;
     for i in 0..300u32 {
         let from: SocketAddr = format!("127.0.{}.{}:0", 1 + i / 250, 1 + i % 250).parse().unwrap();
