@@ -9,10 +9,10 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 #[command(after_help = "Holds the master as an open window does (other windows open it read-only) and serves the \
 annotation window to the annotators of the task set, each at a link with a secret token: printed once \
-when made, and written to --links FILE if given. Every change an annotator makes is checked as \
+when made, and added to --links FILE if given (never emptied). Every change an annotator makes is checked as \
 `batch import` checks it and saved in the master's journal before the page says it is saved; \
-`protest check` and `protest report` see it at once. Ctrl+C (or SIGTERM) stops the server and folds the \
-journal into the master. Listens on 127.0.0.1 only unless told otherwise: to serve a team, put a \
+`protest check` and `protest report` see it at once. Ctrl+C (or SIGTERM) stops the server: requests \
+under way get 10 s (a second Ctrl+C: none), then the journal is folded into the master. Listens on 127.0.0.1 only unless told otherwise: to serve a team, put a \
 reverse proxy with TLS in front and pass its address with --url (docs/serve.md).")]
 pub struct ServeArgs {
     /// The master file.
