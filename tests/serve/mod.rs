@@ -25,15 +25,14 @@ impl Server {
     /// Starts `protest serve MASTER ARGS` on `listen` (`127.0.0.1:0` for a free port) and waits
     /// until it serves.
     pub fn start(master: &Path, listen: &str, args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_protest"))
-            .arg("serve")
-            .arg(master)
-            .args(["--listen", listen])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_protest"));
+        command.arg("serve").arg(master).args(["--listen", listen]).args(args);
+        Server::spawn(command)
+    }
+
+    /// Runs `command` (a `protest serve …`) and waits until it serves.
+    pub fn spawn(mut command: Command) -> Server {
+        let mut child = command.stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().unwrap();
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let (mut links, mut output) = (Vec::new(), Vec::new());
         let addr = loop {
@@ -70,6 +69,24 @@ impl Server {
         let status = self.child.wait().unwrap();
         std::mem::forget(self);
         status.success()
+    }
+
+    /// Stops it with SIGTERM and waits at most `limit`; whether it exited with success, and how
+    /// long it took. Still running after `limit`: killed, and the test fails.
+    pub fn stop_within(mut self, limit: Duration) -> (bool, Duration) {
+        self.signal(libc::SIGTERM);
+        let asked = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                std::mem::forget(self);
+                return (status.success(), asked.elapsed());
+            }
+            if asked.elapsed() > limit {
+                self.child.kill().unwrap();
+                panic!("protest serve still ran {limit:?} after SIGTERM");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// Kills it at once, as a crash or a power cut would (nothing folded).
