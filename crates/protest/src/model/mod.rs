@@ -3,6 +3,7 @@
 pub mod alignment;
 mod auto_eval;
 mod candidate;
+pub mod clock;
 mod conflict;
 mod corpus;
 mod ids;
@@ -15,6 +16,7 @@ mod sentences;
 mod suite;
 pub mod tags;
 mod tasks;
+pub mod text;
 pub(crate) mod timestamp;
 pub mod tokens;
 
