@@ -141,6 +141,17 @@ pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Ve
             return Err(RosterError::EmptyName.into());
         }
         let existing = annotators::find(master, &name).map(|a| a.id);
+        if existing.is_none() {
+            // Someone new: a name that may be added, and unlike the others added with it.
+            let new = annotators::new_name(master, &name, None)?;
+            let likeness = crate::model::text::likeness(&new);
+            let before = wanted.iter().map(|(_, _, n)| n).filter(|n| annotators::find(master, n).is_none());
+            if let Some(other) = before.into_iter().find(|n| crate::model::text::likeness(n) == likeness) {
+                if other.to_lowercase() != new.to_lowercase() {
+                    return Err(RosterError::LooksLike { name: new, existing: other.clone() }.into());
+                }
+            }
+        }
         if let Some(holder) = holder.filter(|&h| Some(h) != existing) {
             return Err(ExportError::PartTaken {
                 task_set,
