@@ -6,6 +6,7 @@ mod candidate;
 pub mod clock;
 mod conflict;
 mod corpus;
+pub mod from_page;
 mod ids;
 mod language;
 mod master;
