@@ -226,7 +226,10 @@ fn annotator_names_that_hide_characters_or_look_like_another_are_refused() {
         let out = run(&["add", name]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{name:?}: {stderr}");
-        assert!(stderr.contains(expected) && stderr.contains("m.json"), "{name:?}:\n  expected: {expected}\n  got: {stderr}");
+        assert!(
+            stderr.contains(expected) && stderr.contains("m.json"),
+            "{name:?}:\n  expected: {expected}\n  got: {stderr}"
+        );
     }
     let out = run(&["rename", "Ben", "\u{0410}nna"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("looks like 'Anna'"), "{out:?}");

@@ -330,7 +330,8 @@ mod tests {
         let desk = Desk::new(s.store.master(), 1, ANNA).unwrap();
         let year_10000 = chrono::DateTime::parse_from_rfc3339("9999-12-31T23:59:59Z").unwrap().to_utc()
             + chrono::Duration::seconds(1);
-        let cases: [(fn(&mut Record, chrono::DateTime<Utc>), &str); 6] = [
+        type Spoil = fn(&mut Record, chrono::DateTime<Utc>);
+        let cases: [(Spoil, &str); 6] = [
             (|r, t| r.modified = t, "modified: +10000-01-01T00:00:00Z is outside the years 1970–9999"),
             (|r, _| drop(r.legacy.insert("anaph_annotation".into(), "unsure".into())), "legacy: 'anaph_annotation'"),
             (|r, _| r.tags = (0..10_000).map(|i| format!("t{i}")).collect(), "tags: 10000 tags, more than the 32"),
