@@ -208,7 +208,7 @@ fn annotator_names_that_hide_characters_or_look_like_another_are_refused() {
     let master = file(&dir, "m.json", TINY.as_bytes());
     let run = |args: &[&str]| {
         let mut all: Vec<&std::ffi::OsStr> = vec!["annotator".as_ref(), args[0].as_ref(), master.as_os_str()];
-        all.extend(args[1..].iter().map(|a| a.as_ref()));
+        all.extend(args[1..].iter().map(|a| std::ffi::OsStr::new(*a)));
         protest(&all)
     };
     assert!(run(&["add", "Anna"]).status.success());

@@ -379,7 +379,7 @@ fn a_classifiers_other_words_become_its_translation() {
     }
 }
 
-/// Input no data file is — a first line of 128 MiB, a 2 MB gzip file expanding to 2 GiB, a
+/// Input no data file is — a first line of 128 MiB, a few MB of gzip expanding to 2 GiB, a
 /// language model's text of one 50 MB line — is refused quickly, naming the file (and the line),
 /// with memory of a few blocks: no command reads it whole.
 #[test]
@@ -397,20 +397,28 @@ fn absurd_inputs_are_refused_in_time_linear_in_what_was_read() {
     fs::write(d.join("long.pred"), &long).unwrap();
     fs::write(d.join("long.gold"), &long).unwrap();
     let line_bound = "line 1: longer than 1 MiB, the most a line may have";
-    refused_with(&["prediction", "score", "example.en-fr.gold", "long.pred"], &format!("long.pred: {line_bound}"));
-    refused_with(&["prediction", "score", "long.gold", "example.en-fr.pred"], &format!("long.gold: {line_bound}"));
-    // 2 GiB of prediction lines in some 2 MB of gzip members (what `cat a.gz b.gz` makes).
+    refused_with(
+        &["prediction", "score", "example.en-fr.gold", "long.pred", "--scorer", "discomt2015"],
+        &format!("long.pred: {line_bound}"),
+    );
+    refused_with(
+        &["prediction", "score", "long.gold", "example.en-fr.pred", "--scorer", "discomt2015"],
+        &format!("long.gold: {line_bound}"),
+    );
+    // 2 GiB of gold lines in some 6 MB of gzip members (what `cat a.gz b.gz` makes), scored
+    // against themselves: each line read is checked, so the whole would be read.
+    let line = "il\til\tIt is here .\tREPLACE_0 est là .\t0-0 1-1 2-2\n";
     let member = {
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        encoder.write_all("il\n".repeat((1 << 20) / 3).as_bytes()).unwrap();
+        encoder.write_all(line.repeat((1 << 20) / line.len()).as_bytes()).unwrap();
         encoder.finish().unwrap()
     };
     let bomb = member.repeat(2048);
-    assert!(bomb.len() < 4 << 20, "{} bytes", bomb.len());
-    fs::write(d.join("bomb.pred.gz"), bomb).unwrap();
+    assert!(bomb.len() < 8 << 20, "{} bytes", bomb.len());
+    fs::write(d.join("bomb.en-fr.data.gz"), bomb).unwrap();
     refused_with(
-        &["prediction", "score", "example.en-fr.gold", "bomb.pred.gz"],
-        "bomb.pred.gz: the gzip content expands to more than 100 times the file's size",
+        &["prediction", "score", "bomb.en-fr.data.gz", "bomb.en-fr.data.gz", "--scorer", "wmt16"],
+        "bomb.en-fr.data.gz: the gzip content expands to more than 100 times the file's size",
     );
     // A language model's text of one 50 MB line, of order 8.
     let words: String = (0..(50 << 20) / 8).map(|i| format!("w{:06} ", i % 1_000_000)).collect();
