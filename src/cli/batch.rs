@@ -190,7 +190,7 @@ fn plan_task_set(a: PlanArgs, p: &Printer) -> anyhow::Result<()> {
             request,
             only_needing_human: a.only_needing_human,
             replace: a.replace,
-            created: a.created.unwrap_or_else(Utc::now),
+            created: super::created(a.created)?,
         };
         let planned = workflow::task_sets::preview(m, &planning).map_err(|e| match e {
             PlanError::NoMatchYet => {
@@ -251,7 +251,7 @@ fn export_batches(a: ExportArgs, p: &Printer) -> anyhow::Result<()> {
             names: a.annotators.clone(),
             folder: a.output_dir.clone().unwrap_or_else(|| workflow::default_folder(&a.master)),
             replace: a.force,
-            created: a.created.unwrap_or_else(Utc::now),
+            created: super::created(a.created)?,
         };
         let exported = workflow::export::run(store, &exporting)?;
         say_created(p, exported.created_folder.as_deref())?;
@@ -320,7 +320,7 @@ fn adjudicate(a: AdjudicateArgs, p: &Printer) -> anyhow::Result<()> {
             seed: a.seed.unwrap_or_else(|| u64::from(rand::random::<u32>())),
             folder: a.output_dir.clone().unwrap_or_else(|| workflow::default_folder(&a.master)),
             replace: a.force,
-            created: a.created.unwrap_or_else(Utc::now),
+            created: super::created(a.created)?,
         };
         let (planned, who) = workflow::adjudication::preview(store.master(), &adjudicating).in_file(&a.master)?;
         let ts = &planned.task_set;

@@ -3,8 +3,10 @@
 pub mod alignment;
 mod auto_eval;
 mod candidate;
+pub mod clock;
 mod conflict;
 mod corpus;
+pub mod from_page;
 mod ids;
 mod language;
 mod master;
@@ -15,6 +17,7 @@ mod sentences;
 mod suite;
 pub mod tags;
 mod tasks;
+pub mod text;
 pub(crate) mod timestamp;
 pub mod tokens;
 

@@ -64,6 +64,9 @@ pub enum SessionError {
     /// The edit is not allowed; the record is as it was.
     #[error(transparent)]
     Edit(#[from] EditError),
+    /// The clock is outside the years a record can be dated in; nothing was changed.
+    #[error(transparent)]
+    Clock(#[from] crate::model::clock::WrongClock),
     /// The change could not be saved, and is not kept in memory either.
     #[error("Could not save: {0}")]
     NotSaved(Error),
@@ -197,7 +200,8 @@ impl Session {
                     file: self.file.real_path().to_path_buf(),
                     file_id: self.file.file_id().to_owned(),
                     revision: self.master().revision,
-                    created: chrono::Utc::now(),
+                    // Informational: a wrong clock must not keep the work from being kept.
+                    created: crate::model::clock::now().unwrap_or(crate::model::clock::EARLIEST),
                     why: self.file.detached().or(self.file.failure()).unwrap_or("not saved").to_owned(),
                 };
                 recovery::Writer::start(&folder, header).and_then(|mut writer| {
@@ -483,7 +487,8 @@ impl Session {
     /// it; undo takes it back like any other change.
     pub fn edit_as(&mut self, candidate: CandidateId, annotator: AnnotatorId, edit: Edit) -> Result<(), SessionError> {
         let before = self.master().records.get(candidate, annotator).cloned();
-        let after = edit::apply(self.master(), candidate, annotator, before.as_ref(), edit, chrono::Utc::now())?;
+        let now = crate::model::clock::now()?;
+        let after = edit::apply(self.master(), candidate, annotator, before.as_ref(), edit, now)?;
         let unchanged = match &before {
             Some(b) => b.same_content(&after),
             None => after.is_blank(),

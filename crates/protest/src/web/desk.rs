@@ -76,6 +76,7 @@ impl Desk {
         match entry {
             Entry::Put(record) => {
                 mine(record.annotator)?;
+                crate::model::from_page::check(record, crate::model::clock::now().ok())?;
                 match merge::intake(master, &self.layout, record) {
                     Ok(record) => Ok(Entry::Put(record)),
                     Err(Intake::NotInPart) => Err(not_in_part(record.candidate)),
@@ -321,5 +322,33 @@ mod tests {
         assert_eq!(s.store.not_saved(), 0);
         let (on_disk, _) = load_with_journal::<Master>(&s.path).unwrap();
         assert_eq!(on_disk.records.iter().filter(|r| r.annotator == ANNA && r.active_ms == Some(1_500)).count(), 2);
+    }
+
+    #[test]
+    fn fields_no_page_could_send_are_refused_with_the_reason() {
+        let mut s = served();
+        let desk = Desk::new(s.store.master(), 1, ANNA).unwrap();
+        let year_10000 = chrono::DateTime::parse_from_rfc3339("9999-12-31T23:59:59Z").unwrap().to_utc()
+            + chrono::Duration::seconds(1);
+        type Spoil = fn(&mut Record, chrono::DateTime<Utc>);
+        let cases: [(Spoil, &str); 6] = [
+            (|r, t| r.modified = t, "modified: +10000-01-01T00:00:00Z is outside the years 1970–9999"),
+            (|r, _| drop(r.legacy.insert("anaph_annotation".into(), "unsure".into())), "legacy: 'anaph_annotation'"),
+            (|r, _| r.tags = (0..10_000).map(|i| format!("t{i}")).collect(), "tags: 10000 tags, more than the 32"),
+            (|r, _| r.remarks = "x".repeat(900_000), "remarks: 900000 characters, more than the 10000"),
+            (|r, _| r.remarks = "a\0b".into(), "remarks: a control or direction-changing character (U+0000)"),
+            (|r, _| r.remarks = "\u{202E}olleh".into(), "remarks: a control or direction-changing character (U+202E)"),
+        ];
+        for (spoil, why) in cases {
+            let Entry::Put(mut record) = put(1, Judgement::Yes) else { unreachable!() };
+            spoil(&mut record, year_10000);
+            let change = s.change(Entry::Put(record));
+            match desk.take(&mut s.store, &mut s.receipts, &change) {
+                Err(NotTaken::Refused(m)) => assert!(m.starts_with(why), "{m}"),
+                other => panic!("{why}: {other:?}"),
+            }
+        }
+        assert!(s.store.master().records.iter().all(|r| r.annotator != ANNA || r.pronoun != Judgement::Yes));
+        assert_eq!(s.store.not_saved(), 0);
     }
 }

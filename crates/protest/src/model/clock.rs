@@ -1,0 +1,86 @@
+//! The time now, from the computer's clock, and the years a time in a file may have.
+//!
+//! Files hold times as RFC 3339 text with four-digit years: a time before 1970 or after 9999 is
+//! not one this program writes or reads back (a record dated in year 10000 would make its master
+//! unreadable). A clock set outside those years is said to be wrong rather than trusted, and
+//! reading it never panics (chrono's `Utc::now` does before 1970).
+
+use chrono::{DateTime, NaiveDate, Utc};
+
+/// The earliest time a file may hold: 1970-01-01T00:00:00Z.
+pub const EARLIEST: DateTime<Utc> = DateTime::<Utc>::UNIX_EPOCH;
+
+/// The latest time a file may hold: the last instant of 9999.
+pub fn latest() -> DateTime<Utc> {
+    NaiveDate::from_ymd_opt(9999, 12, 31)
+        .and_then(|d| d.and_hms_nano_opt(23, 59, 59, 999_999_999))
+        .map_or(DateTime::<Utc>::MAX_UTC, |t| t.and_utc())
+}
+
+/// Whether a file may hold this time (1970–9999).
+pub fn in_range(time: DateTime<Utc>) -> bool {
+    (EARLIEST..=latest()).contains(&time)
+}
+
+/// Why the clock's time cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the computer's clock says {said}, outside the years 1970–9999 that PROTEST records times in; set the clock to the right time and try again"
+)]
+pub struct WrongClock {
+    /// What the clock said, in words.
+    pub said: String,
+}
+
+/// The time now, or why the clock cannot be believed.
+pub fn now() -> Result<DateTime<Utc>, WrongClock> {
+    checked(read())
+}
+
+/// The clock's time, as far as it can be had: before 1970 as a negative time.
+#[cfg(not(target_arch = "wasm32"))]
+fn read() -> Option<DateTime<Utc>> {
+    let since = |a: std::time::SystemTime, b| a.duration_since(b).ok();
+    let (now, epoch) = (std::time::SystemTime::now(), std::time::SystemTime::UNIX_EPOCH);
+    match (since(now, epoch), since(epoch, now)) {
+        (Some(after), _) => DateTime::from_timestamp(i64::try_from(after.as_secs()).ok()?, after.subsec_nanos()),
+        (None, Some(before)) => DateTime::from_timestamp(-i64::try_from(before.as_secs()).ok()? - 1, 0),
+        (None, None) => None,
+    }
+}
+
+/// In a browser, chrono reads JavaScript's `Date`, which cannot panic.
+#[cfg(target_arch = "wasm32")]
+fn read() -> Option<DateTime<Utc>> {
+    Some(Utc::now())
+}
+
+fn checked(time: Option<DateTime<Utc>>) -> Result<DateTime<Utc>, WrongClock> {
+    match time {
+        Some(t) if in_range(t) => Ok(t),
+        Some(t) => Err(WrongClock { said: t.format("%Y-%m-%d %H:%M:%S UTC").to_string() }),
+        None => Err(WrongClock { said: "a time no calendar has".into() }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_years_a_file_can_hold() {
+        assert!(now().is_ok(), "this machine's clock is in 1970–9999");
+        let at = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).unwrap().and_hms_opt(0, 0, 0).unwrap().and_utc();
+        assert_eq!(checked(Some(at(1970, 1, 1))), Ok(EARLIEST));
+        assert!(checked(Some(at(9999, 12, 31))).is_ok());
+        let before = checked(Some(at(1969, 12, 31))).unwrap_err();
+        assert_eq!(
+            before.to_string(),
+            "the computer's clock says 1969-12-31 00:00:00 UTC, outside the years 1970–9999 that PROTEST records times in; set the clock to the right time and try again"
+        );
+        assert!(checked(Some(at(10000, 1, 1))).unwrap_err().said.starts_with("+10000-01-01"));
+        assert!(checked(None).is_err());
+        assert!(!in_range(latest() + chrono::Duration::nanoseconds(1)));
+        assert!(in_range(latest()));
+    }
+}
