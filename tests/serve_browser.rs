@@ -293,3 +293,128 @@ fn nothing_is_lost_when_the_server_dies_the_tab_reloads_or_a_second_tab_works_be
         8
     );
 }
+
+/// Anna's record of the `n`th candidate of her part (batch candidate `n`), as readers see it.
+fn part_record(master: &Path, n: usize) -> Option<protest::model::Record> {
+    let m = as_readers_see(master);
+    let layout = protest::batches::export::layout(&m, m.task_set(1).unwrap(), ANNA);
+    m.records.get(layout.order[n - 1], ANNA).cloned()
+}
+
+impl Browser {
+    /// Opens a new tab, closes the one in use (as the annotator closing it: nothing more is sent
+    /// from it) and goes on in the new one, which shows nothing yet.
+    fn close_tab_for_a_new_one(&self) {
+        self.runtime.block_on(async {
+            let new = self.client.new_window(true).await.unwrap();
+            self.client.close_window().await.unwrap();
+            self.client.switch_to_window(new.handle).await.unwrap();
+        });
+    }
+
+    /// Waits until the tab title says "all saved", checking at every look that it says so only
+    /// once `saved` holds (the master has what the page kept); returns every title the page had
+    /// on the way (watched from before the window started).
+    fn saved_only_when(&self, limit: Duration, mut saved: impl FnMut() -> bool) -> Vec<String> {
+        let watch = "window.titles = []; \
+            new MutationObserver(() => titles.push(document.title)) \
+                .observe(document.querySelector('title'), {childList: true, subtree: true, characterData: true}); \
+            return document.title;";
+        assert_eq!(self.script(watch), "PROTEST", "watched before the window set a title");
+        let start = std::time::Instant::now();
+        loop {
+            let title = self.title();
+            if title.contains("(all saved)") {
+                assert!(saved(), "the page said '{title}' before the master had the changes it kept");
+                let titles = self.script("return window.titles;");
+                return titles.as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_owned()).collect();
+            }
+            assert!(start.elapsed() < limit, "waited {limit:?} for 'all saved' (the title is '{title}')");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// The replay of a closed tab's changes: made on example 8 while the server was stopped, the tab
+/// closed, the link opened again in the same browser once the server is back. The changes go
+/// before the page says "all saved"; annotating the example again is never undone by them; and
+/// when the example changed elsewhere meanwhile, the page shows both versions and stores the
+/// annotator's choice.
+#[test]
+fn a_closed_tabs_changes_go_first_and_never_replace_newer_work() {
+    let (_dir, master) = sample();
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    let (addr, link, path) = (server.addr.to_string(), server.link("Anna").to_owned(), server.path("Anna"));
+    let browser = Browser::start();
+    browser.goto(&link);
+    browser.wait_title("Anna (all saved)", LOADING);
+    // Example 8 of her part, with the server stopped: pronoun no, a remark.
+    browser.keys(&[ENTER, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT]);
+    assert!(server.stop());
+    browser.keys(&["r", "closed-tab test", "\u{e00c}"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    browser.keys(&["n"]);
+    browser.wait_title("2 changes not saved yet", Duration::from_secs(30));
+    browser.screenshot("closed-tab-before.png");
+    browser.close_tab_for_a_new_one();
+
+    // The server back, the link opened again in the same browser: what the closed tab kept goes
+    // first, and "all saved" comes only once the master has it.
+    let server = Server::start(&master, &addr, &[]);
+    browser.goto(&link);
+    let kept = |master: &Path| {
+        part_record(master, 8).is_some_and(|r| r.pronoun == Judgement::No && r.remarks == "closed-tab test")
+    };
+    let titles = browser.saved_only_when(LOADING, || kept(&master));
+    assert_eq!(titles.first().map(String::as_str), Some("PROTEST — Anna (2 changes not saved yet)"), "{titles:?}");
+    assert!(kept(&master));
+
+    // Annotated again (pronoun yes), then the page reloaded: the older changes never come back.
+    browser.keys(&[ENTER, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, "y"]);
+    let newer = |master: &Path| part_record(master, 8).is_some_and(|r| r.pronoun == Judgement::Yes);
+    wait_for(Duration::from_secs(20), "the newer record", || newer(&master));
+    browser.wait_title("(all saved)", Duration::from_secs(20));
+    browser.runtime.block_on(browser.client.refresh()).unwrap();
+    browser.wait_title("Anna (all saved)", LOADING);
+    std::thread::sleep(Duration::from_secs(3));
+    let record = part_record(&master, 8).unwrap();
+    assert_eq!((record.pronoun, record.remarks.as_str()), (Judgement::Yes, "closed-tab test"));
+
+    // Again the server stopped, a change (pronoun no) kept by a tab that is then closed; but
+    // before the link is opened again, the example is annotated on another device.
+    browser.keys(&[ENTER, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT]);
+    assert!(server.stop());
+    browser.keys(&["n"]);
+    browser.wait_title("1 change not saved yet", Duration::from_secs(30));
+    browser.close_tab_for_a_new_one();
+    let server = Server::start(&master, &addr, &[]);
+    let mut stored = part_record(&master, 8).unwrap();
+    stored.candidate = protest::model::CandidateId(8);
+    let base = protest::store::based::Base::of(Some(&stored));
+    let mut other = stored.clone();
+    other.remarks = "other device".into();
+    let change = protest::web::protocol::Change {
+        id: protest::web::protocol::ChangeId::random(&mut rand::rng()),
+        entry: protest::store::journal::Entry::Put(other),
+        base: Some(base),
+    };
+    let body = serde_json::to_vec(&protest::web::protocol::Changes { changes: vec![change] }).unwrap();
+    let answer = post(server.addr, &format!("{path}api/changes"), &body);
+    assert!(answer.text().contains("\"taken\":[\""), "{}", answer.text());
+
+    // Opened again: the kept change is not stored over the other device's; the page shows both.
+    browser.goto(&link);
+    browser.wait_title("Anna (1 change not saved yet)", LOADING);
+    std::thread::sleep(Duration::from_secs(4));
+    browser.screenshot("two-versions.png");
+    assert_eq!(browser.title(), "PROTEST — Anna (1 change not saved yet)", "it waits for the annotator");
+    let record = part_record(&master, 8).unwrap();
+    assert_eq!((record.pronoun, record.remarks.as_str()), (Judgement::Yes, "other device"), "not replaced");
+    // The annotator keeps theirs (M): stored, as a change made on the other device's.
+    browser.keys(&["m"]);
+    let chosen = |master: &Path| part_record(master, 8).is_some_and(|r| r.pronoun == Judgement::No);
+    wait_for(Duration::from_secs(20), "the version chosen", || chosen(&master));
+    browser.wait_title("(all saved)", Duration::from_secs(20));
+    assert_eq!(part_record(&master, 8).unwrap().remarks, "closed-tab test", "theirs, as it was in this browser");
+    assert!(server.stop());
+}

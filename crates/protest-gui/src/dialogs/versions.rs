@@ -90,18 +90,14 @@ impl Dialog for VersionsDialog {
 
 /// The stored and the proposed version of a record side by side, under `titles`.
 pub fn compare(ui: &mut Ui, d: &Disagreement, titles: [&str; 2]) {
-    let width = (ui.available_width() - ui.spacing().item_spacing.x) / 2.0;
-    ui.horizontal_top(|ui| {
-        for (title, record) in titles.into_iter().zip([&d.stored, &d.proposed]) {
-            ui.allocate_ui(egui::vec2(width, 0.0), |ui| {
-                ui.set_width(width);
-                egui::Frame::group(ui.style()).show(ui, |ui| {
-                    ui.set_width(ui.available_width());
-                    ui.label(RichText::new(title).strong());
-                    for line in lines(record.as_ref()) {
-                        ui.add(egui::Label::new(line).wrap());
-                    }
-                });
+    ui.columns(2, |columns| {
+        for ((ui, title), record) in columns.iter_mut().zip(titles).zip([&d.stored, &d.proposed]) {
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.label(RichText::new(title).strong());
+                for line in lines(record.as_ref()) {
+                    ui.add(egui::Label::new(line).wrap());
+                }
             });
         }
     });

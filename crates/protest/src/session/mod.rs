@@ -260,7 +260,9 @@ impl Session {
             if let Some((candidate, annotator)) = based::key(entry) {
                 let now = self.master().records.get(candidate, annotator);
                 if !based::applies(now, entry, change.base) {
-                    Disagreement::of(now.cloned(), entry).map(|d| d.add_to(&mut recovered.disagreements));
+                    if let Some(d) = Disagreement::of(now.cloned(), entry) {
+                        d.add_to(&mut recovered.disagreements);
+                    }
                     continue;
                 }
                 // A later change of the record stands in place of an earlier one that disagreed.
