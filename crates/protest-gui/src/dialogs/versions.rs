@@ -11,8 +11,9 @@ use crate::intent::Intent;
 use crate::keys::{self, Scope};
 use crate::panels::translation::TRANSLATION_WIDTH;
 use egui::{RichText, Ui};
-use protest::model::{Judgement, Master, Record};
+use protest::model::{Master, Record};
 use protest::session::Session;
+use protest::session::recovery;
 use protest::store::based::{Disagreement, Keep};
 
 /// The record of the page that the server has in another version.
@@ -103,28 +104,15 @@ pub fn compare(ui: &mut Ui, d: &Disagreement, titles: [&str; 2]) {
     });
 }
 
-/// A version in words, a line each: the judgements, tags, remarks, tokens and when it was made.
+/// A version in words, a line each: the judgements, tags, remarks (all of them), tokens and when
+/// it was made.
 pub fn lines(record: Option<&Record>) -> Vec<String> {
     let Some(r) = record else { return vec!["no annotation".into()] };
-    let word = |j: Judgement| match j {
-        Judgement::Yes => "yes",
-        Judgement::No => "no",
-        Judgement::Unset => "not judged",
-    };
-    let mut lines = vec![format!("Pronoun: {}", word(r.pronoun))];
-    if r.antecedent.is_set() {
-        lines.push(format!("Antecedent: {}", word(r.antecedent)));
-    }
-    if !r.tags.is_empty() {
-        lines.push(format!("Tags: {}", r.tags.iter().cloned().collect::<Vec<_>>().join(", ")));
-    }
-    if !r.remarks.is_empty() {
-        lines.push(format!("Remarks: “{}”", r.remarks));
-    }
+    let mut lines = recovery::in_words(r, None);
     let tokens = r.selected.pronoun.len() + r.selected.antecedent.len();
     if tokens > 0 {
-        lines.push(format!("Tokens selected: {tokens}"));
+        lines.push(format!("tokens selected: {tokens}"));
     }
-    lines.push(format!("Changed {}", r.modified.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M:%S")));
+    lines.push(format!("changed {}", r.modified.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M:%S")));
     lines
 }

@@ -307,8 +307,7 @@ fn a_recovery_file_offered_after_the_file_changed_shows_both_versions_and_keeps_
     assert!(h.query_by_label("Changes that were not saved").is_some());
     click(&mut h, "Apply them to this file");
     assert!(h.query_by_label_contains("changed in this file since the recovered change to it was made").is_some());
-    for shown in ["In the file now", "In the recovery file", "Pronoun: no", "Pronoun: yes", "Remarks: “made since”"]
-    {
+    for shown in ["In the file now", "In the recovery file", "pronoun no", "pronoun yes", "remarks \"made since\""] {
         assert!(h.query_by_label(shown).is_some(), "{shown}");
     }
     assert_eq!(saved_record(&f.path, 4, ANNA).unwrap().remarks, "made since", "not replaced unasked");

@@ -160,13 +160,9 @@ fn two_versions_of_an_example_are_shown_and_the_choice_is_sent() {
     let theirs = theirs.unwrap();
     assert!(h.query_by_label_contains(": two versions").is_some(), "the dialog asks");
     assert_eq!(h.state().current_candidate(), Some(example), "beside the example");
-    for shown in [
-        "Saved on the server",
-        "Yours, in this browser",
-        "Pronoun: yes",
-        "Pronoun: no",
-        "Remarks: “from the other tab”",
-    ] {
+    for shown in
+        ["Saved on the server", "Yours, in this browser", "pronoun yes", "pronoun no", "remarks \"from the other tab\""]
+    {
         assert!(h.query_by_label(shown).is_some(), "{shown}");
     }
     assert!(h.query_by_label("every change is saved").is_none());

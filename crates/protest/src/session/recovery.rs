@@ -13,7 +13,7 @@
 //! replaced unasked ([`crate::store::based`]). While its writer lives it holds the file's `flock`,
 //! so that another window opening the same master does not offer changes still being made.
 
-use crate::model::{Judgement, Master};
+use crate::model::{Judgement, Master, Record};
 use crate::store::based::Based;
 use crate::store::journal::Entry;
 use crate::store::{files, json};
@@ -232,24 +232,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> io::Result<Found> {
 /// One change of a recovery file in words, for the user to see before applying it: "candidate
 /// 12, Anna: pronoun yes, antecedent no, tags ant_ensure".
 pub fn describe(entry: &Entry, master: &Master) -> String {
-    let word = |j: Judgement| match j {
-        Judgement::Yes => "yes",
-        Judgement::No => "no",
-        Judgement::Unset => "not judged",
-    };
     match entry {
         Entry::Put(r) => {
-            let mut what = vec![format!("pronoun {}", word(r.pronoun))];
-            if r.antecedent.is_set() {
-                what.push(format!("antecedent {}", word(r.antecedent)));
-            }
-            if !r.tags.is_empty() {
-                what.push(format!("tags {}", r.tags.iter().cloned().collect::<Vec<_>>().join(" ")));
-            }
-            if !r.remarks.is_empty() {
-                what.push(format!("remarks \"{}\"", r.remarks.chars().take(60).collect::<String>()));
-            }
-            format!("candidate {}, {}: {}", r.candidate, master.annotator_name(r.annotator), what.join(", "))
+            let what = in_words(r, Some(60)).join(", ");
+            format!("candidate {}, {}: {what}", r.candidate, master.annotator_name(r.annotator))
         }
         Entry::Remove { candidate, annotator } => {
             format!("candidate {candidate}, {}: record removed", master.annotator_name(*annotator))
@@ -258,6 +244,28 @@ pub fn describe(entry: &Entry, master: &Master) -> String {
             format!("annotators and task sets: {} annotators, {} task sets", r.annotators.len(), r.task_sets.len())
         }
     }
+}
+
+/// What a record says, a phrase each — "pronoun yes", "antecedent no", "tags a b", "remarks "…""
+/// (their first `remarks` characters, or all) — for the user to tell versions apart.
+pub fn in_words(r: &Record, remarks: Option<usize>) -> Vec<String> {
+    let word = |j: Judgement| match j {
+        Judgement::Yes => "yes",
+        Judgement::No => "no",
+        Judgement::Unset => "not judged",
+    };
+    let mut what = vec![format!("pronoun {}", word(r.pronoun))];
+    if r.antecedent.is_set() {
+        what.push(format!("antecedent {}", word(r.antecedent)));
+    }
+    if !r.tags.is_empty() {
+        what.push(format!("tags {}", r.tags.iter().cloned().collect::<Vec<_>>().join(" ")));
+    }
+    if !r.remarks.is_empty() {
+        let shown: String = r.remarks.chars().take(remarks.unwrap_or(usize::MAX)).collect();
+        what.push(format!("remarks \"{shown}\""));
+    }
+    what
 }
 
 impl Found {

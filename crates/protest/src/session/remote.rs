@@ -208,15 +208,22 @@ impl Remote {
     /// Keeps in the browser what is not stored: the outbox, and the annotator's version of each
     /// record the server has another version of.
     fn keep(&mut self) -> std::result::Result<(), String> {
-        let mut kept = self.outbox.clone();
+        let kept = self.not_stored();
+        self.courier.keep(&kept).map_err(|why| format!("could not keep the changes in this browser: {why}"))
+    }
+
+    /// What the server does not have: the outbox, then the annotator's version of each record
+    /// the server has another version of, as a change made on what it was first made on.
+    fn not_stored(&self) -> Vec<Change> {
+        let mut changes = self.outbox.clone();
         for u in &self.undecided {
             let entry = match self.batch.content.records.get(u.candidate, u.annotator) {
                 Some(mine) => Entry::Put(mine.clone()),
                 None => Entry::Remove { candidate: u.candidate, annotator: u.annotator },
             };
-            kept.push(Change { id: u.id.clone(), entry, base: u.base });
+            changes.push(Change { id: u.id.clone(), entry, base: u.base });
         }
-        self.courier.keep(&kept).map_err(|why| format!("could not keep the changes in this browser: {why}"))
+        changes
     }
 
     /// Takes what the server answered.
@@ -394,14 +401,7 @@ impl Workspace for Remote {
     }
 
     fn unsent_file(&self) -> Option<(String, Vec<u8>)> {
-        let mut changes = self.outbox.clone();
-        for u in &self.undecided {
-            let entry = match self.batch.content.records.get(u.candidate, u.annotator) {
-                Some(mine) => Entry::Put(mine.clone()),
-                None => Entry::Remove { candidate: u.candidate, annotator: u.annotator },
-            };
-            changes.push(Change { id: u.id.clone(), entry, base: u.base });
-        }
+        let changes = self.not_stored();
         if changes.is_empty() {
             return None;
         }

@@ -44,7 +44,7 @@ pub enum NotTaken {
     Unavailable(crate::Error),
     /// It was made on another version of its record than this one, stored now (batch candidate
     /// ids): it will never be taken.
-    Conflict(Option<Record>),
+    Conflict(Option<Box<Record>>),
 }
 
 impl Desk {
@@ -117,7 +117,7 @@ impl Desk {
         }
         let answers = self.take_all(store, receipts, std::slice::from_ref(change));
         if let Some(conflict) = answers.conflicts.into_iter().next() {
-            return Err(NotTaken::Conflict(conflict.stored));
+            return Err(NotTaken::Conflict(conflict.stored.map(Box::new)));
         }
         match (answers.taken.is_empty(), answers.refused.into_iter().next(), answers.trouble) {
             (false, _, _) => Ok(Taken::Stored),
