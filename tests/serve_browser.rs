@@ -31,6 +31,11 @@ fn installed(program: &str) -> PathBuf {
 
 impl Browser {
     fn start() -> Browser {
+        Browser::saving_downloads_in(None)
+    }
+
+    /// A browser whose downloads go to `downloads` without asking (if given).
+    fn saving_downloads_in(downloads: Option<&Path>) -> Browser {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let driver = Command::new(installed("chromedriver"))
             .args([format!("--port={port}"), "--allowed-ips=127.0.0.1".into()])
@@ -54,23 +59,27 @@ impl Browser {
         .into_iter()
         .chain([format!("--user-data-dir={}", profile.path().display())])
         .collect::<Vec<_>>();
-        let capabilities = serde_json::json!({
-            "browserName": "chrome",
-            "goog:chromeOptions": { "binary": installed("chromium"), "args": args },
-        });
+        let mut options = serde_json::json!({ "binary": installed("chromium"), "args": args });
+        if let Some(dir) = downloads {
+            options["prefs"] =
+                serde_json::json!({ "download.default_directory": dir, "download.prompt_for_download": false });
+        }
+        let capabilities = serde_json::json!({ "browserName": "chrome", "goog:chromeOptions": options });
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();
         let mut builder = ClientBuilder::new(connector);
         builder.capabilities(capabilities.as_object().unwrap().clone());
         let webdriver = format!("http://127.0.0.1:{port}");
         let client = runtime.block_on(async {
+            let mut last = None;
             for _ in 0..100 {
-                if let Ok(client) = builder.connect(&webdriver).await {
-                    return client;
+                match builder.connect(&webdriver).await {
+                    Ok(client) => return client,
+                    Err(e) => last = Some(e),
                 }
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
-            panic!("chromedriver did not start on {webdriver}");
+            panic!("chromedriver did not start on {webdriver}: {last:?}");
         });
         Browser { driver, client, runtime, _profile: profile }
     }
@@ -417,4 +426,66 @@ fn a_closed_tabs_changes_go_first_and_never_replace_newer_work() {
     browser.wait_title("(all saved)", Duration::from_secs(20));
     assert_eq!(part_record(&master, 8).unwrap().remarks, "closed-tab test", "theirs, as it was in this browser");
     assert!(server.stop());
+}
+
+impl Browser {
+    /// Clicks the page at (`x`, `y`) in its viewport, as a person does with the mouse.
+    fn click_at(&self, x: f64, y: f64) {
+        use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo { duration: None, x, y })
+            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+            .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        self.runtime.block_on(self.client.perform_actions(mouse)).unwrap();
+    }
+}
+
+/// A link revoked while its page is open with a change unsent: the page says the link no longer
+/// works (not that it will send again), and its Download gives a file that `protest batch apply`
+/// applies to the master.
+#[test]
+fn a_revoked_links_changes_download_as_a_file_the_researcher_applies() {
+    let (dir, master) = sample();
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    let (addr, link) = (server.addr.to_string(), server.link("Anna").to_owned());
+    let downloads = dir.path().join("downloads");
+    std::fs::create_dir_all(&downloads).unwrap();
+    let browser = Browser::saving_downloads_in(Some(&downloads));
+    browser.goto(&link);
+    browser.viewport(1280, 657);
+    browser.wait_title("Anna (all saved)", LOADING);
+    browser.keys(&[ENTER]);
+    browser.judge_no_and_next();
+    wait_for(Duration::from_secs(20), "1 record", || judged_no(&master) == 1);
+    // The researcher revokes the link (a restart with --revoke) while Anna works on.
+    assert!(server.stop());
+    let server = Server::start(&master, &addr, &["--revoke", "Anna"]);
+    browser.keys(&["n"]);
+    browser.wait_title("1 change not saved yet", Duration::from_secs(30));
+    std::thread::sleep(Duration::from_secs(2));
+    browser.screenshot("revoked.png");
+    assert!(browser.would_ask_before_closing());
+    // Download: the first button of the bar above the status line, at the left.
+    let file = || {
+        std::fs::read_dir(&downloads)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "json"))
+    };
+    for y in (540..=600).rev().step_by(6) {
+        browser.click_at(84.0, f64::from(y));
+        std::thread::sleep(Duration::from_millis(700));
+        if file().is_some() {
+            break;
+        }
+    }
+    let file = file().expect("the page's Download gave a file");
+    let name = file.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("Anna-task-set-1-unsent-"), "{name}");
+    assert!(server.stop());
+    assert_eq!(judged_no(&master), 1);
+    let out = crate::common::ok(dir.path(), &["batch", "apply", "sample.master.json", file.to_str().unwrap()]);
+    assert!(out.contains("(Anna, task set 1): 1 stored, 0 stored before"), "{out}");
+    assert_eq!(judged_no(&master), 2, "the change made after the link was revoked is in the master");
 }
