@@ -67,8 +67,14 @@ struct WebApp {
     loading: Option<Loading>,
     /// Which tabs are open, asked while the part loads: their changes are theirs to send.
     held: Held,
+    /// When the part came, if the browser has not said yet which tabs are open.
+    came: Option<f64>,
     failed: Option<String>,
 }
+
+/// How long (seconds) the part waits for the browser to say which tabs are open; then every
+/// tab's changes are taken (sent twice at worst, which changes nothing).
+const LOCKS_PATIENCE: f64 = 2.0;
 
 /// Hands `bytes` to the browser as a download called `name` (it goes to the downloads folder, or
 /// the browser asks where).
@@ -111,7 +117,7 @@ impl WebApp {
             *slot.lock().expect("not poisoned") = Some(locks);
             ctx.request_repaint();
         });
-        WebApp { app, loading: Some(loading), held, failed: None }
+        WebApp { app, loading: Some(loading), held, came: None, failed: None }
     }
 
     /// Opens the part the server sent, with what this browser kept of it.
@@ -133,8 +139,18 @@ impl WebApp {
 impl eframe::App for WebApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         // The part opens once this browser said which tabs are open (at once, in practice).
+        let now = ui.input(|i| i.time);
+        let came = self.loading.as_ref().is_some_and(|slot| slot.lock().expect("not poisoned").is_some());
+        if came && self.came.is_none() {
+            self.came = Some(now);
+        }
         let asked = self.held.lock().expect("not poisoned").is_some();
-        let loaded = self.loading.as_ref().filter(|_| asked).and_then(|slot| slot.lock().expect("not poisoned").take());
+        let waited = self.came.is_some_and(|t| now - t > LOCKS_PATIENCE);
+        if came && !asked && !waited {
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
+        }
+        let ready = asked || waited;
+        let loaded = self.loading.as_ref().filter(|_| ready).and_then(|slot| slot.lock().expect("not poisoned").take());
         if let Some(loaded) = loaded {
             self.loading = None;
             let ctx = ui.ctx().clone();

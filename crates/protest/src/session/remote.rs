@@ -245,7 +245,6 @@ impl Remote {
         let before = self.outbox.len();
         self.outbox.retain(|c| !answers.taken.contains(&c.id));
         self.taken += before - self.outbox.len();
-        self.unapplied.retain(|id| !answers.taken.contains(id));
         for refused in &answers.refused {
             if let Some(i) = self.outbox.iter().position(|c| c.id == refused.id) {
                 self.outbox.remove(i);
@@ -266,6 +265,8 @@ impl Remote {
                 self.next_try = f64::NEG_INFINITY;
             }
         }
+        let outbox = &self.outbox;
+        self.unapplied.retain(|id| outbox.iter().any(|c| c.id == *id));
         // Forgetting them is kept too; if that fails they are only sent again.
         let _ = self.keep();
     }
