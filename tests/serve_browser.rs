@@ -36,13 +36,6 @@ impl Browser {
 
     /// A browser whose downloads go to `downloads` without asking (if given).
     fn saving_downloads_in(downloads: Option<&Path>) -> Browser {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let driver = Command::new(installed("chromedriver"))
-            .args([format!("--port={port}"), "--allowed-ips=127.0.0.1".into()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
         let profile = tempfile::tempdir().unwrap();
         let args = [
             "--headless",
@@ -66,22 +59,37 @@ impl Browser {
         }
         let capabilities = serde_json::json!({ "browserName": "chrome", "goog:chromeOptions": options });
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        let mut builder = ClientBuilder::new(connector);
-        builder.capabilities(capabilities.as_object().unwrap().clone());
-        let webdriver = format!("http://127.0.0.1:{port}");
-        let client = runtime.block_on(async {
-            let mut last = None;
-            for _ in 0..100 {
-                match builder.connect(&webdriver).await {
-                    Ok(client) => return client,
-                    Err(e) => last = Some(e),
+        // The free port found may be taken by another program before chromedriver listens on it
+        // (the browser tests run side by side): then it stops, and starts again on another.
+        for _ in 0..5 {
+            let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+            let mut driver = Command::new(installed("chromedriver"))
+                .args([format!("--port={port}"), "--allowed-ips=127.0.0.1".into()])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+            let mut builder = ClientBuilder::new(connector);
+            builder.capabilities(capabilities.as_object().unwrap().clone());
+            let webdriver = format!("http://127.0.0.1:{port}");
+            let client = runtime.block_on(async {
+                // A loaded machine can take seconds to start it.
+                for _ in 0..300 {
+                    match builder.connect(&webdriver).await {
+                        Ok(client) => return Some(client),
+                        Err(_) if driver.try_wait().is_ok_and(|exited| exited.is_some()) => return None,
+                        Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+                    }
                 }
-                tokio::time::sleep(Duration::from_millis(100)).await;
+                panic!("chromedriver did not answer on {webdriver} for 30 s");
+            });
+            match client {
+                Some(client) => return Browser { driver, client, runtime, _profile: profile },
+                None => continue,
             }
-            panic!("chromedriver did not start on {webdriver}: {last:?}");
-        });
-        Browser { driver, client, runtime, _profile: profile }
+        }
+        panic!("chromedriver stopped at once five times (run it by hand to see why)");
     }
 
     /// Makes the page's viewport `width` × `height` pixels (the window is larger by the browser's
@@ -334,7 +342,11 @@ impl Browser {
         loop {
             let title = self.title();
             if title.contains("(all saved)") {
-                assert!(saved(), "the page said '{title}' before the master had the changes it kept");
+                if !saved() {
+                    let js = "return [window.titles, Object.entries(localStorage).filter(([k]) => k.startsWith('protest-outbox'))];";
+                    let seen = self.script(js);
+                    panic!("the page said '{title}' before the master had the changes it kept: {seen}");
+                }
                 let titles = self.script("return window.titles;");
                 return titles.as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_owned()).collect();
             }

@@ -5,9 +5,10 @@
 //! Each tab keeps its outbox under its own key (`protest-outbox:MASTER:TASK SET:ANNOTATOR:TAB`,
 //! the tab's id in `sessionStorage`, so a reload keeps it) and, while it lives, holds a Web Lock
 //! named after its id (`protest-tab:TAB`), which the browser lets go when the tab closes or
-//! crashes. A page that opens takes over, before it says anything is saved, its own key and those
-//! of every tab that holds no lock — closed ones, whatever their age — and sends their changes
-//! first. Without Web Locks (a page served over plain HTTP to another machine) it takes every
+//! crashes; leaving the page (`pagehide`: the tab closed, reloaded or sent elsewhere) also marks
+//! its outbox closed at once, since the lock may be let go a moment later. A page that opens
+//! takes over, before it says anything is saved, its own key and those of every tab that holds
+//! no lock or marked its outbox closed — whatever their age — and sends their changes first. Without Web Locks (a page served over plain HTTP to another machine) it takes every
 //! key of its part: a live tab's changes are then sent twice, which changes nothing (each is
 //! taken once, and only on the version it was made on).
 
@@ -29,6 +30,9 @@ struct Kept {
     /// When it was last written (ms since the epoch).
     updated: f64,
     changes: Vec<Change>,
+    /// The page that kept them was left (closed, reloaded, sent elsewhere).
+    #[serde(default)]
+    closed: bool,
 }
 
 type Inbox = Arc<Mutex<VecDeque<(u64, Result<Answers, Failure>)>>>;
@@ -93,6 +97,23 @@ fn hold(name: &str) {
     let _ = request.call2(&locks, &name.into(), &forever);
 }
 
+/// Marks the outbox under `key` closed when the page is left, so that a page opened right after
+/// takes it over even before the browser lets this one's lock go.
+fn mark_closed_on_leaving(key: String) {
+    let Some(window) = web_sys::window() else { return };
+    let mark = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+        let Some(storage) = local_storage() else { return };
+        let Some(text) = storage.get_item(&key).ok().flatten() else { return };
+        let Ok(mut kept) = serde_json::from_str::<Kept>(&text) else { return };
+        kept.closed = true;
+        if let Ok(text) = serde_json::to_string(&kept) {
+            let _ = storage.set_item(&key, &text);
+        }
+    });
+    let _ = window.add_event_listener_with_callback("pagehide", mark.as_ref().unchecked_ref());
+    mark.forget(); // as long as the page lives
+}
+
 impl Browser {
     /// The courier of `batch`'s page, and the changes kept in this browser to send again: this
     /// tab's from before a reload, and those of every tab that is gone (`held`: the Web Locks
@@ -106,6 +127,7 @@ impl Browser {
         let tab = stored.clone().filter(|id| !alive(id)).unwrap_or_else(new_tab_id);
         hold(&format!("{LOCK_PREFIX}{tab}"));
         let key = format!("{part}{tab}");
+        mark_closed_on_leaving(key.clone());
         let mut kept = Vec::new();
         if let Some(storage) = local_storage() {
             let keys: Vec<String> = (0..storage.length().unwrap_or(0))
@@ -114,11 +136,11 @@ impl Browser {
                 .collect();
             for k in keys {
                 let owner = &k[part.len()..];
-                if alive(owner) && stored.as_deref() != Some(owner) {
-                    continue; // another open tab's: it sends them itself
-                }
                 let Some(text) = storage.get_item(&k).ok().flatten() else { continue };
                 let Ok(other) = serde_json::from_str::<Kept>(&text) else { continue };
+                if alive(owner) && !other.closed && stored.as_deref() != Some(owner) {
+                    continue; // another open tab's: it sends them itself
+                }
                 kept.extend(other.changes);
                 if k != key {
                     let _ = storage.remove_item(&k);
@@ -149,7 +171,7 @@ impl Browser {
         let written = if self.outbox.is_empty() {
             storage.remove_item(&self.key)
         } else {
-            let kept = Kept { updated: js_sys::Date::now(), changes: self.outbox.clone() };
+            let kept = Kept { updated: js_sys::Date::now(), changes: self.outbox.clone(), closed: false };
             storage.set_item(&self.key, &serde_json::to_string(&kept).map_err(|e| e.to_string())?)
         };
         written.map_err(|e| format!("{e:?}"))
