@@ -349,18 +349,25 @@ mod tests {
         session.edit(CandidateId(candidate), Edit::Judge(crate::model::Role::Pronoun, j)).unwrap();
     }
 
-    #[test]
-    fn changes_a_detached_window_took_are_offered_to_the_next_opening() {
-        let dir = tempfile::tempdir().unwrap();
-        let folder = dir.path().join("recovery");
-        let path = dir.path().join("tiny.master.json");
+    /// A window on a copy of the tiny master in `dir` that judged candidate 3 (saved); then its
+    /// lock is removed by hand and a command goes ahead: the window detaches. Its file, its
+    /// recovery folder and the window.
+    fn detached(dir: &Path) -> (PathBuf, PathBuf, crate::session::Session) {
+        let folder = dir.join("recovery");
+        let path = dir.join("tiny.master.json");
         fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
         let mut first = session(&path, &folder);
         judge(&mut first, 3, Judgement::Yes);
         assert!(first.recovery_path().is_none(), "saved: nothing to keep");
-        // The lock is removed by hand and a command goes ahead: the window detaches…
         fs::remove_file(crate::store::lock_path(&path)).unwrap();
         crate::workflow::on_master(&path, |s| crate::workflow::annotators::add(s, "Intruder")).unwrap();
+        (path, folder, first)
+    }
+
+    #[test]
+    fn changes_a_detached_window_took_are_offered_to_the_next_opening() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, folder, mut first) = detached(dir.path());
         judge(&mut first, 4, Judgement::No);
         let not_saved = first.not_saved().unwrap();
         assert!(not_saved.detached && not_saved.kept_in.is_some(), "{not_saved:?}");
@@ -420,15 +427,8 @@ mod tests {
     #[test]
     fn a_recovery_file_offered_after_the_file_changed_replaces_no_newer_record_unasked() {
         let dir = tempfile::tempdir().unwrap();
-        let folder = dir.path().join("recovery");
-        let path = dir.path().join("tiny.master.json");
-        fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
-        let mut first = session(&path, &folder);
-        judge(&mut first, 3, Judgement::Yes);
-        // Detached (its lock removed and a command run), it keeps its next changes: candidate 4
-        // judged no, then yes.
-        fs::remove_file(crate::store::lock_path(&path)).unwrap();
-        crate::workflow::on_master(&path, |s| crate::workflow::annotators::add(s, "Intruder")).unwrap();
+        // Detached, it keeps its next changes: candidate 4 judged no, then yes; 5 no.
+        let (path, folder, mut first) = detached(dir.path());
         judge(&mut first, 4, Judgement::No);
         judge(&mut first, 4, Judgement::Yes);
         judge(&mut first, 5, Judgement::No);
