@@ -327,3 +327,69 @@ fn a_read_only_master_is_refused_for_what_it_is() {
     assert!(!e.contains("close it there"), "nothing holds it: {e}");
     assert!(!protest::store::lock_path(&master).exists());
 }
+
+/// The file a page offers when its link no longer works, applied by the researcher with
+/// `protest batch apply`: each change once, none over a record changed since unless asked.
+#[test]
+fn a_pages_file_of_unsent_changes_is_applied_once_and_never_over_newer_work() {
+    use protest::store::based::Base;
+    use protest::web::protocol::{Change, ChangeId};
+    let (dir, master) = sample();
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    let anna = server.path("Anna");
+    let part = get(server.addr, &format!("{anna}api/part"));
+    let part = protest::store::batch_file::from_bytes(std::path::Path::new("part"), &part.body).unwrap();
+    // Taken by the server: a change on candidate 1.
+    assert_eq!(post(server.addr, &format!("{anna}api/changes"), &changes(&[change(ID1, 1, ANNA, "no")])).status, 200);
+    let taken: Change = serde_json::from_str(&change(ID1, 1, ANNA, "no")).unwrap();
+    // The page's file: that change again (its answer was lost), one on candidate 1 made before it,
+    // and a new one on candidate 2.
+    let put = |n: u32, remarks: &str| {
+        let mut r = protest::model::Record::new(protest::model::CandidateId(n), ANNA, chrono::Utc::now());
+        r.pronoun = Judgement::Yes;
+        r.remarks = remarks.into();
+        protest::store::journal::Entry::Put(r)
+    };
+    let mut rng = rand::rng();
+    let older = Change { id: ChangeId::random(&mut rng), entry: put(1, "made before"), base: Some(Base(None)) };
+    let fresh = Change { id: ChangeId::random(&mut rng), entry: put(2, "new"), base: Some(Base(None)) };
+    let unsent = protest::web::unsent::Unsent::new(
+        &part,
+        vec![taken, older, fresh],
+        "the server does not know this link",
+        chrono::Utc::now(),
+    );
+    let file = dir.path().join(unsent.file_name());
+    std::fs::write(&file, unsent.to_bytes()).unwrap();
+    let name = file.file_name().unwrap().to_str().unwrap();
+
+    // Refused while the server holds the master: nothing changes.
+    let e = crate::common::refused(dir.path(), &["batch", "apply", "sample.master.json", name]);
+    assert!(e.contains("open"), "{e}");
+    assert!(server.stop());
+    let out = ok(dir.path(), &["batch", "apply", "sample.master.json", name]);
+    assert!(
+        out.contains("(Anna, task set 1): 1 stored, 1 stored before, 1 made on records changed since, 0 refused"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the master had candidate") && out.contains("kept the master's (--over-newer stores the file's)"),
+        "{out}"
+    );
+    let of = |n: u32| {
+        let m = protest::store::master_file::load(&master).unwrap();
+        let layout = protest::batches::export::layout(&m, m.task_set(1).unwrap(), ANNA);
+        m.records.get(layout.order[n as usize - 1], ANNA).cloned().unwrap()
+    };
+    assert_eq!((of(1).pronoun, of(2).remarks.as_str()), (Judgement::No, "new"), "the newer record stays");
+    // Again, choosing the file's over the newer record: the rest is not applied twice.
+    let out = ok(dir.path(), &["batch", "apply", "sample.master.json", name, "--over-newer"]);
+    assert!(
+        out.contains("1 stored, 2 stored before, 1 made on records changed since") && out.contains("stored the file's"),
+        "{out}"
+    );
+    assert_eq!(of(1).remarks, "made before");
+    // Not such a file: refused, naming it.
+    let e = crate::common::refused(dir.path(), &["batch", "apply", "sample.master.json", "sample.master.json"]);
+    assert!(e.contains("sample.master.json") && e.contains("unsent"), "{e}");
+}

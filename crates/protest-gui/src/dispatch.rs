@@ -100,6 +100,8 @@ impl App {
             (Intent::Redo, _) => self.undo(false),
             (Intent::Amend, _) => self.leaving = None,
             (Intent::KeepAsIs, _) => self.keep_as_is(),
+            (Intent::KeepVersion(d, keep), _) => self.keep_version(&d, keep),
+            (Intent::DownloadUnsent, _) => self.download_unsent(),
             (Intent::ToggleOverview, _) => self.toggle_overview(),
             (Intent::StepAnnotator(forward), Some((_, _, c))) if self.overview_shown() => {
                 let overview = self.session.as_ref().and_then(|s| Overview::of(s.master(), c));
@@ -295,7 +297,7 @@ impl App {
 
     /// Shows `candidate`: in the set being worked through if it is there, or else among every
     /// candidate of its category.
-    fn reveal(&mut self, candidate: CandidateId) {
+    pub(crate) fn reveal(&mut self, candidate: CandidateId) {
         let in_walk = match &self.view {
             View::Example(walk) => Some((walk.current(), walk.set.iter().position(|&c| c == candidate))),
             View::Browser | View::Report | View::Predictions => None,

@@ -37,6 +37,7 @@ impl App {
         }
         let not_saved = self.session.as_ref().and_then(Session::not_saved);
         self.messages.can_retry = not_saved.as_ref().is_some_and(|n| !n.detached);
+        self.messages.can_download = not_saved.as_ref().is_some_and(|n| n.link_gone);
         self.messages.not_saved = not_saved.map(|n| not_saved_text(&n));
         let status = egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui)).response.rect;
         // Changes not saved: a bar above the status line, for as long as they are not.
@@ -44,8 +45,8 @@ impl App {
         if self.messages.not_saved.is_some() {
             let bar = egui::Panel::bottom("not saved").show(ui, |ui| self.messages.not_saved_bar(ui));
             above = bar.response.rect.top();
-            if bar.inner {
-                self.dispatch(&ctx, Intent::RetrySave);
+            if let Some(intent) = bar.inner {
+                self.dispatch(&ctx, intent);
             }
         }
         let researcher = self.session.as_ref().is_some_and(|s| s.mode() == workspace::Mode::Researcher);
@@ -117,6 +118,8 @@ impl App {
         for notice in session.notices() {
             self.messages.error(notice);
         }
+        self.offer_versions();
+        let Some(session) = &mut self.session else { return };
         if session.is_remote() && (session.sending() > 0 || session.not_saved().is_some()) {
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
         }
@@ -157,6 +160,15 @@ fn not_saved_text(n: &NotSaved) -> String {
         1 => "1 change is not saved".to_owned(),
         k => format!("{k} changes are not saved"),
     };
+    if n.link_gone {
+        let (they, them) = if n.changes == 1 { ("It is", "it") } else { ("They are", "them") };
+        return format!(
+            "This link no longer works ({}). Ask the researcher for a new one. {what} yet. {they} kept in this \
+             browser: opening the new link in this browser sends {them}; or press Download and send the file to the \
+             researcher.",
+            n.why
+        );
+    }
     if n.remote {
         let they = if n.changes == 1 { "It is" } else { "They are" };
         return format!(

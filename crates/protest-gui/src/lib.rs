@@ -148,6 +148,10 @@ pub struct App {
     work: Option<Work<Finish>>,
     /// The user's data folder (the sample's copy, recovery files); `None` in most tests.
     data_dir: Option<PathBuf>,
+    /// The example brought into view to ask about its two versions (the web page).
+    versions_revealed: Option<protest::model::CandidateId>,
+    /// The last file of changes not saved handed to the browser: its name and bytes.
+    offered: Option<(String, Vec<u8>)>,
 }
 
 impl App {
@@ -208,6 +212,8 @@ impl App {
             quit_warned: false,
             work: None,
             data_dir: None,
+            versions_revealed: None,
+            offered: None,
         }
     }
 }

@@ -4,10 +4,12 @@
 use crate::App;
 use crate::dialogs::Modal;
 use crate::dialogs::conflict::ConflictDialog;
+use crate::dialogs::versions::VersionsDialog;
 use crate::place::{Go, Leaving, View, Walk};
 use protest::annotate::edit::Edit;
 use protest::model::CandidateId;
 use protest::session::Opening;
+use protest::store::based::{Disagreement, Keep};
 
 impl App {
     pub(crate) fn start(&mut self, opening: Opening) {
@@ -50,6 +52,51 @@ impl App {
             self.messages.error(e.to_string());
         }
         self.go(leaving.then);
+    }
+
+    /// A record the server holds in another version than the one changed here (the web page):
+    /// its example is brought into view (once: if the annotator stays where they were, the
+    /// question comes to them) and both versions shown, for the annotator to choose.
+    pub(crate) fn offer_versions(&mut self) {
+        if self.modal.is_some() || self.leaving.is_some() || self.work.is_some() {
+            return;
+        }
+        let Some(d) = self.session.as_ref().and_then(|s| s.disagreements().into_iter().next()) else { return };
+        if self.current_candidate() != Some(d.candidate) && self.versions_revealed != Some(d.candidate) {
+            self.versions_revealed = Some(d.candidate);
+            self.reveal(d.candidate);
+            if self.modal.is_some() {
+                return; // the example being left asks first
+            }
+        }
+        let Some(session) = &self.session else { return };
+        self.modal = Some(Modal::Versions(VersionsDialog::new(d, session.master())));
+    }
+
+    /// The annotator chose a version in the dialog of two versions.
+    pub(crate) fn keep_version(&mut self, d: &Disagreement, keep: Keep) {
+        self.versions_revealed = None;
+        let Some(session) = &mut self.session else { return };
+        let example = session.master().candidate(d.candidate).map_or(String::new(), |c| c.example.to_string());
+        match session.choose(d, keep) {
+            Ok(()) if keep == Keep::Proposed => {
+                self.messages.info(format!("Example {example}: your version is kept and sent to the server."))
+            }
+            Ok(()) => self.messages.info(format!("Example {example}: the version saved on the server is kept.")),
+            Err(e) => self.messages.error(e.to_string()),
+        }
+    }
+
+    /// Hands the changes not saved to the browser as a file (the web page whose link no longer
+    /// works, docs/serve.md); the window keeps the last one offered, which the tests read.
+    pub(crate) fn download_unsent(&mut self) {
+        let Some((name, bytes)) = self.session.as_ref().and_then(|s| s.unsent_file()) else { return };
+        #[cfg(target_arch = "wasm32")]
+        if let Err(why) = crate::web::download(&name, &bytes) {
+            self.messages.error(format!("The file could not be offered by this browser: {why}"));
+        }
+        self.messages.info(format!("Your changes are in {name}, in your downloads: send that file to the researcher."));
+        self.offered = Some((name, bytes));
     }
 
     fn go(&mut self, go: Go) {

@@ -148,10 +148,14 @@ impl App {
                 Some(n) if n.detached => {
                     format!("not saved: the file was changed elsewhere ({} changes kept here)", n.changes)
                 }
+                Some(n) if n.link_gone => format!("{} not saved: this link no longer works", changes(n.changes)),
                 Some(n) if n.remote => format!("{} not saved yet: waiting for the server", changes(n.changes)),
                 Some(n) => format!("{} not saved", changes(n.changes)),
                 None if self.panel.typing() => "saving remarks…".to_owned(),
                 None if session.sending() > 0 => format!("sending {} to the server…", changes(session.sending())),
+                None if !session.disagreements().is_empty() => {
+                    format!("{} not saved: choose between two versions", changes(session.disagreements().len()))
+                }
                 None => "every change is saved".to_owned(),
             };
             let text = egui::RichText::new(state).small();

@@ -16,10 +16,14 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use protest::batches::export::assign;
 use protest::batches::plan::{self, Request, every};
-use protest::model::{AnnotatorId, Judgement, Master};
+use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Record};
+use protest::store::based::Base;
+use protest::store::journal::Entry;
 use protest::store::master_file;
+use protest::web::protocol::{Change, ChangeId, Changes};
 use protest_serve::{Limits, Options, Served, Voice, serve};
 use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -135,15 +139,20 @@ fn main() {
             runtime.spawn(async move {
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(i as u64);
                 let mut times = Vec::with_capacity(changes);
+                // What the page holds of each record: the next change is made on it, as the page's are.
+                let mut held: HashMap<u32, Record> = HashMap::new();
                 for k in 0..changes {
-                    let id = format!("{:032x}", rng.random::<u128>());
+                    let id = ChangeId::random(&mut rng);
                     let candidate = 1 + (k as u32 % person.candidates);
-                    let judgement = if (k as u32 / person.candidates).is_multiple_of(2) { "yes" } else { "no" };
-                    let body = format!(
-                        r#"{{"changes":[{{"id":"{id}","put":{{"candidate":{candidate},"annotator":{},"pronoun":"{judgement}","active_ms":{},"created":"2026-11-26T10:00:00Z","modified":"2026-11-26T10:00:00Z"}}}}]}}"#,
-                        person.id.0,
-                        1000 + k
-                    );
+                    let even = (k as u32 / person.candidates).is_multiple_of(2);
+                    let mut record = Record::new(CandidateId(candidate), person.id, chrono::Utc::now());
+                    record.pronoun = if even { Judgement::Yes } else { Judgement::No };
+                    record.active_ms = Some(1000 + k as u64);
+                    let base = Some(Base::of(held.get(&candidate)));
+                    held.insert(candidate, record.clone());
+                    let change = Change { id: id.clone(), entry: Entry::Put(record), base };
+                    let body = serde_json::to_string(&Changes { changes: vec![change] }).unwrap();
+                    let id = id.to_string();
                     let request = hyper::Request::post(&person.url)
                         .header("content-type", "application/json")
                         .body(Full::new(Bytes::from(body)))
@@ -154,7 +163,10 @@ fn main() {
                     let answer = response.into_body().collect().await.unwrap().to_bytes();
                     times.push(sent.elapsed());
                     let answer = String::from_utf8_lossy(&answer);
-                    assert!(status.is_success() && answer.contains(&id), "{status} {answer}");
+                    assert!(
+                        status.is_success() && answer.contains(&format!(r#""taken":["{id}"]"#)),
+                        "{status} {answer}"
+                    );
                     tokio::time::sleep(Duration::from_millis(rng.random_range(0..=50))).await;
                 }
                 (person.id, times)

@@ -106,6 +106,8 @@ const PAGE: &[Case] = &[
     Case { name: "page: the server out of reach", file: File::Page, reach: server_gone, in_view: &["⬅ Categories", "Next ⏵", "Retry"] },
     Case { name: "page: the server out of reach, categories", file: File::Page, reach: |h, f| { server_gone(h, f); press(h, Key::Escape) }, in_view: &["Retry"] },
     Case { name: "page: conflict", file: File::Page, reach: |h, _| { press(h, Key::Enter); press(h, Key::Y); press(h, Key::ArrowRight) }, in_view: &["Amend", "Keep as is"] },
+    Case { name: "page: two versions of an example", file: File::Page, reach: two_versions, in_view: &["Keep yours", "Keep the saved one"] },
+    Case { name: "page: the link no longer works", file: File::Page, reach: link_gone, in_view: &["Download"] },
     Case { name: "page: help", file: File::Page, reach: |h, _| press(h, Key::F1), in_view: &["Keys", "Annotation guidelines"] },
     Case { name: "page: Edit menu", file: File::Page, reach: |h, _| click(h, "Edit"), in_view: &[] },
     Case { name: "page: View menu", file: File::Page, reach: |h, _| click(h, "View"), in_view: &[] },
@@ -457,6 +459,31 @@ impl Files {
             _ => super::harness(&path, None),
         }
     }
+}
+
+/// A judgement made on the page, which the server did not store: the example changed since (in
+/// another tab), with a long remark.
+fn two_versions(h: &mut Harness<App>, files: &Files) {
+    press(h, Key::Enter);
+    press(h, Key::N);
+    files.post.borrow().answer_last_with(|sent| {
+        let protest::store::journal::Entry::Put(mine) = &sent[0].entry else { panic!("{sent:?}") };
+        let mut theirs = mine.clone();
+        theirs.pronoun = protest::model::Judgement::Yes;
+        theirs.remarks = "a remark made in another tab, long enough to wrap in the narrowest window ".repeat(3);
+        let conflicts = vec![protest::web::protocol::Conflicting { id: sent[0].id.clone(), stored: Some(theirs) }];
+        Ok(protest::web::protocol::Answers { conflicts, ..Default::default() })
+    });
+    h.settle();
+}
+
+/// A judgement made on the page, and the server no longer knows the link: the banner with
+/// Download.
+fn link_gone(h: &mut Harness<App>, files: &Files) {
+    press(h, Key::Enter);
+    press(h, Key::N);
+    files.post.borrow().answer_last_with(|_| Err(protest::session::remote::Failure::NotALink));
+    h.settle();
 }
 
 /// A judgement made on the page, and the server out of reach when it was sent: the banner.

@@ -286,3 +286,35 @@ fn changes_a_detached_window_could_not_save_are_offered_when_the_file_opens_agai
     click(&mut h, "Close");
     assert!(status(&h, "every change is saved"));
 }
+
+/// A recovery file offered after the file changed: applying it replaces no record changed since;
+/// both versions are shown and what the user keeps is saved.
+#[test]
+fn a_recovery_file_offered_after_the_file_changed_shows_both_versions_and_keeps_the_choice() {
+    let f = tiny_with_anna();
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness_with_data(&f.path, data.path());
+    judged_then_detached(&mut h, &f.path); // candidate 4 judged yes: kept in a recovery file
+    let kept = h.state().session.as_ref().unwrap().recovery_path().unwrap().to_path_buf();
+    drop(h); // killed
+    // Meanwhile the master's record of candidate 4 is made anew (another window, a command).
+    let mut newer = protest::model::Record::new(protest::model::CandidateId(4), ANNA, chrono::Utc::now());
+    newer.pronoun = Judgement::No;
+    newer.remarks = "made since".into();
+    workflow::on_master(&f.path, |store| store.put(newer.clone())).unwrap();
+
+    let mut h = harness_with_data(&f.path, data.path());
+    assert!(h.query_by_label("Changes that were not saved").is_some());
+    click(&mut h, "Apply them to this file");
+    assert!(h.query_by_label_contains("changed in this file since the recovered change to it was made").is_some());
+    for shown in ["In the file now", "In the recovery file", "pronoun no", "pronoun yes", "remarks \"made since\""] {
+        assert!(h.query_by_label(shown).is_some(), "{shown}");
+    }
+    assert_eq!(saved_record(&f.path, 4, ANNA).unwrap().remarks, "made since", "not replaced unasked");
+    assert!(kept.exists(), "kept until the user has chosen");
+    click(&mut h, "Keep the recovered one");
+    assert!(h.query_by_label_contains("kept what you chose").is_some());
+    let chosen = saved_record(&f.path, 4, ANNA).unwrap();
+    assert_eq!((chosen.pronoun, chosen.remarks.as_str()), (Judgement::Yes, ""));
+    assert!(!kept.exists());
+}

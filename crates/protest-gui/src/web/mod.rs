@@ -53,11 +53,45 @@ fn base() -> String {
 /// The part as the server sent it, once it came.
 type Loading = Arc<Mutex<Option<Result<Vec<u8>, String>>>>;
 
+/// The Web Locks held in this browser, once asked (`Some(None)`: it has none to ask).
+type Held = Arc<Mutex<Option<Option<Vec<String>>>>>;
+
+/// Why a part could not be loaded when the server does not know the link.
+const NOT_A_LINK: &str = "This link no longer works (the server does not know it: it was revoked, or replaced by a \
+                          new one). Ask the researcher for a new one; opening it in this browser sends the changes \
+                          kept here.";
+
 /// The window, and the part it waits for.
 struct WebApp {
     app: App,
     loading: Option<Loading>,
+    /// Which tabs are open, asked while the part loads: their changes are theirs to send.
+    held: Held,
+    /// When the part came, if the browser has not said yet which tabs are open.
+    came: Option<f64>,
     failed: Option<String>,
+}
+
+/// How long (seconds) the part waits for the browser to say which tabs are open; then every
+/// tab's changes are taken (sent twice at worst, which changes nothing).
+const LOCKS_PATIENCE: f64 = 2.0;
+
+/// Hands `bytes` to the browser as a download called `name` (it goes to the downloads folder, or
+/// the browser asks where).
+pub fn download(name: &str, bytes: &[u8]) -> Result<(), String> {
+    let failed = |e: wasm_bindgen::JsValue| format!("{e:?}");
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("the page has no document")?;
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/json");
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(failed)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(failed)?;
+    let link: web_sys::HtmlAnchorElement =
+        document.create_element("a").map_err(failed)?.dyn_into().map_err(|_| "not a link element")?;
+    link.set_href(&url);
+    link.set_download(name);
+    link.click();
+    Ok(())
 }
 
 impl WebApp {
@@ -69,13 +103,21 @@ impl WebApp {
         ehttp::fetch(ehttp::Request::get(format!("{}api/part", base())), move |response| {
             let part = match response {
                 Ok(r) if r.ok => Ok(r.bytes),
+                Ok(r) if r.status == 404 => Err(NOT_A_LINK.to_owned()),
                 Ok(r) => Err(format!("the server answered {} {}", r.status, r.status_text)),
                 Err(_) => Err("the server cannot be reached".to_owned()),
             };
             *slot.lock().expect("not poisoned") = Some(part);
             ctx.request_repaint();
         });
-        WebApp { app, loading: Some(loading), failed: None }
+        let held: Held = Arc::default();
+        let (slot, ctx) = (Arc::clone(&held), cc.egui_ctx.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let locks = courier::held_locks().await;
+            *slot.lock().expect("not poisoned") = Some(locks);
+            ctx.request_repaint();
+        });
+        WebApp { app, loading: Some(loading), held, came: None, failed: None }
     }
 
     /// Opens the part the server sent, with what this browser kept of it.
@@ -83,7 +125,8 @@ impl WebApp {
         let batch = batch_file::from_bytes(Path::new("your part"), bytes).map_err(|e| e.to_string())?;
         let name = batch.annotator().name.replace('/', "-");
         let label = format!("{name} — task set {}", batch.task_set);
-        let (courier, kept) = courier::Browser::new(base(), &batch, ctx.clone());
+        let held = self.held.lock().expect("not poisoned").take().flatten();
+        let (courier, kept) = courier::Browser::new(base(), &batch, ctx.clone(), held);
         let (remote, problems) = Remote::new(label, batch, kept, Box::new(courier));
         self.app.opened(Ok((Session::new(Box::new(remote), None), protest::store::Opened::default())));
         for problem in problems {
@@ -95,7 +138,19 @@ impl WebApp {
 
 impl eframe::App for WebApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
-        let loaded = self.loading.as_ref().and_then(|slot| slot.lock().expect("not poisoned").take());
+        // The part opens once this browser said which tabs are open (at once, in practice).
+        let now = ui.input(|i| i.time);
+        let came = self.loading.as_ref().is_some_and(|slot| slot.lock().expect("not poisoned").is_some());
+        if came && self.came.is_none() {
+            self.came = Some(now);
+        }
+        let asked = self.held.lock().expect("not poisoned").is_some();
+        let waited = self.came.is_some_and(|t| now - t > LOCKS_PATIENCE);
+        if came && !asked && !waited {
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
+        }
+        let ready = asked || waited;
+        let loaded = self.loading.as_ref().filter(|_| ready).and_then(|slot| slot.lock().expect("not poisoned").take());
         if let Some(loaded) = loaded {
             self.loading = None;
             let ctx = ui.ctx().clone();
@@ -105,6 +160,7 @@ impl eframe::App for WebApp {
         }
         let waiting = match (&self.loading, &self.failed) {
             (Some(_), _) => Some("Loading your part…".to_owned()),
+            (None, Some(why)) if why == NOT_A_LINK => Some(why.clone()),
             (None, Some(why)) => Some(format!("Your part could not be loaded: {why}. Reload the page to try again.")),
             (None, None) => None,
         };

@@ -23,6 +23,7 @@ use crate::annotate::suggestions::UsedTags;
 use crate::annotate::timing::{self, Stopwatch};
 use crate::model::{AnnotatorId, CandidateId, Category, Conflict, Master, Record};
 use crate::store::Store;
+use crate::store::based::{self, Disagreement, Keep};
 use crate::store::journal::Entry;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -93,6 +94,18 @@ pub struct NotSaved {
     /// They go to a server ([`Remote`]), which does not answer: they are kept in the browser and
     /// sent again.
     pub remote: bool,
+    /// The server does not know the page's link any more (revoked, or replaced by a new one):
+    /// they cannot be sent; the page offers them as a file ([`Session::unsent_file`]).
+    pub link_gone: bool,
+}
+
+/// What applying a recovery file did: how many of its changes were applied, and the records
+/// changed since its changes were made, with both versions for the user to choose
+/// ([`Session::choose`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Recovered {
+    pub applied: usize,
+    pub disagreements: Vec<Disagreement>,
 }
 
 /// A change undone or redone: on which candidate, and what it was (`pronoun set to yes`).
@@ -196,7 +209,7 @@ impl Session {
             None => {
                 let header = recovery::Header {
                     recovery: recovery::FORMAT.into(),
-                    version: 1,
+                    version: recovery::VERSION,
                     file: self.file.real_path().to_path_buf(),
                     file_id: self.file.file_id().to_owned(),
                     revision: self.master().revision,
@@ -224,26 +237,41 @@ impl Session {
     }
 
     /// Applies the changes of a recovery file as the window's own, each checked and saved as an
-    /// edit is; the file is removed once they are all saved (or kept in this session's own
-    /// recovery file). Returns how many were applied. Record changes are checked first, so that
-    /// one that no longer fits applies none.
-    pub fn apply_recovery(&mut self, found: &recovery::Found) -> crate::Result<usize> {
+    /// edit is — and only on the version of its record it was made on: a record changed since is
+    /// left as it is, and both versions come back as a [`Disagreement`] for the user to choose.
+    /// The file is removed once its changes are all saved (or kept in this session's own
+    /// recovery file) and none disagrees; with disagreements it stays until the user has chosen
+    /// (and removed it). Record changes are checked first, so that one that no longer fits
+    /// applies none.
+    pub fn apply_recovery(&mut self, found: &recovery::Found) -> crate::Result<Recovered> {
         self.file.writable()?;
         let path = self.path().to_path_buf();
         let refused = |i: usize, why: &dyn std::fmt::Display| {
             Error::refused(&found.path, format!("change {} cannot be applied to {}: {why}", i + 1, path.display()))
         };
-        if !found.entries.iter().any(|e| matches!(e, Entry::Roster(_))) {
-            for (i, entry) in found.entries.iter().enumerate() {
-                if let Entry::Put(record) = entry
+        if !found.entries.iter().any(|e| matches!(e.entry, Entry::Roster(_))) {
+            for (i, change) in found.entries.iter().enumerate() {
+                if let Entry::Put(record) = &change.entry
                     && let Some((_, problem)) = crate::store::validate::record(self.master(), record)
                 {
                     return Err(refused(i, &format!("{problem}; nothing was applied")));
                 }
             }
         }
-        let mut applied = 0;
-        for (i, entry) in found.entries.iter().enumerate() {
+        let mut recovered = Recovered::default();
+        for (i, change) in found.entries.iter().enumerate() {
+            let (entry, applied) = (&change.entry, recovered.applied);
+            if let Some((candidate, annotator)) = based::key(entry) {
+                let now = self.master().records.get(candidate, annotator);
+                if !based::applies(now, entry, change.base) {
+                    if let Some(d) = Disagreement::of(now.cloned(), entry) {
+                        d.add_to(&mut recovered.disagreements);
+                    }
+                    continue;
+                }
+                // A later change of the record stands in place of an earlier one that disagreed.
+                recovered.disagreements.retain(|d| (d.candidate, d.annotator) != (candidate, annotator));
+            }
             let not_saved = self.file.not_saved();
             let result = match entry {
                 Entry::Put(record) => self.file.put(record.clone()),
@@ -265,13 +293,46 @@ impl Session {
                 }
                 Ok(()) => {}
             }
-            applied += 1;
+            recovered.applied += 1;
         }
         self.applied_whole();
-        if self.file.not_saved() == 0 || self.recovery_path().is_some() {
+        let saved = self.file.not_saved() == 0 || self.recovery_path().is_some();
+        if saved && recovered.disagreements.is_empty() {
             found.discard().map_err(|e| Error::io(&found.path, e))?;
         }
-        Ok(applied)
+        Ok(recovered)
+    }
+
+    /// Keeps one version of a record two changes disagree about — a recovery file's and the
+    /// file's ([`Session::apply_recovery`]), the page's and the server's
+    /// ([`Workspace::disagreements`]): keeping the stored one changes nothing; keeping the
+    /// proposed one is a new change, made on the stored one (and refused if the record changed
+    /// again meanwhile).
+    pub fn choose(&mut self, d: &Disagreement, keep: Keep) -> Result<(), SessionError> {
+        if self.file.remote() {
+            self.file.choose(d.candidate, d.annotator, keep).map_err(SessionError::NotSaved)?;
+            self.changed_whole();
+            return Ok(());
+        }
+        let Some(change) = d.settle(keep) else { return Ok(()) };
+        let now = self.master().records.get(d.candidate, d.annotator);
+        if !based::applies(now, &change.entry, change.base) {
+            let why = format!("the record of candidate {} changed again; look at it anew", d.candidate);
+            return Err(SessionError::NotSaved(Error::refused(self.path(), why)));
+        }
+        self.store_for(d.candidate, d.annotator, based::result(&change.entry).cloned())
+    }
+
+    /// Records changed here that the server holds in another version (the web page): both, for
+    /// the annotator to choose ([`Session::choose`]).
+    pub fn disagreements(&self) -> Vec<Disagreement> {
+        self.file.disagreements()
+    }
+
+    /// The changes not saved as a file for the researcher, its name and bytes (the web page whose
+    /// link no longer works, docs/serve.md).
+    pub fn unsent_file(&self) -> Option<(String, Vec<u8>)> {
+        self.file.unsent_file()
     }
 
     /// After changes to several records at once: views are computed afresh and undo starts over.
@@ -285,7 +346,8 @@ impl Session {
     /// Writes this file with the changes of a recovery file on top into a new file at `path`,
     /// leaving this one as it is; the recovery file is removed once the new file is written.
     pub fn save_recovery_as(&self, found: &recovery::Found, path: &Path) -> crate::Result<()> {
-        self.file.save_copy_with(path, &found.entries)?;
+        let entries: Vec<Entry> = found.entries.iter().map(|b| b.entry.clone()).collect();
+        self.file.save_copy_with(path, &entries)?;
         found.discard().map_err(|e| Error::io(&found.path, e))
     }
 
@@ -340,6 +402,7 @@ impl Session {
                 kept_in,
                 keep_failed,
                 remote: false,
+                link_gone: false,
             });
         }
         let why = self.file.failure()?.to_owned();
@@ -350,13 +413,15 @@ impl Session {
             kept_in,
             keep_failed,
             remote: self.file.remote(),
+            link_gone: self.file.link_gone(),
         })
     }
 
     /// Changes on their way to the server, not acknowledged yet, while nothing failed (a page's,
     /// [`Remote`]); 0 for a file, whose changes are saved when made.
     pub fn sending(&self) -> usize {
-        if self.file.remote() && self.file.failure().is_none() { self.file.not_saved() } else { 0 }
+        let waiting = self.file.not_saved().saturating_sub(self.file.disagreements().len());
+        if self.file.remote() && self.file.failure().is_none() { waiting } else { 0 }
     }
 
     /// Whether changes go to a server (the web page) rather than to a file.

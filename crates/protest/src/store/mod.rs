@@ -28,6 +28,7 @@
 //! ([`atomic`]) through the [`disk`] seam; and what `protest check` prints ([`summary`]).
 
 pub mod atomic;
+pub mod based;
 pub mod batch_file;
 pub mod disk;
 mod document;
@@ -47,6 +48,7 @@ pub use replay::{load_master_with_statuses, load_with_journal, replay_into};
 
 use crate::error::{Error, Result};
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use based::Based;
 use disk::{Disk, Identity};
 use journal::{Entry, Journal, Roster};
 use lock::{Lock, ReadOnly, writable};
@@ -89,11 +91,12 @@ pub struct Store<D: Document> {
     fold_at: u64,
     /// The file as this store last read or wrote it.
     file: Option<Identity>,
-    /// Changes made in memory that are not on disk yet, oldest first.
-    pending: Vec<Entry>,
+    /// Changes made in memory that are not on disk yet, oldest first, each with the version of
+    /// the record it was made on.
+    pending: Vec<Based>,
     /// The changes in the journal since it was started (the file's last full save): what is lost
     /// with it if another program removes or replaces it ([`Store::unsaved_entries`]).
-    journaled: Vec<Entry>,
+    journaled: Vec<Based>,
     /// Why the last attempt to save them failed.
     failure: Option<String>,
     /// Another program replaced or changed the file or its journal: what happened. Nothing more
@@ -174,7 +177,11 @@ impl<D: Document> Store<D> {
             fold_at: FOLD_BYTES,
             file,
             pending: Vec::new(),
-            journaled: if locked { std::mem::take(&mut replay.entries) } else { Vec::new() },
+            // What these were made on was not kept.
+            journaled: match locked {
+                true => replay.entries.drain(..).map(|entry| Based { entry, base: None }).collect(),
+                false => Vec::new(),
+            },
             failure: None,
             detached: None,
             changes: 0,
@@ -270,9 +277,10 @@ impl<D: Document> Store<D> {
             }
         }
         for entry in entries {
+            let before = based::key(&entry).and_then(|(c, a)| self.doc.master().records.get(c, a).cloned());
             apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
             self.changes += 1;
-            self.pending.push(entry);
+            self.pending.push(Based::on(before.as_ref(), entry));
         }
         self.flush()
     }
@@ -344,7 +352,8 @@ impl<D: Document> Store<D> {
             self.journaled.clear();
         }
         let journal = self.journal.as_mut().expect("started above");
-        journal.append_all(&self.pending)?;
+        let entries: Vec<Entry> = self.pending.iter().map(|b| b.entry.clone()).collect();
+        journal.append_all(&entries)?;
         self.journaled.append(&mut self.pending);
         self.fold_if_grown();
         Ok(())
@@ -414,7 +423,7 @@ impl<D: Document> Store<D> {
             }
             return Err(e);
         }
-        self.journaled.push(entry.clone());
+        self.journaled.push(Based { entry: entry.clone(), base: None });
         let Entry::Roster(mut roster) = entry else { unreachable!("made above") };
         swap_roster(self.doc.master_mut(), &mut roster);
         self.changes += 1;
@@ -505,8 +514,8 @@ impl<D: Document> Store<D> {
     /// The changes made here that the file and its journal may not hold: those not saved, and
     /// once another program changed the file or its journal ([`Store::detached`]), also those
     /// journaled since the last full save here. What a recovery file keeps
-    /// (`crate::session::recovery`).
-    pub fn unsaved_entries(&self) -> Vec<Entry> {
+    /// (`crate::session::recovery`), each with the version of the record it was made on.
+    pub fn unsaved_entries(&self) -> Vec<Based> {
         match self.detached {
             Some(_) => self.journaled.iter().chain(&self.pending).cloned().collect(),
             None => self.pending.clone(),
