@@ -1,6 +1,5 @@
 use super::{Output, Printer, with_master};
 use anyhow::Context;
-use chrono::Utc;
 use clap::Args;
 use protest::metrics::auto_eval::{self, Precision};
 use protest::model::{Master, MatchRule, Round};
@@ -60,12 +59,12 @@ pub fn run(args: AutoEvalArgs, p: &Printer) -> anyhow::Result<()> {
     if args.dry_run {
         let mut master = super::read_master(p, &args.master)?;
         master.auto_eval.rule = args.rule.unwrap_or(master.auto_eval.rule);
-        master.auto_eval = auto_eval::run(&master, Utc::now());
+        master.auto_eval = auto_eval::run(&master, protest::clock::now()?);
         print(&master)?;
         return p.say(format_args!("dry run: {} not changed", args.master.display()));
     }
     with_master(p, &args.master, |store| {
-        workflow::auto_eval::run(store, args.rule, Utc::now())?;
+        workflow::auto_eval::run(store, args.rule, protest::clock::now()?)?;
         print(store.master())
     })?;
     p.say(format_args!("stored in {}", args.master.display()))

@@ -31,12 +31,14 @@
 //!
 //! Beneath them all, for every layer: [`error`]; long work says how far it has come through
 //! [`progress`], to whichever shell listens; a remedy is worded for the [`shell::Shell`] that
-//! shows it. The bundled sample is built in ([`sample`]).
+//! shows it; the time now is the [`clock`]'s, between 1970 and 9999. The bundled sample is built
+//! in ([`sample`]).
 //!
 //! The domain rules the code relies on are written out in `docs/domain.md`.
 
 pub mod annotate;
 pub mod batches;
+pub mod clock;
 pub mod error;
 pub mod ingest;
 pub mod metrics;

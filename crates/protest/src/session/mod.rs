@@ -197,7 +197,8 @@ impl Session {
                     file: self.file.real_path().to_path_buf(),
                     file_id: self.file.file_id().to_owned(),
                     revision: self.master().revision,
-                    created: chrono::Utc::now(),
+                    // Kept whatever the clock says: the changes matter more than when.
+                    created: crate::clock::now_if_right().unwrap_or_default(),
                     why: self.file.detached().or(self.file.failure()).unwrap_or("not saved").to_owned(),
                 };
                 recovery::Writer::start(&folder, header).and_then(|mut writer| {
@@ -211,11 +212,16 @@ impl Session {
     }
 
     /// The recovery files left for this file by windows that could not save their changes (and
-    /// then crashed, or were closed without them), oldest first: to offer, never to apply unasked.
+    /// then crashed, or were closed without them), oldest first, then the rests of its damaged
+    /// journals: to offer, never to apply unasked.
     pub fn recoveries(&self) -> Vec<recovery::Found> {
-        let Some(folder) = &self.keeping.folder else { return Vec::new() };
-        let mut found = recovery::find(folder, self.file.real_path(), self.file.file_id());
+        let mut found = match &self.keeping.folder {
+            Some(folder) => recovery::find(folder, self.file.real_path(), self.file.file_id()),
+            None => Vec::new(),
+        };
         found.retain(|f| Some(f.path.as_path()) != self.recovery_path());
+        // And what followed a damaged journal line, set aside beside the file when it was opened.
+        found.extend(recovery::find_rests(self.file.real_path(), self.file.file_id()));
         found
     }
 
@@ -483,7 +489,9 @@ impl Session {
     /// it; undo takes it back like any other change.
     pub fn edit_as(&mut self, candidate: CandidateId, annotator: AnnotatorId, edit: Edit) -> Result<(), SessionError> {
         let before = self.master().records.get(candidate, annotator).cloned();
-        let after = edit::apply(self.master(), candidate, annotator, before.as_ref(), edit, chrono::Utc::now())?;
+        // A clock outside 1970 to 9999 would date the record with a time no reader takes.
+        let now = crate::clock::now().map_err(|e| SessionError::NotSaved(Error::refused(self.path(), e)))?;
+        let after = edit::apply(self.master(), candidate, annotator, before.as_ref(), edit, now)?;
         let unchanged = match &before {
             Some(b) => b.same_content(&after),
             None => after.is_blank(),

@@ -12,7 +12,7 @@
 //! that another window opening the same master does not offer changes still being made.
 
 use crate::model::{Judgement, Master};
-use crate::store::journal::Entry;
+use crate::store::journal::{self, Entry};
 use crate::store::{files, json};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -79,6 +79,12 @@ impl Writer {
             });
             let mut options = OpenOptions::new();
             options.read(true).write(true).create_new(true);
+            #[cfg(unix)]
+            {
+                // The user's annotations: theirs alone, whatever the umask.
+                use std::os::unix::fs::OpenOptionsExt;
+                options.mode(0o600);
+            }
             match options.open(&path) {
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
                 Err(e) => return Err(e),
@@ -252,6 +258,44 @@ pub fn describe(entry: &Entry, master: &Master) -> String {
             format!("annotators and task sets: {} annotators, {} task sets", r.annotators.len(), r.task_sets.len())
         }
     }
+}
+
+/// The rests of damaged journals set aside beside the file whose resolved path is `real` and
+/// whose id is `file_id` (`store::journal::rests`), offered as recovery files are: the changes
+/// that followed a damaged line of the journal, which were not applied when the file was opened
+/// (they may depend on the damaged one). Applying or saving them removes the rest as it removes a
+/// recovery file; one without a change that can be read is not offered (it stays, for the user).
+pub fn find_rests(real: &Path, file_id: &str) -> Vec<Found> {
+    let name = real.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    journal::rests(real)
+        .into_iter()
+        .filter_map(|path| {
+            let bytes = files::read_beside(&path).ok()??;
+            let salvaged = journal::salvage(&bytes);
+            if salvaged.file_id.as_deref() != Some(file_id) || salvaged.entries.is_empty() {
+                return None;
+            }
+            let unreadable = match salvaged.unreadable {
+                0 => String::new(),
+                1 => "; 1 line could not be read".to_owned(),
+                n => format!("; {n} lines could not be read"),
+            };
+            let modified = fs::metadata(&path).and_then(|m| m.modified()).ok();
+            let header = Header {
+                recovery: FORMAT.into(),
+                version: VERSION,
+                file: real.to_path_buf(),
+                file_id: file_id.to_owned(),
+                revision: salvaged.revision.unwrap_or_default(),
+                created: modified.and_then(|t| crate::clock::at(t).ok()).unwrap_or_default(),
+                why: format!(
+                    "a line of the journal of {name} was damaged; these are the changes written after it, set aside in {}{unreadable}",
+                    path.display()
+                ),
+            };
+            Some(Found { path, header, entries: salvaged.entries, torn: false })
+        })
+        .collect()
 }
 
 impl Found {
