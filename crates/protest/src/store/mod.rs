@@ -667,4 +667,6 @@ fn identities(path: &Path) -> (Option<Identity>, Option<Identity>) {
 }
 
 #[cfg(test)]
+mod lying_tests;
+#[cfg(test)]
 mod tests;
