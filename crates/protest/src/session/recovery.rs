@@ -378,6 +378,45 @@ mod tests {
     }
 
     #[test]
+    fn what_followed_a_damaged_journal_line_is_offered_and_applied_on_request() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("recovery");
+        let path = dir.path().join("tiny.master.json");
+        fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
+        let mut first = session(&path, &folder);
+        judge(&mut first, 3, Judgement::Yes);
+        drop(first); // killed: the change is in the journal
+        // A line written short (reported whole), then two changes written after it.
+        let journal = crate::store::journal::path_for(&path);
+        let put = |c: u32, j: Judgement| {
+            let mut r = Record::new(
+                CandidateId(c),
+                AnnotatorId::RESEARCHER,
+                DateTime::from_timestamp(1_767_225_600, 0).unwrap(),
+            );
+            r.pronoun = j;
+            serde_json::to_string(&Entry::Put(r)).unwrap()
+        };
+        let half = put(5, Judgement::No);
+        let damaged = format!("{}{}\n{}\n", &half[..40], put(4, Judgement::No), put(6, Judgement::Yes));
+        fs::OpenOptions::new().append(true).open(&journal).unwrap().write_all(damaged.as_bytes()).unwrap();
+
+        // Opening takes the change before the damage and offers what follows it, never unasked.
+        let mut second = session(&path, &folder);
+        assert_eq!(second.master().records.len(), 1);
+        let offered = second.recoveries();
+        assert_eq!(offered.len(), 1);
+        assert!(offered[0].header.why.starts_with("a line of the journal of tiny.master.json was damaged; these are the changes written after it, set aside in "), "{}", offered[0].header.why);
+        let said: Vec<String> = offered[0].entries.iter().map(|e| describe(e, second.master())).collect();
+        assert_eq!(said, ["candidate 4, Researcher: pronoun no", "candidate 6, Researcher: pronoun yes"]);
+        assert_eq!(second.apply_recovery(&offered[0]).unwrap(), 2);
+        assert!(second.recoveries().is_empty() && !offered[0].path.exists());
+        second.close().unwrap();
+        assert_eq!(crate::store::master_file::load(&path).unwrap().records.len(), 3);
+    }
+
+    #[test]
     fn changes_a_detached_window_took_are_offered_to_the_next_opening() {
         let dir = tempfile::tempdir().unwrap();
         let folder = dir.path().join("recovery");

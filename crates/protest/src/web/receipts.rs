@@ -355,6 +355,92 @@ mod tests {
     }
 
     #[test]
+    fn a_damaged_line_in_the_middle_keeps_every_receipt_that_reads_and_sets_it_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let master = dir.path().join("m.master.json");
+        std::fs::write(&master, "{}").unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let ids: Vec<ChangeId> = (0..3).map(|_| ChangeId::random(&mut rng)).collect();
+        let mut r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        r.add(AnnotatorId(1), &ids[0]).unwrap();
+        drop(r);
+        let damaged = format!("{{\"annotator\":1,\"chan{{\"annotator\":1,\"change\":\"{}\"}}\n", ids[1]);
+        let after = format!("{{\"annotator\":2,\"change\":\"{}\"}}\n", ids[2]);
+        let mut f = std::fs::OpenOptions::new().append(true).open(path_for(&master)).unwrap();
+        f.write_all(format!("{damaged}{after}").as_bytes()).unwrap();
+        let r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        assert!(r.has(AnnotatorId(1), &ids[0]) && r.has(AnnotatorId(2), &ids[2]), "before and after the damage");
+        assert!(!r.has(AnnotatorId(1), &ids[1]));
+        let note = r.note().unwrap();
+        assert!(
+            note.contains("m.master.json.receipts: line 3 could not be read (")
+                && note.contains("the 2 receipts that could be read are kept"),
+            "{note}"
+        );
+        let aside: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().contains(".receipts.damaged-"))
+            .collect();
+        assert_eq!(aside.len(), 1);
+        assert!(note.contains(&aside[0].display().to_string()), "{note}");
+        assert_eq!(std::fs::read_to_string(&aside[0]).unwrap(), damaged, "byte for byte");
+        // The file was rewritten without it: opened again, nothing more to say.
+        drop(r);
+        let r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        assert_eq!((r.len(), r.note()), (2, None));
+    }
+
+    #[test]
+    fn receipts_keep_each_annotators_newest_and_stay_small() {
+        let dir = tempfile::tempdir().unwrap();
+        let master = dir.path().join("m.master.json");
+        std::fs::write(&master, "{}").unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let mut r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        let bens = ChangeId::random(&mut rng);
+        r.add(AnnotatorId(2), &bens).unwrap();
+        // One link hammering: far more changes than are kept.
+        let annas: Vec<ChangeId> = (0..3 * KEEP).map(|_| ChangeId::random(&mut rng)).collect();
+        let mut largest = 0;
+        for chunk in annas.chunks(50) {
+            let taken: Vec<_> = chunk.iter().map(|id| (AnnotatorId(1), id.clone())).collect();
+            r.add_all(&taken).unwrap();
+            largest = largest.max(std::fs::metadata(path_for(&master)).unwrap().len());
+        }
+        assert_eq!(r.len(), KEEP + 1);
+        assert!(r.has(AnnotatorId(2), &bens), "another annotator's are kept");
+        assert!(r.has(AnnotatorId(1), &annas[3 * KEEP - 1]) && r.has(AnnotatorId(1), &annas[2 * KEEP]));
+        assert!(!r.has(AnnotatorId(1), &annas[2 * KEEP - 1]), "the oldest went");
+        // About 60 bytes a line: never much more than twice what is kept.
+        assert!(largest < 2 * 62 * (KEEP as u64 + 1) + 200, "{largest} bytes");
+        drop(r);
+        let r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        assert_eq!(r.len(), KEEP + 1);
+        let lines = std::fs::read_to_string(path_for(&master)).unwrap().lines().count();
+        assert_eq!(lines, 1 + KEEP + 1, "compacted when opened");
+    }
+
+    #[test]
+    fn a_receipt_written_short_is_not_counted_and_cut_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let master = dir.path().join("m.master.json");
+        std::fs::write(&master, "{}").unwrap();
+        let faulty = Faulty::new(Fault::None);
+        let mut r = Receipts::open(&faulty, &master, "m1").unwrap();
+        let before = std::fs::read(path_for(&master)).unwrap();
+        faulty.set(Fault::Lies(crate::store::disk::Op::Write));
+        let id = ChangeId::random(&mut rand_chacha::ChaCha8Rng::seed_from_u64(1));
+        let e = r.add(AnnotatorId(1), &id).unwrap_err().to_string();
+        assert!(e.contains("did not store what it reported"), "{e}");
+        assert!(!r.has(AnnotatorId(1), &id));
+        assert_eq!(std::fs::read(path_for(&master)).unwrap(), before);
+        faulty.set(Fault::None);
+        r.add(AnnotatorId(1), &id).unwrap();
+        assert!(Receipts::open(&disk::Os, &master, "m1").unwrap().has(AnnotatorId(1), &id));
+    }
+
+    #[test]
     fn a_receipt_that_cannot_be_written_is_not_counted() {
         let dir = tempfile::tempdir().unwrap();
         let master = dir.path().join("m.master.json");
