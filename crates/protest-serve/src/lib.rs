@@ -17,7 +17,7 @@ use chrono::Utc;
 use links::Links;
 use protest::Error;
 use protest::model::{AnnotatorId, Master};
-use protest::store::Store;
+use protest::store::{Holder, Store};
 use protest::web::desk::Desk;
 use protest::web::receipts::Receipts;
 use std::collections::HashMap;
@@ -87,6 +87,8 @@ pub struct Opened {
     pub kept: Vec<String>,
     /// Changes recovered from the journal (the server or a window stopped without folding).
     pub recovered: usize,
+    /// What opening found beside the master and settled (a damaged journal line set aside…).
+    pub notes: Vec<String>,
 }
 
 impl Served {
@@ -95,9 +97,13 @@ impl Served {
     /// asked, and opens the receipts. Nothing is served yet.
     pub fn open(options: &Options) -> Result<(Arc<Served>, Opened), Error> {
         let path = &options.master;
-        let (store, found) = Store::<Master>::open(path)?;
+        let base = options.url.clone().unwrap_or_else(|| format!("http://{}/", options.listen));
+        let base = if base.ends_with('/') { base } else { format!("{base}/") };
+        // Whoever else opens the master is told the server holds it, and where.
+        let (store, found) = Store::<Master>::open_as(path, &Holder::Server { address: base.clone() })?;
         if let Some(why) = &found.read_only {
-            return Err(Error::refused(path, format!("cannot be served: {why}; close it there first")));
+            let remedy = found.remedy.as_deref().unwrap_or("close it there first");
+            return Err(Error::refused(path, format!("cannot be served: {why}; {remedy}")));
         }
         let master = store.master();
         let task_set = choose_task_set(path, master, options.task_set)?;
@@ -127,14 +133,13 @@ impl Served {
         };
         let now = Utc::now();
         let mut links = Links::load(path, &master.id)?;
-        let mut opened = Opened { recovered: found.recovered, ..Opened::default() };
+        let mut opened =
+            Opened { recovered: found.recovered, notes: found.dropped.into_iter().collect(), ..Opened::default() };
         for name in &options.revoke {
             let (id, name) = by_name(name)?;
             links.revoke(task_set, id, now);
             opened.revoked.push(name);
         }
-        let base = options.url.clone().unwrap_or_else(|| format!("http://{}/", options.listen));
-        let base = if base.ends_with('/') { base } else { format!("{base}/") };
         let asked: Vec<AnnotatorId> =
             options.new_link.iter().map(|n| by_name(n).map(|(id, _)| id)).collect::<Result<_, _>>()?;
         for (desk, name) in &served {
@@ -152,6 +157,7 @@ impl Served {
         }
         links.save()?;
         let receipts = Receipts::open(&*store.disk(), path, &master.id)?;
+        opened.notes.extend(receipts.note().map(str::to_owned));
         let mut annotators = HashMap::new();
         for (desk, _) in served {
             if let Some(sha256) = links.find_of(task_set, desk.annotator()) {
@@ -260,6 +266,9 @@ fn say_opened(
     let name = served.path().display();
     if opened.recovered > 0 {
         writeln!(out, "Recovered {} changes from the journal of {name}.", opened.recovered)?;
+    }
+    for note in &opened.notes {
+        writeln!(out, "note: {note}")?;
     }
     for link in &opened.made {
         writeln!(out, "{}\t{}", link.annotator, link.url)?;
