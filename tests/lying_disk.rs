@@ -188,6 +188,10 @@ fn a_journal_damaged_in_its_middle_opens_with_the_rest_offered() {
         "{check}"
     );
     assert!(check.contains("that line and the 8 lines after it are not counted"), "{check}");
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(dir.path(), &["check", "sample.master.json", "--format", "json"])).unwrap();
+    assert_eq!((&json["journal"]["changes"], &json["journal"]["damaged"]["line"]), (&1.into(), &3.into()));
+    assert_eq!(json["journal"]["damaged"]["lines"], 9);
     let server = Server::start(&master, "127.0.0.1:0", &[]);
     let note = server.output.iter().find(|l| l.starts_with("note: line 3 of")).cloned();
     let note = note.unwrap_or_else(|| panic!("{:?}", server.output));

@@ -92,26 +92,25 @@ ssize_t write(int fd, const void *buf, size_t count) {
     return (ssize_t)count;
 }
 
+static int lies_about_fsync(const char *what) {
+    const char *lie = getenv("PROTEST_LIE_FSYNC");
+    if (lie && *lie == '1') {
+        told(what, "");
+        return 1;
+    }
+    return 0;
+}
+
 int fsync(int fd) {
     static int (*next)(int);
     if (!next) next = real("fsync");
-    const char *lie = getenv("PROTEST_LIE_FSYNC");
-    if (lie && *lie == '1') {
-        told("fsync", "");
-        return 0;
-    }
-    return next(fd);
+    return lies_about_fsync("fsync") ? 0 : next(fd);
 }
 
 int fdatasync(int fd) {
     static int (*next)(int);
     if (!next) next = real("fdatasync");
-    const char *lie = getenv("PROTEST_LIE_FSYNC");
-    if (lie && *lie == '1') {
-        told("fdatasync", "");
-        return 0;
-    }
-    return next(fd);
+    return lies_about_fsync("fdatasync") ? 0 : next(fd);
 }
 
 int clock_gettime(clockid_t clock, struct timespec *now) {

@@ -372,6 +372,15 @@ mod tests {
         session
     }
 
+    /// A folder with a copy of the tiny master, and where its recovery files go.
+    fn tiny_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("recovery");
+        let path = dir.path().join("tiny.master.json");
+        fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
+        (dir, folder, path)
+    }
+
     fn judge(session: &mut crate::session::Session, candidate: u32, j: Judgement) {
         use crate::annotate::edit::Edit;
         session.edit(CandidateId(candidate), Edit::Judge(crate::model::Role::Pronoun, j)).unwrap();
@@ -380,10 +389,7 @@ mod tests {
     #[test]
     fn what_followed_a_damaged_journal_line_is_offered_and_applied_on_request() {
         use std::io::Write;
-        let dir = tempfile::tempdir().unwrap();
-        let folder = dir.path().join("recovery");
-        let path = dir.path().join("tiny.master.json");
-        fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
+        let (_dir, folder, path) = tiny_copy();
         let mut first = session(&path, &folder);
         judge(&mut first, 3, Judgement::Yes);
         drop(first); // killed: the change is in the journal
@@ -418,10 +424,7 @@ mod tests {
 
     #[test]
     fn changes_a_detached_window_took_are_offered_to_the_next_opening() {
-        let dir = tempfile::tempdir().unwrap();
-        let folder = dir.path().join("recovery");
-        let path = dir.path().join("tiny.master.json");
-        fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
+        let (dir, folder, path) = tiny_copy();
         let mut first = session(&path, &folder);
         judge(&mut first, 3, Judgement::Yes);
         assert!(first.recovery_path().is_none(), "saved: nothing to keep");

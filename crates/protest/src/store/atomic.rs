@@ -518,6 +518,29 @@ mod tests {
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
+    /// What reading a save back costs: `cargo test --release -p protest --lib read_back_speed --
+    /// --ignored --nocapture` (docs/performance.md). 266 MB, the size of a 100× master.
+    #[test]
+    #[ignore = "a measurement, not a test"]
+    fn read_back_speed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.master.json");
+        let bytes: Vec<u8> = (0..266u32 << 20).map(|i| b"{\"records\":[1,2]}\n"[i as usize % 18]).collect();
+        let sum = Sum { len: bytes.len() as u64, crc: crc32fast::hash(&bytes) };
+        let mut times = Vec::new();
+        for _ in 0..5 {
+            let started = std::time::Instant::now();
+            write(&Os, &path, &bytes).unwrap();
+            let saved = started.elapsed();
+            let started = std::time::Instant::now();
+            read_back(&path, sum).unwrap();
+            times.push((saved, started.elapsed()));
+        }
+        times.sort();
+        let (saved, read) = times[times.len() / 2];
+        eprintln!("266 MB: saved in {saved:.2?} (read back included), reading it back alone {read:.2?}");
+    }
+
     #[test]
     fn same_file_sees_through_other_spellings() {
         let dir = tempfile::tempdir().unwrap();

@@ -354,11 +354,17 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_damaged_line_in_the_middle_keeps_every_receipt_that_reads_and_sets_it_aside() {
+    /// A folder with a master file (its content is not read) to keep receipts beside.
+    fn beside_a_master() -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let master = dir.path().join("m.master.json");
         std::fs::write(&master, "{}").unwrap();
+        (dir, master)
+    }
+
+    #[test]
+    fn a_damaged_line_in_the_middle_keeps_every_receipt_that_reads_and_sets_it_aside() {
+        let (dir, master) = beside_a_master();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
         let ids: Vec<ChangeId> = (0..3).map(|_| ChangeId::random(&mut rng)).collect();
         let mut r = Receipts::open(&disk::Os, &master, "m1").unwrap();
@@ -393,9 +399,7 @@ mod tests {
 
     #[test]
     fn receipts_keep_each_annotators_newest_and_stay_small() {
-        let dir = tempfile::tempdir().unwrap();
-        let master = dir.path().join("m.master.json");
-        std::fs::write(&master, "{}").unwrap();
+        let (_dir, master) = beside_a_master();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
         let mut r = Receipts::open(&disk::Os, &master, "m1").unwrap();
         let bens = ChangeId::random(&mut rng);
@@ -423,9 +427,7 @@ mod tests {
 
     #[test]
     fn a_receipt_written_short_is_not_counted_and_cut_back() {
-        let dir = tempfile::tempdir().unwrap();
-        let master = dir.path().join("m.master.json");
-        std::fs::write(&master, "{}").unwrap();
+        let (_dir, master) = beside_a_master();
         let faulty = Faulty::new(Fault::None);
         let mut r = Receipts::open(&faulty, &master, "m1").unwrap();
         let before = std::fs::read(path_for(&master)).unwrap();
