@@ -79,7 +79,9 @@ fn renamed(temp: &Path, target: &Path, written: &Identity) -> io::Result<()> {
         now => {
             let what = match now {
                 Ok(now) if now.same_file(written) => format!("it holds {} bytes, not {}", now.len(), written.len()),
+                _ if !temp.exists() => "another file is there".to_owned(),
                 Ok(_) => format!("it is still the file it was, and {} is still there", temp.display()),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => format!("it is not there, and {} is", temp.display()),
                 Err(e) => format!("it cannot be looked at ({e})"),
             };
             Err(io::Error::other(format!(

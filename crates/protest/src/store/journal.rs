@@ -514,9 +514,9 @@ impl Journal {
     }
 }
 
-/// Whether `entry` reads back from its journal line as it is: a record dated outside what a
-/// timestamp can be written as (before year 0, after 9999) would be written, flushed, reported
-/// saved, and then make the journal unreadable at its line. Says why not.
+/// Whether `entry` reads back from its journal line as it is, and is dated within the years 1970 to
+/// 9999 that PROTEST records (`crate::clock`): a record dated past 9999 would be written, flushed,
+/// reported saved, and then make the journal unreadable at its line. Says why not.
 pub fn reads_back(entry: &Entry) -> std::result::Result<(), String> {
     if let Entry::Put(record) = entry {
         use chrono::Datelike;

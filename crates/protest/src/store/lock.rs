@@ -201,8 +201,9 @@ impl Lock {
                     return Ok(Lock { path, file: handle });
                 }
                 Err(TryLockError::WouldBlock) => {
+                    // What a holder writes is one short line; whatever else is there is not read.
                     let mut text = String::new();
-                    let _ = handle.read_to_string(&mut text);
+                    let _ = (&mut handle).take(4096).read_to_string(&mut text);
                     return Err(ReadOnly::held(shown, &text));
                 }
                 Err(TryLockError::Error(e)) => return Err(unwritable(e)),

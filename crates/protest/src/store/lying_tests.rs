@@ -57,7 +57,7 @@ fn a_full_save_on_a_disk_that_lies_once_anywhere_is_caught_or_true() {
     drop(store);
     for k in 0..count {
         std::fs::write(&path, TINY).unwrap();
-        std::fs::remove_file(journal::path_for(&path)).unwrap();
+        let _ = std::fs::remove_file(journal::path_for(&path)); // an empty one went with its store
         let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
         store.put(record(3, Judgement::Yes)).unwrap();
         disk.set(Fault::Lie(k));
@@ -330,4 +330,19 @@ fn files_beside_a_master_are_never_writable_by_others() {
         assert_eq!(mode(&path), master, "the master keeps its own");
         assert_eq!(mode(&journal::path_for(&path)), beside, "the new journal");
     }
+}
+
+#[test]
+fn a_store_let_go_without_closing_leaves_nothing_that_holds_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = tiny(&dir);
+    // A start that fails after opening (protest serve with no task set to serve…).
+    drop(Store::<Master>::open(&path).unwrap());
+    assert_eq!(beside(dir.path()), Vec::<String>::new());
+    // One that holds a change keeps its journal for the next opening.
+    let (mut store, _) = Store::<Master>::open(&path).unwrap();
+    store.put(record(3, Judgement::Yes)).unwrap();
+    drop(store);
+    assert_eq!(beside(dir.path()), ["tiny.master.json.journal"]);
+    assert_eq!(Store::<Master>::open(&path).unwrap().1.recovered, 1);
 }

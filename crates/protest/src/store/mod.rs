@@ -650,6 +650,29 @@ impl<D: Document> Store<D> {
     }
 }
 
+/// A store let go without [`Store::close`] — a start that failed after opening the file, an error
+/// on the way — leaves nothing beside the file that holds nothing: a journal without a change
+/// (still the one it started, with nothing not saved) is removed, and the lock file released. A
+/// journal with changes stays, for the next opening to replay; so does everything of a store
+/// that another program detached. A crash runs none of this: its journal and lock file are
+/// recovered and taken over by the next opener.
+impl<D: Document> Drop for Store<D> {
+    fn drop(&mut self) {
+        if self.detached.is_some() {
+            return;
+        }
+        if let Some(journal) = self.journal.take() {
+            let empty = journal.is_empty() && !journal.is_damaged() && self.pending.is_empty();
+            if empty && journal.check_unchanged().is_ok() {
+                let _ = journal.delete();
+            }
+        }
+        if let Some(lock) = self.lock.take() {
+            lock.release();
+        }
+    }
+}
+
 /// The revision after `revision`: a file at the largest number there is cannot be saved again
 /// (it would wrap to 0, and a journal of the old revision would then look newer than the file).
 fn next_revision(path: &Path, revision: u64) -> Result<u64> {
