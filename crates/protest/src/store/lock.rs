@@ -200,12 +200,7 @@ impl Lock {
                         .and_then(|()| handle.write_all(format!("{text}\n").as_bytes()));
                     return Ok(Lock { path, file: handle });
                 }
-                Err(TryLockError::WouldBlock) => {
-                    // What a holder writes is one short line; whatever else is there is not read.
-                    let mut text = String::new();
-                    let _ = (&mut handle).take(4096).read_to_string(&mut text);
-                    return Err(ReadOnly::held(shown, &text));
-                }
+                Err(TryLockError::WouldBlock) => return Err(ReadOnly::held(shown, &holder_text(&mut handle))),
                 Err(TryLockError::Error(e)) => return Err(unwritable(e)),
             }
         }
@@ -222,6 +217,22 @@ impl Lock {
         }
         drop(self.file);
     }
+}
+
+/// What the lock file open as `handle` says holds it. A holder writes it just after taking the
+/// lock, so a file still empty, or not yet a whole line, is read again a few times (for at most
+/// 0.2 s); one short line is all a holder writes, so no more than 4 KiB is read.
+fn holder_text(handle: &mut File) -> String {
+    let mut text = String::new();
+    for _ in 0..10 {
+        text.clear();
+        let read = handle.rewind().and_then(|()| (&mut *handle).take(4096).read_to_string(&mut text));
+        if read.is_ok() && text.ends_with('\n') {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    text
 }
 
 /// Whether the open `handle` is the file now at `path`.
