@@ -288,10 +288,7 @@ pub fn find_rests(real: &Path, file_id: &str) -> Vec<Found> {
                 file_id: file_id.to_owned(),
                 revision: salvaged.revision.unwrap_or_default(),
                 created: modified.and_then(|t| crate::clock::at(t).ok()).unwrap_or_default(),
-                why: format!(
-                    "a line of the journal of {name} was damaged; these are the changes written after it, set aside in {}{unreadable}",
-                    path.display()
-                ),
+                why: format!("a line of the journal of {name} was damaged{unreadable}"),
             };
             Some(Found { path, header, entries: salvaged.entries, torn: false })
         })
@@ -299,6 +296,12 @@ pub fn find_rests(real: &Path, file_id: &str) -> Vec<Found> {
 }
 
 impl Found {
+    /// Whether this is the rest of a damaged journal set aside beside the file ([`find_rests`]),
+    /// not a recovery file a window kept.
+    pub fn is_journal_rest(&self) -> bool {
+        journal::is_rest_of(&self.header.file, &self.path)
+    }
+
     /// Removes the file (its changes were applied, or saved into a new file).
     pub fn discard(&self) -> io::Result<()> {
         match fs::remove_file(&self.path) {
@@ -413,7 +416,8 @@ mod tests {
         assert_eq!(second.master().records.len(), 1);
         let offered = second.recoveries();
         assert_eq!(offered.len(), 1);
-        assert!(offered[0].header.why.starts_with("a line of the journal of tiny.master.json was damaged; these are the changes written after it, set aside in "), "{}", offered[0].header.why);
+        assert_eq!(offered[0].header.why, "a line of the journal of tiny.master.json was damaged");
+        assert!(offered[0].is_journal_rest());
         let said: Vec<String> = offered[0].entries.iter().map(|e| describe(e, second.master())).collect();
         assert_eq!(said, ["candidate 4, Researcher: pronoun no", "candidate 6, Researcher: pronoun yes"]);
         assert_eq!(second.apply_recovery(&offered[0]).unwrap(), 2);

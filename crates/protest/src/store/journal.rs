@@ -77,26 +77,29 @@ pub fn rest_path_for(file: &Path, crc: u32, n: usize) -> PathBuf {
 /// The rests of damaged journals set aside beside `file` ([`rest_path_for`]), by name.
 pub fn rests(file: &Path) -> Vec<PathBuf> {
     let journal = path_for(file);
-    let (Some(folder), Some(name)) = (journal.parent(), journal.file_name()) else { return Vec::new() };
-    let prefix = format!("{}.rest-", name.to_string_lossy());
+    let Some(folder) = journal.parent() else { return Vec::new() };
     let Ok(entries) = std::fs::read_dir(folder) else { return Vec::new() };
-    let mut found: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            name.strip_prefix(&prefix).is_some_and(|rest| {
-                let (crc, n) = rest.split_once('-').unwrap_or((rest, "1"));
-                crc.len() == 8
-                    && crc.chars().all(|c| c.is_ascii_hexdigit())
-                    && !n.is_empty()
-                    && n.chars().all(|c| c.is_ascii_digit())
-            })
-        })
-        .map(|e| e.path())
-        .collect();
+    let mut found: Vec<PathBuf> =
+        entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| is_rest_of(file, p)).collect();
     found.sort();
     found
+}
+
+/// Whether `path` is named as a rest of a damaged journal of `file` ([`rest_path_for`]).
+pub fn is_rest_of(file: &Path, path: &Path) -> bool {
+    let journal = path_for(file);
+    if journal.parent() != path.parent() {
+        return false;
+    }
+    let (Some(journal), Some(name)) = (journal.file_name(), path.file_name()) else { return false };
+    let prefix = format!("{}.rest-", journal.to_string_lossy());
+    name.to_string_lossy().strip_prefix(&prefix).is_some_and(|rest| {
+        let (crc, n) = rest.split_once('-').unwrap_or((rest, "1"));
+        crc.len() == 8
+            && crc.chars().all(|c| c.is_ascii_hexdigit())
+            && !n.is_empty()
+            && n.chars().all(|c| c.is_ascii_digit())
+    })
 }
 
 /// The revision a journal of `file` continues, from its first line; `None` when there is no
@@ -371,7 +374,11 @@ impl Journal {
                 Err(e) => {
                     // What follows a damaged line is not taken: it may depend on it. The changes
                     // before it are; the rest is set aside by a writer ([`Damage`]).
-                    let problem = format!("not a journal entry: {e}");
+                    let problem = match e.classify() {
+                        serde_json::error::Category::Eof => "not a whole journal entry (cut short)".to_owned(),
+                        // The error's place is within the line, which the message names already.
+                        _ => format!("not a journal entry: {}", e.to_string().split(" at line ").next().unwrap_or("")),
+                    };
                     replay.damaged = Some(Damage::at(bytes, first.len(), start, i + 1, problem));
                     break;
                 }
