@@ -49,7 +49,7 @@ fn told(log: &Path) -> Vec<String> {
 /// `i`, "no" when `i` is even.
 fn numbered(i: u32) -> (String, String) {
     let id = format!("{i:032x}");
-    let change = change(&id, i, ANNA, if i % 2 == 0 { "no" } else { "yes" });
+    let change = change(&id, i, ANNA, if i.is_multiple_of(2) { "no" } else { "yes" });
     (id, change)
 }
 
@@ -77,7 +77,7 @@ fn held(master: &Path, n: u32) -> usize {
     let order = protest::batches::export::layout(&m, task_set, ANNA).order;
     (1..=n)
         .filter(|&i| {
-            let judged = if i % 2 == 0 { Judgement::No } else { Judgement::Yes };
+            let judged = if i.is_multiple_of(2) { Judgement::No } else { Judgement::Yes };
             m.records.get(order[i as usize - 1], ANNA).is_some_and(|r| r.pronoun == judged)
         })
         .count()

@@ -18,6 +18,11 @@ pub struct ClockError {
 
 /// The time now, or why the clock cannot be trusted with it.
 pub fn now() -> Result<DateTime<Utc>, ClockError> {
+    // The web page has no system clock of its own: chrono asks the browser's (`wasmbind`), which
+    // never panics.
+    #[cfg(target_arch = "wasm32")]
+    return within(Utc::now());
+    #[cfg(not(target_arch = "wasm32"))]
     at(SystemTime::now())
 }
 
@@ -37,11 +42,17 @@ pub fn at(t: SystemTime) -> Result<DateTime<Utc>, ClockError> {
             });
         }
     };
-    let time = seconds.and_then(|(s, n)| DateTime::from_timestamp(s, n));
-    match time {
-        Some(time) if time.year() <= 9999 => Ok(time),
-        Some(time) => Err(ClockError { said: format!("the year {}", time.year()) }),
+    match seconds.and_then(|(s, n)| DateTime::from_timestamp(s, n)) {
+        Some(time) => within(time),
         None => Err(ClockError { said: "a time past any year".to_owned() }),
+    }
+}
+
+/// `time`, if it is within the years 1970 to 9999.
+fn within(time: DateTime<Utc>) -> Result<DateTime<Utc>, ClockError> {
+    match time.year() {
+        1970..=9999 => Ok(time),
+        year => Err(ClockError { said: format!("the year {year}") }),
     }
 }
 

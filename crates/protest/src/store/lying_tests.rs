@@ -39,15 +39,17 @@ fn beside(dir: &Path) -> Vec<String> {
     names
 }
 
+/// A structural change: the master saved in full.
+fn described(m: &mut Master) -> Result<()> {
+    m.description = "saved in full".into();
+    Ok(())
+}
+
 #[test]
 fn a_full_save_on_a_disk_that_lies_once_anywhere_is_caught_or_true() {
     let dir = tempfile::tempdir().unwrap();
     let path = tiny(&dir);
     let disk = Faulty::new(Fault::None);
-    let described = |m: &mut Master| {
-        m.description = "saved in full".into();
-        Ok(())
-    };
     let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
     store.put(record(3, Judgement::Yes)).unwrap();
     disk.set(Fault::None);
@@ -93,7 +95,7 @@ fn a_write_that_lies_at_every_call_never_replaces_the_file() {
     let disk = Faulty::new(Fault::None);
     let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
     disk.set(Fault::Lies(Op::Write));
-    let e = store.update(|m| Ok(m.description = "x".into())).unwrap_err().to_string();
+    let e = store.update(described).unwrap_err().to_string();
     assert!(e.contains("tiny.master.json: the new file, read back before it replaces this one, holds "), "{e}");
     assert!(e.contains("the disk or file system did not store what it reported"), "{e}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), TINY);
@@ -138,12 +140,12 @@ fn an_fsync_that_does_nothing_loses_nothing_while_the_system_runs() {
     let disk = Faulty::new(Fault::Lies(Op::Sync));
     let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
     store.put(record(3, Judgement::Yes)).unwrap();
-    store.update(|m| Ok(m.description = "x".into())).unwrap();
+    store.update(described).unwrap();
     store.put(record(4, Judgement::No)).unwrap();
     drop(store);
     assert!(disk.ops().iter().any(|(op, _)| *op == Op::Sync));
     let m = on_disk(&path);
-    assert_eq!((m.records.len(), m.description.as_str()), (2, "x"));
+    assert_eq!((m.records.len(), m.description.as_str()), (2, "saved in full"));
 }
 
 #[test]
