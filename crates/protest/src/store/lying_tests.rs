@@ -2,26 +2,12 @@
 //! `fsync` that does nothing, each reporting success — and what such a disk or a crash leaves:
 //! nothing reported saved is lost, or an error says where it is.
 
+use super::tests::{TINY, record, tiny};
 use super::*;
 use crate::model::Judgement;
 use crate::store::disk::{Fault, Faulty, Op};
 use chrono::{DateTime, Utc};
 use std::io::Write;
-
-const TINY: &str = include_str!("../../../../tests/fixtures/tiny/tiny.master.json");
-
-fn tiny(dir: &tempfile::TempDir) -> PathBuf {
-    let path = dir.path().join("tiny.master.json");
-    std::fs::write(&path, TINY).unwrap();
-    std::fs::canonicalize(path).unwrap()
-}
-
-fn record(candidate: u32, pronoun: Judgement) -> Record {
-    let when = DateTime::from_timestamp(1_767_225_600 + i64::from(candidate), 0).unwrap();
-    let mut r = Record::new(CandidateId(candidate), AnnotatorId::RESEARCHER, when);
-    r.pronoun = pronoun;
-    r
-}
 
 /// The master as any reader sees it: the file with its journal.
 fn on_disk(path: &Path) -> Master {

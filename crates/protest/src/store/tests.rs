@@ -7,15 +7,15 @@ use chrono::Utc;
 use std::fs::OpenOptions;
 use std::io::Write;
 
-const TINY: &str = include_str!("../../../../tests/fixtures/tiny/tiny.master.json");
+pub(super) const TINY: &str = include_str!("../../../../tests/fixtures/tiny/tiny.master.json");
 
-fn tiny(dir: &tempfile::TempDir) -> PathBuf {
+pub(super) fn tiny(dir: &tempfile::TempDir) -> PathBuf {
     let path = dir.path().join("tiny.master.json");
     std::fs::write(&path, TINY).unwrap();
     path
 }
 
-fn record(candidate: u32, pronoun: Judgement) -> Record {
+pub(super) fn record(candidate: u32, pronoun: Judgement) -> Record {
     let mut r = Record::new(CandidateId(candidate), AnnotatorId::RESEARCHER, Utc::now());
     r.pronoun = pronoun;
     r
