@@ -165,12 +165,13 @@ fn refusals_name_the_problem_and_leave_the_master_unchanged() {
 #[test]
 fn refuses_while_the_master_is_open_elsewhere() {
     let dir = workspace();
-    let (store, _) = protest::store::Store::<Master>::open(&dir.path().join(MASTER)).unwrap();
+    let window = protest::store::Holder::Window;
+    let (store, _) = protest::store::Store::<Master>::open_as(&dir.path().join(MASTER), &window).unwrap();
     let before = fs::read(dir.path().join(MASTER)).unwrap();
     let out = protest(dir.path(), &["add-system", MASTER, "--name", "x", "new.fr"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("is open in another PROTEST window") && err.contains("close it there first"), "{err}");
+    assert!(err.contains("is open in a PROTEST window (process ") && err.contains("close it there first"), "{err}");
     assert_eq!(fs::read(dir.path().join(MASTER)).unwrap(), before);
     store.close().unwrap();
 }

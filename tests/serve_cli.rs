@@ -84,7 +84,7 @@ fn a_change_is_stored_as_the_annotators_record_and_taken_once_across_a_crash() {
     assert_eq!(annas(&store), 3);
     drop(store);
     let e = crate::common::refused(dir.path(), &["annotator", "add", "sample.master.json", "Cleo"]);
-    assert!(e.contains("open"), "{e}");
+    assert!(e.contains(&format!("is being served by `protest serve` at http://{}/ (process ", server.addr)), "{e}");
 
     // Stopping folds the journal into the master, as closing a window does.
     assert!(server.stop());
@@ -196,10 +196,16 @@ fn a_revoked_link_stops_working_and_a_new_one_replaces_it() {
 #[test]
 fn a_master_open_in_a_window_is_not_served() {
     let (dir, master) = sample();
-    let (store, _) = protest::store::Store::<protest::model::Master>::open(&master).unwrap();
+    let window = protest::store::Holder::Window;
+    let (store, _) = protest::store::Store::<protest::model::Master>::open_as(&master, &window).unwrap();
     let out = crate::common::protest(dir.path(), &["serve", "sample.master.json", "--listen", "127.0.0.1:0"]);
     let e = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && e.contains("cannot be served") && e.contains("close it there first"), "{e}");
+    assert!(
+        !out.status.success()
+            && e.contains("cannot be served: sample.master.json is open in a PROTEST window (process "),
+        "{e}"
+    );
+    assert!(e.contains("close it there first"), "{e}");
     drop(store);
 }
 

@@ -21,7 +21,7 @@ use chrono::Utc;
 use links::{Links, LinksFile};
 use protest::Error;
 use protest::model::{AnnotatorId, Master};
-use protest::store::Store;
+use protest::store::{Holder, Store};
 use protest::web::desk::Desk;
 use protest::web::receipts::Receipts;
 use std::collections::HashMap;
@@ -106,6 +106,8 @@ pub struct Opened {
     pub kept: Vec<String>,
     /// Changes recovered from the journal (the server or a window stopped without folding).
     pub recovered: usize,
+    /// What opening found beside the master and settled (a damaged journal line set aside…).
+    pub notes: Vec<String>,
 }
 
 /// What a start decided, before anything of it is kept.
@@ -127,18 +129,17 @@ impl Served {
     /// no lock, no journal left beside it.
     pub fn open(options: &Options, voice: Arc<dyn Voice>) -> Result<(Arc<Served>, Opened), Error> {
         let path = &options.master;
-        let (store, found) = Store::<Master>::open(path)?;
-        if found.read_only.is_some() {
-            // The store says why and what to do (close it elsewhere, make the file writable…).
-            return Err(match store.writable() {
-                Err(Error::Invalid { message, .. }) => Error::refused(path, format!("cannot be served: {message}")),
-                Err(e) => e,
-                Ok(()) => Error::refused(path, "cannot be served: it opened read-only"),
-            });
+        // Whoever else opens the master is told the server holds it, and where.
+        let (store, found) = Store::<Master>::open_as(path, &Holder::Server { address: base_url(options) })?;
+        if let Some(why) = &found.read_only {
+            let remedy = found.remedy.as_deref().unwrap_or("close it there first");
+            return Err(Error::refused(path, format!("cannot be served: {why}; {remedy}")));
         }
-        let prepared = plan(store.master(), options, found.recovered).and_then(|plan| {
+        let prepared = plan(store.master(), options, found.recovered).and_then(|mut plan| {
             let file = options.links.as_deref().map(LinksFile::open).transpose()?;
             let receipts = Receipts::open(&*store.disk(), path, &store.master().id)?;
+            plan.opened.notes.extend(found.dropped.iter().cloned());
+            plan.opened.notes.extend(receipts.note().map(str::to_owned));
             Ok((plan, file, receipts))
         });
         let (plan, file, receipts) = match prepared {
@@ -200,6 +201,12 @@ impl Served {
 
 /// Decides what a start does: the task set, who is served, the links revoked and made (in
 /// memory only).
+/// The address the links start with: `--url`, or where the server listens.
+fn base_url(options: &Options) -> String {
+    let base = options.url.clone().unwrap_or_else(|| format!("http://{}/", options.listen));
+    if base.ends_with('/') { base } else { format!("{base}/") }
+}
+
 fn plan(master: &Master, options: &Options, recovered: usize) -> Result<Plan, Error> {
     let path = &options.master;
     let task_set = choose_task_set(path, master, options.task_set)?;
@@ -235,8 +242,7 @@ fn plan(master: &Master, options: &Options, recovered: usize) -> Result<Plan, Er
         links.revoke(task_set, id, now);
         opened.revoked.push(name);
     }
-    let base = options.url.clone().unwrap_or_else(|| format!("http://{}/", options.listen));
-    let base = if base.ends_with('/') { base } else { format!("{base}/") };
+    let base = base_url(options);
     let asked: Vec<AnnotatorId> =
         options.new_link.iter().map(|n| by_name(n).map(|(id, _)| id)).collect::<Result<_, _>>()?;
     for (desk, name) in &served {
@@ -353,6 +359,9 @@ fn say_opened(voice: &dyn Voice, served: &Served, opened: &Opened, options: &Opt
     let name = served.path().display();
     if opened.recovered > 0 {
         voice.say(&format!("Recovered {} changes from the journal of {name}.", opened.recovered));
+    }
+    for note in &opened.notes {
+        voice.say(&format!("note: {note}"));
     }
     for link in &opened.made {
         voice.out(&format!("{}\t{}", link.annotator, link.url));

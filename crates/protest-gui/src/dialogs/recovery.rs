@@ -119,16 +119,22 @@ impl RecoveryDialog {
             1 => "1 change".to_owned(),
             n => format!("{n} changes"),
         };
-        ui.add(
-            egui::Label::new(format!(
-                "A PROTEST window could not save {changes} into this file on {} ({}). They were kept in {}. \
-                 Nothing is applied unless you choose to.",
-                header.created.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M"),
+        let when = header.created.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M");
+        let what = match found.is_journal_rest() {
+            true => format!(
+                "{} written into this file's journal after a damaged line {} set aside on {when} in {} ({}).",
+                parts::capitalised(&changes),
+                if found.entries.len() == 1 { "was" } else { "were" },
+                found.path.display(),
+                header.why
+            ),
+            false => format!(
+                "A PROTEST window could not save {changes} into this file on {when} ({}). They were kept in {}.",
                 header.why,
                 found.path.display()
-            ))
-            .wrap(),
-        );
+            ),
+        };
+        ui.add(egui::Label::new(format!("{what} Nothing is applied unless you choose to.")).wrap());
         let now = session.master().revision;
         if header.revision != now {
             ui.add(

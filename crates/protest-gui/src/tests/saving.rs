@@ -318,3 +318,41 @@ fn a_recovery_file_offered_after_the_file_changed_shows_both_versions_and_keeps_
     assert_eq!((chosen.pronoun, chosen.remarks.as_str()), (Judgement::Yes, ""));
     assert!(!kept.exists());
 }
+
+#[test]
+fn what_followed_a_damaged_journal_line_is_offered_when_the_file_opens() {
+    use std::io::Write;
+    let f = tiny_with_anna();
+    let data = tempfile::tempdir().unwrap();
+    let (mut store, _) = Store::<Master>::open(&f.path).unwrap();
+    let record = |c: u32, j: Judgement| {
+        let mut r = protest::model::Record::new(protest::model::CandidateId(c), ANNA, chrono::Utc::now());
+        r.pronoun = j;
+        r
+    };
+    store.put(record(3, Judgement::No)).unwrap();
+    store.put(record(4, Judgement::No)).unwrap();
+    store.put(record(4, Judgement::Yes)).unwrap();
+    drop(store);
+    // The journal's second change cut in half, newline kept, with the third after it.
+    let journal = protest::store::journal::path_for(&f.path);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let half = lines[2].len() / 2;
+    lines[2].truncate(half);
+    std::fs::File::create(&journal).unwrap().write_all((lines.join("\n") + "\n").as_bytes()).unwrap();
+
+    let mut h = harness_with_data(&f.path, data.path());
+    assert!(h.query_by_label_contains("Line 3 of ").is_some(), "the opening says which line");
+    assert!(h.query_by_label("Changes that were not saved").is_some());
+    assert!(
+        h.query_by_label_contains("1 change written into this file's journal after a damaged line was set aside on")
+            .is_some()
+    );
+    assert!(h.query_by_label("candidate 4, Anna: pronoun yes").is_some());
+    assert_eq!(saved_record(&f.path, 3, ANNA).unwrap().pronoun, Judgement::No, "before the damage: kept");
+    assert_eq!(saved_record(&f.path, 4, ANNA), None, "after it: not applied unasked");
+    click(&mut h, "Apply them to this file");
+    assert_eq!(saved_record(&f.path, 4, ANNA).unwrap().pronoun, Judgement::Yes);
+    assert!(protest::store::journal::rests(&std::fs::canonicalize(&f.path).unwrap()).is_empty());
+}

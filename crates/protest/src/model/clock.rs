@@ -37,14 +37,32 @@ pub fn now() -> Result<DateTime<Utc>, WrongClock> {
     checked(read())
 }
 
+/// [`now`] for a time that is only shown (who holds a lock since when): `None` when the clock
+/// is wrong.
+pub fn now_if_right() -> Option<DateTime<Utc>> {
+    now().ok()
+}
+
+/// A time of the system clock (a file's modification time), as [`now`] takes it.
+pub fn at(t: std::time::SystemTime) -> Result<DateTime<Utc>, WrongClock> {
+    checked(since_epoch(t))
+}
+
 /// The clock's time, as far as it can be had: before 1970 as a negative time.
 #[cfg(not(target_arch = "wasm32"))]
 fn read() -> Option<DateTime<Utc>> {
+    since_epoch(std::time::SystemTime::now())
+}
+
+fn since_epoch(now: std::time::SystemTime) -> Option<DateTime<Utc>> {
     let since = |a: std::time::SystemTime, b| a.duration_since(b).ok();
-    let (now, epoch) = (std::time::SystemTime::now(), std::time::SystemTime::UNIX_EPOCH);
+    let epoch = std::time::SystemTime::UNIX_EPOCH;
     match (since(now, epoch), since(epoch, now)) {
         (Some(after), _) => DateTime::from_timestamp(i64::try_from(after.as_secs()).ok()?, after.subsec_nanos()),
-        (None, Some(before)) => DateTime::from_timestamp(-i64::try_from(before.as_secs()).ok()? - 1, 0),
+        (None, Some(before)) => {
+            let whole = i64::try_from(before.as_secs()).ok()? + i64::from(before.subsec_nanos() > 0);
+            DateTime::from_timestamp(-whole, 0)
+        }
         (None, None) => None,
     }
 }
@@ -82,5 +100,12 @@ mod tests {
         assert!(checked(None).is_err());
         assert!(!in_range(latest() + chrono::Duration::nanoseconds(1)));
         assert!(in_range(latest()));
+        let epoch = std::time::SystemTime::UNIX_EPOCH;
+        assert_eq!(super::at(epoch), Ok(EARLIEST));
+        assert!(super::at(epoch - std::time::Duration::from_secs(86_400)).unwrap_err().said.starts_with("1969-12-31"));
+        assert!(
+            super::at(epoch + std::time::Duration::from_secs(253_402_300_800)).unwrap_err().said.starts_with("+10000")
+        );
+        assert!(super::at(epoch + std::time::Duration::from_secs(u64::MAX / 2)).is_err(), "past what chrono holds");
     }
 }

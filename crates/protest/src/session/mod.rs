@@ -228,11 +228,16 @@ impl Session {
     }
 
     /// The recovery files left for this file by windows that could not save their changes (and
-    /// then crashed, or were closed without them), oldest first: to offer, never to apply unasked.
+    /// then crashed, or were closed without them), oldest first, then the rests of its damaged
+    /// journals: to offer, never to apply unasked.
     pub fn recoveries(&self) -> Vec<recovery::Found> {
-        let Some(folder) = &self.keeping.folder else { return Vec::new() };
-        let mut found = recovery::find(folder, self.file.real_path(), self.file.file_id());
+        let mut found = match &self.keeping.folder {
+            Some(folder) => recovery::find(folder, self.file.real_path(), self.file.file_id()),
+            None => Vec::new(),
+        };
         found.retain(|f| Some(f.path.as_path()) != self.recovery_path());
+        // And what followed a damaged journal line, set aside beside the file when it was opened.
+        found.extend(recovery::find_rests(self.file.real_path(), self.file.file_id()));
         found
     }
 

@@ -15,7 +15,7 @@
 
 use crate::model::{Judgement, Master, Record};
 use crate::store::based::Based;
-use crate::store::journal::Entry;
+use crate::store::journal::{self, Entry};
 use crate::store::{files, json};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -85,6 +85,12 @@ impl Writer {
             });
             let mut options = OpenOptions::new();
             options.read(true).write(true).create_new(true);
+            #[cfg(unix)]
+            {
+                // The user's annotations: theirs alone, whatever the umask.
+                use std::os::unix::fs::OpenOptionsExt;
+                options.mode(0o600);
+            }
             match options.open(&path) {
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
                 Err(e) => return Err(e),
@@ -268,7 +274,51 @@ pub fn in_words(r: &Record, remarks: Option<usize>) -> Vec<String> {
     what
 }
 
+/// The rests of damaged journals set aside beside the file whose resolved path is `real` and
+/// whose id is `file_id` (`store::journal::rests`), offered as recovery files are: the changes
+/// that followed a damaged line of the journal, which were not applied when the file was opened
+/// (they may depend on the damaged one). Applying or saving them removes the rest as it removes a
+/// recovery file; one without a change that can be read is not offered (it stays, for the user).
+pub fn find_rests(real: &Path, file_id: &str) -> Vec<Found> {
+    let name = real.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    journal::rests(real)
+        .into_iter()
+        .filter_map(|path| {
+            let bytes = files::read_beside(&path).ok()??;
+            let salvaged = journal::salvage(&bytes);
+            if salvaged.file_id.as_deref() != Some(file_id) || salvaged.entries.is_empty() {
+                return None;
+            }
+            let unreadable = match salvaged.unreadable {
+                0 => String::new(),
+                1 => "; 1 line could not be read".to_owned(),
+                n => format!("; {n} lines could not be read"),
+            };
+            let modified = fs::metadata(&path).and_then(|m| m.modified()).ok();
+            let header = Header {
+                recovery: FORMAT.into(),
+                version: VERSION,
+                file: real.to_path_buf(),
+                file_id: file_id.to_owned(),
+                revision: salvaged.revision.unwrap_or_default(),
+                created: modified.and_then(|t| crate::model::clock::at(t).ok()).unwrap_or_default(),
+                why: format!("a line of the journal of {name} was damaged{unreadable}"),
+            };
+            // A journal line says nothing of the version it was made on: each is stored only
+            // where there is no record, the others shown beside what is there now.
+            let entries = salvaged.entries.into_iter().map(|entry| Based { entry, base: None }).collect();
+            Some(Found { path, header, entries, torn: false })
+        })
+        .collect()
+}
+
 impl Found {
+    /// Whether this is the rest of a damaged journal set aside beside the file ([`find_rests`]),
+    /// not a recovery file a window kept.
+    pub fn is_journal_rest(&self) -> bool {
+        journal::is_rest_of(&self.header.file, &self.path)
+    }
+
     /// Removes the file (its changes were applied, or saved into a new file).
     pub fn discard(&self) -> io::Result<()> {
         match fs::remove_file(&self.path) {
@@ -362,6 +412,51 @@ mod tests {
         fs::remove_file(crate::store::lock_path(&path)).unwrap();
         crate::workflow::on_master(&path, |s| crate::workflow::annotators::add(s, "Intruder")).unwrap();
         (path, folder, first)
+    }
+
+    fn tiny_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("recovery");
+        let path = dir.path().join("tiny.master.json");
+        fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
+        (dir, folder, path)
+    }
+
+    #[test]
+    fn what_followed_a_damaged_journal_line_is_offered_and_applied_on_request() {
+        use std::io::Write;
+        let (_dir, folder, path) = tiny_copy();
+        let mut first = session(&path, &folder);
+        judge(&mut first, 3, Judgement::Yes);
+        drop(first); // killed: the change is in the journal
+        // A line written short (reported whole), then two changes written after it.
+        let journal = crate::store::journal::path_for(&path);
+        let put = |c: u32, j: Judgement| {
+            let mut r = Record::new(
+                CandidateId(c),
+                AnnotatorId::RESEARCHER,
+                DateTime::from_timestamp(1_767_225_600, 0).unwrap(),
+            );
+            r.pronoun = j;
+            serde_json::to_string(&Entry::Put(r)).unwrap()
+        };
+        let half = put(5, Judgement::No);
+        let damaged = format!("{}{}\n{}\n", &half[..40], put(4, Judgement::No), put(6, Judgement::Yes));
+        fs::OpenOptions::new().append(true).open(&journal).unwrap().write_all(damaged.as_bytes()).unwrap();
+
+        // Opening takes the change before the damage and offers what follows it, never unasked.
+        let mut second = session(&path, &folder);
+        assert_eq!(second.master().records.len(), 1);
+        let offered = second.recoveries();
+        assert_eq!(offered.len(), 1);
+        assert_eq!(offered[0].header.why, "a line of the journal of tiny.master.json was damaged");
+        assert!(offered[0].is_journal_rest());
+        let said: Vec<String> = offered[0].entries.iter().map(|e| describe(&e.entry, second.master())).collect();
+        assert_eq!(said, ["candidate 4, Researcher: pronoun no", "candidate 6, Researcher: pronoun yes"]);
+        assert_eq!(second.apply_recovery(&offered[0]).unwrap().applied, 2);
+        assert!(second.recoveries().is_empty() && !offered[0].path.exists());
+        second.close().unwrap();
+        assert_eq!(crate::store::master_file::load(&path).unwrap().records.len(), 3);
     }
 
     #[test]
