@@ -21,6 +21,8 @@ impl App {
             self.work_ui(ui);
             return;
         }
+        // Before the input acts on anything: a change or leaving counts the time up to it.
+        self.note_activity(&ctx);
         if ctx.input(|i| i.viewport().close_requested()) && !self.may_close {
             self.viewport.push(ViewportCommand::CancelClose);
             self.leave_then(Go::Quit);
@@ -77,6 +79,7 @@ impl App {
         }
         self.ring = style::focus_ring(&ctx, &mut self.keyboard_focus);
         self.keyboard_taken = keyboard_taken(&ctx);
+        // The key that opened an example is the first sign of activity on it.
         self.note_activity(&ctx);
         if self.work.is_some() {
             ctx.request_repaint(); // work started this frame: show its progress
@@ -126,13 +129,26 @@ impl App {
         }
     }
 
-    /// Time per record: input while an example is on screen (the key that opened it included)
-    /// means the annotator is at work on it.
+    /// Time per record (docs/domain.md): input while an example is on screen means the
+    /// annotator is at work on it; the window losing the keyboard (the page hidden) ends the
+    /// visit, its time stored at once, and so are remarks typed.
     fn note_activity(&mut self, ctx: &egui::Context) {
-        let (Some(session), View::Example(walk)) = (&mut self.session, &self.view) else { return };
-        let (active, now) = ctx.input(|i| (!i.events.is_empty() || i.pointer.is_moving(), i.time));
-        if active {
+        let (focused, active, now) = ctx.input(|i| (i.focused, !i.events.is_empty() || i.pointer.is_moving(), i.time));
+        if !focused {
+            return self.away(now);
+        }
+        if let (Some(session), View::Example(walk), true) = (&mut self.session, &self.view, active) {
             session.active(walk.current(), now);
+        }
+    }
+
+    /// The annotator went away from the window at `now` (it lost the keyboard, the page was
+    /// hidden): the time on the example on screen and the remarks typed are stored at once.
+    pub(crate) fn away(&mut self, now: f64) {
+        self.store_due_remarks(None);
+        let (Some(session), View::Example(_)) = (&mut self.session, &self.view) else { return };
+        if let Err(e) = session.away(now) {
+            self.messages.error(e.to_string());
         }
     }
 

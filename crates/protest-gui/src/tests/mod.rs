@@ -11,6 +11,7 @@ mod prediction;
 mod progress;
 mod report;
 mod saving;
+mod stopwatch;
 mod trust;
 mod web;
 
