@@ -27,7 +27,7 @@ impl App {
             self.viewport.push(ViewportCommand::CancelClose);
             self.leave_then(Go::Quit);
         }
-        self.store_due_remarks(Some(ctx.input(|i| i.time)));
+        self.store_due_typing(ctx.input(|i| i.time));
         self.poll_session(&ctx);
         self.take_keys(&ctx);
 
@@ -81,6 +81,7 @@ impl App {
         self.keyboard_taken = keyboard_taken(&ctx);
         // The key that opened an example is the first sign of activity on it.
         self.note_activity(&ctx);
+        self.wake_for_typing(&ctx);
         if self.work.is_some() {
             ctx.request_repaint(); // work started this frame: show its progress
         }

@@ -87,6 +87,15 @@ impl OverviewPanel {
         self.tags.take_typed()
     }
 
+    /// The researcher's tag box, for its typed text ([`TagBox::due`], [`TagBox::typed`]).
+    pub fn tag_box(&self) -> &TagBox {
+        &self.tags
+    }
+
+    pub fn tag_box_mut(&mut self) -> &mut TagBox {
+        &mut self.tags
+    }
+
     pub fn ui(&mut self, ui: &mut Ui, session: &Session, overview: &Overview, editable: bool) -> Option<Intent> {
         let master = session.master();
         let mut action = None;

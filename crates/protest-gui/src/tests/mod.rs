@@ -13,6 +13,7 @@ mod report;
 mod saving;
 mod stopwatch;
 mod trust;
+mod typed;
 mod web;
 
 use crate::*;
