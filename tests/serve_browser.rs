@@ -5,6 +5,8 @@
 //! a second tab of the same annotator works beside the first — and every judgement arrives once.
 //! Screenshots go to `target/serve-browser/`.
 
+mod typing_and_time;
+
 use crate::serve::*;
 use fantoccini::{Client, ClientBuilder};
 use protest::model::Judgement;

@@ -115,7 +115,7 @@ impl App {
     /// Lets the session's own work take a step (the web page sending changes to the server) and
     /// shows what it has to say; while changes are on their way, frames keep coming to take the
     /// answers.
-    fn poll_session(&mut self, ctx: &egui::Context) {
+    pub(crate) fn poll_session(&mut self, ctx: &egui::Context) {
         let Some(session) = &mut self.session else { return };
         session.poll(ctx.input(|i| i.time));
         for notice in session.notices() {

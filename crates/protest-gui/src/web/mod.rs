@@ -106,6 +106,15 @@ impl WebApp {
 }
 
 impl eframe::App for WebApp {
+    /// A hidden page draws no frames (eframe runs only this then): what was stored as it was
+    /// hidden, and any change still on its way, goes to the server meanwhile.
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        if page_hidden() {
+            self.app.borrow_mut().poll_session(ctx);
+            self.tell_the_page();
+        }
+    }
+
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         let loaded = self.loading.as_ref().and_then(|slot| slot.lock().expect("not poisoned").take());
         if let Some(loaded) = loaded {
@@ -160,12 +169,15 @@ fn when_hidden(app: &Rc<RefCell<App>>) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let app = Rc::clone(app);
     let listener = Closure::<dyn FnMut()>::new(move || {
-        let hidden = web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden());
         // Never inside a frame (the page runs one thing at a time); a frame holds it otherwise.
-        if let (true, Ok(mut app)) = (hidden, app.try_borrow_mut()) {
+        if let (true, Ok(mut app)) = (page_hidden(), app.try_borrow_mut()) {
             app.away(eframe::web::now_sec());
         }
     });
     let _ = document.add_event_listener_with_callback("visibilitychange", listener.as_ref().unchecked_ref());
     listener.forget(); // listens for as long as the page lives
+}
+
+fn page_hidden() -> bool {
+    web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden())
 }
