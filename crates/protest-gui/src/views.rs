@@ -67,6 +67,7 @@ impl App {
             });
         });
         self.side_panel = Some(side.response.rect);
+        crate::panels::annotation::placed(ui.ctx(), side.response.rect);
         // Tokens are clicked or keyed in the annotator's own view, not over others' records.
         let selectable = editable && overview.is_none();
         egui::CentralPanel::default().show(ui, |ui| {

@@ -9,9 +9,9 @@ use protest::Error;
 use protest::session::Session;
 
 /// Space kept between a dialog and the window's edges.
-const EDGE: f32 = 12.0;
+pub const EDGE: f32 = 12.0;
 /// The margin inside a dialog's frame.
-const MARGIN: i8 = 16;
+pub const MARGIN: i8 = 16;
 
 /// The part of a dialog being drawn: its body, which scrolls when the window is too small for
 /// it, or its buttons, in a row under the body that is always in view.
@@ -297,7 +297,16 @@ pub fn done(ui: &mut Ui, text: &str) {
     } else {
         egui::Color32::from_rgb(0x1E, 0x6B, 0x30)
     };
-    ui.add(egui::Label::new(RichText::new(text).color(colour)).wrap());
+    let shown = ui.add(egui::Label::new(RichText::new(text).color(colour)).wrap());
+    // The result takes the place of a form the annotator may have scrolled down: brought into
+    // view as it appears (not after, so that what follows it can be scrolled to).
+    let key = egui::Id::unique("result shown").with(text);
+    let pass = ui.ctx().cumulative_pass_nr();
+    let last = ui.data(|d| d.get_temp::<u64>(key));
+    ui.data_mut(|d| d.insert_temp(key, pass));
+    if last.is_none_or(|last| last + 1 < pass) {
+        shown.scroll_to_me(Some(egui::Align::Center));
+    }
 }
 
 /// A *Close* button at the bottom.

@@ -28,6 +28,19 @@ pub struct AnnotationPanel {
 /// The text of the remarks field for its accessible name and the tests.
 pub const REMARKS_LABEL: &str = "Remarks";
 
+/// Where the annotation panel was last drawn (beside the translation), for what opens over it
+/// (the conflict dialog).
+pub fn place(ctx: &egui::Context) -> Option<egui::Rect> {
+    ctx.data(|d| d.get_temp(egui::Id::unique(PLACE)))
+}
+
+/// Notes where the annotation panel is, as it is drawn.
+pub fn placed(ctx: &egui::Context, rect: egui::Rect) {
+    ctx.data_mut(|d| d.insert_temp(egui::Id::unique(PLACE), rect));
+}
+
+const PLACE: &str = "annotation panel's place";
+
 impl AnnotationPanel {
     pub fn focus_tags(&mut self) {
         self.tags.request_focus();
@@ -157,7 +170,9 @@ impl AnnotationPanel {
         );
         let response = response.labelled_by(label.id);
         if std::mem::take(&mut self.focus_remarks) {
+            // Below the panel's fold in a small window: brought into view, as what is typed is.
             response.request_focus();
+            response.scroll_to_me(None);
         }
         if response.changed() {
             self.typed_at = Some(ui.input(|i| i.time));

@@ -41,9 +41,10 @@ pub fn side_switch(ui: &mut Ui, side: &mut Side) {
     ui.separator();
 }
 
-/// Above the translation: whose selections it shows.
+/// Above the translation: whose selections it shows, wrapped to the translation's width (a row
+/// wider than that would widen the translation past the panel beside it, cutting every line).
 pub fn whose_tokens(ui: &mut Ui, name: Option<String>) {
-    ui.horizontal(|ui| match name {
+    ui.horizontal_wrapped(|ui| match name {
         Some(name) => {
             ui.label("Showing the tokens selected by");
             ui.label(RichText::new(name).strong());

@@ -131,6 +131,7 @@ impl TagBox {
         let response = response.labelled_by(label.id);
         if std::mem::take(&mut self.focus_requested) {
             response.request_focus();
+            response.scroll_to_me(None);
         }
         let now = ui.input(|i| i.time);
         if response.changed() {
@@ -147,8 +148,12 @@ impl TagBox {
         }
         let open = (response.has_focus() || self.popup_hovered) && !options.is_empty();
         let popup = Popup::from_response(&response).open(open).width(response.rect.width()).show(|ui| {
-            // Up / Down move the highlight at once: no scrolling animation to wait for.
-            egui::ScrollArea::vertical().max_height(220.0).animated(false).show(ui, |ui| {
+            // Up / Down move the highlight at once: no scrolling animation to wait for. As tall as
+            // its list, up to its most: the popup's own size is its last list's, which a longer
+            // list must not be held to (its last lines reachable only with Down).
+            let most = 220.0;
+            let list = egui::ScrollArea::vertical().max_height(most).min_scrolled_height(most).animated(false);
+            list.show(ui, |ui| {
                 for (i, option) in options.iter().enumerate() {
                     let item = ui.selectable_label(self.active() && self.highlight == i, &option.text);
                     if self.highlight == i && had_focus {

@@ -282,6 +282,8 @@ pub(super) fn developer_words(h: &Harness<App>) -> Vec<String> {
 /// A widget as laid out: where it is whole, the part of it not clipped away, its layer, its name.
 #[derive(Debug, Clone)]
 pub(super) struct Placed {
+    /// Its node's id in the accessibility tree.
+    pub(super) id: u64,
     pub(super) name: String,
     pub(super) whole: Rect,
     pub(super) shown: Rect,
@@ -352,8 +354,9 @@ pub(super) fn placed(h: &Harness<App>, pick: impl Fn(&egui::accesskit::Node) -> 
         .filter_map(|node| {
             let accessible = node.accesskit_node();
             let name = accessible.label().or_else(|| accessible.value()).unwrap_or_default();
-            let &(whole, shown, layer) = laid_out.get(&accessible.locate().0.0)?;
-            Some(Placed { name, whole, shown, layer })
+            let id = accessible.locate().0.0;
+            let &(whole, shown, layer) = laid_out.get(&id)?;
+            Some(Placed { id, name, whole, shown, layer })
         })
         .collect()
 }

@@ -12,6 +12,7 @@ mod progress;
 mod report;
 mod saving;
 mod stopwatch;
+mod traps;
 mod trust;
 mod typed;
 mod web;
