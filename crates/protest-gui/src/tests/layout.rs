@@ -361,6 +361,20 @@ pub(super) fn placed(h: &Harness<App>, pick: impl Fn(&egui::accesskit::Node) -> 
         .collect()
 }
 
+/// A copy of the bundled sample in `folder`, its two batches' records merged: every report table
+/// has numbers, every example everyone's annotations.
+pub(super) fn merged_sample(folder: &Path) -> PathBuf {
+    let merged = settings::sample_copy(Some(folder.to_path_buf())).unwrap();
+    let batches: Vec<PathBuf> =
+        ["anna", "ben"].map(|who| merged.with_file_name(format!("sample.batch-1-{who}.json"))).into();
+    protest::workflow::on_master(&merged, |store| {
+        let incoming = protest::workflow::merge::read(&batches)?;
+        protest::workflow::merge::run(store, &incoming, true)
+    })
+    .unwrap();
+    merged
+}
+
 /// The master at `sample` with six more MT systems, copies of its own (eight translations), at
 /// `to`.
 pub(super) fn wide_master(sample: &Path, to: &Path) {
@@ -391,15 +405,7 @@ impl Files {
     fn new() -> Files {
         let dir = tempfile::tempdir().unwrap();
         let sample = settings::sample_copy(Some(dir.path().join("sample"))).unwrap();
-        // Merged: the sample with its two batches' records.
-        let merged = settings::sample_copy(Some(dir.path().join("merged"))).unwrap();
-        let batches: Vec<PathBuf> =
-            ["anna", "ben"].map(|who| merged.with_file_name(format!("sample.batch-1-{who}.json"))).into();
-        protest::workflow::on_master(&merged, |store| {
-            let incoming = protest::workflow::merge::read(&batches)?;
-            protest::workflow::merge::run(store, &incoming, true)
-        })
-        .unwrap();
+        let merged = merged_sample(&dir.path().join("merged"));
         // Wide: six more MT systems, copies of the sample's.
         let wide = dir.path().join("wide.master.json");
         wide_master(&sample, &wide);

@@ -3,7 +3,7 @@
 //! conflict dialog leaves the translation it asks about in view; the tag box's drop-down fits its
 //! list; a dialog's result replaces its form in view.
 
-use super::layout::{Placed, placed, wide_master};
+use super::layout::{Placed, merged_sample, placed, wide_master};
 use super::*;
 use super::{ANNA, PLEONASTIC_NEW, click, open_menu, press, tiny_with_anna};
 use egui::{Key, Vec2};
@@ -20,15 +20,7 @@ const SIZES: [Vec2; 6] = [
 
 /// The sample master with its two batches merged: long sentences, everyone's annotations.
 fn merged(dir: &tempfile::TempDir) -> PathBuf {
-    let merged = settings::sample_copy(Some(dir.path().join("merged"))).unwrap();
-    let batches: Vec<PathBuf> =
-        ["anna", "ben"].map(|who| merged.with_file_name(format!("sample.batch-1-{who}.json"))).into();
-    protest::workflow::on_master(&merged, |store| {
-        let incoming = protest::workflow::merge::read(&batches)?;
-        protest::workflow::merge::run(store, &incoming, true)
-    })
-    .unwrap();
-    merged
+    merged_sample(&dir.path().join("merged"))
 }
 
 /// The widget named `name` (or labelled by it), as laid out.
