@@ -84,7 +84,9 @@ pub fn dialog<D>(
             },
         );
         let (body_reply, natural) = body.inner;
-        sizes.tallest = if placed { sizes.tallest.max(natural) } else { natural };
+        // A result in place of the form is a new page: the dialog takes its height.
+        let turned = ui.data_mut(|d| d.remove_temp::<bool>(page_turned_id())).is_some();
+        sizes.tallest = if placed && !turned { sizes.tallest.max(natural) } else { natural };
         ui.separator();
         let top = ui.cursor().top();
         let reply = content(ui, Part::Buttons);
@@ -306,7 +308,13 @@ pub fn done(ui: &mut Ui, text: &str) {
     ui.data_mut(|d| d.insert_temp(key, pass));
     if last.is_none_or(|last| last + 1 < pass) {
         shown.scroll_to_me(Some(egui::Align::Center));
+        ui.data_mut(|d| d.insert_temp(page_turned_id(), true));
     }
+}
+
+/// Set by a result as it appears ([`done`]): the dialog's height is the result's, not the form's.
+fn page_turned_id() -> egui::Id {
+    egui::Id::unique("dialog page turned")
 }
 
 /// A *Close* button at the bottom.
