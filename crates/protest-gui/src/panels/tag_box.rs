@@ -147,7 +147,11 @@ impl TagBox {
             picked = options.get(self.highlight).map(|o| o.tag.clone());
         }
         let open = (response.has_focus() || self.popup_hovered) && !options.is_empty();
-        let popup = Popup::from_response(&response).open(open).width(response.rect.width()).show(|ui| {
+        let width = response.rect.width();
+        let popup = Popup::from_response(&response).open(open).width(width).show(|ui| {
+            // As wide as the box: the popup's own width is its last list's, which would wrap a
+            // longer tag over lines.
+            ui.set_min_width(width - egui::Frame::popup(ui.style()).total_margin().sum().x);
             // Up / Down move the highlight at once: no scrolling animation to wait for. As tall as
             // its list, up to its most: the popup's own size is its last list's, which a longer
             // list must not be held to (its last lines reachable only with Down).

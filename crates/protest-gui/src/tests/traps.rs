@@ -115,8 +115,8 @@ fn the_conflict_dialog_leaves_the_translation_in_view() {
     h.state_mut().shutdown();
 }
 
-/// The drop-down is as tall as its list (up to its most): typed to one suggestion, then back to
-/// many, every one of them is shown without scrolling.
+/// The drop-down is as tall as its list (up to its most) and as wide as the box: typed to one
+/// suggestion, then back to many, every one of them is shown whole, without scrolling.
 #[test]
 fn the_tag_drop_down_fits_its_list() {
     let f = tiny_with_anna();
@@ -136,6 +136,12 @@ fn the_tag_drop_down_fits_its_list() {
         h.settle();
         let listed = options(&h);
         assert!(!listed.is_empty(), "“{typed}”: the drop-down is open");
+        let field = widget(&h, "Tags").whole;
+        let narrow: Vec<_> = listed.iter().filter(|w| w.whole.height() > 30.0).map(|w| w.name.as_str()).collect();
+        assert!(
+            narrow.is_empty(),
+            "after “{typed}”, options wrapped in a drop-down narrower than the box {field:?}: {narrow:?}"
+        );
         let height: f32 = listed.iter().map(|w| w.whole.height()).sum();
         if height < 200.0 {
             let hidden: Vec<_> = listed.iter().filter(|w| w.shown != w.whole).map(|w| w.name.as_str()).collect();
