@@ -89,9 +89,10 @@ impl TagBox {
         }
     }
 
-    /// When typed text is next due to be added ([`TagBox::due`]): the window wakes up then.
+    /// When typed text is next due to be added ([`TagBox::due`]): the window wakes up then. Not
+    /// while the pointer is on the drop-down: its moving brings the frames.
     pub fn due_at(&self) -> Option<f64> {
-        self.typed_at.filter(|_| !self.focused).map(|at| at + TYPED_DELAY)
+        self.typed_at.filter(|_| !self.focused && !self.popup_hovered).map(|at| at + TYPED_DELAY)
     }
 
     /// The text typed and not added, if any.
