@@ -69,6 +69,12 @@ pub fn dialog<D>(
         let most = window.height() - 2.0 * (EDGE + f32::from(MARGIN)) - separator - buttons;
         let most = most.max(60.0);
         crate::style::visible_scroll_bars(ui);
+        if anchor.first == ui.ctx().cumulative_pass_nr() {
+            // Opened afresh: nothing of its last opening (where it was scrolled to, how tall its
+            // last page was) is taken over.
+            let body = ui.make_persistent_id(egui::IdSalt::new("dialog body"));
+            ui.data_mut(|d| d.remove::<egui::scroll_area::State>(body));
+        }
         let body = egui::ScrollArea::both().id_salt("dialog body").auto_shrink([false, true]).max_height(most).show(
             ui,
             |ui| {
@@ -242,7 +248,8 @@ fn show_anchored<T>(
         Some(top) => modal.area.clone().anchor(egui::Align2([x, egui::Align::Min]), egui::vec2(dx, top - content_top)),
         None => modal.area.clone().anchor(egui::Align2([x, egui::Align::Center]), egui::vec2(dx, 0.0)),
     };
-    let modal = modal.area(area);
+    // Opened afresh, it is measured afresh, not from the size of its last opening's last page.
+    let modal = modal.area(area.sizing_pass(anchor.first == now));
     let shown = modal.show(ctx, content);
     if anchor.top.is_none() {
         // Centred for its content, as it comes to its size (the first frames only measure it).
@@ -307,7 +314,8 @@ pub fn done(ui: &mut Ui, text: &str) {
     let last = ui.data(|d| d.get_temp::<u64>(key));
     ui.data_mut(|d| d.insert_temp(key, pass));
     if last.is_none_or(|last| last + 1 < pass) {
-        shown.scroll_to_me(Some(egui::Align::Center));
+        // At once: the form it replaces is gone, there is nothing to scroll past.
+        shown.scroll_to_me_animation(Some(egui::Align::Center), egui::style::ScrollAnimation::none());
         ui.data_mut(|d| d.insert_temp(page_turned_id(), true));
     }
 }
