@@ -73,6 +73,7 @@ fn a_remark_typed_then_left_alone_reaches_the_master_within_two_seconds() {
     assert!(took < Duration::from_secs(2), "in the master {took:?} after the last keystroke, nothing else done");
     browser.wait_title("Anna (all saved)", Duration::from_secs(20));
     assert!(!browser.would_ask_before_closing());
+    browser.screenshot("remark-stored.png");
 
     // Meanwhile the title says it waits, and closing the tab asks first: seen on a clock the test
     // holds still (so the remark cannot be stored before it is asked), then lets run.
