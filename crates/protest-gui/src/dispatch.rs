@@ -272,6 +272,29 @@ impl App {
         }
     }
 
+    /// Typed text whose time has come (docs/gui.md, "Saving"): remarks, and a tag left in a tag
+    /// box.
+    pub(crate) fn store_due_typing(&mut self, now: f64) {
+        self.store_due_remarks(Some(now));
+        let due = [(self.panel.tag_box_mut().due(now), false), (self.overview.tag_box_mut().due(now), true)];
+        for (tag, researcher) in due {
+            if let Some((candidate, tag)) = tag {
+                self.add_typed_tag(candidate, tag, researcher);
+            }
+        }
+    }
+
+    /// Asks to be woken up when typed text is next due. Asked every frame: a frame that input
+    /// brings (a key released, Esc) replaces a wake-up asked for before it, in the desktop's
+    /// event loop and the page's alike, so one asked for only when the text changed is lost.
+    pub(crate) fn wake_for_typing(&self, ctx: &egui::Context) {
+        let due = [self.panel.remarks_due_at(), self.panel.tag_box().due_at(), self.overview.tag_box().due_at()];
+        if let Some(due) = due.into_iter().flatten().reduce(f64::min) {
+            let now = ctx.input(|i| i.time);
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64((due - now).max(0.0)));
+        }
+    }
+
     /// Undo (or redo) the last change, wherever it was: the example it was on is brought into
     /// view first (another category or view if need be) and a message says what was undone.
     fn undo(&mut self, undo: bool) {

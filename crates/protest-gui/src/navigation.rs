@@ -121,23 +121,31 @@ impl App {
         let typed =
             [self.panel.take_typed_tag().map(|t| (t, false)), self.overview.take_typed_tag().map(|t| (t, true))];
         for ((candidate, taken), researcher) in typed.into_iter().flatten() {
-            let no = self.session.as_ref().and_then(|s| s.master().candidate(candidate)).map(|c| c.example);
-            let place = no.map_or(String::new(), |no| format!(" of example {no}"));
+            let place = self.example_place(candidate);
             match taken {
-                Ok(tag) => {
-                    let edit = Edit::AddTag(tag.clone());
-                    if researcher {
-                        self.edit_as_researcher(candidate, edit)
-                    } else {
-                        self.edit(candidate, edit)
-                    }
-                    self.messages.info(format!("Added the tag “{tag}” typed in the tag box{place}."));
-                }
+                Ok(tag) => self.add_typed_tag(candidate, tag, researcher),
                 Err(why) => self.messages.info(format!(
                     "The text in the tag box{place} was not added: it {why}. It is kept there for when you come back."
                 )),
             }
         }
+    }
+
+    /// Adds a tag typed and left in a tag box (the researcher's own in the overview), saying so.
+    pub(crate) fn add_typed_tag(&mut self, candidate: CandidateId, tag: String, researcher: bool) {
+        let edit = Edit::AddTag(tag.clone());
+        if researcher {
+            self.edit_as_researcher(candidate, edit)
+        } else {
+            self.edit(candidate, edit)
+        }
+        self.messages.info(format!("Added the tag “{tag}” typed in the tag box{}.", self.example_place(candidate)));
+    }
+
+    /// " of example 2", or nothing when the candidate is not known.
+    fn example_place(&self, candidate: CandidateId) -> String {
+        let no = self.session.as_ref().and_then(|s| s.master().candidate(candidate)).map(|c| c.example);
+        no.map_or(String::new(), |no| format!(" of example {no}"))
     }
 
     fn go_on(&mut self, go: Go) {

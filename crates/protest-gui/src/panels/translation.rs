@@ -486,32 +486,42 @@ pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = if narrow { 8.0 } else { 14.0 };
         ui.add(egui::Label::new(RichText::new(LEGEND).size(13.0).weak()).extend());
-        let chip = |ui: &mut Ui, fill: Color32, text_color: Color32, text: &str| {
-            let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
-            let (rect, _) = ui.allocate_exact_size(galley.size() + vec2(8.0, 2.0), Sense::hover());
-            ui.painter().rect_filled(rect, CornerRadius::same(4), fill);
-            ui.painter().galley(rect.min + vec2(4.0, 1.0), galley, text_color);
-        };
         chip(ui, palette.pronoun, palette.on_highlight, "pronoun");
         chip(ui, palette.selected_pronoun, palette.on_selected, words("selected for the pronoun", "selected"));
         if anaphoric {
             chip(ui, palette.antecedent, palette.on_highlight, words("antecedent head", "antecedent"));
             let selected = words("selected for the antecedent", "selected");
             chip(ui, palette.selected_antecedent, palette.on_selected, selected);
-            // The line and its words wrap as one.
-            ui.horizontal(|ui| {
-                let (rect, _) =
-                    ui.allocate_exact_size(Vec2::new(if narrow { 18.0 } else { 28.0 }, 18.0), Sense::hover());
-                ui.painter().hline(rect.x_range(), rect.bottom() - 3.0, Stroke::new(2.0, palette.span));
-                let span = words("antecedent span", "span");
-                ui.add(egui::Label::new(RichText::new(span).size(13.0)).extend());
-            });
+            span_key(ui, palette.span, if narrow { 18.0 } else { 28.0 }, words("antecedent span", "span"));
         }
         // The numbers' hover texts name their keys; in a narrow window that must do.
         if keys && !narrow {
             ui.add(egui::Label::new(RichText::new("numbers: keys").size(13.0).weak()).extend());
         }
     });
+}
+
+/// A colour of the key: its words on it. One piece, so that it wraps to the next row whole.
+fn chip(ui: &mut Ui, fill: Color32, text_color: Color32, text: &str) {
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
+    let (rect, response) = ui.allocate_exact_size(galley.size() + vec2(8.0, 2.0), Sense::hover());
+    response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, text));
+    ui.painter().rect_filled(rect, CornerRadius::same(4), fill);
+    ui.painter().galley(rect.min + vec2(4.0, 1.0), galley, text_color);
+}
+
+/// The antecedent span's underline and its words, as one piece (a line `line` wide): in a row of
+/// their own they wrap together, never the words cut at the edge.
+fn span_key(ui: &mut Ui, colour: Color32, line: f32, text: &str) {
+    let text_color = ui.visuals().text_color();
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
+    let gap = ui.spacing().item_spacing.x.min(8.0);
+    let size = vec2(line + gap + galley.size().x, galley.size().y.max(18.0));
+    let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
+    response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, text));
+    ui.painter().hline(rect.left()..=rect.left() + line, rect.bottom() - 3.0, Stroke::new(2.0, colour));
+    let top = rect.center().y - galley.size().y / 2.0;
+    ui.painter().galley(egui::pos2(rect.left() + line + gap, top), galley, text_color);
 }
 
 /// The colour key's first words (where the texts end above it).

@@ -284,6 +284,8 @@ pub(super) fn developer_words(h: &Harness<App>) -> Vec<String> {
 /// A widget as laid out: where it is whole, the part of it not clipped away, its layer, its name.
 #[derive(Debug, Clone)]
 pub(super) struct Placed {
+    /// Its node's id in the accessibility tree.
+    pub(super) id: u64,
     pub(super) name: String,
     pub(super) whole: Rect,
     pub(super) shown: Rect,
@@ -354,10 +356,25 @@ pub(super) fn placed(h: &Harness<App>, pick: impl Fn(&egui::accesskit::Node) -> 
         .filter_map(|node| {
             let accessible = node.accesskit_node();
             let name = accessible.label().or_else(|| accessible.value()).unwrap_or_default();
-            let &(whole, shown, layer) = laid_out.get(&accessible.locate().0.0)?;
-            Some(Placed { name, whole, shown, layer })
+            let id = accessible.locate().0.0;
+            let &(whole, shown, layer) = laid_out.get(&id)?;
+            Some(Placed { id, name, whole, shown, layer })
         })
         .collect()
+}
+
+/// A copy of the bundled sample in `folder`, its two batches' records merged: every report table
+/// has numbers, every example everyone's annotations.
+pub(super) fn merged_sample(folder: &Path) -> PathBuf {
+    let merged = settings::sample_copy(Some(folder.to_path_buf())).unwrap();
+    let batches: Vec<PathBuf> =
+        ["anna", "ben"].map(|who| merged.with_file_name(format!("sample.batch-1-{who}.json"))).into();
+    protest::workflow::on_master(&merged, |store| {
+        let incoming = protest::workflow::merge::read(&batches)?;
+        protest::workflow::merge::run(store, &incoming, true)
+    })
+    .unwrap();
+    merged
 }
 
 /// The master at `sample` with six more MT systems, copies of its own (eight translations), at
@@ -390,15 +407,7 @@ impl Files {
     fn new() -> Files {
         let dir = tempfile::tempdir().unwrap();
         let sample = settings::sample_copy(Some(dir.path().join("sample"))).unwrap();
-        // Merged: the sample with its two batches' records.
-        let merged = settings::sample_copy(Some(dir.path().join("merged"))).unwrap();
-        let batches: Vec<PathBuf> =
-            ["anna", "ben"].map(|who| merged.with_file_name(format!("sample.batch-1-{who}.json"))).into();
-        protest::workflow::on_master(&merged, |store| {
-            let incoming = protest::workflow::merge::read(&batches)?;
-            protest::workflow::merge::run(store, &incoming, true)
-        })
-        .unwrap();
+        let merged = merged_sample(&dir.path().join("merged"));
         // Wide: six more MT systems, copies of the sample's.
         let wide = dir.path().join("wide.master.json");
         wide_master(&sample, &wide);

@@ -11,7 +11,10 @@ mod prediction;
 mod progress;
 mod report;
 mod saving;
+mod stopwatch;
+mod traps;
 mod trust;
+mod typed;
 mod web;
 
 use crate::*;

@@ -41,6 +41,11 @@ impl Post {
         server.answers.push((number, answer(&changes)));
     }
 
+    /// How many requests the page sent.
+    pub(super) fn sent(&self) -> usize {
+        self.0.lock().unwrap().sent.len()
+    }
+
     /// Answers the last request: taken, or the server out of reach.
     pub(super) fn answer_last(&self, taken: bool) {
         let mut server = self.0.lock().unwrap();

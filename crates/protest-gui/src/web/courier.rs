@@ -40,8 +40,6 @@ type Inbox = Arc<Mutex<VecDeque<(u64, Result<Answers, Failure>)>>>;
 pub struct Browser {
     base: String,
     key: String,
-    /// Who the tab title names.
-    name: String,
     outbox: Vec<Change>,
     inbox: Inbox,
     ctx: egui::Context,
@@ -147,25 +145,15 @@ impl Browser {
                 }
             }
         }
-        let name = batch.annotator().name.clone();
-        let courier = Browser { base, key, name, outbox: Vec::new(), inbox: Inbox::default(), ctx };
+        let courier = Browser { base, key, outbox: Vec::new(), inbox: Inbox::default(), ctx };
         (courier, kept)
     }
 
     /// Writes the outbox under this tab's key (or removes the key when it is empty), and tells
-    /// the page's script and the tab title how many changes are unsent.
+    /// the page's script how many changes are unsent (the tab title: `super::WebApp`).
     fn write(&self) -> Result<(), String> {
-        let unsent = self.outbox.len();
         if let Some(window) = web_sys::window() {
-            let _ = js_sys::Reflect::set(&window, &"protestUnsent".into(), &(unsent as f64).into());
-            if let Some(document) = window.document() {
-                let state = match unsent {
-                    0 => "all saved".to_owned(),
-                    1 => "1 change not saved yet".to_owned(),
-                    n => format!("{n} changes not saved yet"),
-                };
-                document.set_title(&format!("PROTEST — {} ({state})", self.name));
-            }
+            let _ = js_sys::Reflect::set(&window, &"protestUnsent".into(), &(self.outbox.len() as f64).into());
         }
         let storage = local_storage().ok_or("this browser keeps no local storage")?;
         let written = if self.outbox.is_empty() {

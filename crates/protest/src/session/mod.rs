@@ -11,6 +11,9 @@ pub mod recovery;
 pub mod remote;
 pub mod workspace;
 
+#[cfg(test)]
+mod tests;
+
 pub use kept::{Follows, Kept};
 pub use opening::Opening;
 pub use remote::{Courier, Remote};
@@ -533,9 +536,36 @@ impl Session {
     }
 
     /// The annotator was at work on `candidate`'s example at `now` (seconds on a clock that only
-    /// goes forward): its active time goes into the record with the next change or on leaving.
+    /// goes forward): its active time goes into the record with the next change, on leaving, or
+    /// when the annotator goes [`away`](Session::away). The shell says so before it acts on the
+    /// input, so that a change or leaving counts the time up to it.
     pub fn active(&mut self, candidate: CandidateId, now: f64) {
         self.stopwatch.active(candidate, now);
+    }
+
+    /// The annotator went away from the example on screen at `now` (the window lost the
+    /// keyboard, the page was hidden): the time up to `now` goes into its record (if there is
+    /// one), and nothing counts until the next sign of activity. Does nothing when there is no
+    /// time to store, so the shell may say it every frame the window is away.
+    pub fn away(&mut self, now: f64) -> Result<(), SessionError> {
+        self.stopwatch.away(now);
+        match self.stopwatch.on() {
+            Some(candidate) if !self.is_read_only() => self.bank(candidate),
+            _ => Ok(()),
+        }
+    }
+
+    /// Stores the active time banked for `candidate` into its record, if it has one that
+    /// measures time.
+    fn bank(&mut self, candidate: CandidateId) -> Result<(), SessionError> {
+        let banked = self.stopwatch.banked(candidate) > 0;
+        match self.record(candidate).filter(|r| banked && r.active_ms.is_some()).cloned() {
+            Some(record) => {
+                let record = self.timed(record, false);
+                self.store(candidate, Some(record))
+            }
+            None => Ok(()),
+        }
     }
 
     /// `record` (the current annotator's) with the active time banked for it: a new record starts
@@ -577,16 +607,7 @@ impl Session {
     /// The active time banked for the example goes into its record (if there is one).
     pub fn leave(&mut self, candidate: CandidateId) -> Result<Vec<Conflict>, SessionError> {
         match conflicts::on_leave(self.master(), self.record(candidate)) {
-            Leaving::Nothing => {
-                let banked = self.stopwatch.banked(candidate) > 0;
-                match self.record(candidate).filter(|r| banked && r.active_ms.is_some()).cloned() {
-                    Some(record) => {
-                        let record = self.timed(record, false);
-                        self.store(candidate, Some(record)).map(|()| Vec::new())
-                    }
-                    None => Ok(Vec::new()),
-                }
-            }
+            Leaving::Nothing => self.bank(candidate).map(|()| Vec::new()),
             Leaving::Settle(record) => self.settle(record).map(|()| Vec::new()),
             Leaving::Ask(conflicts) => Ok(conflicts),
         }
