@@ -5,6 +5,7 @@ mod auto_eval;
 mod candidate;
 mod conflict;
 mod corpus;
+mod dispute;
 mod ids;
 mod language;
 mod master;
@@ -22,6 +23,7 @@ pub use auto_eval::{AutoEval, MatchEntry, MatchRule, Outcome, Round};
 pub use candidate::Candidate;
 pub use conflict::Conflict;
 pub use corpus::{Corpus, CorpusRole};
+pub use dispute::{Answer, Dispute};
 pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
 pub use language::Language;
 pub use master::{
