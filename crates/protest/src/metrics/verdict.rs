@@ -19,7 +19,7 @@
 //! ([`Basis::Unjudgeable`]), and the automatic reference match does not settle it either
 //! ([`Decision::open_to_match`]).
 
-use crate::model::{Answer, AnnotatorId, CandidateId, Dispute, Judgement, Master, Purpose, Record, Role};
+use crate::model::{AnnotatorId, Answer, CandidateId, Dispute, Judgement, Master, Purpose, Record, Role};
 use std::collections::HashMap;
 
 /// What a decision rests on; also the order in which the rules are tried.
@@ -145,22 +145,7 @@ impl<'a> Verdicts<'a> {
     /// The questions of `candidate` in dispute among its annotators (its adjudicators' own
     /// records left out), each with their answers: what an adjudicator is asked to settle.
     pub fn disputes(&self, candidate: CandidateId) -> Vec<Dispute> {
-        let adjudicators = self.adjudicators_of(candidate);
-        let others: Vec<&Record> =
-            self.master.records.of_candidate(candidate).filter(|r| !adjudicators.contains(&r.annotator)).collect();
-        Role::ALL
-            .into_iter()
-            .filter(|&role| in_dispute(others.iter().copied(), role))
-            .map(|role| {
-                let mut answers: Vec<Answer> = others
-                    .iter()
-                    .filter(|r| !r.annotator.is_researcher() && !r.is_blank())
-                    .map(|r| Answer::of(r, role))
-                    .collect();
-                answers.sort();
-                Dispute { candidate, role, answers }
-            })
-            .collect()
+        disputes_among(self.master, candidate, self.adjudicators_of(candidate))
     }
 
     /// [`Verdicts::decide`] from `records`, the candidate's records in annotator order.
@@ -232,6 +217,44 @@ impl<'a> Verdicts<'a> {
         }
         Decisions { master, decided }
     }
+}
+
+/// The questions of `candidate` that `adjudicator` is asked to settle: [`Verdicts::disputes`] if
+/// they adjudicate it, else none. For one candidate at a time (the annotation panel), without
+/// deciding anything else.
+pub fn disputes_for(master: &Master, candidate: CandidateId, adjudicator: AnnotatorId) -> Vec<Dispute> {
+    let mut adjudicators: Vec<AnnotatorId> = master
+        .task_sets
+        .iter()
+        .filter(|ts| ts.purpose == Purpose::Adjudication)
+        .flat_map(|ts| &ts.tasks)
+        .filter(|task| task.candidates.contains(&candidate))
+        .filter_map(|task| task.annotator)
+        .collect();
+    adjudicators.dedup();
+    if !adjudicators.contains(&adjudicator) {
+        return Vec::new();
+    }
+    disputes_among(master, candidate, &adjudicators)
+}
+
+/// The questions of `candidate` on which the records of everyone but `adjudicators` differ.
+fn disputes_among(master: &Master, candidate: CandidateId, adjudicators: &[AnnotatorId]) -> Vec<Dispute> {
+    let others: Vec<&Record> =
+        master.records.of_candidate(candidate).filter(|r| !adjudicators.contains(&r.annotator)).collect();
+    Role::ALL
+        .into_iter()
+        .filter(|&role| in_dispute(others.iter().copied(), role))
+        .map(|role| {
+            let mut answers: Vec<Answer> = others
+                .iter()
+                .filter(|r| !r.annotator.is_researcher() && !r.is_blank())
+                .map(|r| Answer::of(r, role))
+                .collect();
+            answers.sort();
+            Dispute { candidate, role, answers }
+        })
+        .collect()
 }
 
 /// What [`Verdicts::decide`] says of every candidate of a master, for both roles, decided once:
@@ -435,9 +458,15 @@ mod tests {
         let disputes = Verdicts::new(&m).disputes(CandidateId(1));
         assert_eq!(
             disputes,
-            [Dispute { candidate: CandidateId(1), role: Role::Antecedent, answers: vec![Answer::Yes, Answer::Yes, Answer::No] }]
+            [Dispute {
+                candidate: CandidateId(1),
+                role: Role::Antecedent,
+                answers: vec![Answer::Yes, Answer::Yes, Answer::No]
+            }]
         );
         assert_eq!(disputes[0].describe(), "the antecedent: ✓ ✓ ✗");
+        assert_eq!(disputes_for(&m, CandidateId(1), AnnotatorId(4)), disputes, "for the adjudicator");
+        assert_eq!(disputes_for(&m, CandidateId(1), AnnotatorId(3)), [], "for anyone else, nothing");
         // The adjudicator's own record does not make the pronoun disputed, nor does it vote.
         judge_both(&mut m, 1, 3, Yes, Yes);
         assert_eq!(decide(&m, 1), Decision { judgement: Yes, basis: Basis::Adjudication });
@@ -458,6 +487,9 @@ mod tests {
         assert_eq!(decide(&m, 1), Decision { judgement: Yes, basis: Basis::Single }, "a ✓ is a verdict");
         judge(&mut m, 1, 3, No);
         assert!(decide(&m, 1).open_to_match(), "a tie, as before");
-        assert_eq!(Verdicts::new(&m).disputes(CandidateId(1))[0].answers, [Answer::Yes, Answer::No, Answer::CannotBeJudged]);
+        assert_eq!(
+            Verdicts::new(&m).disputes(CandidateId(1))[0].answers,
+            [Answer::Yes, Answer::No, Answer::CannotBeJudged]
+        );
     }
 }
