@@ -97,26 +97,62 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
         r.candidates(),
         r.judged_references
     );
-    out += &format!("  rule            {}\n", r.rule.name());
-    out += &format!("  match           {:>5}   settled this round: {}", r.matches, r.settled);
+    // Labels as wide as the widest, so that the counts stand in one column.
+    let row = |label: &str, value: String| format!("  {label:<20} {value:>5}");
+    out += &format!("  {:<20} {}\n", "rule", r.rule.name());
+    out += &format!("{}   settled this round: {}", row("match", r.matches.to_string()), r.settled);
     if r.unsettled > 0 {
         out += &format!(", no longer matching: {}", r.unsettled);
     }
     out += "\n";
-    out += &format!("  mismatch        {:>5}\n", r.mismatches);
-    out += &format!("  no translation  {:>5}\n", r.no_translation);
-    out += &format!("  no reference    {:>5}\n", r.no_reference);
+    out += &format!("{}\n", row("mismatch", r.mismatches.to_string()));
+    out += &format!("{}\n", row("no translation", r.no_translation.to_string()));
+    out += &format!("{}\n", row("no reference", r.no_reference.to_string()));
     if r.uncertain_boundaries > 0 {
-        out += &format!(
-            "  uncertain boundaries {:>5} (sentence boundaries inferred with low confidence)\n",
-            r.uncertain_boundaries
-        );
+        let uncertain = row("uncertain boundaries", r.uncertain_boundaries.to_string());
+        out += &format!("{uncertain}   sentence boundaries inferred with low confidence\n");
     }
-    out += &format!("  to humans       {:>5}\n", to_humans);
+    out += &format!("{}\n", row("to humans", to_humans.to_string()));
     out
 }
 
 /// The match's precision as far as humans have judged the matched candidates.
 fn describe_precision(p: &Precision) -> String {
     format!("  judged ✗ by humans: {} of {} matches with a verdict", p.judged_incorrect, p.matches_with_verdict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_count_stands_in_one_column() {
+        let round = Round {
+            round: 2,
+            run: Utc::now(),
+            judged_references: 4,
+            matches: 120,
+            mismatches: 3000,
+            no_translation: 7,
+            no_reference: 12,
+            uncertain_boundaries: 35,
+            settled: 5,
+            unsettled: 1,
+            rule: MatchRule::MinimalTokens,
+        };
+        let text = describe(&round, Some("reference"));
+        let rows: Vec<&str> = text.lines().skip(2).collect();
+        assert_eq!(rows.len(), 6, "{text}");
+        // Each count ends at the same column.
+        let ends: Vec<usize> = rows.iter().map(|l| l.find(|c: char| c.is_ascii_digit()).unwrap()).collect();
+        let last_digit =
+            |l: &str, start: usize| start + l[start..].find(|c: char| !c.is_ascii_digit()).unwrap_or(l.len() - start);
+        let ends: Vec<usize> = rows.iter().zip(ends).map(|(l, s)| last_digit(l, s)).collect();
+        assert!(ends.iter().all(|&e| e == ends[0]), "{text}");
+        assert!(
+            text.contains("  uncertain boundaries    35   sentence boundaries inferred with low confidence\n"),
+            "{text}"
+        );
+        assert!(text.contains("  mismatch              3000\n"), "{text}");
+    }
 }

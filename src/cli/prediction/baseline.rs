@@ -3,7 +3,6 @@
 
 use super::lm::{check_output, read_model};
 use crate::cli::Printer;
-use anyhow::Context;
 use protest::prediction::baseline::{self, Baseline, Fillers};
 use protest::prediction::{DataSet, Pair, Scorer, data, kind};
 use protest::shell::Shell;
@@ -97,7 +96,20 @@ pub fn run(args: BaselineArgs, p: &Printer) -> anyhow::Result<()> {
         }
     };
     protest::progress::stage("Filling the placeholders", None);
-    let predicted = Baseline::new(&model, &fillers, penalty, strip_tags).predict(&set.lines);
+    let baseline = Baseline::new(&model, &fillers, penalty, strip_tags);
+    let seen = baseline.seen(&set.lines);
+    if seen.memorised() {
+        p.warn(format_args!(
+            "{}: {} of its {} sentences are in the language model word for word (every {}-gram outside the \
+             placeholders): the model was most likely trained on this text, and fills the placeholders from \
+             memory, so the predictions score far higher than on text the model has not seen; train it on other text",
+            args.data.display(),
+            seen.whole,
+            seen.lines,
+            model.order()
+        ));
+    }
+    let predicted = baseline.predict(&set.lines);
     match &args.output {
         Some(output) => {
             data::write(&disk::Os, output, &predicted, None)?;

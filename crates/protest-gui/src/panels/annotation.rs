@@ -176,21 +176,18 @@ fn adjudication_note(ui: &mut Ui, disputes: &[Dispute], anaphoric: bool) {
     let roles: &[Role] = if anaphoric { &Role::ALL } else { &[Role::Pronoun] };
     let settled: Vec<String> =
         roles.iter().filter(|r| disputes.iter().all(|d| d.role != **r)).map(|r| format!("the {r}")).collect();
-    let mut text = "Adjudication: the annotators disagree on the question marked “in dispute”; your answer settles \
-                    it. Their answers are shown without their names."
-        .to_owned();
+    let mut text = "Adjudication: your answer settles the question in dispute.".to_owned();
     if !settled.is_empty() {
-        text += &format!(
-            " They agree on {}: your answer to it is kept but does not change the verdict.",
-            settled.join(" and ")
-        );
+        text += &format!(" They agree on {}: your answer to it does not change the verdict.", settled.join(" and "));
     }
     ui.label(RichText::new(text).size(13.0).color(ui.visuals().warn_fg_color)).on_hover_text(ADJUDICATION_HINT);
 }
 
 /// What the adjudication note's hover says.
-const ADJUDICATION_HINT: &str = "? (cannot be judged): the annotator tagged bad_translation or \
-     incorrect_word_alignment. To say that the translation cannot be judged, tag it so and leave the question unset.";
+const ADJUDICATION_HINT: &str = "The other annotators' answers are shown beside the question they disagree on, \
+     without their names. ? (cannot be judged): the annotator tagged bad_translation or incorrect_word_alignment; to \
+     say so yourself, tag it so and leave the question unset. Your answer to a question not in dispute is kept, and \
+     the others' agreement stands.";
 
 /// “it” translated as “Elle”: the source word and the words aligned to it.
 fn summary(ui: &mut Ui, source: &str, target: &str) {

@@ -152,7 +152,7 @@ fn draw_system(plot: &mut PlotUi, name: &str, colour: Color32, ink: Color32, row
     let known = known.into_iter().map(|b| b.fill(colour.gamma_multiply(0.9)).stroke(Stroke::new(1.0, colour)));
     plot.bar_chart(BarChart::new(name, known.collect()).horizontal().color(colour).allow_hover(false));
     let pale = Stroke::new(1.0, colour.gamma_multiply(0.7));
-    let open = open.into_iter().map(|b| b.fill(colour.gamma_multiply(0.22)).stroke(pale));
+    let open = open.into_iter().map(|b| b.fill(colour.gamma_multiply(0.35)).stroke(pale));
     plot.bar_chart(BarChart::new(format!("{name} undecided"), open.collect()).horizontal().allow_hover(false));
     let cap = width * 0.35;
     for (y, score, (low, high)) in marks {
@@ -301,7 +301,7 @@ fn key(ui: &mut Ui) {
         swatch(ui, grey);
         ui.label(RichText::new("correct, of all examples").small());
         ui.add_space(8.0);
-        swatch(ui, grey.gamma_multiply(0.22));
+        swatch(ui, grey.gamma_multiply(0.35));
         ui.label(RichText::new("undecided: the highest the score can still be").small());
         ui.add_space(8.0);
         // The diamond on its whiskers, drawn as the chart draws them (the fonts have no ◆ or ├─┤).
@@ -315,7 +315,7 @@ fn key(ui: &mut Ui) {
         let diamond =
             [c + egui::vec2(0.0, -5.0), c + egui::vec2(5.0, 0.0), c + egui::vec2(0.0, 5.0), c + egui::vec2(-5.0, 0.0)];
         ui.painter().add(egui::Shape::convex_polygon(diamond.to_vec(), ink, Stroke::NONE));
-        ui.label(RichText::new("score over the decided, with its 95 % interval").small());
+        ui.label(RichText::new("score over the decided, 95 % interval").small());
     });
 }
 

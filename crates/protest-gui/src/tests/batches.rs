@@ -395,7 +395,7 @@ fn adjudication_gives_the_disagreements_to_a_further_annotator_as_a_batch() {
     let mut h = harness(&file, None);
     press(&mut h, Key::Enter);
     assert!(h.query_by_label("In dispute — the annotators answered ✔, ✖").is_some(), "beside the question");
-    assert!(h.query_by_label_contains("Adjudication: the annotators disagree").is_some());
+    assert!(h.query_by_label("Adjudication: your answer settles the question in dispute.").is_some());
 }
 
 #[test]
@@ -430,9 +430,7 @@ fn an_adjudicator_is_told_which_question_is_disputed_and_that_the_other_stands()
     assert_eq!(shown(&h)[0].describe(), "the antecedent: ✓ ✗");
     assert!(h.query_by_label("In dispute — the annotators answered ✔, ✖").is_some());
     assert!(
-        h.query_by_label_contains(
-            "They agree on the pronoun: your answer to it is kept but does not change the verdict"
-        )
-        .is_some()
+        h.query_by_label_contains("They agree on the pronoun: your answer to it does not change the verdict.")
+            .is_some()
     );
 }

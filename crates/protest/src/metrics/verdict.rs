@@ -64,7 +64,7 @@ impl Basis {
             Basis::Unanimous => "all annotators agreeing",
             Basis::Majority => "a majority of annotators",
             Basis::Tie => "tied (undecided)",
-            Basis::Unjudgeable => "said to be cannot be judged (undecided)",
+            Basis::Unjudgeable => "marked as cannot be judged (undecided)",
             Basis::Unjudged => "not judged (undecided)",
         }
     }

@@ -285,7 +285,8 @@ impl Metrics {
                  where a score is the same for all.",
                 with_human.len()
             );
-            (rows, vec![note])
+            let few = crate::metrics::correlate::few_note(with_human.len(), "translations");
+            (rows, few.into_iter().chain([note]).collect())
         };
         Table {
             name: "metric-correlation",
@@ -403,7 +404,12 @@ mod tests {
         let pearson = crate::metrics::correlate::pearson(&[1.0, 1.0 / 3.0, 1.0], &[1.0, 1.0 / 3.0, 2.0 / 3.0]);
         assert_eq!(cells(row(&table, "APT-A")), ["1.0", "0.0", &format!("{pearson:.3}"), "0.866"]);
         assert_eq!(cells(row(&table, "APT-B"))[..2], ["1.0", "0.5"]);
-        assert!(table.notes[0].contains("over the 3 translations"), "{:?}", table.notes);
+        assert!(
+            table.notes[0].starts_with("Over 3 translations only: with fewer than 5, a correlation says little"),
+            "first, beside the figures: {:?}",
+            table.notes
+        );
+        assert!(table.notes[1].contains("over the 3 translations"), "{:?}", table.notes);
     }
 
     #[test]

@@ -246,7 +246,7 @@ impl Scores {
         }
         if self.matched_unjudgeable > 0 {
             notes.push(format!(
-                "{} matched translations were said to be impossible to judge (bad_translation or \
+                "{} matched translations are marked as cannot be judged (bad_translation or \
                  incorrect_word_alignment): undecided, not correct.",
                 self.matched_unjudgeable
             ));
@@ -424,7 +424,7 @@ mod tests {
         let s = scores(&m);
         assert_eq!(s.systems[1].overall, tally(3, 0, 0, 0, 3));
         assert_eq!((s.matched_unjudgeable, s.bases[&Basis::Unjudgeable]), (1, 1));
-        assert!(s.table().notes.iter().any(|n| n.starts_with("1 matched translations were said to be impossible")));
+        assert!(s.table().notes.iter().any(|n| n.starts_with("1 matched translations are marked as cannot be judged")));
     }
 
     #[test]
