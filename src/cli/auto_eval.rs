@@ -97,22 +97,23 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
         r.candidates(),
         r.judged_references
     );
-    // Labels as wide as the widest, so that the counts stand in one column.
-    let row = |label: &str, value: String| format!("  {label:<20} {value:>5}");
-    out += &format!("  {:<20} {}\n", "rule", r.rule.name());
-    out += &format!("{}   settled this round: {}", row("match", r.matches.to_string()), r.settled);
+    out += &format!("  rule            {}\n", r.rule.name());
+    out += &format!("  match           {:>5}   settled this round: {}", r.matches, r.settled);
     if r.unsettled > 0 {
         out += &format!(", no longer matching: {}", r.unsettled);
     }
     out += "\n";
-    out += &format!("{}\n", row("mismatch", r.mismatches.to_string()));
-    out += &format!("{}\n", row("no translation", r.no_translation.to_string()));
-    out += &format!("{}\n", row("no reference", r.no_reference.to_string()));
+    out += &format!("  mismatch        {:>5}\n", r.mismatches);
+    out += &format!("  no translation  {:>5}\n", r.no_translation);
+    out += &format!("  no reference    {:>5}\n", r.no_reference);
     if r.uncertain_boundaries > 0 {
-        let uncertain = row("uncertain boundaries", r.uncertain_boundaries.to_string());
-        out += &format!("{uncertain}   sentence boundaries inferred with low confidence\n");
+        // A short label, so that the count stands in the column of the others.
+        out += &format!(
+            "  uncertain       {:>5}   sentence boundaries inferred with low confidence\n",
+            r.uncertain_boundaries
+        );
     }
-    out += &format!("{}\n", row("to humans", to_humans.to_string()));
+    out += &format!("  to humans       {:>5}\n", to_humans);
     out
 }
 
@@ -150,9 +151,9 @@ mod tests {
         let ends: Vec<usize> = rows.iter().zip(ends).map(|(l, s)| last_digit(l, s)).collect();
         assert!(ends.iter().all(|&e| e == ends[0]), "{text}");
         assert!(
-            text.contains("  uncertain boundaries    35   sentence boundaries inferred with low confidence\n"),
+            text.contains("  uncertain          35   sentence boundaries inferred with low confidence\n"),
             "{text}"
         );
-        assert!(text.contains("  mismatch              3000\n"), "{text}");
+        assert!(text.contains("  mismatch         3000\n"), "{text}");
     }
 }

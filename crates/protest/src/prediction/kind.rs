@@ -32,9 +32,9 @@ pub fn scorer_for(pair: Pair, lemmatised: bool) -> Scorer {
 }
 
 /// The task of the data file at `path`: `scorer` and `pair` where given; else the pair its name
-/// says (`TEDdev.en-fr.data`) — English–French for tokenised text, the only layout of DiscoMT
-/// 2015 — and the scorer its layout says ([`scorer_for`]). Reads the file's first lines only; a
-/// remedy is worded for `shell`.
+/// says (`TEDdev.en-fr.data`; English–French for the DiscoMT 2015 scorer, which has no other)
+/// and the scorer its layout says ([`scorer_for`]). Reads the file's first lines only; a remedy
+/// is worded for `shell`.
 pub fn task_of_file(path: &Path, scorer: Option<Scorer>, pair: Option<Pair>, shell: Shell) -> Result<Task> {
     let lemmatised = || -> Result<bool> {
         let mut reader = data::open_data(path)?;
@@ -50,7 +50,7 @@ pub fn task_of_file(path: &Path, scorer: Option<Scorer>, pair: Option<Pair>, she
         (Some(pair), Some(scorer)) => (pair, scorer),
         (Some(pair), None) => (pair, scorer_for(pair, lemmatised()?)),
         (None, Some(Scorer::Discomt2015)) => (Pair::EnFr, Scorer::Discomt2015),
-        (None, None) if !lemmatised()? => (Pair::EnFr, Scorer::Discomt2015),
+        // Tokenised text may be of any pair (WMT 2016/17 has untagged examples too): not guessed.
         (None, _) => {
             let remedy = shell.says("give --pair", "choose it");
             return Err(Error::whole_file(path, format!("the file's name does not say the language pair: {remedy}")));
@@ -90,7 +90,9 @@ mod tests {
         };
         assert_eq!(task(&discomt, None, None).unwrap(), (Scorer::Discomt2015, Pair::EnFr));
         assert_eq!(task(&wmt, None, None).unwrap(), (Scorer::Wmt16, Pair::EnFr));
-        assert_eq!(task(&unnamed, None, None).unwrap(), (Scorer::Discomt2015, Pair::EnFr));
+        assert_eq!(task(&unnamed, Some(Scorer::Discomt2015), None).unwrap(), (Scorer::Discomt2015, Pair::EnFr));
+        let err = task(&unnamed, None, None).unwrap_err().to_string();
+        assert!(err.contains("test.data: the file's name does not say the language pair: give --pair"), "{err}");
         assert_eq!(task(&discomt, Some(Scorer::Wmt16), None).unwrap(), (Scorer::Wmt16, Pair::EnFr), "as asked");
         assert_eq!(task(&unnamed, None, Some(Pair::EnDe)).unwrap(), (Scorer::Wmt16, Pair::EnDe));
         let lemmas = write("lemmas.data", "REPLACE_0 être|VER .|SENT");
