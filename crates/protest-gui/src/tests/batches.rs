@@ -357,24 +357,30 @@ fn annotators_are_added_and_renamed() {
     assert_eq!(saved(&f.path).annotator_name(ANNA), "Anna Martin");
 }
 
-#[test]
-fn adjudication_gives_the_disagreements_to_a_further_annotator_as_a_batch() {
-    let f = tiny();
-    let (mut store, _) = Store::<Master>::open(&f.path).unwrap();
+/// Adds Anna and Ben to the master at `path`, with their (pronoun, antecedent) judgements of
+/// `candidate`.
+fn anna_and_ben_judge(path: &Path, candidate: u32, judgements: [(Judgement, Judgement); 2]) {
+    let (mut store, _) = Store::<Master>::open(path).unwrap();
     store
         .update(|m| {
             for name in ["Anna", "Ben"] {
                 protest::batches::annotators::add(m, name).unwrap();
             }
-            for (who, pronoun) in [(ANNA, Judgement::Yes), (BEN, Judgement::No)] {
-                let mut r = Record::new(CandidateId(3), who, chrono::Utc::now());
-                r.pronoun = pronoun;
+            for (who, (pronoun, antecedent)) in [ANNA, BEN].into_iter().zip(judgements) {
+                let mut r = Record::new(CandidateId(candidate), who, chrono::Utc::now());
+                (r.pronoun, r.antecedent) = (pronoun, antecedent);
                 m.records.put(r);
             }
             Ok(())
         })
         .unwrap();
     store.close().unwrap();
+}
+
+#[test]
+fn adjudication_gives_the_disagreements_to_a_further_annotator_as_a_batch() {
+    let f = tiny();
+    anna_and_ben_judge(&f.path, 3, [(Judgement::Yes, Judgement::Unset), (Judgement::No, Judgement::Unset)]);
     let mut h = harness(&f.path, None);
     open_menu(&mut h, "Batches", "Adjudication…");
     assert!(h.query_by_label_contains("1 candidate has annotators who disagree").is_some());
@@ -402,17 +408,10 @@ fn adjudication_gives_the_disagreements_to_a_further_annotator_as_a_batch() {
 fn an_adjudicator_is_told_which_question_is_disputed_and_that_the_other_stands() {
     // Anaphoric candidate 1: both said the pronoun is wrong; they disagree on the antecedent.
     let f = tiny();
+    anna_and_ben_judge(&f.path, 1, [(Judgement::No, Judgement::Yes), (Judgement::No, Judgement::No)]);
     let (mut store, _) = Store::<Master>::open(&f.path).unwrap();
     store
         .update(|m| {
-            for name in ["Anna", "Ben"] {
-                protest::batches::annotators::add(m, name).unwrap();
-            }
-            for (who, antecedent) in [(ANNA, Judgement::Yes), (BEN, Judgement::No)] {
-                let mut r = Record::new(CandidateId(1), who, chrono::Utc::now());
-                (r.pronoun, r.antecedent) = (Judgement::No, antecedent);
-                m.records.put(r);
-            }
             protest::batches::adjudication::assign(m, "Clara", 3, "", chrono::Utc::now()).unwrap();
             Ok(())
         })

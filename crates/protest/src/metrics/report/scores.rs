@@ -12,7 +12,7 @@
 //! or ✓ ((correct + undecided) ÷ examples); the **interval** is Wilson's 95 % interval over the
 //! decided examples.
 
-use super::layout::{self, Line};
+use super::layout;
 use super::table::{Cell, Column, Row, Table};
 use crate::metrics::auto_eval;
 use crate::metrics::stats::proportion;
@@ -302,16 +302,8 @@ impl Scores {
         let systems = |depth: usize, tally: &dyn Fn(&SystemScores) -> Tally| {
             self.systems.iter().map(move |s| Row::data(depth, system_label(s), tally(s).cells())).collect::<Vec<_>>()
         };
-        let mut rows = Vec::new();
-        for line in layout::lines(&master.categories) {
-            match line {
-                Line::Heading { .. } => rows.push(line.row(|_| Vec::new())),
-                Line::Category { depth, index, label } => {
-                    rows.push(Row::heading(depth, label));
-                    rows.extend(systems(depth + 1, &|s| s.categories[index]));
-                }
-            }
-        }
+        let mut rows =
+            layout::rows_under_categories(&master.categories, |depth, index| systems(depth, &|s| s.categories[index]));
         rows.push(Row::heading(0, "All categories"));
         rows.extend(systems(1, &|s| s.overall));
         let mut notes = vec![format!(
