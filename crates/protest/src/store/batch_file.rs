@@ -500,6 +500,34 @@ mod tests {
     }
 
     #[test]
+    fn disputes_come_back_and_one_of_no_candidate_is_refused() {
+        use crate::model::{Answer, Dispute};
+        let dir = tempfile::tempdir().unwrap();
+        let (m, path) = anna_batch(&dir);
+        let mut batch = export::build(&m, 1, AnnotatorId(1), DateTime::UNIX_EPOCH).unwrap();
+        assert!(batch.disputes.is_empty(), "an annotation batch has none");
+        assert!(!std::fs::read_to_string(&path).unwrap().contains("disputes"), "nor the field");
+        let dispute = |candidate| Dispute {
+            candidate: CandidateId(candidate),
+            role: Role::Antecedent,
+            answers: vec![Answer::Yes, Answer::CannotBeJudged],
+        };
+        batch.disputes = vec![dispute(2)];
+        save(&batch, &path).unwrap();
+        assert!(std::fs::read_to_string(&path).unwrap().contains(r#""answers":["yes","cannot_be_judged"]"#));
+        let loaded = load(&path).unwrap();
+        assert_eq!(
+            (loaded.disputes_of(CandidateId(2)), loaded.disputes_of(CandidateId(1))),
+            (vec![dispute(2)], vec![])
+        );
+        batch.disputes = vec![dispute(2), dispute(76)];
+        save(&batch, &path).unwrap();
+        let e = load(&path).unwrap_err().to_string();
+        assert!(e.contains("anna.json") && e.contains("disputes[1].candidate"), "{e}");
+        assert!(e.contains("candidate 76 is not in the batch (75 candidates)"), "{e}");
+    }
+
+    #[test]
     fn the_batches_of_a_master_are_found_in_a_folder() {
         let dir = tempfile::tempdir().unwrap();
         let (m, path) = anna_batch(&dir);
