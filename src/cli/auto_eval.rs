@@ -108,8 +108,9 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
     out += &format!("  no translation  {:>5}\n", r.no_translation);
     out += &format!("  no reference    {:>5}\n", r.no_reference);
     if r.uncertain_boundaries > 0 {
+        // A short label, so that the count stands in the column of the others.
         out += &format!(
-            "  uncertain boundaries {:>5} (sentence boundaries inferred with low confidence)\n",
+            "  uncertain       {:>5}   sentence boundaries inferred with low confidence\n",
             r.uncertain_boundaries
         );
     }
@@ -120,4 +121,40 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
 /// The match's precision as far as humans have judged the matched candidates.
 fn describe_precision(p: &Precision) -> String {
     format!("  judged ✗ by humans: {} of {} matches with a verdict", p.judged_incorrect, p.matches_with_verdict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_count_stands_in_one_column() {
+        let round = Round {
+            round: 2,
+            run: chrono::Utc::now(),
+            judged_references: 4,
+            matches: 120,
+            mismatches: 3000,
+            no_translation: 7,
+            no_reference: 12,
+            uncertain_boundaries: 35,
+            settled: 5,
+            unsettled: 1,
+            rule: MatchRule::MinimalTokens,
+        };
+        let text = describe(&round, Some("reference"));
+        let rows: Vec<&str> = text.lines().skip(2).collect();
+        assert_eq!(rows.len(), 6, "{text}");
+        // Each count ends at the same column.
+        let ends: Vec<usize> = rows.iter().map(|l| l.find(|c: char| c.is_ascii_digit()).unwrap()).collect();
+        let last_digit =
+            |l: &str, start: usize| start + l[start..].find(|c: char| !c.is_ascii_digit()).unwrap_or(l.len() - start);
+        let ends: Vec<usize> = rows.iter().zip(ends).map(|(l, s)| last_digit(l, s)).collect();
+        assert!(ends.iter().all(|&e| e == ends[0]), "{text}");
+        assert!(
+            text.contains("  uncertain          35   sentence boundaries inferred with low confidence\n"),
+            "{text}"
+        );
+        assert!(text.contains("  mismatch         3000\n"), "{text}");
+    }
 }

@@ -3,11 +3,12 @@
 //! [`TYPED_DELAY`] after the last keystroke (the window wakes itself up for it) and before
 //! leaving the example; so is a tag typed and left in the tag box.
 
+use crate::panels::report_table::shown;
 use crate::panels::tag_box::TagBox;
 use egui::{RichText, Ui};
 use protest::annotate::edit::{self, Edit};
 use protest::annotate::window;
-use protest::model::{CandidateId, ConflictStatus, Judgement, Master, Record, Role};
+use protest::model::{CandidateId, ConflictStatus, Dispute, Judgement, Master, Record, Role};
 use protest::session::Session;
 
 /// Typed text (remarks, a tag left in the tag box) is stored this long (seconds) after the last
@@ -108,6 +109,9 @@ impl AnnotationPanel {
             self.remarks = record.map(|r| r.remarks.clone()).unwrap_or_default();
         }
         instructions(ui, category.anaphoric);
+        let disputes = session.disputes(candidate);
+        let disputed = |role: Role| disputes.iter().find(|d| d.role == role);
+        adjudication_note(ui, &disputes, category.anaphoric);
         ui.separator();
         let words = master.corpus(cand.corpus).map(|c| window::translations(c, cand));
         let source = master.source().and_then(|s| s.token(example.pronoun_ref())).unwrap_or("?");
@@ -123,7 +127,8 @@ impl AnnotationPanel {
                     words.iter().flat_map(|w| w.antecedents.iter().map(|t| t.join(" "))).collect();
                 summary(ui, &heads.join(", "), &translated.join(", "));
                 let question = edit::question(Role::Antecedent, true, false);
-                if let Some(j) = judgement(ui, question, Role::Antecedent, record, "Shift+Y / N / U") {
+                let antecedent = disputed(Role::Antecedent);
+                if let Some(j) = judgement(ui, question, Role::Antecedent, record, "Shift+Y / N / U", antecedent) {
                     edits.push(Edit::Judge(Role::Antecedent, j));
                 }
                 selected(ui, master, cand.corpus, record, Role::Antecedent, cand.antecedents.iter().all(Vec::is_empty));
@@ -131,7 +136,7 @@ impl AnnotationPanel {
             }
             summary(ui, source, &words.as_ref().map(|w| w.pronoun.join(" ")).unwrap_or_default());
             let question = edit::question(Role::Pronoun, category.anaphoric, untranslated);
-            if let Some(j) = judgement(ui, question, Role::Pronoun, record, "Y / N / U") {
+            if let Some(j) = judgement(ui, question, Role::Pronoun, record, "Y / N / U", disputed(Role::Pronoun)) {
                 edits.push(Edit::Judge(Role::Pronoun, j));
             }
             selected(ui, master, cand.corpus, record, Role::Pronoun, untranslated);
@@ -192,6 +197,28 @@ fn instructions(ui: &mut Ui, anaphoric: bool) {
     ui.label(RichText::new("F1: keys and guidelines").size(12.5).weak());
 }
 
+/// In an adjudication: that the adjudicator settles the questions marked in dispute, and which
+/// question is not theirs to settle.
+fn adjudication_note(ui: &mut Ui, disputes: &[Dispute], anaphoric: bool) {
+    if disputes.is_empty() {
+        return;
+    }
+    let roles: &[Role] = if anaphoric { &Role::ALL } else { &[Role::Pronoun] };
+    let settled: Vec<String> =
+        roles.iter().filter(|r| disputes.iter().all(|d| d.role != **r)).map(|r| format!("the {r}")).collect();
+    let mut text = "Adjudication: your answer settles the question in dispute.".to_owned();
+    if !settled.is_empty() {
+        text += &format!(" They agree on {}: your answer to it does not change the verdict.", settled.join(" and "));
+    }
+    ui.label(RichText::new(text).size(13.0).color(ui.visuals().warn_fg_color)).on_hover_text(ADJUDICATION_HINT);
+}
+
+/// What the adjudication note's hover says.
+const ADJUDICATION_HINT: &str = "The other annotators' answers are shown beside the question they disagree on, \
+     without their names. ? (cannot be judged): the annotator tagged bad_translation or incorrect_word_alignment; to \
+     say so yourself, tag it so and leave the question unset. Your answer to a question not in dispute is kept, and \
+     the others' agreement stands.";
+
 /// “it” translated as “Elle”: the source word and the words aligned to it.
 fn summary(ui: &mut Ui, source: &str, target: &str) {
     let text = if target.is_empty() {
@@ -202,11 +229,24 @@ fn summary(ui: &mut Ui, source: &str, target: &str) {
     ui.label(RichText::new(text).size(16.0));
 }
 
-/// A question with yes / no / unset radios; returns a new answer.
-fn judgement(ui: &mut Ui, question: &str, role: Role, record: Option<&Record>, keys: &str) -> Option<Judgement> {
+/// A question with yes / no / unset radios, and the others' answers where it is in dispute;
+/// returns a new answer.
+fn judgement(
+    ui: &mut Ui,
+    question: &str,
+    role: Role,
+    record: Option<&Record>,
+    keys: &str,
+    dispute: Option<&Dispute>,
+) -> Option<Judgement> {
     let current = record.map_or(Judgement::Unset, |r| r.judgement(role));
     let mut answer = None;
     ui.label(RichText::new(question).strong());
+    if let Some(d) = dispute {
+        let answers: Vec<&str> = d.answers.iter().map(|a| a.describe()).collect();
+        let text = shown(&format!("In dispute — the annotators answered {}", answers.join(", ")));
+        ui.label(RichText::new(text).size(13.5).color(ui.visuals().warn_fg_color));
+    }
     ui.horizontal(|ui| {
         for (value, text) in [(Judgement::Yes, "Yes"), (Judgement::No, "No"), (Judgement::Unset, "Unset")] {
             let name = format!("{}: {text}", capitalised(role));

@@ -194,6 +194,22 @@ fn a_count_in_the_browser_opens_that_set() {
 }
 
 #[test]
+fn the_browser_counts_its_empty_categories_in_words_that_agree() {
+    let f = tiny();
+    let h = harness(&f.path, None);
+    assert!(h.query_by_label("10 categories have no examples here.").is_some(), "13 categories, 3 with examples");
+    // One category without examples.
+    let mut master = protest::store::master_file::from_bytes(&f.path, TINY.as_bytes()).unwrap();
+    let used: Vec<String> = master.examples.iter().map(|e| e.category.clone()).collect();
+    let mut kept = 0;
+    master.categories.retain(|c| used.contains(&c.name) || std::mem::replace(&mut kept, 1) == 0);
+    let path = f._dir.path().join("one-empty.master.json");
+    protest::store::master_file::save(&master, &path).unwrap();
+    let h = harness(&path, None);
+    assert!(h.query_by_label("1 category has no examples here.").is_some());
+}
+
+#[test]
 fn judgements_by_click_and_by_key_are_saved() {
     let f = tiny();
     let mut h = harness(&f.path, None);

@@ -4,9 +4,10 @@
 use crate::annotate::context;
 use crate::batches::annotators::{self, RosterError};
 use crate::batches::plan;
+use crate::metrics::verdict::Verdicts;
 use crate::model::{
-    Annotator, AnnotatorId, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, Master, Records,
-    Sentences, TaskSet,
+    Annotator, AnnotatorId, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Dispute, Example, Master,
+    Purpose, Records, Sentences, TaskSet,
 };
 use crate::store::batch_file::Batch;
 use chrono::{DateTime, Utc};
@@ -293,9 +294,22 @@ impl Recipe {
             created,
             task_set,
             purpose: ts.purpose,
+            disputes: disputes(master, ts, &layout),
             content,
         })
     }
+}
+
+/// For an adjudication batch, the questions in dispute of its candidates, under batch ids.
+fn disputes(master: &Master, task_set: &TaskSet, layout: &Layout) -> Vec<Dispute> {
+    if task_set.purpose != Purpose::Adjudication {
+        return Vec::new();
+    }
+    let verdicts = Verdicts::new(master);
+    let renumbered = layout.order.iter().enumerate().flat_map(|(i, &c)| {
+        verdicts.disputes(c).into_iter().map(move |d| Dispute { candidate: CandidateId(i as u32 + 1), ..d })
+    });
+    renumbered.collect()
 }
 
 /// The batch's candidates: numbered from 1 in presentation order, each in its corpus's batch

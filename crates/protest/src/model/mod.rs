@@ -6,6 +6,7 @@ mod candidate;
 pub mod clock;
 mod conflict;
 mod corpus;
+mod dispute;
 pub mod from_page;
 mod ids;
 mod language;
@@ -25,6 +26,7 @@ pub use auto_eval::{AutoEval, MatchEntry, MatchRule, Outcome, Round};
 pub use candidate::Candidate;
 pub use conflict::Conflict;
 pub use corpus::{Corpus, CorpusRole};
+pub use dispute::{Answer, Dispute};
 pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
 pub use language::Language;
 pub use master::{

@@ -384,6 +384,12 @@ impl Session {
         self.annotator
     }
 
+    /// The questions of `candidate` the current annotator is asked to settle as its adjudicator,
+    /// with the other annotators' answers (docs/domain.md, "Verdicts"); none otherwise.
+    pub fn disputes(&self, candidate: CandidateId) -> Vec<crate::model::Dispute> {
+        self.file.disputes(candidate, self.annotator)
+    }
+
     /// Whether the user may pick another annotator (a master; a batch belongs to one).
     pub fn can_switch_annotator(&self) -> bool {
         self.file.annotator().is_none()

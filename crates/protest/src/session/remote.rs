@@ -328,6 +328,10 @@ impl Workspace for Remote {
         false
     }
 
+    fn disputes(&self, candidate: CandidateId, _: AnnotatorId) -> Vec<crate::model::Dispute> {
+        self.batch.disputes_of(candidate)
+    }
+
     /// Puts the record here and in the outbox, kept in the browser: Ok once it is kept (it is
     /// acknowledged later). If it cannot be kept, it is still sent, and the error says why.
     fn put(&mut self, record: Record) -> Result<()> {

@@ -5,7 +5,8 @@
 
 use crate::Result;
 use crate::annotate::browse;
-use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use crate::metrics::verdict;
+use crate::model::{AnnotatorId, CandidateId, Dispute, Master, Record};
 use crate::store::based::{Based, Disagreement, Keep};
 use crate::store::batch_file::{self, Batch};
 use crate::store::disk::Disk;
@@ -32,6 +33,8 @@ pub trait Annotatable: Document {
     fn annotator(&self) -> Option<AnnotatorId>;
     /// The store as a master's, for the researcher's operations (`None`: not a master).
     fn as_master(store: &mut Store<Self>) -> Option<&mut Store<Master>>;
+    /// The questions of `candidate` that `annotator` is asked to settle as its adjudicator.
+    fn disputes(&self, candidate: CandidateId, annotator: AnnotatorId) -> Vec<Dispute>;
 }
 
 impl Annotatable for Master {
@@ -49,6 +52,10 @@ impl Annotatable for Master {
 
     fn as_master(store: &mut Store<Self>) -> Option<&mut Store<Master>> {
         Some(store)
+    }
+
+    fn disputes(&self, candidate: CandidateId, annotator: AnnotatorId) -> Vec<Dispute> {
+        verdict::disputes_for(self, candidate, annotator)
     }
 }
 
@@ -68,6 +75,11 @@ impl Annotatable for Batch {
     fn as_master(_: &mut Store<Self>) -> Option<&mut Store<Master>> {
         None
     }
+
+    /// As the batch carries them: it has no other annotators' records to compute them from.
+    fn disputes(&self, candidate: CandidateId, _: AnnotatorId) -> Vec<Dispute> {
+        self.disputes_of(candidate)
+    }
 }
 
 /// An open file with its journal and lock, as the app uses it.
@@ -82,6 +94,8 @@ pub trait Workspace: Send {
     /// kept as not saved).
     fn put(&mut self, record: Record) -> Result<()>;
     fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()>;
+    /// [`Annotatable::disputes`].
+    fn disputes(&self, candidate: CandidateId, annotator: AnnotatorId) -> Vec<Dispute>;
     /// The master's store, for the researcher's operations (`crate::workflow`); `None` for a
     /// batch.
     fn master_store(&mut self) -> Option<&mut Store<Master>>;
@@ -179,6 +193,10 @@ impl<D: Annotatable + Send> Workspace for Store<D> {
 
     fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()> {
         Store::remove(self, candidate, annotator)
+    }
+
+    fn disputes(&self, candidate: CandidateId, annotator: AnnotatorId) -> Vec<Dispute> {
+        self.doc().disputes(candidate, annotator)
     }
 
     fn master_store(&mut self) -> Option<&mut Store<Master>> {
