@@ -7,9 +7,11 @@
 //! scripts/document-level-figures runs this after `protest add-system` on the same files.
 //!
 //!     cargo run --release --example resegment_quality -- VARIANTS_DIR [DATA_DIR] [--show N] [--runs N]
-//!         [--one-document N] [--set WEIGHT=VALUE]...
+//!         [--with-mt] [--one-document N] [--set WEIGHT=VALUE]...
 //!
-//! `--show N` prints the first N wrong sentences of each variant; `--runs N` times N runs;
+//! `--show N` prints the first N wrong sentences of each variant (those not marked first);
+//! `--runs N` times N runs; `--with-mt` compares with the MT output as well as the reference, as
+//! when the master holds both;
 //! `--set` changes one of the cues' `Weights` (by its field name), to try another;
 //! `--one-document N` instead re-segments the first N sentences of the MT output as one document
 //! given on one line (for the memory a long document takes).
@@ -27,13 +29,14 @@ use common::{Result, lines};
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
     let variants = PathBuf::from(args.next().ok_or("usage: resegment_quality VARIANTS_DIR [DATA_DIR] [--show N]")?);
-    let (mut data, mut show, mut runs, mut one_document) = (None, 0, 1, None);
+    let (mut data, mut show, mut runs, mut one_document, mut with_mt) = (None, 0, 1, None, false);
     let mut weights = Weights::default();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--show" => show = args.next().and_then(|n| n.parse().ok()).unwrap_or(20),
             "--runs" => runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(5),
             "--one-document" => one_document = args.next().and_then(|n| n.parse().ok()),
+            "--with-mt" => with_mt = true,
             "--set" => {
                 let setting = args.next().ok_or("--set NAME=VALUE")?;
                 let (name, value) = setting.split_once('=').ok_or("--set NAME=VALUE")?;
@@ -47,7 +50,9 @@ fn main() -> Result<()> {
     let reference = lines(&data.join("pronoun-test.tok.fr"))?;
     let documents: Vec<u32> =
         lines(&data.join("doc-boundaries"))?.iter().filter_map(|l| l.trim().parse().ok()).collect();
-    let translations = [reference.as_slice()];
+    let mt = lines(&data.join("mt-output.fr"))?;
+    let translations: Vec<&[String]> =
+        if with_mt { vec![reference.as_slice(), mt.as_slice()] } else { vec![reference.as_slice()] };
     if let Some(n) = one_document {
         return long_document(n, &data, &source, &reference, &weights);
     }
@@ -89,7 +94,10 @@ fn main() -> Result<()> {
                     "{name:<22} {right:>8.2}% {:>8} {unmarked:>10} {best:>9.3}",
                     segmentation.low_confidence.len()
                 );
-                for &s in wrong.iter().take(show) {
+                let (mut shown, rest): (Vec<usize>, Vec<usize>) =
+                    wrong.iter().partition(|&&s| !segmentation.is_uncertain(s as u32));
+                shown.extend(rest);
+                for &s in shown.iter().take(show) {
                     let mark = if segmentation.is_uncertain(s as u32) { "low" } else { "" };
                     println!("  {} {mark} {:?}", s + 1, segmentation.origin(s as u32));
                     println!("    source: {}", source[s]);
@@ -128,6 +136,7 @@ fn set(w: &mut Weights, name: &str, value: f64) -> Result<()> {
         "length_variance" => &mut w.length_variance,
         "end_sentence" => &mut w.end_sentence,
         "end_colon" => &mut w.end_colon,
+        "end_comma" => &mut w.end_comma,
         "end_abbreviation" => &mut w.end_abbreviation,
         "end_anywhere" => &mut w.end_anywhere,
         "before_capital" => &mut w.before_capital,

@@ -18,6 +18,7 @@
 mod cues;
 mod dp;
 mod layout;
+mod vouch;
 
 pub use cues::Weights;
 pub use layout::{Given, Layout, is_empty as is_empty_line};
@@ -161,6 +162,8 @@ struct Segment {
     text: String,
     origin: Origin,
     low_confidence: bool,
+    /// The alignment itself found a close alternative to its boundaries.
+    doubtful: bool,
     /// One line per sentence: the translation is the sentence's own line.
     own_line: bool,
 }
@@ -191,7 +194,15 @@ impl Context<'_> {
         let path = dp::align(&stretch);
         let line_break_inside = |r: &Range<usize>| (r.start + 1..r.end).any(|q| breaks[q] > 0);
         let whole_line = |r: &Range<usize>| spans.iter().any(|s| s == r);
-        let sure = |boundary: usize| path.margins.get(boundary).is_none_or(|&m| m >= self.weights.sure);
+        let evidence = vouch::Evidence {
+            path: &path,
+            tokens: &tokens,
+            breaks: &breaks,
+            sentences,
+            sure: self.weights.sure,
+            ratio: stretch.ratio,
+        };
+        let (doubtful, low) = vouch::low_confidence(&evidence);
         let segments = path
             .sentences
             .iter()
@@ -206,10 +217,9 @@ impl Context<'_> {
                     Step::Own if line_break_inside(range) => Origin::Joined,
                     Step::Own => Origin::Split,
                 };
-                // Given lines are trusted where they are kept; an empty block leaves no choice.
-                let unsure = (k > 0 && !sure(k - 1)) || !sure(k);
-                let low_confidence = unsure && !own_line && !tokens.is_empty();
-                Segment { text: texts[range.clone()].join(" "), origin, low_confidence, own_line }
+                // Given lines are trusted where they are kept.
+                let (low_confidence, doubtful) = (low[k] && !own_line, doubtful[k] && !own_line);
+                Segment { text: texts[range.clone()].join(" "), origin, low_confidence, doubtful, own_line }
             })
             .collect();
         let sentence_at = |p: usize| {
@@ -236,6 +246,7 @@ fn assemble(texts: &Texts, lines: &[String], layout: Layout, blocks: &[Block], d
     let n = texts.source.len();
     let mut sentences = Vec::with_capacity(n);
     let mut origins = Vec::with_capacity(n);
+    let mut doubts = Vec::with_capacity(n);
     let mut moved: Vec<Range<u32>> = Vec::new();
     let mut left_out = Vec::new();
     let mut empty_documents = Vec::new();
@@ -255,17 +266,18 @@ fn assemble(texts: &Texts, lines: &[String], layout: Layout, blocks: &[Block], d
             }
             sentences.push(segment.text);
             origins.push((segment.origin, segment.low_confidence));
+            doubts.push((segment.origin, segment.doubtful));
         }
         left_out.extend(result.left_out);
         line_goes_to.extend(result.line_goes_to);
     }
     let segmentation = Segmentation::from_sentences(origins.iter().copied());
-    // Lines placed elsewhere than their own without confidence: a whole line, or every sentence
-    // of a run (an uncertain split or join at the end of a sure shift is only marked, like any
-    // other).
+    // Lines placed elsewhere than their own where the alignment doubts it: a whole line, or every
+    // sentence of a run (an uncertain split or join at the end of a sure shift is only marked,
+    // like any other).
     let unsure_shift = moved.iter().find_map(|run| {
-        let low = |s: &u32| origins[*s as usize].1;
-        let whole_line = |s: &u32| origins[*s as usize] == (Origin::AsGiven, true);
+        let low = |s: &u32| doubts[*s as usize].1;
+        let whole_line = |s: &u32| doubts[*s as usize] == (Origin::AsGiven, true);
         let unsure = run.clone().find(whole_line).or_else(|| run.clone().all(|s| low(&s)).then_some(run.start))?;
         let first = run.start;
         let why = shifted(first, origins[first as usize].0, line_goes_to[first as usize], texts, lines);

@@ -150,8 +150,13 @@ fn a_shift_that_cannot_be_placed_with_confidence_is_refused() {
     let source = owned(&SOURCE);
     let texts = Texts { source: &source, translations: &[], documents: &[0, 3] };
     let lines = owned(&OUTPUT);
-    let segment =
-        |text: &str, origin, low_confidence, own_line| Segment { text: text.into(), origin, low_confidence, own_line };
+    let segment = |text: &str, origin, low_confidence, own_line| Segment {
+        text: text.into(),
+        origin,
+        low_confidence,
+        doubtful: low_confidence,
+        own_line,
+    };
     let block = |second: Segment, third: Segment| BlockResult {
         sentences: vec![
             segment(OUTPUT[0], Origin::AsGiven, false, true),
