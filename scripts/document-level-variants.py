@@ -189,11 +189,12 @@ def llm(docs, out, seed):
     write(out / "llm.fr", lines)
     write(out / "llm.expected", expected)
     write(out / "llm.docs.fr", [" ".join(parts) for parts in files])
-    folder = out / "llm"
+    folder = out / "llm-files"
     folder.mkdir(exist_ok=True)
     for k, parts in enumerate(files):
-        with open(folder / f"{k + 1:03}.txt", "w", encoding="utf-8") as f:
+        with open(folder / f"doc{k + 1}.txt", "w", encoding="utf-8") as f:
             f.write("\n\n".join(parts) + "\n")
+    write(out / "llm-files.expected", expected)
     print(f"llm: sentence {starts[k_dropped] + i_dropped + 1} dropped", file=sys.stderr)
 
 

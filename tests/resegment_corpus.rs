@@ -5,7 +5,7 @@
 
 use crate::common::{protest, shared_data};
 use protest::ingest::from_texts::{self, Inputs, TranslationInput};
-use protest::ingest::resegment::{self, Given, Layout, Resegmented, Texts, Weights};
+use protest::ingest::resegment::{self, Given, Layout, Output, Resegmented, Texts, Weights};
 use protest::ingest::tokenize::{Language, tokenize};
 use protest::model::{Languages, Origin};
 use protest::store::master_file;
@@ -48,8 +48,14 @@ impl News {
         let texts = Texts { source: &self.source, translations: &translations, documents: &DOCUMENTS };
         let lines: Vec<String> = text.lines().map(str::to_owned).collect();
         let tokenise = |_: usize, line: &str| Ok(tokenize(line, Language::French));
-        resegment::resegment(Path::new("out.fr"), &texts, &lines, Given::Detect, &Weights::default(), &tokenise)
-            .unwrap()
+        resegment::resegment(
+            &Output::file(Path::new("out.fr"), &lines),
+            &texts,
+            Given::Detect,
+            &Weights::default(),
+            &tokenise,
+        )
+        .unwrap()
     }
 
     /// The MT output's sentences as add-system stores them.

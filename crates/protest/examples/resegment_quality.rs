@@ -16,7 +16,8 @@
 //! `--one-document N` instead re-segments the first N sentences of the MT output as one document
 //! given on one line (for the memory a long document takes).
 
-use protest::ingest::resegment::{self, Given, Texts, Weights};
+use protest::ingest::resegment::{self, Given, Output, Texts, Weights};
+use protest::ingest::system_output;
 use protest::ingest::tokenize::{self, Language};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -57,16 +58,19 @@ fn main() -> Result<()> {
         return long_document(n, &data, &source, &reference, &weights);
     }
     let texts = Texts { source: &source, translations: &translations, documents: &documents };
+    // NAME.fr, or a folder NAME (one file per document), with NAME.expected.
     let mut names: Vec<String> = std::fs::read_dir(&variants)?
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter_map(|f| f.strip_suffix(".fr").filter(|n| !n.ends_with(".docs")).map(str::to_owned))
+        .filter_map(|f| f.strip_suffix(".expected").map(str::to_owned))
         .collect();
     names.sort();
     println!("{:<22} {:>9} {:>8} {:>10} {:>9}", "variant", "right", "low", "wrong,", "seconds");
     println!("{:<22} {:>9} {:>8} {:>10} {:>9}", "", "", "conf.", "unmarked", "");
     let mut total_time = 0.0;
     for name in names {
-        let output = lines(&variants.join(format!("{name}.fr")))?;
+        let file = variants.join(format!("{name}.fr"));
+        let path = if file.is_file() { file } else { variants.join(&name) };
+        let output = system_output::read(&path, &source)?;
         let expected: Vec<String> = lines(&variants.join(format!("{name}.expected")))?
             .iter()
             .map(|l| tokenize::tokenize(l, Language::French))
@@ -76,7 +80,7 @@ fn main() -> Result<()> {
         let mut result = None;
         for _ in 0..runs {
             let started = Instant::now();
-            result = Some(resegment::resegment(Path::new(&name), &texts, &output, Given::Detect, &weights, &tokenise));
+            result = Some(resegment::resegment(&output.output(&path), &texts, Given::Detect, &weights, &tokenise));
             best = best.min(started.elapsed().as_secs_f64());
         }
         total_time += best;
@@ -120,7 +124,7 @@ fn long_document(n: usize, data: &Path, source: &[String], reference: &[String],
     let texts = Texts { source: &source[..n], translations: &translations, documents: &[0] };
     let tokenise = |_: usize, line: &str| Ok(tokenize::tokenize(line, Language::French));
     let started = Instant::now();
-    let r = resegment::resegment(Path::new("one"), &texts, &output, Given::Detect, weights, &tokenise)?;
+    let r = resegment::resegment(&Output::file(Path::new("one"), &output), &texts, Given::Detect, weights, &tokenise)?;
     let seconds = started.elapsed().as_secs_f64();
     let right = (0..n).filter(|&s| r.sentences[s] == tokenize::tokenize(&mt[s], Language::French)).count();
     println!("{:.2} % right in {seconds:.2} s", 100.0 * right as f64 / n as f64);
@@ -146,6 +150,7 @@ fn set(w: &mut Weights, name: &str, value: f64) -> Result<()> {
         "quote_parity" => &mut w.quote_parity,
         "before_punctuation" => &mut w.before_punctuation,
         "join" => &mut w.join,
+        "join_colon" => &mut w.join_colon,
         "break_unfinished" => &mut w.break_unfinished,
         "join_unfinished" => &mut w.join_unfinished,
         "join_before_small" => &mut w.join_before_small,

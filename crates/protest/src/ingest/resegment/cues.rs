@@ -52,8 +52,10 @@ pub struct Weights {
     /// costs before a small letter or punctuation apply there too, unless the output claims
     /// one line per sentence).
     pub break_unfinished: f64,
-    /// A line break inside a translation, and one after a line that does not end a sentence.
+    /// A line break inside a translation, after a line ending with a colon (`Voici la traduction :`,
+    /// a preamble), and after a line that does not end a sentence.
     pub join: f64,
+    pub join_colon: f64,
     pub join_unfinished: f64,
     /// Off the join when the next line starts with a small letter.
     pub join_before_small: f64,
@@ -107,6 +109,7 @@ impl Default for Weights {
             before_punctuation: 4.0,
             break_unfinished: 1.0,
             join: 6.0,
+            join_colon: 10.0,
             join_unfinished: 3.0,
             join_before_small: 1.0,
             join_claimed: 14.0,
@@ -417,6 +420,7 @@ fn join(w: &Weights, tokens: &[Token], q: usize, claimed: bool) -> f64 {
     let finished = tokens[q - 1].ends_sentence || tokens[q - 1].colon;
     let cost = match (finished, claimed) {
         (false, _) => w.join_unfinished,
+        (true, false) if tokens[q - 1].colon => w.join_colon,
         (true, false) => w.join,
         (true, true) => w.join_claimed,
     };

@@ -8,7 +8,9 @@
 //!   at a comma, a headline without a full stop, an abbreviation such as `M.` read as an end);
 //! - a quotation mark at a boundary inside a line (it may belong on either side);
 //! - a translation with more sentence ends inside it than its source sentence has (the output
-//!   made two sentences of one, or a neighbour's lies inside it), and its neighbours;
+//!   made two sentences of one, or a neighbour's lies inside it), a capitalised function word
+//!   inside it after a word (a headline run into a sentence), a line ending with a colon inside
+//!   it (a preamble), or a length far from what its source leads to expect — and its neighbours;
 //! - an omitted sentence and its neighbours, and the sentences around a passage left out (what
 //!   is missing may have gone next door);
 //! - two sentences sharing one translation.
@@ -110,10 +112,18 @@ fn quotes_differ(e: &Evidence, k: usize) -> bool {
 }
 
 /// Whether the translation `range` of sentence `k` does not look like one sentence's: more
-/// sentence ends than its source, a sentence starting inside it, or a length far from the
-/// expected.
+/// sentence ends than its source, a sentence starting inside it, a line ending with a colon
+/// inside it, or a length far from the expected.
 fn misshapen(e: &Evidence, range: &Range<usize>, k: usize) -> bool {
-    more_ends_than_source(e, range, k) || starts_inside(e, range) || implausible_length(e, range, k)
+    more_ends_than_source(e, range, k)
+        || starts_inside(e, range)
+        || implausible_length(e, range, k)
+        || finished_line_inside(e, range)
+}
+
+/// Whether the translation runs on past a line that ends with a colon (`Voici la traduction :`).
+fn finished_line_inside(e: &Evidence, range: &Range<usize>) -> bool {
+    (range.start + 1..range.end).any(|q| e.breaks[q] > 0 && e.tokens[q - 1].colon)
 }
 
 /// Whether a sentence seems to start inside the translation without punctuation before it: a
