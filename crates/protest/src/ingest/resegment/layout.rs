@@ -174,9 +174,11 @@ mod tests {
         // Empty lines inside a file separate paragraphs; an empty file is a document with no output.
         let text = lines("a b\n\nc\nd\n");
         let (layout, blocks) = detect(&text, 4, &docs, Given::Detect, &[0..4, 4..4]).unwrap();
+        assert_eq!(text.len(), 5);
         assert_eq!(layout, Layout::DocumentFiles);
         assert_eq!(blocks, [Block { lines: 0..4, sentences: 0..2 }, Block { lines: 4..4, sentences: 2..4 }]);
-        let err = detect(&text, 4, &docs, Given::Detect, &[0..4]).unwrap_err();
-        assert_eq!(err, Miscount { layout: Layout::DocumentFiles, parts: vec![0..4] });
+        let one_file = [0..2, 2..4][..1].to_vec();
+        let err = detect(&text, 4, &docs, Given::Detect, &one_file).unwrap_err();
+        assert_eq!(err, Miscount { layout: Layout::DocumentFiles, parts: one_file });
     }
 }
