@@ -532,7 +532,7 @@ fn working(h: &mut Harness<App>, _: &Files) {
 
 fn add_system(h: &mut Harness<App>, files: &Files) {
     open_menu(h, "File", "Add MT system…");
-    type_into(h, "Output file", files.dir.path().join("new.fr").to_str().unwrap());
+    type_into(h, "Output", files.dir.path().join("new.fr").to_str().unwrap());
     type_into(h, "Name", "newmt");
 }
 
@@ -544,7 +544,7 @@ fn system_ready(h: &mut Harness<App>, files: &Files) {
 /// The report of document-level output, with how it was cut into sentences.
 fn paragraphs_ready(h: &mut Harness<App>, files: &Files) {
     open_menu(h, "File", "Add MT system…");
-    type_into(h, "Output file", files.dir.path().join("llm.fr").to_str().unwrap());
+    type_into(h, "Output", files.dir.path().join("llm.fr").to_str().unwrap());
     type_into(h, "Name", "llm");
     super::report::check_and_wait(h);
     assert!(h.query_by_label("segmented: 4 sentences — 4 split").is_some());

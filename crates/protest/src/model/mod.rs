@@ -34,6 +34,6 @@ pub use master::{
 };
 pub use record::{ConflictStatus, Judgement, LEGACY_PRONOUN, Record, Role, Selection};
 pub use segmentation::{Origin, Segmentation};
-pub use sentences::Sentences;
+pub use sentences::{Sentences, numbered_in_file};
 pub use suite::{Antecedent, AntecedentPlace, Category, Example, function, standard_categories};
 pub use tasks::{IAA_LABEL, Planner, Purpose, Task, TaskSet};
