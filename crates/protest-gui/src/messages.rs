@@ -129,7 +129,7 @@ impl Messages {
         let at = self
             .clock
             .now()
-            .map_or_else(|_| "--:--:--".into(), |t| t.with_timezone(&chrono::Local).format("%H:%M:%S").to_string());
+            .map_or_else(|_| "time unknown".into(), |t| t.with_timezone(&chrono::Local).format("%H:%M:%S").to_string());
         self.history.push(Said { at, kind: message.kind, text: message.text.clone() });
         if self.history.len() > HISTORY {
             self.history.remove(0);
