@@ -262,15 +262,50 @@ fn a_clock_before_1970_or_past_9999_is_said_not_a_panic() {
     ] {
         let before = std::fs::read(dir.path().join("tiny.master.json")).unwrap();
         let log = dir.path().join("lies.log");
+        // Commands that date what they write: a round of the match, a task set.
+        for args in [
+            &["auto-eval", "tiny.master.json"][..],
+            &["batch", "plan", "tiny.master.json", "--annotators", "2", "--name", "pilot"],
+        ] {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_protest"));
+            command.args(args).current_dir(dir.path());
+            lying(&mut command, &[("PROTEST_CLOCK_OFFSET", &offset.to_string())], &log);
+            let out = command.output().unwrap();
+            let e = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {e}");
+            assert!(e.contains(says) && e.contains("outside the years 1970–9999"), "{args:?}: {e}");
+            assert!(!e.contains("panicked"), "{e}");
+            assert_eq!(std::fs::read(dir.path().join("tiny.master.json")).unwrap(), before);
+            assert!(!protest::store::lock_path(&dir.path().join("tiny.master.json")).exists());
+        }
+    }
+}
+
+/// `protest serve` on a clock outside 1970–9999 refuses to start and says what the clock says:
+/// no panic, no links made, nothing left beside the master.
+#[test]
+fn protest_serve_on_a_wrong_clock_refuses_to_start_naming_it() {
+    let (dir, master) = sample();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    for (offset, says) in [
+        (-now - 86_400, "the system clock says 1969-12-31"),
+        (253_402_300_800 - now + 86_400, "the system clock says +10000-01-0"),
+    ] {
+        let before = std::fs::read(&master).unwrap();
+        let log = dir.path().join("lies.log");
         let mut command = Command::new(env!("CARGO_BIN_EXE_protest"));
-        command.args(["auto-eval", "tiny.master.json"]).current_dir(dir.path());
+        command.args(["serve", "sample.master.json", "--listen", "127.0.0.1:0", "--links", "links.tsv"]);
+        command.current_dir(dir.path());
         lying(&mut command, &[("PROTEST_CLOCK_OFFSET", &offset.to_string())], &log);
         let out = command.output().unwrap();
         let e = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{e}");
-        assert!(e.contains(says) && e.contains("outside the years 1970–9999"), "{e}");
+        assert!(e.contains("cannot be served: ") && e.contains(says) && e.contains("outside 1970–9999"), "{e}");
         assert!(!e.contains("panicked"), "{e}");
-        assert_eq!(std::fs::read(dir.path().join("tiny.master.json")).unwrap(), before);
-        assert!(!protest::store::lock_path(&dir.path().join("tiny.master.json")).exists());
+        assert_eq!(std::fs::read(&master).unwrap(), before);
+        assert!(!dir.path().join("links.tsv").exists(), "no links made");
+        assert!(
+            !protest::store::lock_path(&master).exists() && !dir.path().join("sample.master.json.journal").exists()
+        );
     }
 }

@@ -205,8 +205,11 @@ impl App {
     /// the UI thread: it saves the master).
     fn run_auto_eval(&mut self, rule: Option<MatchRule>) {
         self.start_on_session("Running the automatic reference match", move |session| {
-            let round = session.run(|store| workflow::auto_eval::run(store, rule, chrono::Utc::now()));
-            let said = round.map(|round| auto_eval::summary(&round)).map_err(|e| failed(&e, ""));
+            let said = match session.now() {
+                Ok(now) => session.run(|store| workflow::auto_eval::run(store, rule, now)).map_err(|e| failed(&e, "")),
+                Err(e) => Err(e.to_string()),
+            };
+            let said = said.map(|round| auto_eval::summary(&round));
             Box::new(move |app: &mut App| match said {
                 Ok(summary) => app.messages.info_for(AUTO_MATCH, summary),
                 Err(e) => app.messages.error_for(AUTO_MATCH, format!("Could not store the automatic match: {e}")),
@@ -240,7 +243,7 @@ impl App {
     pub(crate) fn edit_as_researcher(&mut self, candidate: CandidateId, edit: Edit) {
         let Some(session) = self.session.as_mut().filter(|s| !s.is_read_only()) else { return };
         if let Err(e) = session.edit_as(candidate, AnnotatorId::RESEARCHER, edit) {
-            self.messages.error(e.to_string());
+            self.messages.error(not_made(&e));
         }
     }
 
@@ -262,7 +265,7 @@ impl App {
         // Read-only: the notice bar says so; the widgets are disabled and keys do nothing.
         let Some(session) = self.session.as_mut().filter(|s| !s.is_read_only()) else { return };
         if let Err(e) = session.edit(candidate, edit) {
-            self.messages.error(e.to_string());
+            self.messages.error(not_made(&e));
         }
     }
 
@@ -335,5 +338,13 @@ impl App {
                 if in_walk.is_some() { self.leave_then(Go::Show(opening)) } else { self.start(opening) }
             }
         }
+    }
+}
+
+/// Why a change was not made, in the message area.
+fn not_made(e: &protest::session::SessionError) -> String {
+    match e {
+        protest::session::SessionError::Clock(clock) => format!("The change was not made: {clock}."),
+        e => e.to_string(),
     }
 }

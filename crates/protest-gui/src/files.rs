@@ -58,6 +58,7 @@ impl App {
         match opened {
             Ok((mut session, opened)) => {
                 self.quit_warned = false;
+                session.set_clock(self.clock);
                 let path = session.path().to_path_buf();
                 if let Some(dir) = &self.data_dir {
                     session.keep_unsaved_in(protest::session::recovery::folder_in(dir));

@@ -80,6 +80,8 @@ pub struct Messages {
     pub can_download: bool,
     /// How many messages floated last frame.
     floating: usize,
+    /// What the history's times are read from (the computer's clock but in tests).
+    pub clock: protest::model::clock::Clock,
 }
 
 impl Messages {
@@ -123,7 +125,11 @@ impl Messages {
     }
 
     fn remember(&mut self, message: &Message) {
-        let at = chrono::Local::now().format("%H:%M:%S").to_string();
+        // A clock outside the years a time can have says no time rather than a wrong one.
+        let at = self
+            .clock
+            .now()
+            .map_or_else(|_| "time unknown".into(), |t| t.with_timezone(&chrono::Local).format("%H:%M:%S").to_string());
         self.history.push(Said { at, kind: message.kind, text: message.text.clone() });
         if self.history.len() > HISTORY {
             self.history.remove(0);

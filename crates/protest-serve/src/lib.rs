@@ -17,7 +17,6 @@ mod routes;
 mod tests;
 mod writer;
 
-use chrono::Utc;
 use links::{Links, LinksFile};
 use protest::Error;
 use protest::model::{AnnotatorId, Master};
@@ -234,7 +233,7 @@ fn plan(master: &Master, options: &Options, recovered: usize) -> Result<Plan, Er
                 )
             })
     };
-    let now = Utc::now();
+    let now = protest::model::clock::now().map_err(|e| Error::refused(path, format!("cannot be served: {e}")))?;
     let mut links = Links::load(path, &master.id)?;
     let mut opened = Opened { recovered, ..Opened::default() };
     for name in &options.revoke {
@@ -312,7 +311,7 @@ fn choose_task_set(path: &Path, master: &Master, asked: Option<u32>) -> Result<u
 pub fn run(options: &Options, voice: Arc<dyn Voice>) -> Result<(), Error> {
     let io = |e: std::io::Error| Error::io(&options.master, e);
     let now = std::time::SystemTime::now();
-    if connections::http_date(now).is_none() {
+    if protest::model::clock::at(now).is_err() {
         return Err(Error::refused(
             &options.master,
             format!("cannot be served: {}; set the clock right first", routes::clock_problem(now)),

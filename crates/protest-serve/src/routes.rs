@@ -104,14 +104,7 @@ impl Watching for Shared {
 
 /// What is wrong with a clock that HTTP dates cannot say (outside 1970–9999).
 pub(crate) fn clock_problem(now: SystemTime) -> String {
-    let said = match now.duration_since(SystemTime::UNIX_EPOCH) {
-        Ok(since) => chrono::DateTime::from_timestamp(i64::try_from(since.as_secs()).unwrap_or(i64::MAX), 0),
-        Err(before) => {
-            chrono::DateTime::from_timestamp(-i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX), 0)
-        }
-    };
-    let said =
-        said.map_or_else(|| "a time no calendar holds".to_owned(), |t| t.format("%Y-%m-%d %H:%M UTC").to_string());
+    let said = protest::model::clock::at(now).err().map_or_else(|| "a time within them".to_owned(), |e| e.said);
     format!("the system clock says {said}, outside 1970–9999, where HTTP can date its answers")
 }
 

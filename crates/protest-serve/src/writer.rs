@@ -91,7 +91,8 @@ fn work(holding: &mut Holding, jobs: Vec<Job>, voice: &dyn Voice) {
 }
 
 fn part(holding: &Holding, annotator: &Served1) -> Result<Vec<u8>, String> {
-    let batch = annotator.desk.part(holding.store.master(), chrono::Utc::now()).map_err(|e| e.to_string())?;
+    let now = protest::model::clock::now().map_err(|e| e.to_string())?;
+    let batch = annotator.desk.part(holding.store.master(), now).map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();
     batch_file::write(&batch, &mut bytes).map_err(|e| e.to_string())?;
     Ok(bytes)

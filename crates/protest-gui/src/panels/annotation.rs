@@ -8,7 +8,7 @@ use crate::panels::tag_box::TagBox;
 use egui::{RichText, Ui};
 use protest::annotate::edit::{self, Edit};
 use protest::annotate::window;
-use protest::model::{CandidateId, ConflictStatus, Dispute, Judgement, Master, Record, Role};
+use protest::model::{CandidateId, ConflictStatus, Dispute, Judgement, Master, Record, Role, text};
 use protest::session::Session;
 
 /// Typed text (remarks, a tag left in the tag box) is stored this long (seconds) after the last
@@ -24,6 +24,9 @@ pub struct AnnotationPanel {
     /// When the remarks were last typed in and not stored yet.
     typed_at: Option<f64>,
     focus_remarks: bool,
+    /// What the remarks box did to what was typed (left characters out, stopped at the limit),
+    /// shown under it until the next keystroke or the next example.
+    remarks_note: Option<String>,
 }
 
 /// The text of the remarks field for its accessible name and the tests.
@@ -103,6 +106,7 @@ impl AnnotationPanel {
         if self.remarks_of != Some(candidate) {
             self.remarks_of = Some(candidate);
             self.typed_at = None;
+            self.remarks_note = None;
         }
         if self.typed_at.is_none() {
             // Nothing typed pending: show what is stored (it may change by undo).
@@ -171,7 +175,8 @@ impl AnnotationPanel {
             egui::TextEdit::multiline(&mut self.remarks)
                 .hint_text("Free-form notes: doubts, assumptions, why you chose a tag…")
                 .desired_rows(4)
-                .desired_width(f32::INFINITY),
+                .desired_width(f32::INFINITY)
+                .char_limit(text::MAX_REMARKS_CHARS),
         );
         let response = response.labelled_by(label.id);
         if std::mem::take(&mut self.focus_remarks) {
@@ -181,7 +186,28 @@ impl AnnotationPanel {
         }
         if response.changed() {
             self.typed_at = Some(ui.input(|i| i.time));
+            self.remarks_note = self.fitted();
         }
+        if let Some(note) = &self.remarks_note {
+            ui.label(RichText::new(note).small().color(ui.visuals().warn_fg_color));
+        }
+    }
+
+    /// Makes the remarks typed what a remark may hold (a pasted control or direction-changing
+    /// character is left out), and says what was done: what the box holds is what is stored.
+    fn fitted(&mut self) -> Option<String> {
+        let over = self.remarks.chars().count() > text::MAX_REMARKS_CHARS; // said when cut
+        let (fitted, said) = text::fit_remarks(&self.remarks);
+        self.remarks = fitted;
+        let full = !over && self.remarks.chars().count() == text::MAX_REMARKS_CHARS;
+        let limit = full.then(|| {
+            format!(
+                "{} characters, the most a remark may have: what goes past them is not taken",
+                text::MAX_REMARKS_CHARS
+            )
+        });
+        let said: Vec<String> = said.into_iter().chain(limit).collect();
+        (!said.is_empty()).then(|| crate::dialogs::parts::capitalised(&said.join("; ")) + ".")
     }
 }
 

@@ -356,3 +356,38 @@ fn what_followed_a_damaged_journal_line_is_offered_when_the_file_opens() {
     assert_eq!(saved_record(&f.path, 4, ANNA).unwrap().pronoun, Judgement::Yes);
     assert!(protest::store::journal::rests(&std::fs::canonicalize(&f.path).unwrap()).is_empty());
 }
+
+#[test]
+fn a_clock_outside_1970_to_9999_is_said_and_nothing_is_dated_by_it() {
+    use protest::model::clock::Clock;
+    let now = chrono::Utc::now().timestamp();
+    let day = 86_400;
+    for (moved, says) in [(-now - day, "1969-12-31"), (253_402_300_800 - now + day, "+10000-01-0")] {
+        let f = tiny();
+        let mut h = super::harness(&f.path, None);
+        h.state_mut().set_clock(Clock::moved_by(moved));
+        click(&mut h, PLEONASTIC_NEW);
+        press(&mut h, Key::N);
+        let said = format!("The change was not made: the computer's clock says {says}");
+        assert!(h.query_by_label_contains(&said).is_some(), "the message area says what the clock says");
+        assert!(h.query_by_label_contains("outside the years 1970–9999").is_some());
+        assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER), None, "nothing dated by it is stored");
+        assert!(status(&h, "every change is saved"), "and nothing waits to be");
+
+        // Once the clock is right, the same key is stored.
+        h.state_mut().set_clock(Clock::SYSTEM);
+        press(&mut h, Key::N);
+        assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap().pronoun, Judgement::No);
+
+        // What the window makes otherwise is not dated by it either: the automatic match says so.
+        h.state_mut().set_clock(Clock::moved_by(moved));
+        let before = std::fs::read(&f.path).unwrap();
+        press(&mut h, Key::Escape); // back to the browser
+        click(&mut h, "Report");
+        click(&mut h, "Automatic match");
+        click_to_work(&mut h, "Run automatic reference match", "Running the automatic reference match…");
+        let said = format!("Could not store the automatic match: the computer's clock says {says}");
+        assert!(h.query_by_label_contains(&said).is_some(), "the automatic match says what the clock says");
+        assert_eq!(std::fs::read(&f.path).unwrap(), before);
+    }
+}

@@ -110,3 +110,45 @@ fn going_away_stores_remarks_typed_at_once() {
     let record = saved_record(&f.path, 3, ANNA).expect("stored at once");
     assert_eq!((record.remarks.as_str(), record.active_ms), ("half a", Some(2_100)));
 }
+
+/// Pastes `text` into the field that has the keyboard at `t`.
+fn pasted_at(h: &mut Harness<App>, t: f64, text: &str) {
+    at(h, t);
+    h.input_mut().events.push(egui::Event::Paste(text.into()));
+    h.run_ok();
+}
+
+#[test]
+fn remarks_hold_only_what_can_be_stored_and_say_what_was_left_out() {
+    use protest::model::text::MAX_REMARKS_CHARS;
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    at(&mut h, 100.0);
+    click(&mut h, PLEONASTIC_NEW);
+    key_at(&mut h, 101.0, Key::R);
+    // Text copied from elsewhere, with a right-to-left override and a NUL in it.
+    pasted_at(&mut h, 102.0, "ab\u{202E}c\0d");
+    let note = "Left out control or direction-changing characters (U+202E, U+0000), which a remark may not have.";
+    assert!(h.query_by_label(note).is_some(), "the box says what it left out");
+    alone_until(&mut h, 104.0, |_| false);
+    assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap().remarks, "abcd");
+    assert!(status(&h, "every change is saved"), "stored, not refused");
+
+    // More than a remark may hold: the box takes what fits and says so; that is stored.
+    pasted_at(&mut h, 105.0, &"é".repeat(MAX_REMARKS_CHARS));
+    let note = "10000 characters, the most a remark may have: what goes past them is not taken.";
+    assert!(h.query_by_label(note).is_some(), "the box says it is full");
+    alone_until(&mut h, 107.0, |_| false);
+    let stored = saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap().remarks;
+    assert_eq!(stored.chars().count(), MAX_REMARKS_CHARS);
+    assert!(stored.starts_with("abcdé"));
+    assert!(status(&h, "every change is saved"));
+    // A keystroke more is not taken; the next example starts without a note.
+    h.get_by_label(REMARKS_LABEL).type_text("x");
+    h.run_ok();
+    assert!(h.query_by_label(note).is_some());
+    key_at(&mut h, 108.0, Key::Escape);
+    key_at(&mut h, 108.5, Key::ArrowRight);
+    assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap().remarks, stored);
+    assert!(h.query_by_label(note).is_none());
+}

@@ -34,7 +34,30 @@ pub struct WrongClock {
 
 /// The time now, or why the clock cannot be believed.
 pub fn now() -> Result<DateTime<Utc>, WrongClock> {
-    checked(read())
+    Clock::SYSTEM.now()
+}
+
+/// Where a program's time comes from: the computer's clock, moved by some seconds. Only tests
+/// move it, to play a wrong clock in-process (what `protest` commands get from a moved system
+/// clock) without touching anything other tests read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Clock {
+    moved_by: i64,
+}
+
+impl Clock {
+    /// The computer's clock as it is.
+    pub const SYSTEM: Clock = Clock { moved_by: 0 };
+
+    /// The computer's clock moved by `seconds` (negative: back).
+    pub fn moved_by(seconds: i64) -> Clock {
+        Clock { moved_by: seconds }
+    }
+
+    /// The time now by this clock, or why it cannot be believed.
+    pub fn now(self) -> Result<DateTime<Utc>, WrongClock> {
+        checked(read().and_then(|t| t.checked_add_signed(chrono::TimeDelta::try_seconds(self.moved_by)?)))
+    }
 }
 
 /// [`now`] for a time that is only shown (who holds a lock since when): `None` when the clock
@@ -107,5 +130,16 @@ mod tests {
             super::at(epoch + std::time::Duration::from_secs(253_402_300_800)).unwrap_err().said.starts_with("+10000")
         );
         assert!(super::at(epoch + std::time::Duration::from_secs(u64::MAX / 2)).is_err(), "past what chrono holds");
+    }
+
+    #[test]
+    fn a_clock_moved_out_of_the_years_is_said_wrong() {
+        let now = Clock::SYSTEM.now().unwrap().timestamp();
+        assert!(Clock::moved_by(0).now().is_ok());
+        let day = 86_400;
+        assert!(Clock::moved_by(-now - day).now().unwrap_err().said.starts_with("1969-12-3"));
+        assert!(Clock::moved_by(253_402_300_800 - now + day).now().unwrap_err().said.starts_with("+10000-01-0"));
+        assert_eq!(Clock::moved_by(i64::MAX).now().unwrap_err().said, "a time no calendar has");
+        assert_eq!(Clock::moved_by(i64::MIN).now().unwrap_err().said, "a time no calendar has");
     }
 }

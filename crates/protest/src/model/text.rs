@@ -82,6 +82,70 @@ pub fn remarks_problem(text: &str) -> Option<String> {
     Some(format!("a control or direction-changing character ({}), which a remark may not have", code(c)))
 }
 
+/// Text another program wrote (the holder a lock file names) as a message may quote it: a
+/// character nobody can see or that would break the message (a line break, an escape, a
+/// direction change: [`hidden`]) written as `\u{1b}`, and the whole cut to at most `max_bytes`
+/// bytes, ending in "…" where cut.
+pub fn quoted(text: &str, max_bytes: usize) -> String {
+    const CUT: char = '…';
+    let mut out = String::new();
+    // Where to cut if what follows does not fit: there the mark still fits.
+    let mut cut_at = 0;
+    for c in text.chars() {
+        let piece = if hidden(c) { c.escape_unicode().to_string() } else { c.to_string() };
+        if out.len() + piece.len() > max_bytes {
+            out.truncate(cut_at);
+            out.push(CUT);
+            return out;
+        }
+        out.push_str(&piece);
+        if out.len() + CUT.len_utf8() <= max_bytes {
+            cut_at = out.len();
+        }
+    }
+    out
+}
+
+/// Remarks as typed, made into what a remark may hold ([`remarks_problem`]): characters a
+/// remark may not have left out, then the text cut at [`MAX_REMARKS_CHARS`]; with what was done,
+/// in words for the editor to show (`None`: nothing).
+pub fn fit_remarks(typed: &str) -> (String, Option<String>) {
+    let bad = |c: char| (c.is_control() && !matches!(c, '\n' | '\r' | '\t')) || bidi_control(c);
+    let mut left_out: Vec<char> = Vec::new();
+    let kept: String = typed
+        .chars()
+        .filter(|&c| {
+            if bad(c) && !left_out.contains(&c) {
+                left_out.push(c);
+            }
+            !bad(c)
+        })
+        .collect();
+    let mut said = Vec::new();
+    if !left_out.is_empty() {
+        let codes: Vec<String> = left_out.iter().map(|&c| code(c)).collect();
+        said.push(format!(
+            "left out {} ({}), which a remark may not have",
+            if codes.len() == 1 {
+                "a control or direction-changing character"
+            } else {
+                "control or direction-changing characters"
+            },
+            codes.join(", ")
+        ));
+    }
+    let length = kept.chars().count();
+    let fitted: String = kept.chars().take(MAX_REMARKS_CHARS).collect();
+    if length > MAX_REMARKS_CHARS {
+        said.push(format!(
+            "cut at {MAX_REMARKS_CHARS} characters, the most a remark may have ({} left out)",
+            length - MAX_REMARKS_CHARS
+        ));
+    }
+    let said = (!said.is_empty()).then(|| said.join("; "));
+    (fitted, said)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,5 +202,33 @@ mod tests {
         assert!(remarks_problem("abc\u{202E}fed").unwrap().contains("(U+202E)"));
         assert!(remarks_problem("\u{1B}[31m").unwrap().contains("(U+001B)"));
         assert_eq!(remarks_problem("a line\r\nbreak"), None);
+    }
+
+    #[test]
+    fn quoted_text_shows_what_hides_and_is_cut() {
+        assert_eq!(quoted("process 7 of anna", 1024), "process 7 of anna");
+        assert_eq!(quoted("a\nb\u{1b}[31m\u{202E}c", 1024), "a\\u{a}b\\u{1b}[31m\\u{202e}c");
+        let long = quoted(&"é".repeat(1 << 20), 1024);
+        assert!(long.len() <= 1024 && long.ends_with("é…"), "{}", long.len());
+        assert_eq!(quoted("abcdef", 6), "abcdef", "what fits is not cut");
+        assert_eq!(quoted("abcdefg", 6), "abc…");
+        // An escape is cut whole, never in the middle.
+        assert_eq!(quoted("ab\0\0", 9), "ab…");
+    }
+
+    #[test]
+    fn typed_remarks_are_fitted_to_what_a_remark_may_hold() {
+        assert_eq!(fit_remarks("two lines\n\tand a tab"), ("two lines\n\tand a tab".into(), None));
+        let (fitted, said) = fit_remarks("abc\u{202E}fed\0 \u{202E}");
+        assert_eq!(fitted, "abcfed ");
+        assert_eq!(
+            said.unwrap(),
+            "left out control or direction-changing characters (U+202E, U+0000), which a remark may not have"
+        );
+        let (fitted, said) = fit_remarks(&"é".repeat(MAX_REMARKS_CHARS + 5));
+        assert_eq!(fitted.chars().count(), MAX_REMARKS_CHARS);
+        assert_eq!(said.unwrap(), "cut at 10000 characters, the most a remark may have (5 left out)");
+        let (fitted, _) = fit_remarks(&format!("\u{1B}{}", "x".repeat(MAX_REMARKS_CHARS)));
+        assert_eq!(remarks_problem(&fitted), None, "what is fitted can be stored");
     }
 }

@@ -24,6 +24,7 @@ use crate::annotate::edit::{self, Edit, EditError};
 use crate::annotate::history::History;
 use crate::annotate::suggestions::UsedTags;
 use crate::annotate::timing::{self, Stopwatch};
+use crate::model::clock::Clock;
 use crate::model::{AnnotatorId, CandidateId, Category, Conflict, Master, Record};
 use crate::store::Store;
 use crate::store::based::{self, Disagreement, Keep};
@@ -49,6 +50,8 @@ pub struct Session {
     stopwatch: Stopwatch,
     /// Where the changes the file cannot take are kept.
     keeping: Keeping,
+    /// What dates a change (the computer's clock but in tests).
+    clock: Clock,
 }
 
 /// The recovery file of the changes the file cannot take ([`recovery`]).
@@ -180,7 +183,19 @@ impl Session {
             tags,
             keeping: Keeping::default(),
             stopwatch: Stopwatch::default(),
+            clock: Clock::SYSTEM,
         }
+    }
+
+    /// Dates changes by `clock` from now on (tests play a wrong clock with it).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
+    /// The time now by the session's clock, for what is made through it (a task set, a batch, a
+    /// round of the automatic match), or why the clock cannot be believed.
+    pub fn now(&self) -> Result<chrono::DateTime<chrono::Utc>, crate::model::clock::WrongClock> {
+        self.clock.now()
     }
 
     /// Keeps every change the file cannot take in a recovery file in `folder`
@@ -217,7 +232,7 @@ impl Session {
                     file_id: self.file.file_id().to_owned(),
                     revision: self.master().revision,
                     // Informational: a wrong clock must not keep the work from being kept.
-                    created: crate::model::clock::now().unwrap_or(crate::model::clock::EARLIEST),
+                    created: self.clock.now().unwrap_or(crate::model::clock::EARLIEST),
                     why: self.file.detached().or(self.file.failure()).unwrap_or("not saved").to_owned(),
                 };
                 recovery::Writer::start(&folder, header).and_then(|mut writer| {
@@ -593,7 +608,7 @@ impl Session {
     /// it; undo takes it back like any other change.
     pub fn edit_as(&mut self, candidate: CandidateId, annotator: AnnotatorId, edit: Edit) -> Result<(), SessionError> {
         let before = self.master().records.get(candidate, annotator).cloned();
-        let now = crate::model::clock::now()?;
+        let now = self.clock.now()?;
         let after = edit::apply(self.master(), candidate, annotator, before.as_ref(), edit, now)?;
         let unchanged = match &before {
             Some(b) => b.same_content(&after),

@@ -411,7 +411,9 @@ impl Workspace for Remote {
             return None;
         }
         let why = self.failure.clone().unwrap_or_else(|| "not sent".into());
-        let unsent = Unsent::new(&self.batch, changes, why, chrono::Utc::now());
+        // Informational: a wrong clock must not keep the changes from being offered.
+        let written = crate::model::clock::now().unwrap_or(crate::model::clock::EARLIEST);
+        let unsent = Unsent::new(&self.batch, changes, why, written);
         Some((unsent.file_name(), unsent.to_bytes()))
     }
 

@@ -58,9 +58,18 @@ impl Held {
             .since
             .map(|t| format!(" since {}", t.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M")))
             .unwrap_or_default();
-        format!("process {} of {}{since}", self.process, self.user)
+        format!("process {} of {}{since}", self.process, quoted(&self.user))
     }
 }
+
+/// What a lock file says, as a message quotes it: anyone can write a lock file, so what it holds
+/// is shown with its hidden characters written out and cut short ([`HOLDER_BYTES`] in all).
+fn quoted(field: &str) -> String {
+    crate::model::text::quoted(field, HOLDER_BYTES / 4)
+}
+
+/// The most a message says of what a lock file holds, in bytes.
+pub const HOLDER_BYTES: usize = 1024;
 
 /// Why a file opened read-only.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,10 +115,11 @@ impl ReadOnly {
                         (format!("{file} is open in a PROTEST window ({details})"), "close it there first")
                     }
                     Holder::Server { address } => (
-                        format!("{file} is being served by `protest serve` at {address} ({details})"),
+                        format!("{file} is being served by `protest serve` at {} ({details})", quoted(&address)),
                         "stop the server first (Ctrl+C where it runs); until then annotators work on it through its links",
                     ),
                     Holder::Command { command } => {
+                        let command = quoted(&command);
                         (format!("{file} is being changed by `{command}` ({details})"), "wait until it has finished")
                     }
                     Holder::Program => {
@@ -120,7 +130,11 @@ impl ReadOnly {
             // Written by an older PROTEST (plain words), or not written yet.
             Err(_) => {
                 let text = text.trim();
-                let holder = if text.is_empty() { "another process" } else { text };
+                let holder = if text.is_empty() {
+                    "another process".into()
+                } else {
+                    crate::model::text::quoted(text, HOLDER_BYTES)
+                };
                 (format!("{file} is open in another PROTEST program ({holder})"), "close it there first")
             }
         };
@@ -221,18 +235,19 @@ impl Lock {
 
 /// What the lock file open as `handle` says holds it. A holder writes it just after taking the
 /// lock, so a file still empty, or not yet a whole line, is read again a few times (for at most
-/// 0.2 s); one short line is all a holder writes, so no more than 4 KiB is read.
+/// 0.2 s); one short line is all a holder writes, so no more than 4 KiB is read (and bytes that
+/// are not UTF-8, or a character cut there, are shown as �).
 fn holder_text(handle: &mut File) -> String {
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     for _ in 0..10 {
-        text.clear();
-        let read = handle.rewind().and_then(|()| (&mut *handle).take(4096).read_to_string(&mut text));
-        if read.is_ok() && text.ends_with('\n') {
+        bytes.clear();
+        let read = handle.rewind().and_then(|()| (&mut *handle).take(4096).read_to_end(&mut bytes));
+        if read.is_ok() && bytes.ends_with(b"\n") {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    text
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// Whether the open `handle` is the file now at `path`.

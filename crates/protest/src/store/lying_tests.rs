@@ -301,6 +301,41 @@ fn the_lock_names_what_holds_the_file_and_what_to_do() {
     drop(first);
 }
 
+#[test]
+fn a_hostile_or_absurd_lock_file_is_quoted_cut_and_never_breaks_the_message() {
+    use crate::store::lock::HOLDER_BYTES;
+    let dir = tempfile::tempdir().unwrap();
+    let path = tiny(&dir);
+    let file = path.display().to_string();
+    let (first, _) = Store::<Master>::open(&path).unwrap();
+    let escape = "\u{1b}[2J\u{1b}]0;owned\u{7}\r\nprotest: saved\u{202E}";
+    let megabyte = format!("{escape}{}", "x".repeat(1 << 20));
+    let not_utf8: Vec<u8> = [&b"\xff\xfe"[..], &"é".repeat(3000).into_bytes()].concat(); // é cut at 4 KiB
+    let json = |field: &str| {
+        let value = serde_json::to_string(&format!("{escape}{}", "y".repeat(1500))).unwrap();
+        format!(r#"{{"holder":"server","address":{v},"process":7,"user":{v},"since":null,"{field}":1}}"#, v = value)
+    };
+    for (written, holder) in [
+        (megabyte.into_bytes(), "is open in another PROTEST program ("),
+        (not_utf8, "is open in another PROTEST program ("),
+        (json("extra").into_bytes(), "is being served by `protest serve` at "),
+    ] {
+        std::fs::write(lock_path(&path), &written).unwrap();
+        let (second, opened) = Store::<Master>::open(&path).unwrap();
+        let why = opened.read_only.unwrap();
+        let said = why.strip_prefix(&format!("{file} {holder}")).unwrap_or_else(|| panic!("{why}"));
+        assert!(said.len() <= HOLDER_BYTES + 2, "{} bytes of the holder shown", said.len());
+        assert!(!why.chars().any(crate::model::text::hidden), "{why:?}");
+        if !written.starts_with(b"\xff") {
+            assert!(said.contains("\\u{1b}[2J\\u{1b}]0;owned\\u{7}\\u{d}\\u{a}protest: saved\\u{202e}"), "{said}");
+        }
+        assert!(said.contains('…'), "said to be cut: {said}");
+        let e = second.writable().unwrap_err().to_string();
+        assert!(e.contains(said) && e.len() < file.len() + HOLDER_BYTES + 200, "{e}");
+    }
+    drop(first);
+}
+
 #[cfg(unix)]
 #[test]
 fn files_beside_a_master_are_never_writable_by_others() {
