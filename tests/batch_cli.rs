@@ -329,6 +329,76 @@ fn disagreements_go_to_an_adjudicator() {
     assert_clean(d);
 }
 
+/// Judges every candidate of a batch: pronoun ✗, and the antecedent `antecedent` where there is
+/// one; conflicts settled on leaving.
+fn judge_antecedents(path: &Path, antecedent: Judgement) {
+    let (mut store, _) = Store::<Batch>::open(path).unwrap();
+    let who = store.doc().annotator().id;
+    for c in store.doc().order() {
+        let m = store.master();
+        let anaphoric = m.candidate(c).and_then(|k| m.example_of(k)).is_some_and(|(_, cat)| cat.anaphoric);
+        let mut r = edit::apply(m, c, who, None, Edit::Judge(Role::Pronoun, Judgement::No), Utc::now()).unwrap();
+        if anaphoric {
+            r = edit::apply(m, c, who, Some(&r), Edit::Judge(Role::Antecedent, antecedent), Utc::now()).unwrap();
+        }
+        let r = conflicts::settle(&r, conflicts::failing(m, &r));
+        store.put(r).unwrap();
+    }
+    store.close().unwrap();
+}
+
+/// Adjudication settles only the question in dispute: annotators who all said the pronoun is
+/// wrong and disagreed on the antecedent give the adjudicator the antecedent, with their answers
+/// and without their names; the adjudicator's "yes" to the pronoun leaves the unanimous ✗.
+#[test]
+fn adjudication_settles_only_the_disputed_question() {
+    let dir = workspace();
+    let d = dir.path();
+    let (anna, ben) = planned_and_exported(d);
+    judge_antecedents(&anna, Judgement::Yes);
+    judge_antecedents(&ben, Judgement::No);
+    ok(d, &["batch", "import", "sample.master.json", "sample.batch-1-anna.json", "sample.batch-1-ben.json"]);
+    ok(d, &["batch", "adjudicate", "sample.master.json", "--annotator", "Clara", "--seed", "3"]);
+    let file = d.join("sample.batch-2-clara.json");
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(!text.contains("Anna") && !text.contains("Ben"), "no names in the batch");
+    let clara = batch_file::load(&file).unwrap();
+    assert!(!clara.disputes.is_empty());
+    for dispute in &clara.disputes {
+        assert_eq!(dispute.role, Role::Antecedent, "only the antecedent is disputed");
+        assert_eq!(dispute.describe(), "the antecedent: ✓ ✗");
+    }
+    // Clara says yes to both questions.
+    let (mut store, _) = Store::<Batch>::open(&file).unwrap();
+    let who = store.doc().annotator().id;
+    for c in store.doc().order() {
+        let m = store.master();
+        let mut r = edit::apply(m, c, who, None, Edit::Judge(Role::Pronoun, Judgement::Yes), Utc::now()).unwrap();
+        r = edit::apply(m, c, who, Some(&r), Edit::Judge(Role::Antecedent, Judgement::Yes), Utc::now()).unwrap();
+        let r = conflicts::settle(&r, conflicts::failing(m, &r));
+        store.put(r).unwrap();
+    }
+    store.close().unwrap();
+    ok(d, &["batch", "import", "sample.master.json", "sample.batch-2-clara.json"]);
+    // Every pronoun is ✗, by the annotators' agreement or a single one: no system has a correct one.
+    let scores = ok(d, &["report", "sample.master.json", "-f", "json", "-t", "scores"]);
+    let scores: serde_json::Value = serde_json::from_str(&scores).unwrap();
+    for row in scores["tables"][0]["rows"].as_array().unwrap() {
+        assert_eq!(row["values"][2], 0, "{}: no pronoun judged correct", row["label"]);
+    }
+    let text = ok(d, &["report", "sample.master.json", "-t", "scores"]);
+    let notes = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!notes.contains(" adjudicated"), "no pronoun verdict rests on the adjudication: {notes}");
+    // The antecedent, which was disputed, is the adjudicator's.
+    let m = master_file::load(&d.join("sample.master.json")).unwrap();
+    let verdicts = protest::metrics::verdict::Verdicts::new(&m);
+    for &c in &m.task_sets[1].tasks[0].candidates {
+        assert_eq!(verdicts.decide(c, Role::Antecedent).judgement, Judgement::Yes);
+        assert_eq!(verdicts.decide(c, Role::Pronoun).judgement, Judgement::No);
+    }
+    assert_clean(d);
+}
+
 /// Issue 26: messages that name what to do. An unknown category lists the known ones; a blank
 /// record is said to be skipped (not "already in the master"), and counts agree in number.
 #[test]

@@ -113,7 +113,7 @@ fn news_synth(dir: &Path) -> Master {
 }
 
 fn add(master: &Master, lines: &[String], options: &Options) -> (Master, CorpusId) {
-    let output = Output { origin: Path::new("new.fr"), lines };
+    let output = Output::file(Path::new("new.fr"), lines);
     let system = add_system::prepare(master, "new", output, options).unwrap();
     let mut added = master.clone();
     let id = system.add_to(&mut added).unwrap();

@@ -25,6 +25,7 @@ mod legacy;
 mod legacy_cli;
 mod legacy_wild;
 mod lock;
+mod lying_disk;
 mod master_errors;
 mod metrics_cli;
 mod prediction_baseline_cli;

@@ -52,6 +52,38 @@ fn a_trained_model_is_written_and_scores_every_line() {
 }
 
 #[test]
+fn a_model_trained_on_the_sets_own_text_is_warned_of() {
+    let dir = fixtures();
+    let d = dir.path();
+    // A set made from the model's own text: the 40 first sentences, a word of each taken out (39
+    // of them long enough for a trigram outside the placeholder).
+    let data: String = read(d.join("news.fr.txt"))
+        .lines()
+        .take(40)
+        .map(|sentence| {
+            let mut words: Vec<&str> = sentence.split(' ').collect();
+            let at = words.len() / 2;
+            let placeholder = format!("REPLACE_{at}");
+            words[at] = &placeholder;
+            format!("\t\tx\t{}\t0-0\n", words.join(" "))
+        })
+        .collect();
+    fs::write(d.join("own.en-fr.data"), data).unwrap();
+    ok(d, &["prediction", "train-lm", "news.fr.txt", "--order", "3", "-o", "news.arpa"]);
+    let out = protest(d, &["prediction", "baseline", "own.en-fr.data", "--lm", "news.arpa", "-o", "own.pred"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: own.en-fr.data: 39 of its 39 sentences are in the language model word for word"),
+        "{err}"
+    );
+    assert!(err.contains("train it on other text"), "{err}");
+    // Text the model has not seen: no warning.
+    let out = protest(d, &["prediction", "baseline", "hand.en-fr.data", "--lm", "news.arpa", "-o", "hand.pred"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
 fn the_baseline_fills_the_placeholders_with_the_most_probable_words() {
     let dir = fixtures();
     let d = dir.path();

@@ -250,9 +250,31 @@ fn scores_from_the_judgements_and_their_tie_rule() {
     // Worked out by hand from the pairing: both ✓ on 83 − 1 (the pleonastic swap) = 82 items,
     // ✓ against ? on 2 (singular they, group) → 84 correct; both ✗ on 19 − 1 = 18, ✗ against ?
     // on 2 (intra non-subject it, deictic plural you) → 20 incorrect; ✓ against ✗ on 10 (ties)
-    // and both ? on 2 → 12 undecided. 84 / 116 = 0.724.
-    // CSV at full precision: 84 / 116.
-    assert_eq!(csv_rows(&out)[1], ["mt", "116", "84", "0", "20", "12", &(84.0_f64 / 116.0).to_string()]);
+    // and both ? on 2 → 12 undecided. The score is over the 104 decided: 84 / 104 = 0.808; it
+    // can still be 84 / 116 = 0.724 to 96 / 116 = 0.828; Wilson's 95 % interval over the 104
+    // decided (z = 1.96): 0.7215 to 0.8719.
+    let row = &csv_rows(&out)[1];
+    assert_eq!(row[..7], ["mt", "116", "104", "84", "0", "20", "12"]);
+    // CSV at full precision.
+    assert_eq!(row[7..10], [84.0_f64 / 104.0, 84.0 / 116.0, 96.0 / 116.0].map(|x| x.to_string()));
+    let four = |x: &str| format!("{:.4}", x.parse::<f64>().unwrap());
+    assert_eq!([four(&row[10]), four(&row[11])], ["0.7215", "0.8719"]);
+    assert_eq!(
+        csv_rows(&out)[0][1..],
+        [
+            "Examples",
+            "Decided",
+            "Correct judged",
+            "Correct matched",
+            "Incorrect",
+            "Undecided",
+            "Score",
+            "Lowest",
+            "Highest",
+            "CI low",
+            "CI high"
+        ]
+    );
     let text = stdout(&protest(&["report", path.to_str().unwrap(), "-t", "scores"]));
     let notes = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(

@@ -1,6 +1,5 @@
 use super::{Output, Printer, with_master};
 use anyhow::Context;
-use chrono::Utc;
 use clap::Args;
 use protest::metrics::auto_eval::aligned_by::{self, AlignedBy, SystemMatches};
 use protest::metrics::auto_eval::{self, Precision};
@@ -60,15 +59,17 @@ pub fn run(args: AutoEvalArgs, p: &Printer) -> anyhow::Result<()> {
         }
         Ok(())
     };
+    // Read before the master is opened: a clock outside the years a file holds is refused first.
+    let now = super::created(None)?;
     if args.dry_run {
         let mut master = super::read_master(p, &args.master)?;
         master.auto_eval.rule = args.rule.unwrap_or(master.auto_eval.rule);
-        master.auto_eval = auto_eval::run(&master, Utc::now());
+        master.auto_eval = auto_eval::run(&master, now);
         print(&master)?;
         return p.say(format_args!("dry run: {} not changed", args.master.display()));
     }
     with_master(p, &args.master, |store| {
-        workflow::auto_eval::run(store, args.rule, Utc::now())?;
+        workflow::auto_eval::run(store, args.rule, now)?;
         print(store.master())
     })?;
     p.say(format_args!("stored in {}", args.master.display()))
@@ -117,8 +118,9 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
     out += &format!("  no translation  {:>5}\n", r.no_translation);
     out += &format!("  no reference    {:>5}\n", r.no_reference);
     if r.uncertain_boundaries > 0 {
+        // A short label, so that the count stands in the column of the others.
         out += &format!(
-            "  uncertain boundaries {:>5} (sentence boundaries inferred with low confidence)\n",
+            "  uncertain       {:>5}   sentence boundaries inferred with low confidence\n",
             r.uncertain_boundaries
         );
     }
@@ -142,4 +144,40 @@ fn describe_aligned_by(systems: &[SystemMatches]) -> String {
         out += &format!("    {:<width$}  {}\n", s.system, counts.join("  "));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_count_stands_in_one_column() {
+        let round = Round {
+            round: 2,
+            run: chrono::Utc::now(),
+            judged_references: 4,
+            matches: 120,
+            mismatches: 3000,
+            no_translation: 7,
+            no_reference: 12,
+            uncertain_boundaries: 35,
+            settled: 5,
+            unsettled: 1,
+            rule: MatchRule::MinimalTokens,
+        };
+        let text = describe(&round, Some("reference"));
+        let rows: Vec<&str> = text.lines().skip(2).collect();
+        assert_eq!(rows.len(), 6, "{text}");
+        // Each count ends at the same column.
+        let ends: Vec<usize> = rows.iter().map(|l| l.find(|c: char| c.is_ascii_digit()).unwrap()).collect();
+        let last_digit =
+            |l: &str, start: usize| start + l[start..].find(|c: char| !c.is_ascii_digit()).unwrap_or(l.len() - start);
+        let ends: Vec<usize> = rows.iter().zip(ends).map(|(l, s)| last_digit(l, s)).collect();
+        assert!(ends.iter().all(|&e| e == ends[0]), "{text}");
+        assert!(
+            text.contains("  uncertain          35   sentence boundaries inferred with low confidence\n"),
+            "{text}"
+        );
+        assert!(text.contains("  mismatch         3000\n"), "{text}");
+    }
 }

@@ -144,7 +144,7 @@ fn load((name, bytes): (&str, &[u8])) -> Result<Master> {
 /// `master` with `text` added as system `name`, and the new corpus's id.
 fn add(master: &Master, name: &str, text: &[String], options: &Options) -> Result<(Master, CorpusId)> {
     let started = Instant::now();
-    let output = Output { origin: Path::new(name), lines: text };
+    let output = Output::file(Path::new(name), text);
     let system = add_system::prepare(master, name, output, options)?;
     let mut added = master.clone();
     let id = system.add_to(&mut added)?;

@@ -3,9 +3,9 @@
 
 use super::lm::{check_output, read_model};
 use crate::cli::Printer;
-use anyhow::Context;
 use protest::prediction::baseline::{self, Baseline, Fillers};
-use protest::prediction::{DataSet, Pair, Scorer, Task, data};
+use protest::prediction::{DataSet, Pair, Scorer, data, kind};
+use protest::shell::Shell;
 use protest::store::disk;
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,7 +30,8 @@ pub struct BaselineArgs {
     /// Replace the output file if it exists.
     #[arg(long, requires = "output")]
     force: bool,
-    /// The scorer whose classes to predict (default: discomt2015 for en-fr, wmt16 otherwise).
+    /// The scorer whose classes to predict (default: as DATA is laid out — discomt2015 for en-fr
+    /// tokenised text, wmt16 for lemmatised text and the other pairs).
     #[arg(long)]
     scorer: Option<Scorer>,
     /// Language pair: en-fr, fr-en, en-de, de-en or es-en (default: the one in DATA's name, as in
@@ -45,14 +46,8 @@ pub struct BaselineArgs {
 }
 
 pub fn run(args: BaselineArgs, p: &Printer) -> anyhow::Result<()> {
-    let pair = match args.pair {
-        Some(pair) => pair,
-        None => Pair::from_file_name(&args.data).with_context(|| {
-            format!("{}: the file's name does not say the language pair: give --pair", args.data.display())
-        })?,
-    };
-    let scorer = args.scorer.unwrap_or(if pair == Pair::EnFr { Scorer::Discomt2015 } else { Scorer::Wmt16 });
-    let task = Task::new(scorer, pair).map_err(anyhow::Error::msg)?;
+    let task = kind::task_of_file(&args.data, args.scorer, args.pair, Shell::CommandLine)?;
+    let scorer = task.scorer;
     if let Some(output) = &args.output {
         let inputs = [Some(&args.data), Some(&args.lm), args.tune.as_ref()];
         check_output(output, &inputs.iter().flatten().map(|p| p.as_path()).collect::<Vec<_>>(), args.force)?;
@@ -101,7 +96,20 @@ pub fn run(args: BaselineArgs, p: &Printer) -> anyhow::Result<()> {
         }
     };
     protest::progress::stage("Filling the placeholders", None);
-    let predicted = Baseline::new(&model, &fillers, penalty, strip_tags).predict(&set.lines);
+    let baseline = Baseline::new(&model, &fillers, penalty, strip_tags);
+    let seen = baseline.seen(&set.lines);
+    if seen.memorised() {
+        p.warn(format_args!(
+            "{}: {} of its {} sentences are in the language model word for word (every {}-gram outside the \
+             placeholders): the model was most likely trained on this text, and fills the placeholders from \
+             memory, so the predictions score far higher than on text the model has not seen; train it on other text",
+            args.data.display(),
+            seen.whole,
+            seen.lines,
+            model.order()
+        ));
+    }
+    let predicted = baseline.predict(&set.lines);
     match &args.output {
         Some(output) => {
             data::write(&disk::Os, output, &predicted, None)?;

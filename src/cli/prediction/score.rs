@@ -1,10 +1,10 @@
-//! `protest prediction score GOLD PRED… --scorer discomt2015|wmt16 [--pair P] [--macro M]
+//! `protest prediction score GOLD PRED… [--scorer discomt2015|wmt16] [--pair P] [--macro M]
 //! [--format F]`: the official scorers' report, or its tables.
 
 use crate::cli::Printer;
-use anyhow::Context;
 use protest::metrics::report::Format;
-use protest::prediction::{self, Macro, Pair, Scorer, Task, report, tables};
+use protest::prediction::{self, Macro, Pair, Scorer, kind, report, tables};
+use protest::shell::Shell;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -15,9 +15,11 @@ pub struct ScoreArgs {
     #[arg(required = true)]
     predictions: Vec<PathBuf>,
     /// The official scorer: discomt2015 (en-fr; coarse and fine, official score the fine macro-F1)
-    /// or wmt16 (WMT 2016/17; official score the macro-averaged recall).
+    /// or wmt16 (WMT 2016/17; official score the macro-averaged recall). Default: as the gold is
+    /// laid out — discomt2015 for en-fr tokenised text, wmt16 for lemmatised text and the other
+    /// pairs.
     #[arg(long)]
-    scorer: Scorer,
+    scorer: Option<Scorer>,
     /// Language pair: en-fr, fr-en, en-de, de-en or es-en (default: the one in the gold file's
     /// name, as in TEDdev.en-fr.data).
     #[arg(long)]
@@ -32,14 +34,7 @@ pub struct ScoreArgs {
 }
 
 pub fn run(args: ScoreArgs, p: &Printer) -> anyhow::Result<()> {
-    let pair = match (args.pair, args.scorer) {
-        (Some(pair), _) => pair,
-        (None, Scorer::Discomt2015) => Pair::EnFr,
-        (None, Scorer::Wmt16) => Pair::from_file_name(&args.gold).with_context(|| {
-            format!("{}: the file's name does not say the language pair: give --pair", args.gold.display())
-        })?,
-    };
-    let task = Task::new(args.scorer, pair).map_err(anyhow::Error::msg)?;
+    let task = kind::task_of_file(&args.gold, args.scorer, args.pair, Shell::CommandLine)?;
     protest::progress::stage("Scoring", None);
     let scores = prediction::score_files(task, args.averaging, &args.gold, &args.predictions)?;
     let systems: Vec<(String, prediction::Scores)> =

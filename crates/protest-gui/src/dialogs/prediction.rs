@@ -9,8 +9,9 @@ use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::Intent;
 use egui::{RichText, Ui};
 use protest::prediction::browse::Results;
-use protest::prediction::{Macro, Pair, Scorer, Task};
+use protest::prediction::{Macro, Pair, Scorer, kind};
 use protest::session::Session;
+use protest::shell::Shell;
 
 const DATA: &[(&str, &[&str])] = &[("Task data files", &["data", "gz", "txt", "pred"])];
 
@@ -20,7 +21,8 @@ pub const WIDTH: f32 = 720.0;
 pub struct PredictionDialog {
     gold: PathField,
     predictions: PathField,
-    scorer: Scorer,
+    /// `None`: the one the gold file's layout says (`prediction::kind`).
+    scorer: Option<Scorer>,
     /// `None`: the one the gold file's name says.
     pair: Option<Pair>,
     averaging: Macro,
@@ -36,7 +38,7 @@ impl PredictionDialog {
         PredictionDialog {
             gold,
             predictions: PathField::default(),
-            scorer: Scorer::Wmt16,
+            scorer: None,
             pair: None,
             averaging: Macro::All,
             problem: None,
@@ -102,8 +104,11 @@ impl PredictionDialog {
         ui.add_space(6.0);
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("Scorer").strong());
+            ui.radio_value(&mut self.scorer, None, "as the data is").on_hover_text(
+                "discomt2015 for English–French tokenised text, wmt16 for lemmatised text and other pairs",
+            );
             for scorer in Scorer::ALL {
-                ui.radio_value(&mut self.scorer, scorer, scorer.name());
+                ui.radio_value(&mut self.scorer, Some(scorer), scorer.name());
             }
             ui.separator();
             ui.label(RichText::new("Pair").strong());
@@ -129,15 +134,9 @@ impl PredictionDialog {
         if predictions.is_empty() {
             return Err("Type or choose at least one prediction file.".into());
         }
-        let pair = match (self.pair, self.scorer) {
-            (Some(pair), _) => pair,
-            (None, Scorer::Discomt2015) => Pair::EnFr,
-            (None, Scorer::Wmt16) => Pair::from_file_name(&gold)
-                .ok_or("The gold file's name does not say the language pair: choose it.".to_owned())?,
-        };
-        let task = Task::new(self.scorer, pair).map_err(|e| parts::capitalised(&e))?;
-        let averaging = self.averaging;
+        let (scorer, pair, averaging) = (self.scorer, self.pair, self.averaging);
         Ok(Job::any("Scoring the predictions", move |_| {
+            let task = kind::task_of_file(&gold, scorer, pair, Shell::Window).map_err(|e| e.to_string())?;
             Results::load(task, averaging, &gold, &predictions).map_err(|e| e.to_string())
         }))
     }

@@ -1,16 +1,19 @@
 //! The annotation panel (docs/domain.md, "Questions and tags"): short instructions, the questions with yes / no / unset, the
-//! tag box and the remarks. Remarks are stored shortly after the last keystroke, and before
-//! leaving the example.
+//! tag box and the remarks. Typed text is a change like any other: remarks are stored
+//! [`TYPED_DELAY`] after the last keystroke (the window wakes itself up for it) and before
+//! leaving the example; so is a tag typed and left in the tag box.
 
+use crate::panels::report_table::shown;
 use crate::panels::tag_box::TagBox;
 use egui::{RichText, Ui};
 use protest::annotate::edit::{self, Edit};
 use protest::annotate::window;
-use protest::model::{CandidateId, ConflictStatus, Judgement, Master, Record, Role};
+use protest::model::{CandidateId, ConflictStatus, Dispute, Judgement, Master, Record, Role, text};
 use protest::session::Session;
 
-/// Store remarks this long after the last keystroke.
-pub const REMARKS_DELAY: f64 = 0.8;
+/// Typed text (remarks, a tag left in the tag box) is stored this long (seconds) after the last
+/// keystroke.
+pub const TYPED_DELAY: f64 = 0.8;
 
 #[derive(Default)]
 pub struct AnnotationPanel {
@@ -21,10 +24,26 @@ pub struct AnnotationPanel {
     /// When the remarks were last typed in and not stored yet.
     typed_at: Option<f64>,
     focus_remarks: bool,
+    /// What the remarks box did to what was typed (left characters out, stopped at the limit),
+    /// shown under it until the next keystroke or the next example.
+    remarks_note: Option<String>,
 }
 
 /// The text of the remarks field for its accessible name and the tests.
 pub const REMARKS_LABEL: &str = "Remarks";
+
+/// Where the annotation panel was last drawn (beside the translation), for what opens over it
+/// (the conflict dialog).
+pub fn place(ctx: &egui::Context) -> Option<egui::Rect> {
+    ctx.data(|d| d.get_temp(egui::Id::unique(PLACE)))
+}
+
+/// Notes where the annotation panel is, as it is drawn.
+pub fn placed(ctx: &egui::Context, rect: egui::Rect) {
+    ctx.data_mut(|d| d.insert_temp(egui::Id::unique(PLACE), rect));
+}
+
+const PLACE: &str = "annotation panel's place";
 
 impl AnnotationPanel {
     pub fn focus_tags(&mut self) {
@@ -44,7 +63,7 @@ impl AnnotationPanel {
     /// right away, e.g. before leaving the example).
     pub fn due_remarks(&mut self, now: Option<f64>) -> Option<(CandidateId, Edit)> {
         let typed = self.typed_at?;
-        if now.is_some_and(|t| t - typed < REMARKS_DELAY) {
+        if now.is_some_and(|t| t - typed < TYPED_DELAY) {
             return None;
         }
         self.typed_at = None;
@@ -54,6 +73,20 @@ impl AnnotationPanel {
     /// Whether remarks are waiting to be stored.
     pub fn typing(&self) -> bool {
         self.typed_at.is_some()
+    }
+
+    /// When the remarks typed are due to be stored, if some wait.
+    pub fn remarks_due_at(&self) -> Option<f64> {
+        self.typed_at.map(|at| at + TYPED_DELAY)
+    }
+
+    /// The annotator's tag box, for its typed text ([`TagBox::due`], [`TagBox::typed`]).
+    pub fn tag_box(&self) -> &TagBox {
+        &self.tags
+    }
+
+    pub fn tag_box_mut(&mut self) -> &mut TagBox {
+        &mut self.tags
     }
 
     /// Shows the panel for a candidate; returns the edits the annotator made.
@@ -73,12 +106,16 @@ impl AnnotationPanel {
         if self.remarks_of != Some(candidate) {
             self.remarks_of = Some(candidate);
             self.typed_at = None;
+            self.remarks_note = None;
         }
         if self.typed_at.is_none() {
             // Nothing typed pending: show what is stored (it may change by undo).
             self.remarks = record.map(|r| r.remarks.clone()).unwrap_or_default();
         }
         instructions(ui, category.anaphoric);
+        let disputes = session.disputes(candidate);
+        let disputed = |role: Role| disputes.iter().find(|d| d.role == role);
+        adjudication_note(ui, &disputes, category.anaphoric);
         ui.separator();
         let words = master.corpus(cand.corpus).map(|c| window::translations(c, cand));
         let source = master.source().and_then(|s| s.token(example.pronoun_ref())).unwrap_or("?");
@@ -94,7 +131,8 @@ impl AnnotationPanel {
                     words.iter().flat_map(|w| w.antecedents.iter().map(|t| t.join(" "))).collect();
                 summary(ui, &heads.join(", "), &translated.join(", "));
                 let question = edit::question(Role::Antecedent, true, false);
-                if let Some(j) = judgement(ui, question, Role::Antecedent, record, "Shift+Y / N / U") {
+                let antecedent = disputed(Role::Antecedent);
+                if let Some(j) = judgement(ui, question, Role::Antecedent, record, "Shift+Y / N / U", antecedent) {
                     edits.push(Edit::Judge(Role::Antecedent, j));
                 }
                 selected(ui, master, cand.corpus, record, Role::Antecedent, cand.antecedents.iter().all(Vec::is_empty));
@@ -102,7 +140,7 @@ impl AnnotationPanel {
             }
             summary(ui, source, &words.as_ref().map(|w| w.pronoun.join(" ")).unwrap_or_default());
             let question = edit::question(Role::Pronoun, category.anaphoric, untranslated);
-            if let Some(j) = judgement(ui, question, Role::Pronoun, record, "Y / N / U") {
+            if let Some(j) = judgement(ui, question, Role::Pronoun, record, "Y / N / U", disputed(Role::Pronoun)) {
                 edits.push(Edit::Judge(Role::Pronoun, j));
             }
             selected(ui, master, cand.corpus, record, Role::Pronoun, untranslated);
@@ -137,16 +175,39 @@ impl AnnotationPanel {
             egui::TextEdit::multiline(&mut self.remarks)
                 .hint_text("Free-form notes: doubts, assumptions, why you chose a tag…")
                 .desired_rows(4)
-                .desired_width(f32::INFINITY),
+                .desired_width(f32::INFINITY)
+                .char_limit(text::MAX_REMARKS_CHARS),
         );
         let response = response.labelled_by(label.id);
         if std::mem::take(&mut self.focus_remarks) {
+            // Below the panel's fold in a small window: brought into view, as what is typed is.
             response.request_focus();
+            response.scroll_to_me(None);
         }
         if response.changed() {
             self.typed_at = Some(ui.input(|i| i.time));
-            ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(REMARKS_DELAY));
+            self.remarks_note = self.fitted();
         }
+        if let Some(note) = &self.remarks_note {
+            ui.label(RichText::new(note).small().color(ui.visuals().warn_fg_color));
+        }
+    }
+
+    /// Makes the remarks typed what a remark may hold (a pasted control or direction-changing
+    /// character is left out), and says what was done: what the box holds is what is stored.
+    fn fitted(&mut self) -> Option<String> {
+        let over = self.remarks.chars().count() > text::MAX_REMARKS_CHARS; // said when cut
+        let (fitted, said) = text::fit_remarks(&self.remarks);
+        self.remarks = fitted;
+        let full = !over && self.remarks.chars().count() == text::MAX_REMARKS_CHARS;
+        let limit = full.then(|| {
+            format!(
+                "{} characters, the most a remark may have: what goes past them is not taken",
+                text::MAX_REMARKS_CHARS
+            )
+        });
+        let said: Vec<String> = said.into_iter().chain(limit).collect();
+        (!said.is_empty()).then(|| crate::dialogs::parts::capitalised(&said.join("; ")) + ".")
     }
 }
 
@@ -162,6 +223,28 @@ fn instructions(ui: &mut Ui, anaphoric: bool) {
     ui.label(RichText::new("F1: keys and guidelines").size(12.5).weak());
 }
 
+/// In an adjudication: that the adjudicator settles the questions marked in dispute, and which
+/// question is not theirs to settle.
+fn adjudication_note(ui: &mut Ui, disputes: &[Dispute], anaphoric: bool) {
+    if disputes.is_empty() {
+        return;
+    }
+    let roles: &[Role] = if anaphoric { &Role::ALL } else { &[Role::Pronoun] };
+    let settled: Vec<String> =
+        roles.iter().filter(|r| disputes.iter().all(|d| d.role != **r)).map(|r| format!("the {r}")).collect();
+    let mut text = "Adjudication: your answer settles the question in dispute.".to_owned();
+    if !settled.is_empty() {
+        text += &format!(" They agree on {}: your answer to it does not change the verdict.", settled.join(" and "));
+    }
+    ui.label(RichText::new(text).size(13.0).color(ui.visuals().warn_fg_color)).on_hover_text(ADJUDICATION_HINT);
+}
+
+/// What the adjudication note's hover says.
+const ADJUDICATION_HINT: &str = "The other annotators' answers are shown beside the question they disagree on, \
+     without their names. ? (cannot be judged): the annotator tagged bad_translation or incorrect_word_alignment; to \
+     say so yourself, tag it so and leave the question unset. Your answer to a question not in dispute is kept, and \
+     the others' agreement stands.";
+
 /// “it” translated as “Elle”: the source word and the words aligned to it.
 fn summary(ui: &mut Ui, source: &str, target: &str) {
     let text = if target.is_empty() {
@@ -172,11 +255,24 @@ fn summary(ui: &mut Ui, source: &str, target: &str) {
     ui.label(RichText::new(text).size(16.0));
 }
 
-/// A question with yes / no / unset radios; returns a new answer.
-fn judgement(ui: &mut Ui, question: &str, role: Role, record: Option<&Record>, keys: &str) -> Option<Judgement> {
+/// A question with yes / no / unset radios, and the others' answers where it is in dispute;
+/// returns a new answer.
+fn judgement(
+    ui: &mut Ui,
+    question: &str,
+    role: Role,
+    record: Option<&Record>,
+    keys: &str,
+    dispute: Option<&Dispute>,
+) -> Option<Judgement> {
     let current = record.map_or(Judgement::Unset, |r| r.judgement(role));
     let mut answer = None;
     ui.label(RichText::new(question).strong());
+    if let Some(d) = dispute {
+        let answers: Vec<&str> = d.answers.iter().map(|a| a.describe()).collect();
+        let text = shown(&format!("In dispute — the annotators answered {}", answers.join(", ")));
+        ui.label(RichText::new(text).size(13.5).color(ui.visuals().warn_fg_color));
+    }
     ui.horizontal(|ui| {
         for (value, text) in [(Judgement::Yes, "Yes"), (Judgement::No, "No"), (Judgement::Unset, "Unset")] {
             let name = format!("{}: {text}", capitalised(role));

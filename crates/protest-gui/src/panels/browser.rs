@@ -156,7 +156,8 @@ impl Browser {
             let empty = rows.iter().filter(|r| r.total() == 0).count();
             if empty > 0 {
                 ui.add_space(8.0);
-                ui.label(RichText::new(format!("{empty} categories have no examples here.")).weak());
+                let empty = protest::store::summary::count_as(empty, "category has", "categories have");
+                ui.label(RichText::new(format!("{empty} no examples here.")).weak());
             }
         });
         self.selected = selected;

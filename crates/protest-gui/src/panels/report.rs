@@ -125,9 +125,11 @@ impl ReportView {
             }
             if section == Section::Scores {
                 ui.label(
-                    RichText::new("Share of the decided examples translated correctly (n: how many are decided)")
-                        .strong()
-                        .size(17.0),
+                    RichText::new(
+                        "Scores: share of the decided examples translated correctly, with what is still undecided",
+                    )
+                    .strong()
+                    .size(17.0),
                 );
                 score_chart::show(ui, &computed.scores, &computed.groups);
                 ui.add_space(16.0);

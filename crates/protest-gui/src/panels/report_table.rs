@@ -21,7 +21,15 @@ pub fn show(ui: &mut Ui, table: &Table) {
     let spacing = ui.spacing().item_spacing.x;
     let total_width = widths.iter().sum::<f32>() + spacing * (widths.len() - 1) as f32;
     // The table scrolls sideways when the view is narrower; the report scrolls down as a whole.
-    egui::ScrollArea::horizontal().id_salt(("report table", table.name)).show(ui, |ui| {
+    // egui keeps a sideways bar in view at the bottom of the report even while its table is below
+    // the fold, over whatever is there (the chart): the bar comes with the table's first line.
+    let below_the_fold = ui.cursor().top() >= ui.clip_rect().bottom();
+    let bar = if below_the_fold {
+        egui::scroll_area::ScrollBarVisibility::AlwaysHidden
+    } else {
+        egui::scroll_area::ScrollBarVisibility::VisibleWhenNeeded
+    };
+    egui::ScrollArea::horizontal().id_salt(("report table", table.name)).scroll_bar_visibility(bar).show(ui, |ui| {
         let mut builder = TableBuilder::new(ui)
             .id_salt(table.name)
             .striped(true)

@@ -504,28 +504,23 @@ pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool, guessed: bool) {
     let palette = Palette::of(ui.visuals());
     let narrow = ui.available_width() < 600.0;
     let words = |long: &'static str, short: &'static str| if narrow { short } else { long };
+    let line = if narrow { 18.0 } else { 28.0 };
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = if narrow { 8.0 } else { 14.0 };
         ui.add(egui::Label::new(RichText::new(LEGEND).size(13.0).weak()).extend());
-        let chip = |ui: &mut Ui, fill: Color32, text_color: Color32, text: &str| {
-            let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
-            let (rect, _) = ui.allocate_exact_size(galley.size() + vec2(8.0, 2.0), Sense::hover());
-            ui.painter().rect_filled(rect, CornerRadius::same(4), fill);
-            ui.painter().galley(rect.min + vec2(4.0, 1.0), galley, text_color);
-        };
         chip(ui, palette.pronoun, palette.on_highlight, "pronoun");
         chip(ui, palette.selected_pronoun, palette.on_selected, words("selected for the pronoun", "selected"));
         if anaphoric {
             chip(ui, palette.antecedent, palette.on_highlight, words("antecedent head", "antecedent"));
             let selected = words("selected for the antecedent", "selected");
             chip(ui, palette.selected_antecedent, palette.on_selected, selected);
-            line_key(ui, narrow, words("antecedent span", "span"), |painter, x, y| {
+            line_key(ui, line, words("antecedent span", "span"), |painter, x, y| {
                 painter.hline(x, y, Stroke::new(2.0, palette.span));
             });
         }
         if guessed {
             let visuals = ui.visuals().clone();
-            line_key(ui, narrow, words(GUESSED_KEY, "guessed"), |painter, x, y| guessed_line(painter, x, y, &visuals))
+            line_key(ui, line, words(GUESSED_KEY, "guessed"), |painter, x, y| guessed_line(painter, x, y, &visuals))
                 .on_hover_text(GUESSED);
         }
         // The numbers' hover texts name their keys; in a narrow window that must do.
@@ -535,20 +530,28 @@ pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool, guessed: bool) {
     });
 }
 
-/// A line and the words that say what it means, in the colour key: kept together, on a new row
-/// when they do not fit on this one.
-fn line_key(ui: &mut Ui, narrow: bool, text: &str, draw: impl FnOnce(&egui::Painter, egui::Rangef, f32)) -> Response {
-    let line = if narrow { 18.0 } else { 28.0 };
-    let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), ui.visuals().text_color());
-    if line + ui.spacing().item_spacing.x + galley.size().x > ui.available_size_before_wrap().x {
-        ui.end_row();
-    }
-    ui.horizontal(|ui| {
-        let (rect, _) = ui.allocate_exact_size(Vec2::new(line, 18.0), Sense::hover());
-        draw(ui.painter(), rect.x_range(), rect.bottom() - 3.0);
-        ui.add(egui::Label::new(RichText::new(text).size(13.0)).extend())
-    })
-    .inner
+/// A colour of the key: its words on it. One piece, so that it wraps to the next row whole.
+fn chip(ui: &mut Ui, fill: Color32, text_color: Color32, text: &str) {
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
+    let (rect, response) = ui.allocate_exact_size(galley.size() + vec2(8.0, 2.0), Sense::hover());
+    response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, text));
+    ui.painter().rect_filled(rect, CornerRadius::same(4), fill);
+    ui.painter().galley(rect.min + vec2(4.0, 1.0), galley, text_color);
+}
+
+/// A line of the key (`line` wide, drawn by `draw` along its x range at height y) and its words,
+/// as one piece: in a row of their own they wrap together, never the words cut at the edge.
+fn line_key(ui: &mut Ui, line: f32, text: &str, draw: impl FnOnce(&egui::Painter, egui::Rangef, f32)) -> Response {
+    let text_color = ui.visuals().text_color();
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
+    let gap = ui.spacing().item_spacing.x.min(8.0);
+    let size = vec2(line + gap + galley.size().x, galley.size().y.max(18.0));
+    let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
+    response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, text));
+    draw(ui.painter(), egui::Rangef::new(rect.left(), rect.left() + line), rect.bottom() - 3.0);
+    let top = rect.center().y - galley.size().y / 2.0;
+    ui.painter().galley(egui::pos2(rect.left() + line + gap, top), galley, text_color);
+    response
 }
 
 /// The dashed line under a pronoun's words that the built-in aligner alone aligned.

@@ -357,24 +357,30 @@ fn annotators_are_added_and_renamed() {
     assert_eq!(saved(&f.path).annotator_name(ANNA), "Anna Martin");
 }
 
-#[test]
-fn adjudication_gives_the_disagreements_to_a_further_annotator_as_a_batch() {
-    let f = tiny();
-    let (mut store, _) = Store::<Master>::open(&f.path).unwrap();
+/// Adds Anna and Ben to the master at `path`, with their (pronoun, antecedent) judgements of
+/// `candidate`.
+fn anna_and_ben_judge(path: &Path, candidate: u32, judgements: [(Judgement, Judgement); 2]) {
+    let (mut store, _) = Store::<Master>::open(path).unwrap();
     store
         .update(|m| {
             for name in ["Anna", "Ben"] {
                 protest::batches::annotators::add(m, name).unwrap();
             }
-            for (who, pronoun) in [(ANNA, Judgement::Yes), (BEN, Judgement::No)] {
-                let mut r = Record::new(CandidateId(3), who, chrono::Utc::now());
-                r.pronoun = pronoun;
+            for (who, (pronoun, antecedent)) in [ANNA, BEN].into_iter().zip(judgements) {
+                let mut r = Record::new(CandidateId(candidate), who, chrono::Utc::now());
+                (r.pronoun, r.antecedent) = (pronoun, antecedent);
                 m.records.put(r);
             }
             Ok(())
         })
         .unwrap();
     store.close().unwrap();
+}
+
+#[test]
+fn adjudication_gives_the_disagreements_to_a_further_annotator_as_a_batch() {
+    let f = tiny();
+    anna_and_ben_judge(&f.path, 3, [(Judgement::Yes, Judgement::Unset), (Judgement::No, Judgement::Unset)]);
     let mut h = harness(&f.path, None);
     open_menu(&mut h, "Batches", "Adjudication…");
     assert!(h.query_by_label_contains("1 candidate has annotators who disagree").is_some());
@@ -387,4 +393,43 @@ fn adjudication_gives_the_disagreements_to_a_further_annotator_as_a_batch() {
     assert_eq!(m.task_sets[0].purpose, Purpose::Adjudication);
     let clara = batch_file::load(&file).unwrap();
     assert_eq!((clara.annotator().name.as_str(), clara.order().len()), ("Clara", 1));
+    // The batch says what is disputed and what the others answered, without their names.
+    let disputes = clara.disputes_of(CandidateId(1));
+    assert_eq!(disputes.len(), 1);
+    assert_eq!(disputes[0].describe(), "the pronoun: ✓ ✗");
+    assert!(!std::fs::read_to_string(&file).unwrap().contains("Anna"), "no names");
+    let mut h = harness(&file, None);
+    press(&mut h, Key::Enter);
+    assert!(h.query_by_label("In dispute — the annotators answered ✔, ✖").is_some(), "beside the question");
+    assert!(h.query_by_label("Adjudication: your answer settles the question in dispute.").is_some());
+}
+
+#[test]
+fn an_adjudicator_is_told_which_question_is_disputed_and_that_the_other_stands() {
+    // Anaphoric candidate 1: both said the pronoun is wrong; they disagree on the antecedent.
+    let f = tiny();
+    anna_and_ben_judge(&f.path, 1, [(Judgement::No, Judgement::Yes), (Judgement::No, Judgement::No)]);
+    let (mut store, _) = Store::<Master>::open(&f.path).unwrap();
+    store
+        .update(|m| {
+            protest::batches::adjudication::assign(m, "Clara", 3, "", chrono::Utc::now()).unwrap();
+            Ok(())
+        })
+        .unwrap();
+    store.close().unwrap();
+    // The researcher, annotating as Clara in the master, is told the same as Clara's batch.
+    let mut h = harness(&f.path, Some(AnnotatorId(3)));
+    click(&mut h, "Inter-sentential “it”, subject: 2 new");
+    let on_first = matches!(&h.state().view, View::Example(walk) if walk.current() == CandidateId(1));
+    if !on_first {
+        press(&mut h, Key::ArrowRight);
+    }
+    assert!(matches!(&h.state().view, View::Example(walk) if walk.current() == CandidateId(1)));
+    let shown = |h: &Harness<App>| h.state().session.as_ref().unwrap().disputes(CandidateId(1));
+    assert_eq!(shown(&h)[0].describe(), "the antecedent: ✓ ✗");
+    assert!(h.query_by_label("In dispute — the annotators answered ✔, ✖").is_some());
+    assert!(
+        h.query_by_label_contains("They agree on the pronoun: your answer to it does not change the verdict.")
+            .is_some()
+    );
 }

@@ -11,7 +11,10 @@ mod prediction;
 mod progress;
 mod report;
 mod saving;
+mod stopwatch;
+mod traps;
 mod trust;
+mod typed;
 mod web;
 
 use crate::*;
@@ -188,6 +191,22 @@ fn a_count_in_the_browser_opens_that_set() {
     assert!(h.query_by_label("Antecedent head correctly translated?").is_none());
     press(&mut h, Key::Escape);
     assert_eq!(position(&h), (0, 0), "Esc goes back to the browser");
+}
+
+#[test]
+fn the_browser_counts_its_empty_categories_in_words_that_agree() {
+    let f = tiny();
+    let h = harness(&f.path, None);
+    assert!(h.query_by_label("10 categories have no examples here.").is_some(), "13 categories, 3 with examples");
+    // One category without examples.
+    let mut master = protest::store::master_file::from_bytes(&f.path, TINY.as_bytes()).unwrap();
+    let used: Vec<String> = master.examples.iter().map(|e| e.category.clone()).collect();
+    let mut kept = 0;
+    master.categories.retain(|c| used.contains(&c.name) || std::mem::replace(&mut kept, 1) == 0);
+    let path = f._dir.path().join("one-empty.master.json");
+    protest::store::master_file::save(&master, &path).unwrap();
+    let h = harness(&path, None);
+    assert!(h.query_by_label("1 category has no examples here.").is_some());
 }
 
 #[test]
@@ -473,9 +492,15 @@ fn recovery_from_the_journal_is_reported() {
 #[test]
 fn a_file_open_elsewhere_is_shown_read_only() {
     let f = tiny();
-    let (_elsewhere, _) = Store::<Master>::open(&f.path).unwrap();
+    // Held by `protest serve`: the notice names it, with its address, and what to do.
+    let server = protest::store::Holder::Server { address: "http://127.0.0.1:8720/".into() };
+    let (_elsewhere, _) = Store::<Master>::open_as(&f.path, &server).unwrap();
     let mut h = harness(&f.path, None);
     assert!(h.query_by_label_contains("Read-only").is_some());
+    assert!(
+        h.query_by_label_contains("is being served by `protest serve` at http://127.0.0.1:8720/ (process ").is_some()
+    );
+    assert!(h.query_by_label_contains("stop the server first").is_some());
     click(&mut h, PLEONASTIC_NEW);
     press(&mut h, Key::Y);
     assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER), None);

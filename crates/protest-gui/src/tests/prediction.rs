@@ -98,6 +98,25 @@ fn the_matrix_with_the_official_scores_and_a_cell_listed_example_by_example() {
 }
 
 #[test]
+fn the_scorer_is_the_one_the_data_is_for_unless_chosen() {
+    // DiscoMT 2015 data (English–French, tokenised): its own scorer, as `baseline` and `extract`.
+    let dir = tempfile::tempdir().unwrap();
+    let h = opened(dir.path());
+    assert_eq!(view(&h).results().task.scorer, protest::prediction::Scorer::Discomt2015);
+    assert!(h.query_by_label_contains("discomt2015 scorer, en-fr").is_some(), "and it says so");
+    // Chosen, it is taken as chosen.
+    let mut h = h;
+    click(&mut h, "File");
+    click(&mut h, "Open prediction results…");
+    let gold = dir.path().join("talks.en-fr.data");
+    type_into(&mut h, "Gold file", &gold.display().to_string());
+    type_into(&mut h, "Prediction files (one per line)", &dir.path().join("first.pred").display().to_string());
+    click(&mut h, "wmt16");
+    click(&mut h, "Open");
+    assert_eq!(view(&h).results().task.scorer, protest::prediction::Scorer::Wmt16);
+}
+
+#[test]
 fn the_system_switch_keeps_the_cell_and_esc_goes_back() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = opened(dir.path());

@@ -216,7 +216,7 @@ pub(super) const NEW_OUTPUT: &str = "J'ai un vélo.\nElle est rouge.\nIl pleut.\
 fn open_add_system(h: &mut Harness<App>, output: &Path, name: &str) {
     click(h, "File");
     click(h, "Add MT system…");
-    type_into(h, "Output file", output.to_str().unwrap());
+    type_into(h, "Output", output.to_str().unwrap());
     type_into(h, "Name", name);
 }
 
@@ -300,6 +300,25 @@ fn a_document_level_output_is_shown_segmented_before_it_is_added_and_marked_afte
 }
 
 #[test]
+fn a_folder_with_one_file_per_document_is_added_as_a_system() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    // What an LLM pipeline writes: a file per document, paragraphs between empty lines.
+    let folder = f.path.with_file_name("llm-docs");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("doc1.txt"), "J'ai un vélo.\n\nElle est rouge.\n").unwrap();
+    std::fs::write(folder.join("doc2.txt"), "Il pleut. Bienvenue !\n").unwrap();
+    open_add_system(&mut h, &folder, "llm");
+    check_and_wait(&mut h);
+    assert!(h.query_by_label("layout: one file per document (2 files)").is_some());
+    assert!(h.query_by_label("segmented: 4 sentences — 2 kept as given, 2 split").is_some());
+    click_to_work(&mut h, "Add to the master", "Adding the system “llm”…");
+    let master = saved(&f.path);
+    let corpus = master.corpora.iter().find(|c| c.name == "llm").expect("the new corpus is saved");
+    assert_eq!(corpus.sentences, ["J' ai un vélo .", "Elle est rouge .", "Il pleut .", "Bienvenue !"]);
+}
+
+#[test]
 fn a_translation_with_uncertain_boundaries_is_marked_as_such() {
     let f = tiny();
     let mut master: Master = saved(&f.path);
@@ -364,7 +383,7 @@ fn adding_a_system_refuses_a_wrong_line_count_or_a_taken_name() {
 
     let good = f.path.with_file_name("good.fr");
     std::fs::write(&good, NEW_OUTPUT).unwrap();
-    type_into(&mut h, "Output file", good.to_str().unwrap());
+    type_into(&mut h, "Output", good.to_str().unwrap());
     type_into(&mut h, "Name", "mt");
     check_and_wait(&mut h);
     assert!(h.query_by_label_contains("the name 'mt' is taken").is_some());

@@ -5,9 +5,10 @@
 
 use crate::batches::annotators::{self, RosterError};
 use crate::batches::plan::{self, Plan, Summary};
-use crate::model::{AnnotatorId, CandidateId, Judgement, Master, Purpose, Role, Task, TaskSet};
+use crate::metrics::verdict;
+use crate::model::{AnnotatorId, CandidateId, Master, Purpose, Role, Task, TaskSet};
 use chrono::{DateTime, Utc};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
 /// A candidate whose annotators do not all give the same judgement.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,8 +31,8 @@ pub fn disagreements(master: &Master) -> Vec<Disagreement> {
             .of_candidate(candidate.id)
             .filter(|r| !r.annotator.is_researcher() && !r.is_blank())
             .collect();
-        let differs = |role: Role| records.iter().map(|r| r.judgement(role)).collect::<HashSet<Judgement>>().len() > 1;
-        let roles: Vec<Role> = Role::ALL.into_iter().filter(|&r| differs(r)).collect();
+        let roles: Vec<Role> =
+            Role::ALL.into_iter().filter(|&role| verdict::in_dispute(records.iter().copied(), role)).collect();
         if !roles.is_empty() {
             found.push(Disagreement {
                 candidate: candidate.id,
@@ -127,7 +128,7 @@ pub fn plan(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Record;
+    use crate::model::{Judgement, Record};
 
     fn tiny_with_three() -> Master {
         let mut m = crate::testing::bare_tiny();

@@ -4,9 +4,10 @@
 use crate::annotate::context;
 use crate::batches::annotators::{self, RosterError};
 use crate::batches::plan;
+use crate::metrics::verdict::Verdicts;
 use crate::model::{
-    Annotator, AnnotatorId, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, Master, Records,
-    Sentences, TaskSet,
+    Annotator, AnnotatorId, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Dispute, Example, Master,
+    Purpose, Records, Sentences, TaskSet,
 };
 use crate::store::batch_file::Batch;
 use chrono::{DateTime, Utc};
@@ -141,6 +142,18 @@ pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Ve
             return Err(RosterError::EmptyName.into());
         }
         let existing = annotators::find(master, &name).map(|a| a.id);
+        if existing.is_none() {
+            // Someone new: a name that may be added, and unlike the others added with it.
+            let new = annotators::new_name(master, &name, None)?;
+            let likeness = crate::model::text::likeness(&new);
+            let mut before = wanted.iter().map(|(_, _, n)| n).filter(|n| annotators::find(master, n).is_none());
+            // The same name twice is refused below, as two parts for one person.
+            let alike =
+                |n: &&String| crate::model::text::likeness(n) == likeness && n.to_lowercase() != new.to_lowercase();
+            if let Some(other) = before.find(alike) {
+                return Err(RosterError::LooksLike { name: new, existing: other.clone() }.into());
+            }
+        }
         if let Some(holder) = holder.filter(|&h| Some(h) != existing) {
             return Err(ExportError::PartTaken {
                 task_set,
@@ -281,9 +294,22 @@ impl Recipe {
             created,
             task_set,
             purpose: ts.purpose,
+            disputes: disputes(master, ts, &layout),
             content,
         })
     }
+}
+
+/// For an adjudication batch, the questions in dispute of its candidates, under batch ids.
+fn disputes(master: &Master, task_set: &TaskSet, layout: &Layout) -> Vec<Dispute> {
+    if task_set.purpose != Purpose::Adjudication {
+        return Vec::new();
+    }
+    let verdicts = Verdicts::new(master);
+    let renumbered = layout.order.iter().enumerate().flat_map(|(i, &c)| {
+        verdicts.disputes(c).into_iter().map(move |d| Dispute { candidate: CandidateId(i as u32 + 1), ..d })
+    });
+    renumbered.collect()
 }
 
 /// The batch's candidates: numbered from 1 in presentation order, each in its corpus's batch
@@ -511,6 +537,20 @@ mod tests {
         assert_eq!(m, before);
         assert_eq!(assign(&mut m, 1, &["x".into()]), Err(ExportError::NameCount { task_set: 1, parts: 2, names: 1 }));
         assert_eq!(assign(&mut m, 9, &[]), Err(ExportError::NoTaskSet(9)));
+        // Names that look alike, of someone in the master or of two new people: nothing changes.
+        let mut fresh = sample();
+        let p = plan::plan(&fresh, &Request::everything(&fresh, 2, 0, 1), every, DateTime::UNIX_EPOCH).unwrap();
+        fresh.task_sets.push(p.task_set);
+        annotators::add(&mut fresh, "Zoe").unwrap();
+        let before = fresh.clone();
+        for names in [["Zoë", "Marie"], ["Marie", "Mar\u{0456}e"], ["Marie", "Marie\u{200B}"]] {
+            let e = assign(&mut fresh, 1, &names.map(String::from)).unwrap_err();
+            assert!(
+                matches!(e, ExportError::Roster(RosterError::LooksLike { .. } | RosterError::BadName { .. })),
+                "{e}"
+            );
+            assert_eq!(fresh, before);
+        }
         // Unnamed parts go to the master's annotators without a part, in order; with too few,
         // nothing is made up: the refusal names them.
         let mut fresh = sample();

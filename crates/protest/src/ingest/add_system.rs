@@ -17,6 +17,7 @@ use crate::ingest::align::bridge::{self, Through};
 use crate::ingest::align::{self, Aligner};
 use crate::ingest::from_texts;
 use crate::ingest::resegment::{self, Given, Resegmented, Texts};
+use crate::ingest::system_output;
 use crate::ingest::texts::{self, PairOrder};
 use crate::ingest::tokenize::{self, Language};
 use crate::model::alignment::Alignment;
@@ -26,15 +27,8 @@ use crate::model::{Candidate, CandidateId, Corpus, CorpusId, CorpusRole, LinkOri
 use crate::store::master_file;
 use std::path::{Path, PathBuf};
 
-/// The new system's output as read from its file.
-#[derive(Debug, Clone, Copy)]
-pub struct Output<'a> {
-    /// Where the text comes from; messages name it.
-    pub origin: &'a Path,
-    /// One sentence per line parallel to the master's source, or documents in any layout
-    /// ([`resegment::Layout`]).
-    pub lines: &'a [String],
-}
+/// The new system's output as read from its file or folder.
+pub use crate::ingest::resegment::{Output, OutputFile};
 
 /// How to add a system.
 #[derive(Debug, Clone, Default)]
@@ -55,6 +49,9 @@ pub struct Options {
     /// What the user says of the output's layout (one document per line); the rest is told
     /// from its lines.
     pub layout: Given,
+    /// The system deliberately translates nothing: an output without text is added (empty
+    /// translations) rather than refused.
+    pub allow_empty: bool,
     pub segmentation: resegment::Weights,
 }
 
@@ -106,10 +103,12 @@ pub fn add_system(master: &mut Master, name: &str, output: Output, options: &Opt
     prepare(master, name, output, options)?.add_to(master)
 }
 
-/// [`prepare`] for an output read from `path`.
+/// [`prepare`] for an output read from `path`: a text file, or a folder with one text file per
+/// document ([`system_output`]).
 pub fn prepare_file(master: &Master, name: &str, path: &Path, options: &Options) -> Result<NewSystem> {
-    let lines = texts::read_lines(path)?;
-    prepare(master, name, Output { origin: path, lines: &lines }, options)
+    let (source, _) = whole_texts(master, path)?;
+    let text = system_output::read(path, source)?;
+    prepare(master, name, text.output(path), options)
 }
 
 /// Checks, tokenises, segments and aligns a system's output for `master`, and builds its
@@ -348,6 +347,13 @@ fn whole_texts<'m>(master: &'m Master, origin: &Path) -> Result<(&'m [String], V
 /// The output's sentences in the master's tokenisation, one per source sentence.
 fn sentences(master: &Master, texts: &Texts<'_>, output: Output, options: &Options) -> Result<Resegmented> {
     let origin = output.origin;
+    system_output::check(&output, texts.source.len(), options.allow_empty)?;
+    if !output.files.is_empty() && options.layout == Given::DocumentPerLine {
+        return Err(Error::whole_file(
+            origin,
+            "is a folder, with one file per document: one document per line is for a single file",
+        ));
+    }
     let language = Language::from_code(&master.languages.target);
     let tokenise = |i: usize, line: &str| -> Result<String> {
         if !options.tokenised {
@@ -357,13 +363,15 @@ fn sentences(master: &Master, texts: &Texts<'_>, output: Output, options: &Optio
             return Ok(String::new());
         }
         match tokens::malformed(line) {
-            Some(why) => Err(Error::at_line(origin, i + 1, format!("the sentence {why}"))),
+            Some(why) => {
+                let (file, line) = output.locate(i);
+                Err(Error::at_line(file, line, format!("the sentence {why}")))
+            }
             None => Ok(line.to_owned()),
         }
     };
     crate::progress::stage("Segmenting into sentences", None);
-    let resegmented =
-        resegment::resegment(origin, texts, output.lines, options.layout, &options.segmentation, &tokenise)?;
+    let resegmented = resegment::resegment(&output, texts, options.layout, &options.segmentation, &tokenise)?;
     resegmented.check(origin)?;
     Ok(resegmented)
 }
@@ -444,7 +452,7 @@ mod tests {
     const OUTPUT: &str = "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n";
 
     fn add(master: &mut Master, name: &str, text: &str, options: &Options) -> Result<CorpusId> {
-        add_system(master, name, Output { origin: Path::new("new.fr"), lines: &lines(text) }, options)
+        add_system(master, name, Output::file(Path::new("new.fr"), &lines(text)), options)
     }
 
     /// Candidate and corpus numbers are counted on from the highest in use, and refused rather
@@ -497,8 +505,8 @@ mod tests {
     fn documents_as_paragraphs_are_cut_into_sentences_and_say_so() {
         let mut master = tiny();
         let text = "J'ai un vélo. Elle est rouge.\n\nIl pleut. Bienvenue !\n";
-        let output = Output { origin: Path::new("new.fr"), lines: &lines(text) };
-        let system = prepare(&master, "new", output, &Options::default()).unwrap();
+        let text = lines(text);
+        let system = prepare(&master, "new", Output::file(Path::new("new.fr"), &text), &Options::default()).unwrap();
         assert_eq!(system.corpus.sentences, lines("J' ai un vélo .\nElle est rouge .\nIl pleut .\nBienvenue !"));
         let segmentation = system.corpus.segmentation.clone().unwrap();
         assert_eq!(segmentation.split, [0, 1, 2, 3]);
@@ -522,8 +530,7 @@ mod tests {
             alignment: Some(AlignmentFile { path: alignment, order: PairOrder::SourceTarget }),
             ..Options::default()
         };
-        let system =
-            prepare(&tiny(), "new", Output { origin: Path::new("new.fr"), lines: &lines(OUTPUT) }, &options).unwrap();
+        let system = prepare(&tiny(), "new", Output::file(Path::new("new.fr"), &lines(OUTPUT)), &options).unwrap();
         let report = system.report();
         assert_eq!((report.sentences, report.candidates, report.pronouns_aligned), (4, 3, 2));
         assert_eq!((report.heads_aligned, report.heads), (1, 1));
@@ -657,8 +664,7 @@ mod tests {
         fs::write(&tgt, "Elle est rouge.\nLa bicyclette est rouge.\n").unwrap();
         let extra = ParallelText { source: src.clone(), target: tgt.clone() };
         let options = Options { extra_parallel: Some(extra), ..Options::default() };
-        let system =
-            prepare(&tiny(), "new", Output { origin: Path::new("new.fr"), lines: &lines(OUTPUT) }, &options).unwrap();
+        let system = prepare(&tiny(), "new", Output::file(Path::new("new.fr"), &lines(OUTPUT)), &options).unwrap();
         assert!(matches!(system.aligned_by, AlignedBy::BuiltIn { training_pairs: 14, pronoun_repairs: Some(_), .. }));
         fs::write(&tgt, "Elle est rouge.\n").unwrap();
         let err = add(&mut tiny(), "new", OUTPUT, &options).unwrap_err().to_string();
@@ -672,10 +678,8 @@ mod tests {
     fn a_system_prepared_for_an_older_state_is_not_added() {
         let mut master = tiny();
         let output = lines(OUTPUT);
-        let first =
-            prepare(&master, "a", Output { origin: Path::new("a.fr"), lines: &output }, &Options::default()).unwrap();
-        let second =
-            prepare(&master, "b", Output { origin: Path::new("b.fr"), lines: &output }, &Options::default()).unwrap();
+        let first = prepare(&master, "a", Output::file(Path::new("a.fr"), &output), &Options::default()).unwrap();
+        let second = prepare(&master, "b", Output::file(Path::new("b.fr"), &output), &Options::default()).unwrap();
         first.add_to(&mut master).unwrap();
         let before = master.clone();
         let err = second.add_to(&mut master).unwrap_err().to_string();

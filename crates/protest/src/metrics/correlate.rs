@@ -125,16 +125,41 @@ impl Correlation {
     }
 }
 
-/// One line per pair: `A  B  n  Pearson  Spearman`, three decimals (`nan` for a constant column
-/// or fewer than two rows with both values); n is the rows with both values.
+/// Below this many pairs a correlation says little, and is not shown without a word saying so.
+pub const FEW: usize = 5;
+
+/// What a correlation over `n` pairs is worth, where they are fewer than [`FEW`] (and at least
+/// two): in how many random orders of `n` values a Spearman of 1 comes by chance.
+pub fn few_note(n: usize, what: &str) -> Option<String> {
+    (2..FEW).contains(&n).then(|| {
+        let orders: usize = (1..=n).product();
+        format!(
+            "Over {n} {what} only: with fewer than {FEW}, a correlation says little — {n} values in an order drawn at \
+             random give a Spearman of 1 one time in {orders}."
+        )
+    })
+}
+
+/// One line per pair: `A  B  n  Pearson  Spearman`, three decimals (– for a constant column or
+/// fewer than two rows with both values, as the reports write it); n is the rows with both
+/// values. Then a note for each n below [`FEW`], and what – means if there is one.
 pub fn report(correlations: &[Correlation]) -> String {
     let width = |f: fn(&Correlation) -> &str| correlations.iter().map(|c| f(c).chars().count()).max().unwrap_or(0);
     let (wa, wb) = (width(|c| &c.a).max(8), width(|c| &c.b).max(8));
     let mut out = format!("{:<wa$}  {:<wb$}  {:>4}  {:>8}  {:>8}\n", "column", "column", "n", "Pearson", "Spearman");
-    let number = |x: f64| if x.is_nan() { "nan".to_owned() } else { format!("{x:.3}") };
+    let number = |x: f64| if x.is_finite() { format!("{x:.3}") } else { "–".to_owned() };
     for c in correlations {
         let (p, s) = (number(c.pearson), number(c.spearman));
         let _ = writeln!(out, "{:<wa$}  {:<wb$}  {:>4}  {p:>8}  {s:>8}", c.a, c.b, c.n);
+    }
+    let mut few: Vec<usize> = correlations.iter().map(|c| c.n).filter(|&n| n < FEW).collect();
+    few.sort_unstable();
+    few.dedup();
+    for note in few.into_iter().filter_map(|n| few_note(n, "rows")) {
+        let _ = writeln!(out, "{note}");
+    }
+    if correlations.iter().any(|c| !c.pearson.is_finite() || !c.spearman.is_finite()) {
+        out += "–: undefined: a column has the same value in every row, or fewer than two rows have both values.\n";
     }
     out
 }
@@ -175,7 +200,24 @@ mod tests {
         let c = [Correlation { a: "APT-A".into(), b: "PROTEST".into(), n: 9, pearson: 0.90705, spearman: f64::NAN }];
         assert_eq!(
             report(&c),
-            "column    column       n   Pearson  Spearman\nAPT-A     PROTEST      9     0.907       nan\n"
+            "column    column       n   Pearson  Spearman\nAPT-A     PROTEST      9     0.907         –\n\
+             –: undefined: a column has the same value in every row, or fewer than two rows have both values.\n"
         );
+    }
+
+    #[test]
+    fn fewer_than_five_say_so() {
+        let c = [Correlation::of("APT-A", "PROTEST", &[0.3, 0.5, 0.9], &[0.4, 0.6, 0.8])];
+        let text = report(&c);
+        assert!(text.contains("PROTEST      3     0.982     1.000\n"), "{text}");
+        assert!(
+            text.ends_with(
+                "Over 3 rows only: with fewer than 5, a correlation says little — 3 values in an order drawn at random \
+                 give a Spearman of 1 one time in 6.\n"
+            ),
+            "{text}"
+        );
+        assert_eq!(few_note(5, "rows"), None);
+        assert!(few_note(4, "translations").unwrap().contains("one time in 24"));
     }
 }

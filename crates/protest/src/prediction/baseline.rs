@@ -14,7 +14,7 @@
 use crate::error::Result;
 use crate::prediction::classes::{Pair, Task};
 use crate::prediction::data::{DataLine, DataSet, placeholder_index};
-use crate::prediction::lm::{Model, State, WordId};
+use crate::prediction::lm::{self, Model, State, WordId};
 use crate::prediction::score::{Macro, Scores};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
@@ -293,6 +293,46 @@ impl<'m> Baseline<'m> {
     }
 }
 
+/// How much of a data set's text the model has seen word for word: a model trained on the text
+/// the set was made from fills its placeholders from memory, and scores far above what it would
+/// on other text (docs/pronoun-prediction.md, "The baseline and its language model").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// Lines with at least one n-gram of the model's order outside the placeholders.
+    pub lines: usize,
+    /// Of those, the lines every such n-gram of which the model lists.
+    pub whole: usize,
+}
+
+impl Seen {
+    /// Whether most of the text is in the model word for word: then it was, in all likelihood,
+    /// trained on it.
+    pub fn memorised(&self) -> bool {
+        self.lines > 0 && 2 * self.whole >= self.lines
+    }
+}
+
+impl Baseline<'_> {
+    /// [`Seen`] for the target sentences of `lines`, read as the baseline reads them (from `<s>`
+    /// to `</s>`, lemmas where tags are stripped), the n-grams that span a placeholder left out.
+    pub fn seen(&self, lines: &[DataLine]) -> Seen {
+        let order = self.model.order();
+        let mut seen = Seen::default();
+        for line in lines {
+            let tokens = line.target.split(' ').filter(|t| !t.is_empty()).map(|t| self.word_of(t));
+            let words: Vec<&str> = std::iter::once(lm::BEGIN).chain(tokens).chain([lm::END]).collect();
+            let runs = words.split(|w| placeholder_index(w).is_some());
+            let mut grams = runs.flat_map(|run| run.windows(order)).peekable();
+            if grams.peek().is_none() {
+                continue;
+            }
+            seen.lines += 1;
+            seen.whole += usize::from(grams.all(|gram| self.model.lists(gram)));
+        }
+        seen
+    }
+}
+
 /// One step of the grid search: a NONE penalty and the scores it gets on the development set.
 #[derive(Debug, Clone)]
 pub struct Step {
@@ -372,6 +412,37 @@ mod tests {
         assert_eq!(chosen_words(&eager, &fillers, "REPLACE_0 est là"), ["NONE"]);
         // Two placeholders in a row: elle est, then nothing better than NONE before là.
         assert_eq!(chosen_words(&baseline, &fillers, "REPLACE_0 est REPLACE_3 là"), ["il", "NONE"]);
+    }
+
+    #[test]
+    fn a_model_trained_on_the_sets_own_text_is_told_apart() {
+        let model = testing::news(3);
+        let fillers = Fillers::for_task(en_fr(), None);
+        let baseline = Baseline::new(&model, &fillers, 0.0, false);
+        // The model's own text, a word in each sentence replaced by a placeholder.
+        let line = |target: String| DataLine { target, ..DataLine::default() };
+        let placed = |sentence: &str| {
+            let mut words: Vec<&str> = sentence.split(' ').collect();
+            let at = words.len() / 2;
+            let placeholder = format!("REPLACE_{at}");
+            words[at] = &placeholder;
+            line(words.join(" "))
+        };
+        let own: Vec<DataLine> = testing::NEWS.lines().take(40).map(placed).collect();
+        let seen = baseline.seen(&own);
+        assert!(seen.lines >= 30 && seen.whole == seen.lines, "{seen:?}");
+        assert!(seen.memorised());
+        // Other text: hardly a sentence of it.
+        let other = [
+            "Le chat dort sur le canapé depuis ce matin .",
+            "Nous avons REPLACE_2 visité trois musées pendant les vacances d' été .",
+            "La réunion du conseil municipal a été reportée à jeudi prochain .",
+        ];
+        let seen = baseline.seen(&other.map(|t| line(t.to_owned())));
+        assert_eq!((seen.lines, seen.whole), (3, 0));
+        assert!(!seen.memorised());
+        // Too short for a trigram outside the placeholder: not counted either way.
+        assert_eq!(baseline.seen(&[line("REPLACE_0 .".into())]), Seen::default());
     }
 
     /// Every combination scored as a whole sentence, in the reference's order, against the

@@ -3,6 +3,7 @@
 //! each `REPLACE_<i>` placeholder of a human translation.
 //!
 //! - [`data`]: the task's five-column data file (plain or gzip) and its `.doc-ids`;
+//! - [`kind`]: which task a data file is of, from its name and layout (the default scorer);
 //! - [`classes`]: the classes of each language pair and scorer, and the words mapped onto them;
 //! - [`score`]: the official scorers' statistics and official score, refusing what they refuse;
 //! - [`report`]: the scorers' report, character for character;
@@ -19,6 +20,7 @@ pub mod classes;
 pub mod data;
 pub mod extract;
 pub mod import;
+pub mod kind;
 pub mod lm;
 pub mod report;
 pub mod score;

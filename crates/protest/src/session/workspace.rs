@@ -5,7 +5,9 @@
 
 use crate::Result;
 use crate::annotate::browse;
-use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use crate::metrics::verdict;
+use crate::model::{AnnotatorId, CandidateId, Dispute, Master, Record};
+use crate::store::based::{Based, Disagreement, Keep};
 use crate::store::batch_file::{self, Batch};
 use crate::store::disk::Disk;
 use crate::store::journal::Entry;
@@ -31,6 +33,8 @@ pub trait Annotatable: Document {
     fn annotator(&self) -> Option<AnnotatorId>;
     /// The store as a master's, for the researcher's operations (`None`: not a master).
     fn as_master(store: &mut Store<Self>) -> Option<&mut Store<Master>>;
+    /// The questions of `candidate` that `annotator` is asked to settle as its adjudicator.
+    fn disputes(&self, candidate: CandidateId, annotator: AnnotatorId) -> Vec<Dispute>;
 }
 
 impl Annotatable for Master {
@@ -48,6 +52,10 @@ impl Annotatable for Master {
 
     fn as_master(store: &mut Store<Self>) -> Option<&mut Store<Master>> {
         Some(store)
+    }
+
+    fn disputes(&self, candidate: CandidateId, annotator: AnnotatorId) -> Vec<Dispute> {
+        verdict::disputes_for(self, candidate, annotator)
     }
 }
 
@@ -67,6 +75,11 @@ impl Annotatable for Batch {
     fn as_master(_: &mut Store<Self>) -> Option<&mut Store<Master>> {
         None
     }
+
+    /// As the batch carries them: it has no other annotators' records to compute them from.
+    fn disputes(&self, candidate: CandidateId, _: AnnotatorId) -> Vec<Dispute> {
+        self.disputes_of(candidate)
+    }
 }
 
 /// An open file with its journal and lock, as the app uses it.
@@ -81,6 +94,8 @@ pub trait Workspace: Send {
     /// kept as not saved).
     fn put(&mut self, record: Record) -> Result<()>;
     fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()>;
+    /// [`Annotatable::disputes`].
+    fn disputes(&self, candidate: CandidateId, annotator: AnnotatorId) -> Vec<Dispute>;
     /// The master's store, for the researcher's operations (`crate::workflow`); `None` for a
     /// batch.
     fn master_store(&mut self) -> Option<&mut Store<Master>>;
@@ -102,8 +117,9 @@ pub trait Workspace: Send {
     fn file_id(&self) -> &str;
     /// Whether changes can be saved, and why not.
     fn writable(&self) -> Result<()>;
-    /// The changes made here that the file and its journal may not hold ([`Store::unsaved_entries`]).
-    fn unsaved_entries(&self) -> Vec<Entry>;
+    /// The changes made here that the file and its journal may not hold, each with what it was
+    /// made on ([`Store::unsaved_entries`]).
+    fn unsaved_entries(&self) -> Vec<Based>;
     /// Folds the journal into the file and releases the lock.
     fn close(self: Box<Self>) -> Result<()>;
     /// Changes go to a server rather than to a file (the web page, [`super::Remote`]): they are
@@ -123,6 +139,26 @@ pub trait Workspace: Send {
     /// each once.
     fn notices(&mut self) -> Vec<String> {
         Vec::new()
+    }
+    /// Records changed here whose change the server answered with another version
+    /// ([`crate::store::based`]): both versions, for the annotator to choose (the web page).
+    fn disagreements(&self) -> Vec<Disagreement> {
+        Vec::new()
+    }
+    /// Keeps one version of the record of (candidate, annotator) that
+    /// [`Workspace::disagreements`] lists.
+    fn choose(&mut self, _candidate: CandidateId, _annotator: AnnotatorId, _keep: Keep) -> Result<()> {
+        Ok(())
+    }
+    /// The server no longer knows this page's link (revoked, or replaced by a new one) and
+    /// changes are not saved: sending them again cannot help.
+    fn link_gone(&self) -> bool {
+        false
+    }
+    /// The changes not saved as a file for the researcher (`crate::web::unsent`): its name and
+    /// bytes; `None` when there are none (or the changes are saved in a file of their own).
+    fn unsent_file(&self) -> Option<(String, Vec<u8>)> {
+        None
     }
 }
 
@@ -157,6 +193,10 @@ impl<D: Annotatable + Send> Workspace for Store<D> {
 
     fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()> {
         Store::remove(self, candidate, annotator)
+    }
+
+    fn disputes(&self, candidate: CandidateId, annotator: AnnotatorId) -> Vec<Dispute> {
+        self.doc().disputes(candidate, annotator)
     }
 
     fn master_store(&mut self) -> Option<&mut Store<Master>> {
@@ -199,7 +239,7 @@ impl<D: Annotatable + Send> Workspace for Store<D> {
         Store::writable(self)
     }
 
-    fn unsaved_entries(&self) -> Vec<Entry> {
+    fn unsaved_entries(&self) -> Vec<Based> {
         Store::unsaved_entries(self)
     }
 

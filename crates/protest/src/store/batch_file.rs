@@ -13,8 +13,8 @@
 use crate::annotate::{browse, status};
 use crate::error::{Error, Place, Result};
 use crate::model::{
-    Annotator, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, Languages, Master, Purpose,
-    Records, Sentences, Settings,
+    Annotator, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Dispute, Example, Languages, Master,
+    Purpose, Records, Sentences, Settings,
 };
 use crate::store::disk::Os;
 use crate::store::{Document, Store};
@@ -42,6 +42,9 @@ pub struct Batch {
     pub created: DateTime<Utc>,
     pub task_set: u32,
     pub purpose: Purpose,
+    /// In an adjudication batch, the questions in dispute, by batch candidate id, with the other
+    /// annotators' answers (no names): what the adjudicator is asked to settle.
+    pub disputes: Vec<Dispute>,
     /// The restricted master: its only annotator is the batch's (made by `crate::batches::export`).
     pub(crate) content: Master,
 }
@@ -60,6 +63,11 @@ impl Batch {
     /// The candidates in the order the annotator is meant to see them (ids 1, 2, …).
     pub fn order(&self) -> Vec<CandidateId> {
         self.content.candidates.iter().map(|c| c.id).collect()
+    }
+
+    /// The questions of `candidate` in dispute (none outside an adjudication batch).
+    pub fn disputes_of(&self, candidate: CandidateId) -> Vec<Dispute> {
+        self.disputes.iter().filter(|d| d.candidate == candidate).cloned().collect()
     }
 
     /// What `protest check` shows about the batch.
@@ -118,6 +126,9 @@ struct BatchFile {
     candidates: Vec<Candidate>,
     #[serde(default)]
     records: Records,
+    /// Adjudication batches only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    disputes: Vec<Dispute>,
 }
 
 /// A corpus with only the sentences the batch needs, as `[sentence number, text]` pairs.
@@ -220,6 +231,17 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
             ),
         ));
     }
+    if let Some((i, d)) = file
+        .disputes
+        .iter()
+        .enumerate()
+        .find(|(_, d)| d.candidate.0 == 0 || d.candidate.0 as usize > file.candidates.len())
+    {
+        return Err(at(
+            format!("disputes[{i}].candidate"),
+            format!("candidate {} is not in the batch ({} candidates)", d.candidate, file.candidates.len()),
+        ));
+    }
     let count = file.sentence_count as usize;
     let mut corpora = Vec::with_capacity(file.corpora.len());
     for (ci, c) in file.corpora.into_iter().enumerate() {
@@ -266,6 +288,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
         created: file.created,
         task_set: file.task_set,
         purpose: file.purpose,
+        disputes: file.disputes,
         content,
     })
 }
@@ -311,6 +334,7 @@ pub fn write(batch: &Batch, out: &mut dyn std::io::Write) -> std::io::Result<()>
         examples: m.examples.clone(),
         candidates: m.candidates.clone(),
         records: m.records.clone(),
+        disputes: batch.disputes.clone(),
     };
     json::write(out, &file)
 }
@@ -481,6 +505,34 @@ mod tests {
         assert_eq!(loaded.content().records.get(first, AnnotatorId(1)).unwrap().conflict, ConflictStatus::Unchecked);
         let summary = loaded.summary().to_string();
         assert!(summary.contains("Candidates: 75 (74 new, 0 done, 1 with conflicts)"), "{summary}");
+    }
+
+    #[test]
+    fn disputes_come_back_and_one_of_no_candidate_is_refused() {
+        use crate::model::{Answer, Dispute};
+        let dir = tempfile::tempdir().unwrap();
+        let (m, path) = anna_batch(&dir);
+        let mut batch = export::build(&m, 1, AnnotatorId(1), DateTime::UNIX_EPOCH).unwrap();
+        assert!(batch.disputes.is_empty(), "an annotation batch has none");
+        assert!(!std::fs::read_to_string(&path).unwrap().contains("disputes"), "nor the field");
+        let dispute = |candidate| Dispute {
+            candidate: CandidateId(candidate),
+            role: Role::Antecedent,
+            answers: vec![Answer::Yes, Answer::CannotBeJudged],
+        };
+        batch.disputes = vec![dispute(2)];
+        save(&batch, &path).unwrap();
+        assert!(std::fs::read_to_string(&path).unwrap().contains(r#""answers":["yes","cannot_be_judged"]"#));
+        let loaded = load(&path).unwrap();
+        assert_eq!(
+            (loaded.disputes_of(CandidateId(2)), loaded.disputes_of(CandidateId(1))),
+            (vec![dispute(2)], vec![])
+        );
+        batch.disputes = vec![dispute(2), dispute(76)];
+        save(&batch, &path).unwrap();
+        let e = load(&path).unwrap_err().to_string();
+        assert!(e.contains("anna.json") && e.contains("disputes[1].candidate"), "{e}");
+        assert!(e.contains("candidate 76 is not in the batch (75 candidates)"), "{e}");
     }
 
     #[test]

@@ -316,6 +316,11 @@ pub fn top_level_u64(path: &Path, field: &str) -> Option<u64> {
     top_level(&mut serde_json::Deserializer::from_reader(beginning(path)?), field)
 }
 
+/// [`top_level`] for a string in a file, reading only as far as the field.
+pub fn top_level_string(path: &Path, field: &str) -> Option<String> {
+    top_level(&mut serde_json::Deserializer::from_reader(beginning(path)?), field)
+}
+
 /// The UTF-8 byte-order mark some editors put at the start of a file: not part of the JSON.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 

@@ -87,6 +87,23 @@ pub fn lines(categories: &[Category]) -> Vec<Line> {
     lines
 }
 
+/// The rows of a table with rows under each category (a row per translation, say): the layout's
+/// headings, each category a heading of its own, and under it the rows `under(depth, index)`
+/// gives for the category at `index`, `depth` being theirs.
+pub fn rows_under_categories(categories: &[Category], mut under: impl FnMut(usize, usize) -> Vec<Row>) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for line in lines(categories) {
+        match line {
+            Line::Heading { .. } => rows.push(line.row(|_| Vec::new())),
+            Line::Category { depth, index, label } => {
+                rows.push(Row::heading(depth, label));
+                rows.extend(under(depth + 1, index));
+            }
+        }
+    }
+    rows
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

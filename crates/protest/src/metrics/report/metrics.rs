@@ -7,7 +7,7 @@
 //! judgement of a candidate is, by default, the pronoun verdict of `crate::metrics::verdict` — the
 //! judgement the per-system scores use.
 
-use super::layout::{self, Line};
+use super::layout;
 use super::scores::VERDICT_RULE;
 use super::table::{Cell, Column, Row, Table};
 use crate::metrics::apt::case::Tally;
@@ -183,18 +183,14 @@ impl Metrics {
 
     /// APT per category: each category with a row per translation under it.
     pub fn category_table(&self) -> Table {
-        let mut rows = Vec::new();
-        for line in layout::lines(&self.categories) {
-            match line {
-                Line::Heading { .. } => rows.push(line.row(|_| Vec::new())),
-                Line::Category { depth, index, label } => {
-                    rows.push(Row::heading(depth, label));
-                    rows.extend(self.apt.systems.iter().enumerate().map(|(s, system)| {
-                        Row::data(depth + 1, self.system_label(s), apt_cells(system, &system.by_category[index]))
-                    }));
-                }
-            }
-        }
+        let rows = layout::rows_under_categories(&self.categories, |depth, index| {
+            let systems = self.apt.systems.iter().enumerate();
+            systems
+                .map(|(s, system)| {
+                    Row::data(depth, self.system_label(s), apt_cells(system, &system.by_category[index]))
+                })
+                .collect()
+        });
         Table {
             name: "apt-categories",
             title: "APT per category and system".into(),
@@ -285,7 +281,8 @@ impl Metrics {
                  where a score is the same for all.",
                 with_human.len()
             );
-            (rows, vec![note])
+            let few = crate::metrics::correlate::few_note(with_human.len(), "translations");
+            (rows, few.into_iter().chain([note]).collect())
         };
         Table {
             name: "metric-correlation",
@@ -403,7 +400,12 @@ mod tests {
         let pearson = crate::metrics::correlate::pearson(&[1.0, 1.0 / 3.0, 1.0], &[1.0, 1.0 / 3.0, 2.0 / 3.0]);
         assert_eq!(cells(row(&table, "APT-A")), ["1.0", "0.0", &format!("{pearson:.3}"), "0.866"]);
         assert_eq!(cells(row(&table, "APT-B"))[..2], ["1.0", "0.5"]);
-        assert!(table.notes[0].contains("over the 3 translations"), "{:?}", table.notes);
+        assert!(
+            table.notes[0].starts_with("Over 3 translations only: with fewer than 5, a correlation says little"),
+            "first, beside the figures: {:?}",
+            table.notes
+        );
+        assert!(table.notes[1].contains("over the 3 translations"), "{:?}", table.notes);
     }
 
     #[test]

@@ -1,13 +1,21 @@
-//! Per-system scores (paper 003, Table 1, column "PROTEST"): the share of a translation's examples
-//! whose pronoun is correct, overall and per category.
+//! Per-system scores (paper 003, Table 1, column "PROTEST"): the share of a translation's decided
+//! examples whose pronoun is correct, overall and per category, with what is decided and what the
+//! score can still become.
 //!
-//! A candidate counts as correct when its pronoun verdict (`crate::metrics::verdict`) is ✓, or — where no
-//! human decided — when the reference match settled it. The antecedent judgement does not enter:
-//! the pronoun is already judged given the antecedent head's translation.
+//! A candidate counts as correct when its pronoun verdict (`crate::metrics::verdict`) is ✓, or —
+//! where no human decided and none said it cannot be judged — when the reference match settled it.
+//! The antecedent judgement does not enter: the pronoun is already judged given the antecedent
+//! head's translation.
+//!
+//! One definition everywhere (tables, chart, exports): the **score** is correct ÷ decided; the
+//! **bounds** are what it would be if every undecided example turned out ✗ (correct ÷ examples)
+//! or ✓ ((correct + undecided) ÷ examples); the **interval** is Wilson's 95 % interval over the
+//! decided examples.
 
 use super::layout;
 use super::table::{Cell, Column, Row, Table};
 use crate::metrics::auto_eval;
+use crate::metrics::stats::proportion;
 use crate::metrics::verdict::{Basis, Decisions};
 use crate::model::{CorpusId, CorpusRole, Judgement, Master, Role};
 use std::collections::BTreeMap;
@@ -35,30 +43,88 @@ impl Tally {
         self.correct() + self.incorrect
     }
 
-    /// Share of the examples that are correct; `None` while none is decided (a system nobody has
-    /// judged yet is not 0 % correct) or without examples.
+    /// Share of the decided examples that are correct; `None` while none is decided (a system
+    /// nobody has judged yet is not 0 % correct).
     pub fn score(&self) -> Option<f64> {
+        (self.decided() > 0).then(|| self.correct() as f64 / self.decided() as f64)
+    }
+
+    /// The score if every undecided example turned out ✗: correct ÷ examples. `None` while none
+    /// is decided, like the score.
+    pub fn lowest(&self) -> Option<f64> {
         (self.decided() > 0).then(|| self.correct() as f64 / self.examples as f64)
     }
 
-    /// Share of the decided examples that are correct (the chart's bars, drawn with their n =
-    /// [`Tally::decided`]); `None` while none is decided.
-    pub fn share_of_decided(&self) -> Option<f64> {
-        (self.decided() > 0).then(|| self.correct() as f64 / self.decided() as f64)
+    /// The score if every undecided example turned out ✓: (correct + undecided) ÷ examples.
+    pub fn highest(&self) -> Option<f64> {
+        (self.decided() > 0).then(|| (self.correct() + self.undecided) as f64 / self.examples as f64)
+    }
+
+    /// Wilson's 95 % interval of the score, over the decided examples.
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        proportion::wilson(self.correct(), self.decided())
     }
 
     /// The counts behind the score, in words.
     pub fn describe(&self) -> String {
         format!(
-            "{} of {} correct ({} judged, {} matched), {} incorrect, {} undecided",
+            "{} of {} decided correct ({} judged, {} matched), {} incorrect; {} of {} undecided",
             self.correct(),
-            self.examples,
+            self.decided(),
             self.judged_correct,
             self.matched,
             self.incorrect,
-            self.undecided
+            self.undecided,
+            self.examples
         )
     }
+
+    /// The score with its bounds and interval, in words (the chart's hover text).
+    pub fn describe_score(&self) -> Option<String> {
+        let (score, lowest, highest, (low, high)) = (self.score()?, self.lowest()?, self.highest()?, self.interval()?);
+        let percent = |x: f64| format!("{:.1} %", x * 100.0);
+        let mut text = format!("score {} (95 % interval {}–{})", percent(score), percent(low), percent(high));
+        if self.undecided > 0 {
+            text += &format!("; {}–{} whatever the undecided turn out", percent(lowest), percent(highest));
+        }
+        Some(text)
+    }
+
+    /// The cells of the score tables: examples, decided, where the correct ones come from,
+    /// incorrect, undecided, score, bounds, interval.
+    fn cells(&self) -> Vec<Cell> {
+        let interval = self.interval();
+        vec![
+            Cell::Count(self.examples),
+            Cell::Count(self.decided()),
+            Cell::Count(self.judged_correct),
+            Cell::Count(self.matched),
+            Cell::Count(self.incorrect),
+            Cell::Count(self.undecided),
+            Cell::number(self.score(), 3),
+            Cell::number(self.lowest(), 3),
+            Cell::number(self.highest(), 3),
+            Cell::number(interval.map(|i| i.0), 3),
+            Cell::number(interval.map(|i| i.1), 3),
+        ]
+    }
+}
+
+/// The columns of [`Tally::cells`].
+fn columns() -> Vec<Column> {
+    vec![
+        Column::new(["Examples"]),
+        Column::new(["Decided"]),
+        Column::new(["Correct", "judged"]),
+        Column::new(["Correct", "matched"]),
+        Column::new(["Incorrect"]),
+        Column::new(["Undecided"]),
+        Column::new(["Score"]),
+        Column::new(["Lowest"]),
+        Column::new(["Highest"]),
+        Column::new(["CI", "low"]),
+        Column::new(["CI", "high"]),
+    ]
 }
 
 /// A group of bars in a chart of scores: all categories, or one category; a tally per system.
@@ -87,6 +153,8 @@ pub struct Scores {
     pub bases: BTreeMap<Basis, u64>,
     /// Matched candidates with a human pronoun verdict, which counted instead of the match.
     pub matched_and_judged: u64,
+    /// Matched candidates a human said cannot be judged: undecided, not correct.
+    pub matched_unjudgeable: u64,
     /// Matches judged ✗ ([`crate::metrics::auto_eval::match_judged_incorrect`]).
     pub matches_judged_incorrect: u64,
 }
@@ -98,8 +166,13 @@ pub fn scores(master: &Master) -> Scores {
 /// [`scores`] from the candidates' verdicts decided already.
 pub fn scores_of(decisions: &Decisions) -> Scores {
     let master = decisions.master();
-    let mut scores =
-        Scores { systems: Vec::new(), bases: BTreeMap::new(), matched_and_judged: 0, matches_judged_incorrect: 0 };
+    let mut scores = Scores {
+        systems: Vec::new(),
+        bases: BTreeMap::new(),
+        matched_and_judged: 0,
+        matched_unjudgeable: 0,
+        matches_judged_incorrect: 0,
+    };
     scores.systems = master
         .translations()
         .map(|corpus| SystemScores {
@@ -118,13 +191,14 @@ pub fn scores_of(decisions: &Decisions) -> Scores {
         let matched = master.auto_eval.matched(candidate.id);
         *scores.bases.entry(decision.basis).or_default() += 1;
         scores.matched_and_judged += u64::from(matched && decision.is_decided());
+        scores.matched_unjudgeable += u64::from(matched && !decision.is_decided() && !decision.open_to_match());
         scores.matches_judged_incorrect += u64::from(auto_eval::match_judged_incorrect(decisions, i));
         for tally in [&mut system.overall, &mut system.categories[ci]] {
             tally.examples += 1;
             match decision.judgement {
                 Judgement::Yes => tally.judged_correct += 1,
                 Judgement::No => tally.incorrect += 1,
-                Judgement::Unset if matched => tally.matched += 1,
+                Judgement::Unset if matched && decision.open_to_match() => tally.matched += 1,
                 Judgement::Unset => tally.undecided += 1,
             }
         }
@@ -137,18 +211,28 @@ fn system_label(s: &SystemScores) -> String {
 }
 
 /// The rule of `crate::metrics::verdict`, in words, for the notes of tables that use it.
-pub(super) const VERDICT_RULE: &str = "an adjudicator's judgement (✓, ✗ or cannot be judged: final), else the \
-     researcher's, else the annotators' (one alone, all agreeing, or the majority; a tie is undecided)";
+pub(super) const VERDICT_RULE: &str = "an adjudicator's judgement on the question in dispute (✓, ✗ or cannot \
+     be judged: final), else the researcher's, else the annotators' (one alone, all agreeing, or the majority; a tie \
+     is undecided; none but \"cannot be judged\" is undecided)";
 
 /// The words for a value left out because nothing was decided.
 pub const NOT_JUDGED_YET: &str = "not judged yet";
 
+/// What the columns of the score tables mean.
+const COLUMNS_NOTE: &str = "Score: correct ÷ decided. Lowest, Highest: the score if every undecided example \
+     turned out ✗ (correct ÷ examples) or ✓ ((correct + undecided) ÷ examples). CI: the 95 % Wilson interval of the \
+     score over the decided examples; where the reference match decided many (matches are correct by \
+     construction), read the bounds too.";
+
 impl Scores {
     fn rule_notes(&self) -> Vec<String> {
-        let mut notes = vec![format!(
-            "Correct: the pronoun verdict is ✓, or no human decided and the reference match settled it. \
-             Verdict where several judged: {VERDICT_RULE}."
-        )];
+        let mut notes = vec![
+            COLUMNS_NOTE.to_owned(),
+            format!(
+                "Correct: the pronoun verdict is ✓, or no human decided nor said it cannot be judged and the \
+                 reference match settled it. Verdict where several judged: {VERDICT_RULE}."
+            ),
+        ];
         let used: Vec<String> = self.bases.iter().map(|(b, n)| format!("{n} {}", b.describe())).collect();
         if !used.is_empty() {
             notes.push(format!("Pronoun verdicts used: {}.", used.join(", ")));
@@ -158,6 +242,13 @@ impl Scores {
                 "{} matched translations also have a human pronoun verdict, which counted instead of the match. \
                  Matches judged ✗ (as in table 'auto-eval': ✗ on the pronoun or an antecedent head): {}.",
                 self.matched_and_judged, self.matches_judged_incorrect
+            ));
+        }
+        if self.matched_unjudgeable > 0 {
+            notes.push(format!(
+                "{} matched translations are marked as cannot be judged (bad_translation or \
+                 incorrect_word_alignment): undecided, not correct.",
+                self.matched_unjudgeable
             ));
         }
         notes
@@ -191,54 +282,32 @@ impl Scores {
         std::iter::once(all).chain(categories.filter(|g| g.tallies.iter().any(|t| t.examples > 0))).collect()
     }
 
-    /// One row per translation: examples, where the correct ones come from, score.
+    /// One row per translation: examples, what is decided and how, the score with its bounds
+    /// and interval.
     pub fn table(&self) -> Table {
-        let columns = vec![
-            Column::new(["Examples"]),
-            Column::new(["Correct", "judged"]),
-            Column::new(["Correct", "matched"]),
-            Column::new(["Incorrect"]),
-            Column::new(["Undecided"]),
-            Column::new(["Score"]),
-        ];
-        let rows = self
-            .systems
-            .iter()
-            .map(|s| {
-                let t = &s.overall;
-                let cells = vec![
-                    Cell::Count(t.examples),
-                    Cell::Count(t.judged_correct),
-                    Cell::Count(t.matched),
-                    Cell::Count(t.incorrect),
-                    Cell::Count(t.undecided),
-                    Cell::number(t.score(), 3),
-                ];
-                Row::data(0, system_label(s), cells)
-            })
-            .collect();
+        let rows = self.systems.iter().map(|s| Row::data(0, system_label(s), s.overall.cells())).collect();
         Table {
             name: "scores",
             title: "Share of examples translated correctly per system".into(),
             label_header: "System".into(),
-            columns,
+            columns: columns(),
             rows,
             notes: self.not_judged_note().into_iter().chain(self.rule_notes()).collect(),
         }
     }
 
-    /// Categories down, systems across: the score of each system in each category.
+    /// The same columns per category: under each category (grouped as in table `results`) a row
+    /// per translation, then all categories.
     pub fn category_table(&self, master: &Master) -> Table {
-        let columns = self.systems.iter().map(|s| Column::new([system_label(s)])).collect();
-        let cells = |tally: &dyn Fn(&SystemScores) -> Tally| {
-            self.systems.iter().map(|s| Cell::number(tally(s).score(), 3)).collect::<Vec<_>>()
+        let systems = |depth: usize, tally: &dyn Fn(&SystemScores) -> Tally| {
+            self.systems.iter().map(move |s| Row::data(depth, system_label(s), tally(s).cells())).collect::<Vec<_>>()
         };
-        let mut rows: Vec<Row> =
-            layout::lines(&master.categories).iter().map(|l| l.row(|i| cells(&|s| s.categories[i]))).collect();
-        rows.push(Row::total("All categories", cells(&|s| s.overall)));
+        let mut rows =
+            layout::rows_under_categories(&master.categories, |depth, index| systems(depth, &|s| s.categories[index]));
+        rows.push(Row::heading(0, "All categories"));
+        rows.extend(systems(1, &|s| s.overall));
         let mut notes = vec![format!(
-            "Share of each category's examples translated correctly; – where there are none, or none is decided \
-             ({NOT_JUDGED_YET})."
+            "Each category's examples per translation; – where there are none, or none is decided ({NOT_JUDGED_YET})."
         )];
         notes.extend(self.not_judged_note());
         notes.extend(self.rule_notes());
@@ -246,7 +315,7 @@ impl Scores {
             name: "category-scores",
             title: "Share of examples translated correctly per category and system".into(),
             label_header: "Category".into(),
-            columns,
+            columns: columns(),
             rows,
             notes,
         }
@@ -259,6 +328,10 @@ mod tests {
     use crate::testing::{judge, tiny};
     use Judgement::{No, Unset, Yes};
 
+    fn tally(examples: u64, judged_correct: u64, matched: u64, incorrect: u64, undecided: u64) -> Tally {
+        Tally { examples, judged_correct, matched, incorrect, undecided }
+    }
+
     #[test]
     fn humans_first_then_matches() {
         let mut m = tiny();
@@ -268,16 +341,9 @@ mod tests {
         judge(&mut m, 5, 1, No, Unset);
         judge(&mut m, 2, 1, No, No);
         judge(&mut m, 2, 2, Yes, Yes); // a tie: undecided
-        judge(&mut m, 6, 2, Unset, Unset); // bad translation, say: undecided
+        judge(&mut m, 6, 2, Unset, Unset); // nothing said: undecided
         let s = scores(&m);
         let [reference, mt] = &s.systems[..] else { panic!() };
-        let tally = |examples, judged_correct, matched, incorrect, undecided| Tally {
-            examples,
-            judged_correct,
-            matched,
-            incorrect,
-            undecided,
-        };
         assert_eq!(reference.overall, tally(3, 2, 0, 1, 0));
         assert_eq!(mt.overall, tally(3, 0, 1, 0, 2));
         assert_eq!(format!("{:.3}", reference.overall.score().unwrap()), "0.667");
@@ -302,13 +368,55 @@ mod tests {
         );
         assert_eq!(groups[0].tallies, [s.systems[0].overall, s.systems[1].overall]);
         assert_eq!(groups[2].tallies[1], tally(1, 0, 0, 1, 0));
-        assert_eq!(groups[0].tallies[0].describe(), "2 of 3 correct (2 judged, 0 matched), 1 incorrect, 0 undecided");
+        assert_eq!(
+            groups[0].tallies[0].describe(),
+            "2 of 3 decided correct (2 judged, 0 matched), 1 incorrect; 0 of 3 undecided"
+        );
 
         let table = s.category_table(&m);
-        assert_eq!(table.columns[0].path, ["reference"]);
-        let event = table.rows.iter().find(|r| r.label.starts_with("Event")).unwrap();
-        assert_eq!(event.cells, [Cell::number(None, 3), Cell::number(None, 3)]);
-        assert_eq!(table.rows.last().unwrap().cells[0], Cell::number(Some(2.0 / 3.0), 3));
+        assert_eq!(table.columns, s.table().columns, "the same columns per category");
+        let labels = table.full_labels();
+        let row = |label: &str| &table.rows[labels.iter().position(|l| l == label).unwrap()];
+        assert_eq!(row("Event reference “it” / reference").cells[..2], [Cell::Count(0), Cell::Count(0)]);
+        assert_eq!(row("Event reference “it” / reference").cells[6], Cell::number(None, 3));
+        assert_eq!(row("All categories / reference").cells[6], Cell::number(Some(2.0 / 3.0), 3));
+        assert_eq!(row("All categories / mt").cells, s.table().rows[1].cells);
+    }
+
+    #[test]
+    fn the_score_is_over_the_decided_with_its_bounds_and_interval() {
+        // 12 matched of 76, nobody judging: the issue's classifier. Not 100 % and nothing more.
+        let t = tally(76, 0, 12, 0, 64);
+        assert_eq!((t.decided(), t.score()), (12, Some(1.0)));
+        assert_eq!((t.lowest(), t.highest()), (Some(12.0 / 76.0), Some(1.0)));
+        let (low, high) = t.interval().unwrap();
+        assert_eq!((format!("{low:.3}"), high), ("0.758".to_owned(), 1.0));
+        assert_eq!(
+            t.describe_score().unwrap(),
+            "score 100.0 % (95 % interval 75.8 %–100.0 %); 15.8 %–100.0 % whatever the undecided turn out"
+        );
+        // All decided: the bounds meet at the score.
+        let t = tally(10, 4, 1, 5, 0);
+        assert_eq!((t.score(), t.lowest(), t.highest()), (Some(0.5), Some(0.5), Some(0.5)));
+        assert_eq!(t.describe_score().unwrap(), "score 50.0 % (95 % interval 23.7 %–76.3 %)");
+        let cells = t.cells();
+        assert_eq!(cells[1], Cell::Count(10), "decided");
+        assert_eq!(cells[9].plain(), "0.237");
+        assert_eq!(cells[10].plain(), "0.763");
+    }
+
+    #[test]
+    fn cannot_be_judged_outranks_the_match() {
+        let mut m = tiny();
+        m.auto_eval = crate::metrics::auto_eval::run(&m, m.created); // matches candidate 4
+        assert_eq!(scores(&m).systems[1].overall, tally(3, 0, 1, 0, 2));
+        let mut r = crate::model::Record::new(crate::model::CandidateId(4), crate::model::AnnotatorId(1), m.created);
+        r.tags.insert(crate::model::tags::BAD_TRANSLATION.into());
+        m.records.put(r);
+        let s = scores(&m);
+        assert_eq!(s.systems[1].overall, tally(3, 0, 0, 0, 3));
+        assert_eq!((s.matched_unjudgeable, s.bases[&Basis::Unjudgeable]), (1, 1));
+        assert!(s.table().notes.iter().any(|n| n.starts_with("1 matched translations are marked as cannot be judged")));
     }
 
     #[test]
@@ -316,21 +424,21 @@ mod tests {
         let mut m = tiny();
         let s = scores(&m);
         assert_eq!(s.systems[1].overall.score(), None);
-        assert_eq!(s.systems[1].overall.share_of_decided(), None);
+        assert_eq!((s.systems[1].overall.lowest(), s.systems[1].overall.interval()), (None, None));
         let table = s.table();
-        assert_eq!(table.rows[1].cells[5], Cell::number(None, 3));
+        assert_eq!(table.rows[1].cells[6..], vec![Cell::number(None, 3); 5]);
         assert!(table.notes[0].starts_with("– not judged yet: 'reference', 'mt'"), "{:?}", table.notes);
         assert!(s.category_table(&m).notes.iter().any(|n| n.contains("not judged yet: 'reference', 'mt'")));
         // One ✗ is a decided 0, drawn with its n; the other system stays without a value.
         judge(&mut m, 2, 1, No, Unset);
         let s = scores(&m);
-        assert_eq!(s.systems[1].overall.score(), Some(0.0));
-        assert_eq!((s.systems[1].overall.share_of_decided(), s.systems[1].overall.decided()), (Some(0.0), 1));
+        assert_eq!((s.systems[1].overall.score(), s.systems[1].overall.decided()), (Some(0.0), 1));
         assert_eq!(s.systems[0].overall.score(), None);
         assert!(s.table().notes[0].starts_with("– not judged yet: 'reference' "), "{:?}", s.table().notes);
-        // The chart's share is of the decided ones: 1 ✓ of 2 decided, 3 examples.
+        // 1 ✓ of 2 decided, 3 examples: the score is of the decided; the bounds 1/3 and 2/3.
         judge(&mut m, 4, 1, Yes, Unset);
         let t = scores(&m).systems[1].overall;
-        assert_eq!((t.score(), t.share_of_decided(), t.decided()), (Some(1.0 / 3.0), Some(0.5), 2));
+        assert_eq!((t.score(), t.decided()), (Some(0.5), 2));
+        assert_eq!((t.lowest(), t.highest()), (Some(1.0 / 3.0), Some(2.0 / 3.0)));
     }
 }

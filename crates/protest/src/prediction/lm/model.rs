@@ -186,6 +186,20 @@ impl Model {
         total
     }
 
+    /// Whether the model lists this n-gram (words in text order) with a probability of its own —
+    /// as a model lists every n-gram of the text it was trained on, up to its order.
+    pub fn lists(&self, words: &[&str]) -> bool {
+        let Some(ids) = words.iter().map(|w| self.ids.get(*w).copied()).collect::<Option<Vec<WordId>>>() else {
+            return false;
+        };
+        match ids.len() {
+            0 => false,
+            1 => true,
+            n if n > self.order => false,
+            n => self.node(&ids).is_some_and(|i| self.higher[n - 2].entries[i as usize].prob.is_some()),
+        }
+    }
+
     /// The node of an n-gram (words in text order), found by its last word and then leftwards.
     fn node(&self, words: &[WordId]) -> Option<u32> {
         let (&last, rest) = words.split_last()?;

@@ -231,8 +231,7 @@ mod tests {
 
     /// `master` with `lines` added as a system, and its corpus.
     fn add(master: &Master, lines: &[String], options: &Options) -> (Master, CorpusId) {
-        let system =
-            add_system::prepare(master, "new", Output { origin: Path::new("new.fr"), lines }, options).unwrap();
+        let system = add_system::prepare(master, "new", Output::file(Path::new("new.fr"), lines), options).unwrap();
         let mut added = master.clone();
         let id = system.add_to(&mut added).unwrap();
         (added, id)
