@@ -119,7 +119,10 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
     check_name(master, name, origin)?;
     let (source, translations) = whole_texts(master, origin)?;
     let texts = Texts { source, translations: &translations, documents: &master.documents };
-    let Resegmented { sentences, segmentation, summary, .. } = sentences(master, &texts, output, options)?;
+    let Resegmented { sentences, mut segmentation, mut summary, .. } = sentences(master, &texts, output, options)?;
+    if options.alignment.is_none() {
+        vouch(master, options.bridge, &sentences, &mut segmentation, &mut summary);
+    }
     let mut dropped = None;
     let (alignment, link_origins, aligned_by) = match &options.alignment {
         Some(file) if segmentation.is_some() || !summary.moved.is_empty() => {
@@ -374,6 +377,26 @@ fn sentences(master: &Master, texts: &Texts<'_>, output: Output, options: &Optio
     let resegmented = resegment::resegment(&output, texts, options.layout, &options.segmentation, &tokenise)?;
     resegmented.check(origin)?;
     Ok(resegmented)
+}
+
+/// Takes the sentences a translation the output may be aligned through vouches for
+/// ([`bridge::vouched`]) out of those of low confidence, and says so in the summary.
+fn vouch(
+    master: &Master,
+    through: Through,
+    sentences: &[String],
+    segmentation: &mut Option<crate::model::Segmentation>,
+    summary: &mut resegment::Summary,
+) {
+    let Some(recorded) = segmentation.as_mut() else { return };
+    let vouched = bridge::vouched(master, through, sentences, recorded);
+    recorded.low_confidence.retain(|s| vouched.binary_search(s).is_err());
+    summary.low_confidence.retain(|s| vouched.binary_search(s).is_err());
+    summary.vouched = vouched;
+    // Every sentence one whole line as given and none in doubt: nothing to record.
+    if *recorded == crate::model::Segmentation::default() {
+        *segmentation = None;
+    }
 }
 
 /// Trains the built-in aligner on the source paired with every translation in the master, the

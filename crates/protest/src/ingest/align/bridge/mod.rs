@@ -13,9 +13,11 @@
 pub mod held_out;
 pub mod monolingual;
 mod pronouns;
+mod vouch;
 mod words;
 
 pub use pronouns::PronounPair;
+pub use vouch::vouched;
 
 use crate::ingest::align::Guesses;
 use crate::model::alignment::Alignment;
