@@ -24,9 +24,7 @@ const SAMPLE: &str = "sample.master.json";
 /// The sample's reference, one line per sentence, and as one paragraph per document.
 fn reference_copies(master: &Master) -> [String; 2] {
     let sentences = master.reference().unwrap().sentences.as_slice().unwrap();
-    let starts: Vec<usize> = master.documents.iter().map(|&d| d as usize).chain([sentences.len()]).collect();
-    let paragraphs: Vec<String> = starts.windows(2).map(|w| sentences[w[0]..w[1]].join(" ")).collect();
-    [sentences.join("\n") + "\n", paragraphs.join("\n\n") + "\n"]
+    [sentences.join("\n") + "\n", held_out::paragraphs(master, sentences).join("\n") + "\n"]
 }
 
 /// The examples of `master` whose reference candidate has its pronoun aligned: those an exact

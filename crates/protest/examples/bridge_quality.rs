@@ -68,7 +68,8 @@ fn ways() -> [(&'static str, Options); 2] {
 fn exact_copies(sample: &Master, news: Option<(&Path, &Master)>) -> Result<()> {
     println!("(a) an exact copy of the reference: examples matched of those with a reference");
     let reference = sample.reference().and_then(|c| c.sentences.as_slice()).ok_or("no reference")?.to_vec();
-    let layouts = [("one line per sentence", reference.clone()), ("as paragraphs", paragraphs(sample, &reference))];
+    let layouts =
+        [("one line per sentence", reference.clone()), ("as paragraphs", held_out::paragraphs(sample, &reference))];
     for (layout, text) in layouts {
         for (way, options) in ways() {
             let (master, copy) = add(sample, "copy", &text, &options)?;
@@ -151,13 +152,6 @@ fn add(master: &Master, name: &str, text: &[String], options: &Options) -> Resul
     added.auto_eval = auto_eval::run(&added, added.created);
     eprintln!("  ({name}: added in {:.1} s)", started.elapsed().as_secs_f64());
     Ok((added, id))
-}
-
-/// The sentences of each document as one paragraph, documents separated by an empty line.
-fn paragraphs(master: &Master, sentences: &[String]) -> Vec<String> {
-    let starts: Vec<usize> = master.documents.iter().map(|&d| d as usize).chain([sentences.len()]).collect();
-    let documents: Vec<String> = starts.windows(2).map(|w| sentences[w[0]..w[1]].join(" ")).collect();
-    documents.join("\n\n").lines().map(str::to_owned).collect()
 }
 
 fn report_settled(label: &str, master: &Master, copy: CorpusId) {

@@ -66,6 +66,14 @@ pub fn precision_through(master: &Master, system: CorpusId, judged: CorpusId) ->
     p
 }
 
+/// `sentences` (one per sentence of `master`) as a system's output given as paragraphs: each
+/// document's sentences on one line, documents separated by an empty line.
+pub fn paragraphs(master: &Master, sentences: &[String]) -> Vec<String> {
+    let starts: Vec<usize> = master.documents.iter().map(|&d| d as usize).chain([sentences.len()]).collect();
+    let documents: Vec<String> = starts.windows(2).map(|w| sentences[w[0]..w[1]].join(" ")).collect();
+    documents.join("\n\n").lines().map(str::to_owned).collect()
+}
+
 /// How the reference is edited.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Edits {

@@ -46,15 +46,8 @@ fn vouches(master: &Master, bridge: &Bridge, s: u32, mine: &[String]) -> bool {
 mod tests {
     use super::*;
     use crate::ingest::add_system::{self, NewSystem, Options, Output};
+    use crate::ingest::align::bridge::held_out::paragraphs;
     use std::path::Path;
-
-    /// The sample's reference as paragraphs: each document's sentences on one line, documents
-    /// separated by an empty line.
-    fn paragraphs(master: &Master, sentences: &[String]) -> Vec<String> {
-        let starts: Vec<usize> = master.documents.iter().map(|&d| d as usize).chain([sentences.len()]).collect();
-        let documents: Vec<String> = starts.windows(2).map(|w| sentences[w[0]..w[1]].join(" ")).collect();
-        documents.join("\n\n").lines().map(str::to_owned).collect()
-    }
 
     fn prepare(master: &Master, lines: &[String], bridge: Through) -> NewSystem {
         let options = Options { bridge, ..Options::default() };
