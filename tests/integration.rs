@@ -14,6 +14,7 @@ mod auto_eval_cli;
 mod autoprf_cli;
 mod bad_input;
 mod batch_cli;
+mod bridge;
 mod crash;
 mod edges_cli;
 mod fuzz_regressions;

@@ -1,6 +1,7 @@
 use super::{Output, Printer, with_master};
 use anyhow::Context;
 use clap::Args;
+use protest::metrics::auto_eval::aligned_by::{self, AlignedBy, SystemMatches};
 use protest::metrics::auto_eval::{self, Precision};
 use protest::model::{Master, MatchRule, Round};
 use protest::workflow;
@@ -47,12 +48,14 @@ pub fn run(args: AutoEvalArgs, p: &Printer) -> anyhow::Result<()> {
         let round = master.auto_eval.rounds.last().context("a round was just added")?;
         let reference = master.reference().map(|c| c.name.as_str());
         let precision = Precision::of(master);
+        let systems = aligned_by::per_system(master);
         match args.format {
             Output::Text => {
                 p.out(describe(round, reference))?;
                 p.out_line(describe_precision(&precision))?;
+                p.out(describe_aligned_by(&systems))?;
             }
-            Output::Json => p.json(&json(round, reference, &precision, &args))?,
+            Output::Json => p.json(&json(round, reference, &precision, &systems, &args))?,
         }
         Ok(())
     };
@@ -73,7 +76,13 @@ pub fn run(args: AutoEvalArgs, p: &Printer) -> anyhow::Result<()> {
 }
 
 /// What the round did, for scripts: the round as stored, with the counts the text derives.
-fn json(r: &Round, reference: Option<&str>, precision: &Precision, args: &AutoEvalArgs) -> serde_json::Value {
+fn json(
+    r: &Round,
+    reference: Option<&str>,
+    precision: &Precision,
+    systems: &[SystemMatches],
+    args: &AutoEvalArgs,
+) -> serde_json::Value {
     serde_json::json!({
         "master": args.master.display().to_string(),
         "stored": !args.dry_run,
@@ -83,6 +92,7 @@ fn json(r: &Round, reference: Option<&str>, precision: &Precision, args: &AutoEv
         "to_humans": r.candidates() - r.matches,
         "matches_with_verdict": precision.matches_with_verdict,
         "matches_judged_incorrect": precision.judged_incorrect,
+        "matches_aligned_by": systems,
     })
 }
 
@@ -121,6 +131,19 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
 /// The match's precision as far as humans have judged the matched candidates.
 fn describe_precision(p: &Precision) -> String {
     format!("  judged ✗ by humans: {} of {} matches with a verdict", p.judged_incorrect, p.matches_with_verdict)
+}
+
+/// Each system's matches by how the words they compared were aligned.
+fn describe_aligned_by(systems: &[SystemMatches]) -> String {
+    let width = systems.iter().map(|s| s.system.chars().count()).max().unwrap_or(0);
+    let mut out = String::from(
+        "  matches by how their words were aligned (bridge: through the reference; aligner: the built-in aligner, least sure; given: with the corpus):\n",
+    );
+    for s in systems {
+        let counts: Vec<String> = AlignedBy::ALL.iter().map(|&by| format!("{} {}", by.name(), s.count(by))).collect();
+        out += &format!("    {:<width$}  {}\n", s.system, counts.join("  "));
+    }
+    out
 }
 
 #[cfg(test)]

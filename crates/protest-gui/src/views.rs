@@ -79,7 +79,8 @@ impl App {
             });
             egui::Panel::bottom("legend").show(ui, |ui| {
                 ui.add_space(4.0);
-                translation::legend(ui, anaphoric, selectable);
+                let guessed = protest::annotate::window::alignment_note(master, candidate).is_some();
+                translation::legend(ui, anaphoric, selectable, guessed);
             });
             egui::CentralPanel::default().show(ui, |ui| {
                 if overview.is_some() {

@@ -339,6 +339,38 @@ fn a_translation_with_uncertain_boundaries_is_marked_as_such() {
 }
 
 #[test]
+fn a_pronoun_the_aligner_alone_aligned_is_marked_as_least_sure() {
+    use protest::model::link_origin::OriginLinks;
+    use protest::model::{LinkOrigin, LinkOrigins};
+    let f = tiny();
+    let mut master: Master = saved(&f.path);
+    // The MT system's links recorded as given, but for sentence 3's ("It rains"), guessed.
+    let mt = master.corpora.iter_mut().find(|c| c.name == "mt").unwrap();
+    let alignment = mt.alignment.clone().unwrap();
+    let sentences = (0..alignment.len() as u32).map(|s| {
+        let origin = if s == 2 { LinkOrigin::Aligner } else { LinkOrigin::Given };
+        OriginLinks { links: alignment.sentence(s).iter().map(|&l| (l, origin)).collect(), bridge: None }
+    });
+    mt.link_origins = Some(LinkOrigins::build(sentences.collect()).1);
+    protest::store::master_file::save(&master, &f.path).unwrap();
+    let mut h = harness(&f.path, None);
+    click(&mut h, "Pleonastic “it”: 2 new");
+    let note = "⚠ Pronoun aligned by the built-in aligner alone (least sure)";
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        let of_mt = h.query_all_by_label_contains("translation: mt").count() > 0;
+        let noted = h.query_all_by_label(note).count() > 0;
+        // The colour key explains the dashed line where there is one.
+        let keyed = h.query_all_by_label(crate::panels::translation::GUESSED_KEY).count() > 0;
+        assert_eq!(noted, keyed, "the key says what the dashed line means exactly where it is drawn");
+        seen.push((of_mt, noted));
+        press(&mut h, Key::ArrowRight);
+    }
+    assert_eq!(seen.iter().filter(|&&(mt, noted)| mt && noted).count(), 1, "{seen:?}");
+    assert!(seen.iter().all(|&(mt, noted)| mt == noted), "only the MT system's candidate: {seen:?}");
+}
+
+#[test]
 fn adding_a_system_refuses_a_wrong_line_count_or_a_taken_name() {
     let f = tiny();
     let before = saved(&f.path);

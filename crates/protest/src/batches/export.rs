@@ -376,6 +376,7 @@ fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus>
             sentences: keep(source, &needed.source),
             alignment: None,
             segmentation: None,
+            link_origins: None,
         });
     }
     for (i, &id) in layout.corpora.iter().enumerate() {
@@ -387,6 +388,7 @@ fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus>
             sentences: keep(original, &needed.translations[&id]),
             alignment: None,
             segmentation: None,
+            link_origins: None,
         });
     }
     corpora

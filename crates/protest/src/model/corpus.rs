@@ -2,6 +2,7 @@
 
 use super::ids::{CorpusId, TokenRef};
 use crate::model::alignment::Alignment;
+use crate::model::link_origin::LinkOrigins;
 use crate::model::segmentation::{Origin, Segmentation};
 use crate::model::sentences::Sentences;
 use crate::model::tokens;
@@ -41,6 +42,10 @@ pub struct Corpus {
     /// sentence (format version 2). Absent: one line per sentence, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub segmentation: Option<Segmentation>,
+    /// Where each link of `alignment` came from (format version 2): written by add-system when it
+    /// aligned the output itself. Absent: every link counts as given ([`crate::model::LinkOrigin::Given`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_origins: Option<LinkOrigins>,
 }
 
 impl Corpus {

@@ -10,6 +10,7 @@ mod dispute;
 pub mod from_page;
 mod ids;
 mod language;
+pub mod link_origin;
 mod master;
 pub mod pronouns;
 mod record;
@@ -29,6 +30,7 @@ pub use corpus::{Corpus, CorpusRole};
 pub use dispute::{Answer, Dispute};
 pub use ids::{AnnotatorId, CandidateId, CorpusId, ExampleNo, TokenRef};
 pub use language::Language;
+pub use link_origin::{AlignedToken, CandidateLinks, LinkOrigin, LinkOrigins};
 pub use master::{
     Annotator, Languages, MASTER_FORMAT, MASTER_VERSION, MASTER_VERSIONS_READ, Master, Records, Settings, Version,
 };

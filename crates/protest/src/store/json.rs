@@ -21,6 +21,7 @@ const LINE_ARRAYS: &[&str] = &[
     "corpora",
     "sentences",
     "alignment",
+    "links",
     "categories",
     "examples",
     "candidates",
@@ -38,7 +39,7 @@ const LINE_ARRAYS: &[&str] = &[
 const LINE_OBJECTS_IN: &[&str] = &["corpora", "task_sets"];
 
 /// Objects that are the values of these keys in a line object lay their keys out one per line too.
-const LINE_OBJECTS_AT: &[&str] = &["auto_eval"];
+const LINE_OBJECTS_AT: &[&str] = &["auto_eval", "link_origins"];
 
 #[derive(Default)]
 struct LineFormatter {

@@ -341,6 +341,7 @@ fn assemble(texts: &Texts, lines: &[String], layout: Layout, blocks: &[Block], d
         files: Vec::new(),
         origins: counts,
         low_confidence: segmentation.low_confidence.clone(),
+        vouched: Vec::new(),
         omitted,
         left_out,
         empty_documents,

@@ -19,6 +19,10 @@ pub struct Summary {
     pub origins: [usize; 6],
     /// Sentences (0-based) whose boundaries are of low confidence.
     pub low_confidence: Vec<u32>,
+    /// Sentences (0-based) whose boundaries the output left open, but whose translation is word
+    /// for word a stored translation's of the same sentence, which vouches for them
+    /// (`align::bridge::vouched`): not of low confidence.
+    pub vouched: Vec<u32>,
     /// Sentences (0-based) the output has nothing for, outside documents with no output at all,
     /// with the beginning of their source.
     pub omitted: Vec<(u32, String)>,
@@ -63,6 +67,13 @@ impl Summary {
                 "low confidence: {} (left to people by the automatic match): {}",
                 count(self.low_confidence.len(), "sentence"),
                 numbers(&runs)
+            ));
+        }
+        if !self.vouched.is_empty() {
+            out.push(format!(
+                "vouched for by a translation in the master (the same words for the sentence): {}: {}",
+                count(self.vouched.len(), "sentence"),
+                numbers(&runs(&self.vouched))
             ));
         }
         if !self.empty_documents.is_empty() {

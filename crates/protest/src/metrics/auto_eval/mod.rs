@@ -4,6 +4,7 @@
 //! of its example and with the translations annotators have judged correct so far. Matches count
 //! as correct; the rest is referred to humans, whose judgements feed the next round.
 
+pub mod aligned_by;
 pub mod matching;
 
 use crate::metrics::verdict::{Decisions, Verdicts};

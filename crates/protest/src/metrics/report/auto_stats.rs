@@ -1,6 +1,7 @@
 //! What the automatic reference match did, per MT system and per round.
 
 use super::table::{Cell, Column, Row, Table};
+use crate::metrics::auto_eval::aligned_by::{self, AlignedBy};
 use crate::metrics::auto_eval::{self, MatchedWith};
 use crate::metrics::verdict::Decisions;
 use crate::model::{CorpusId, CorpusRole, Master, Outcome, Role};
@@ -32,6 +33,9 @@ pub struct MatchCounts {
     pub open: u64,
     /// Matched, yet judged ✗ by humans: a measure of the match's precision.
     pub matches_judged_incorrect: u64,
+    /// The matches by how the words they compared were aligned, in [`AlignedBy::ALL`] order
+    /// (bridge, aligner, given).
+    pub aligned_by: [u64; 3],
 }
 
 impl MatchCounts {
@@ -58,6 +62,7 @@ impl MatchCounts {
             self.open,
             self.matches_judged_incorrect,
         ];
+        cells.extend(self.aligned_by);
         if uncertain {
             cells.insert(6, self.uncertain_boundaries);
         }
@@ -75,6 +80,9 @@ impl MatchCounts {
         self.not_run += o.not_run;
         self.open += o.open;
         self.matches_judged_incorrect += o.matches_judged_incorrect;
+        for (mine, theirs) in self.aligned_by.iter_mut().zip(o.aligned_by) {
+            *mine += theirs;
+        }
         self
     }
 }
@@ -102,6 +110,9 @@ pub fn system_matches(decisions: &Decisions) -> Vec<SystemMatches> {
                     Some(Outcome::NoReference) => s.no_reference += 1,
                     Some(Outcome::UncertainBoundaries) => s.uncertain_boundaries += 1,
                     None => s.not_run += 1,
+                }
+                if let Some(by) = aligned_by::aligned_by(master, candidate) {
+                    s.aligned_by[AlignedBy::ALL.iter().position(|&b| b == by).unwrap_or(0)] += 1;
                 }
                 let matched = master.auto_eval.matched(candidate.id);
                 s.open += u64::from(!matched && !verdict.is_set());
@@ -131,6 +142,7 @@ pub fn table(decisions: &Decisions) -> Table {
         Column::new(["To humans", "open"]),
         Column::new(["Matches judged ✗"]),
     ];
+    columns.extend(AlignedBy::ALL.map(|by| Column::new(["Aligned by", by.name()])));
     if uncertain {
         columns.insert(6, Column::new(["Uncertain boundaries"]));
     }
@@ -152,7 +164,10 @@ pub fn table(decisions: &Decisions) -> Table {
              Uncertain boundaries (re-segmented output only): the sentence's translation was cut from the output \
              with low confidence, so the match leaves it to humans. \
              To humans: all not matched; open: of those, without a human verdict on the pronoun yet. \
-             Matches judged ✗: matched, yet humans judged the pronoun or an antecedent head incorrect."
+             Matches judged ✗: matched, yet humans judged the pronoun or an antecedent head incorrect. \
+             Aligned by: the matches by how the words they compared were aligned — bridge: carried over through \
+             the reference (or another translation); aligner: a link of the built-in bilingual aligner among \
+             them (the least sure); given: with the corpus (imported, or an alignment file)."
                 .into(),
         ],
     }
@@ -235,6 +250,7 @@ mod tests {
         let s = system.counts;
         assert_eq!((s.candidates, s.reference_matches, s.judged_matches, s.mismatches), (3, 1, 0, 2));
         assert_eq!((s.to_humans(), s.open, s.not_run, s.matches_judged_incorrect), (2, 1, 0, 0));
+        assert_eq!(s.aligned_by, [0, 0, 1], "the fixture's alignment was given");
         judge(&mut m, 4, 2, No, Unset);
         judge(&mut m, 1, 2, Yes, Yes);
         assert_eq!(system_matches(&Decisions::new(&m))[0].counts.matches_judged_incorrect, 1);
