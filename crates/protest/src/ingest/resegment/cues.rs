@@ -290,8 +290,8 @@ fn inner_ends(tokens: &[&str]) -> usize {
 fn title_like(word: &str) -> bool {
     let mut chars = word.chars();
     let first = chars.next().is_some_and(char::is_uppercase);
-    let rest: Vec<char> = chars.collect();
-    first && rest.len() < 3 && rest.iter().all(|c| c.is_lowercase())
+    let rest = chars.as_str();
+    first && rest.chars().count() < 3 && rest.chars().all(char::is_lowercase)
 }
 
 /// Double quotation marks: single ones are too often apostrophes cut off (`s ’`).
