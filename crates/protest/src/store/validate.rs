@@ -596,5 +596,7 @@ mod tests {
         );
         m.documents = vec![1];
         assert_eq!(said(&m, "documents"), "the first document must start at the first sentence (0 in the file)");
+        m.documents = vec![0, 3, 2];
+        assert_eq!(said(&m, "documents[2]"), "document starts must increase (2 after 3, as the file counts)");
     }
 }
