@@ -376,8 +376,10 @@ fn positions_file_errors() {
         refused(dir.path(), &["apt", "config.ini"])
     };
     assert!(run("0 1\n1\n").contains("positions.txt: line 2: expected `sentence position`"));
-    assert!(run("0 1\n\n7 0\n").contains("positions.txt: line 3: sentence 7 does not exist"));
-    assert!(run("2 9\n").contains("positions.txt: line 1: position 9 is past the end of source sentence 2"));
+    assert!(run("0 1\n\n7 0\n").contains("positions.txt: line 3: sentence 8 (7 in the file) does not exist"));
+    assert!(
+        run("2 9\n").contains("positions.txt: line 1: position 9 is past the end of source sentence 3 (2 in the file)")
+    );
 }
 
 /// Issue 26: the messages say where they looked and what to do, and an output folder that is

@@ -68,13 +68,18 @@ fn out_of_range_token() {
     v["examples"][0]["token"] = json!(40);
     let e = load_value_error(&v);
     assert!(
-        e.contains("examples[0].token: example 1: pronoun at sentence 1 token 40 is outside the source text"),
+        e.contains("examples[0].token: example 1: pronoun at sentence 2, token 41 ([1, 40] in the file) is outside the source text"),
         "{e}"
     );
     let mut v = tiny();
     v["candidates"][1]["pronoun"] = json!([[1, 9]]);
     let e = load_value_error(&v);
-    assert!(e.ends_with("candidates[1].pronoun: candidate 2: aligned token sentence 1 token 9 is not in sentence 1 of corpus 'reference'") || e.contains("candidates[1].pronoun: candidate 2: aligned token sentence 1 token 9 is not in sentence 1 of corpus 'mt'"), "{e}");
+    let said = |corpus: &str| {
+        format!(
+            "candidates[1].pronoun: candidate 2: aligned token at sentence 2, token 10 ([1, 9] in the file) is not in sentence 2 (1 in the file) of corpus '{corpus}'"
+        )
+    };
+    assert!(e.contains(&said("reference")) || e.contains(&said("mt")), "{e}");
 }
 
 #[test]
@@ -103,7 +108,7 @@ fn bad_alignment_pair() {
     let mut v = tiny();
     v["corpora"][1]["alignment"][2] = json!("0-0 1-7");
     let e = load_value_error(&v);
-    assert!(e.contains("corpora[1].alignment[2]: alignment pair 1-7 of 'reference' is outside sentence 2 (4 source tokens, 3 target tokens)"), "{e}");
+    assert!(e.contains("corpora[1].alignment[2]: alignment pair 1-7 of 'reference' is outside sentence 3 (2 in the file) (4 source tokens, 3 target tokens)"), "{e}");
 }
 
 #[test]
@@ -116,7 +121,7 @@ fn records_must_fit_their_candidates() {
     };
     v["records"] = json!([record(3)]);
     let e = load_value_error(&v);
-    assert!(e.contains("records[0].selected: record of candidate 3 by annotator 1: selected pronoun token sentence 2 token 1 is not among the tokens aligned to the pronoun"), "{e}");
+    assert!(e.contains("records[0].selected: record of candidate 3 by annotator 1: the token selected for the pronoun at sentence 3, token 2 ([2, 1] in the file) is not among the tokens aligned to it"), "{e}");
     v["records"] = json!([record(99)]);
     assert!(
         load_value_error(&v)

@@ -194,7 +194,10 @@ impl AddSystemDialog {
         ui.add_space(6.0);
         let editing = matches!(self.state, State::Editing { .. });
         let before = self.form.clone();
-        ui.add_enabled_ui(editing, |ui| self.form_ui(ui, master));
+        // Once checked, the report is what is read: the form waits behind *Change the options*.
+        if !matches!(self.state, State::Ready { .. }) {
+            ui.add_enabled_ui(editing, |ui| self.form_ui(ui, master));
+        }
         if let State::Editing { problem } = &mut self.state
             && self.form != before
         {
@@ -215,8 +218,14 @@ impl AddSystemDialog {
                 egui::Frame::group(ui.style()).show(ui, |ui| {
                     ui.set_width(ui.available_width());
                     ui.label(RichText::new(format!("Ready to add “{}”", system.corpus.name)).strong());
-                    for line in report.lines(*seconds) {
-                        ui.add(egui::Label::new(line).wrap());
+                    ui.label(RichText::new(format!("from {}", self.form.output.trim())).weak());
+                    // What cannot be vouched for stands out from what went as expected.
+                    for (line, noted) in report.noted_lines(*seconds) {
+                        let text = match noted {
+                            true => RichText::new(format!("⚠ {line}")).color(ui.visuals().warn_fg_color),
+                            false => RichText::new(line),
+                        };
+                        ui.add(egui::Label::new(text).wrap());
                     }
                 });
                 if read_only {
@@ -282,8 +291,8 @@ impl AddSystemDialog {
             ui.label(
                 RichText::new(format!(
                     "Without a file, the built-in aligner learns from this master's source paired with its \
-                     {translations} translations and with the new output ({} sentence pairs); this takes a few \
-                     seconds.",
+                     {} and with the new output ({} sentence pairs); this takes a few seconds.",
+                    protest::store::summary::count(translations, "translation"),
                     (translations + 1) * master.sentence_count() as usize
                 ))
                 .weak(),

@@ -300,6 +300,28 @@ fn a_document_level_output_is_shown_segmented_before_it_is_added_and_marked_afte
 }
 
 #[test]
+fn what_cannot_be_vouched_for_stands_out_in_the_report_and_the_form_gives_it_room() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    // The first two sentences run into one at a comma: the boundary between them is a guess.
+    let output = f.path.with_file_name("runin.fr");
+    std::fs::write(&output, "J'ai un vélo, elle est rouge.\n\nIl pleut. Bienvenue !\n").unwrap();
+    open_add_system(&mut h, &output, "runin");
+    assert!(h.query_by_label_contains("paired with its 2 translations and with the new output").is_some());
+    check_and_wait(&mut h);
+    assert!(h.query_by_label("Ready to add “runin”").is_some());
+    let flagged = "⚠ low confidence: 1 sentence (left to people by the automatic match): 1";
+    assert!(h.query_by_label(flagged).is_some(), "the sentence, as a warning");
+    // The second has the reference's own words for its sentence: its boundaries are known.
+    let vouched = "vouched for by a translation in the master (the same words for the sentence): 1 sentence: 2";
+    assert!(h.query_by_label(vouched).is_some(), "said plainly");
+    assert!(h.query_by_label("segmented: 4 sentences — 4 split").is_some(), "what went well, plain");
+    assert!(h.query_by_label("Output").is_none(), "the form waits behind Change the options");
+    click(&mut h, "Change the options");
+    assert!(h.query_by_label("Output").is_some());
+}
+
+#[test]
 fn a_folder_with_one_file_per_document_is_added_as_a_system() {
     let f = tiny();
     let mut h = harness(&f.path, None);

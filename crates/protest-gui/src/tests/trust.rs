@@ -542,3 +542,20 @@ fn the_category_browser_fits_the_smallest_window() {
         }
     }
 }
+
+#[test]
+fn the_window_counts_sentences_from_1() {
+    // Example 1's pronoun is in the second sentence (1 in the file), its antecedent in the first.
+    let f = tiny_with_anna();
+    let mut h = harness(&f.path, Some(ANNA));
+    click(&mut h, ANAPHORIC_NEW);
+    // The sentences' numbers are the only labels that are numbers alone (each label comes with
+    // its text run).
+    let mut numbers: Vec<String> = h
+        .query_all_by(|_| true)
+        .filter_map(|n| n.accesskit_node().value())
+        .filter(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    numbers.dedup();
+    assert_eq!(numbers, ["1", "2"]);
+}

@@ -159,6 +159,10 @@ mod tests {
             edit(&m, 2, None, Edit::ToggleToken(Role::Pronoun, TokenRef::new(1, 1))),
             Err(EditError::NotAligned(Role::Pronoun, TokenRef::new(1, 1)))
         );
+        assert_eq!(
+            EditError::NotAligned(Role::Pronoun, TokenRef::new(1, 1)).to_string(),
+            "sentence 2, token 2 ([1, 1] in the file) is not aligned to the pronoun, so it cannot be selected for it"
+        );
         assert_eq!(edit(&m, 4, None, Edit::Judge(Role::Antecedent, Judgement::No)), Err(EditError::NotAnaphoric));
         assert_eq!(
             edit(&m, 4, None, Edit::AddTag("two words".into())),

@@ -104,7 +104,7 @@ pub fn describe(master: &Master, before: Option<&Record>, after: Option<&Record>
         }
         let word = |t: &TokenRef| {
             let corpus = master.candidate(any.candidate).and_then(|c| master.corpus(c.corpus));
-            corpus.and_then(|c| c.token(*t)).map_or_else(|| format!("token {t}"), |w| format!("“{w}”"))
+            corpus.and_then(|c| c.token(*t)).map_or_else(|| t.to_string(), |w| format!("“{w}”"))
         };
         for t in a.selected.get(role).difference(b.selected.get(role)) {
             parts.push(format!("{} selected for the {name}", word(t)));

@@ -240,40 +240,48 @@ impl NewSystem {
 impl Report {
     /// The report as lines for people; `seconds` is how long the preparation took.
     pub fn lines(&self, seconds: f64) -> Vec<String> {
+        self.noted_lines(seconds).into_iter().map(|(line, _)| line).collect()
+    }
+
+    /// [`Report::lines`], each with whether it names what cannot be vouched for
+    /// ([`resegment::Summary::noted_lines`]).
+    pub fn noted_lines(&self, seconds: f64) -> Vec<(String, bool)> {
+        let plain = |line: String| (line, false);
         let ids = match self.ids {
             Some((first, last)) => format!("{first}–{last}"),
             None => "none".into(),
         };
-        let mut lines = vec![format!("{} sentences, {} candidates (ids {ids})", self.sentences, self.candidates)];
-        lines.extend(self.segmented.iter().flat_map(resegment::Summary::lines));
+        let mut lines =
+            vec![plain(format!("{} sentences, {} candidates (ids {ids})", self.sentences, self.candidates))];
+        lines.extend(self.segmented.iter().flat_map(resegment::Summary::noted_lines));
         match &self.aligned_by {
             AlignedBy::BuiltIn { training_pairs, pronoun_repairs, bridged } => {
                 let (training_pairs, pronoun_repairs) = (*training_pairs, *pronoun_repairs);
-                lines.extend(bridged.as_ref().map(|b| bridged_line(b, self.sentences)));
+                lines.extend(bridged.as_ref().map(|b| plain(bridged_line(b, self.sentences))));
                 let aligner =
                     format!("the built-in aligner, trained on {training_pairs} sentence pairs in {seconds:.1} s");
-                lines.push(match bridged {
+                lines.push(plain(match bridged {
                     Some(b) => format!(
                         "{aligner}, aligned the source words the bridge left unaligned: {}",
                         crate::store::summary::count(b.aligned, "link")
                     ),
                     None => format!("aligned by {aligner}"),
-                });
-                lines.push(match pronoun_repairs {
+                }));
+                lines.push(plain(match pronoun_repairs {
                     Some(n) => format!(
                         "pronouns the aligner left unaligned: {} added to a subject pronoun of the translation nearby",
                         crate::store::summary::count(n, "link")
                     ),
                     None => "pronouns the aligner left unaligned are not linked for these languages".into(),
-                });
+                }));
             }
-            AlignedBy::File => lines.push("alignment read from the given file".into()),
-            AlignedBy::Given => lines.push("alignment given with the sentences".into()),
+            AlignedBy::File => lines.push(plain("alignment read from the given file".into())),
+            AlignedBy::Given => lines.push(plain("alignment given with the sentences".into())),
         }
-        lines.extend(self.dropped.clone());
-        lines.push(format!("pronoun aligned in {} of {} candidates", self.pronouns_aligned, self.candidates));
+        lines.extend(self.dropped.clone().map(plain));
+        lines.push(plain(format!("pronoun aligned in {} of {} candidates", self.pronouns_aligned, self.candidates)));
         if self.heads > 0 {
-            lines.push(format!("antecedent head aligned in {} of {}", self.heads_aligned, self.heads));
+            lines.push(plain(format!("antecedent head aligned in {} of {}", self.heads_aligned, self.heads)));
         }
         lines
     }

@@ -316,7 +316,11 @@ pub fn document_starts(path: &Path, lines: &[String], sentences: usize) -> Resul
         let n: u32 =
             line.parse().map_err(|_| Error::at_line(path, i + 1, format!("'{line}' is not a sentence number")))?;
         if starts.is_empty() && n != 0 {
-            return Err(Error::at_line(path, i + 1, "the first document must start at sentence 0"));
+            return Err(Error::at_line(
+                path,
+                i + 1,
+                "the first document must start at the first sentence (0 in the file)",
+            ));
         }
         if starts.last().is_some_and(|&last| n <= last) {
             return Err(Error::at_line(path, i + 1, format!("document starts must increase ({n} does not)")));
@@ -406,7 +410,10 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         assert_eq!(read_document_starts(&file(&d, "ok", b"0\n3\n\n"), 5).unwrap(), vec![0, 3]);
         let err = read_document_starts(&file(&d, "first", b"1\n3\n"), 5).unwrap_err().to_string();
-        assert!(err.contains("first: line 1: the first document must start at sentence 0"), "{err}");
+        assert!(
+            err.contains("first: line 1: the first document must start at the first sentence (0 in the file)"),
+            "{err}"
+        );
         let err = read_document_starts(&file(&d, "order", b"0\n3\n2\n"), 5).unwrap_err().to_string();
         assert!(err.contains("order: line 3"), "{err}");
         let err = read_document_starts(&file(&d, "far", b"0\n5\n"), 5).unwrap_err().to_string();

@@ -73,8 +73,25 @@ impl From<TokenRef> for (u32, u32) {
     }
 }
 
+/// For people, who count from 1, with the numbers the file holds: `sentence 5, token 3 ([4, 2] in
+/// the file)`.
 impl fmt::Display for TokenRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "sentence {} token {}", self.sentence, self.token)
+        let (s, t) = (self.sentence, self.token);
+        write!(f, "sentence {}, token {} ([{s}, {t}] in the file)", u64::from(s) + 1, u64::from(t) + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_is_shown_counted_from_1_with_the_files_numbers() {
+        assert_eq!(TokenRef::new(0, 0).to_string(), "sentence 1, token 1 ([0, 0] in the file)");
+        assert_eq!(
+            TokenRef::new(u32::MAX, 4).to_string(),
+            "sentence 4294967296, token 5 ([4294967295, 4] in the file)"
+        );
     }
 }

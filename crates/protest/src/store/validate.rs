@@ -4,6 +4,7 @@
 //! express: indices in range, references that resolve, one reference per thing. Each problem
 //! carries the JSON path of the offending value so the message can point into the file.
 
+use crate::model::numbered_in_file as in_file;
 use crate::model::tokens;
 use crate::model::{
     Annotator, AnnotatorId, Corpus, CorpusRole, Master, Outcome, Record, Role, Sentences, TaskSet, TokenRef, tags,
@@ -189,7 +190,7 @@ fn inside(c: &Corpus, counts: &Lengths, source: Option<&Lengths>) -> Problems {
     let mut p = Problems(Vec::new());
     for (si, s) in c.sentences.held() {
         if let Some(why) = tokens::malformed(s) {
-            p.add(format!("sentences[{si}]"), format!("sentence {si} of corpus '{}' {why}", c.name));
+            p.add(format!("sentences[{si}]"), format!("{} of corpus '{}' {why}", in_file(si as u32), c.name));
         }
     }
     if let Some(segmentation) = &c.segmentation {
@@ -220,8 +221,9 @@ fn inside(c: &Corpus, counts: &Lengths, source: Option<&Lengths>) -> Problems {
             p.add(
                 format!("alignment[{si}]"),
                 format!(
-                    "alignment pair {i}-{j} of '{}' is outside sentence {si} ({src_len} source tokens, {tgt_len} target tokens)",
-                    c.name
+                    "alignment pair {i}-{j} of '{}' is outside {} ({src_len} source tokens, {tgt_len} target tokens)",
+                    c.name,
+                    in_file(si as u32)
                 ),
             );
         }
@@ -235,15 +237,18 @@ fn documents(m: &Master, p: &mut Problems) {
         return;
     }
     if m.documents.first() != Some(&0) {
-        p.add("documents", "the first document must start at sentence 0");
+        p.add("documents", "the first document must start at the first sentence (0 in the file)");
     }
     for (i, w) in m.documents.windows(2).enumerate() {
         if w[1] <= w[0] {
-            p.add(format!("documents[{}]", i + 1), format!("document starts must increase ({} after {})", w[1], w[0]));
+            p.add(
+                format!("documents[{}]", i + 1),
+                format!("document starts must increase ({} after {}, as the file counts)", w[1], w[0]),
+            );
         }
     }
     if let Some(&last) = m.documents.last().filter(|&&l| l >= n) {
-        p.add("documents", format!("a document starts at sentence {last}, but there are only {n} sentences"));
+        p.add("documents", format!("a document starts at {}, but there are only {n} sentences", in_file(last)));
     }
 }
 
@@ -299,17 +304,20 @@ fn examples(m: &Master, counts: &TokenCounts, p: &mut Problems) {
             let at = format!("{at}.antecedents[{ai}]");
             let len = src.get(a.sentence as usize);
             match len {
-                None => p.add(format!("{at}.sentence"), format!("{ex}: antecedent sentence {} does not exist", a.sentence)),
+                None => p.add(format!("{at}.sentence"), format!("{ex}: antecedent {} does not exist", in_file(a.sentence))),
                 Some(len) if !(a.start <= a.head && a.head <= a.end && a.end < len) => p.add(
                     at,
                     format!(
-                        "{ex}: antecedent span {}-{} with head {} does not fit sentence {} ({len} tokens; need start ≤ head ≤ end)",
-                        a.start, a.end, a.head, a.sentence
+                        "{ex}: antecedent span {}-{} with head {} (tokens as the file counts, from 0) does not fit {} ({len} tokens; need start ≤ head ≤ end)",
+                        a.start,
+                        a.end,
+                        a.head,
+                        in_file(a.sentence)
                     ),
                 ),
                 Some(_) if !document.contains(&a.sentence) => p.add(
                     format!("{at}.sentence"),
-                    format!("{ex}: antecedent in sentence {} is in another document than the pronoun", a.sentence),
+                    format!("{ex}: antecedent in {} is in another document than the pronoun", in_file(a.sentence)),
                 ),
                 Some(_) => {}
             }
@@ -371,9 +379,9 @@ fn candidates(m: &Master, counts: &TokenCounts, p: &mut Problems) {
                 p.add(
                     path(),
                     format!(
-                        "{}: aligned token {t} is not in sentence {} of corpus '{}'",
+                        "{}: aligned token at {t} is not in {} of corpus '{}'",
                         cand(),
-                        source.sentence,
+                        in_file(source.sentence),
                         corpus.name
                     ),
                 );
@@ -458,7 +466,7 @@ fn record_problem(m: &Master, r: &Record) -> Option<(&'static str, String)> {
         if let Some(t) = r.selected.get(role).iter().find(|&&t| !candidate.is_aligned(role, t)) {
             return Some((
                 "selected",
-                format!("selected {role} token {t} is not among the tokens aligned to the {role}"),
+                format!("the token selected for the {role} at {t} is not among the tokens aligned to it"),
             ));
         }
     }
@@ -569,5 +577,48 @@ mod tests {
             paths,
             ["id", "corpora[1].alignment[2]", "corpora[2].sentences[0]", &format!("records[{last_record}].candidate")]
         );
+    }
+
+    /// The message at `path` of the problems `m` has.
+    fn said(m: &Master, path: &str) -> String {
+        let problems = master(m);
+        let found = problems.iter().find(|p| p.path == path);
+        found.unwrap_or_else(|| panic!("no problem at {path}: {problems:?}")).message.clone()
+    }
+
+    #[test]
+    fn messages_count_sentences_from_1_beside_the_files_numbers() {
+        let mut m = crate::testing::tiny();
+        let (sentence, end) = (m.examples[0].antecedents[0].sentence, m.examples[0].antecedents[0].end);
+        m.corpora[2].sentences[0].push(' ');
+        m.examples[0].antecedents[0].end = 40;
+        m.documents = vec![0, 99];
+        let name = m.corpora[2].name.clone();
+        assert_eq!(
+            said(&m, "corpora[2].sentences[0]"),
+            format!("sentence 1 (0 in the file) of corpus '{name}' starts or ends with a space")
+        );
+        assert!(
+            said(&m, "examples[0].antecedents[0]").ends_with(&format!(
+                "antecedent span 2-40 with head 3 (tokens as the file counts, from 0) does not fit sentence {} ({sentence} in the file) (5 tokens; need start ≤ head ≤ end)",
+                sentence + 1
+            )),
+            "{}",
+            said(&m, "examples[0].antecedents[0]")
+        );
+        assert_eq!(
+            said(&m, "documents"),
+            "a document starts at sentence 100 (99 in the file), but there are only 4 sentences"
+        );
+        m.examples[0].antecedents[0].end = end;
+        m.examples[0].antecedents[0].sentence = 7;
+        assert_eq!(
+            said(&m, "examples[0].antecedents[0].sentence"),
+            "example 1: antecedent sentence 8 (7 in the file) does not exist"
+        );
+        m.documents = vec![1];
+        assert_eq!(said(&m, "documents"), "the first document must start at the first sentence (0 in the file)");
+        m.documents = vec![0, 3, 2];
+        assert_eq!(said(&m, "documents[2]"), "document starts must increase (2 after 3, as the file counts)");
     }
 }

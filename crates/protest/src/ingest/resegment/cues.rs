@@ -285,6 +285,15 @@ fn inner_ends(tokens: &[&str]) -> usize {
     count
 }
 
+/// Whether `word` is capitalised, of letters only, and at most three long, and not an acronym
+/// written all in capitals (`UE`, `USA` end sentences as often as anything).
+fn title_like(word: &str) -> bool {
+    let mut chars = word.chars();
+    let first = chars.next().is_some_and(char::is_uppercase);
+    let rest = chars.as_str();
+    first && rest.chars().count() < 3 && rest.chars().all(char::is_lowercase)
+}
+
 /// Double quotation marks: single ones are too often apostrophes cut off (`s ’`).
 fn is_quote(token: &str) -> bool {
     matches!(token, "\"" | "«" | "»" | "“" | "”")
@@ -322,6 +331,11 @@ pub(super) struct Token {
     pub comma: bool,
     /// Ends with a full stop without being one (`etc.`, `M.`).
     pub abbreviation: bool,
+    /// A capitalised word of at most three letters (`M`, `Jr`, `Rep`, an initial): a full stop
+    /// after it, split off by tokenising, is as likely an abbreviation's as a sentence's end.
+    pub title_like: bool,
+    /// `.` alone.
+    pub full_stop: bool,
     /// Starts with a capital letter, a digit or an opening quote or dash.
     pub capital: bool,
     /// A capital on a word usually written small (0 to 1: the share of its occurrences in the
@@ -352,6 +366,8 @@ impl Token {
             colon: matches!(text, ":" | ";"),
             comma: text == ",",
             abbreviation: text.len() > 1 && text.ends_with('.') && !text.ends_with(".."),
+            title_like: title_like(text),
+            full_stop: text == ".",
             capital: first.is_uppercase()
                 || first.is_ascii_digit()
                 || matches!(first, '"' | '«' | '“' | '-' | '–' | '—' | '('),

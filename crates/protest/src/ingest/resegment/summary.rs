@@ -40,52 +40,71 @@ const OMITTED_NAMED: usize = 10;
 impl Summary {
     /// The summary as lines for people.
     pub fn lines(&self) -> Vec<String> {
+        self.noted_lines().into_iter().map(|(line, _)| line).collect()
+    }
+
+    /// The summary as lines for people, each with whether it names what cannot be vouched for
+    /// (sentences omitted, moved or of low confidence, passages left out, documents without
+    /// output): what a window draws as a warning.
+    pub fn noted_lines(&self) -> Vec<(String, bool)> {
         let count = crate::store::summary::count;
         let (what, how_many) = match self.layout {
             Layout::SentencePerLine | Layout::Continuous => ("line", self.lines),
             Layout::DocumentFiles => ("file", self.files.len()),
             _ => ("document", self.blocks),
         };
-        let mut out = vec![format!("layout: {} ({})", self.layout.describe(), count(how_many, what))];
+        let mut out = vec![(format!("layout: {} ({})", self.layout.describe(), count(how_many, what)), false)];
         let n: usize = self.origins.iter().sum();
         let names = ["kept as given", "split", "joined", "omitted", "merged with the next", "with the previous"];
         let parts: Vec<String> =
             names.iter().zip(self.origins).filter(|(_, c)| *c > 0).map(|(name, c)| format!("{c} {name}")).collect();
-        out.push(format!("segmented: {} — {}", count(n, "sentence"), parts.join(", ")));
+        out.push((format!("segmented: {} — {}", count(n, "sentence"), parts.join(", ")), false));
         if !self.moved.is_empty() {
-            out.push(format!(
-                "moved: the lines of sentences {} fitted other sentences and were re-segmented",
-                numbers(&self.moved)
+            out.push((
+                format!(
+                    "moved: the lines of sentences {} fitted other sentences and were re-segmented",
+                    numbers(&self.moved)
+                ),
+                true,
             ));
         }
         if !self.omitted.is_empty() {
-            out.push(self.omitted_line());
+            out.push((self.omitted_line(), true));
         }
         if !self.low_confidence.is_empty() {
             let runs = runs(&self.low_confidence);
-            out.push(format!(
-                "low confidence: {} (left to people by the automatic match): {}",
-                count(self.low_confidence.len(), "sentence"),
-                numbers(&runs)
+            out.push((
+                format!(
+                    "low confidence: {} (left to people by the automatic match): {}",
+                    count(self.low_confidence.len(), "sentence"),
+                    numbers(&runs)
+                ),
+                true,
             ));
         }
         if !self.vouched.is_empty() {
-            out.push(format!(
-                "vouched for by a translation in the master (the same words for the sentence): {}: {}",
-                count(self.vouched.len(), "sentence"),
-                numbers(&runs(&self.vouched))
+            out.push((
+                format!(
+                    "vouched for by a translation in the master (the same words for the sentence): {}: {}",
+                    count(self.vouched.len(), "sentence"),
+                    numbers(&runs(&self.vouched))
+                ),
+                false,
             ));
         }
         if !self.empty_documents.is_empty() {
             let list: Vec<String> = self.empty_documents.iter().map(|d| (d + 1).to_string()).collect();
-            out.push(format!("no output for document {}: its sentences are empty", list.join(", ")));
+            out.push((format!("no output for document {}: its sentences are empty", list.join(", ")), true));
         }
         for passage in &self.left_out {
-            out.push(format!(
-                "left out (translates no source sentence): {}, before sentence {}: “{}”",
-                self.place(passage.line),
-                passage.before + 1,
-                excerpt(&passage.text, 60)
+            out.push((
+                format!(
+                    "left out (translates no source sentence): {}, before sentence {}: “{}”",
+                    self.place(passage.line),
+                    passage.before + 1,
+                    excerpt(&passage.text, 60)
+                ),
+                true,
             ));
         }
         out
@@ -134,5 +153,33 @@ pub(super) fn numbers(runs: &[Range<u32>]) -> String {
         .map(|r| if r.len() == 1 { (r.start + 1).to_string() } else { format!("{}–{}", r.start + 1, r.end) })
         .collect();
     let more = runs.len().saturating_sub(20);
-    if more > 0 { format!("{} and {more} more", shown.join(", ")) } else { shown.join(", ") }
+    if more > 0 { format!("{} and {more} more runs", shown.join(", ")) } else { shown.join(", ") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_cannot_be_vouched_for_is_noted_and_long_lists_say_what_is_left() {
+        let summary = Summary {
+            layout: Layout::Documents,
+            lines: 3,
+            blocks: 1,
+            files: Vec::new(),
+            origins: [0, 50, 0, 1, 0, 0],
+            low_confidence: (0..25).map(|k| 2 * k).collect(),
+            omitted: vec![(4, "It rained .".into())],
+            left_out: Vec::new(),
+            empty_documents: Vec::new(),
+            moved: Vec::new(),
+            vouched: Vec::new(),
+        };
+        let noted: Vec<(String, bool)> = summary.noted_lines();
+        let flags: Vec<bool> = noted.iter().map(|(_, n)| *n).collect();
+        assert_eq!(flags, [false, false, true, true], "{noted:?}");
+        assert_eq!(noted[2].0, "omitted (nothing in the output translates it): sentence 5 (“It rained .”)");
+        assert!(noted[3].0.ends_with(", 37, 39 and 5 more runs"), "{}", noted[3].0);
+        assert_eq!(summary.lines(), noted.into_iter().map(|(l, _)| l).collect::<Vec<_>>());
+    }
 }

@@ -6,6 +6,9 @@
 //!
 //! - a boundary neither at a line break nor after sentence punctuation (two sentences run into one
 //!   at a comma, a headline without a full stop, an abbreviation such as `M.` read as an end);
+//! - a boundary after a full stop that may be an abbreviation's (`Rep .`, `Jr .`, an initial: a
+//!   capitalised word of up to three letters before it), where a sentence run into the previous
+//!   one at a comma is as likely as a sentence ending there;
 //! - a quotation mark at a boundary inside a line (it may belong on either side);
 //! - a translation with more sentence ends inside it than its source sentence has (the output
 //!   made two sentences of one, or a neighbour's lies inside it), a capitalised function word
@@ -89,7 +92,8 @@ pub(super) fn low_confidence(e: &Evidence) -> (Vec<bool>, Vec<bool>) {
 }
 
 /// A boundary at token position `p`, between sentences `k` and `next`, that the output's text
-/// does not mark: no line break there and no sentence punctuation before it; or a quotation mark
+/// does not mark: no line break there and no sentence punctuation before it, or only a full stop
+/// that may be an abbreviation's (`… Rep . Jesse`); or a quotation mark
 /// between a sentence end and the next sentence's first word (`… . " Il …`), which may belong to
 /// either, when either translation has not as many quotation marks as its source.
 fn open_boundary(e: &Evidence, p: usize, k: usize, next: usize) -> bool {
@@ -97,11 +101,16 @@ fn open_boundary(e: &Evidence, p: usize, k: usize, next: usize) -> bool {
         return false;
     }
     let t = e.tokens;
-    if !t[p - 1].ends_sentence {
+    if !t[p - 1].ends_sentence || abbreviation_stop(t, p - 1) {
         return true;
     }
     let detachable = (t[p - 1].quote && p >= 2 && t[p - 2].ends_sentence) || (t[p].quote && !t[p - 1].quote);
     detachable && (quotes_differ(e, k) || quotes_differ(e, next))
+}
+
+/// Whether the token at `q` is a full stop after a word that may be abbreviated (`Rep .`).
+fn abbreviation_stop(t: &[Token], q: usize) -> bool {
+    q >= 1 && t[q].full_stop && t[q - 1].title_like
 }
 
 /// Whether sentence `k`'s translation has not as many quotation marks as its source.
@@ -238,6 +247,27 @@ mod tests {
             "Kelly . La police l' a dit .",
         ];
         assert_eq!(judged("", &parts, &SOURCES), [2, 3]);
+    }
+
+    #[test]
+    fn a_boundary_after_a_full_stop_that_may_be_an_abbreviations_is_not() {
+        // A sentence run into the next at a comma, the boundary found after a title's full stop
+        // split off by tokenising: neither side can be vouched for.
+        let parts = [
+            "La banque a perdu .",
+            "Son trader l' a caché , dit Rep .",
+            "Kelly Il a été arrêté .",
+            "La police l' a dit .",
+        ];
+        assert_eq!(judged("", &parts, &SOURCES), [1, 2]);
+        // An initial likewise; an acronym or a longer name ending a sentence is an end.
+        let parts = [
+            "La banque a perdu , dit J .",
+            "Son trader l' a caché .",
+            "Il a été arrêté à Paris .",
+            "Il l' a dit à l' UE .",
+        ];
+        assert_eq!(judged("", &parts, &SOURCES), [0, 1]);
     }
 
     #[test]

@@ -20,6 +20,7 @@ use crate::metrics::lines::LineReader;
 use crate::metrics::links;
 use crate::metrics::scan::{self, WordScan};
 use crate::model::alignment::Links;
+use crate::model::numbered_in_file;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -124,8 +125,9 @@ impl Finder {
                             path,
                             listed.line,
                             format!(
-                                "position {} is past the end of source sentence {sentence} ({} tokens)",
+                                "position {} is past the end of source {} ({} tokens)",
                                 listed.position,
+                                numbered_in_file(sentence),
                                 tokens.len()
                             ),
                         ));
@@ -163,7 +165,7 @@ impl Finder {
             return Err(Error::at_line(
                 path,
                 listed[0].line,
-                format!("sentence {sentence} does not exist; the source has {sentences} sentences (counted from 0)"),
+                format!("{} does not exist; the source has {sentences} sentences", numbered_in_file(sentence)),
             ));
         }
         Ok(())
