@@ -8,6 +8,7 @@ mod corpus;
 mod dispute;
 mod ids;
 mod language;
+pub mod lexicon;
 mod master;
 pub mod pronouns;
 mod record;
