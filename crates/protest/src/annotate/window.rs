@@ -203,6 +203,7 @@ mod tests {
             sentences: lines.iter().map(|s| s.to_string()).collect(),
             alignment: None,
             segmentation: None,
+            label: None,
         }
     }
 

@@ -364,6 +364,7 @@ fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus>
             sentences: keep(source, &needed.source),
             alignment: None,
             segmentation: None,
+            label: None,
         });
     }
     for (i, &id) in layout.corpora.iter().enumerate() {
@@ -375,6 +376,7 @@ fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus>
             sentences: keep(original, &needed.translations[&id]),
             alignment: None,
             segmentation: None,
+            label: None,
         });
     }
     corpora

@@ -782,6 +782,7 @@ mod tests {
                 sentences: vec!["It is .".to_owned()].into(),
                 alignment: None,
                 segmentation: None,
+                label: None,
             });
         }
         let mut no = 0;

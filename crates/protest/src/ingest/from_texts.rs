@@ -124,6 +124,7 @@ pub fn import(inputs: &Inputs, id: String, created: DateTime<Utc>) -> Result<Imp
         sentences: source.into(),
         alignment: None,
         segmentation: None,
+        label: None,
     };
     master.corpora = std::iter::once(source).chain(read_translations).collect();
 
@@ -170,6 +171,7 @@ fn read_translation(
         sentences: sentences.into(),
         alignment: Some(Alignment::new(read.links)),
         segmentation: None,
+        label: None,
     };
     Ok((corpus, dropped))
 }

@@ -257,7 +257,15 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
         // Only the kept sentences take room: the count is the master's, a number the file can
         // only claim.
         let sentences = Sentences::kept(count, c.sentences);
-        corpora.push(Corpus { id: c.id, name: c.name, role: c.role, sentences, alignment: None, segmentation: None });
+        corpora.push(Corpus {
+            id: c.id,
+            name: c.name,
+            role: c.role,
+            sentences,
+            alignment: None,
+            segmentation: None,
+            label: None,
+        });
     }
     let mut content = Master::new(file.master.clone(), file.created);
     content.revision = file.revision;

@@ -163,6 +163,10 @@ const PREPOSITIONS: &[&str] = &[
     "entre", "contre", "en", "et", "ou", "mais", "que", "qu'", "selon", "après", "avant", "pendant", "depuis",
 ];
 
+/// Subject pronouns and negation, after which `le` or `la` is a clitic.
+const SUBJECTS: &[&str] =
+    &["je", "j'", "tu", "il", "elle", "on", "nous", "vous", "ils", "elles", "ne", "n'", "qui", "ça", "cela"];
+
 /// Determiners and quantifiers that come with a head's noun, beyond the function words the match
 /// drops.
 const DETERMINERS: &[&str] =
@@ -195,6 +199,20 @@ impl Judge {
             Err(open) => return Verdict::Open(open),
         };
         compare(pronoun, head)
+    }
+
+    /// What the `i`-th token of a tokenised sentence shows, if it reads as a pronoun that shows
+    /// a gender (for the suite importers, which look for the pronoun the translations differ
+    /// in).
+    pub fn shown_at(&self, sentence: &str, i: usize) -> Option<Shown> {
+        let sentence = Sentence::new(sentence);
+        if i >= sentence.lower.len() {
+            return None;
+        }
+        match self.reading(&sentence, i) {
+            Read::Shows(shown) => Some(shown),
+            _ => None,
+        }
     }
 
     /// The gender and number the pronoun's aligned tokens show.
@@ -301,8 +319,9 @@ impl Judge {
 
     /// Whether `le`, `la`, `l'` or `les` at `i` is an object clitic rather than an article: the
     /// next word is a verb form (or a word the lexicon does not know, in lower case), a clitic,
-    /// or punctuation; a word that may be a noun as well as a verb (`ranger`, `porte`) counts
-    /// unless a preposition comes before.
+    /// or punctuation. A next word that may be a noun as well as a verb is the verb after a
+    /// subject pronoun or `ne` (`il la porte`), or as an infinitive not after a preposition
+    /// (`vous devez le ranger`, not `pour le dîner`); else the article's noun (`je vois la table`).
     fn is_clitic(&self, sentence: &Sentence, i: usize) -> bool {
         let words = &sentence.lower[..];
         if words[i] == "l'" {
@@ -315,9 +334,13 @@ impl Judge {
         {
             return true;
         }
+        let before = i.checked_sub(1).map(|j| words[j].as_str());
         match self.lexicon.get(next) {
             Some(entry) if entry.is_noun() || entry.is_adjective() => {
-                entry.verb && i.checked_sub(1).is_none_or(|j| !PREPOSITIONS.contains(&words[j].as_str()))
+                let infinitive = ["er", "ir", "re", "oir"].iter().any(|e| next.ends_with(e));
+                entry.verb
+                    && (before.is_some_and(|b| SUBJECTS.contains(&b))
+                        || infinitive && before.is_none_or(|b| !PREPOSITIONS.contains(&b)))
             }
             // A verb form the table does not keep, or a word it does not know: a capital or a
             // digit is a name or a number, an article's noun.

@@ -263,14 +263,20 @@ mod tests {
         let system = &system_matches(&Decisions::new(&m))[0];
         assert_eq!(system.name, "mt");
         let s = system.counts;
-        assert_eq!((s.candidates, s.reference_matches, s.judged_matches, s.mismatches), (3, 1, 0, 2));
-        assert_eq!((s.to_humans(), s.open, s.not_run, s.matches_judged_incorrect), (2, 1, 0, 0));
+        // Candidate 2 ("Elle … bicyclette") is settled by the agreement judge.
+        assert_eq!((s.candidates, s.reference_matches, s.judged_matches, s.mismatches), (3, 1, 0, 1));
+        assert_eq!((s.agreements, s.disagreements, s.contradicted), (1, 0, 0));
+        assert_eq!((s.to_humans(), s.open, s.not_run, s.matches_judged_incorrect), (1, 0, 0, 0));
         judge(&mut m, 4, 2, No, Unset);
         judge(&mut m, 1, 2, Yes, Yes);
-        assert_eq!(system_matches(&Decisions::new(&m))[0].counts.matches_judged_incorrect, 1);
+        judge(&mut m, 2, 2, No, No);
+        let s = system_matches(&Decisions::new(&m))[0].counts;
+        assert_eq!((s.matches_judged_incorrect, s.judge_overruled), (1, 1));
         let t = table(&Decisions::new(&m));
         assert_eq!(t.rows.len(), 2);
         assert_eq!(t.rows[1].cells[0], Cell::Count(3));
+        assert_eq!(t.columns.len(), 14, "with the judge's columns");
+        assert_eq!(t.rows[1].cells[3], Cell::Count(1), "agreement");
         let rounds = rounds_table(&m);
         assert_eq!(rounds.rows[0].label, "Round 1");
         assert_eq!(rounds.rows[0].cells[2], Cell::Count(1));

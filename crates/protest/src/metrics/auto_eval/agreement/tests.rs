@@ -13,6 +13,7 @@ fn judge(context: &str, sentence: &str, pronoun: &[u32], head: &[u32]) -> Verdic
         sentences: vec![context.to_owned(), sentence.to_owned()].into(),
         alignment: None,
         segmentation: None,
+        label: None,
     };
     let example = Example {
         no: ExampleNo(1),
@@ -91,6 +92,8 @@ fn object_clitics_but_not_articles() {
     assert_eq!(open(judge(camera, "Vous devez la caméra .", &[2], &[5])), Open::NoPronoun);
     assert_eq!(open(judge(camera, "C' est pour la porte .", &[3], &[5])), Open::NoPronoun);
     assert_eq!(open(judge(camera, "Je vois la France .", &[2], &[5])), Open::NoPronoun);
+    assert_eq!(open(judge(camera, "Je vois la table .", &[2], &[5])), Open::NoPronoun, "table: a verb form too");
+    assert_eq!(decided(&judge(camera, "Il la porte .", &[1], &[5])).map(|d| d.0), Some(true));
     // Glued by a hyphen: a clitic for sure.
     assert_eq!(decided(&judge(camera, "Range-la !", &[0], &[5])).map(|d| d.0), Some(true));
 }
