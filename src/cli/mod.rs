@@ -18,6 +18,7 @@ mod progress;
 mod report;
 mod sample;
 mod serve;
+mod suite;
 mod synth;
 
 pub use printer::Printer;
@@ -54,6 +55,8 @@ pub enum Command {
     },
     /// Build a master from a tokenised source, translations, alignments and a test-suite definition.
     Import(Box<import::ImportArgs>),
+    /// Public contrastive test suites (DiscEvalMT) as masters, to evaluate what systems write.
+    Suite(suite::SuiteArgs),
     /// Validate a master or batch file and print what it contains.
     Check {
         /// The file to check.
@@ -148,6 +151,7 @@ fn run_command(command: Command, p: &Printer) -> anyhow::Result<()> {
     match command {
         Command::Open { .. } => unreachable!("the GUI handles open"),
         Command::Import(args) => import::run(*args, p),
+        Command::Suite(args) => suite::run(args, p),
         Command::AddSystem(args) => add_system::run(*args, p),
         Command::Check { file, format } => check::run(&file, format, p),
         Command::Annotator(args) => annotator::run(args, p),

@@ -203,7 +203,8 @@ impl App {
     /// the UI thread: it saves the master).
     fn run_auto_eval(&mut self, rule: Option<MatchRule>) {
         self.start_on_session("Running the automatic reference match", move |session| {
-            let round = session.run(|store| workflow::auto_eval::run(store, rule, chrono::Utc::now()));
+            let round =
+                session.run(|store| workflow::auto_eval::run(store, rule, Default::default(), chrono::Utc::now()));
             let said = round.map(|round| auto_eval::summary(&round)).map_err(|e| failed(&e, ""));
             Box::new(move |app: &mut App| match said {
                 Ok(summary) => app.messages.info_for(AUTO_MATCH, summary),

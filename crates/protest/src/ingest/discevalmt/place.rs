@@ -5,7 +5,7 @@
 //! built-in aligner's links for the nouns (docs/suite-format.md, "DiscEvalMT").
 
 use super::{Label, Translation};
-use crate::metrics::auto_eval::agreement::{By, Judge};
+use crate::metrics::auto_eval::agreement::{By, Judge, heads_phrase};
 use crate::model::alignment::Links;
 use crate::model::lexicon::Lexicon;
 use crate::model::pronouns::{FRENCH, Reading};
@@ -205,15 +205,6 @@ fn differing_nouns(contexts: &[Vec<String>], i: usize) -> Vec<u32> {
         contexts.iter().filter(|c| *c != context).flat_map(|c| differing(context, c).0).collect();
     differ.sort_unstable();
     differ.dedup();
-    let is_function = |j: usize| FRENCH.is_function_word(&context[j]) && context[j].chars().any(char::is_alphabetic);
-    let heads_phrase = |at: usize| {
-        let before = |j: usize| j.checked_sub(1);
-        match before(at) {
-            Some(j) if is_function(j) => true,
-            Some(j) => lexicon.get(&context[j]).is_some_and(|e| e.is_adjective()) && before(j).is_some_and(is_function),
-            None => false,
-        }
-    };
     differ
         .into_iter()
         .filter(|&at| {
@@ -221,7 +212,7 @@ fn differing_nouns(contexts: &[Vec<String>], i: usize) -> Vec<u32> {
             !FRENCH.is_function_word(word)
                 && word.chars().count() > 1
                 && lexicon.get(word).is_some_and(|e| e.is_noun())
-                && heads_phrase(at as usize)
+                && heads_phrase(lexicon, context, at as usize)
         })
         .collect()
 }

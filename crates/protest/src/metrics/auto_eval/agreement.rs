@@ -86,6 +86,9 @@ pub enum Open {
     SeveralNouns,
     /// A noun of either gender (epicene, or two nouns of one spelling).
     EitherGender(String),
+    /// The noun does not head its noun phrase (`les candidats américains recrues`): another noun
+    /// may be what the pronoun agrees with.
+    NotHeadNoun(String),
     /// The numbers differ (collective nouns, "the team … they"): not read as agreement or not.
     NumberDiffers,
 }
@@ -102,6 +105,7 @@ impl Open {
             Open::NoNoun => "no noun aligned to the head".into(),
             Open::SeveralNouns => "several nouns aligned to the head".into(),
             Open::EitherGender(w) => format!("'{w}' may be of either gender"),
+            Open::NotHeadNoun(w) => format!("'{w}' does not head its noun phrase"),
             Open::NumberDiffers => "the numbers differ".into(),
         }
     }
@@ -388,13 +392,13 @@ impl Judge {
 
     /// The gender and number of the noun aligned to an antecedent head.
     fn head(&self, corpus: &Corpus, aligned: &[TokenRef]) -> Result<Shown, Open> {
-        let mut nouns: Vec<(String, Features)> = Vec::new();
+        let mut nouns: Vec<(String, Features, bool)> = Vec::new();
         let mut content = 0;
         for &at in aligned {
             let Some(sentence) = corpus.sentence(at.sentence) else { continue };
             let original: Vec<&str> = tokens::tokens(sentence).collect();
-            let Some(word) = original.get(at.token as usize) else { continue };
-            let lower = normalise(word);
+            let words: Vec<String> = original.iter().map(|w| normalise(w)).collect();
+            let Some(lower) = words.get(at.token as usize).cloned() else { continue };
             if !lower.chars().any(char::is_alphanumeric)
                 || self.pronouns.is_function_word(&lower)
                 || DETERMINERS.contains(&lower.as_str())
@@ -404,16 +408,18 @@ impl Judge {
             content += 1;
             let entry = self.lookup(&original, at.token as usize).ok_or_else(|| Open::UnknownWord(lower.clone()))?;
             if entry.is_noun() {
-                nouns.push((lower, entry.noun));
+                let heads = heads_phrase(self.lexicon, &words, at.token as usize);
+                nouns.push((lower, entry.noun, heads));
             }
         }
         match &nouns[..] {
             _ if content == 0 => Err(Open::NoHead),
             [] => Err(Open::NoNoun),
-            [(word, features)] if features.gender().is_some() => {
+            [(word, _, false)] => Err(Open::NotHeadNoun(word.clone())),
+            [(word, features, true)] if features.gender().is_some() => {
                 Ok(Shown { words: word.clone(), features: *features, by: By::Noun })
             }
-            [(word, _)] => Err(Open::EitherGender(word.clone())),
+            [(word, ..)] => Err(Open::EitherGender(word.clone())),
             _ => Err(Open::SeveralNouns),
         }
     }
@@ -430,6 +436,108 @@ impl Judge {
         (starts && lower != word).then(|| self.lexicon.get(&lower)).flatten()
     }
 }
+
+/// Whether the noun at `at` of a sentence's normalised words heads its noun phrase: an article, a
+/// determiner or a preposition before it, perhaps through adjectives or numbers (`les maisons`,
+/// `les deux petites maisons`, `de recrues`), rather than another noun (`les candidats
+/// américains recrues`).
+pub fn heads_phrase(lexicon: &Lexicon, words: &[String], at: usize) -> bool {
+    let pronouns = Language::French.pronouns();
+    let function = |w: &str| pronouns.is_some_and(|p| p.is_function_word(w)) && w.chars().any(char::is_alphabetic);
+    // An adjective that is also a noun stands before a noun only if it is one of those that
+    // usually do (`les nouvelles voitures`); else it may be the head itself (`les candidats`).
+    let modifier = |w: &str| {
+        w.chars().any(|c| c.is_ascii_digit())
+            || PRENOMINAL.contains(&w)
+            || lexicon.get(w).is_some_and(|e| e.is_adjective() && !e.is_noun())
+    };
+    for j in (at.saturating_sub(MODIFIERS + 1)..at).rev() {
+        let word = words[j].as_str();
+        if function(word) || DETERMINERS.contains(&word) {
+            return true;
+        }
+        if !modifier(word) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Adjectives (also nouns in the lexicon) and numbers that usually stand before the noun.
+const PRENOMINAL: &[&str] = &[
+    "grand",
+    "grande",
+    "grands",
+    "grandes",
+    "petit",
+    "petite",
+    "petits",
+    "petites",
+    "nouveau",
+    "nouvel",
+    "nouvelle",
+    "nouveaux",
+    "nouvelles",
+    "bon",
+    "bonne",
+    "bons",
+    "bonnes",
+    "beau",
+    "bel",
+    "belle",
+    "beaux",
+    "belles",
+    "vieux",
+    "vieil",
+    "vieille",
+    "vieilles",
+    "jeune",
+    "jeunes",
+    "premier",
+    "première",
+    "premiers",
+    "premières",
+    "dernier",
+    "dernière",
+    "derniers",
+    "dernières",
+    "autre",
+    "autres",
+    "même",
+    "mêmes",
+    "seul",
+    "seule",
+    "seuls",
+    "seules",
+    "gros",
+    "grosse",
+    "grosses",
+    "mauvais",
+    "mauvaise",
+    "mauvaises",
+    "vrai",
+    "vraie",
+    "vrais",
+    "vraies",
+    "ancien",
+    "ancienne",
+    "anciens",
+    "anciennes",
+    "deux",
+    "trois",
+    "quatre",
+    "cinq",
+    "six",
+    "sept",
+    "huit",
+    "neuf",
+    "dix",
+    "cent",
+    "mille",
+];
+
+/// How many adjectives or numbers may stand between a determiner and its noun.
+const MODIFIERS: usize = 3;
 
 /// A sentence's tokens as written and normalised ([`normalise`]).
 struct Sentence<'s> {

@@ -160,6 +160,14 @@ fn what_is_left_to_people() {
     assert_eq!(open(judge(BUILDINGS, "Je parle .", &[], &[1])), Open::NoPronoun);
     // Two forms that say different things.
     assert_eq!(open(judge(BUILDINGS, "Il la voit .", &[0, 1], &[1])), Open::SeveralPronouns);
+    // A noun that does not head its phrase (the sample's example 35): another noun may govern.
+    let recruits = "Les candidats américains recrues sont traitées par Al-Qaïda .";
+    assert_eq!(open(judge(recruits, ils, &[0], &[3])), Open::NotHeadNoun("recrues".into()));
+    assert_eq!(
+        decided(&judge("Les deux nouvelles voitures sont là .", "Elles roulent .", &[0], &[3])).map(|d| d.0),
+        Some(true)
+    );
+    assert_eq!(decided(&judge("Il parle de recrues .", "Elles sont là .", &[0], &[3])).map(|d| d.0), Some(true));
     // A collective noun with a plural pronoun: the numbers differ.
     assert_eq!(open(judge("La famille est là .", ils, &[0], &[1])), Open::NumberDiffers);
 }
