@@ -115,6 +115,7 @@ fn paper_master() -> Master {
         sentences: vec![sentence.to_string(); n].into(),
         alignment: None,
         segmentation: None,
+        label: None,
     };
     m.corpora = vec![
         corpus(0, "source", CorpusRole::Source, "the cat saw it ."),
