@@ -181,7 +181,10 @@ fn the_automatic_match_is_stored_and_the_browser_shows_what_still_needs_a_human(
     let master = saved(&f.path);
     assert_eq!(master.auto_eval.rounds.len(), 1);
     assert_eq!(master.auto_eval.entry(CandidateId(4)).map(|e| e.outcome), Some(Outcome::Match));
-    let summary = "Round 1: 1 of 3 MT candidates match (1 settled this round); 2 left to humans.";
+    // Candidate 2 ("Elle … bicyclette") is settled by the agreement judge.
+    assert_eq!(master.auto_eval.entry(CandidateId(2)).map(|e| e.outcome), Some(Outcome::Agreement));
+    let summary = "Round 1: 1 of 3 MT candidates match, 1 agree and 0 disagree with their antecedent (2 settled this \
+                   round); 1 left to humans.";
     assert!(h.query_all_by_label(summary).count() >= 1, "the notice and the view say what it settled");
     shows_the_library_tables(&h, &f.path, Section::AutoMatch);
 

@@ -227,7 +227,7 @@ pub fn by_label(master: &Master) -> Table {
         ],
         rows,
         notes: vec![
-            "Translations a contrastive suite labels (protest suite import): correct and semi-correct count as a \
+            "Translations a contrastive suite labels (in masters imported from the suite): correct and semi-correct count as a \
              correct pronoun, incorrect as an incorrect one. Match and agreement say correct, disagreement \
              incorrect; as labelled / against label: how many of those say what the label says. Human verdicts are \
              not counted here. Pronoun differs: the examples whose correct and incorrect translations align \
