@@ -79,10 +79,12 @@ pub fn header(ui: &mut Ui, master: &Master, candidate: &Candidate, show_corpus: 
         // What the automatic evaluation settled: correct, incorrect, or left to people.
         let mark = match master.auto_eval.settled(candidate.id) {
             Some(true) => "✔",
-            Some(false) => "✘",
+            Some(false) => "✖",
             None => "?",
         };
-        ui.add(egui::Label::new(RichText::new(format!("{mark} {note}")).color(ui.visuals().hyperlink_color)).truncate());
+        ui.add(
+            egui::Label::new(RichText::new(format!("{mark} {note}")).color(ui.visuals().hyperlink_color)).truncate(),
+        );
     }
     intent
 }

@@ -215,6 +215,12 @@ impl AutoEval {
         self.entry(candidate).is_some_and(|e| e.outcome == Outcome::Match)
     }
 
+    /// Whether the agreement judge settled any candidate in the latest outcomes (an agreement or
+    /// a disagreement, whatever humans decided since): the score tables then keep its columns.
+    pub fn judge_settled_any(&self) -> bool {
+        self.outcomes.iter().any(|e| matches!(e.outcome, Outcome::Agreement | Outcome::Disagreement))
+    }
+
     /// What the latest round settled of the candidate without a person ([`Outcome::settles`]).
     pub fn settled(&self, candidate: CandidateId) -> Option<bool> {
         self.entry(candidate).and_then(|e| e.outcome.settles())

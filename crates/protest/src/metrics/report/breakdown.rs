@@ -29,12 +29,13 @@ fn tallies<K: Ord>(decisions: &Decisions, key: impl Fn(&Candidate) -> Option<K>)
 
 /// A table of the score columns: under each translation, a row per key.
 fn scores_by<K: Ord>(
+    master: &Master,
     tallies: Vec<(String, BTreeMap<K, Tally>)>,
     label: impl Fn(&K) -> String,
     head: (&'static str, String, String),
     notes: Vec<String>,
 ) -> Table {
-    let judge = tallies.iter().flat_map(|(_, by)| by.values()).any(|t| t.agreed + t.disagreed > 0);
+    let judge = master.auto_eval.judge_settled_any();
     let mut rows = Vec::new();
     for (system, by) in &tallies {
         rows.push(Row::heading(0, system));
@@ -53,6 +54,7 @@ pub fn by_pronoun(decisions: &Decisions) -> Table {
         Some(source?.token(example.pronoun_ref())?.to_lowercase())
     };
     scores_by(
+        master,
         tallies(decisions, form),
         |k: &String| k.clone(),
         ("by-pronoun", "Scores per system by source pronoun".into(), "System / pronoun".into()),
@@ -77,6 +79,7 @@ pub fn by_distance(decisions: &Decisions) -> Table {
         d => d.to_string(),
     };
     scores_by(
+        master,
         tallies(decisions, |c| distance(master, c).map(|d| d.min(FAR))),
         label,
         ("by-distance", "Scores per system by antecedent distance".into(), "System / sentences".into()),

@@ -215,6 +215,10 @@ pub struct Scores {
     /// The agreement judge's outcomes humans decided the other way
     /// ([`crate::metrics::auto_eval::judge_overruled`]).
     pub judge_overruled: u64,
+    /// Whether the agreement judge settled any candidate
+    /// ([`crate::model::AutoEval::judge_settled_any`]): the tables then show its columns, also
+    /// where humans have decided every one of them since.
+    pub judge: bool,
 }
 
 pub fn scores(master: &Master) -> Scores {
@@ -231,6 +235,7 @@ pub fn scores_of(decisions: &Decisions) -> Scores {
         matched_unjudgeable: 0,
         matches_judged_incorrect: 0,
         judge_overruled: 0,
+        judge: master.auto_eval.judge_settled_any(),
     };
     scores.systems = master
         .translations()
@@ -280,11 +285,6 @@ const COLUMNS_NOTE: &str = "Score: correct ÷ decided. Lowest, Highest: the scor
      construction), read the bounds too.";
 
 impl Scores {
-    /// Whether the agreement judge settled any example: the tables then show its columns.
-    pub fn judge(&self) -> bool {
-        self.systems.iter().any(|s| s.overall.agreed + s.overall.disagreed > 0)
-    }
-
     fn rule_notes(&self) -> Vec<String> {
         let mut notes = vec![
             COLUMNS_NOTE.to_owned(),
@@ -331,10 +331,7 @@ impl Scores {
             .map(|s| format!("'{}'", system_label(s)))
             .collect();
         (!names.is_empty()).then(|| {
-            format!(
-                "– {NOT_JUDGED_YET}: {} (no candidate decided by a human or the reference match).",
-                names.join(", ")
-            )
+            format!("– {NOT_JUDGED_YET}: {} (no candidate decided by a human or automatically).", names.join(", "))
         })
     }
 
@@ -353,7 +350,7 @@ impl Scores {
     /// One row per translation: examples, what is decided and how, the score with its bounds
     /// and interval.
     pub fn table(&self) -> Table {
-        let judge = self.judge();
+        let judge = self.judge;
         let rows = self.systems.iter().map(|s| Row::data(0, system_label(s), s.overall.cells(judge))).collect();
         Table {
             name: "scores",
@@ -368,7 +365,7 @@ impl Scores {
     /// The same columns per category: under each category (grouped as in table `results`) a row
     /// per translation, then all categories.
     pub fn category_table(&self, master: &Master) -> Table {
-        let judge = self.judge();
+        let judge = self.judge;
         let systems = |depth: usize, tally: &dyn Fn(&SystemScores) -> Tally| {
             self.systems
                 .iter()
@@ -418,7 +415,7 @@ mod tests {
         let s = scores(&m);
         let mt = s.systems[1].overall;
         assert_eq!((mt.matched, mt.agreed, mt.disagreed, mt.undecided, mt.score()), (1, 1, 0, 1, Some(1.0)));
-        assert!(s.judge());
+        assert!(s.judge);
         assert_eq!(s.table().columns.len(), 13);
         assert_eq!(
             mt.describe(),
@@ -428,6 +425,8 @@ mod tests {
         judge(&mut m, 2, 1, No, Unset);
         let s = scores(&m);
         assert_eq!((s.systems[1].overall.agreed, s.systems[1].overall.incorrect, s.judge_overruled), (0, 1, 1));
+        assert!(s.judge, "the judge's columns stay when humans have decided all it settled");
+        assert_eq!(s.table().columns.len(), 13);
         // A human's "cannot be judged" outranks an agreement as it does a match.
         let mut r = crate::model::Record::new(crate::model::CandidateId(2), crate::model::AnnotatorId(1), m.created);
         r.tags.insert(crate::model::tags::BAD_TRANSLATION.into());
