@@ -99,7 +99,11 @@ fn suite_import_refuses_what_it_cannot_read_and_keeps_what_is_there() {
     assert!(err.contains("out.json") && err.contains("--force"), "{err}");
     assert_eq!(std::fs::read_to_string(d.join("out.json")).unwrap(), "mine");
     let err = refused(d, &["suite", "import", "discevalmt", ".", "-o", "new.json"]);
-    assert!(err.contains("error"), "{err}");
+    assert!(err.contains(".: is a folder, not a regular file"), "{err}");
+    std::fs::write(d.join("list.json"), "[1, 2]").unwrap();
+    let err = refused(d, &["suite", "import", "discevalmt", "list.json", "-o", "new.json"]);
+    assert!(err.contains("list.json: not DiscEvalMT's JSON: expected an object of numbered blocks"), "{err}");
+    assert!(!d.join("new.json").exists());
     // A block left out is said, with the reason; the others are written.
     let blocks = r#"{"1": {"src": ["The bicycles were stolen.", "They were red."],
         "trg": [{"correct": ["Les vélos ont été volés.", "Ils étaient rouges."],
@@ -112,5 +116,13 @@ fn suite_import_refuses_what_it_cannot_read_and_keeps_what_is_there() {
     assert!(out.status.success());
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(stderr.contains("two.json: block 2 left out: 'src' is not two sentences"), "{stderr}");
-    assert!(stdout.starts_with("wrote two.master.json (1 blocks placed, 1 left out)"), "{stdout}");
+    assert!(stdout.starts_with("wrote two.master.json (1 block placed, 1 left out)"), "{stdout}");
+    // Never written through a link.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(d.join("elsewhere.json"), d.join("link.json")).unwrap();
+        let err = refused(d, &["suite", "import", "discevalmt", "two.json", "-o", "link.json", "--force"]);
+        assert!(err.contains("link.json: is a symbolic link"), "{err}");
+        assert!(!d.join("elsewhere.json").exists(), "nothing written through the link");
+    }
 }

@@ -72,7 +72,8 @@ pub enum Command {
     Annotator(annotator::AnnotatorArgs),
     /// Task sets and batches: plan, export, import (merge), adjudicate and remove.
     Batch(batch::BatchArgs),
-    /// Match every MT translation against the reference and judged translations; store the results.
+    /// Match every MT translation against the reference and judged translations and, in French,
+    /// judge its pronoun by agreement with the antecedent head's translation; store the results.
     AutoEval(auto_eval::AutoEvalArgs),
     /// Print or export the results, agreement, per-system score, automatic-match and APT tables.
     Report(report::ReportArgs),

@@ -74,11 +74,10 @@ fn import(args: ImportArgs, p: &Printer) -> anyhow::Result<()> {
     for u in &imported.unplaced {
         p.warn(format_args!("{}: block {} left out: {}", args.file.display(), u.block, u.reason));
     }
-    let examples = imported.master.examples.len();
-    p.say(format_args!(
-        "wrote {} ({examples} blocks placed, {} left out)",
-        args.output.display(),
-        imported.unplaced.len()
-    ))?;
+    let placed = match imported.master.examples.len() {
+        1 => "1 block placed".to_owned(),
+        n => format!("{n} blocks placed"),
+    };
+    p.say(format_args!("wrote {} ({placed}, {} left out)", args.output.display(), imported.unplaced.len()))?;
     p.say(Summary::of(&imported.master))
 }

@@ -1,7 +1,8 @@
 //! How much of the nouns of the news corpus's French reference the lexicon built in knows, and
 //! how many of them have one gender, as the agreement judge needs (docs/auto-eval.md, "The
 //! lexicon"). A noun here is the word after an article or a determiner that is not a number,
-//! punctuation or a function word.
+//! punctuation, a function word, a pronoun (`ce qui`, `l'on`) or a number in words. A capitalised
+//! word is looked up as written, as the judge looks up a word inside a sentence.
 //!
 //!     cargo run --release -p protest --example lexicon_coverage -- [DATA_DIR] [--show N]
 //!
@@ -20,6 +21,13 @@ const DETERMINERS: &[&str] = &[
     "tes", "son", "sa", "ses", "notre", "nos", "votre", "vos", "leurs", "au", "aux",
 ];
 
+/// Words after a determiner that are no nouns: relatives and negation after `ce` (`ce qui`,
+/// `ce n'est`), numbers in words (`les deux`).
+const NOT_NOUNS: &[&str] = &[
+    "qui", "que", "qu'", "quoi", "dont", "n'", "ne", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf",
+    "dix", "onze", "douze", "quinze", "vingt", "trente", "cent", "mille",
+];
+
 #[derive(Default)]
 struct Count {
     tokens: usize,
@@ -34,22 +42,30 @@ fn main() -> common::Result<()> {
         let words: Vec<String> = tokens::tokens(&line).map(|w| w.replace('’', "'")).collect();
         for pair in words.windows(2) {
             let (before, word) = (pair[0].to_lowercase(), &pair[1]);
+            let lower = word.to_lowercase();
             let noun_like = word.chars().any(char::is_alphabetic)
                 && !word.chars().any(|c| c.is_ascii_digit())
-                && !FRENCH.is_function_word(&word.to_lowercase());
+                && !FRENCH.is_function_word(&lower)
+                && FRENCH.form_of(&lower).is_none()
+                && !NOT_NOUNS.contains(&lower.as_str());
             if DETERMINERS.contains(&before.as_str()) && noun_like {
                 *seen.entry(word.clone()).or_default() += 1;
             }
         }
     }
-    let mut classes: [Count; 4] = Default::default();
+    let mut classes: [Count; 6] = Default::default();
     let mut unknown: Vec<(&String, usize)> = Vec::new();
     for (word, &n) in &seen {
-        let entry = lexicon.get(word).or_else(|| lexicon.get(&word.to_lowercase()));
-        let class = match entry {
+        // As the judge looks words up: a capital after a determiner is a name's, not looked up in
+        // lower case.
+        let class = match lexicon.get(word) {
             Some(e) if e.noun.gender().is_some() => 0,
             Some(e) if e.is_noun() => 1,
             Some(_) => 2,
+            None if word.starts_with(char::is_uppercase) => match lexicon.get(&word.to_lowercase()) {
+                Some(e) if e.is_noun() => 4,
+                _ => 5,
+            },
             None => 3,
         };
         if class >= 2 {
@@ -67,6 +83,8 @@ fn main() -> common::Result<()> {
         "a noun of either gender (epicene, or two nouns)",
         "known, not as a noun (an adjective, a participle)",
         "not in the lexicon",
+        "capitalised, a noun in lower case (État, Banque: not looked up so)",
+        "capitalised, not in the lexicon (a name, an acronym)",
     ];
     for (name, c) in names.iter().zip(&classes) {
         println!(
