@@ -18,7 +18,16 @@ source sentence, for mweralign's document-aware alignment). The variants:
   lightly edited (one word dropped or repeated);
 - cancelling: one line per sentence with no empty lines, but in 40 % of the documents two
   sentences share a line and a later line is split in two, so that every line in between is one
-  sentence off.
+  sentence off;
+- llm: what an LLM asked for a document-level translation gives: the edited sentences in
+  paragraphs (the headline alone, then two to five sentences each), 3.5 % of the sentences run
+  into the next as one sentence (the full stop made a comma), 1.8 % of the longer ones made two
+  sentences, one sentence dropped, and a preamble before the first document. OUT_DIR/llm.fr has
+  the documents separated by an empty line and a paragraph per line; OUT_DIR/llm/ has one file per
+  document (001.txt, …) with the paragraphs separated by empty lines, as LLM pipelines write them.
+
+The variants are made from SEED (1 unless given); scripts/document-level-figures measures seed 1,
+which is held out: the cues' weights are tried on other seeds.
 """
 
 import random
@@ -87,6 +96,108 @@ def cancelling(sentences, rng):
     return lines
 
 
+PREAMBLE = "Voici la traduction du document :"
+
+
+def lowered(sentence, small):
+    """The sentence with its first word written small when the text usually writes it so."""
+    first, _, rest = sentence.partition(" ")
+    low = first.lower()
+    if first != low and first[1:] == first[1:].lower() and small.get(low, 0) > small.get(first, 0):
+        return " ".join([low, rest]) if rest else low
+    return sentence
+
+
+def capitalised(token):
+    return token[:1].upper() + token[1:]
+
+
+def llm_sentences(doc, rng, small, dropped):
+    """One document's sentences as an LLM might give them, and the right text of each.
+
+    Returns the output's sentences (each a list: the paragraphs are made later) and the expected
+    translation of each source sentence."""
+    expected = list(doc)
+    out = []
+    i = 0
+    while i < len(doc):
+        s = doc[i]
+        if i in dropped:
+            expected[i] = ""
+            i += 1
+            continue
+        tokens = s.split(" ")
+        if i + 1 < len(doc) and i + 1 not in dropped and tokens[-1] == "." and len(tokens) > 2 and rng.random() < 0.035:
+            first = " ".join(tokens[:-1] + [","])
+            second = lowered(doc[i + 1], small)
+            expected[i], expected[i + 1] = first, second
+            out.append(first + " " + second)
+            i += 2
+            continue
+        if len(tokens) >= 10 and rng.random() < 0.018:
+            commas = [k for k in range(3, len(tokens) - 3) if tokens[k] == ","]
+            if commas:
+                k = rng.choice(commas)
+                pieces = [tokens[:k] + ["."], [capitalised(tokens[k + 1])] + tokens[k + 2 :]]
+            else:
+                k = len(tokens) // 2
+                pieces = [tokens[:k] + ["."], [capitalised(tokens[k])] + tokens[k + 1 :]]
+            expected[i] = " ".join(pieces[0] + pieces[1])
+            out += [" ".join(p) for p in pieces]
+            i += 1
+            continue
+        out.append(s)
+        i += 1
+    return out, expected
+
+
+def paragraphs(sentences, rng):
+    """The headline alone, then paragraphs of two to five sentences."""
+    out = sentences[:1]
+    i = 1
+    while i < len(sentences):
+        n = rng.randint(2, 5)
+        out.append(" ".join(sentences[i : i + n]))
+        i += n
+    return out
+
+
+def llm(docs, out, seed):
+    rng = random.Random(seed + 2)
+    small = {}
+    for doc in docs:
+        for s in doc:
+            for t in s.split(" "):
+                small[t] = small.get(t, 0) + 1
+    starts = [sum(len(d) for d in docs[:k]) for k in range(len(docs))]
+    # One sentence dropped, not a document's first (its headline).
+    candidates = [(k, i) for k, doc in enumerate(docs) for i in range(1, len(doc))]
+    k_dropped, i_dropped = rng.choice(candidates)
+    files, expected = [], []
+    for k, doc in enumerate(docs):
+        sentences, right = llm_sentences(doc, rng, small, {i_dropped} if k == k_dropped else set())
+        parts = paragraphs(sentences, rng)
+        if k == 0:
+            parts.insert(0, PREAMBLE)
+        files.append(parts)
+        expected += right
+    lines = []
+    for k, parts in enumerate(files):
+        if k > 0:
+            lines.append("")
+        lines += parts
+    write(out / "llm.fr", lines)
+    write(out / "llm.expected", expected)
+    write(out / "llm.docs.fr", [" ".join(parts) for parts in files])
+    folder = out / "llm-files"
+    folder.mkdir(exist_ok=True)
+    for k, parts in enumerate(files):
+        with open(folder / f"doc{k + 1}.txt", "w", encoding="utf-8") as f:
+            f.write("\n\n".join(parts) + "\n")
+    write(out / "llm-files.expected", expected)
+    print(f"llm: sentence {starts[k_dropped] + i_dropped + 1} dropped", file=sys.stderr)
+
+
 def write(path, lines):
     with open(path, "w", encoding="utf-8") as f:
         f.write("".join(line + "\n" for line in lines))
@@ -120,6 +231,7 @@ def main():
     variant("single-lines-edited", changed, lambda doc, rng: [" ".join(doc)])
     variant("merges-splits-edited", changed, merged_and_split)
     variant("cancelling", plain, cancelling, separated=False)
+    llm(changed, out, seed)
 
 
 if __name__ == "__main__":

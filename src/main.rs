@@ -3,17 +3,35 @@
 
 mod cli;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
+use protest::store::{Holder, set_holder};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     grow_the_heap_in_large_steps();
-    let args = cli::Args::parse();
+    let matches = cli::Args::command().get_matches();
+    let args = cli::Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // What the locks this process takes say holds the file, to whoever else opens it.
+    set_holder(match &args.command {
+        None | Some(cli::Command::Open { .. }) => Holder::Window,
+        Some(_) => Holder::Command { command: command_words(&matches) },
+    });
     match args.command {
         None => protest_gui::run(None),
         Some(cli::Command::Open { file }) => protest_gui::run(Some(file)),
         Some(command) => cli::run(command, args.quiet),
     }
+}
+
+/// The command as typed, without its arguments: `protest batch export`.
+fn command_words(matches: &clap::ArgMatches) -> String {
+    let mut words = vec!["protest"];
+    let mut at = matches;
+    while let Some((name, sub)) = at.subcommand() {
+        words.push(name);
+        at = sub;
+    }
+    words.join(" ")
 }
 
 /// Opening a large master builds its model — some 500 MB in millions of small allocations — on

@@ -165,12 +165,85 @@ fn refusals_name_the_problem_and_leave_the_master_unchanged() {
 #[test]
 fn refuses_while_the_master_is_open_elsewhere() {
     let dir = workspace();
-    let (store, _) = protest::store::Store::<Master>::open(&dir.path().join(MASTER)).unwrap();
+    let window = protest::store::Holder::Window;
+    let (store, _) = protest::store::Store::<Master>::open_as(&dir.path().join(MASTER), &window).unwrap();
     let before = fs::read(dir.path().join(MASTER)).unwrap();
     let out = protest(dir.path(), &["add-system", MASTER, "--name", "x", "new.fr"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("is open in another PROTEST window") && err.contains("close it there first"), "{err}");
+    assert!(err.contains("is open in a PROTEST window (process ") && err.contains("close it there first"), "{err}");
     assert_eq!(fs::read(dir.path().join(MASTER)).unwrap(), before);
     store.close().unwrap();
+}
+
+#[test]
+fn adds_a_folder_with_one_file_per_document() {
+    let dir = workspace();
+    let docs = dir.path().join("llm");
+    fs::create_dir(&docs).unwrap();
+    // Paragraphs between empty lines; the files in name order, numbers as numbers.
+    fs::write(docs.join("doc1.txt"), "J'ai un vélo.\n\nElle est rouge.\n").unwrap();
+    fs::write(docs.join("doc2.txt"), "Il pleut. Bienvenue !\n").unwrap();
+    let out = protest(dir.path(), &["add-system", MASTER, "llm", "--name", "llm"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("  layout: one file per document (2 files)\n"), "{stdout}");
+    assert!(stdout.contains("  segmented: 4 sentences — 2 kept as given, 2 split\n"), "{stdout}");
+    let master = master_file::load(&dir.path().join(MASTER)).unwrap();
+    let corpus = master.corpora.last().unwrap();
+    assert_eq!(corpus.sentences, ["J' ai un vélo .", "Elle est rouge .", "Il pleut .", "Bienvenue !"]);
+}
+
+/// What cannot be a translation of the master's source is refused before anything is segmented.
+#[test]
+fn refuses_outputs_that_cannot_be_true() {
+    let dir = workspace();
+    let d = dir.path();
+    let valid = "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n";
+    fs::write(d.join("empty.fr"), "").unwrap();
+    fs::write(d.join("blank.fr"), "\n\n \n\n").unwrap();
+    fs::write(d.join("trailing.fr"), format!("{valid}{}", "\n".repeat(10_000))).unwrap();
+    fs::write(d.join("million.fr"), format!("{valid}{}", "\n".repeat(1_000_000))).unwrap();
+    fs::write(d.join("long.fr"), "mot ".repeat(40_000)).unwrap();
+    let folder = d.join("three");
+    fs::create_dir(&folder).unwrap();
+    for k in 1..=3 {
+        fs::write(folder.join(format!("{k}.txt")), "Il pleut.\n").unwrap();
+    }
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--name", "x", "empty.fr"],
+            "error: empty.fr: is empty: no text to add as a translation. To add a system that deliberately translates \
+             nothing, ask for an empty system (--allow-empty)",
+        ),
+        (&["--name", "x", "blank.fr"], "error: blank.fr: has 4 lines, all empty: no text to add as a translation."),
+        (
+            &["--name", "x", "trailing.fr"],
+            "error: trailing.fr: has 10004 lines for a master of 4 sentences: more than 20 lines per sentence cannot \
+             be a translation of it; 10000 lines at the end are empty, from line 5 on",
+        ),
+        (
+            &["--name", "x", "million.fr"],
+            "error: million.fr: is more than 66 kB — over 20 times the size of the master's source, more than a \
+             translation of it can be. Is it the right file, for this master?",
+        ),
+        (&["--name", "x", "long.fr"], "error: long.fr: is more than 66 kB — over 20 times the size"),
+        (
+            &["--name", "x", "three"],
+            "error: three: has 3 files but the master has 2 documents (one file per document); document 1",
+        ),
+        (
+            &["--name", "x", "three", "--one-document-per-line"],
+            "error: three: is a folder, with one file per document: one document per line is for a single file",
+        ),
+    ];
+    for (args, expected) in cases {
+        let message = refusal(d, args);
+        assert!(message.starts_with(expected), "{args:?}: {message}");
+    }
+    // A system that deliberately translates nothing.
+    let out = protest(d, &["add-system", MASTER, "blank.fr", "--name", "nothing", "--allow-empty"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let master = master_file::load(&d.join(MASTER)).unwrap();
+    assert!(master.corpora.last().unwrap().sentences.iter().all(|s| s.is_empty()));
 }

@@ -184,7 +184,7 @@ fn check_says_when_the_journal_ends_in_a_change_cut_short() {
     let mut text = fs::read(&journal).unwrap();
     text.extend_from_slice(b"{\"put\":{\"candidate\":2,");
     fs::write(&journal, text).unwrap();
-    fs::remove_file(lock_path(&path)).unwrap();
+    let _ = fs::remove_file(lock_path(&path)); // a crash leaves it; letting go of the store does not
     let out = ok(d, &["check", MASTER]);
     assert!(
         out.contains("valid (with 1 change from its journal, not yet written into the file; counted below; one more, cut short by a crash while it was being saved, is left out)"),

@@ -175,8 +175,11 @@ fn deeply_nested_json_is_refused_not_a_stack_overflow() {
     journal.push(b'\n');
     journal.extend(nested(r#"{"put":"#).bytes());
     journal.push(b'\n');
-    let err = Journal::parse(&master, &journal, "tiny-0001", 0).unwrap_err().to_string();
-    assert!(err.contains("m.json.journal") && err.contains("line 2: damaged journal entry"), "{err}");
+    // A damaged line: the changes before it are kept (none), it is set aside, never a crash.
+    let replay = Journal::parse(&master, &journal, "tiny-0001", 0).unwrap();
+    let damage = replay.damaged.as_ref().expect("line 2 is damaged");
+    assert_eq!((replay.entries.len(), damage.line), (0, 2));
+    assert!(damage.problem.starts_with("not a journal entry: "), "{}", damage.problem);
 }
 
 /// A batch's `sentence_count` is its master's and may be any number (tests/edges_cli.rs: claims
@@ -197,4 +200,43 @@ fn a_batch_holding_sentences_beyond_its_count_is_refused() {
     let open = Store::<protest::store::batch_file::Batch>::open(&path).unwrap_err().to_string();
     assert!(open.contains("must be below 10"), "{open}");
     assert!(!protest::store::lock_path(&path).exists());
+}
+
+/// Names that would look like another on screen, or that hide characters, are refused by every
+/// command that adds or changes a name, saying which name they look like; the master is left as
+/// it was.
+#[test]
+fn annotator_names_that_hide_characters_or_look_like_another_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let master = file(&dir, "m.json", TINY.as_bytes());
+    let run = |args: &[&str]| {
+        let mut all: Vec<&std::ffi::OsStr> = vec!["annotator".as_ref(), args[0].as_ref(), master.as_os_str()];
+        all.extend(args[1..].iter().map(|a| std::ffi::OsStr::new(*a)));
+        protest(&all)
+    };
+    assert!(run(&["add", "Anna"]).status.success());
+    assert!(run(&["add", "Ben"]).status.success());
+    let before = std::fs::read(&master).unwrap();
+    let long = "x".repeat(101);
+    for (name, expected) in [
+        ("Anna\u{200B}", "'Anna\\u{200b}': the name has an invisible or direction-changing character (U+200B)"),
+        ("Anna\u{202E}", "(U+202E), which would make it look like another name"),
+        ("An\u{7}na", "(U+0007)"),
+        ("\u{0410}nna", "'Аnna' looks like 'Anna', another annotator's name"),
+        ("Anna\u{0301}", "'Anná' looks like 'Anna', another annotator's name"),
+        (&long, "a name has at most 100 characters"),
+    ] {
+        let out = run(&["add", name]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name:?}: {stderr}");
+        assert!(
+            stderr.contains(expected) && stderr.contains("m.json"),
+            "{name:?}:\n  expected: {expected}\n  got: {stderr}"
+        );
+    }
+    let out = run(&["rename", "Ben", "\u{0410}nna"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("looks like 'Anna'"), "{out:?}");
+    assert_eq!(std::fs::read(&master).unwrap(), before, "the master is unchanged");
+    let list = String::from_utf8(run(&["list"]).stdout).unwrap();
+    assert!(list.contains("Anna") && list.contains("Ben") && !list.contains('\u{0410}'), "{list}");
 }

@@ -127,7 +127,8 @@ fn two_writers_through_a_link_and_the_real_path_lose_nothing() {
                     added.push(name);
                 } else {
                     // The only way to lose a round: the other one holds the file.
-                    assert!(stderr.contains("is open in another PROTEST window"), "{stderr}");
+                    assert!(stderr.contains("is being changed by `protest annotator add` (process "), "{stderr}");
+                    assert!(stderr.contains("wait until it has finished"), "{stderr}");
                 }
             }
             added

@@ -88,18 +88,22 @@ fn suite_errors_name_file_and_line() {
     let dir = workspace();
     let suite = fs::read_to_string(dir.path().join("suite.tsv")).unwrap();
     let cases = [
-        ("\t1\t0\tIt\t", "\t1\t9\tIt\t", "error: suite.tsv: line 2: token 9 is out of range (sentence 1 has 4 tokens)"),
+        (
+            "\t1\t0\tIt\t",
+            "\t1\t9\tIt\t",
+            "error: suite.tsv: line 2: token 9 is out of range (sentence 2 (1 in the file) has 4 tokens)",
+        ),
         (
             "\t1\t0\tIt\t",
             "\t1\t1\tIt\t",
-            "error: suite.tsv: line 2: token 1 of sentence 1 is 'is', not 'It': is the token number off by one? Tokens \
+            "error: suite.tsv: line 2: token 1 of sentence 2 (1 in the file) is 'is', not 'It': is the token number off by one? Tokens \
              count from 0",
         ),
         ("pleonastic_it", "pleonastic_they", "error: suite.tsv: line 3: unknown category 'pleonastic_they' (known: "),
         (
             "0:2-3@3",
             "0:2-7@3",
-            "error: suite.tsv: line 2: antecedent span 2-7 is out of range (sentence 0 has 5 tokens)",
+            "error: suite.tsv: line 2: antecedent span 2-7 is out of range (sentence 1 (0 in the file) has 5 tokens)",
         ),
         (
             "0:2-3@3",
@@ -116,7 +120,7 @@ fn suite_errors_name_file_and_line() {
     fs::write(dir.path().join("suite.tsv"), "1\t2\t0\tIt\tanaphoric_inter_subject_it\t1:0-0@0\n").unwrap();
     assert_eq!(
         import_error(dir.path()),
-        "error: suite.tsv: line 1: antecedent sentence 1 is outside the pronoun's document (sentences 2–3)"
+        "error: suite.tsv: line 1: antecedent sentence 2 (1 in the file) is outside the pronoun's document (sentences 3–4)"
     );
 }
 

@@ -140,6 +140,15 @@ fn auto_eval_json_says_what_the_round_did() {
         )),
         "{text}"
     );
+    // Each system's matches by how their words were aligned, as the text's last lines say.
+    let by = &round["matches_aligned_by"][0];
+    assert_eq!(by["system"], "mt");
+    let counts = ["bridge", "aligner", "given"].map(|k| by[k].as_u64().unwrap());
+    assert_eq!(counts.iter().sum::<u64>(), r["matches"].as_u64().unwrap());
+    assert!(
+        text.contains(&format!("    mt  bridge {}  aligner {}  given {}", counts[0], counts[1], counts[2])),
+        "{text}"
+    );
     let aligned = json(d, &["auto-eval", "tiny.master.json", "--rule", "aligned", "--format", "json"]);
     assert_eq!(aligned["round"]["rule"], "aligned_tokens");
 }

@@ -510,6 +510,18 @@ fn refusals_name_the_table_and_row() {
         ("UPDATE corpora SET srctgt = 2 WHERE id = 4".into(), "table corpora, row 4: srctgt is 2; it must be 0 (source) or 1 (translation)"),
         ("UPDATE corpora SET name = 'ref.fr' WHERE id = 4".into(), "table corpora, row 4: corpus name 'ref.fr' is also used by row 2"),
         ("UPDATE pro_candidates SET example_no = 'seven' WHERE id = 4".into(), "table pro_candidates, row 4: example_no should be a whole number, not the text 'seven'"),
+        // Every number is checked before it is used as an index or an id.
+        ("UPDATE sentences SET line = -1 WHERE corpus = 1 AND line = 0".into(), "line -1 of corpus 'source.en' is negative: lines number the corpus 0, 1, 2…"),
+        ("UPDATE sentences SET line = -9223372036854775808 WHERE corpus = 2 AND line = 3".into(), "line -9223372036854775808 of corpus 'ref.fr' is negative"),
+        ("UPDATE pro_candidates SET example_no = 9223372036854775807 WHERE id = 4".into(), "table pro_candidates, row 4: example_no 9223372036854775807 is not a number from 0 to 4294967295"),
+        ("UPDATE pro_candidates SET example_no = -1 WHERE id = 4".into(), "table pro_candidates, row 4: example_no -1 is not a number from 0 to 4294967295"),
+        ("UPDATE documents SET \"end\" = -1 WHERE corpus = 3 AND start = 0; UPDATE documents SET start = 9223372036854775807 WHERE corpus = 3 AND start = 4".into(), "the document of lines 0–-1 of corpus 'mt-a.fr' is not followed by the next one at line 9223372036854775807"),
+        ("UPDATE translations SET tgtpos = -9223372036854775808 WHERE id = 1".into(), "table translations, row 1: tgtpos -9223372036854775808 is outside line 1"),
+        ("UPDATE pro_antecedents SET srcstartpos = -9223372036854775808 WHERE id = 1".into(), "table pro_antecedents, row 1: the span -9223372036854775808–5 with head 5 does not fit line 0"),
+        ("INSERT INTO token_annotations (candidate, line, token, annotation, annotator_id) VALUES (2, -1, 9223372036854775807, 'ok', 1)".into(), "table token_annotations, row 4: line -1 token 9223372036854775807 is not a place in the text"),
+        ("INSERT INTO annotators (id, name) VALUES (4294967295, 'Max'), (-5, 'Neg')".into(), "table annotators, row -5: no annotator id is left for it: the ids in use reach 4294967295"),
+        ("INSERT INTO annotators (id, name) VALUES (7, 'Clara' || char(8238))".into(), "table annotators, row 7: name 'Clara\\u{202e}': the name has an invisible or direction-changing character (U+202E)"),
+        ("INSERT INTO annotators (id, name) VALUES (7, 'Cl' || char(0) || 'ara')".into(), "table annotators, row 7: name 'Cl\\0ara': the name has an invisible or direction-changing character (U+0000)"),
     ];
     for (sql, expected) in cases {
         let dir = tempfile::tempdir().unwrap();
@@ -601,6 +613,34 @@ fn a_new_annotator_of_a_batch_is_added_to_the_master() {
     assert_eq!(m.annotator_name(AnnotatorId(1)), "Anna");
     let prepared = merge::prepare(&m, &[Incoming { path: "anna.json".into(), batch }]).unwrap();
     assert_eq!(prepared.new_records(), 7);
+}
+
+/// Names that would look alike on screen: within an old master, told apart by their old ids; a
+/// batch's annotator new to the master is added only if their name looks like nobody's there.
+#[test]
+fn look_alike_annotator_names_are_told_apart_or_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // "Аnna" with a Cyrillic А, and "Anna" with an accent, beside the demo's Anna.
+    let path = demo_master_with(dir.path(), "INSERT INTO annotators (id, name) VALUES (7, 'Аnna'), (8, 'Annà')");
+    let (m, report) = convert_master(&path);
+    assert_eq!(m.annotator_name(AnnotatorId(7)), "Аnna (old id 7)");
+    assert_eq!(m.annotator_name(AnnotatorId(8)), "Annà (old id 8)");
+    let notes = report.notes.join("\n");
+    assert!(notes.contains("annotator name 'Аnna' looks like 'Anna'; old id 7 is now 'Аnna (old id 7)'"), "{notes}");
+
+    let [master_db, anna, _] = demo::write(dir.path());
+    let early = dir.path().join("early.db");
+    std::fs::copy(&master_db, &early).unwrap();
+    OldDb { conn: rusqlite::Connection::open(&early).unwrap() }
+        .exec("DELETE FROM annotators WHERE id = 1; INSERT INTO annotators (id, name) VALUES (5, 'Аnna')");
+    let (m, _) = convert_master(&early);
+    let e = legacy::convert(&anna, &options(Some(&m))).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "the batch's annotator cannot be added to the master: 'Anna' looks like 'Аnna', another annotator's name"
+        ),
+        "{e}"
+    );
 }
 
 /// A file of PROTEST's size: 252 examples over 2,000 lines, a reference and six systems (1,764

@@ -133,6 +133,38 @@ fn a_master_as_the_original_leaves_it_converts_merges_and_opens() {
     }
 }
 
+/// Numbers an old file gives that cannot be true are said, naming the file, table and row: the
+/// command fails as any refusal does (exit 1), never with a crash, and writes nothing.
+#[test]
+fn impossible_numbers_in_an_old_file_are_refused_naming_the_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (sql, expected) in [
+        (
+            "UPDATE sentences SET line = -1 WHERE corpus = 1 AND line = 0",
+            "museum.db: table sentences, row 1: line -1 of corpus 'source.en' is negative: lines number the corpus 0, 1, 2…",
+        ),
+        (
+            "UPDATE pro_candidates SET example_no = 9223372036854775807 WHERE id = 4",
+            "museum.db: table pro_candidates, row 4: example_no 9223372036854775807 is not a number from 0 to 4294967295",
+        ),
+        (
+            "INSERT INTO annotators (id, name) VALUES (7, 'Anna' || char(8203))",
+            "museum.db: table annotators, row 7: name 'Anna\\u{200b}': the name has an invisible or direction-changing character (U+200B)",
+        ),
+    ] {
+        let db = demo::master(&d.join("museum.db"));
+        db.exec(sql);
+        drop(db);
+        let out = crate::common::protest(d, &["convert", "museum.db", "museum.json"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{sql}: {stderr}");
+        assert!(stderr.contains(expected), "{sql}:\n  expected: {expected}\n  got:      {stderr}");
+        assert!(!d.join("museum.json").exists());
+        fs::remove_file(d.join("museum.db")).unwrap();
+    }
+}
+
 /// Every row of every table, as text, to compare two old files by content (SQLite may lay the
 /// same rows out differently in bytes).
 fn dump(path: &Path) -> Vec<String> {

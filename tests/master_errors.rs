@@ -99,7 +99,7 @@ fn bad_alignment_pair() {
     v["corpora"][1]["alignment"][2] = json!("0-0 1_1");
     let e = load_value_error(&v);
     assert!(e.contains("corpora[1].alignment"), "{e}");
-    assert!(e.contains("sentence 2: malformed pair '1_1'"), "{e}");
+    assert!(e.contains("sentence 3: malformed pair '1_1'"), "{e}");
     let mut v = tiny();
     v["corpora"][1]["alignment"][2] = json!("0-0 1-7");
     let e = load_value_error(&v);

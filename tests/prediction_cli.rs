@@ -378,3 +378,64 @@ fn a_classifiers_other_words_become_its_translation() {
         assert!(diff.iter().all(|(a, b)| a.to_lowercase() == "il" && b.to_lowercase() == "elle"), "{diff:?}");
     }
 }
+
+/// Input no data file is — a first line of 128 MiB, a few MB of gzip expanding to 2 GiB, a
+/// language model's text of one 50 MB line — is refused quickly, naming the file (and the line),
+/// with memory of a few blocks: no command reads it whole.
+#[test]
+fn absurd_inputs_are_refused_in_time_linear_in_what_was_read() {
+    let dir = examples();
+    let d = dir.path();
+    let refused_with = |args: &[&str], expected: &str| {
+        let out = protest(d, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}:\n  expected: {expected}\n  got:      {stderr}");
+    };
+    // A first line of 128 MiB, in the predictions and in the gold.
+    let long = format!("{}\n", "il ".repeat((128 << 20) / 3));
+    fs::write(d.join("long.pred"), &long).unwrap();
+    fs::write(d.join("long.gold"), &long).unwrap();
+    let line_bound = "line 1: longer than 1 MiB, the most a line may have";
+    refused_with(
+        &["prediction", "score", "example.en-fr.gold", "long.pred", "--scorer", "discomt2015"],
+        &format!("long.pred: {line_bound}"),
+    );
+    refused_with(
+        &["prediction", "score", "long.gold", "example.en-fr.pred", "--scorer", "discomt2015"],
+        &format!("long.gold: {line_bound}"),
+    );
+    // 2 GiB of gold lines in some 6 MB of gzip members (what `cat a.gz b.gz` makes), scored
+    // against themselves: each line read is checked, so the whole would be read.
+    let line = "il\til\tIt is here .\tREPLACE_0 est là .\t0-0 1-1 2-2\n";
+    let member = {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(line.repeat((1 << 20) / line.len()).as_bytes()).unwrap();
+        encoder.finish().unwrap()
+    };
+    let bomb = member.repeat(2048);
+    assert!(bomb.len() < 8 << 20, "{} bytes", bomb.len());
+    fs::write(d.join("bomb.en-fr.data.gz"), bomb).unwrap();
+    refused_with(
+        &["prediction", "score", "bomb.en-fr.data.gz", "bomb.en-fr.data.gz", "--scorer", "wmt16"],
+        "bomb.en-fr.data.gz: the gzip content expands to more than 100 times the file's size",
+    );
+    // A language model's text of one 50 MB line, of order 8.
+    let words: String = (0..(50 << 20) / 8).map(|i| format!("w{:06} ", i % 1_000_000)).collect();
+    fs::write(d.join("one-line.txt"), format!("{words}\n")).unwrap();
+    refused_with(
+        &["prediction", "train-lm", "one-line.txt", "--order", "8", "-o", "one-line.arpa"],
+        &format!("one-line.txt: {line_bound}"),
+    );
+    // Many lines of new words: past the n-gram bound, refused at the line that passes it.
+    let text: String = (0..2_000).map(|l| (0..10).map(|w| format!("w{l}x{w} ")).collect::<String>() + "\n").collect();
+    fs::write(d.join("many.txt"), text).unwrap();
+    let args = ["prediction", "train-lm", "many.txt", "--order", "8", "-o", "many.arpa", "--discount-fallback"];
+    refused_with(
+        &[&args[..], &["--max-ngrams", "100000"]].concat(),
+        "many.txt: line 1516: the text has more than 100000 distinct n-grams of orders 1–8",
+    );
+    assert!(!d.join("one-line.arpa").exists() && !d.join("many.arpa").exists());
+    let out = ok(d, &args);
+    assert!(out.contains("8-grams: 10000 "), "{out}");
+}

@@ -98,7 +98,7 @@ fn a_killed_window_loses_no_change_it_showed() {
     let offered = next.recoveries();
     assert_eq!(offered.len(), 1, "{offered:?}");
     assert!(offered[0].entries.len() > last, "every change shown after the detachment, and the one before");
-    assert_eq!(next.apply_recovery(&offered[0]).unwrap(), offered[0].entries.len());
+    assert_eq!(next.apply_recovery(&offered[0]).unwrap().applied, offered[0].entries.len());
     next.close().unwrap();
     let m = protest::store::master_file::load(&master).unwrap();
     // Each candidate's remarks are its last change shown, or the one in flight.

@@ -116,6 +116,7 @@ fn paper_master() -> Master {
         alignment: None,
         segmentation: None,
         label: None,
+        link_origins: None,
     };
     m.corpora = vec![
         corpus(0, "source", CorpusRole::Source, "the cat saw it ."),

@@ -5,7 +5,7 @@
 
 use crate::common::{protest, shared_data};
 use protest::ingest::from_texts::{self, Inputs, TranslationInput};
-use protest::ingest::resegment::{self, Given, Layout, Resegmented, Texts, Weights};
+use protest::ingest::resegment::{self, Given, Layout, Output, Resegmented, Texts, Weights};
 use protest::ingest::tokenize::{Language, tokenize};
 use protest::model::{Languages, Origin};
 use protest::store::master_file;
@@ -48,8 +48,14 @@ impl News {
         let texts = Texts { source: &self.source, translations: &translations, documents: &DOCUMENTS };
         let lines: Vec<String> = text.lines().map(str::to_owned).collect();
         let tokenise = |_: usize, line: &str| Ok(tokenize(line, Language::French));
-        resegment::resegment(Path::new("out.fr"), &texts, &lines, Given::Detect, &Weights::default(), &tokenise)
-            .unwrap()
+        resegment::resegment(
+            &Output::file(Path::new("out.fr"), &lines),
+            &texts,
+            Given::Detect,
+            &Weights::default(),
+            &tokenise,
+        )
+        .unwrap()
     }
 
     /// The MT output's sentences as add-system stores them.
@@ -187,4 +193,68 @@ fn the_shifted_lines_of_the_issue_are_put_back_where_they_belong() {
     assert!(pronoun.split(' ').any(|w| w == "ils"), "example 8's pronoun: {pronoun}");
     let segmentation = corpus.segmentation.as_ref().unwrap();
     assert_eq!((segmentation.joined.as_slice(), segmentation.split.as_slice()), (&[41][..], &[59, 60][..]));
+}
+
+/// Document 8 of the corpus (sentences 225–262), where the reference has a Spanish sentence and
+/// a shift of its own (sentences 228–229): its MT output as an LLM might give it, three sentences
+/// to a paragraph, segmented with the reference alone and with the MT output in the master too.
+/// Every sentence stored wrong is of low confidence.
+#[test]
+fn the_references_own_shift_leaves_no_wrong_sentence_unmarked() {
+    let Some(dir) = shared_data("discomt-news-en-fr") else { return };
+    let range = 224..262;
+    let lines = |name: &str| -> Vec<String> {
+        let text = fs::read_to_string(dir.join(name)).unwrap();
+        text.lines().skip(range.start).take(range.len()).map(str::to_owned).collect()
+    };
+    let (source, reference, mt) = (lines("pronoun-test.tok.en"), lines("pronoun-test.tok.fr"), lines("mt-output.fr"));
+    assert!(reference[3].starts_with("Y es que"), "the reference's Spanish sentence");
+    let paragraphs: Vec<String> = mt.chunks(3).map(|c| c.join(" ")).collect();
+    let expected: Vec<String> = mt.iter().map(|l| tokenize(l, Language::French)).collect();
+    let tokenise = |_: usize, line: &str| Ok(tokenize(line, Language::French));
+    for translations in [vec![reference.as_slice()], vec![reference.as_slice(), mt.as_slice()]] {
+        let texts = Texts { source: &source, translations: &translations, documents: &[0] };
+        let output = Output::file(Path::new("llm.fr"), &paragraphs);
+        let r = resegment::resegment(&output, &texts, Given::Detect, &Weights::default(), &tokenise).unwrap();
+        let segmentation = r.segmentation.unwrap_or_default();
+        let wrong: Vec<usize> = (0..source.len()).filter(|&s| r.sentences[s] != expected[s]).collect();
+        let unmarked: Vec<usize> = wrong.iter().copied().filter(|&s| !segmentation.is_uncertain(s as u32)).collect();
+        assert!(unmarked.is_empty(), "{} translations: wrong but not marked: {unmarked:?}", translations.len());
+        assert!(wrong.len() <= 2, "{wrong:?}");
+    }
+}
+
+/// The first three documents as a folder, as LLM pipelines write them: a file per document,
+/// paragraphs between empty lines, a preamble; through `protest add-system`.
+#[test]
+fn a_folder_of_paragraph_files_is_added_with_every_sentence_right_or_marked() {
+    let Some(news) = news() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let path = master(&news, dir.path());
+    let folder = dir.path().join("llm");
+    fs::create_dir(&folder).unwrap();
+    for (k, document) in news.documents().iter().enumerate() {
+        let paragraphs: Vec<String> = document.chunks(4).map(|c| c.join(" ")).collect();
+        let preamble = if k == 0 { "Voici la traduction du document :\n\n" } else { "" };
+        fs::write(folder.join(format!("doc{}.txt", k + 1)), format!("{preamble}{}\n", paragraphs.join("\n\n")))
+            .unwrap();
+    }
+    let out = protest(dir.path(), &["add-system", "news.master.json", "llm", "--name", "llm"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("layout: one file per document (3 files)"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "left out (translates no source sentence): doc1.txt, line 1, before sentence 1: “Voici la traduction du \
+             document :”"
+        ),
+        "{stdout}"
+    );
+    let master = master_file::load(&path).unwrap();
+    let corpus = master.corpora.iter().find(|c| c.name == "llm").unwrap();
+    let segmentation = corpus.segmentation.clone().unwrap_or_default();
+    let expected = news.expected();
+    let wrong: Vec<usize> = (0..SENTENCES).filter(|&s| corpus.sentences[s] != expected[s]).collect();
+    assert!(wrong.iter().all(|&s| segmentation.is_uncertain(s as u32)), "wrong but not marked: {wrong:?}");
+    assert!(wrong.len() <= 2, "{wrong:?}");
 }

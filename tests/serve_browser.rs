@@ -5,12 +5,14 @@
 //! a second tab of the same annotator works beside the first — and every judgement arrives once.
 //! Screenshots go to `target/serve-browser/`.
 
+mod typing_and_time;
+
 use crate::serve::*;
 use fantoccini::{Client, ClientBuilder};
 use protest::model::Judgement;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a page may take to load the window (a debug build's program is some 20 MB).
 const LOADING: Duration = Duration::from_secs(90);
@@ -31,13 +33,11 @@ fn installed(program: &str) -> PathBuf {
 
 impl Browser {
     fn start() -> Browser {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let driver = Command::new(installed("chromedriver"))
-            .args([format!("--port={port}"), "--allowed-ips=127.0.0.1".into()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        Browser::saving_downloads_in(None)
+    }
+
+    /// A browser whose downloads go to `downloads` without asking (if given).
+    fn saving_downloads_in(downloads: Option<&Path>) -> Browser {
         let profile = tempfile::tempdir().unwrap();
         let args = [
             "--headless",
@@ -54,25 +54,44 @@ impl Browser {
         .into_iter()
         .chain([format!("--user-data-dir={}", profile.path().display())])
         .collect::<Vec<_>>();
-        let capabilities = serde_json::json!({
-            "browserName": "chrome",
-            "goog:chromeOptions": { "binary": installed("chromium"), "args": args },
-        });
+        let mut options = serde_json::json!({ "binary": installed("chromium"), "args": args });
+        if let Some(dir) = downloads {
+            options["prefs"] =
+                serde_json::json!({ "download.default_directory": dir, "download.prompt_for_download": false });
+        }
+        let capabilities = serde_json::json!({ "browserName": "chrome", "goog:chromeOptions": options });
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        let mut builder = ClientBuilder::new(connector);
-        builder.capabilities(capabilities.as_object().unwrap().clone());
-        let webdriver = format!("http://127.0.0.1:{port}");
-        let client = runtime.block_on(async {
-            for _ in 0..100 {
-                if let Ok(client) = builder.connect(&webdriver).await {
-                    return client;
+        // The free port found may be taken by another program before chromedriver listens on it
+        // (the browser tests run side by side): then it stops, and starts again on another.
+        for _ in 0..5 {
+            let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+            let mut driver = Command::new(installed("chromedriver"))
+                .args([format!("--port={port}"), "--allowed-ips=127.0.0.1".into()])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+            let mut builder = ClientBuilder::new(connector);
+            builder.capabilities(capabilities.as_object().unwrap().clone());
+            let webdriver = format!("http://127.0.0.1:{port}");
+            let client = runtime.block_on(async {
+                // A loaded machine can take seconds to start it.
+                for _ in 0..300 {
+                    match builder.connect(&webdriver).await {
+                        Ok(client) => return Some(client),
+                        Err(_) if driver.try_wait().is_ok_and(|exited| exited.is_some()) => return None,
+                        Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+                    }
                 }
-                tokio::time::sleep(Duration::from_millis(100)).await;
+                panic!("chromedriver did not answer on {webdriver} for 30 s");
+            });
+            match client {
+                Some(client) => return Browser { driver, client, runtime, _profile: profile },
+                None => continue,
             }
-            panic!("chromedriver did not start on {webdriver}");
-        });
-        Browser { driver, client, runtime, _profile: profile }
+        }
+        panic!("chromedriver stopped at once five times (run it by hand to see why)");
     }
 
     /// Makes the page's viewport `width` × `height` pixels (the window is larger by the browser's
@@ -97,7 +116,17 @@ impl Browser {
 
     /// Waits until the tab title says `what` (the window sets it: `PROTEST — Anna (all saved)`).
     fn wait_title(&self, what: &str, limit: Duration) {
-        wait_for(limit, &format!("a title with '{what}' (it is '{}')", self.title()), || self.title().contains(what));
+        let start = Instant::now();
+        while !self.title().contains(what) {
+            if start.elapsed() > limit {
+                self.screenshot("waited-for-title.png");
+                panic!(
+                    "waited {limit:?} for a title with '{what}' (it is '{}'; see waited-for-title.png)",
+                    self.title()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 
     /// Types `keys` into the window, one at a time, a few frames apart (as a person does).
@@ -292,4 +321,196 @@ fn nothing_is_lost_when_the_server_dies_the_tab_reloads_or_a_second_tab_works_be
         protest::store::master_file::load(&master).unwrap().records.iter().filter(|r| r.annotator == ANNA).count(),
         8
     );
+}
+
+/// Anna's record of the `n`th candidate of her part (batch candidate `n`), as readers see it.
+fn part_record(master: &Path, n: usize) -> Option<protest::model::Record> {
+    let m = as_readers_see(master);
+    let layout = protest::batches::export::layout(&m, m.task_set(1).unwrap(), ANNA);
+    m.records.get(layout.order[n - 1], ANNA).cloned()
+}
+
+impl Browser {
+    /// Opens a new tab, closes the one in use (as the annotator closing it: nothing more is sent
+    /// from it) and goes on in the new one, which shows nothing yet.
+    fn close_tab_for_a_new_one(&self) {
+        self.runtime.block_on(async {
+            let new = self.client.new_window(true).await.unwrap();
+            self.client.close_window().await.unwrap();
+            self.client.switch_to_window(new.handle).await.unwrap();
+        });
+    }
+
+    /// Waits until the tab title says "all saved", checking at every look that it says so only
+    /// once `saved` holds (the master has what the page kept); returns every title the page had
+    /// on the way (watched from before the window started).
+    fn saved_only_when(&self, limit: Duration, mut saved: impl FnMut() -> bool) -> Vec<String> {
+        let watch = "window.titles = []; \
+            new MutationObserver(() => titles.push(document.title)) \
+                .observe(document.querySelector('title'), {childList: true, subtree: true, characterData: true}); \
+            return document.title;";
+        assert_eq!(self.script(watch), "PROTEST", "watched before the window set a title");
+        let start = Instant::now();
+        loop {
+            let title = self.title();
+            if title.contains("(all saved)") {
+                if !saved() {
+                    let js = "return [window.titles, Object.entries(localStorage).filter(([k]) => k.startsWith('protest-outbox'))];";
+                    let seen = self.script(js);
+                    panic!("the page said '{title}' before the master had the changes it kept: {seen}");
+                }
+                let titles = self.script("return window.titles;");
+                return titles.as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_owned()).collect();
+            }
+            assert!(start.elapsed() < limit, "waited {limit:?} for 'all saved' (the title is '{title}')");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// The replay of a closed tab's changes: made on example 8 while the server was stopped, the tab
+/// closed, the link opened again in the same browser once the server is back. The changes go
+/// before the page says "all saved"; annotating the example again is never undone by them; and
+/// when the example changed elsewhere meanwhile, the page shows both versions and stores the
+/// annotator's choice.
+#[test]
+fn a_closed_tabs_changes_go_first_and_never_replace_newer_work() {
+    let (_dir, master) = sample();
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    let (addr, link, path) = (server.addr.to_string(), server.link("Anna").to_owned(), server.path("Anna"));
+    let browser = Browser::start();
+    browser.goto(&link);
+    browser.wait_title("Anna (all saved)", LOADING);
+    // Example 8 of her part, with the server stopped: pronoun no, a remark.
+    browser.keys(&[ENTER, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT]);
+    assert!(server.stop());
+    browser.keys(&["r", "closed-tab test", "\u{e00c}"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    browser.keys(&["n"]);
+    browser.wait_title("2 changes not saved yet", Duration::from_secs(30));
+    browser.screenshot("closed-tab-before.png");
+    browser.close_tab_for_a_new_one();
+
+    // The server back, the link opened again in the same browser: what the closed tab kept goes
+    // first, and "all saved" comes only once the master has it.
+    let server = Server::start(&master, &addr, &[]);
+    browser.goto(&link);
+    let kept = |master: &Path| {
+        part_record(master, 8).is_some_and(|r| r.pronoun == Judgement::No && r.remarks == "closed-tab test")
+    };
+    let titles = browser.saved_only_when(LOADING, || kept(&master));
+    // The two changes, and the visit's time, stored as the tab closed.
+    assert_eq!(titles.first().map(String::as_str), Some("PROTEST — Anna (3 changes not saved yet)"), "{titles:?}");
+    assert!(kept(&master));
+
+    // Annotated again (pronoun yes), then the page reloaded: the older changes never come back.
+    browser.keys(&[ENTER, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, "y"]);
+    let newer = |master: &Path| part_record(master, 8).is_some_and(|r| r.pronoun == Judgement::Yes);
+    wait_for(Duration::from_secs(20), "the newer record", || newer(&master));
+    browser.wait_title("(all saved)", Duration::from_secs(20));
+    browser.runtime.block_on(browser.client.refresh()).unwrap();
+    browser.wait_title("Anna (all saved)", LOADING);
+    std::thread::sleep(Duration::from_secs(3));
+    let record = part_record(&master, 8).unwrap();
+    assert_eq!((record.pronoun, record.remarks.as_str()), (Judgement::Yes, "closed-tab test"));
+
+    // Again the server stopped, a change (pronoun no) kept by a tab that is then closed; but
+    // before the link is opened again, the example is annotated on another device.
+    browser.keys(&[ENTER, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT]);
+    assert!(server.stop());
+    browser.keys(&["n"]);
+    browser.wait_title("1 change not saved yet", Duration::from_secs(30));
+    browser.close_tab_for_a_new_one();
+    let server = Server::start(&master, &addr, &[]);
+    let mut stored = part_record(&master, 8).unwrap();
+    stored.candidate = protest::model::CandidateId(8);
+    let base = protest::store::based::Base::of(Some(&stored));
+    let mut other = stored.clone();
+    other.remarks = "other device".into();
+    let change = protest::web::protocol::Change {
+        id: protest::web::protocol::ChangeId::random(&mut rand::rng()),
+        entry: protest::store::journal::Entry::Put(other),
+        base: Some(base),
+    };
+    let body = serde_json::to_vec(&protest::web::protocol::Changes { changes: vec![change] }).unwrap();
+    let answer = post(server.addr, &format!("{path}api/changes"), &body);
+    assert!(answer.text().contains("\"taken\":[\""), "{}", answer.text());
+
+    // Opened again: the kept change is not stored over the other device's; the page shows both.
+    browser.goto(&link);
+    browser.wait_title("Anna (1 change not saved yet)", LOADING);
+    std::thread::sleep(Duration::from_secs(4));
+    browser.screenshot("two-versions.png");
+    assert_eq!(browser.title(), "PROTEST — Anna (1 change not saved yet)", "it waits for the annotator");
+    let record = part_record(&master, 8).unwrap();
+    assert_eq!((record.pronoun, record.remarks.as_str()), (Judgement::Yes, "other device"), "not replaced");
+    // The annotator keeps theirs (M): stored, as a change made on the other device's.
+    browser.keys(&["m"]);
+    let chosen = |master: &Path| part_record(master, 8).is_some_and(|r| r.pronoun == Judgement::No);
+    wait_for(Duration::from_secs(20), "the version chosen", || chosen(&master));
+    browser.wait_title("(all saved)", Duration::from_secs(20));
+    assert_eq!(part_record(&master, 8).unwrap().remarks, "closed-tab test", "theirs, as it was in this browser");
+    assert!(server.stop());
+}
+
+impl Browser {
+    /// Clicks the page at (`x`, `y`) in its viewport, as a person does with the mouse.
+    fn click_at(&self, x: f64, y: f64) {
+        use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo { duration: None, x, y })
+            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+            .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        self.runtime.block_on(self.client.perform_actions(mouse)).unwrap();
+    }
+}
+
+/// A link revoked while its page is open with a change unsent: the page says the link no longer
+/// works (not that it will send again), and its Download gives a file that `protest batch apply`
+/// applies to the master.
+#[test]
+fn a_revoked_links_changes_download_as_a_file_the_researcher_applies() {
+    let (dir, master) = sample();
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    let (addr, link) = (server.addr.to_string(), server.link("Anna").to_owned());
+    let downloads = dir.path().join("downloads");
+    std::fs::create_dir_all(&downloads).unwrap();
+    let browser = Browser::saving_downloads_in(Some(&downloads));
+    browser.goto(&link);
+    browser.viewport(1280, 657);
+    browser.wait_title("Anna (all saved)", LOADING);
+    browser.keys(&[ENTER]);
+    browser.judge_no_and_next();
+    wait_for(Duration::from_secs(20), "1 record", || judged_no(&master) == 1);
+    // The researcher revokes the link (a restart with --revoke) while Anna works on.
+    assert!(server.stop());
+    let server = Server::start(&master, &addr, &["--revoke", "Anna"]);
+    browser.keys(&["n"]);
+    browser.wait_title("1 change not saved yet", Duration::from_secs(30));
+    std::thread::sleep(Duration::from_secs(2));
+    browser.screenshot("revoked.png");
+    assert!(browser.would_ask_before_closing());
+    // Download: the first button of the bar above the status line, at the left.
+    let file = || {
+        std::fs::read_dir(&downloads)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "json"))
+    };
+    for y in (540..=600).rev().step_by(6) {
+        browser.click_at(84.0, f64::from(y));
+        std::thread::sleep(Duration::from_millis(700));
+        if file().is_some() {
+            break;
+        }
+    }
+    let file = file().expect("the page's Download gave a file");
+    let name = file.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("Anna-task-set-1-unsent-"), "{name}");
+    assert!(server.stop());
+    assert_eq!(judged_no(&master), 1);
+    let out = crate::common::ok(dir.path(), &["batch", "apply", "sample.master.json", file.to_str().unwrap()]);
+    assert!(out.contains("(Anna, task set 1): 1 stored, 0 stored before"), "{out}");
+    assert_eq!(judged_no(&master), 2, "the change made after the link was revoked is in the master");
 }

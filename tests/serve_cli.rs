@@ -84,7 +84,7 @@ fn a_change_is_stored_as_the_annotators_record_and_taken_once_across_a_crash() {
     assert_eq!(annas(&store), 3);
     drop(store);
     let e = crate::common::refused(dir.path(), &["annotator", "add", "sample.master.json", "Cleo"]);
-    assert!(e.contains("open"), "{e}");
+    assert!(e.contains(&format!("is being served by `protest serve` at http://{}/ (process ", server.addr)), "{e}");
 
     // Stopping folds the journal into the master, as closing a window does.
     assert!(server.stop());
@@ -161,8 +161,8 @@ fn without_a_valid_link_nothing_is_read_or_written() {
     assert_eq!(page.header("referrer-policy"), Some("no-referrer"));
     assert!(page.header("content-security-policy").unwrap().contains("frame-ancestors 'none'"));
     // An address that keeps trying wrong links is slowed down.
-    let refused = (0..40).filter(|_| get(server.addr, &wrong).status == 429).count();
-    assert!(refused > 0, "no request of 40 with a wrong link was refused");
+    let refused = (0..40).any(|_| get(server.addr, &wrong).status == 429);
+    assert!(refused, "no request of 40 with a wrong link was refused");
 }
 
 #[test]
@@ -196,9 +196,206 @@ fn a_revoked_link_stops_working_and_a_new_one_replaces_it() {
 #[test]
 fn a_master_open_in_a_window_is_not_served() {
     let (dir, master) = sample();
-    let (store, _) = protest::store::Store::<protest::model::Master>::open(&master).unwrap();
+    let window = protest::store::Holder::Window;
+    let (store, _) = protest::store::Store::<protest::model::Master>::open_as(&master, &window).unwrap();
     let out = crate::common::protest(dir.path(), &["serve", "sample.master.json", "--listen", "127.0.0.1:0"]);
     let e = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && e.contains("cannot be served") && e.contains("close it there first"), "{e}");
+    assert!(
+        !out.status.success()
+            && e.contains("cannot be served: sample.master.json is open in a PROTEST window (process "),
+        "{e}"
+    );
+    assert!(e.contains("close it there first"), "{e}");
     drop(store);
+}
+
+#[test]
+fn a_half_sent_body_does_not_keep_sigterm_from_stopping_and_folding() {
+    use std::io::Write;
+    let (_dir, master) = sample();
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    let anna = server.path("Anna");
+    let answer = post(server.addr, &format!("{anna}api/changes"), &changes(&[change(ID1, 1, ANNA, "no")]));
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    // Two clients that announce a body and send part of it, one with Anna's link, one with none.
+    let half = |target: &str| {
+        let mut stream = std::net::TcpStream::connect(server.addr).unwrap();
+        let head = format!("POST {target} HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{{\"changes\":[");
+        stream.write_all(head.as_bytes()).unwrap();
+        stream
+    };
+    let _held = (half(&format!("{anna}api/changes")), half("/a/anything/api/changes"));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The deadline is 10 s; the clients never finish.
+    let (success, took) = server.stop_within(std::time::Duration::from_secs(30));
+    assert!(success, "exit code after a stop with a request dropped");
+    assert!(took < std::time::Duration::from_secs(15), "stopped after {took:?}");
+    assert!(!protest::store::lock_path(&master).exists(), "the lock is released");
+    assert!(!protest::store::journal::path_for(&master).exists(), "the journal is folded");
+    let folded = protest::store::master_file::load(&master).unwrap();
+    assert_eq!(folded.records.iter().filter(|r| r.annotator == ANNA).count(), 1);
+}
+
+#[test]
+fn the_links_file_is_only_ever_added_to() {
+    let (dir, master) = sample();
+    let links = dir.path().join("links.txt");
+    let args = ["--links", links.to_str().unwrap()];
+    let server = Server::start(&master, "127.0.0.1:0", &args);
+    let first = std::fs::read_to_string(&links).unwrap();
+    assert_eq!(first.lines().count(), 2, "{first}");
+    assert!(server.stop());
+    // A restart that makes no link leaves the file as it was (it used to empty it).
+    let server = Server::start(&master, "127.0.0.1:0", &args);
+    assert!(server.links.is_empty());
+    assert_eq!(std::fs::read_to_string(&links).unwrap(), first);
+    assert!(server.stop());
+    // A new link is added after the others.
+    let server = Server::start(&master, "127.0.0.1:0", &["--links", links.to_str().unwrap(), "--new-link", "Anna"]);
+    let now = std::fs::read_to_string(&links).unwrap();
+    assert_eq!(now, format!("{first}Anna\t{}\n", server.link("Anna")));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&links).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    assert!(server.stop());
+}
+
+#[test]
+fn a_start_that_fails_leaves_nothing_behind_and_no_link_unseen() {
+    let (dir, master) = sample();
+    let links = dir.path().join("links.txt");
+    let receipts = protest::web::receipts::path_for(&master);
+    // Something the server cannot use where its receipts go: found only once the master is open.
+    std::fs::create_dir(&receipts).unwrap();
+    let names = || {
+        let mut names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        names.sort();
+        names
+    };
+    let (before, master_before) = (names(), std::fs::read(&master).unwrap());
+    let out = crate::common::protest(
+        dir.path(),
+        &["serve", "sample.master.json", "--listen", "127.0.0.1:0", "--links", "links.txt"],
+    );
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && e.contains("receipts"), "{e}");
+    assert!(String::from_utf8_lossy(&out.stdout).is_empty(), "no link shown by a start that failed");
+    assert!(!links.exists(), "no links file");
+    assert_eq!(names(), before, "no links kept beside the master, no lock, no journal");
+    assert_eq!(std::fs::read(&master).unwrap(), master_before);
+    assert!(!protest::store::lock_path(&master).exists(), "no lock left");
+    assert!(!protest::store::journal::path_for(&master).exists(), "no journal left");
+    // The same after a refusal of what was asked.
+    std::fs::remove_dir(&receipts).unwrap();
+    let e = crate::common::refused(dir.path(), &["serve", "sample.master.json", "--revoke", "Zoe"]);
+    assert!(e.contains("'Zoe' has no part"), "{e}");
+    assert!(!protest::store::lock_path(&master).exists() && !protest::store::journal::path_for(&master).exists());
+    // Once the cause is gone, the start makes the links, shows them and adds them to the file.
+    let server = Server::start(&master, "127.0.0.1:0", &["--links", links.to_str().unwrap()]);
+    assert_eq!(server.links.len(), 2);
+    assert_eq!(std::fs::read_to_string(&links).unwrap().lines().count(), 2);
+    assert!(server.stop());
+}
+
+#[cfg(unix)]
+#[test]
+fn the_servers_own_files_are_private_whatever_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let (dir, master) = sample();
+    let links = dir.path().join("links.txt");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_protest"));
+    command.args(["serve", master.to_str().unwrap(), "--listen", "127.0.0.1:0", "--links", links.to_str().unwrap()]);
+    // SAFETY: umask is async-signal-safe; it changes only the child's mask before exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::umask(0);
+            Ok(())
+        });
+    }
+    let server = Server::spawn(command);
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&links), 0o600);
+    assert_eq!(mode(&protest_serve::links::path_for(&master)), 0o600);
+    assert!(server.stop());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_master_is_refused_for_what_it_is() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, master) = sample();
+    std::fs::set_permissions(&master, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let e = crate::common::refused(dir.path(), &["serve", "sample.master.json", "--listen", "127.0.0.1:0"]);
+    assert!(e.contains("cannot be served") && e.contains("no write permission") && e.contains("chmod u+w"), "{e}");
+    assert!(!e.contains("close it there"), "nothing holds it: {e}");
+    assert!(!protest::store::lock_path(&master).exists());
+}
+
+/// The file a page offers when its link no longer works, applied by the researcher with
+/// `protest batch apply`: each change once, none over a record changed since unless asked.
+#[test]
+fn a_pages_file_of_unsent_changes_is_applied_once_and_never_over_newer_work() {
+    use protest::store::based::Base;
+    use protest::web::protocol::{Change, ChangeId};
+    let (dir, master) = sample();
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    let anna = server.path("Anna");
+    let part = get(server.addr, &format!("{anna}api/part"));
+    let part = protest::store::batch_file::from_bytes(std::path::Path::new("part"), &part.body).unwrap();
+    // Taken by the server: a change on candidate 1.
+    assert_eq!(post(server.addr, &format!("{anna}api/changes"), &changes(&[change(ID1, 1, ANNA, "no")])).status, 200);
+    let taken: Change = serde_json::from_str(&change(ID1, 1, ANNA, "no")).unwrap();
+    // The page's file: that change again (its answer was lost), one on candidate 1 made before it,
+    // and a new one on candidate 2.
+    let put = |n: u32, remarks: &str| {
+        let mut r = protest::model::Record::new(protest::model::CandidateId(n), ANNA, chrono::Utc::now());
+        r.pronoun = Judgement::Yes;
+        r.remarks = remarks.into();
+        protest::store::journal::Entry::Put(r)
+    };
+    let mut rng = rand::rng();
+    let older = Change { id: ChangeId::random(&mut rng), entry: put(1, "made before"), base: Some(Base(None)) };
+    let fresh = Change { id: ChangeId::random(&mut rng), entry: put(2, "new"), base: Some(Base(None)) };
+    let unsent = protest::web::unsent::Unsent::new(
+        &part,
+        vec![taken, older, fresh],
+        "the server does not know this link",
+        chrono::Utc::now(),
+    );
+    let file = dir.path().join(unsent.file_name());
+    std::fs::write(&file, unsent.to_bytes()).unwrap();
+    let name = file.file_name().unwrap().to_str().unwrap();
+
+    // Refused while the server holds the master: nothing changes.
+    let e = crate::common::refused(dir.path(), &["batch", "apply", "sample.master.json", name]);
+    assert!(e.contains("open"), "{e}");
+    assert!(server.stop());
+    let out = ok(dir.path(), &["batch", "apply", "sample.master.json", name]);
+    assert!(
+        out.contains("(Anna, task set 1): 1 stored, 1 stored before, 1 made on records changed since, 0 refused"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the master had candidate") && out.contains("kept the master's (--over-newer stores the file's)"),
+        "{out}"
+    );
+    let of = |n: u32| {
+        let m = protest::store::master_file::load(&master).unwrap();
+        let layout = protest::batches::export::layout(&m, m.task_set(1).unwrap(), ANNA);
+        m.records.get(layout.order[n as usize - 1], ANNA).cloned().unwrap()
+    };
+    assert_eq!((of(1).pronoun, of(2).remarks.as_str()), (Judgement::No, "new"), "the newer record stays");
+    // Again, choosing the file's over the newer record: the rest is not applied twice.
+    let out = ok(dir.path(), &["batch", "apply", "sample.master.json", name, "--over-newer"]);
+    assert!(
+        out.contains("1 stored, 2 stored before, 1 made on records changed since") && out.contains("stored the file's"),
+        "{out}"
+    );
+    assert_eq!(of(1).remarks, "made before");
+    // Not such a file: refused, naming it.
+    let e = crate::common::refused(dir.path(), &["batch", "apply", "sample.master.json", "sample.master.json"]);
+    assert!(e.contains("sample.master.json") && e.contains("unsent"), "{e}");
 }

@@ -1,7 +1,8 @@
 use super::with_master;
 use crate::cli::Printer;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use protest::ingest::add_system::{self, AlignmentFile, Options, ParallelText};
+use protest::ingest::align::bridge::Through;
 use protest::ingest::resegment::Given;
 use protest::ingest::texts::{OutOfRange, PairOrder};
 use protest::store::master_file;
@@ -14,10 +15,12 @@ pub struct AddSystemArgs {
     /// The master to add the system to. It is changed in place (atomically) only when
     /// everything checks out.
     master: PathBuf,
-    /// The system's output, plain text: one line per source sentence, or the master's documents
-    /// in its order separated by one empty line each, each in any line layout (one paragraph, a
-    /// sentence per line, anything between). It is cut into one translation per source sentence
-    /// and checked line by line; how is printed (docs/alignment.md, "Document-level output").
+    /// The system's output: a text file with one line per source sentence, or the master's
+    /// documents in its order separated by one empty line each, each in any line layout (a
+    /// paragraph per line, a sentence per line, anything between); or a folder with one text file
+    /// per document, read in name order (numbers as numbers: doc2 before doc10), in which empty
+    /// lines separate paragraphs. It is cut into one translation per source sentence and checked
+    /// line by line; how is printed (docs/alignment.md, "Document-level output").
     output: PathBuf,
     /// Name of the new corpus; must not be in use in the master.
     #[arg(long)]
@@ -41,10 +44,26 @@ pub struct AddSystemArgs {
     /// master's document order.
     #[arg(long)]
     one_document_per_line: bool,
+    /// Which translations of the master to align the output through (docs/alignment.md):
+    /// `nearest`, each sentence through the nearest translation whose alignment was given (the
+    /// reference on a tie); `reference`, the reference only; `none`, the built-in aligner alone.
+    #[arg(long, value_enum, default_value_t = Bridge::Nearest, conflicts_with = "alignment")]
+    bridge: Bridge,
+    /// Add the system even if its output has no text (every translation empty); without this an
+    /// output with no text is refused.
+    #[arg(long)]
+    allow_empty: bool,
     /// More parallel text (source and target files, one sentence per line) for the built-in
     /// aligner to learn from.
     #[arg(long, num_args = 2, value_names = ["SRC", "TGT"], conflicts_with = "alignment")]
     extra_parallel: Option<Vec<PathBuf>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Bridge {
+    Nearest,
+    Reference,
+    None,
 }
 
 pub fn run(args: AddSystemArgs, p: &Printer) -> anyhow::Result<()> {
@@ -59,6 +78,12 @@ pub fn run(args: AddSystemArgs, p: &Printer) -> anyhow::Result<()> {
         extra_parallel: args.extra_parallel.map(|p| ParallelText { source: p[0].clone(), target: p[1].clone() }),
         out_of_range: if args.drop_bad_links { OutOfRange::Drop } else { OutOfRange::Refuse },
         layout: if args.one_document_per_line { Given::DocumentPerLine } else { Given::Detect },
+        bridge: match args.bridge {
+            Bridge::Nearest => Through::Nearest,
+            Bridge::Reference => Through::Reference,
+            Bridge::None => Through::Nothing,
+        },
+        allow_empty: args.allow_empty,
         ..Options::default()
     };
     let started = Instant::now();

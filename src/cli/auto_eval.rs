@@ -1,7 +1,7 @@
 use super::{Output, Printer, with_master};
 use anyhow::Context;
-use chrono::Utc;
 use clap::Args;
+use protest::metrics::auto_eval::aligned_by::{self, AlignedBy, SystemMatches};
 use protest::metrics::auto_eval::{self, Precision};
 use protest::model::{Master, MatchRule, Round};
 use protest::workflow;
@@ -52,24 +52,28 @@ pub fn run(args: AutoEvalArgs, p: &Printer) -> anyhow::Result<()> {
         let round = master.auto_eval.rounds.last().context("a round was just added")?;
         let reference = master.reference().map(|c| c.name.as_str());
         let precision = Precision::of(master);
+        let systems = aligned_by::per_system(master);
         match args.format {
             Output::Text => {
                 p.out(describe(round, reference))?;
                 p.out_line(describe_precision(&precision, round.agreement))?;
+                p.out(describe_aligned_by(&systems))?;
             }
-            Output::Json => p.json(&json(round, reference, &precision, &args))?,
+            Output::Json => p.json(&json(round, reference, &precision, &systems, &args))?,
         }
         Ok(())
     };
+    // Read before the master is opened: a clock outside the years a file holds is refused first.
+    let now = super::created(None)?;
     if args.dry_run {
         let mut master = super::read_master(p, &args.master)?;
         master.auto_eval.rule = args.rule.unwrap_or(master.auto_eval.rule);
-        master.auto_eval = auto_eval::run_with(&master, Utc::now(), judges(&args));
+        master.auto_eval = auto_eval::run_with(&master, now, judges(&args));
         print(&master)?;
         return p.say(format_args!("dry run: {} not changed", args.master.display()));
     }
     with_master(p, &args.master, |store| {
-        workflow::auto_eval::run(store, args.rule, judges(&args), Utc::now())?;
+        workflow::auto_eval::run(store, args.rule, judges(&args), now)?;
         print(store.master())
     })?;
     p.say(format_args!("stored in {}", args.master.display()))
@@ -80,7 +84,13 @@ fn judges(args: &AutoEvalArgs) -> auto_eval::Judges {
 }
 
 /// What the round did, for scripts: the round as stored, with the counts the text derives.
-fn json(r: &Round, reference: Option<&str>, precision: &Precision, args: &AutoEvalArgs) -> serde_json::Value {
+fn json(
+    r: &Round,
+    reference: Option<&str>,
+    precision: &Precision,
+    systems: &[SystemMatches],
+    args: &AutoEvalArgs,
+) -> serde_json::Value {
     serde_json::json!({
         "master": args.master.display().to_string(),
         "stored": !args.dry_run,
@@ -94,6 +104,7 @@ fn json(r: &Round, reference: Option<&str>, precision: &Precision, args: &AutoEv
         "agreements_judged_incorrect": precision.agreements_judged_incorrect,
         "disagreements_with_verdict": precision.disagreements_with_verdict,
         "disagreements_judged_correct": precision.disagreements_judged_correct,
+        "matches_aligned_by": systems,
     })
 }
 
@@ -112,7 +123,7 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
     out += &format!("  rule            {}\n", r.rule.name());
     out += &format!("  match           {:>5}   settled this round: {}", r.matches, r.settled);
     if r.unsettled > 0 {
-        out += &format!(", no longer matching: {}", r.unsettled);
+        out += &format!(", no longer settled: {}", r.unsettled);
     }
     out += "\n";
     if r.agreement {
@@ -150,6 +161,19 @@ fn describe_precision(p: &Precision, judge: bool) -> String {
     out
 }
 
+/// Each system's matches by how the words they compared were aligned.
+fn describe_aligned_by(systems: &[SystemMatches]) -> String {
+    let width = systems.iter().map(|s| s.system.chars().count()).max().unwrap_or(0);
+    let mut out = String::from(
+        "  matches by how their words were aligned (bridge: through the reference; aligner: the built-in aligner, least sure; given: with the corpus):\n",
+    );
+    for s in systems {
+        let counts: Vec<String> = AlignedBy::ALL.iter().map(|&by| format!("{} {}", by.name(), s.count(by))).collect();
+        out += &format!("    {:<width$}  {}\n", s.system, counts.join("  "));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,7 +182,7 @@ mod tests {
     fn every_count_stands_in_one_column() {
         let round = Round {
             round: 2,
-            run: Utc::now(),
+            run: chrono::Utc::now(),
             judged_references: 4,
             matches: 120,
             mismatches: 3000,

@@ -6,6 +6,9 @@ use clap::{Args, Subcommand};
 use protest::Error;
 use protest::batches::plan::{PlanError, Request};
 use protest::model::{CorpusId, Master, Planner};
+use protest::store::journal::Entry;
+use protest::web::receipts::Receipts;
+use protest::web::unsent::{self, Unsent};
 use protest::workflow::{self, adjudication::Adjudicating, export::Exporting, task_sets::Planning};
 use std::path::{Path, PathBuf};
 
@@ -24,6 +27,9 @@ enum BatchCommand {
     Export(ExportArgs),
     /// Merge annotated batches back into their master.
     Import(ImportArgs),
+    /// Apply the changes a web page could not send (the file its Download gave, when its link no
+    /// longer worked): each once, and only on the version of its record it was made on.
+    Apply(ApplyArgs),
     /// Give the candidates annotators disagree on to a further annotator, as a batch.
     Adjudicate(AdjudicateArgs),
     /// Remove a task set that no batch was exported from.
@@ -136,6 +142,22 @@ struct ImportArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "The file is what the web page of `protest serve` offers when the server no longer knows its \
+link (docs/serve.md, \"A link that no longer works\"). Each change is taken as the server takes it: a change the \
+server stored before is not applied again, and one made on a record that changed since is not stored over it — \
+both versions are listed, and --over-newer stores the file's. Stop `protest serve` first: it holds the master.")]
+struct ApplyArgs {
+    #[arg(help = MASTER_HELP)]
+    master: PathBuf,
+    /// The files of changes not sent (`…-unsent-….json`).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Also store the changes made on records that changed since, over those records.
+    #[arg(long)]
+    over_newer: bool,
+}
+
+#[derive(Debug, Args)]
 struct AdjudicateArgs {
     #[arg(help = MASTER_HELP)]
     master: PathBuf,
@@ -167,6 +189,7 @@ pub fn run(args: BatchArgs, p: &Printer) -> anyhow::Result<()> {
         BatchCommand::Plan(a) => plan_task_set(a, p),
         BatchCommand::Export(a) => export_batches(a, p),
         BatchCommand::Import(a) => import_batches(a, p),
+        BatchCommand::Apply(a) => apply_unsent(a, p),
         BatchCommand::Adjudicate(a) => adjudicate(a, p),
         BatchCommand::Remove(a) => remove_task_set(a, p),
     }
@@ -190,7 +213,7 @@ fn plan_task_set(a: PlanArgs, p: &Printer) -> anyhow::Result<()> {
             request,
             only_needing_human: a.only_needing_human,
             replace: a.replace,
-            created: a.created.unwrap_or_else(Utc::now),
+            created: super::created(a.created)?,
         };
         let planned = workflow::task_sets::preview(m, &planning).map_err(|e| match e {
             PlanError::NoMatchYet => {
@@ -251,7 +274,7 @@ fn export_batches(a: ExportArgs, p: &Printer) -> anyhow::Result<()> {
             names: a.annotators.clone(),
             folder: a.output_dir.clone().unwrap_or_else(|| workflow::default_folder(&a.master)),
             replace: a.force,
-            created: a.created.unwrap_or_else(Utc::now),
+            created: super::created(a.created)?,
         };
         let exported = workflow::export::run(store, &exporting)?;
         say_created(p, exported.created_folder.as_deref())?;
@@ -307,6 +330,49 @@ fn import_batches(a: ImportArgs, p: &Printer) -> anyhow::Result<()> {
     })
 }
 
+fn apply_unsent(a: ApplyArgs, p: &Printer) -> anyhow::Result<()> {
+    // Read every file before touching the master: a wrong one must not leave anything behind.
+    let files = a.files.iter().map(|f| Ok((f, Unsent::read(f)?))).collect::<Result<Vec<_>, Error>>()?;
+    with_master(p, &a.master, |store| {
+        let id = store.master().id.clone();
+        let mut receipts = Receipts::open(&*store.disk(), &a.master, &id)?;
+        for (path, unsent) in &files {
+            let applied = unsent::apply(store, &mut receipts, path, unsent, a.over_newer)?;
+            p.say(format_args!(
+                "{} ({}, task set {}): {} stored, {} stored before, {} made on records changed since, {} refused",
+                path.display(),
+                unsent.annotator.name,
+                unsent.task_set,
+                applied.stored,
+                applied.before,
+                applied.conflicts.len(),
+                applied.refused.len()
+            ))?;
+            let master = store.master();
+            let version = |r: &Option<protest::model::Record>| match r {
+                Some(r) => protest::session::recovery::describe(&Entry::Put(r.clone()), master),
+                None => "no record".to_owned(),
+            };
+            for d in &applied.conflicts {
+                let kept = if applied.replaced {
+                    "stored the file's"
+                } else {
+                    "kept the master's (--over-newer stores the file's)"
+                };
+                p.say(format_args!(
+                    "  the master had {}; the file: {}; {kept}",
+                    version(&d.stored),
+                    version(&d.proposed)
+                ))?;
+            }
+            for why in &applied.refused {
+                p.say(format_args!("  refused: {why}"))?;
+            }
+        }
+        Ok(())
+    })
+}
+
 /// "1 record", "3 records".
 fn records(n: usize) -> String {
     if n == 1 { "1 record".to_owned() } else { format!("{n} records") }
@@ -320,7 +386,7 @@ fn adjudicate(a: AdjudicateArgs, p: &Printer) -> anyhow::Result<()> {
             seed: a.seed.unwrap_or_else(|| u64::from(rand::random::<u32>())),
             folder: a.output_dir.clone().unwrap_or_else(|| workflow::default_folder(&a.master)),
             replace: a.force,
-            created: a.created.unwrap_or_else(Utc::now),
+            created: super::created(a.created)?,
         };
         let (planned, who) = workflow::adjudication::preview(store.master(), &adjudicating).in_file(&a.master)?;
         let ts = &planned.task_set;

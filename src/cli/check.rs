@@ -39,7 +39,11 @@ fn checked(file: &Path, kind: &str, replay: &Replay, summary: serde_json::Value)
         "file": file.display().to_string(),
         "valid": true,
         "kind": kind,
-        "journal": { "changes": replay.entries.len(), "torn_tail": replay.torn_tail },
+        "journal": {
+            "changes": replay.entries.len(),
+            "torn_tail": replay.torn_tail,
+            "damaged": replay.damaged.as_ref().map(|d| json!({ "line": d.line, "problem": d.problem, "lines": d.lines })),
+        },
         kind: summary,
     })
 }
@@ -47,6 +51,21 @@ fn checked(file: &Path, kind: &str, replay: &Replay, summary: serde_json::Value)
 /// Counts below include the journal's changes; say so, since the file alone does not hold them.
 /// A last change cut short by a crash was never reported as saved and is left out: say that too.
 fn journal_note(replay: &Replay) -> String {
+    if let Some(damage) = &replay.damaged {
+        let changes = match replay.entries.len() {
+            1 => "1 change".to_owned(),
+            n => format!("{n} changes"),
+        };
+        let after = match damage.lines - 1 {
+            0 => String::new(),
+            1 => " and the line after it".to_owned(),
+            n => format!(" and the {n} lines after it"),
+        };
+        return format!(
+            " (with {changes} from its journal, counted below; but line {} of the journal is damaged ({}): that line{after} are not counted — opening the master for writing sets them aside, and the window offers the changes they hold)",
+            damage.line, damage.problem
+        );
+    }
     let torn = "cut short by a crash while it was being saved, is left out";
     if replay.stale && replay.discarded > 0 {
         let changes =

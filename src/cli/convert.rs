@@ -46,7 +46,7 @@ pub fn run(a: ConvertArgs, p: &Printer) -> anyhow::Result<()> {
         (None, true) => Reference::None,
         (None, false) => Reference::Guess,
     };
-    let now = a.created.unwrap_or_else(Utc::now);
+    let now = super::created(a.created)?;
     let unknown = if a.unknown_annotator == "researcher" { Unknown::Researcher } else { Unknown::Annotator };
     protest::progress::stage(&format!("Converting {}", a.old.display()), None);
     let folder = super::OutputFolder::of(p, &a.new)?;

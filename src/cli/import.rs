@@ -83,7 +83,7 @@ pub fn run(args: ImportArgs, p: &Printer) -> anyhow::Result<()> {
         out_of_range: if args.drop_bad_links { OutOfRange::Drop } else { OutOfRange::Refuse },
     };
     let id = args.id.unwrap_or_else(from_texts::new_master_id);
-    let imported = from_texts::import(&inputs, id, args.created.unwrap_or_else(Utc::now))?;
+    let imported = from_texts::import(&inputs, id, super::created(args.created)?)?;
     let folder = super::OutputFolder::of(p, &args.output)?;
     master_file::save(&imported.master, &args.output).with_context(|| "could not write the master")?;
     folder.keep();

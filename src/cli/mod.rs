@@ -248,6 +248,17 @@ pub fn leave_to_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
+/// The time to record: `--created` when given (checked, as the clock is, to be in the years a
+/// file holds), else the clock's time, refused when the clock is set outside them.
+pub fn created(given: Option<chrono::DateTime<chrono::Utc>>) -> anyhow::Result<chrono::DateTime<chrono::Utc>> {
+    use protest::model::clock;
+    match given {
+        Some(t) if clock::in_range(t) => Ok(t),
+        Some(t) => anyhow::bail!("--created {}: a time in the years 1970–9999 is needed", t.to_rfc3339()),
+        None => Ok(clock::now()?),
+    }
+}
+
 /// `--format` of the commands printing report tables: text, csv, markdown, latex or json (the
 /// extensions txt, md, tex too); listed, so that shells complete them rather than file names.
 pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = protest::metrics::report::Format> {

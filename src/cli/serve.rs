@@ -9,10 +9,10 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 #[command(after_help = "Holds the master as an open window does (other windows open it read-only) and serves the \
 annotation window to the annotators of the task set, each at a link with a secret token: printed once \
-when made, and written to --links FILE if given. Every change an annotator makes is checked as \
+when made, and added to --links FILE if given (never emptied). Every change an annotator makes is checked as \
 `batch import` checks it and saved in the master's journal before the page says it is saved; \
-`protest check` and `protest report` see it at once. Ctrl+C (or SIGTERM) stops the server and folds the \
-journal into the master. Listens on 127.0.0.1 only unless told otherwise: to serve a team, put a \
+`protest check` and `protest report` see it at once. Ctrl+C (or SIGTERM) stops the server: requests \
+under way get 10 s (a second Ctrl+C: none), then the journal is folded into the master. Listens on 127.0.0.1 only unless told otherwise: to serve a team, put a \
 reverse proxy with TLS in front and pass its address with --url (docs/serve.md).")]
 pub struct ServeArgs {
     /// The master file.
@@ -26,7 +26,7 @@ pub struct ServeArgs {
     /// The address annotators reach the server at, for the links (e.g. https://annotate.example.org/protest/ behind a reverse proxy).
     #[arg(long)]
     url: Option<String>,
-    /// Also write the links made to this file (readable by you only).
+    /// Also add the links made to this file (readable by you only; never emptied: later starts add theirs).
     #[arg(long, value_name = "FILE")]
     links: Option<PathBuf>,
     /// Take this annotator's link away (by name; repeat for several).
@@ -35,6 +35,21 @@ pub struct ServeArgs {
     /// Give this annotator a new link in place of theirs (by name; repeat for several).
     #[arg(long, value_name = "NAME")]
     new_link: Vec<String>,
+}
+
+/// The server speaks through the command line's printer, like every command.
+impl protest_serve::Voice for Printer {
+    fn out(&self, line: &str) {
+        let _ = self.out_line(line);
+    }
+
+    fn say(&self, line: &str) {
+        let _ = Printer::say(self, line);
+    }
+
+    fn warn(&self, line: &str) {
+        Printer::warn(self, line);
+    }
 }
 
 pub fn run(args: ServeArgs, p: &Printer) -> anyhow::Result<()> {
@@ -46,7 +61,8 @@ pub fn run(args: ServeArgs, p: &Printer) -> anyhow::Result<()> {
         links: args.links,
         revoke: args.revoke,
         new_link: args.new_link,
+        limits: protest_serve::Limits::default(),
     };
-    protest_serve::run(&options, &mut p.stdout())?;
+    protest_serve::run(&options, std::sync::Arc::new(p.clone()))?;
     Ok(())
 }

@@ -19,21 +19,33 @@ pub struct Server {
     /// The links it printed, by annotator name.
     pub links: Vec<(String, String)>,
     pub output: Vec<String>,
+    /// Reads what it prints after it began serving (when it stops…), to the end.
+    reader: Option<std::thread::JoinHandle<Vec<String>>>,
+    /// Reads what it warns (standard error), passed on to the test's own standard error.
+    warnings: Option<std::thread::JoinHandle<Vec<String>>>,
 }
 
 impl Server {
     /// Starts `protest serve MASTER ARGS` on `listen` (`127.0.0.1:0` for a free port) and waits
     /// until it serves.
     pub fn start(master: &Path, listen: &str, args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_protest"))
-            .arg("serve")
-            .arg(master)
-            .args(["--listen", listen])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
+        Server::start_with(master, listen, args, |_| {})
+    }
+
+    /// [`Server::start`], with `prepare` setting up the command first (its environment…).
+    pub fn start_with(master: &Path, listen: &str, args: &[&str], prepare: impl FnOnce(&mut Command)) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_protest"));
+        command.arg("serve").arg(master).args(["--listen", listen]).args(args);
+        prepare(&mut command);
+        Server::spawn(command)
+    }
+
+    /// Runs `command` (a `protest serve …`) and waits until it serves.
+    pub fn spawn(mut command: Command) -> Server {
+        let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let errors = BufReader::new(child.stderr.take().unwrap()).lines();
+        let warnings =
+            std::thread::spawn(move || errors.map_while(Result::ok).inspect(|line| eprintln!("{line}")).collect());
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let (mut links, mut output) = (Vec::new(), Vec::new());
         let addr = loop {
@@ -49,9 +61,20 @@ impl Server {
                 break rest.split('/').next().unwrap().parse().unwrap();
             }
         };
-        // The rest of its output is not needed; keep the pipe drained so it never blocks.
-        std::thread::spawn(move || for _ in lines {});
-        Server { child, addr, links, output }
+        // Kept, and the pipe drained so that it never blocks.
+        let reader = std::thread::spawn(move || lines.map_while(Result::ok).collect());
+        Server { child, addr, links, output, reader: Some(reader), warnings: Some(warnings) }
+    }
+
+    /// Stops it as [`Server::stop`] does and returns whether it exited with success and what it
+    /// printed after it began serving, then what it warned.
+    pub fn stop_saying(mut self) -> (bool, Vec<String>) {
+        let reader = self.reader.take().expect("read since it started");
+        let warnings = self.warnings.take().expect("read since it started");
+        let stopped = self.stop();
+        let mut said = reader.join().unwrap();
+        said.extend(warnings.join().unwrap());
+        (stopped, said)
     }
 
     pub fn link(&self, name: &str) -> &str {
@@ -70,6 +93,24 @@ impl Server {
         let status = self.child.wait().unwrap();
         std::mem::forget(self);
         status.success()
+    }
+
+    /// Stops it with SIGTERM and waits at most `limit`; whether it exited with success, and how
+    /// long it took. Still running after `limit`: killed, and the test fails.
+    pub fn stop_within(mut self, limit: Duration) -> (bool, Duration) {
+        self.signal(libc::SIGTERM);
+        let asked = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                std::mem::forget(self);
+                return (status.success(), asked.elapsed());
+            }
+            if asked.elapsed() > limit {
+                self.child.kill().unwrap();
+                panic!("protest serve still ran {limit:?} after SIGTERM");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// Kills it at once, as a crash or a power cut would (nothing folded).

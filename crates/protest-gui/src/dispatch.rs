@@ -100,6 +100,8 @@ impl App {
             (Intent::Redo, _) => self.undo(false),
             (Intent::Amend, _) => self.leaving = None,
             (Intent::KeepAsIs, _) => self.keep_as_is(),
+            (Intent::KeepVersion(d, keep), _) => self.keep_version(&d, keep),
+            (Intent::DownloadUnsent, _) => self.download_unsent(),
             (Intent::ToggleOverview, _) => self.toggle_overview(),
             (Intent::StepAnnotator(forward), Some((_, _, c))) if self.overview_shown() => {
                 let overview = self.session.as_ref().and_then(|s| Overview::of(s.master(), c));
@@ -203,9 +205,13 @@ impl App {
     /// the UI thread: it saves the master).
     fn run_auto_eval(&mut self, rule: Option<MatchRule>) {
         self.start_on_session("Running the automatic reference match", move |session| {
-            let round =
-                session.run(|store| workflow::auto_eval::run(store, rule, Default::default(), chrono::Utc::now()));
-            let said = round.map(|round| auto_eval::summary(&round)).map_err(|e| failed(&e, ""));
+            let said = match session.now() {
+                Ok(now) => session
+                    .run(|store| workflow::auto_eval::run(store, rule, Default::default(), now))
+                    .map_err(|e| failed(&e, "")),
+                Err(e) => Err(e.to_string()),
+            };
+            let said = said.map(|round| auto_eval::summary(&round));
             Box::new(move |app: &mut App| match said {
                 Ok(summary) => app.messages.info_for(AUTO_MATCH, summary),
                 Err(e) => app.messages.error_for(AUTO_MATCH, format!("Could not store the automatic match: {e}")),
@@ -239,7 +245,7 @@ impl App {
     pub(crate) fn edit_as_researcher(&mut self, candidate: CandidateId, edit: Edit) {
         let Some(session) = self.session.as_mut().filter(|s| !s.is_read_only()) else { return };
         if let Err(e) = session.edit_as(candidate, AnnotatorId::RESEARCHER, edit) {
-            self.messages.error(e.to_string());
+            self.messages.error(not_made(&e));
         }
     }
 
@@ -261,13 +267,36 @@ impl App {
         // Read-only: the notice bar says so; the widgets are disabled and keys do nothing.
         let Some(session) = self.session.as_mut().filter(|s| !s.is_read_only()) else { return };
         if let Err(e) = session.edit(candidate, edit) {
-            self.messages.error(e.to_string());
+            self.messages.error(not_made(&e));
         }
     }
 
     pub(crate) fn store_due_remarks(&mut self, now: Option<f64>) {
         if let Some((candidate, edit)) = self.panel.due_remarks(now) {
             self.edit(candidate, edit);
+        }
+    }
+
+    /// Typed text whose time has come (docs/gui.md, "Saving"): remarks, and a tag left in a tag
+    /// box.
+    pub(crate) fn store_due_typing(&mut self, now: f64) {
+        self.store_due_remarks(Some(now));
+        let due = [(self.panel.tag_box_mut().due(now), false), (self.overview.tag_box_mut().due(now), true)];
+        for (tag, researcher) in due {
+            if let Some((candidate, tag)) = tag {
+                self.add_typed_tag(candidate, tag, researcher);
+            }
+        }
+    }
+
+    /// Asks to be woken up when typed text is next due. Asked every frame: a frame that input
+    /// brings (a key released, Esc) replaces a wake-up asked for before it, in the desktop's
+    /// event loop and the page's alike, so one asked for only when the text changed is lost.
+    pub(crate) fn wake_for_typing(&self, ctx: &egui::Context) {
+        let due = [self.panel.remarks_due_at(), self.panel.tag_box().due_at(), self.overview.tag_box().due_at()];
+        if let Some(due) = due.into_iter().flatten().reduce(f64::min) {
+            let now = ctx.input(|i| i.time);
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64((due - now).max(0.0)));
         }
     }
 
@@ -296,7 +325,7 @@ impl App {
 
     /// Shows `candidate`: in the set being worked through if it is there, or else among every
     /// candidate of its category.
-    fn reveal(&mut self, candidate: CandidateId) {
+    pub(crate) fn reveal(&mut self, candidate: CandidateId) {
         let in_walk = match &self.view {
             View::Example(walk) => Some((walk.current(), walk.set.iter().position(|&c| c == candidate))),
             View::Browser | View::Report | View::Predictions => None,
@@ -311,5 +340,13 @@ impl App {
                 if in_walk.is_some() { self.leave_then(Go::Show(opening)) } else { self.start(opening) }
             }
         }
+    }
+}
+
+/// Why a change was not made, in the message area.
+fn not_made(e: &protest::session::SessionError) -> String {
+    match e {
+        protest::session::SessionError::Clock(clock) => format!("The change was not made: {clock}."),
+        e => e.to_string(),
     }
 }

@@ -58,6 +58,7 @@ impl App {
         match opened {
             Ok((mut session, opened)) => {
                 self.quit_warned = false;
+                session.set_clock(self.clock);
                 let path = session.path().to_path_buf();
                 if let Some(dir) = &self.data_dir {
                     session.keep_unsaved_in(protest::session::recovery::folder_in(dir));
@@ -73,8 +74,10 @@ impl App {
                     self.messages.info(format!("{}.", dialogs::parts::capitalised(why)));
                 }
                 if let Some(why) = &opened.read_only {
+                    // What holds it (a window, `protest serve` at its address, a command) and what to do.
+                    let remedy = opened.remedy.as_deref().map(|r| format!("; {r}")).unwrap_or_default();
                     self.messages.info(format!(
-                        "Read-only: {why}. Your changes would not be saved; File › Save a copy as… makes a copy you can change."
+                        "Read-only: {why}{remedy}. Your changes would not be saved; File › Save a copy as… makes a copy you can change."
                     ));
                 }
                 if opened.read_only.is_none() {

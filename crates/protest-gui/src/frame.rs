@@ -21,11 +21,13 @@ impl App {
             self.work_ui(ui);
             return;
         }
+        // Before the input acts on anything: a change or leaving counts the time up to it.
+        self.note_activity(&ctx);
         if ctx.input(|i| i.viewport().close_requested()) && !self.may_close {
             self.viewport.push(ViewportCommand::CancelClose);
             self.leave_then(Go::Quit);
         }
-        self.store_due_remarks(Some(ctx.input(|i| i.time)));
+        self.store_due_typing(ctx.input(|i| i.time));
         self.poll_session(&ctx);
         self.take_keys(&ctx);
 
@@ -37,6 +39,7 @@ impl App {
         }
         let not_saved = self.session.as_ref().and_then(Session::not_saved);
         self.messages.can_retry = not_saved.as_ref().is_some_and(|n| !n.detached);
+        self.messages.can_download = not_saved.as_ref().is_some_and(|n| n.link_gone);
         self.messages.not_saved = not_saved.map(|n| not_saved_text(&n));
         let status = egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui)).response.rect;
         // Changes not saved: a bar above the status line, for as long as they are not.
@@ -44,8 +47,8 @@ impl App {
         if self.messages.not_saved.is_some() {
             let bar = egui::Panel::bottom("not saved").show(ui, |ui| self.messages.not_saved_bar(ui));
             above = bar.response.rect.top();
-            if bar.inner {
-                self.dispatch(&ctx, Intent::RetrySave);
+            if let Some(intent) = bar.inner {
+                self.dispatch(&ctx, intent);
             }
         }
         let researcher = self.session.as_ref().is_some_and(|s| s.mode() == workspace::Mode::Researcher);
@@ -77,7 +80,9 @@ impl App {
         }
         self.ring = style::focus_ring(&ctx, &mut self.keyboard_focus);
         self.keyboard_taken = keyboard_taken(&ctx);
+        // The key that opened an example is the first sign of activity on it.
         self.note_activity(&ctx);
+        self.wake_for_typing(&ctx);
         if self.work.is_some() {
             ctx.request_repaint(); // work started this frame: show its progress
         }
@@ -111,12 +116,14 @@ impl App {
     /// Lets the session's own work take a step (the web page sending changes to the server) and
     /// shows what it has to say; while changes are on their way, frames keep coming to take the
     /// answers.
-    fn poll_session(&mut self, ctx: &egui::Context) {
+    pub(crate) fn poll_session(&mut self, ctx: &egui::Context) {
         let Some(session) = &mut self.session else { return };
         session.poll(ctx.input(|i| i.time));
         for notice in session.notices() {
             self.messages.error(notice);
         }
+        self.offer_versions();
+        let Some(session) = &mut self.session else { return };
         if session.is_remote() && (session.sending() > 0 || session.not_saved().is_some()) {
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
         }
@@ -126,13 +133,26 @@ impl App {
         }
     }
 
-    /// Time per record: input while an example is on screen (the key that opened it included)
-    /// means the annotator is at work on it.
+    /// Time per record (docs/domain.md): input while an example is on screen means the
+    /// annotator is at work on it; the window losing the keyboard (the page hidden) ends the
+    /// visit, its time stored at once, and so are remarks typed.
     fn note_activity(&mut self, ctx: &egui::Context) {
-        let (Some(session), View::Example(walk)) = (&mut self.session, &self.view) else { return };
-        let (active, now) = ctx.input(|i| (!i.events.is_empty() || i.pointer.is_moving(), i.time));
-        if active {
+        let (focused, active, now) = ctx.input(|i| (i.focused, !i.events.is_empty() || i.pointer.is_moving(), i.time));
+        if !focused {
+            return self.away(now);
+        }
+        if let (Some(session), View::Example(walk), true) = (&mut self.session, &self.view, active) {
             session.active(walk.current(), now);
+        }
+    }
+
+    /// The annotator went away from the window at `now` (it lost the keyboard, the page was
+    /// hidden): the time on the example on screen and the remarks typed are stored at once.
+    pub(crate) fn away(&mut self, now: f64) {
+        self.store_due_remarks(None);
+        let (Some(session), View::Example(_)) = (&mut self.session, &self.view) else { return };
+        if let Err(e) = session.away(now) {
+            self.messages.error(e.to_string());
         }
     }
 
@@ -157,6 +177,15 @@ fn not_saved_text(n: &NotSaved) -> String {
         1 => "1 change is not saved".to_owned(),
         k => format!("{k} changes are not saved"),
     };
+    if n.link_gone {
+        let (they, them) = if n.changes == 1 { ("It is", "it") } else { ("They are", "them") };
+        return format!(
+            "This link no longer works ({}). Ask the researcher for a new one. {what} yet. {they} kept in this \
+             browser: opening the new link in this browser sends {them}; or press Download and send the file to the \
+             researcher.",
+            n.why
+        );
+    }
     if n.remote {
         let they = if n.changes == 1 { "It is" } else { "They are" };
         return format!(

@@ -9,6 +9,7 @@ use protest::annotate::edit::Edit;
 use protest::model::{AnnotatorId, CandidateId, ExampleNo, Judgement, MatchRule, Role};
 use protest::prediction::browse::Results;
 use protest::session::Opening;
+use protest::store::based::{Disagreement, Keep};
 use std::path::PathBuf;
 
 /// What the user asked for.
@@ -55,6 +56,10 @@ pub enum Intent {
     Amend,
     /// Conflict dialog: store the annotation with its conflicts and move on.
     KeepAsIs,
+    /// The dialog of two versions of a record: keep this one (its key).
+    ChooseVersion(Keep),
+    /// Keep this version of the record two changes disagree about (the web page).
+    KeepVersion(Box<Disagreement>, Keep),
 
     // The researcher's views and operations
     /// The annotation panel or the overview beside the translation.
@@ -78,6 +83,9 @@ pub enum Intent {
     OpenCopy(PathBuf),
     /// Save the changes not saved yet, again.
     RetrySave,
+    /// The web page whose link no longer works: hand the changes not saved to the browser as a
+    /// file, for the researcher.
+    DownloadUnsent,
     Quit,
     Theme(ThemeChoice),
     /// The keys and the annotation guidelines.

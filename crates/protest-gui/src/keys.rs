@@ -4,6 +4,7 @@
 use crate::intent::{Dialog, Intent};
 use egui::{Event, InputState, Key, Modifiers};
 use protest::model::{Judgement, Role};
+use protest::store::based::Keep;
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +14,8 @@ pub enum Scope {
     Example,
     /// The conflict dialog, where nothing else applies.
     Conflict,
+    /// The dialog of two versions of a record (the web page), where nothing else applies.
+    Versions,
     /// The prediction results view.
     Predictions,
 }
@@ -219,6 +222,22 @@ pub const BINDINGS: &[Binding] = &[
         shown: "K",
         help: "conflict dialog: keep as is (store the conflicts and move on)",
     },
+    Binding {
+        modifiers: NONE,
+        keys: &[Key::M],
+        intent: |_| Intent::ChooseVersion(Keep::Proposed),
+        scope: Scope::Versions,
+        shown: "M",
+        help: "web page, two versions of an example: keep mine (saved in place of the server's)",
+    },
+    Binding {
+        modifiers: NONE,
+        keys: &[Key::S],
+        intent: |_| Intent::ChooseVersion(Keep::Stored),
+        scope: Scope::Versions,
+        shown: "S",
+        help: "web page, two versions of an example: keep the one saved on the server",
+    },
 ];
 
 const JUDGEMENTS: [Judgement; 3] = [Judgement::Yes, Judgement::No, Judgement::Unset];
@@ -254,8 +273,16 @@ pub fn read(input: &mut InputState, scope: Scope) -> Option<Intent> {
     found
 }
 
+impl Scope {
+    /// Whether the keys that work everywhere work here too (not in a dialog that asks one
+    /// question).
+    fn takes_everywhere(self) -> bool {
+        !matches!(self, Scope::Conflict | Scope::Versions)
+    }
+}
+
 fn find(scope: Scope, key: Key, physical: Option<Key>, modifiers: Modifiers) -> Option<Intent> {
-    let applies = |b: &&Binding| b.scope == scope || (b.scope == Scope::Everywhere && scope != Scope::Conflict);
+    let applies = |b: &&Binding| b.scope == scope || (b.scope == Scope::Everywhere && scope.takes_everywhere());
     BINDINGS.iter().filter(applies).find_map(|b| {
         if !modifiers.matches_exact(b.modifiers) {
             return None;
@@ -298,7 +325,7 @@ mod tests {
     fn no_two_bindings_share_a_key_in_one_scope() {
         for (i, a) in BINDINGS.iter().enumerate() {
             for b in &BINDINGS[i + 1..] {
-                let everywhere = |x: &Binding, y: &Binding| x.scope == Scope::Everywhere && y.scope != Scope::Conflict;
+                let everywhere = |x: &Binding, y: &Binding| x.scope == Scope::Everywhere && y.scope.takes_everywhere();
                 let overlap = a.scope == b.scope || everywhere(a, b) || everywhere(b, a);
                 let same = a.modifiers == b.modifiers && a.keys.iter().any(|k| b.keys.contains(k));
                 assert!(!(overlap && same), "{} and {} collide", a.shown, b.shown);

@@ -142,12 +142,18 @@ pub struct App {
     keyboard_taken: bool,
     /// What files are written through (a failing one in tests).
     disk: Arc<dyn Disk>,
+    /// What changes, batches and messages are dated by (a wrong one in tests).
+    clock: protest::model::clock::Clock,
     /// The user was told that quitting now loses changes not saved, and may quit again.
     quit_warned: bool,
     /// Long work running on a worker thread (opening a file, exporting…), if any.
     work: Option<Work<Finish>>,
     /// The user's data folder (the sample's copy, recovery files); `None` in most tests.
     data_dir: Option<PathBuf>,
+    /// The example brought into view to ask about its two versions (the web page).
+    versions_revealed: Option<protest::model::CandidateId>,
+    /// The last file of changes not saved handed to the browser: its name and bytes.
+    offered: Option<(String, Vec<u8>)>,
 }
 
 impl App {
@@ -177,6 +183,17 @@ impl App {
         app
     }
 
+    /// Dates everything by `clock` from now on: the open file's changes, what the dialogs make,
+    /// the messages' times (tests play a wrong clock with it).
+    #[cfg(test)]
+    pub(crate) fn set_clock(&mut self, clock: protest::model::clock::Clock) {
+        self.clock = clock;
+        self.messages.clock = clock;
+        if let Some(session) = &mut self.session {
+            session.set_clock(clock);
+        }
+    }
+
     /// The window with no file open yet.
     pub(crate) fn bare(settings: Settings, disk: Arc<dyn Disk>) -> App {
         App {
@@ -202,12 +219,15 @@ impl App {
             styled: false,
             fitted: false,
             keyboard_focus: false,
+            clock: protest::model::clock::Clock::SYSTEM,
             ring: None,
             keyboard_taken: false,
             disk,
             quit_warned: false,
             work: None,
             data_dir: None,
+            versions_revealed: None,
+            offered: None,
         }
     }
 }

@@ -9,6 +9,7 @@
 //! that nothing stale covers the work that follows. They float over the content rather than above
 //! it: a message appearing or going never moves what the user is looking at or about to click.
 
+use crate::intent::Intent;
 use egui::{Align2, Color32, Id, Order, RichText, Ui};
 use protest::model::CandidateId;
 
@@ -74,8 +75,13 @@ pub struct Messages {
     /// when trying again can help.
     pub not_saved: Option<String>,
     pub can_retry: bool,
+    /// With a *Download* button: the web page whose link no longer works offers its changes as a
+    /// file.
+    pub can_download: bool,
     /// How many messages floated last frame.
     floating: usize,
+    /// What the history's times are read from (the computer's clock but in tests).
+    pub clock: protest::model::clock::Clock,
 }
 
 impl Messages {
@@ -119,7 +125,11 @@ impl Messages {
     }
 
     fn remember(&mut self, message: &Message) {
-        let at = chrono::Local::now().format("%H:%M:%S").to_string();
+        // A clock outside the years a time can have says no time rather than a wrong one.
+        let at = self
+            .clock
+            .now()
+            .map_or_else(|_| "time unknown".into(), |t| t.with_timezone(&chrono::Local).format("%H:%M:%S").to_string());
         self.history.push(Said { at, kind: message.kind, text: message.text.clone() });
         if self.history.len() > HISTORY {
             self.history.remove(0);
@@ -168,14 +178,28 @@ impl Messages {
 
     /// The changes not saved, in a bar of its own above the status line (the window's content
     /// makes room for it: it may stay for minutes, while the server is away, and must cover
-    /// nothing); true when *Retry* was clicked.
-    pub fn not_saved_bar(&self, ui: &mut Ui) -> bool {
-        let Some(message) = &self.not_saved else { return false };
-        let mut retry = false;
+    /// nothing), with *Retry* (and *Download*, when the web page's link no longer works) before
+    /// the text, which takes the rest of the width: what was clicked.
+    pub fn not_saved_bar(&self, ui: &mut Ui) -> Option<Intent> {
+        let message = self.not_saved.as_ref()?;
+        let mut asked = None;
         ui.add_space(4.0);
         // Not dismissable: it goes when the changes are saved.
-        not_saved(ui, message, fills(ui).0, self.can_retry, &mut retry);
-        retry
+        frame(ui, fills(ui).0, |ui| {
+            ui.label(RichText::new("⚠").strong());
+            if self.can_download {
+                let download =
+                    ui.button("Download").on_hover_text("Your changes not saved, as a file for the researcher");
+                if download.clicked() {
+                    asked = Some(Intent::DownloadUnsent);
+                }
+            }
+            if self.can_retry && ui.button("Retry").on_hover_text("Try again to save").clicked() {
+                asked = Some(Intent::RetrySave);
+            }
+            ui.add(egui::Label::new(RichText::new(message).strong()).wrap());
+        });
+        asked
     }
 
     /// Draws what floats over the content (errors until dismissed, information for a few
@@ -259,17 +283,6 @@ fn fills(ui: &Ui) -> (Color32, Color32) {
     } else {
         (Color32::from_rgb(0xFD, 0xE2, 0xE2), Color32::from_rgb(0xE3, 0xF1, 0xFB))
     }
-}
-
-/// The changes not saved, with *Retry* before the text (which takes the rest of the width).
-fn not_saved(ui: &mut Ui, message: &str, fill: Color32, can_retry: bool, retry: &mut bool) {
-    frame(ui, fill, |ui| {
-        ui.label(RichText::new("⚠").strong());
-        if can_retry {
-            *retry = ui.button("Retry").on_hover_text("Try again to save").clicked();
-        }
-        ui.add(egui::Label::new(RichText::new(message).strong()).wrap());
-    });
 }
 
 /// One message with its dismiss button; true when dismissed.

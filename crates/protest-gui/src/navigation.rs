@@ -4,10 +4,12 @@
 use crate::App;
 use crate::dialogs::Modal;
 use crate::dialogs::conflict::ConflictDialog;
+use crate::dialogs::versions::VersionsDialog;
 use crate::place::{Go, Leaving, View, Walk};
 use protest::annotate::edit::Edit;
 use protest::model::CandidateId;
 use protest::session::Opening;
+use protest::store::based::{Disagreement, Keep};
 
 impl App {
     pub(crate) fn start(&mut self, opening: Opening) {
@@ -52,6 +54,51 @@ impl App {
         self.go(leaving.then);
     }
 
+    /// A record the server holds in another version than the one changed here (the web page):
+    /// its example is brought into view (once: if the annotator stays where they were, the
+    /// question comes to them) and both versions shown, for the annotator to choose.
+    pub(crate) fn offer_versions(&mut self) {
+        if self.modal.is_some() || self.leaving.is_some() || self.work.is_some() {
+            return;
+        }
+        let Some(d) = self.session.as_ref().and_then(|s| s.disagreements().into_iter().next()) else { return };
+        if self.current_candidate() != Some(d.candidate) && self.versions_revealed != Some(d.candidate) {
+            self.versions_revealed = Some(d.candidate);
+            self.reveal(d.candidate);
+            if self.modal.is_some() {
+                return; // the example being left asks first
+            }
+        }
+        let Some(session) = &self.session else { return };
+        self.modal = Some(Modal::Versions(VersionsDialog::new(d, session.master())));
+    }
+
+    /// The annotator chose a version in the dialog of two versions.
+    pub(crate) fn keep_version(&mut self, d: &Disagreement, keep: Keep) {
+        self.versions_revealed = None;
+        let Some(session) = &mut self.session else { return };
+        let example = session.master().candidate(d.candidate).map_or(String::new(), |c| c.example.to_string());
+        match session.choose(d, keep) {
+            Ok(()) if keep == Keep::Proposed => {
+                self.messages.info(format!("Example {example}: your version is kept and sent to the server."))
+            }
+            Ok(()) => self.messages.info(format!("Example {example}: the version saved on the server is kept.")),
+            Err(e) => self.messages.error(e.to_string()),
+        }
+    }
+
+    /// Hands the changes not saved to the browser as a file (the web page whose link no longer
+    /// works, docs/serve.md); the window keeps the last one offered, which the tests read.
+    pub(crate) fn download_unsent(&mut self) {
+        let Some((name, bytes)) = self.session.as_ref().and_then(|s| s.unsent_file()) else { return };
+        #[cfg(target_arch = "wasm32")]
+        if let Err(why) = crate::web::download(&name, &bytes) {
+            self.messages.error(format!("The file could not be offered by this browser: {why}"));
+        }
+        self.messages.info(format!("Your changes are in {name}, in your downloads: send that file to the researcher."));
+        self.offered = Some((name, bytes));
+    }
+
     fn go(&mut self, go: Go) {
         let leaving = self.current_candidate();
         self.go_on(go);
@@ -74,23 +121,31 @@ impl App {
         let typed =
             [self.panel.take_typed_tag().map(|t| (t, false)), self.overview.take_typed_tag().map(|t| (t, true))];
         for ((candidate, taken), researcher) in typed.into_iter().flatten() {
-            let no = self.session.as_ref().and_then(|s| s.master().candidate(candidate)).map(|c| c.example);
-            let place = no.map_or(String::new(), |no| format!(" of example {no}"));
+            let place = self.example_place(candidate);
             match taken {
-                Ok(tag) => {
-                    let edit = Edit::AddTag(tag.clone());
-                    if researcher {
-                        self.edit_as_researcher(candidate, edit)
-                    } else {
-                        self.edit(candidate, edit)
-                    }
-                    self.messages.info(format!("Added the tag “{tag}” typed in the tag box{place}."));
-                }
+                Ok(tag) => self.add_typed_tag(candidate, tag, researcher),
                 Err(why) => self.messages.info(format!(
                     "The text in the tag box{place} was not added: it {why}. It is kept there for when you come back."
                 )),
             }
         }
+    }
+
+    /// Adds a tag typed and left in a tag box (the researcher's own in the overview), saying so.
+    pub(crate) fn add_typed_tag(&mut self, candidate: CandidateId, tag: String, researcher: bool) {
+        let edit = Edit::AddTag(tag.clone());
+        if researcher {
+            self.edit_as_researcher(candidate, edit)
+        } else {
+            self.edit(candidate, edit)
+        }
+        self.messages.info(format!("Added the tag “{tag}” typed in the tag box{}.", self.example_place(candidate)));
+    }
+
+    /// " of example 2", or nothing when the candidate is not known.
+    fn example_place(&self, candidate: CandidateId) -> String {
+        let no = self.session.as_ref().and_then(|s| s.master().candidate(candidate)).map(|c| c.example);
+        no.map_or(String::new(), |no| format!(" of example {no}"))
     }
 
     fn go_on(&mut self, go: Go) {

@@ -67,6 +67,7 @@ impl App {
             });
         });
         self.side_panel = Some(side.response.rect);
+        crate::panels::annotation::placed(ui.ctx(), side.response.rect);
         // Tokens are clicked or keyed in the annotator's own view, not over others' records.
         let selectable = editable && overview.is_none();
         egui::CentralPanel::default().show(ui, |ui| {
@@ -78,7 +79,8 @@ impl App {
             });
             egui::Panel::bottom("legend").show(ui, |ui| {
                 ui.add_space(4.0);
-                translation::legend(ui, anaphoric, selectable);
+                let guessed = protest::annotate::window::alignment_note(master, candidate).is_some();
+                translation::legend(ui, anaphoric, selectable, guessed);
             });
             egui::CentralPanel::default().show(ui, |ui| {
                 if overview.is_some() {
@@ -132,6 +134,34 @@ impl App {
         }
     }
 
+    /// What typed text waits to be stored, for the status line and the page's title
+    /// (`remarks not saved yet`), if any.
+    pub(crate) fn typing_not_saved(&self) -> Option<String> {
+        let tag = self.panel.tag_box().typed().or(self.overview.tag_box().typed());
+        match (self.panel.typing(), tag) {
+            (false, None) => None,
+            (true, None) => Some("remarks not saved yet".to_owned()),
+            (false, Some(tag)) => Some(format!("tag “{tag}” not added yet")),
+            (true, Some(tag)) => Some(format!("remarks and tag “{tag}” not saved yet")),
+        }
+    }
+
+    /// What the web page's tab title says after the annotator's name: `all saved`, or what is
+    /// not (changes on their way to the server or kept for it, text typed); `None` before a part
+    /// is open.
+    #[cfg(any(test, target_arch = "wasm32"))]
+    pub(crate) fn page_state(&self) -> Option<String> {
+        let session = self.session.as_ref()?;
+        // A change waiting for the annotator's choice between two versions is not saved either.
+        let unsent = session.not_saved().map_or(session.sending() + session.disagreements().len(), |n| n.changes);
+        Some(match (unsent, self.typing_not_saved()) {
+            (0, None) => "all saved".to_owned(),
+            (n, None) => format!("{} not saved yet", changes(n)),
+            (0, Some(typing)) => typing,
+            (n, Some(typing)) => format!("{} not saved yet, {typing}", changes(n)),
+        })
+    }
+
     /// The status line: whether every change is saved, the mode, the file, and the last
     /// message with the session's history; each cut short (whole on hover) in a narrow window.
     pub(crate) fn status_line(&self, ui: &mut Ui) {
@@ -143,16 +173,22 @@ impl App {
                 return;
             };
             let not_saved = session.not_saved();
-            let state = match &not_saved {
+            let state = match (&not_saved, self.typing_not_saved()) {
                 _ if session.is_read_only() => "read-only: changes are not saved".to_owned(),
-                Some(n) if n.detached => {
+                (Some(n), _) if n.detached => {
                     format!("not saved: the file was changed elsewhere ({} changes kept here)", n.changes)
                 }
-                Some(n) if n.remote => format!("{} not saved yet: waiting for the server", changes(n.changes)),
-                Some(n) => format!("{} not saved", changes(n.changes)),
-                None if self.panel.typing() => "saving remarks…".to_owned(),
-                None if session.sending() > 0 => format!("sending {} to the server…", changes(session.sending())),
-                None => "every change is saved".to_owned(),
+                (Some(n), _) if n.link_gone => format!("{} not saved: this link no longer works", changes(n.changes)),
+                (Some(n), _) if n.remote => format!("{} not saved yet: waiting for the server", changes(n.changes)),
+                (Some(n), _) => format!("{} not saved", changes(n.changes)),
+                (None, Some(typing)) => typing,
+                (None, None) if session.sending() > 0 => {
+                    format!("sending {} to the server…", changes(session.sending()))
+                }
+                (None, None) if !session.disagreements().is_empty() => {
+                    format!("{} not saved: choose between two versions", changes(session.disagreements().len()))
+                }
+                (None, None) => "every change is saved".to_owned(),
             };
             let text = egui::RichText::new(state).small();
             ui.label(if not_saved.is_some() { text.strong().color(ui.visuals().error_fg_color) } else { text });

@@ -6,6 +6,8 @@
 //! the master valid once the server has stopped and folded its journal.
 //!
 //! `cargo bench -p protest-serve --bench load` runs it in full (50 annotators × 200 changes);
+//! with `-- --hammer`, the first annotator instead asks for their part as fast as it is answered
+//! meanwhile (a link's parts are bounded: the others' changes must not wait for them);
 //! `cargo test` runs it small (5 × 10) as a test of the same checks.
 
 use http_body_util::{BodyExt, Full};
@@ -14,12 +16,17 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use protest::batches::export::assign;
 use protest::batches::plan::{self, Request, every};
-use protest::model::{AnnotatorId, Judgement, Master};
+use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Record};
+use protest::store::based::Base;
+use protest::store::journal::Entry;
 use protest::store::master_file;
-use protest_serve::{Options, Served, serve};
+use protest::web::protocol::{Change, ChangeId, Changes};
+use protest_serve::{Limits, Options, Served, Voice, serve};
 use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 const SAMPLE: &[u8] = include_bytes!("../../../sample_batches/sample.master.json");
@@ -38,6 +45,23 @@ fn master(annotators: u32, path: &Path) {
     master_file::save(&m, path).unwrap();
 }
 
+/// The server's words, on the terminal as they come.
+struct Terminal;
+
+impl Voice for Terminal {
+    fn out(&self, _: &str) {
+        // The links: the benchmark takes them from what `Served::open` returns.
+    }
+
+    fn say(&self, line: &str) {
+        println!("{line}");
+    }
+
+    fn warn(&self, line: &str) {
+        eprintln!("warning: {line}");
+    }
+}
+
 struct Annotator {
     /// `/a/TOKEN/api/changes`
     url: String,
@@ -48,6 +72,7 @@ struct Annotator {
 
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");
+    let hammering = std::env::args().any(|a| a == "--hammer");
     let (annotators, changes) = if full { (50, 200) } else { (5, 10) };
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("load.master.json");
@@ -63,12 +88,11 @@ fn main() {
         links: None,
         revoke: Vec::new(),
         new_link: Vec::new(),
+        limits: Limits::default(),
     };
-    let (served, opened) = Served::open(&options).unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = runtime.spawn(serve(Arc::clone(&served), listener, async {
-        let _ = stopped.await;
-    }));
+    let (served, opened) = Served::open(&options, Arc::new(Terminal)).unwrap();
+    let (stop, stopped) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let server = runtime.spawn(serve(Arc::clone(&served), listener, stopped));
     let master = master_file::load(&path).unwrap();
     let people: Vec<Annotator> = opened
         .made
@@ -80,9 +104,33 @@ fn main() {
         })
         .collect();
     assert_eq!(people.len(), annotators as usize);
+    let mut people = people;
+    // With --hammer, the first annotator does nothing but ask for their part, again and again, as
+    // fast as it is answered, while the others annotate.
+    let hammered = hammering.then(|| people.remove(0));
 
     let started = Instant::now();
     let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    let done = Arc::new(AtomicBool::new(false));
+    let hammer = hammered.map(|person| {
+        let (client, done) = (client.clone(), Arc::clone(&done));
+        let url = person.url.replace("api/changes", "api/part");
+        runtime.spawn(async move {
+            let (mut made, mut refused) = (0usize, 0usize);
+            while !done.load(Ordering::Relaxed) {
+                let request = hyper::Request::get(&url).body(Full::new(Bytes::new())).unwrap();
+                let response = client.request(request).await.unwrap();
+                let status = response.status();
+                let _ = response.into_body().collect().await;
+                match status.as_u16() {
+                    200 => made += 1,
+                    429 => refused += 1,
+                    other => panic!("GET part: {other}"),
+                }
+            }
+            (made, refused)
+        })
+    });
     let tasks: Vec<_> = people
         .into_iter()
         .enumerate()
@@ -91,15 +139,20 @@ fn main() {
             runtime.spawn(async move {
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(i as u64);
                 let mut times = Vec::with_capacity(changes);
+                // What the page holds of each record: the next change is made on it, as the page's are.
+                let mut held: HashMap<u32, Record> = HashMap::new();
                 for k in 0..changes {
-                    let id = format!("{:032x}", rng.random::<u128>());
+                    let id = ChangeId::random(&mut rng);
                     let candidate = 1 + (k as u32 % person.candidates);
-                    let judgement = if (k as u32 / person.candidates).is_multiple_of(2) { "yes" } else { "no" };
-                    let body = format!(
-                        r#"{{"changes":[{{"id":"{id}","put":{{"candidate":{candidate},"annotator":{},"pronoun":"{judgement}","active_ms":{},"created":"2026-11-26T10:00:00Z","modified":"2026-11-26T10:00:00Z"}}}}]}}"#,
-                        person.id.0,
-                        1000 + k
-                    );
+                    let even = (k as u32 / person.candidates).is_multiple_of(2);
+                    let mut record = Record::new(CandidateId(candidate), person.id, chrono::Utc::now());
+                    record.pronoun = if even { Judgement::Yes } else { Judgement::No };
+                    record.active_ms = Some(1000 + k as u64);
+                    let base = Some(Base::of(held.get(&candidate)));
+                    held.insert(candidate, record.clone());
+                    let change = Change { id: id.clone(), entry: Entry::Put(record), base };
+                    let body = serde_json::to_string(&Changes { changes: vec![change] }).unwrap();
+                    let id = id.to_string();
                     let request = hyper::Request::post(&person.url)
                         .header("content-type", "application/json")
                         .body(Full::new(Bytes::from(body)))
@@ -110,7 +163,10 @@ fn main() {
                     let answer = response.into_body().collect().await.unwrap().to_bytes();
                     times.push(sent.elapsed());
                     let answer = String::from_utf8_lossy(&answer);
-                    assert!(status.is_success() && answer.contains(&id), "{status} {answer}");
+                    assert!(
+                        status.is_success() && answer.contains(&format!(r#""taken":["{id}"]"#)),
+                        "{status} {answer}"
+                    );
                     tokio::time::sleep(Duration::from_millis(rng.random_range(0..=50))).await;
                 }
                 (person.id, times)
@@ -119,8 +175,13 @@ fn main() {
         .collect();
     let results: Vec<(AnnotatorId, Vec<Duration>)> = tasks.into_iter().map(|t| runtime.block_on(t).unwrap()).collect();
     let elapsed = started.elapsed();
+    done.store(true, Ordering::Relaxed);
+    if let Some(hammer) = hammer {
+        let (made, refused) = runtime.block_on(hammer).unwrap();
+        println!("one link asking for its part meanwhile: {made} made, {refused} refused (429)");
+    }
     let _ = stop.send(());
-    runtime.block_on(server).unwrap().unwrap();
+    assert_eq!(runtime.block_on(server).unwrap().dropped, 0);
     drop(runtime);
     served.close().unwrap();
 
@@ -129,7 +190,8 @@ fn main() {
     let at = |q: f64| times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1];
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "{annotators} annotators × {changes} changes: {} acknowledged in {:.1} s ({:.0} per second); time to acknowledge p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        "{} annotators × {changes} changes: {} acknowledged in {:.1} s ({:.0} per second); time to acknowledge p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        results.len(),
         times.len(),
         elapsed.as_secs_f64(),
         times.len() as f64 / elapsed.as_secs_f64(),
@@ -142,7 +204,7 @@ fn main() {
     // Nothing lost: every change has its receipt, and the master (valid: it loads) has each
     // annotator's last judgement of each of their candidates.
     let receipts = std::fs::read_to_string(protest::web::receipts::path_for(&path)).unwrap();
-    assert_eq!(receipts.lines().count() - 1, annotators as usize * changes);
+    assert_eq!(receipts.lines().count() - 1, results.len() * changes);
     assert!(!protest::store::journal::path_for(&path).exists(), "folded when the server stopped");
     let after: Master = master_file::load(&path).unwrap();
     for (id, _) in &results {

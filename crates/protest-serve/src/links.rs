@@ -48,8 +48,9 @@ pub struct Link {
     pub made: DateTime<Utc>,
 }
 
+/// `MASTER.json.serve` as written.
 #[derive(Debug, Serialize, Deserialize)]
-struct LinksFile {
+struct Kept {
     format: String,
     version: u32,
     master: String,
@@ -85,7 +86,7 @@ impl Links {
             Ok(_) => {}
         }
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        let file: LinksFile = serde_json::from_slice(&bytes)
+        let file: Kept = serde_json::from_slice(&bytes)
             .map_err(|e| Error::whole_file(&path, format!("is not a PROTEST links file ({e})")))?;
         if file.format != FORMAT || file.version != VERSION {
             return Err(Error::whole_file(
@@ -150,12 +151,8 @@ impl Links {
 
     /// Writes the links beside the master, readable by its owner only.
     pub fn save(&self) -> Result<(), Error> {
-        let file = LinksFile {
-            format: FORMAT.into(),
-            version: VERSION,
-            master: self.master.clone(),
-            links: self.links.clone(),
-        };
+        let file =
+            Kept { format: FORMAT.into(), version: VERSION, master: self.master.clone(), links: self.links.clone() };
         let mut bytes =
             serde_json::to_vec_pretty(&file).map_err(|e| Error::io(&self.path, std::io::Error::other(e)))?;
         bytes.push(b'\n');
@@ -163,13 +160,80 @@ impl Links {
     }
 }
 
-/// Replaces `path` with `bytes` in a file only its owner may read (made so from the start, then
-/// renamed into place); a link or anything else but a plain file at `path` is refused.
+/// The file the links made are written to (`--links FILE`): only ever added to, never emptied —
+/// it may be the only copy of links that cannot be shown again.
+#[derive(Debug)]
+pub struct LinksFile {
+    path: PathBuf,
+    /// What it held before this start (`None`: there was no file).
+    before: Option<Vec<u8>>,
+}
+
+/// The largest links file read (a line per link made: far more than any team's).
+const MOST_LINKS_FILE: u64 = 16 << 20;
+
+impl LinksFile {
+    /// Reads what `path` holds now, if anything; a link, a folder or anything else but a plain
+    /// file there is refused, before anything is made.
+    pub fn open(path: &Path) -> Result<LinksFile, Error> {
+        let before = match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Error::io(path, e)),
+            Ok(meta) if !meta.is_file() => return Err(not_plain(path)),
+            Ok(meta) if meta.len() > MOST_LINKS_FILE => {
+                return Err(Error::whole_file(
+                    path,
+                    format!("holds {} bytes: that is not a links file; choose another name", meta.len()),
+                ));
+            }
+            Ok(_) => Some(protest::store::files::read(path).map_err(|e| Error::io(path, e))?),
+        };
+        Ok(LinksFile { path: path.to_owned(), before })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Adds `text` (whole lines) after what the file held: a new file with both, readable by its
+    /// owner only, read back, then renamed into place. Nothing to add: the file is not touched.
+    pub fn add(&self, text: &str) -> Result<(), Error> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        let mut bytes = self.before.clone().unwrap_or_default();
+        if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(text.as_bytes());
+        write_private(&self.path, &bytes)
+    }
+
+    /// Puts back what the file held before [`LinksFile::add`] (removes it if there was none): a
+    /// start undone leaves no link that does not work.
+    pub fn undo(&self) -> Result<(), Error> {
+        match &self.before {
+            Some(bytes) => write_private(&self.path, bytes),
+            None => match std::fs::remove_file(&self.path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(&self.path, e)),
+                _ => Ok(()),
+            },
+        }
+    }
+}
+
+fn not_plain(path: &Path) -> Error {
+    Error::whole_file(path, "is not a plain file (a link, a folder…); choose another name")
+}
+
+/// Replaces `path` with `bytes` in a file only its owner may read (made so from the start,
+/// whatever the umask, then renamed into place), and reads it back; a link or anything else but
+/// a plain file at `path` is refused.
 pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     if let Ok(meta) = std::fs::symlink_metadata(path)
         && !meta.is_file()
     {
-        return Err(Error::whole_file(path, "is not a plain file (a link, a folder…); choose another name"));
+        return Err(not_plain(path));
     }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -179,7 +243,11 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(path, e))?;
     temp.write_all(bytes).and_then(|()| temp.as_file().sync_all()).map_err(|e| Error::io(path, e))?;
     temp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
+    match protest::store::files::read(path) {
+        Ok(read) if read == bytes => Ok(()),
+        Ok(_) => Err(Error::whole_file(path, "does not hold what was just written to it (the disk lied?)")),
+        Err(e) => Err(Error::io(path, e)),
+    }
 }
 
 #[cfg(test)]

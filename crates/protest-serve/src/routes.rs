@@ -1,69 +1,122 @@
 //! The HTTP side (docs/serve.md, "Protocol"): every address is under an annotator's link,
 //! `/a/TOKEN/…`; a request whose token is not a valid link's gets the same plain page as any
-//! unknown address, and nothing is read or written for it. Request bodies and each link's rate
-//! of requests are bounded; the master is written on a blocking thread, one change at a time.
+//! unknown address, and nothing is read or written for it. The link is checked from the request's
+//! head alone ([`Link`], an extractor), before any byte of a body is read. Each link's rate of
+//! requests, of parts made and of bytes written is bounded, and so are the bodies received at once
+//! and the time a request may take; the master is written on one thread, one batch of changes at a
+//! time ([`crate::writer`]).
 
+use crate::connections::{self, Stopped, Watching, http_date};
+use crate::limits::Rates;
 use crate::page::{self, NOT_A_LINK};
 use crate::writer::Job;
 use crate::{Served, Served1, links};
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, RawPathParams, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::get;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use protest::model::AnnotatorId;
+use axum::routing::{get, post};
 use protest::web::protocol::{Changes, MAX_BODY, MAX_CHANGES};
-use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
-use std::num::NonZeroU32;
+use std::net::SocketAddr;
 use std::sync::Arc;
-use tokio::sync::oneshot;
-
-/// Requests per second one link may make, and in a burst: a page makes one at a time.
-const PER_SECOND: u32 = 50;
-const BURST: u32 = 200;
-/// Requests per second an address may make with links that are not valid.
-const STRANGER_PER_SECOND: u32 = 5;
-const STRANGER_BURST: u32 = 20;
+use std::time::{Duration, SystemTime};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
+use tower_http::timeout::TimeoutLayer;
 
 /// The page's security: only its own files and requests, not in a frame, no referrer (the link
 /// holds the token).
 const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
                    img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-struct Shared {
-    served: Arc<Served>,
-    links: DefaultKeyedRateLimiter<AnnotatorId>,
-    strangers: DefaultKeyedRateLimiter<IpAddr>,
+/// Refusals for asking too often answered after a pause at once: few, so that they never hold
+/// many of the connections.
+const PAUSED: usize = 16;
+
+/// How often the rates of links and addresses gone quiet are forgotten.
+const FORGET_EVERY: Duration = Duration::from_secs(10);
+
+pub(crate) struct Shared {
+    pub served: Arc<Served>,
+    pub rates: Rates,
+    /// Room for the request bodies received at once.
+    bodies: Arc<Semaphore>,
+    /// Room for the refusals answered after a pause.
+    paused: Semaphore,
 }
 
-/// Serves `served` on `listener` until `stop` completes; requests under way are finished first.
+/// Serves `served` on `listener` until the first message on `stop`: then the requests under way
+/// are given `Limits::stop` to finish (a second message ends them at once), their connections are
+/// dropped, and what happened is returned. Folding the journal is [`Served::close`]'s.
 pub async fn serve(
     served: Arc<Served>,
     listener: tokio::net::TcpListener,
-    stop: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let quota = |n: u32, burst: u32| {
-        Quota::per_second(NonZeroU32::new(n).expect("not 0")).allow_burst(NonZeroU32::new(burst).expect("not 0"))
-    };
+    stop: mpsc::UnboundedReceiver<()>,
+) -> Stopped {
+    let limits = served.limits.clone();
     let shared = Arc::new(Shared {
+        rates: Rates::new(&limits),
+        bodies: Arc::new(Semaphore::new(limits.bodies)),
+        paused: Semaphore::new(PAUSED),
         served,
-        links: RateLimiter::keyed(quota(PER_SECOND, BURST)),
-        strangers: RateLimiter::keyed(quota(STRANGER_PER_SECOND, STRANGER_BURST)),
     });
-    let app = Router::new()
+    let forgetting = tokio::spawn(forget_the_quiet(Arc::downgrade(&shared)));
+    let app = router(Arc::clone(&shared));
+    let stopped = connections::run(app, listener, &limits, stop, &*shared).await;
+    forgetting.abort();
+    stopped
+}
+
+fn router(shared: Arc<Shared>) -> Router {
+    let request = shared.served.limits.request;
+    Router::new()
         .route("/a/{token}", get(to_folder))
         .route("/a/{token}/", get(index))
         .route("/a/{token}/{file}", get(asset))
         .route("/a/{token}/api/part", get(part))
-        .route("/a/{token}/api/changes", axum::routing::post(changes))
+        .route("/a/{token}/api/changes", post(changes))
         .fallback(not_a_link)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request))
         .layer(axum::middleware::map_response(secure))
-        .with_state(shared);
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).with_graceful_shutdown(stop).await
+        .with_state(shared)
+}
+
+impl Watching for Shared {
+    fn stopping(&self, busy: usize, deadline: Duration) {
+        let busy = match busy {
+            1 => "1 request under way gets".to_owned(),
+            n => format!("{n} requests under way get"),
+        };
+        self.served
+            .voice
+            .say(&format!("Stopping: {busy} {} s to finish (Ctrl+C again stops at once).", deadline.as_secs_f64()));
+    }
+
+    fn clock(&self, right: bool) {
+        self.served.voice.warn(&match right {
+            false => format!("{}; connections are closed until it is set right", clock_problem(SystemTime::now())),
+            true => "the system clock is right again: connections are served".to_owned(),
+        });
+    }
+}
+
+/// What is wrong with a clock that HTTP dates cannot say (outside 1970–9999).
+pub(crate) fn clock_problem(now: SystemTime) -> String {
+    let said = protest::model::clock::at(now).err().map_or_else(|| "a time within them".to_owned(), |e| e.said);
+    format!("the system clock says {said}, outside 1970–9999, where HTTP can date its answers")
+}
+
+async fn forget_the_quiet(shared: std::sync::Weak<Shared>) {
+    let mut every = tokio::time::interval(FORGET_EVERY);
+    loop {
+        every.tick().await;
+        match shared.upgrade() {
+            Some(shared) => shared.rates.forget_the_quiet(),
+            None => return,
+        }
+    }
 }
 
 /// Headers every answer carries.
@@ -74,11 +127,18 @@ async fn secure(mut response: Response) -> Response {
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
     headers.entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
+    if let Some(date) = http_date(SystemTime::now()) {
+        headers.insert(header::DATE, date);
+    }
+    if response.status() == StatusCode::REQUEST_TIMEOUT {
+        // The rest of a body sent too slowly is not waited for.
+        response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
     response
 }
 
 async fn not_a_link() -> Response {
-    plain(StatusCode::NOT_FOUND, NOT_A_LINK)
+    Refusal::NotALink.into_response()
 }
 
 fn plain(status: StatusCode, html: &'static str) -> Response {
@@ -86,64 +146,107 @@ fn plain(status: StatusCode, html: &'static str) -> Response {
 }
 
 /// Why a request gets no answer of its own.
-enum Refusal {
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Refusal {
     /// The plain page: not a valid link.
     NotALink,
     /// An address (or a link) that asks too often.
     TooMany,
+    /// As many bodies as the server receives at once are being received.
+    Busy,
+    /// A body said to be larger than any the server reads.
+    TooLarge,
 }
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
-        match self {
-            Refusal::NotALink => plain(StatusCode::NOT_FOUND, NOT_A_LINK),
+        let (status, html) = match self {
+            Refusal::NotALink => (StatusCode::NOT_FOUND, NOT_A_LINK),
             Refusal::TooMany => {
-                plain(StatusCode::TOO_MANY_REQUESTS, "<!doctype html><p>Too many requests: wait a moment.</p>\n")
+                (StatusCode::TOO_MANY_REQUESTS, "<!doctype html><p>Too many requests: wait a moment.</p>\n")
             }
+            Refusal::Busy => {
+                (StatusCode::SERVICE_UNAVAILABLE, "<!doctype html><p>The server is busy: try again in a moment.</p>\n")
+            }
+            Refusal::TooLarge => {
+                (StatusCode::PAYLOAD_TOO_LARGE, "<!doctype html><p>A request body is at most 1 MiB.</p>\n")
+            }
+        };
+        let mut response = plain(status, html);
+        let headers = response.headers_mut();
+        if matches!(self, Refusal::TooMany | Refusal::Busy) {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        // Closed after the answer: whatever body was sent is not read, not even to be skipped.
+        headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+        response
+    }
+}
+
+/// The annotator of the valid link a request is under, found from its head alone (the path and
+/// the address it comes from), so that nothing of the body of a request without one is read.
+pub(crate) struct Link(pub Arc<Served1>);
+
+impl FromRequestParts<Arc<Shared>> for Link {
+    type Rejection = Refusal;
+
+    async fn from_request_parts(parts: &mut Parts, shared: &Arc<Shared>) -> Result<Link, Refusal> {
+        let params = RawPathParams::from_request_parts(parts, shared).await.map_err(|_| Refusal::NotALink)?;
+        let token = params.iter().find(|(name, _)| *name == "token").map(|(_, token)| token).unwrap_or_default();
+        let found = links::well_formed(token).then(|| shared.served.annotators.get(&links::digest(token))).flatten();
+        let Some(annotator) = found else {
+            let from = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(a)| a.ip());
+            return match from.is_none_or(|ip| shared.rates.stranger(ip)) {
+                true => Err(Refusal::NotALink),
+                false => Err(too_many(shared).await),
+            };
+        };
+        match shared.rates.link(annotator.desk.annotator()) {
+            true => Ok(Link(Arc::clone(annotator))),
+            false => Err(too_many(shared).await),
         }
     }
 }
 
-/// The annotator of a valid link.
-fn annotator(shared: &Shared, token: &str, from: SocketAddr) -> Result<Arc<Served1>, Refusal> {
-    let found = links::well_formed(token).then(|| shared.served.annotators.get(&links::digest(token))).flatten();
-    let Some(annotator) = found else {
-        if shared.strangers.check_key(&from.ip()).is_err() {
-            return Err(Refusal::TooMany);
+/// A refusal for asking too often, answered after a pause (at most [`PAUSED`] at once, the
+/// others at once): a client that asks again as soon as it is answered then asks about once per
+/// pause, and costs the server next to nothing meanwhile.
+async fn too_many(shared: &Shared) -> Refusal {
+    if let Ok(_paused) = shared.paused.try_acquire() {
+        tokio::time::sleep(shared.served.limits.pause).await;
+    }
+    Refusal::TooMany
+}
+
+/// Room to receive one more request body: taken after the link was checked, before the body is
+/// read, and held until it is in.
+pub(crate) struct Room(#[allow(dead_code)] OwnedSemaphorePermit);
+
+impl FromRequestParts<Arc<Shared>> for Room {
+    type Rejection = Refusal;
+
+    async fn from_request_parts(parts: &mut Parts, shared: &Arc<Shared>) -> Result<Room, Refusal> {
+        let said = parts.headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+        if said.is_some_and(|length| length > MAX_BODY as u64) {
+            return Err(Refusal::TooLarge);
         }
-        return Err(Refusal::NotALink);
-    };
-    if shared.links.check_key(&annotator.desk.annotator()).is_err() {
-        return Err(Refusal::TooMany);
-    }
-    Ok(Arc::clone(annotator))
-}
-
-type Link = (State<Arc<Shared>>, ConnectInfo<SocketAddr>, Path<String>);
-
-async fn to_folder((State(shared), ConnectInfo(from), Path(token)): Link) -> Response {
-    match annotator(&shared, &token, from) {
-        Ok(_) => Redirect::permanent(&format!("{token}/")).into_response(),
-        Err(refusal) => refusal.into_response(),
+        Arc::clone(&shared.bodies).try_acquire_owned().map(Room).map_err(|_| Refusal::Busy)
     }
 }
 
-async fn index(link: Link) -> Response {
-    file(link, "")
+async fn to_folder(_: Link, axum::extract::Path(token): axum::extract::Path<String>) -> Response {
+    Redirect::permanent(&format!("{token}/")).into_response()
 }
 
-async fn asset(
-    State(shared): State<Arc<Shared>>,
-    from: ConnectInfo<SocketAddr>,
-    Path((token, name)): Path<(String, String)>,
-) -> Response {
-    file((State(shared), from, Path(token)), &name)
+async fn index(_: Link) -> Response {
+    file("")
 }
 
-fn file((State(shared), ConnectInfo(from), Path(token)): Link, name: &str) -> Response {
-    if let Err(refusal) = annotator(&shared, &token, from) {
-        return refusal.into_response();
-    }
+async fn asset(_: Link, axum::extract::Path((_, name)): axum::extract::Path<(String, String)>) -> Response {
+    file(&name)
+}
+
+fn file(name: &str) -> Response {
     match page::asset(name) {
         Some(asset) => {
             let mut response =
@@ -160,34 +263,42 @@ fn file((State(shared), ConnectInfo(from), Path(token)): Link, name: &str) -> Re
 }
 
 /// The annotator's part as a batch file, with their records as the master has them now.
-async fn part((State(shared), ConnectInfo(from), Path(token)): Link) -> Response {
-    let annotator = match annotator(&shared, &token, from) {
-        Ok(a) => a,
-        Err(refusal) => return refusal.into_response(),
-    };
+async fn part(State(shared): State<Arc<Shared>>, Link(annotator): Link) -> Response {
+    if !shared.rates.part(annotator.desk.annotator()) {
+        return too_many(&shared).await.into_response();
+    }
     let (reply, made) = oneshot::channel();
     if !shared.served.writer.send(Job::Part { annotator, reply }) {
-        return trouble("the server is stopping".into());
+        return trouble(&shared, "the server is stopping".into());
     }
     match made.await {
         Ok(Ok(bytes)) => (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], bytes).into_response(),
-        Ok(Err(why)) => trouble(format!("your part could not be made: {why}")),
-        Err(_) => trouble("the server is stopping".into()),
+        Ok(Err(why)) => trouble(&shared, format!("your part could not be made: {why}")),
+        Err(_) => trouble(&shared, "the server is stopping".into()),
     }
 }
 
-fn trouble(why: String) -> Response {
-    eprintln!("protest serve: {why}");
+fn trouble(shared: &Shared, why: String) -> Response {
+    shared.served.voice.warn(&why);
     (StatusCode::INTERNAL_SERVER_ERROR, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], why).into_response()
 }
 
 /// Takes a page's changes, in order: each checked, stored and noted before it is acknowledged.
-async fn changes((State(shared), ConnectInfo(from), Path(token)): Link, body: Bytes) -> Response {
-    let annotator = match annotator(&shared, &token, from) {
-        Ok(a) => a,
-        Err(refusal) => return refusal.into_response(),
-    };
-    let changes: Changes = match serde_json::from_slice(&body) {
+/// The link is checked first; then the body is received if there is room for it, and stored if
+/// the link has not written too much lately.
+/// (The extractors run in this order: the link, the room, the body.)
+async fn changes(State(shared): State<Arc<Shared>>, Link(annotator): Link, room: Room, body: Bytes) -> Response {
+    // The body is in: its room is free for the next one. What waits for the writer is bounded by
+    // each link's rate of bytes.
+    drop(room);
+    if !shared.rates.write(annotator.desk.annotator(), body.len()) {
+        return too_many(&shared).await.into_response();
+    }
+    take(&shared, annotator, &body).await
+}
+
+async fn take(shared: &Shared, annotator: Arc<Served1>, body: &Bytes) -> Response {
+    let changes: Changes = match serde_json::from_slice(body) {
         Ok(c) => c,
         Err(e) => return bad_request(format!("not a list of changes: {e}")),
     };
@@ -196,14 +307,14 @@ async fn changes((State(shared), ConnectInfo(from), Path(token)): Link, body: By
     }
     let (reply, taken) = oneshot::channel();
     if !shared.served.writer.send(Job::Changes { annotator, changes: changes.changes, reply }) {
-        return trouble("the server is stopping".into());
+        return trouble(shared, "the server is stopping".into());
     }
     match taken.await {
         Ok(answers) => {
             let body = Body::from(serde_json::to_vec(&answers).unwrap_or_default());
             (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], body).into_response()
         }
-        Err(_) => trouble("the server is stopping".into()),
+        Err(_) => trouble(shared, "the server is stopping".into()),
     }
 }
 

@@ -4,7 +4,7 @@
 //! one of the receipts (`protest::web::desk::take_together`) — so that the time to acknowledge
 //! stays short when many annotators send at once (docs/performance.md).
 
-use crate::{Holding, Served1};
+use crate::{Holding, Served1, Voice};
 use protest::store::batch_file;
 use protest::web::desk;
 use protest::web::protocol::{Answers, Change};
@@ -25,24 +25,33 @@ pub(crate) enum Job {
 
 pub(crate) struct Writer {
     jobs: mpsc::Sender<Job>,
-    thread: JoinHandle<Holding>,
+    thread: JoinHandle<Option<Holding>>,
 }
 
 impl Writer {
-    pub fn start(mut holding: Holding) -> Writer {
+    /// Starts the thread and hands it the master; if there can be no thread, the master is given
+    /// back with the reason.
+    pub fn start(holding: Holding, voice: Arc<dyn Voice>) -> Result<Writer, Box<(Holding, std::io::Error)>> {
+        let (give, given) = mpsc::sync_channel::<Holding>(1);
         let (jobs, inbox) = mpsc::channel::<Job>();
-        let thread = std::thread::Builder::new()
-            .name("protest-serve-writer".into())
-            .spawn(move || {
-                while let Ok(first) = inbox.recv() {
-                    let mut jobs = vec![first];
-                    jobs.extend(inbox.try_iter().take(TOGETHER - 1));
-                    work(&mut holding, jobs);
+        let thread = std::thread::Builder::new().name("protest-serve-writer".into()).spawn(move || {
+            let mut holding = given.recv().ok()?;
+            while let Ok(first) = inbox.recv() {
+                let mut jobs = vec![first];
+                jobs.extend(inbox.try_iter().take(TOGETHER - 1));
+                work(&mut holding, jobs, &*voice);
+            }
+            Some(holding)
+        });
+        match thread {
+            Ok(thread) => match give.send(holding) {
+                Ok(()) => Ok(Writer { jobs, thread }),
+                Err(mpsc::SendError(holding)) => {
+                    Err(Box::new((holding, std::io::Error::other("the writer thread ended"))))
                 }
-                holding
-            })
-            .expect("a thread for the writer");
-        Writer { jobs, thread }
+            },
+            Err(e) => Err(Box::new((holding, e))),
+        }
     }
 
     /// Hands `job` to the writer; false if it has stopped.
@@ -54,11 +63,11 @@ impl Writer {
     /// died).
     pub fn stop(self) -> Option<Holding> {
         drop(self.jobs);
-        self.thread.join().ok()
+        self.thread.join().ok().flatten()
     }
 }
 
-fn work(holding: &mut Holding, jobs: Vec<Job>) {
+fn work(holding: &mut Holding, jobs: Vec<Job>, voice: &dyn Voice) {
     let mut changes = Vec::new();
     for job in jobs {
         match job {
@@ -75,14 +84,15 @@ fn work(holding: &mut Holding, jobs: Vec<Job>) {
     let answers = desk::take_together(&mut holding.store, &mut holding.receipts, &requests);
     for ((_, _, reply), answers) in changes.into_iter().zip(answers) {
         if let Some(why) = &answers.trouble {
-            eprintln!("protest serve: {why}");
+            voice.warn(why);
         }
         let _ = reply.send(answers);
     }
 }
 
 fn part(holding: &Holding, annotator: &Served1) -> Result<Vec<u8>, String> {
-    let batch = annotator.desk.part(holding.store.master(), chrono::Utc::now()).map_err(|e| e.to_string())?;
+    let now = protest::model::clock::now().map_err(|e| e.to_string())?;
+    let batch = annotator.desk.part(holding.store.master(), now).map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();
     batch_file::write(&batch, &mut bytes).map_err(|e| e.to_string())?;
     Ok(bytes)

@@ -2,24 +2,27 @@
 //! aligner is trained as `protest add-system` trains it — on the source paired with the reference
 //! and with the MT output — then the MT output (and, for comparison, the reference) is aligned
 //! afresh and compared link by link with the shipped file: all links, and the links of source
-//! `it` / `they`. Figures are recorded in docs/alignment.md.
+//! `it` / `they`; the MT output also as add-system aligns it through the reference (the
+//! reference's shipped links carried over, the MT's own never looked at). Figures are recorded
+//! in docs/alignment.md.
 //!
 //!     cargo run --release --example align_quality -- [DATA_DIR] [--show N]
 //!
 //! DATA_DIR defaults to the nearest `shared/data/discomt-news-en-fr` above the current folder;
-//! `--show N` prints N source pronouns on whose translation the repaired MT alignment and the
-//! shipped one disagree.
+//! `--show N` prints N source pronouns on whose translation the MT alignment through the
+//! reference and the shipped one disagree.
 
-use protest::ingest::align::quality::{self, Agreement, LinkScore};
-use protest::ingest::align::{Aligner, Settings, grow_diag_final_and, repair};
+use protest::ingest::align::bridge::{self, Bridge};
+use protest::ingest::align::quality::{self, Agreement, LinkScore, Side};
+use protest::ingest::align::{Aligner, Guesses, Settings, grow_diag_final_and, repair};
 use protest::ingest::texts;
 use protest::metrics::apt::pronoun_repair::PronounLists;
-use protest::metrics::auto_eval::matching::{self, Comparison, Reference, Words};
 use protest::model::Languages;
+use protest::model::alignment::Alignment;
 use protest::model::alignment::Links;
 use protest::model::pronouns::FRENCH;
 use protest::model::tokens;
-use protest::model::{CandidateId, MatchRule, Outcome};
+use protest::model::{CorpusId, MatchRule};
 use std::time::Instant;
 
 mod common;
@@ -39,6 +42,25 @@ fn main() -> common::Result<()> {
     let mt_run = Run::align(&aligner, &source, &mt, &lists);
     let total = started.elapsed().as_secs_f64();
     let reference_run = Run::align(&aligner, &source, &reference, &lists);
+    // The MT output through the reference, as add-system aligns it in a master of the source and
+    // the reference: the reference's shipped links carried over, the aligner filling in.
+    let (shipped_reference, _) =
+        texts::read_alignment_lenient(&data.join("pronoun-test.tok.en-fr.alig"), &source, &reference)?;
+    let reference_alignment = Alignment::new(shipped_reference.clone());
+    let through = [Bridge::new(CorpusId(1), "reference", &reference, &reference_alignment)];
+    let pronoun_pair = bridge::PronounPair::of(&Languages::default());
+    let bridged: Vec<Links> = (0u32..)
+        .zip(source.iter().zip(&mt))
+        .map(|(i, (s, t))| {
+            let carried = bridge::bridge_sentence(&through, i, s, t, pronoun_pair.as_ref());
+            let k = i as usize;
+            let guesses = Guesses { symmetric: mt_run.symmetric[k].clone(), backward: mt_run.backward[k].clone() };
+            let combined = bridge::combine(s, t, carried, &guesses, pronoun_pair.as_ref());
+            let mut links: Links = combined.links.iter().map(|&(l, _)| l).collect();
+            links.sort_unstable();
+            links
+        })
+        .collect();
 
     let pronouns = pronoun_places(&source);
     println!("{} sentences, {} source it/they tokens", source.len(), pronouns.len());
@@ -46,9 +68,9 @@ fn main() -> common::Result<()> {
         "training on {} sentence pairs (both directions): {trained:.2} s; with aligning and repairing the MT output: {total:.2} s",
         2 * source.len(),
     );
-    for (name, run, target, shipped_file) in [
-        ("MT output", &mt_run, &mt, "mt-output.en-fr.alig"),
-        ("reference", &reference_run, &reference, "pronoun-test.tok.en-fr.alig"),
+    for (name, run, target, shipped_file, through_reference) in [
+        ("MT output", &mt_run, &mt, "mt-output.en-fr.alig", Some(&bridged)),
+        ("reference", &reference_run, &reference, "pronoun-test.tok.en-fr.alig", None),
     ] {
         let (shipped, dropped) = texts::read_alignment_lenient(&data.join(shipped_file), &source, target)?;
         println!(
@@ -62,23 +84,23 @@ fn main() -> common::Result<()> {
         wide.target.extend(FRENCH.object_clitics.iter().map(|w| w.to_string()));
         let mut with_clitics = run.symmetric.clone();
         repair::repair(&source, target, &mut with_clitics, &wide);
-        for (label, links) in [
+        let rows = [
             ("source→target (forward)", &run.forward),
             ("target→source (backward)", &run.backward),
             ("grow-diag-final-and", &run.symmetric),
             (&format!("+ pronoun repair ({} links)", run.repairs) as &str, &run.repaired),
             ("+ repair with object clitics", &with_clitics),
-        ] {
+        ];
+        let through_row = through_reference.map(|links| ("through the reference (add-system)", links));
+        for (label, links) in rows.into_iter().chain(through_row) {
             let all = quality::link_score(links, &shipped, |_, _| true);
             let is_pronoun = |sentence: usize, token: u32| pronouns.binary_search(&(sentence, token)).is_ok();
             let pron = quality::link_score(links, &shipped, is_pronoun);
             let agree = quality::target_agreement(links, &shipped, pronouns.iter().copied());
             println!("{label:<34} {:>22} {:>22} {:>14}", prf(all), prf(pron), share(agree));
         }
-        if name == "MT output" {
-            disagreements(&source, target, &run.repaired, &shipped, &pronouns, show);
-            let (shipped_reference, _) =
-                texts::read_alignment_lenient(&data.join("pronoun-test.tok.en-fr.alig"), &source, &reference)?;
+        if let Some(through_reference) = through_reference {
+            disagreements(&source, target, through_reference, &shipped, &pronouns, show);
             let reference_side = Side { target: &reference, links: &shipped_reference };
             let theirs = Side { target, links: &shipped };
             println!(
@@ -87,8 +109,9 @@ fn main() -> common::Result<()> {
             );
             let fallback = backward_fallback(&run.repaired, &run.backward, &pronouns);
             for (label, links) in [
-                ("+ pronoun repair (what add-system stores)", &run.repaired),
+                ("the built-in aligner + pronoun repair (add-system with no translation to go through)", &run.repaired),
                 ("+ backward link for a pronoun still unaligned (not used)", &fallback),
+                ("through the reference (what add-system stores)", through_reference),
             ] {
                 println!("{label}");
                 match_agreement(&Side { target, links }, &theirs, &reference_side, &pronouns);
@@ -125,15 +148,7 @@ impl Run {
 
 /// (sentence, token) of every source `it` / `they`, ascending.
 fn pronoun_places(source: &[String]) -> Vec<(usize, u32)> {
-    let mut places = Vec::new();
-    for (i, s) in source.iter().enumerate() {
-        for (t, w) in tokens::tokens(s).enumerate() {
-            if matches!(w.to_lowercase().as_str(), "it" | "they") {
-                places.push((i, t as u32));
-            }
-        }
-    }
-    places
+    quality::places(source, |w| matches!(w, "it" | "they"))
 }
 
 /// Counts the kinds of disagreement on the pronouns and prints the first `limit` of them.
@@ -177,64 +192,25 @@ fn disagreements(
     }
 }
 
-/// A translation with its alignment to the source.
-struct Side<'a> {
-    target: &'a [String],
-    links: &'a [Links],
-}
-
-impl Side<'_> {
-    /// The normalised words aligned to source token `token` of sentence `sentence`.
-    fn words(&self, sentence: usize, token: u32) -> Words {
-        let tokens: Vec<&str> = tokens::tokens(&self.target[sentence]).collect();
-        let pronoun = self.links[sentence]
-            .iter()
-            .filter(|l| l.0 == token)
-            .map(|l| matching::normalise(tokens[l.1 as usize]))
-            .collect();
-        Words { pronoun, antecedents: Vec::new() }
-    }
-}
-
-/// The issue-18 goals: how often our alignment gives the MT pronoun the same token set as the
+/// The issue's goals: how often our alignment gives the MT pronoun the same token set as the
 /// shipped one (as aligned, and as the minimal-token rule compares it), and the same automatic
 /// match outcome against the reference (round 1: the reference's shipped alignment is the only
 /// reference), under both rules.
 fn match_agreement(ours: &Side, shipped: &Side, reference: &Side, pronouns: &[(usize, u32)]) {
     let n = pronouns.len();
-    let mut same_raw = 0;
-    let mut same = [(0, 0, 0); 2]; // per rule: compared set, outcome, settled or not
-    let mut one_side_empty = [0; 2]; // per rule: outcomes differing because one side is unaligned
-    for &(s, t) in pronouns {
-        let (o, r) = (ours.words(s, t), shipped.words(s, t));
-        let set = |w: &Words| w.pronoun.iter().cloned().collect::<std::collections::BTreeSet<_>>();
-        same_raw += usize::from(set(&o) == set(&r));
-        for (i, rule) in MatchRule::ALL.into_iter().enumerate() {
-            let comparison = Comparison::new(rule, "fr");
-            let references: Vec<Reference> = [comparison.reduce(reference.words(s, t))]
-                .into_iter()
-                .filter(Words::is_complete)
-                .map(|words| Reference { candidate: CandidateId(0), words, judged: false })
-                .collect();
-            let (o, r) = (comparison.reduce(o.clone()), comparison.reduce(r.clone()));
-            let outcome = |w: &Words| matching::compare(CandidateId(1), w, &references).0;
-            same[i].0 += usize::from(o == r);
-            same[i].1 += usize::from(outcome(&o) == outcome(&r));
-            one_side_empty[i] +=
-                usize::from(outcome(&o) != outcome(&r) && o.pronoun.is_empty() != r.pronoun.is_empty());
-            same[i].2 += usize::from((outcome(&o) == Outcome::Match) == (outcome(&r) == Outcome::Match));
-        }
-    }
     let pc = |k: usize| format!("{:.1} %", 100.0 * k as f64 / n as f64);
-    println!("  same aligned token set: {}", pc(same_raw));
-    for ((rule, (set, outcome, settled)), empty) in MatchRule::ALL.into_iter().zip(same).zip(one_side_empty) {
+    let raw = quality::match_agreement(ours, shipped, reference, pronouns, MatchRule::default()).same_set;
+    println!("  same aligned token set: {}", pc(raw));
+    for rule in MatchRule::ALL {
+        let a = quality::match_agreement(ours, shipped, reference, pronouns, rule);
         println!(
-            "  {:<15} same compared words {:>7}, same outcome {:>7} ({} differ, {empty} with one side unaligned), same match-or-not {:>7}",
+            "  {:<15} same compared words {:>7}, same outcome {:>7} ({} differ, {} with one side unaligned), same match-or-not {:>7}",
             rule.name(),
-            pc(set),
-            pc(outcome),
-            n - outcome,
-            pc(settled)
+            pc(a.same_words),
+            pc(a.same_outcome),
+            n - a.same_outcome,
+            a.one_side_empty,
+            pc(a.same_settled)
         );
     }
 }

@@ -7,14 +7,17 @@
 //! scripts/document-level-figures runs this after `protest add-system` on the same files.
 //!
 //!     cargo run --release --example resegment_quality -- VARIANTS_DIR [DATA_DIR] [--show N] [--runs N]
-//!         [--one-document N] [--set WEIGHT=VALUE]...
+//!         [--with-mt] [--one-document N] [--set WEIGHT=VALUE]...
 //!
-//! `--show N` prints the first N wrong sentences of each variant; `--runs N` times N runs;
+//! `--show N` prints the first N wrong sentences of each variant (those not marked first);
+//! `--runs N` times N runs; `--with-mt` compares with the MT output as well as the reference, as
+//! when the master holds both;
 //! `--set` changes one of the cues' `Weights` (by its field name), to try another;
 //! `--one-document N` instead re-segments the first N sentences of the MT output as one document
 //! given on one line (for the memory a long document takes).
 
-use protest::ingest::resegment::{self, Given, Texts, Weights};
+use protest::ingest::resegment::{self, Given, Output, Texts, Weights};
+use protest::ingest::system_output;
 use protest::ingest::tokenize::{self, Language};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -27,13 +30,14 @@ use common::{Result, lines};
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
     let variants = PathBuf::from(args.next().ok_or("usage: resegment_quality VARIANTS_DIR [DATA_DIR] [--show N]")?);
-    let (mut data, mut show, mut runs, mut one_document) = (None, 0, 1, None);
+    let (mut data, mut show, mut runs, mut one_document, mut with_mt) = (None, 0, 1, None, false);
     let mut weights = Weights::default();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--show" => show = args.next().and_then(|n| n.parse().ok()).unwrap_or(20),
             "--runs" => runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(5),
             "--one-document" => one_document = args.next().and_then(|n| n.parse().ok()),
+            "--with-mt" => with_mt = true,
             "--set" => {
                 let setting = args.next().ok_or("--set NAME=VALUE")?;
                 let (name, value) = setting.split_once('=').ok_or("--set NAME=VALUE")?;
@@ -47,21 +51,26 @@ fn main() -> Result<()> {
     let reference = lines(&data.join("pronoun-test.tok.fr"))?;
     let documents: Vec<u32> =
         lines(&data.join("doc-boundaries"))?.iter().filter_map(|l| l.trim().parse().ok()).collect();
-    let translations = [reference.as_slice()];
+    let mt = lines(&data.join("mt-output.fr"))?;
+    let translations: Vec<&[String]> =
+        if with_mt { vec![reference.as_slice(), mt.as_slice()] } else { vec![reference.as_slice()] };
     if let Some(n) = one_document {
         return long_document(n, &data, &source, &reference, &weights);
     }
     let texts = Texts { source: &source, translations: &translations, documents: &documents };
+    // NAME.fr, or a folder NAME (one file per document), with NAME.expected.
     let mut names: Vec<String> = std::fs::read_dir(&variants)?
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter_map(|f| f.strip_suffix(".fr").filter(|n| !n.ends_with(".docs")).map(str::to_owned))
+        .filter_map(|f| f.strip_suffix(".expected").map(str::to_owned))
         .collect();
     names.sort();
     println!("{:<22} {:>9} {:>8} {:>10} {:>9}", "variant", "right", "low", "wrong,", "seconds");
     println!("{:<22} {:>9} {:>8} {:>10} {:>9}", "", "", "conf.", "unmarked", "");
     let mut total_time = 0.0;
     for name in names {
-        let output = lines(&variants.join(format!("{name}.fr")))?;
+        let file = variants.join(format!("{name}.fr"));
+        let path = if file.is_file() { file } else { variants.join(&name) };
+        let output = system_output::read(&path, &source)?;
         let expected: Vec<String> = lines(&variants.join(format!("{name}.expected")))?
             .iter()
             .map(|l| tokenize::tokenize(l, Language::French))
@@ -71,7 +80,7 @@ fn main() -> Result<()> {
         let mut result = None;
         for _ in 0..runs {
             let started = Instant::now();
-            result = Some(resegment::resegment(Path::new(&name), &texts, &output, Given::Detect, &weights, &tokenise));
+            result = Some(resegment::resegment(&output.output(&path), &texts, Given::Detect, &weights, &tokenise));
             best = best.min(started.elapsed().as_secs_f64());
         }
         total_time += best;
@@ -89,7 +98,10 @@ fn main() -> Result<()> {
                     "{name:<22} {right:>8.2}% {:>8} {unmarked:>10} {best:>9.3}",
                     segmentation.low_confidence.len()
                 );
-                for &s in wrong.iter().take(show) {
+                let (mut shown, rest): (Vec<usize>, Vec<usize>) =
+                    wrong.iter().partition(|&&s| !segmentation.is_uncertain(s as u32));
+                shown.extend(rest);
+                for &s in shown.iter().take(show) {
                     let mark = if segmentation.is_uncertain(s as u32) { "low" } else { "" };
                     println!("  {} {mark} {:?}", s + 1, segmentation.origin(s as u32));
                     println!("    source: {}", source[s]);
@@ -112,7 +124,7 @@ fn long_document(n: usize, data: &Path, source: &[String], reference: &[String],
     let texts = Texts { source: &source[..n], translations: &translations, documents: &[0] };
     let tokenise = |_: usize, line: &str| Ok(tokenize::tokenize(line, Language::French));
     let started = Instant::now();
-    let r = resegment::resegment(Path::new("one"), &texts, &output, Given::Detect, weights, &tokenise)?;
+    let r = resegment::resegment(&Output::file(Path::new("one"), &output), &texts, Given::Detect, weights, &tokenise)?;
     let seconds = started.elapsed().as_secs_f64();
     let right = (0..n).filter(|&s| r.sentences[s] == tokenize::tokenize(&mt[s], Language::French)).count();
     println!("{:.2} % right in {seconds:.2} s", 100.0 * right as f64 / n as f64);
@@ -128,6 +140,7 @@ fn set(w: &mut Weights, name: &str, value: f64) -> Result<()> {
         "length_variance" => &mut w.length_variance,
         "end_sentence" => &mut w.end_sentence,
         "end_colon" => &mut w.end_colon,
+        "end_comma" => &mut w.end_comma,
         "end_abbreviation" => &mut w.end_abbreviation,
         "end_anywhere" => &mut w.end_anywhere,
         "before_capital" => &mut w.before_capital,
@@ -137,6 +150,7 @@ fn set(w: &mut Weights, name: &str, value: f64) -> Result<()> {
         "quote_parity" => &mut w.quote_parity,
         "before_punctuation" => &mut w.before_punctuation,
         "join" => &mut w.join,
+        "join_colon" => &mut w.join_colon,
         "break_unfinished" => &mut w.break_unfinished,
         "join_unfinished" => &mut w.join_unfinished,
         "join_before_small" => &mut w.join_before_small,

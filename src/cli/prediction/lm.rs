@@ -29,6 +29,10 @@ pub struct TrainLmArgs {
     /// Take <s>, </s> and <unk> in the text for spaces instead of refusing the text.
     #[arg(long)]
     skip_symbols: bool,
+    /// The most distinct n-grams (all orders) the model may have; a text with more is refused.
+    /// Memory is about 100 bytes an n-gram.
+    #[arg(long, value_name = "N", default_value_t = train::MAX_NGRAMS)]
+    max_ngrams: u64,
 }
 
 pub fn run_train(args: TrainLmArgs, p: &Printer) -> anyhow::Result<()> {
@@ -37,6 +41,7 @@ pub fn run_train(args: TrainLmArgs, p: &Printer) -> anyhow::Result<()> {
         order: usize::from(args.order),
         discount_fallback: args.discount_fallback,
         skip_symbols: args.skip_symbols,
+        max_ngrams: args.max_ngrams,
     };
     let estimate = train::train(&args.text, &options)?;
     for warning in &estimate.warnings {

@@ -26,6 +26,7 @@ struct Form {
     output: String,
     name: String,
     one_document_per_line: bool,
+    allow_empty: bool,
     tokenised: bool,
     use_alignment: bool,
     alignment: String,
@@ -40,7 +41,7 @@ impl Form {
     fn options(&self) -> Result<(PathBuf, Options), String> {
         let path = |text: &str| PathBuf::from(text.trim());
         if self.output.trim().is_empty() {
-            return Err("Choose the system's output file.".into());
+            return Err("Choose the system's output file, or its folder of documents.".into());
         }
         if self.name.trim().is_empty() {
             return Err("Give the system a name.".into());
@@ -63,7 +64,14 @@ impl Form {
         let layout = if self.one_document_per_line { Given::DocumentPerLine } else { Given::Detect };
         Ok((
             path(&self.output),
-            Options { tokenised: self.tokenised, alignment, extra_parallel, layout, ..Options::default() },
+            Options {
+                tokenised: self.tokenised,
+                alignment,
+                extra_parallel,
+                layout,
+                allow_empty: self.allow_empty,
+                ..Options::default()
+            },
         ))
     }
 }
@@ -176,9 +184,11 @@ impl AddSystemDialog {
         ui.label(format!(
             "The new system's translation of this master's source, as plain text: one line per source sentence \
              ({} lines), or the master's {} documents in its order, separated by an empty line, each in any \
-             layout (a paragraph, a sentence per line…). It is cut into one translation per sentence and \
-             checked line by line; you see how before anything is added.",
+             layout (a paragraph per line, a sentence per line…); or a folder with one text file per document \
+             ({} files, in name order), in which empty lines separate paragraphs. It is cut into one translation \
+             per sentence and checked line by line; you see how before anything is added.",
             master.sentence_count(),
+            master.documents.len(),
             master.documents.len()
         ));
         ui.add_space(6.0);
@@ -222,11 +232,19 @@ impl AddSystemDialog {
     fn form_ui(&mut self, ui: &mut Ui, master: &Master) {
         let form = &mut self.form;
         egui::Grid::new("add system form").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
-            let label = ui.label("Output file");
+            let label = ui.label("Output");
             ui.horizontal(|ui| {
-                ui.add(egui::TextEdit::singleline(&mut form.output).desired_width(400.0)).labelled_by(label.id);
-                if ui.button("Browse…").accessible_name("Browse for the output file").clicked() {
-                    browse(&mut form.output, "The system's output", &mut self.state);
+                ui.add(
+                    egui::TextEdit::singleline(&mut form.output)
+                        .desired_width(330.0)
+                        .hint_text("a file, or a folder of documents"),
+                )
+                .labelled_by(label.id);
+                let file = ui.button("File…").accessible_name("Browse for the output file").clicked();
+                let folder = ui.button("Folder…").accessible_name("Browse for the output's folder").clicked();
+                if file || folder {
+                    let pick = if folder { Pick::Folder } else { Pick::File(&[]) };
+                    browse_for(&mut form.output, pick, "The system's output", &mut self.state);
                     if form.name.trim().is_empty() {
                         form.name = suggested_name(Path::new(&form.output));
                     }
@@ -242,6 +260,7 @@ impl AddSystemDialog {
         });
         ui.add_space(4.0);
         ui.checkbox(&mut form.one_document_per_line, "One document per line (no empty lines between them)");
+        ui.checkbox(&mut form.allow_empty, "The system translates nothing: add it even if the output has no text");
         ui.checkbox(&mut form.tokenised, "Already tokenised like the master (tokens separated by single spaces)");
         ui.checkbox(
             &mut form.use_alignment,
@@ -379,10 +398,15 @@ impl AddSystemDialog {
     }
 }
 
-/// Fills `field` from the file chooser, or says why nothing came.
+/// Fills `field` with a file from the file chooser, or says why nothing came.
 fn browse(field: &mut String, title: &str, state: &mut State) {
+    browse_for(field, Pick::File(&[]), title, state);
+}
+
+/// Fills `field` from the chooser (a file or a folder), or says why nothing came.
+fn browse_for(field: &mut String, pick: Pick, title: &str, state: &mut State) {
     let near = PathBuf::from(field.trim());
-    match file_chooser::choose_one(Pick::File(&[]), title, Some(&near)) {
+    match file_chooser::choose_one(pick, title, Some(&near)) {
         Some(path) => *field = path.display().to_string(),
         None => *state = State::Editing { problem: Some(file_chooser::NOTHING_CHOSEN.into()) },
     }

@@ -4,10 +4,11 @@
 use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::parts::{self, Job, Part, Reply, capitalised};
 use crate::dialogs::path_field::{PathField, Pick};
+use chrono::{DateTime, Utc};
 use egui::{RichText, Ui};
 use protest::batches::adjudication::{self, AdjudicationError};
 use protest::batches::plan::Plan;
-use protest::model::Master;
+use protest::model::{Master, clock};
 use protest::session::Session;
 use protest::store::summary::count;
 use protest::workflow::{self, adjudication::Adjudicating};
@@ -48,7 +49,8 @@ impl AdjudicationDialog {
     fn preview(&mut self, master: &Master) -> &Result<Plan, AdjudicationError> {
         let name = self.name.trim().to_owned();
         if self.preview.as_ref().is_none_or(|(n, _)| *n != name) {
-            let adjudicating = self.adjudicating(Path::new(""));
+            // A preview's time is written nowhere.
+            let adjudicating = self.adjudicating(Path::new(""), clock::EARLIEST);
             let planned = workflow::adjudication::preview(master, &adjudicating).map(|(p, _)| p);
             self.preview = Some((name, planned));
         }
@@ -79,7 +81,7 @@ impl Dialog for AdjudicationDialog {
                 self.body(ui, session.master());
                 Reply::Stay
             }
-            (Part::Buttons, None) => self.buttons(ui, session.master()),
+            (Part::Buttons, None) => self.buttons(ui, session),
         }
     }
 
@@ -97,13 +99,14 @@ impl AdjudicationDialog {
         !self.name.trim().is_empty() && self.preview(master).is_ok()
     }
 
-    fn buttons(&mut self, ui: &mut Ui, master: &Master) -> Reply<Result<String, String>> {
-        let ready = self.ready(master);
+    fn buttons(&mut self, ui: &mut Ui, session: &Session) -> Reply<Result<String, String>> {
+        let ready = self.ready(session.master());
         let reply = parts::buttons(ui, |ui| {
             let button = egui::Button::new(RichText::new("Export the adjudication batch").strong());
             if ui.add_enabled(ready, button).clicked() {
-                match self.folder.folder() {
-                    Ok(folder) => return Reply::Work(exporting(self.adjudicating(&folder))),
+                let now = session.now().map_err(|e| format!("Nothing was exported: {e}."));
+                match self.folder.folder().and_then(|folder| Ok((folder, now?))) {
+                    Ok((folder, now)) => return Reply::Work(exporting(self.adjudicating(&folder, now))),
                     Err(e) => self.problem = Some(e),
                 }
             }
@@ -163,14 +166,14 @@ impl AdjudicationDialog {
         ui.checkbox(&mut self.replace, REPLACE);
     }
 
-    fn adjudicating(&self, folder: &Path) -> Adjudicating {
+    fn adjudicating(&self, folder: &Path, created: DateTime<Utc>) -> Adjudicating {
         Adjudicating {
             name: self.name.trim().to_owned(),
             task_set_name: String::new(),
             seed: self.seed,
             folder: folder.to_path_buf(),
             replace: self.replace,
-            created: chrono::Utc::now(),
+            created,
         }
     }
 }

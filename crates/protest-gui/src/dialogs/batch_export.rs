@@ -4,8 +4,10 @@
 use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
+use chrono::{DateTime, Utc};
 use egui::{RichText, Ui};
 use protest::batches::export;
+use protest::model::clock::WrongClock;
 use protest::model::{Master, Purpose};
 use protest::session::Session;
 use protest::workflow::export::{Exported, Exporting};
@@ -71,7 +73,7 @@ impl Dialog for BatchExportDialog {
             Part::Buttons => {
                 let reply = parts::buttons(ui, |ui| {
                     if ui.button(RichText::new("Export").strong()).clicked() {
-                        match self.export() {
+                        match self.export(session.now()) {
                             Ok(work) => return Reply::Work(work),
                             Err(e) => self.problem = Some(e),
                         }
@@ -154,13 +156,14 @@ impl BatchExportDialog {
 
     /// The export, to run off the UI thread (a large master takes seconds); the files written
     /// or the refusal come back to the dialog.
-    fn export(&mut self) -> Result<Job<Result<Exported, String>>, String> {
+    fn export(&mut self, now: Result<DateTime<Utc>, WrongClock>) -> Result<Job<Result<Exported, String>>, String> {
+        let created = now.map_err(|e| format!("Nothing was exported: {e}."))?;
         let task_set = self.task_set.ok_or("Choose a task set.")?;
         let folder = self.folder.folder()?;
         // No names at all: the library's choice (each part's annotator, then the free ones).
         let names = if self.names.iter().all(|n| n.trim().is_empty()) { Vec::new() } else { self.names.clone() };
         self.problem = None;
-        Ok(exporting(Exporting { task_set, names, folder, replace: self.replace, created: chrono::Utc::now() }))
+        Ok(exporting(Exporting { task_set, names, folder, replace: self.replace, created }))
     }
 
     fn written_ui(&self, ui: &mut Ui) {

@@ -3,9 +3,10 @@
 //! *Keep as is* (move on).
 
 use crate::dialogs::dialog::{Dialog, Frame};
-use crate::dialogs::parts::{Part, Reply, Side};
+use crate::dialogs::parts::{self, Part, Reply, Side};
 use crate::intent::Intent;
 use crate::keys::{self, Scope};
+use crate::panels::annotation;
 use crate::panels::translation::TRANSLATION_WIDTH;
 use egui::RichText;
 use protest::model::Conflict;
@@ -22,9 +23,13 @@ impl Dialog for ConflictDialog {
     type Done = ();
 
     fn frame(&self, ctx: &egui::Context) -> Frame {
-        // The translation keeps the width it has beside the annotation panel (views.rs).
-        let width = (ctx.content_rect().width() - TRANSLATION_WIDTH - 60.0).clamp(280.0, 480.0);
-        Frame { id: "conflict dialog", width, side: Side::Right, beside: true }
+        // Over the annotation panel and no wider: the translation beside it (its pronoun, the
+        // tokens the rules are about) stays in view, however wide the window or the panel.
+        let room = match annotation::place(ctx) {
+            Some(panel) => panel.width() - parts::EDGE - 2.0 * f32::from(parts::MARGIN) - 4.0,
+            None => ctx.content_rect().width() - TRANSLATION_WIDTH - 60.0,
+        };
+        Frame { id: "conflict dialog", width: room.clamp(240.0, 480.0), side: Side::Right, beside: true }
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, part: Part, _: Option<&mut Session>) -> Reply<()> {

@@ -10,6 +10,7 @@ use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::{self, Intent};
 use egui::{RichText, Ui};
 use protest::ingest::legacy::{self, FileType, Info, Reference, Report, Unknown};
+use protest::model::clock;
 use protest::session::Session;
 use protest::session::workspace::Mode;
 use protest::shell::Shell;
@@ -242,7 +243,8 @@ impl LegacyDialog {
         if session.is_some_and(|s| same_file(s.path(), &target)) {
             return Err(format!("{} is open here: choose another name.", target.display()));
         }
-        let now = chrono::Utc::now();
+        let now =
+            session.as_ref().map_or_else(clock::now, |s| s.now()).map_err(|e| format!("Nothing was written: {e}."))?;
         let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         let preview = |master: Option<&protest::model::Master>, reference, unknown| {
             let converting = workflow::convert::Converting {
@@ -330,7 +332,8 @@ impl LegacyDialog {
         if session.as_ref().is_some_and(|s| same_file(s.path(), &target)) {
             return Err(format!("{} is open here: choose another name.", target.display()));
         }
-        let now = chrono::Utc::now();
+        let now =
+            session.as_ref().map_or_else(clock::now, |s| s.now()).map_err(|e| format!("Nothing was written: {e}."))?;
         let info = legacy::inspect(&old).map_err(|e| e.to_string())?;
         if info.file_type == FileType::Master {
             let converting = workflow::convert::Converting {

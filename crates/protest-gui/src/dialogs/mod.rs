@@ -26,6 +26,7 @@ pub mod prediction;
 pub mod recovery;
 pub mod report_export;
 pub mod save_copy;
+pub mod versions;
 
 use crate::intent::Dialog;
 use add_system::AddSystemDialog;
@@ -48,6 +49,7 @@ use recovery::RecoveryDialog;
 use report_export::ExportDialog;
 use save_copy::SaveCopyDialog;
 use std::path::PathBuf;
+use versions::VersionsDialog;
 
 /// The dialog open.
 pub enum Modal {
@@ -68,6 +70,8 @@ pub enum Modal {
     /// Changes a window could not save, offered when their file opens.
     Recovery(RecoveryDialog),
     Prediction(PredictionDialog),
+    /// A record the server has in another version than the page's (the web page).
+    Versions(VersionsDialog),
 }
 
 impl Modal {
@@ -126,6 +130,7 @@ impl Modal {
             Modal::SaveCopy(d) => d,
             Modal::Recovery(d) => d,
             Modal::Prediction(d) => d,
+            Modal::Versions(d) => d,
         }
     }
 }

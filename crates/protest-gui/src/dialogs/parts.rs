@@ -9,9 +9,9 @@ use protest::Error;
 use protest::session::Session;
 
 /// Space kept between a dialog and the window's edges.
-const EDGE: f32 = 12.0;
+pub const EDGE: f32 = 12.0;
 /// The margin inside a dialog's frame.
-const MARGIN: i8 = 16;
+pub const MARGIN: i8 = 16;
 
 /// The part of a dialog being drawn: its body, which scrolls when the window is too small for
 /// it, or its buttons, in a row under the body that is always in view.
@@ -69,6 +69,12 @@ pub fn dialog<D>(
         let most = window.height() - 2.0 * (EDGE + f32::from(MARGIN)) - separator - buttons;
         let most = most.max(60.0);
         crate::style::visible_scroll_bars(ui);
+        if anchor.first == ui.ctx().cumulative_pass_nr() {
+            // Opened afresh: nothing of its last opening (where it was scrolled to, how tall its
+            // last page was) is taken over.
+            let body = ui.make_persistent_id(egui::IdSalt::new("dialog body"));
+            ui.data_mut(|d| d.remove::<egui::scroll_area::State>(body));
+        }
         let body = egui::ScrollArea::both().id_salt("dialog body").auto_shrink([false, true]).max_height(most).show(
             ui,
             |ui| {
@@ -84,7 +90,9 @@ pub fn dialog<D>(
             },
         );
         let (body_reply, natural) = body.inner;
-        sizes.tallest = if placed { sizes.tallest.max(natural) } else { natural };
+        // A result in place of the form is a new page: the dialog takes its height.
+        let turned = ui.data_mut(|d| d.remove_temp::<bool>(page_turned_id())).is_some();
+        sizes.tallest = if placed && !turned { sizes.tallest.max(natural) } else { natural };
         ui.separator();
         let top = ui.cursor().top();
         let reply = content(ui, Part::Buttons);
@@ -240,7 +248,8 @@ fn show_anchored<T>(
         Some(top) => modal.area.clone().anchor(egui::Align2([x, egui::Align::Min]), egui::vec2(dx, top - content_top)),
         None => modal.area.clone().anchor(egui::Align2([x, egui::Align::Center]), egui::vec2(dx, 0.0)),
     };
-    let modal = modal.area(area);
+    // Opened afresh, it is measured afresh, not from the size of its last opening's last page.
+    let modal = modal.area(area.sizing_pass(anchor.first == now));
     let shown = modal.show(ctx, content);
     if anchor.top.is_none() {
         // Centred for its content, as it comes to its size (the first frames only measure it).
@@ -297,7 +306,23 @@ pub fn done(ui: &mut Ui, text: &str) {
     } else {
         egui::Color32::from_rgb(0x1E, 0x6B, 0x30)
     };
-    ui.add(egui::Label::new(RichText::new(text).color(colour)).wrap());
+    let shown = ui.add(egui::Label::new(RichText::new(text).color(colour)).wrap());
+    // The result takes the place of a form the annotator may have scrolled down: brought into
+    // view as it appears (not after, so that what follows it can be scrolled to).
+    let key = egui::Id::unique("result shown").with(text);
+    let pass = ui.ctx().cumulative_pass_nr();
+    let last = ui.data(|d| d.get_temp::<u64>(key));
+    ui.data_mut(|d| d.insert_temp(key, pass));
+    if last.is_none_or(|last| last + 1 < pass) {
+        // At once: the form it replaces is gone, there is nothing to scroll past.
+        shown.scroll_to_me_animation(Some(egui::Align::Center), egui::style::ScrollAnimation::none());
+        ui.data_mut(|d| d.insert_temp(page_turned_id(), true));
+    }
+}
+
+/// Set by a result as it appears ([`done`]): the dialog's height is the result's, not the form's.
+fn page_turned_id() -> egui::Id {
+    egui::Id::unique("dialog page turned")
 }
 
 /// A *Close* button at the bottom.

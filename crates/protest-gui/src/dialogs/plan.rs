@@ -8,7 +8,7 @@ use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::intent::{self, Intent};
 use egui::{RichText, Ui};
 use protest::batches::plan::{self, Plan, PlanError, Request, Row};
-use protest::model::{CorpusId, Master};
+use protest::model::{CorpusId, Master, clock};
 use protest::session::Session;
 use protest::workflow::task_sets::{self, Planned, Planning};
 
@@ -44,7 +44,7 @@ impl PlanDialog {
     pub fn new(master: &Master) -> PlanDialog {
         let pool = master.candidates.len() as u32;
         // The sample needs one of every (translation, category) group at least.
-        let groups = plan::plan(master, &Request::everything(master, 1, 1, 0), plan::every, chrono::Utc::now())
+        let groups = plan::plan(master, &Request::everything(master, 1, 1, 0), plan::every, clock::EARLIEST)
             .map_or(0, |p| p.summary.total.iaa as u32);
         PlanDialog {
             name: String::new(),
@@ -76,13 +76,14 @@ impl PlanDialog {
         })
     }
 
-    /// What to plan, for the library; `None` while the seed is not a number.
+    /// What to plan, for the library; `None` while the seed is not a number. Dated when it is
+    /// stored ([`clock::EARLIEST`] until then: a preview is written nowhere).
     fn planning(&self) -> Option<Planning> {
         Some(Planning {
             request: self.request()?,
             only_needing_human: self.needing_human,
             replace: self.replace,
-            created: chrono::Utc::now(),
+            created: clock::EARLIEST,
         })
     }
 
@@ -201,10 +202,14 @@ impl PlanDialog {
             store = ui.add_enabled(name.is_some(), egui::Button::new(RichText::new(label).strong())).clicked();
             if ui.button("Cancel").clicked() { Reply::Close } else { Reply::Stay }
         });
-        if store && let Some(planning) = self.planning() {
+        if store && let Some(mut planning) = self.planning() {
             // Off the UI thread: storing saves the master, seconds for a large one.
             reply = Reply::Work(Job::new("Storing the task set", move |session| {
                 // Planned again on the master as it is when stored, so the id is the next free one.
+                planning.created = match session.now() {
+                    Ok(now) => now,
+                    Err(e) => return Done::Stored(Err(format!("Nothing was stored: {e}."))),
+                };
                 Done::Stored(session.run(|store| task_sets::run(store, &planning)).map_or_else(
                     |e| Err(parts::failed(&e, "")),
                     |planned| {

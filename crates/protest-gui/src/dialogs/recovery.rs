@@ -2,15 +2,18 @@
 //! not save into the file (a failing disk, a file another program changed), kept at once in the
 //! user's data folder (`protest::session::recovery`). It shows what each holds; the user applies
 //! them to the file, saves them with the file as a new file, or keeps them for later. Nothing is
-//! applied unasked.
+//! applied unasked, and applying replaces no record changed since the change was made: each such
+//! record is shown in both versions, and the user keeps one.
 
 use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::dialogs::save_copy;
+use crate::dialogs::versions;
 use egui::{RichText, Ui};
 use protest::session::Session;
 use protest::session::recovery::{self, Found};
+use protest::store::based::{Disagreement, Keep};
 use protest::store::summary::count;
 use std::path::PathBuf;
 
@@ -30,18 +33,30 @@ pub struct RecoveryDialog {
     problem: Option<String>,
     /// What was done with the last one.
     done: Option<String>,
+    /// The records of the one shown changed in the file since its changes were made: both
+    /// versions, one record at a time, with how many of its changes were applied.
+    choosing: Vec<Disagreement>,
+    applied: usize,
 }
 
 impl RecoveryDialog {
     pub fn new(found: Vec<Found>, session: &Session) -> RecoveryDialog {
-        let mut dialog = RecoveryDialog { found, lines: Vec::new(), target: None, problem: None, done: None };
+        let mut dialog = RecoveryDialog {
+            found,
+            lines: Vec::new(),
+            target: None,
+            problem: None,
+            done: None,
+            choosing: Vec::new(),
+            applied: 0,
+        };
         dialog.describe(session);
         dialog
     }
 
     fn describe(&mut self, session: &Session) {
         self.lines = self.found.first().map_or(Vec::new(), |f| {
-            f.entries.iter().take(LISTED).map(|e| recovery::describe(e, session.master())).collect()
+            f.entries.iter().take(LISTED).map(|e| recovery::describe(&e.entry, session.master())).collect()
         });
     }
 
@@ -93,6 +108,9 @@ impl RecoveryDialog {
             ui.add_space(6.0);
         }
         let Some(found) = self.found.first().cloned() else { return };
+        if let Some(d) = self.choosing.first() {
+            return choosing_ui(ui, d, self.choosing.len(), session);
+        }
         if self.lines.is_empty() {
             self.describe(session);
         }
@@ -101,22 +119,28 @@ impl RecoveryDialog {
             1 => "1 change".to_owned(),
             n => format!("{n} changes"),
         };
-        ui.add(
-            egui::Label::new(format!(
-                "A PROTEST window could not save {changes} into this file on {} ({}). They were kept in {}. \
-                 Nothing is applied unless you choose to.",
-                header.created.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M"),
+        let when = header.created.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M");
+        let what = match found.is_journal_rest() {
+            true => format!(
+                "{} written into this file's journal after a damaged line {} set aside on {when} in {} ({}).",
+                parts::capitalised(&changes),
+                if found.entries.len() == 1 { "was" } else { "were" },
+                found.path.display(),
+                header.why
+            ),
+            false => format!(
+                "A PROTEST window could not save {changes} into this file on {when} ({}). They were kept in {}.",
                 header.why,
                 found.path.display()
-            ))
-            .wrap(),
-        );
+            ),
+        };
+        ui.add(egui::Label::new(format!("{what} Nothing is applied unless you choose to.")).wrap());
         let now = session.master().revision;
         if header.revision != now {
             ui.add(
                 egui::Label::new(format!(
-                    "The file was saved in full since (revision {now}; they were made on revision {}): applying them \
-                     replaces the records of the same candidates and annotators.",
+                    "The file was saved in full since (revision {now}; they were made on revision {}). Applying them \
+                     replaces no record changed since: you see both versions of each and choose.",
                     header.revision
                 ))
                 .wrap(),
@@ -146,6 +170,21 @@ impl RecoveryDialog {
 
     fn buttons(&mut self, ui: &mut Ui, session: &mut Session) -> Reply<Result<PathBuf, String>> {
         let Some(found) = self.found.first().cloned() else { return parts::close_only(ui) };
+        if let Some(d) = self.choosing.first().cloned() {
+            let mut keep = None;
+            ui.horizontal(|ui| {
+                if ui.button(RichText::new("Keep the recovered one").strong()).clicked() {
+                    keep = Some(Keep::Proposed);
+                }
+                if ui.button("Keep the file's").clicked() {
+                    keep = Some(Keep::Stored);
+                }
+            });
+            if let Some(keep) = keep {
+                self.choose(&found, &d, keep, session);
+            }
+            return Reply::Stay;
+        }
         if let Some(target) = &self.target {
             let path = target.path();
             let (mut save, mut back) = (false, false);
@@ -164,7 +203,13 @@ impl RecoveryDialog {
         parts::buttons(ui, |ui| {
             if ui.button(RichText::new("Apply them to this file").strong()).clicked() {
                 match session.apply_recovery(&found) {
-                    Ok(n) => self.next(format!("Applied {}.", count(n, "recovered change"))),
+                    Ok(r) if r.disagreements.is_empty() => {
+                        self.next(format!("Applied {}.", count(r.applied, "recovered change")))
+                    }
+                    Ok(r) => {
+                        self.applied = r.applied;
+                        self.choosing = r.disagreements;
+                    }
                     Err(e) => self.problem = Some(e.to_string()),
                 }
             }
@@ -176,6 +221,43 @@ impl RecoveryDialog {
             if ui.button("Keep for later").clicked() { Reply::Close } else { Reply::Stay }
         })
     }
+}
+
+impl RecoveryDialog {
+    /// Keeps one version of the record shown; once every record is decided, the recovery file
+    /// goes.
+    fn choose(&mut self, found: &Found, d: &Disagreement, keep: Keep, session: &mut Session) {
+        if let Err(e) = session.choose(d, keep) {
+            self.problem = Some(e.to_string());
+            return;
+        }
+        self.problem = None;
+        self.choosing.remove(0);
+        if self.choosing.is_empty() {
+            let applied = count(self.applied, "recovered change");
+            match found.discard() {
+                Ok(()) => self.next(format!("Applied {applied}; for the records changed since, kept what you chose.")),
+                Err(e) => self.problem = Some(format!("{}: {e}", found.path.display())),
+            }
+        }
+    }
+}
+
+/// A record changed in the file since the recovered change to it was made: both versions.
+fn choosing_ui(ui: &mut Ui, d: &Disagreement, left: usize, session: &Session) {
+    let master = session.master();
+    let which = master.candidate(d.candidate).map_or(format!("candidate {}", d.candidate), |c| {
+        format!("candidate {} (example {}), {}", d.candidate, c.example, master.annotator_name(d.annotator))
+    });
+    ui.add(
+        egui::Label::new(format!(
+            "The record of {which} changed in this file since the recovered change to it was made, so it was not \
+             replaced. Which version should stay? ({left} to decide)"
+        ))
+        .wrap(),
+    );
+    ui.add_space(6.0);
+    versions::compare(ui, d, ["In the file now", "In the recovery file"]);
 }
 
 /// Writes the file with the recovered changes into a new file off the UI thread (a large master

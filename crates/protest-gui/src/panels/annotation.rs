@@ -1,17 +1,19 @@
 //! The annotation panel (docs/domain.md, "Questions and tags"): short instructions, the questions with yes / no / unset, the
-//! tag box and the remarks. Remarks are stored shortly after the last keystroke, and before
-//! leaving the example.
+//! tag box and the remarks. Typed text is a change like any other: remarks are stored
+//! [`TYPED_DELAY`] after the last keystroke (the window wakes itself up for it) and before
+//! leaving the example; so is a tag typed and left in the tag box.
 
 use crate::panels::report_table::shown;
 use crate::panels::tag_box::TagBox;
 use egui::{RichText, Ui};
 use protest::annotate::edit::{self, Edit};
 use protest::annotate::window;
-use protest::model::{CandidateId, ConflictStatus, Dispute, Judgement, Master, Record, Role};
+use protest::model::{CandidateId, ConflictStatus, Dispute, Judgement, Master, Record, Role, text};
 use protest::session::Session;
 
-/// Store remarks this long after the last keystroke.
-pub const REMARKS_DELAY: f64 = 0.8;
+/// Typed text (remarks, a tag left in the tag box) is stored this long (seconds) after the last
+/// keystroke.
+pub const TYPED_DELAY: f64 = 0.8;
 
 #[derive(Default)]
 pub struct AnnotationPanel {
@@ -22,10 +24,26 @@ pub struct AnnotationPanel {
     /// When the remarks were last typed in and not stored yet.
     typed_at: Option<f64>,
     focus_remarks: bool,
+    /// What the remarks box did to what was typed (left characters out, stopped at the limit),
+    /// shown under it until the next keystroke or the next example.
+    remarks_note: Option<String>,
 }
 
 /// The text of the remarks field for its accessible name and the tests.
 pub const REMARKS_LABEL: &str = "Remarks";
+
+/// Where the annotation panel was last drawn (beside the translation), for what opens over it
+/// (the conflict dialog).
+pub fn place(ctx: &egui::Context) -> Option<egui::Rect> {
+    ctx.data(|d| d.get_temp(egui::Id::unique(PLACE)))
+}
+
+/// Notes where the annotation panel is, as it is drawn.
+pub fn placed(ctx: &egui::Context, rect: egui::Rect) {
+    ctx.data_mut(|d| d.insert_temp(egui::Id::unique(PLACE), rect));
+}
+
+const PLACE: &str = "annotation panel's place";
 
 impl AnnotationPanel {
     pub fn focus_tags(&mut self) {
@@ -45,7 +63,7 @@ impl AnnotationPanel {
     /// right away, e.g. before leaving the example).
     pub fn due_remarks(&mut self, now: Option<f64>) -> Option<(CandidateId, Edit)> {
         let typed = self.typed_at?;
-        if now.is_some_and(|t| t - typed < REMARKS_DELAY) {
+        if now.is_some_and(|t| t - typed < TYPED_DELAY) {
             return None;
         }
         self.typed_at = None;
@@ -55,6 +73,20 @@ impl AnnotationPanel {
     /// Whether remarks are waiting to be stored.
     pub fn typing(&self) -> bool {
         self.typed_at.is_some()
+    }
+
+    /// When the remarks typed are due to be stored, if some wait.
+    pub fn remarks_due_at(&self) -> Option<f64> {
+        self.typed_at.map(|at| at + TYPED_DELAY)
+    }
+
+    /// The annotator's tag box, for its typed text ([`TagBox::due`], [`TagBox::typed`]).
+    pub fn tag_box(&self) -> &TagBox {
+        &self.tags
+    }
+
+    pub fn tag_box_mut(&mut self) -> &mut TagBox {
+        &mut self.tags
     }
 
     /// Shows the panel for a candidate; returns the edits the annotator made.
@@ -74,6 +106,7 @@ impl AnnotationPanel {
         if self.remarks_of != Some(candidate) {
             self.remarks_of = Some(candidate);
             self.typed_at = None;
+            self.remarks_note = None;
         }
         if self.typed_at.is_none() {
             // Nothing typed pending: show what is stored (it may change by undo).
@@ -142,16 +175,39 @@ impl AnnotationPanel {
             egui::TextEdit::multiline(&mut self.remarks)
                 .hint_text("Free-form notes: doubts, assumptions, why you chose a tag…")
                 .desired_rows(4)
-                .desired_width(f32::INFINITY),
+                .desired_width(f32::INFINITY)
+                .char_limit(text::MAX_REMARKS_CHARS),
         );
         let response = response.labelled_by(label.id);
         if std::mem::take(&mut self.focus_remarks) {
+            // Below the panel's fold in a small window: brought into view, as what is typed is.
             response.request_focus();
+            response.scroll_to_me(None);
         }
         if response.changed() {
             self.typed_at = Some(ui.input(|i| i.time));
-            ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(REMARKS_DELAY));
+            self.remarks_note = self.fitted();
         }
+        if let Some(note) = &self.remarks_note {
+            ui.label(RichText::new(note).small().color(ui.visuals().warn_fg_color));
+        }
+    }
+
+    /// Makes the remarks typed what a remark may hold (a pasted control or direction-changing
+    /// character is left out), and says what was done: what the box holds is what is stored.
+    fn fitted(&mut self) -> Option<String> {
+        let over = self.remarks.chars().count() > text::MAX_REMARKS_CHARS; // said when cut
+        let (fitted, said) = text::fit_remarks(&self.remarks);
+        self.remarks = fitted;
+        let full = !over && self.remarks.chars().count() == text::MAX_REMARKS_CHARS;
+        let limit = full.then(|| {
+            format!(
+                "{} characters, the most a remark may have: what goes past them is not taken",
+                text::MAX_REMARKS_CHARS
+            )
+        });
+        let said: Vec<String> = said.into_iter().chain(limit).collect();
+        (!said.is_empty()).then(|| crate::dialogs::parts::capitalised(&said.join("; ")) + ".")
     }
 }
 

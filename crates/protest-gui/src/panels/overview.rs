@@ -41,9 +41,10 @@ pub fn side_switch(ui: &mut Ui, side: &mut Side) {
     ui.separator();
 }
 
-/// Above the translation: whose selections it shows.
+/// Above the translation: whose selections it shows, wrapped to the translation's width (a row
+/// wider than that would widen the translation past the panel beside it, cutting every line).
 pub fn whose_tokens(ui: &mut Ui, name: Option<String>) {
-    ui.horizontal(|ui| match name {
+    ui.horizontal_wrapped(|ui| match name {
         Some(name) => {
             ui.label("Showing the tokens selected by");
             ui.label(RichText::new(name).strong());
@@ -85,6 +86,15 @@ impl OverviewPanel {
     /// Text typed in the researcher's tag box and not added, on leaving the example.
     pub fn take_typed_tag(&mut self) -> Option<(CandidateId, Result<String, String>)> {
         self.tags.take_typed()
+    }
+
+    /// The researcher's tag box, for its typed text ([`TagBox::due`], [`TagBox::typed`]).
+    pub fn tag_box(&self) -> &TagBox {
+        &self.tags
+    }
+
+    pub fn tag_box_mut(&mut self) -> &mut TagBox {
+        &mut self.tags
     }
 
     pub fn ui(&mut self, ui: &mut Ui, session: &Session, overview: &Overview, editable: bool) -> Option<Intent> {

@@ -1,10 +1,13 @@
 //! The tag box: the record's tags as chips with ×, and a text field with a drop-down of the
 //! suggested tags filtered as you type. Enter adds the highlighted suggestion or what was typed
 //! (nothing, in an empty field where no suggestion was chosen with Up / Down); Backspace in the
-//! empty field removes the last tag. Text typed and not added is never dropped silently: it is
-//! shown as not added yet, and leaving the example adds it ([`TagBox::take_typed`]), or keeps it
-//! for the example when it is not a tag.
+//! empty field removes the last tag. Text typed and not added is never dropped silently: once
+//! the field has given up the keyboard (Esc, a click elsewhere) it is added a moment after the
+//! last keystroke ([`TagBox::due`]), as typed remarks are stored, and leaving the example adds
+//! it at once ([`TagBox::take_typed`]); text that is not a tag stays in the box, kept for its
+//! example.
 
+use crate::panels::annotation::TYPED_DELAY;
 use egui::{Key, Modifiers, Popup, RichText, Ui};
 use protest::annotate::edit::Edit;
 use protest::annotate::suggestions;
@@ -26,6 +29,11 @@ pub struct TagBox {
     popup_hovered: bool,
     focus_requested: bool,
     problem: Option<String>,
+    /// The field had the keyboard when last drawn.
+    focused: bool,
+    /// When text was last typed, or the field gave up the keyboard with text in it: the text is
+    /// added [`TYPED_DELAY`] later, once the field no longer has the keyboard.
+    typed_at: Option<f64>,
 }
 
 impl TagBox {
@@ -48,6 +56,7 @@ impl TagBox {
     /// or why the text is not a tag (it is held for the example and comes back with it).
     pub fn take_typed(&mut self) -> Option<(CandidateId, Result<String, String>)> {
         let candidate = self.of?;
+        self.typed_at = None;
         if self.typed.trim().is_empty() {
             return None;
         }
@@ -57,6 +66,38 @@ impl TagBox {
             Err(_) => _ = self.held.insert(candidate, self.typed.clone()),
         }
         Some((candidate, taken))
+    }
+
+    /// Text typed and left: the tag to add, once [`TYPED_DELAY`] passed since the last keystroke
+    /// with the field no longer having the keyboard (nor the pointer on its drop-down, a click
+    /// on which is picking a tag). Text that is not a tag stays in the box, saying why.
+    pub fn due(&mut self, now: f64) -> Option<(CandidateId, String)> {
+        let at = self.typed_at.filter(|_| !self.focused && !self.popup_hovered)?;
+        if now - at < TYPED_DELAY {
+            return None;
+        }
+        self.typed_at = None;
+        match tags::normalize(&self.typed) {
+            Ok(tag) => {
+                self.typed.clear();
+                Some((self.of?, tag))
+            }
+            Err(why) => {
+                self.problem = Some(format!("“{}” is not added: it {why}.", self.typed.trim()));
+                None
+            }
+        }
+    }
+
+    /// When typed text is next due to be added ([`TagBox::due`]): the window wakes up then. Not
+    /// while the pointer is on the drop-down: its moving brings the frames.
+    pub fn due_at(&self) -> Option<f64> {
+        self.typed_at.filter(|_| !self.focused && !self.popup_hovered).map(|at| at + TYPED_DELAY)
+    }
+
+    /// The text typed and not added, if any.
+    pub fn typed(&self) -> Option<&str> {
+        Some(self.typed.trim()).filter(|t| !t.is_empty())
     }
 
     pub fn ui(&mut self, ui: &mut Ui, suggestions: &[String], present: &BTreeSet<String>) -> Option<Edit> {
@@ -91,11 +132,14 @@ impl TagBox {
         let response = response.labelled_by(label.id);
         if std::mem::take(&mut self.focus_requested) {
             response.request_focus();
+            response.scroll_to_me(None);
         }
+        let now = ui.input(|i| i.time);
         if response.changed() {
             self.highlight = 0;
             self.chosen = false;
             self.problem = None;
+            self.typed_at = Some(now);
         }
         let mut picked = None;
         let enter = response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
@@ -104,9 +148,17 @@ impl TagBox {
             picked = options.get(self.highlight).map(|o| o.tag.clone());
         }
         let open = (response.has_focus() || self.popup_hovered) && !options.is_empty();
-        let popup = Popup::from_response(&response).open(open).width(response.rect.width()).show(|ui| {
-            // Up / Down move the highlight at once: no scrolling animation to wait for.
-            egui::ScrollArea::vertical().max_height(220.0).animated(false).show(ui, |ui| {
+        let width = response.rect.width();
+        let popup = Popup::from_response(&response).open(open).width(width).show(|ui| {
+            // As wide as the box: the popup's own width is its last list's, which would wrap a
+            // longer tag over lines.
+            ui.set_min_width(width - egui::Frame::popup(ui.style()).total_margin().sum().x);
+            // Up / Down move the highlight at once: no scrolling animation to wait for. As tall as
+            // its list, up to its most: the popup's own size is its last list's, which a longer
+            // list must not be held to (its last lines reachable only with Down).
+            let most = 220.0;
+            let list = egui::ScrollArea::vertical().max_height(most).min_scrolled_height(most).animated(false);
+            list.show(ui, |ui| {
                 for (i, option) in options.iter().enumerate() {
                     let item = ui.selectable_label(self.active() && self.highlight == i, &option.text);
                     if self.highlight == i && had_focus {
@@ -125,12 +177,18 @@ impl TagBox {
         if let Some(tag) = picked {
             edit = self.add(tag);
         }
+        if response.lost_focus() && self.typed().is_some() && self.problem.is_none() {
+            self.typed_at = Some(now); // a moment from now, as after a keystroke
+        }
+        if self.typed().is_none() {
+            self.typed_at = None;
+        }
+        self.focused = response.has_focus();
         if let Some(problem) = &self.problem {
             ui.colored_label(ui.visuals().warn_fg_color, problem);
         } else if !response.has_focus() && !self.typed.trim().is_empty() {
             // Typed, then Esc or a click elsewhere: it looks like a tag but is not one yet.
-            let text =
-                format!("“{}” is not added yet: Enter adds it, and so does leaving the example.", self.typed.trim());
+            let text = format!("“{}” is not added yet: it is added in a moment.", self.typed.trim());
             ui.add(egui::Label::new(RichText::new(text).small().color(ui.visuals().warn_fg_color)).wrap());
         }
         edit
@@ -172,6 +230,7 @@ impl TagBox {
             return None;
         }
         self.typed.clear();
+        self.typed_at = None;
         self.highlight = 0;
         self.chosen = false;
         self.problem = None;

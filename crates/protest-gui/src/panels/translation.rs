@@ -4,9 +4,16 @@
 
 use crate::intent::Intent;
 use crate::style::{self, Palette, TEXT_SIZE};
-use egui::{Align, Color32, CornerRadius, FontId, Layout, Popup, RichText, Sense, Stroke, Ui, Vec2, WidgetInfo, vec2};
+use egui::{
+    Align, Color32, CornerRadius, FontId, Layout, Popup, Response, RichText, Sense, Stroke, Ui, Vec2, WidgetInfo, vec2,
+};
 use protest::annotate::window::{self, Marks, Sentence};
 use protest::model::{Candidate, Master, Record, Role, TokenRef};
+
+/// What a pronoun aligned by the built-in aligner alone means for the annotator.
+const GUESSED: &str = "No translation already aligned (the reference) gave this pronoun its link: the statistical \
+                       aligner guessed it. The words with a dashed line under them may not be the pronoun's \
+                       translation; if they are not, tag incorrect_word_alignment.";
 
 /// The width the translation keeps beside the annotation panel, which its header needs (down to
 /// the window's minimum width of 760).
@@ -85,6 +92,10 @@ pub fn header(ui: &mut Ui, master: &Master, candidate: &Candidate, show_corpus: 
         ui.add(
             egui::Label::new(RichText::new(format!("{mark} {note}")).color(ui.visuals().hyperlink_color)).truncate(),
         );
+    }
+    if let Some(note) = window::alignment_note(master, candidate) {
+        let text = RichText::new(format!("⚠ {note}")).color(ui.visuals().warn_fg_color);
+        ui.add(egui::Label::new(text).truncate()).on_hover_text(GUESSED);
     }
     intent
 }
@@ -407,6 +418,9 @@ fn token_widget(
             let y = word_rect.bottom() - 0.5;
             painter.hline(word_rect.x_range(), y, Stroke::new(2.0, palette.span));
         }
+        if marks.pronoun_guessed {
+            guessed_line(painter, word_rect.x_range(), word_rect.bottom() + 1.5, ui.visuals());
+        }
         if clickable && response.hovered() {
             painter.rect_stroke(
                 word_rect.expand(1.0),
@@ -440,7 +454,11 @@ fn token_widget(
         (false, false) => None,
     };
     if let Some(role) = role {
-        response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, format!("{role}: {text}")));
+        let guessed = if marks.pronoun_guessed { " (aligned by the built-in aligner alone)" } else { "" };
+        response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, format!("{role}: {text}{guessed}")));
+    }
+    if marks.pronoun_guessed {
+        return response.on_hover_text(GUESSED);
     }
     response
 }
@@ -474,7 +492,8 @@ fn hover_text(marks: &Marks, badges: &[(Role, usize)]) -> String {
             Role::Antecedent => format!(" (Shift+{n})"),
         })
     };
-    match (marks.pronoun, marks.antecedent) {
+    let guessed = if marks.pronoun_guessed { " — aligned by the built-in aligner alone (least sure)" } else { "" };
+    let text = match (marks.pronoun, marks.antecedent) {
         (true, true) => format!(
             "Aligned to both the pronoun{} and the antecedent head{}: click to choose which to select",
             key(Role::Pronoun),
@@ -482,38 +501,35 @@ fn hover_text(marks: &Marks, badges: &[(Role, usize)]) -> String {
         ),
         (true, false) => format!("Aligned to the pronoun: click to select or deselect{}", key(Role::Pronoun)),
         _ => format!("Aligned to the antecedent head: click to select or deselect{}", key(Role::Antecedent)),
-    }
+    };
+    text + guessed
 }
 
-/// The colour key under the texts; `keys` where the digit keys select tokens. In a narrow window
-/// its words are shorter, so that it takes one line and leaves the texts their room.
-pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
+/// The colour key under the texts; `keys` where the digit keys select tokens, `guessed` where the
+/// pronoun's words carry the dashed line of the built-in aligner's guess. In a narrow window its
+/// words are shorter, so that it takes one line and leaves the texts their room.
+pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool, guessed: bool) {
     let palette = Palette::of(ui.visuals());
     let narrow = ui.available_width() < 600.0;
     let words = |long: &'static str, short: &'static str| if narrow { short } else { long };
+    let line = if narrow { 18.0 } else { 28.0 };
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = if narrow { 8.0 } else { 14.0 };
         ui.add(egui::Label::new(RichText::new(LEGEND).size(13.0).weak()).extend());
-        let chip = |ui: &mut Ui, fill: Color32, text_color: Color32, text: &str| {
-            let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
-            let (rect, _) = ui.allocate_exact_size(galley.size() + vec2(8.0, 2.0), Sense::hover());
-            ui.painter().rect_filled(rect, CornerRadius::same(4), fill);
-            ui.painter().galley(rect.min + vec2(4.0, 1.0), galley, text_color);
-        };
         chip(ui, palette.pronoun, palette.on_highlight, "pronoun");
         chip(ui, palette.selected_pronoun, palette.on_selected, words("selected for the pronoun", "selected"));
         if anaphoric {
             chip(ui, palette.antecedent, palette.on_highlight, words("antecedent head", "antecedent"));
             let selected = words("selected for the antecedent", "selected");
             chip(ui, palette.selected_antecedent, palette.on_selected, selected);
-            // The line and its words wrap as one.
-            ui.horizontal(|ui| {
-                let (rect, _) =
-                    ui.allocate_exact_size(Vec2::new(if narrow { 18.0 } else { 28.0 }, 18.0), Sense::hover());
-                ui.painter().hline(rect.x_range(), rect.bottom() - 3.0, Stroke::new(2.0, palette.span));
-                let span = words("antecedent span", "span");
-                ui.add(egui::Label::new(RichText::new(span).size(13.0)).extend());
+            line_key(ui, line, words("antecedent span", "span"), |painter, x, y| {
+                painter.hline(x, y, Stroke::new(2.0, palette.span));
             });
+        }
+        if guessed {
+            let visuals = ui.visuals().clone();
+            line_key(ui, line, words(GUESSED_KEY, "guessed"), |painter, x, y| guessed_line(painter, x, y, &visuals))
+                .on_hover_text(GUESSED);
         }
         // The numbers' hover texts name their keys; in a narrow window that must do.
         if keys && !narrow {
@@ -521,6 +537,39 @@ pub fn legend(ui: &mut Ui, anaphoric: bool, keys: bool) {
         }
     });
 }
+
+/// A colour of the key: its words on it. One piece, so that it wraps to the next row whole.
+fn chip(ui: &mut Ui, fill: Color32, text_color: Color32, text: &str) {
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
+    let (rect, response) = ui.allocate_exact_size(galley.size() + vec2(8.0, 2.0), Sense::hover());
+    response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, text));
+    ui.painter().rect_filled(rect, CornerRadius::same(4), fill);
+    ui.painter().galley(rect.min + vec2(4.0, 1.0), galley, text_color);
+}
+
+/// A line of the key (`line` wide, drawn by `draw` along its x range at height y) and its words,
+/// as one piece: in a row of their own they wrap together, never the words cut at the edge.
+fn line_key(ui: &mut Ui, line: f32, text: &str, draw: impl FnOnce(&egui::Painter, egui::Rangef, f32)) -> Response {
+    let text_color = ui.visuals().text_color();
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), FontId::proportional(13.0), text_color);
+    let gap = ui.spacing().item_spacing.x.min(8.0);
+    let size = vec2(line + gap + galley.size().x, galley.size().y.max(18.0));
+    let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
+    response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, text));
+    draw(ui.painter(), egui::Rangef::new(rect.left(), rect.left() + line), rect.bottom() - 3.0);
+    let top = rect.center().y - galley.size().y / 2.0;
+    ui.painter().galley(egui::pos2(rect.left() + line + gap, top), galley, text_color);
+    response
+}
+
+/// The dashed line under a pronoun's words that the built-in aligner alone aligned.
+fn guessed_line(painter: &egui::Painter, x: egui::Rangef, y: f32, visuals: &egui::Visuals) {
+    let line = [egui::pos2(x.min, y), egui::pos2(x.max, y)];
+    painter.extend(egui::Shape::dashed_line(&line, Stroke::new(1.5, visuals.warn_fg_color), 3.0, 2.0));
+}
+
+/// The colour key's words for the dashed line under a pronoun's words the aligner alone aligned.
+pub const GUESSED_KEY: &str = "aligned by the aligner alone";
 
 /// The colour key's first words (where the texts end above it).
 pub const LEGEND: &str = "Colours:";

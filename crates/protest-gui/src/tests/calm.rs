@@ -165,7 +165,7 @@ fn the_buttons_of_a_dialog_stay_in_place_when_a_problem_goes() {
     open_menu(&mut h, "File", "Add MT system…");
     let before = ["Check and align", "Cancel"].map(|l| h.get_by_label(l).rect());
     click(&mut h, "Check and align"); // nothing given: a problem
-    let problem = "Choose the system's output file.";
+    let problem = "Choose the system's output file, or its folder of documents.";
     assert!(h.query_by_label(problem).is_some());
     type_into(&mut h, "Name", "newmt"); // the problem was about the form: it goes
     assert!(h.query_by_label(problem).is_none());

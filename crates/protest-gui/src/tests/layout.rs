@@ -106,6 +106,8 @@ const PAGE: &[Case] = &[
     Case { name: "page: the server out of reach", file: File::Page, reach: server_gone, in_view: &["⬅ Categories", "Next ⏵", "Retry"] },
     Case { name: "page: the server out of reach, categories", file: File::Page, reach: |h, f| { server_gone(h, f); press(h, Key::Escape) }, in_view: &["Retry"] },
     Case { name: "page: conflict", file: File::Page, reach: |h, _| { press(h, Key::Enter); press(h, Key::Y); press(h, Key::ArrowRight) }, in_view: &["Amend", "Keep as is"] },
+    Case { name: "page: two versions of an example", file: File::Page, reach: two_versions, in_view: &["Keep yours", "Keep the saved one"] },
+    Case { name: "page: the link no longer works", file: File::Page, reach: link_gone, in_view: &["Download"] },
     Case { name: "page: help", file: File::Page, reach: |h, _| press(h, Key::F1), in_view: &["Keys", "Annotation guidelines"] },
     Case { name: "page: Edit menu", file: File::Page, reach: |h, _| click(h, "Edit"), in_view: &[] },
     Case { name: "page: View menu", file: File::Page, reach: |h, _| click(h, "View"), in_view: &[] },
@@ -282,6 +284,8 @@ pub(super) fn developer_words(h: &Harness<App>) -> Vec<String> {
 /// A widget as laid out: where it is whole, the part of it not clipped away, its layer, its name.
 #[derive(Debug, Clone)]
 pub(super) struct Placed {
+    /// Its node's id in the accessibility tree.
+    pub(super) id: u64,
     pub(super) name: String,
     pub(super) whole: Rect,
     pub(super) shown: Rect,
@@ -352,10 +356,25 @@ pub(super) fn placed(h: &Harness<App>, pick: impl Fn(&egui::accesskit::Node) -> 
         .filter_map(|node| {
             let accessible = node.accesskit_node();
             let name = accessible.label().or_else(|| accessible.value()).unwrap_or_default();
-            let &(whole, shown, layer) = laid_out.get(&accessible.locate().0.0)?;
-            Some(Placed { name, whole, shown, layer })
+            let id = accessible.locate().0.0;
+            let &(whole, shown, layer) = laid_out.get(&id)?;
+            Some(Placed { id, name, whole, shown, layer })
         })
         .collect()
+}
+
+/// A copy of the bundled sample in `folder`, its two batches' records merged: every report table
+/// has numbers, every example everyone's annotations.
+pub(super) fn merged_sample(folder: &Path) -> PathBuf {
+    let merged = settings::sample_copy(Some(folder.to_path_buf())).unwrap();
+    let batches: Vec<PathBuf> =
+        ["anna", "ben"].map(|who| merged.with_file_name(format!("sample.batch-1-{who}.json"))).into();
+    protest::workflow::on_master(&merged, |store| {
+        let incoming = protest::workflow::merge::read(&batches)?;
+        protest::workflow::merge::run(store, &incoming, true)
+    })
+    .unwrap();
+    merged
 }
 
 /// The master at `sample` with six more MT systems, copies of its own (eight translations), at
@@ -388,15 +407,7 @@ impl Files {
     fn new() -> Files {
         let dir = tempfile::tempdir().unwrap();
         let sample = settings::sample_copy(Some(dir.path().join("sample"))).unwrap();
-        // Merged: the sample with its two batches' records.
-        let merged = settings::sample_copy(Some(dir.path().join("merged"))).unwrap();
-        let batches: Vec<PathBuf> =
-            ["anna", "ben"].map(|who| merged.with_file_name(format!("sample.batch-1-{who}.json"))).into();
-        protest::workflow::on_master(&merged, |store| {
-            let incoming = protest::workflow::merge::read(&batches)?;
-            protest::workflow::merge::run(store, &incoming, true)
-        })
-        .unwrap();
+        let merged = merged_sample(&dir.path().join("merged"));
         // Wide: six more MT systems, copies of the sample's.
         let wide = dir.path().join("wide.master.json");
         wide_master(&sample, &wide);
@@ -459,6 +470,31 @@ impl Files {
     }
 }
 
+/// A judgement made on the page, which the server did not store: the example changed since (in
+/// another tab), with a long remark.
+fn two_versions(h: &mut Harness<App>, files: &Files) {
+    press(h, Key::Enter);
+    press(h, Key::N);
+    files.post.borrow().answer_last_with(|sent| {
+        let protest::store::journal::Entry::Put(mine) = &sent[0].entry else { panic!("{sent:?}") };
+        let mut theirs = mine.clone();
+        theirs.pronoun = protest::model::Judgement::Yes;
+        theirs.remarks = "a remark made in another tab, long enough to wrap in the narrowest window ".repeat(3);
+        let conflicts = vec![protest::web::protocol::Conflicting { id: sent[0].id.clone(), stored: Some(theirs) }];
+        Ok(protest::web::protocol::Answers { conflicts, ..Default::default() })
+    });
+    h.settle();
+}
+
+/// A judgement made on the page, and the server no longer knows the link: the banner with
+/// Download.
+fn link_gone(h: &mut Harness<App>, files: &Files) {
+    press(h, Key::Enter);
+    press(h, Key::N);
+    files.post.borrow().answer_last_with(|_| Err(protest::session::remote::Failure::NotALink));
+    h.settle();
+}
+
 /// A judgement made on the page, and the server out of reach when it was sent: the banner.
 fn server_gone(h: &mut Harness<App>, files: &Files) {
     press(h, Key::Enter);
@@ -496,7 +532,7 @@ fn working(h: &mut Harness<App>, _: &Files) {
 
 fn add_system(h: &mut Harness<App>, files: &Files) {
     open_menu(h, "File", "Add MT system…");
-    type_into(h, "Output file", files.dir.path().join("new.fr").to_str().unwrap());
+    type_into(h, "Output", files.dir.path().join("new.fr").to_str().unwrap());
     type_into(h, "Name", "newmt");
 }
 
@@ -508,7 +544,7 @@ fn system_ready(h: &mut Harness<App>, files: &Files) {
 /// The report of document-level output, with how it was cut into sentences.
 fn paragraphs_ready(h: &mut Harness<App>, files: &Files) {
     open_menu(h, "File", "Add MT system…");
-    type_into(h, "Output file", files.dir.path().join("llm.fr").to_str().unwrap());
+    type_into(h, "Output", files.dir.path().join("llm.fr").to_str().unwrap());
     type_into(h, "Name", "llm");
     super::report::check_and_wait(h);
     assert!(h.query_by_label("segmented: 4 sentences — 4 split").is_some());

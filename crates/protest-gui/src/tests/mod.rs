@@ -11,7 +11,10 @@ mod prediction;
 mod progress;
 mod report;
 mod saving;
+mod stopwatch;
+mod traps;
 mod trust;
+mod typed;
 mod web;
 
 use crate::*;
@@ -489,9 +492,15 @@ fn recovery_from_the_journal_is_reported() {
 #[test]
 fn a_file_open_elsewhere_is_shown_read_only() {
     let f = tiny();
-    let (_elsewhere, _) = Store::<Master>::open(&f.path).unwrap();
+    // Held by `protest serve`: the notice names it, with its address, and what to do.
+    let server = protest::store::Holder::Server { address: "http://127.0.0.1:8720/".into() };
+    let (_elsewhere, _) = Store::<Master>::open_as(&f.path, &server).unwrap();
     let mut h = harness(&f.path, None);
     assert!(h.query_by_label_contains("Read-only").is_some());
+    assert!(
+        h.query_by_label_contains("is being served by `protest serve` at http://127.0.0.1:8720/ (process ").is_some()
+    );
+    assert!(h.query_by_label_contains("stop the server first").is_some());
     click(&mut h, PLEONASTIC_NEW);
     press(&mut h, Key::Y);
     assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER), None);

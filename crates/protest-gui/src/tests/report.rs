@@ -273,7 +273,7 @@ fn a_disagreement_is_shown_and_counted_apart_from_the_human_verdict_that_overrul
 fn open_add_system(h: &mut Harness<App>, output: &Path, name: &str) {
     click(h, "File");
     click(h, "Add MT system…");
-    type_into(h, "Output file", output.to_str().unwrap());
+    type_into(h, "Output", output.to_str().unwrap());
     type_into(h, "Name", name);
 }
 
@@ -357,6 +357,25 @@ fn a_document_level_output_is_shown_segmented_before_it_is_added_and_marked_afte
 }
 
 #[test]
+fn a_folder_with_one_file_per_document_is_added_as_a_system() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    // What an LLM pipeline writes: a file per document, paragraphs between empty lines.
+    let folder = f.path.with_file_name("llm-docs");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("doc1.txt"), "J'ai un vélo.\n\nElle est rouge.\n").unwrap();
+    std::fs::write(folder.join("doc2.txt"), "Il pleut. Bienvenue !\n").unwrap();
+    open_add_system(&mut h, &folder, "llm");
+    check_and_wait(&mut h);
+    assert!(h.query_by_label("layout: one file per document (2 files)").is_some());
+    assert!(h.query_by_label("segmented: 4 sentences — 2 kept as given, 2 split").is_some());
+    click_to_work(&mut h, "Add to the master", "Adding the system “llm”…");
+    let master = saved(&f.path);
+    let corpus = master.corpora.iter().find(|c| c.name == "llm").expect("the new corpus is saved");
+    assert_eq!(corpus.sentences, ["J' ai un vélo .", "Elle est rouge .", "Il pleut .", "Bienvenue !"]);
+}
+
+#[test]
 fn a_translation_with_uncertain_boundaries_is_marked_as_such() {
     let f = tiny();
     let mut master: Master = saved(&f.path);
@@ -377,6 +396,38 @@ fn a_translation_with_uncertain_boundaries_is_marked_as_such() {
 }
 
 #[test]
+fn a_pronoun_the_aligner_alone_aligned_is_marked_as_least_sure() {
+    use protest::model::link_origin::OriginLinks;
+    use protest::model::{LinkOrigin, LinkOrigins};
+    let f = tiny();
+    let mut master: Master = saved(&f.path);
+    // The MT system's links recorded as given, but for sentence 3's ("It rains"), guessed.
+    let mt = master.corpora.iter_mut().find(|c| c.name == "mt").unwrap();
+    let alignment = mt.alignment.clone().unwrap();
+    let sentences = (0..alignment.len() as u32).map(|s| {
+        let origin = if s == 2 { LinkOrigin::Aligner } else { LinkOrigin::Given };
+        OriginLinks { links: alignment.sentence(s).iter().map(|&l| (l, origin)).collect(), bridge: None }
+    });
+    mt.link_origins = Some(LinkOrigins::build(sentences.collect()).1);
+    protest::store::master_file::save(&master, &f.path).unwrap();
+    let mut h = harness(&f.path, None);
+    click(&mut h, "Pleonastic “it”: 2 new");
+    let note = "⚠ Pronoun aligned by the built-in aligner alone (least sure)";
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        let of_mt = h.query_all_by_label_contains("translation: mt").count() > 0;
+        let noted = h.query_all_by_label(note).count() > 0;
+        // The colour key explains the dashed line where there is one.
+        let keyed = h.query_all_by_label(crate::panels::translation::GUESSED_KEY).count() > 0;
+        assert_eq!(noted, keyed, "the key says what the dashed line means exactly where it is drawn");
+        seen.push((of_mt, noted));
+        press(&mut h, Key::ArrowRight);
+    }
+    assert_eq!(seen.iter().filter(|&&(mt, noted)| mt && noted).count(), 1, "{seen:?}");
+    assert!(seen.iter().all(|&(mt, noted)| mt == noted), "only the MT system's candidate: {seen:?}");
+}
+
+#[test]
 fn adding_a_system_refuses_a_wrong_line_count_or_a_taken_name() {
     let f = tiny();
     let before = saved(&f.path);
@@ -389,7 +440,7 @@ fn adding_a_system_refuses_a_wrong_line_count_or_a_taken_name() {
 
     let good = f.path.with_file_name("good.fr");
     std::fs::write(&good, NEW_OUTPUT).unwrap();
-    type_into(&mut h, "Output file", good.to_str().unwrap());
+    type_into(&mut h, "Output", good.to_str().unwrap());
     type_into(&mut h, "Name", "mt");
     check_and_wait(&mut h);
     assert!(h.query_by_label_contains("the name 'mt' is taken").is_some());

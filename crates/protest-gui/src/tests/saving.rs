@@ -286,3 +286,108 @@ fn changes_a_detached_window_could_not_save_are_offered_when_the_file_opens_agai
     click(&mut h, "Close");
     assert!(status(&h, "every change is saved"));
 }
+
+/// A recovery file offered after the file changed: applying it replaces no record changed since;
+/// both versions are shown and what the user keeps is saved.
+#[test]
+fn a_recovery_file_offered_after_the_file_changed_shows_both_versions_and_keeps_the_choice() {
+    let f = tiny_with_anna();
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness_with_data(&f.path, data.path());
+    judged_then_detached(&mut h, &f.path); // candidate 4 judged yes: kept in a recovery file
+    let kept = h.state().session.as_ref().unwrap().recovery_path().unwrap().to_path_buf();
+    drop(h); // killed
+    // Meanwhile the master's record of candidate 4 is made anew (another window, a command).
+    let mut newer = protest::model::Record::new(protest::model::CandidateId(4), ANNA, chrono::Utc::now());
+    newer.pronoun = Judgement::No;
+    newer.remarks = "made since".into();
+    workflow::on_master(&f.path, |store| store.put(newer.clone())).unwrap();
+
+    let mut h = harness_with_data(&f.path, data.path());
+    assert!(h.query_by_label("Changes that were not saved").is_some());
+    click(&mut h, "Apply them to this file");
+    assert!(h.query_by_label_contains("changed in this file since the recovered change to it was made").is_some());
+    for shown in ["In the file now", "In the recovery file", "pronoun no", "pronoun yes", "remarks \"made since\""] {
+        assert!(h.query_by_label(shown).is_some(), "{shown}");
+    }
+    assert_eq!(saved_record(&f.path, 4, ANNA).unwrap().remarks, "made since", "not replaced unasked");
+    assert!(kept.exists(), "kept until the user has chosen");
+    click(&mut h, "Keep the recovered one");
+    assert!(h.query_by_label_contains("kept what you chose").is_some());
+    let chosen = saved_record(&f.path, 4, ANNA).unwrap();
+    assert_eq!((chosen.pronoun, chosen.remarks.as_str()), (Judgement::Yes, ""));
+    assert!(!kept.exists());
+}
+
+#[test]
+fn what_followed_a_damaged_journal_line_is_offered_when_the_file_opens() {
+    use std::io::Write;
+    let f = tiny_with_anna();
+    let data = tempfile::tempdir().unwrap();
+    let (mut store, _) = Store::<Master>::open(&f.path).unwrap();
+    let record = |c: u32, j: Judgement| {
+        let mut r = protest::model::Record::new(protest::model::CandidateId(c), ANNA, chrono::Utc::now());
+        r.pronoun = j;
+        r
+    };
+    store.put(record(3, Judgement::No)).unwrap();
+    store.put(record(4, Judgement::No)).unwrap();
+    store.put(record(4, Judgement::Yes)).unwrap();
+    drop(store);
+    // The journal's second change cut in half, newline kept, with the third after it.
+    let journal = protest::store::journal::path_for(&f.path);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let half = lines[2].len() / 2;
+    lines[2].truncate(half);
+    std::fs::File::create(&journal).unwrap().write_all((lines.join("\n") + "\n").as_bytes()).unwrap();
+
+    let mut h = harness_with_data(&f.path, data.path());
+    assert!(h.query_by_label_contains("Line 3 of ").is_some(), "the opening says which line");
+    assert!(h.query_by_label("Changes that were not saved").is_some());
+    assert!(
+        h.query_by_label_contains("1 change written into this file's journal after a damaged line was set aside on")
+            .is_some()
+    );
+    assert!(h.query_by_label("candidate 4, Anna: pronoun yes").is_some());
+    assert_eq!(saved_record(&f.path, 3, ANNA).unwrap().pronoun, Judgement::No, "before the damage: kept");
+    assert_eq!(saved_record(&f.path, 4, ANNA), None, "after it: not applied unasked");
+    click(&mut h, "Apply them to this file");
+    assert_eq!(saved_record(&f.path, 4, ANNA).unwrap().pronoun, Judgement::Yes);
+    assert!(protest::store::journal::rests(&std::fs::canonicalize(&f.path).unwrap()).is_empty());
+}
+
+#[test]
+fn a_clock_outside_1970_to_9999_is_said_and_nothing_is_dated_by_it() {
+    use protest::model::clock::Clock;
+    let now = chrono::Utc::now().timestamp();
+    let day = 86_400;
+    for (moved, says) in [(-now - day, "1969-12-31"), (253_402_300_800 - now + day, "+10000-01-0")] {
+        let f = tiny();
+        let mut h = super::harness(&f.path, None);
+        h.state_mut().set_clock(Clock::moved_by(moved));
+        click(&mut h, PLEONASTIC_NEW);
+        press(&mut h, Key::N);
+        let said = format!("The change was not made: the computer's clock says {says}");
+        assert!(h.query_by_label_contains(&said).is_some(), "the message area says what the clock says");
+        assert!(h.query_by_label_contains("outside the years 1970–9999").is_some());
+        assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER), None, "nothing dated by it is stored");
+        assert!(status(&h, "every change is saved"), "and nothing waits to be");
+
+        // Once the clock is right, the same key is stored.
+        h.state_mut().set_clock(Clock::SYSTEM);
+        press(&mut h, Key::N);
+        assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap().pronoun, Judgement::No);
+
+        // What the window makes otherwise is not dated by it either: the automatic match says so.
+        h.state_mut().set_clock(Clock::moved_by(moved));
+        let before = std::fs::read(&f.path).unwrap();
+        press(&mut h, Key::Escape); // back to the browser
+        click(&mut h, "Report");
+        click(&mut h, "Automatic match");
+        click_to_work(&mut h, "Run automatic reference match", "Running the automatic reference match…");
+        let said = format!("Could not store the automatic match: the computer's clock says {says}");
+        assert!(h.query_by_label_contains(&said).is_some(), "the automatic match says what the clock says");
+        assert_eq!(std::fs::read(&f.path).unwrap(), before);
+    }
+}

@@ -3,6 +3,7 @@
 //! saving follows the server's answers: "saved" only once a change is acknowledged.
 
 use super::*;
+use protest::session::remote::Failure;
 use protest::session::{Courier, Remote, Session};
 use protest::store::batch_file::Batch;
 use protest::web::protocol::{Answers, Change};
@@ -14,7 +15,7 @@ const SAMPLE: &[u8] = include_bytes!("../../../../sample_batches/sample.master.j
 #[derive(Default)]
 struct Server {
     sent: Vec<(u64, Vec<Change>)>,
-    answers: Vec<(u64, Result<Answers, String>)>,
+    answers: Vec<(u64, Result<Answers, Failure>)>,
 }
 
 #[derive(Clone, Default)]
@@ -27,19 +28,31 @@ impl Courier for Post {
     fn send(&mut self, number: u64, changes: &[Change]) {
         self.0.lock().unwrap().sent.push((number, changes.to_vec()));
     }
-    fn answer(&mut self) -> Option<(u64, Result<Answers, String>)> {
+    fn answer(&mut self) -> Option<(u64, Result<Answers, Failure>)> {
         self.0.lock().unwrap().answers.pop()
     }
 }
 
 impl Post {
+    /// Answers the last request with what `answer` makes of its changes.
+    pub(super) fn answer_last_with(&self, answer: impl FnOnce(&[Change]) -> Result<Answers, Failure>) {
+        let mut server = self.0.lock().unwrap();
+        let (number, changes) = server.sent.last().cloned().expect("a request");
+        server.answers.push((number, answer(&changes)));
+    }
+
+    /// How many requests the page sent.
+    pub(super) fn sent(&self) -> usize {
+        self.0.lock().unwrap().sent.len()
+    }
+
     /// Answers the last request: taken, or the server out of reach.
     pub(super) fn answer_last(&self, taken: bool) {
         let mut server = self.0.lock().unwrap();
         let (number, changes) = server.sent.last().cloned().expect("a request");
         let answer = match taken {
             true => Ok(Answers { taken: changes.iter().map(|c| c.id.clone()).collect(), ..Answers::default() }),
-            false => Err("the server cannot be reached".to_owned()),
+            false => Err("the server cannot be reached".into()),
         };
         server.answers.push((number, answer));
     }
@@ -127,4 +140,74 @@ fn the_active_time_on_an_example_is_stored_with_its_record() {
     press(&mut h, Key::N);
     let record = saved_record(&f.path, 3, ANNA).expect("saved");
     assert!(record.active_ms.is_some_and(|ms| ms > 0), "{record:?}");
+}
+
+/// A change the server did not store because the example changed since (in another tab): the
+/// page brings both versions up beside the example, does not say "saved", and the annotator's
+/// choice goes to the server as a change made on the saved version.
+#[test]
+fn two_versions_of_an_example_are_shown_and_the_choice_is_sent() {
+    let (mut h, post) = page();
+    press(&mut h, Key::Enter);
+    let example = h.state().current_candidate().unwrap();
+    press(&mut h, Key::N);
+    let mut theirs = None;
+    post.answer_last_with(|sent| {
+        let protest::store::journal::Entry::Put(mine) = &sent[0].entry else { panic!("{sent:?}") };
+        let mut other = mine.clone();
+        other.pronoun = protest::model::Judgement::Yes;
+        other.remarks = "from the other tab".into();
+        theirs = Some(other.clone());
+        let conflicts = vec![protest::web::protocol::Conflicting { id: sent[0].id.clone(), stored: Some(other) }];
+        Ok(Answers { conflicts, ..Answers::default() })
+    });
+    h.settle();
+    let theirs = theirs.unwrap();
+    assert!(h.query_by_label_contains(": two versions").is_some(), "the dialog asks");
+    assert_eq!(h.state().current_candidate(), Some(example), "beside the example");
+    for shown in
+        ["Saved on the server", "Yours, in this browser", "pronoun yes", "pronoun no", "remarks \"from the other tab\""]
+    {
+        assert!(h.query_by_label(shown).is_some(), "{shown}");
+    }
+    assert!(h.query_by_label("every change is saved").is_none());
+    assert!(h.query_by_label("1 change not saved: choose between two versions").is_some());
+    // Esc does not make the question go away.
+    press(&mut h, Key::Escape);
+    assert!(h.query_by_label_contains(": two versions").is_some());
+    press(&mut h, Key::M);
+    assert!(h.query_by_label_contains(": two versions").is_none());
+    let sent = post.0.lock().unwrap().sent.clone();
+    assert_eq!(sent.len(), 2);
+    let kept = &sent[1].1[0];
+    assert_eq!(kept.base, Some(protest::store::based::Base::of(Some(&theirs))), "made on the saved version");
+    assert!(
+        matches!(&kept.entry, protest::store::journal::Entry::Put(r) if r.pronoun == protest::model::Judgement::No)
+    );
+    post.answer_last(true);
+    h.settle();
+    assert!(h.query_by_label("every change is saved").is_some());
+}
+
+/// A link the server no longer knows: the page says so and what to do, promises no resending,
+/// and offers the changes as a file the researcher can apply.
+#[test]
+fn a_revoked_link_says_so_and_offers_the_changes_as_a_file() {
+    let (mut h, post) = page();
+    press(&mut h, Key::Enter);
+    press(&mut h, Key::N);
+    post.answer_last_with(|_| Err(Failure::NotALink));
+    h.settle();
+    let banner = "This link no longer works (the server does not know this link: it was revoked, or replaced by a \
+                  new one). Ask the researcher for a new one. 1 change is not saved yet. It is kept in this browser: \
+                  opening the new link in this browser sends it; or press Download and send the file to the researcher.";
+    assert!(h.query_by_label(banner).is_some(), "{banner}");
+    assert!(h.query_by_label_contains("sent again as soon as the server answers").is_none());
+    assert!(h.query_by_label("1 change not saved: this link no longer works").is_some());
+    h.get_by_label("Download").click();
+    h.settle();
+    let (name, bytes) = h.state().offered.clone().expect("a file offered");
+    assert!(name.starts_with("Anna-task-set-1-unsent-"), "{name}");
+    let file: protest::web::unsent::Unsent = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(file.changes, post.0.lock().unwrap().sent[0].1);
 }

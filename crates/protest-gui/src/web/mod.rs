@@ -2,7 +2,9 @@
 //! `protest serve` gives an annotator's link. It loads the annotator's part from the server and
 //! opens it as a [`Remote`] workspace, whose changes a [`courier::Browser`] keeps in the
 //! browser's storage and sends to the server; everything else is the window as it is on the
-//! desktop, in annotator mode.
+//! desktop, in annotator mode. What only a page has is here: the tab title saying what is not
+//! saved yet, the page's script warning before a tab with unsaved work closes, and the visit on
+//! an example ending when the page is hidden.
 
 mod courier;
 
@@ -11,9 +13,12 @@ use crate::settings::Settings;
 use egui::Ui;
 use protest::session::{Remote, Session};
 use protest::store::batch_file;
+use std::cell::RefCell;
 use std::path::Path;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 
 /// Starts the window on the page's canvas with the id `canvas_id`.
 pub fn start(canvas_id: &str) {
@@ -53,49 +58,120 @@ fn base() -> String {
 /// The part as the server sent it, once it came.
 type Loading = Arc<Mutex<Option<Result<Vec<u8>, String>>>>;
 
+/// The Web Locks held in this browser, once asked (`Some(None)`: it has none to ask).
+type Held = Arc<Mutex<Option<Option<Vec<String>>>>>;
+
+/// Why a part could not be loaded when the server does not know the link.
+const NOT_A_LINK: &str = "This link no longer works (the server does not know it: it was revoked, or replaced by a \
+                          new one). Ask the researcher for a new one; opening it in this browser sends the changes \
+                          kept here.";
+
 /// The window, and the part it waits for.
 struct WebApp {
-    app: App,
+    /// Shared with the page's `visibilitychange` listener ([`when_hidden`]).
+    app: Rc<RefCell<App>>,
     loading: Option<Loading>,
+    /// Which tabs are open, asked while the part loads: their changes are theirs to send.
+    held: Held,
+    /// When the part came, if the browser has not said yet which tabs are open.
+    came: Option<f64>,
     failed: Option<String>,
+    /// Whom the tab title names, once the part is open, and what it last said of them.
+    name: Option<String>,
+    told: String,
+}
+
+/// How long (seconds) the part waits for the browser to say which tabs are open; then every
+/// tab's changes are taken (sent twice at worst, which changes nothing).
+const LOCKS_PATIENCE: f64 = 2.0;
+
+/// Hands `bytes` to the browser as a download called `name` (it goes to the downloads folder, or
+/// the browser asks where).
+pub fn download(name: &str, bytes: &[u8]) -> Result<(), String> {
+    let failed = |e: wasm_bindgen::JsValue| format!("{e:?}");
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("the page has no document")?;
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/json");
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(failed)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(failed)?;
+    let link: web_sys::HtmlAnchorElement =
+        document.create_element("a").map_err(failed)?.dyn_into().map_err(|_| "not a link element")?;
+    link.set_href(&url);
+    link.set_download(name);
+    link.click();
+    Ok(())
 }
 
 impl WebApp {
     fn new(cc: &eframe::CreationContext<'_>) -> WebApp {
         let settings = Settings::load(cc.storage);
-        let app = App::bare(settings, protest::store::disk::os());
+        let app = Rc::new(RefCell::new(App::bare(settings, protest::store::disk::os())));
+        when_hidden(&app);
         let loading: Loading = Arc::default();
         let (slot, ctx) = (Arc::clone(&loading), cc.egui_ctx.clone());
         ehttp::fetch(ehttp::Request::get(format!("{}api/part", base())), move |response| {
             let part = match response {
                 Ok(r) if r.ok => Ok(r.bytes),
+                Ok(r) if r.status == 404 => Err(NOT_A_LINK.to_owned()),
                 Ok(r) => Err(format!("the server answered {} {}", r.status, r.status_text)),
                 Err(_) => Err("the server cannot be reached".to_owned()),
             };
             *slot.lock().expect("not poisoned") = Some(part);
             ctx.request_repaint();
         });
-        WebApp { app, loading: Some(loading), failed: None }
+        let held: Held = Arc::default();
+        let (slot, ctx) = (Arc::clone(&held), cc.egui_ctx.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let locks = courier::held_locks().await;
+            *slot.lock().expect("not poisoned") = Some(locks);
+            ctx.request_repaint();
+        });
+        WebApp { app, loading: Some(loading), held, came: None, failed: None, name: None, told: String::new() }
     }
 
     /// Opens the part the server sent, with what this browser kept of it.
     fn open(&mut self, bytes: &[u8], ctx: &egui::Context) -> Result<(), String> {
         let batch = batch_file::from_bytes(Path::new("your part"), bytes).map_err(|e| e.to_string())?;
         let name = batch.annotator().name.replace('/', "-");
+        self.name = Some(batch.annotator().name.clone());
         let label = format!("{name} — task set {}", batch.task_set);
-        let (courier, kept) = courier::Browser::new(base(), &batch, ctx.clone());
+        let held = self.held.lock().expect("not poisoned").take().flatten();
+        let (courier, kept) = courier::Browser::new(base(), &batch, ctx.clone(), held);
         let (remote, problems) = Remote::new(label, batch, kept, Box::new(courier));
-        self.app.opened(Ok((Session::new(Box::new(remote), None), protest::store::Opened::default())));
+        let mut app = self.app.borrow_mut();
+        app.opened(Ok((Session::new(Box::new(remote), None), protest::store::Opened::default())));
         for problem in problems {
-            self.app.messages.error(format!("A change kept in this browser cannot be sent: {problem}."));
+            app.messages.error(format!("A change kept in this browser cannot be sent: {problem}."));
         }
         Ok(())
     }
 }
 
 impl eframe::App for WebApp {
+    /// A hidden page draws no frames (eframe runs only this then): what was stored as it was
+    /// hidden, and any change still on its way, goes to the server meanwhile.
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        if page_hidden() {
+            self.app.borrow_mut().poll_session(ctx);
+            self.tell_the_page();
+        }
+    }
+
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
-        let loaded = self.loading.as_ref().and_then(|slot| slot.lock().expect("not poisoned").take());
+        // The part opens once this browser said which tabs are open (at once, in practice).
+        let now = ui.input(|i| i.time);
+        let came = self.loading.as_ref().is_some_and(|slot| slot.lock().expect("not poisoned").is_some());
+        if came && self.came.is_none() {
+            self.came = Some(now);
+        }
+        let asked = self.held.lock().expect("not poisoned").is_some();
+        let waited = self.came.is_some_and(|t| now - t > LOCKS_PATIENCE);
+        if came && !asked && !waited {
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
+        }
+        let ready = asked || waited;
+        let loaded = self.loading.as_ref().filter(|_| ready).and_then(|slot| slot.lock().expect("not poisoned").take());
         if let Some(loaded) = loaded {
             self.loading = None;
             let ctx = ui.ctx().clone();
@@ -105,16 +181,59 @@ impl eframe::App for WebApp {
         }
         let waiting = match (&self.loading, &self.failed) {
             (Some(_), _) => Some("Loading your part…".to_owned()),
+            (None, Some(why)) if why == NOT_A_LINK => Some(why.clone()),
             (None, Some(why)) => Some(format!("Your part could not be loaded: {why}. Reload the page to try again.")),
             (None, None) => None,
         };
         match waiting {
             Some(text) => crate::views::waiting_ui(ui, &text),
-            None => self.app.ui(ui),
+            None => self.app.borrow_mut().ui(ui),
         }
+        self.tell_the_page();
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::App::save(&mut self.app, storage);
+        eframe::App::save(&mut *self.app.borrow_mut(), storage);
     }
+}
+
+impl WebApp {
+    /// The tab title says what is not saved yet (`PROTEST — Anna (remarks not saved yet)`), and
+    /// `window.protestTyping` whether typed text waits, for the page's script to warn before
+    /// the tab closes (changes not sent: `window.protestUnsent`, [`courier`]).
+    fn tell_the_page(&mut self) {
+        let app = self.app.borrow();
+        let (Some(name), Some(state)) = (&self.name, app.page_state()) else { return };
+        let title = format!("PROTEST — {name} ({state})");
+        if title == self.told {
+            return;
+        }
+        let Some(window) = web_sys::window() else { return };
+        let typing = app.typing_not_saved().is_some();
+        let _ = js_sys::Reflect::set(&window, &"protestTyping".into(), &typing.into());
+        if let Some(document) = window.document() {
+            document.set_title(&title);
+        }
+        self.told = title;
+    }
+}
+
+/// The page hidden (another tab, the window minimised, the tab closing): the visit on the example
+/// on screen ends now, its time and the remarks typed stored at once — a closing tab draws no
+/// more frames to do it in. The time is egui's clock on the page (`eframe::web::now_sec`).
+fn when_hidden(app: &Rc<RefCell<App>>) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let app = Rc::clone(app);
+    let listener = Closure::<dyn FnMut()>::new(move || {
+        // Never inside a frame (the page runs one thing at a time); a frame holds it otherwise.
+        if let (true, Ok(mut app)) = (page_hidden(), app.try_borrow_mut()) {
+            app.away(eframe::web::now_sec());
+        }
+    });
+    let _ = document.add_event_listener_with_callback("visibilitychange", listener.as_ref().unchecked_ref());
+    listener.forget(); // listens for as long as the page lives
+}
+
+fn page_hidden() -> bool {
+    web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden())
 }

@@ -2,7 +2,8 @@
 //! tagging, remarks — as pure functions, and the questions they answer. The GUI turns clicks and
 //! keys into these calls and stores the result; nothing here knows about windows.
 
-use crate::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, Role, TokenRef, tags};
+use crate::model::from_page::{MAX_TAG_CHARS, MAX_TAGS};
+use crate::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, Role, TokenRef, tags, text};
 use chrono::{DateTime, Utc};
 
 /// One change an annotator makes to their record of a candidate.
@@ -27,10 +28,16 @@ pub enum EditError {
     NotAligned(Role, TokenRef),
     #[error("this tag {0}")]
     BadTag(String),
+    #[error("a record has at most {MAX_TAGS} tags: remove one before adding another")]
+    TooManyTags,
+    #[error("this remark cannot be stored: {0}")]
+    BadRemarks(String),
 }
 
 /// The record after `edit`, starting from `current` (or a new record). The conflict status goes
-/// back to unchecked because the content changed.
+/// back to unchecked because the content changed. Tags and remarks are held to what a record may
+/// have wherever it is stored ([`crate::model::from_page`], [`text`]): what the server would refuse from the
+/// page is refused here, before the change is made, in the window and the page alike.
 pub fn apply(
     master: &Master,
     candidate: CandidateId,
@@ -57,12 +64,22 @@ pub fn apply(
             }
         }
         Edit::AddTag(tag) => {
-            record.tags.insert(tags::normalize(&tag).map_err(EditError::BadTag)?);
+            let tag = tags::normalize(&tag).map_err(EditError::BadTag)?;
+            if tag.chars().count() > MAX_TAG_CHARS {
+                return Err(EditError::BadTag(format!("is longer than {MAX_TAG_CHARS} characters")));
+            }
+            if !record.tags.contains(&tag) && record.tags.len() >= MAX_TAGS {
+                return Err(EditError::TooManyTags);
+            }
+            record.tags.insert(tag);
         }
         Edit::RemoveTag(tag) => {
             record.tags.remove(&tag);
         }
-        Edit::Remarks(text) => record.remarks = text,
+        Edit::Remarks(remarks) => match text::remarks_problem(&remarks) {
+            Some(why) => return Err(EditError::BadRemarks(why)),
+            None => record.remarks = remarks,
+        },
     }
     record.conflict = ConflictStatus::Unchecked;
     record.modified = now;
@@ -90,6 +107,33 @@ mod tests {
     use crate::annotate::status::{Status, status};
     use crate::model::Conflict;
     use crate::testing::{bare_tiny as tiny, edit};
+
+    #[test]
+    fn tags_and_remarks_the_server_would_refuse_are_refused_before_the_change() {
+        let m = tiny();
+        let long = "x".repeat(text::MAX_REMARKS_CHARS + 1);
+        let why = edit(&m, 2, None, Edit::Remarks(long)).unwrap_err();
+        assert_eq!(
+            why.to_string(),
+            "this remark cannot be stored: 10001 characters, more than the 10000 a remark may have"
+        );
+        let why = edit(&m, 2, None, Edit::Remarks("abc\u{202E}fed".into())).unwrap_err().to_string();
+        assert!(why.contains("(U+202E)"), "{why}");
+        let r = edit(&m, 2, None, Edit::Remarks("é".repeat(text::MAX_REMARKS_CHARS))).unwrap();
+        assert_eq!(r.remarks.chars().count(), text::MAX_REMARKS_CHARS);
+        assert!(crate::model::from_page::check(&r, Some(r.modified)).is_ok(), "what is made, the server takes");
+
+        let why = edit(&m, 2, None, Edit::AddTag("t".repeat(MAX_TAG_CHARS + 1))).unwrap_err();
+        assert_eq!(why.to_string(), "this tag is longer than 64 characters");
+        let mut r = edit(&m, 2, None, Edit::AddTag("t".repeat(MAX_TAG_CHARS))).unwrap();
+        for i in 1..MAX_TAGS {
+            r = edit(&m, 2, Some(&r), Edit::AddTag(format!("tag_{i}"))).unwrap();
+        }
+        assert_eq!(r.tags.len(), MAX_TAGS);
+        assert!(crate::model::from_page::check(&r, Some(r.modified)).is_ok());
+        assert_eq!(edit(&m, 2, Some(&r), Edit::AddTag("one_more".into())), Err(EditError::TooManyTags));
+        assert!(edit(&m, 2, Some(&r), Edit::AddTag("tag_1".into())).is_ok(), "one it has is no new one");
+    }
 
     #[test]
     fn judging_and_selecting_build_a_record() {

@@ -4,9 +4,13 @@
 //! Time counts while an example is on screen and the annotator is at work there: from one sign
 //! of activity (a key, a click, the pointer moving, the example opening) to the next, unless
 //! more than [`IDLE`] passed between them — then they were away, and the gap counts for nothing.
-//! The shell says when there was activity ([`Stopwatch::active`]); the session takes the time
-//! banked for a candidate into its record when the record changes or the example is left.
-//! Times are seconds on any clock that only goes forward (egui's frame time in both windows).
+//! A visit ends with a last sign: leaving the example, or the window losing the keyboard (the
+//! page being hidden), after which nothing counts until the next sign ([`Stopwatch::away`]). The
+//! shell says when there was activity ([`Stopwatch::active`]) before it acts on it, so the time
+//! up to a change or to leaving is in by then; the session takes the time banked for a candidate
+//! into its record when the record changes, when the example is left and when the annotator goes
+//! away from the window. Times are seconds on any clock that only goes forward (egui's frame
+//! time in both windows).
 
 use crate::model::CandidateId;
 
@@ -19,8 +23,18 @@ pub const MAX_MS: u64 = 24 * 60 * 60 * 1000;
 /// Counts the active time on the example on screen.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stopwatch {
-    /// The candidate on screen, the time of the last activity on it, and the seconds banked for it.
-    on: Option<(CandidateId, f64, f64)>,
+    on: Option<On>,
+}
+
+/// The candidate on screen and its time not taken yet.
+#[derive(Debug, Clone, PartialEq)]
+struct On {
+    candidate: CandidateId,
+    /// The last sign of activity on it; `None` once the annotator went away: the next sign
+    /// starts counting afresh.
+    last: Option<f64>,
+    /// The seconds banked for it.
+    banked: f64,
 }
 
 impl Stopwatch {
@@ -28,23 +42,34 @@ impl Stopwatch {
     /// is dropped: the session takes it when that example is left.
     pub fn active(&mut self, candidate: CandidateId, now: f64) {
         match &mut self.on {
-            Some((on, last, banked)) if *on == candidate => {
-                let gap = now - *last;
-                if (0.0..=IDLE).contains(&gap) {
-                    *banked += gap;
-                }
-                *last = now.max(*last);
+            Some(on) if on.candidate == candidate => {
+                on.bank_until(now);
+                on.last = Some(on.last.map_or(now, |last| now.max(last)));
             }
-            _ => self.on = Some((candidate, now, 0.0)),
+            _ => self.on = Some(On { candidate, last: Some(now), banked: 0.0 }),
         }
+    }
+
+    /// The annotator went away at `now` (the window lost the keyboard, the page was hidden): the
+    /// time up to `now` counts, the time until the next sign of activity does not.
+    pub fn away(&mut self, now: f64) {
+        if let Some(on) = &mut self.on {
+            on.bank_until(now);
+            on.last = None;
+        }
+    }
+
+    /// The candidate whose time is being counted.
+    pub fn on(&self) -> Option<CandidateId> {
+        self.on.as_ref().map(|on| on.candidate)
     }
 
     /// The milliseconds banked for `candidate` since they were last taken (0 for another one).
     pub fn take(&mut self, candidate: CandidateId) -> u64 {
         match &mut self.on {
-            Some((on, _, banked)) if *on == candidate => {
-                let ms = (*banked * 1000.0).round() as u64;
-                *banked = 0.0;
+            Some(on) if on.candidate == candidate => {
+                let ms = (on.banked * 1000.0).round() as u64;
+                on.banked = 0.0;
                 ms
             }
             _ => 0,
@@ -53,9 +78,22 @@ impl Stopwatch {
 
     /// The milliseconds banked for `candidate`, without taking them.
     pub fn banked(&self, candidate: CandidateId) -> u64 {
-        match self.on {
-            Some((on, _, banked)) if on == candidate => (banked * 1000.0).round() as u64,
+        match &self.on {
+            Some(on) if on.candidate == candidate => (on.banked * 1000.0).round() as u64,
             _ => 0,
+        }
+    }
+}
+
+impl On {
+    /// Banks the time from the last sign of activity to `now`, unless it was away or the gap is
+    /// longer than [`IDLE`] (or the clock went back).
+    fn bank_until(&mut self, now: f64) {
+        if let Some(last) = self.last {
+            let gap = now - last;
+            if (0.0..=IDLE).contains(&gap) {
+                self.banked += gap;
+            }
         }
     }
 }
@@ -108,6 +146,25 @@ mod tests {
         // A clock that goes back (it should not) counts nothing.
         s.active(B, 8.0);
         assert_eq!(s.take(B), 0);
+    }
+
+    #[test]
+    fn the_time_after_the_last_sign_counts_up_to_going_away() {
+        let mut s = Stopwatch::default();
+        s.active(A, 0.0); // opened
+        s.active(A, 10.0); // judged
+        assert_eq!(s.take(A), 10_000);
+        s.away(30.0); // the window lost the keyboard
+        assert_eq!(s.take(A), 20_000, "the 20 s after the change count");
+        s.away(35.0);
+        s.active(A, 75.0); // back, 45 s later: not counted
+        s.active(A, 80.0);
+        assert_eq!(s.take(A), 5_000);
+        assert_eq!(s.on(), Some(A));
+        // Away for longer than IDLE since the last sign: that gap counts for nothing either.
+        s.active(A, 200.0);
+        s.away(200.0 + IDLE + 1.0);
+        assert_eq!(s.take(A), 0);
     }
 
     #[test]

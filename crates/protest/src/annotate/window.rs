@@ -21,6 +21,9 @@ pub struct Marks {
     pub selected_pronoun: bool,
     /// Selected as part of the minimal correct antecedent-head translation.
     pub selected_antecedent: bool,
+    /// A target token aligned to the pronoun by the built-in bilingual aligner alone (the least
+    /// sure link: `model::link_origin`).
+    pub pronoun_guessed: bool,
 }
 
 impl Marks {
@@ -119,6 +122,8 @@ pub fn build<'a>(
             antecedent_span: false,
             selected_pronoun: selected(Role::Pronoun),
             selected_antecedent: selected(Role::Antecedent),
+            pronoun_guessed: candidate.is_aligned(Role::Pronoun, at)
+                && translation.link_origin(example.sentence, example.token, at.token).is_guessed(),
         }
     };
     let shown = shown(source, translation, range.clone());
@@ -160,6 +165,16 @@ pub fn translations(translation: &Corpus, candidate: &Candidate) -> Translations
     }
 }
 
+/// What the window says of a candidate whose pronoun the built-in bilingual aligner alone
+/// aligned (no bridge, no given alignment): the least sure alignment, so the highlighted words
+/// may not be the pronoun's translation. `None` otherwise.
+pub fn alignment_note(master: &Master, candidate: &Candidate) -> Option<&'static str> {
+    master
+        .candidate_links(candidate)
+        .filter(|links| links.pronoun_guessed())
+        .map(|_| "Pronoun aligned by the built-in aligner alone (least sure)")
+}
+
 /// What the window says under a translation sentence whose boundaries were inferred from a
 /// system's output that did not come one line per sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,7 +207,9 @@ pub fn boundary_note(translation: &Corpus, sentence: u32) -> Option<BoundaryNote
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{AnnotatorId, Antecedent, CandidateId, CorpusId, CorpusRole, ExampleNo, standard_categories};
+    use crate::model::{
+        AnnotatorId, Antecedent, CandidateId, CorpusId, CorpusRole, ExampleNo, LinkOrigin, standard_categories,
+    };
     use chrono::Utc;
 
     fn corpus(id: u32, role: CorpusRole, lines: &[&str]) -> Corpus {
@@ -204,6 +221,7 @@ mod tests {
             alignment: None,
             segmentation: None,
             label: None,
+            link_origins: None,
         }
     }
 
@@ -249,6 +267,30 @@ mod tests {
         assert!(!w.target[1].tokens[2].marks.selected_antecedent);
         assert!(w.target[2].tokens[0].marks.pronoun);
         assert!(!w.target[2].tokens[1].marks.selectable());
+    }
+
+    #[test]
+    fn a_pronoun_aligned_by_the_aligner_alone_is_marked() {
+        use crate::model::LinkOrigins;
+        use crate::model::link_origin::OriginLinks;
+        let (source, mut target, example, candidate) = setup();
+        let category = category(&example.category);
+        let marked = |target: &Corpus| {
+            let w = build(&source, target, &example, &category, &candidate, 0..3, None);
+            let marks = |s: usize, t: usize| w.target[s].tokens[t].marks.pronoun_guessed;
+            (marks(2, 0), marks(1, 3))
+        };
+        assert_eq!(marked(&target), (false, false), "no origins recorded: given");
+        let sentence = |links: Vec<((u32, u32), LinkOrigin)>| OriginLinks { links, bridge: None };
+        let with = |origin| {
+            vec![sentence(vec![]), sentence(vec![((4, 3), LinkOrigin::Aligner)]), sentence(vec![((0, 0), origin)])]
+        };
+        for (origin, expected) in [(LinkOrigin::Aligner, true), (LinkOrigin::Repair, true), (LinkOrigin::Given, false)]
+        {
+            let (alignment, origins) = LinkOrigins::build(with(origin));
+            (target.alignment, target.link_origins) = (Some(alignment), Some(origins));
+            assert_eq!(marked(&target), (expected, false), "{origin:?}; heads are not marked");
+        }
     }
 
     #[test]

@@ -4,9 +4,12 @@
 //! removed only while nothing refers to them (no record, no part of a task set); names are what
 //! people see and type, so they may change but must stay unambiguous. Names are compared
 //! ignoring case and surrounding spaces ("anna" and "Anna " are the same person), because batch
-//! file names are made from them and an overview with both "Anna" and "anna" would confuse.
+//! file names are made from them and an overview with both "Anna" and "anna" would confuse. A new
+//! name must also look unlike every other ([`text::likeness`]: not "Аnna" with a Cyrillic А, nor
+//! "Annà", beside "Anna") and hide nothing ([`text::normalize_name`]: no zero-width or
+//! direction-changing characters), as tags may not.
 
-use crate::model::{Annotator, AnnotatorId, Master};
+use crate::model::{Annotator, AnnotatorId, Master, text};
 use std::collections::HashMap;
 
 /// Why an annotator cannot be added or renamed.
@@ -14,6 +17,12 @@ use std::collections::HashMap;
 pub enum RosterError {
     #[error("an annotator needs a name")]
     EmptyName,
+    /// The name breaks the rule for names (too long, or a character nobody can see).
+    #[error("'{}': {why}", name.escape_debug())]
+    BadName { name: String, why: String },
+    /// The name would look like another annotator's on screen.
+    #[error("'{}' looks like '{}', another annotator's name (letters that look the same, accents, case or invisible characters apart); choose a name that can be told apart", name.escape_debug(), existing.escape_debug())]
+    LooksLike { name: String, existing: String },
     #[error("there is already an annotator called '{0}'")]
     Taken(String),
     #[error("there is no annotator called '{0}'")]
@@ -32,14 +41,26 @@ pub fn find<'a>(master: &'a Master, name: &str) -> Option<&'a Annotator> {
     master.annotators.iter().find(|a| self::key(&a.name) == key)
 }
 
-/// Adds an annotator with the next free id (ids start at 1; 0 is the researcher).
-pub fn add(master: &mut Master, name: &str) -> Result<AnnotatorId, RosterError> {
-    let name = checked_name(name)?;
-    if let Some(existing) = find(master, name) {
+/// A name typed for someone new, as it would be stored: refused when it is taken, breaks the
+/// rule for names, or looks like the name of an annotator other than `except`.
+pub fn new_name(master: &Master, typed: &str, except: Option<AnnotatorId>) -> Result<String, RosterError> {
+    let name = checked_name(typed)?;
+    if let Some(existing) = find(master, &name).filter(|a| Some(a.id) != except) {
         return Err(RosterError::Taken(existing.name.clone()));
     }
+    let likeness = text::likeness(&name);
+    let others = master.annotators.iter().filter(|a| Some(a.id) != except);
+    if let Some(other) = others.into_iter().find(|a| text::likeness(&a.name) == likeness) {
+        return Err(RosterError::LooksLike { name, existing: other.name.clone() });
+    }
+    Ok(name)
+}
+
+/// Adds an annotator with the next free id (ids start at 1; 0 is the researcher).
+pub fn add(master: &mut Master, name: &str) -> Result<AnnotatorId, RosterError> {
+    let name = new_name(master, name, None)?;
     let id = master.next_annotator_id().ok_or(RosterError::NoIdLeft)?;
-    master.annotators.push(Annotator { id, name: name.to_owned() });
+    master.annotators.push(Annotator { id, name });
     Ok(id)
 }
 
@@ -53,13 +74,10 @@ pub fn find_or_add(master: &mut Master, name: &str) -> Result<AnnotatorId, Roste
 
 /// Renames an annotator; their id, records and task-set parts stay theirs.
 pub fn rename(master: &mut Master, old: &str, new: &str) -> Result<AnnotatorId, RosterError> {
-    let new = checked_name(new)?;
     let id = find(master, old).ok_or_else(|| RosterError::Unknown(old.trim().to_owned()))?.id;
-    if let Some(other) = find(master, new).filter(|a| a.id != id) {
-        return Err(RosterError::Taken(other.name.clone()));
-    }
+    let new = new_name(master, new, Some(id))?;
     if let Some(a) = master.annotators.iter_mut().find(|a| a.id == id) {
-        a.name = new.to_owned();
+        a.name = new;
     }
     Ok(id)
 }
@@ -93,13 +111,19 @@ pub fn remove(master: &mut Master, name: &str) -> Result<AnnotatorId, RosterErro
     Ok(id)
 }
 
-fn checked_name(name: &str) -> Result<&str, RosterError> {
-    let name = name.trim();
-    if name.is_empty() { Err(RosterError::EmptyName) } else { Ok(name) }
+/// The name trimmed and composed (NFC), or why it cannot be a name.
+fn checked_name(typed: &str) -> Result<String, RosterError> {
+    if typed.trim().is_empty() {
+        return Err(RosterError::EmptyName);
+    }
+    text::normalize_name(typed).map_err(|why| RosterError::BadName { name: typed.trim().to_owned(), why })
 }
 
+/// What makes two names the same name: case and surrounding spaces aside, and however the same
+/// accented letters were encoded (NFC).
 fn key(name: &str) -> String {
-    name.trim().to_lowercase()
+    use unicode_normalization::UnicodeNormalization;
+    name.trim().nfc().collect::<String>().to_lowercase()
 }
 
 #[cfg(test)]
@@ -122,6 +146,39 @@ mod tests {
         assert_eq!(find_or_add(&mut m, "BEN"), Ok(AnnotatorId(2)));
         assert_eq!(find_or_add(&mut m, "Clara"), Ok(AnnotatorId(3)));
         assert_eq!(m.annotators.len(), 3);
+    }
+
+    #[test]
+    fn names_that_look_like_another_or_hide_characters_are_refused() {
+        let mut m = master();
+        add(&mut m, "Anna").unwrap();
+        for lookalike in ["Anna\u{200B}", "Anna\u{202E}", "\u{0410}nna", "Anna\u{0301}", "An\u{0301}na"] {
+            let e = add(&mut m, lookalike).unwrap_err();
+            assert!(
+                matches!(&e, RosterError::LooksLike { existing, .. } if existing == "Anna")
+                    || matches!(&e, RosterError::BadName { .. }),
+                "{lookalike:?}: {e}"
+            );
+        }
+        let e = add(&mut m, "\u{0410}nna").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "'Аnna' looks like 'Anna', another annotator's name (letters that look the same, accents, case or invisible characters apart); choose a name that can be told apart"
+        );
+        let e = add(&mut m, "Anna\u{202E}").unwrap_err().to_string();
+        assert!(
+            e.starts_with("'Anna\\u{202e}': the name has an invisible or direction-changing character (U+202E)"),
+            "{e}"
+        );
+        assert!(matches!(add(&mut m, "Ben\0"), Err(RosterError::BadName { .. })));
+        assert_eq!(m.annotators.len(), 1, "nothing was added");
+        // Renaming follows the same rule, against the others only.
+        add(&mut m, "Ben").unwrap();
+        assert!(matches!(rename(&mut m, "Ben", "\u{0410}nna"), Err(RosterError::LooksLike { .. })));
+        assert_eq!(rename(&mut m, "Anna", "Ann\u{00E0}"), Ok(AnnotatorId(1)));
+        // A name typed decomposed is the composed one.
+        assert_eq!(find(&m, "Anna\u{0300}").map(|a| a.id), Some(AnnotatorId(1)));
+        assert_eq!(m.annotator_name(AnnotatorId(1)), "Ann\u{00E0}");
     }
 
     /// A file may hold any id; the next one is counted, never wrapped round to 0 (the researcher)

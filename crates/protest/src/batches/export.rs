@@ -142,6 +142,18 @@ pub fn assign(master: &mut Master, task_set: u32, names: &[String]) -> Result<Ve
             return Err(RosterError::EmptyName.into());
         }
         let existing = annotators::find(master, &name).map(|a| a.id);
+        if existing.is_none() {
+            // Someone new: a name that may be added, and unlike the others added with it.
+            let new = annotators::new_name(master, &name, None)?;
+            let likeness = crate::model::text::likeness(&new);
+            let mut before = wanted.iter().map(|(_, _, n)| n).filter(|n| annotators::find(master, n).is_none());
+            // The same name twice is refused below, as two parts for one person.
+            let alike =
+                |n: &&String| crate::model::text::likeness(n) == likeness && n.to_lowercase() != new.to_lowercase();
+            if let Some(other) = before.find(alike) {
+                return Err(RosterError::LooksLike { name: new, existing: other.clone() }.into());
+            }
+        }
         if let Some(holder) = holder.filter(|&h| Some(h) != existing) {
             return Err(ExportError::PartTaken {
                 task_set,
@@ -365,6 +377,7 @@ fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus>
             alignment: None,
             segmentation: None,
             label: None,
+            link_origins: None,
         });
     }
     for (i, &id) in layout.corpora.iter().enumerate() {
@@ -377,6 +390,7 @@ fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus>
             alignment: None,
             segmentation: None,
             label: None,
+            link_origins: None,
         });
     }
     corpora
@@ -525,6 +539,20 @@ mod tests {
         assert_eq!(m, before);
         assert_eq!(assign(&mut m, 1, &["x".into()]), Err(ExportError::NameCount { task_set: 1, parts: 2, names: 1 }));
         assert_eq!(assign(&mut m, 9, &[]), Err(ExportError::NoTaskSet(9)));
+        // Names that look alike, of someone in the master or of two new people: nothing changes.
+        let mut fresh = sample();
+        let p = plan::plan(&fresh, &Request::everything(&fresh, 2, 0, 1), every, DateTime::UNIX_EPOCH).unwrap();
+        fresh.task_sets.push(p.task_set);
+        annotators::add(&mut fresh, "Zoe").unwrap();
+        let before = fresh.clone();
+        for names in [["Zoë", "Marie"], ["Marie", "Mar\u{0456}e"], ["Marie", "Marie\u{200B}"]] {
+            let e = assign(&mut fresh, 1, &names.map(String::from)).unwrap_err();
+            assert!(
+                matches!(e, ExportError::Roster(RosterError::LooksLike { .. } | RosterError::BadName { .. })),
+                "{e}"
+            );
+            assert_eq!(fresh, before);
+        }
         // Unnamed parts go to the master's annotators without a part, in order; with too few,
         // nothing is made up: the refusal names them.
         let mut fresh = sample();

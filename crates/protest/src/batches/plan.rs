@@ -346,15 +346,23 @@ fn balance_sample(keys: &[(usize, usize)], sizes: &[usize], shares: &mut [usize]
         return;
     }
     let (pool, total) = (pool as i128, total as i128);
+    let quota = |n: usize| {
+        let exact = total * n as i128;
+        ((exact / pool) as usize, ((exact + pool - 1) / pool) as usize)
+    };
+    // Where the at-least-one rule took more than the floors leave (many small strata), some
+    // strata are already below their floor: any may then go down to one for the corpora's sake.
+    let floors: usize = sizes.iter().filter(|&&n| n > 0).map(|&n| quota(n).0.max(1)).sum();
+    let floors_fit = floors as i128 <= total;
     // A stratum's share stays within the floor and ceiling of its quota (at least 1), or where
     // it is already.
     let bounds: Vec<(usize, usize)> = sizes
         .iter()
         .zip(shares.iter())
         .map(|(&n, &share)| {
-            let exact = total * n as i128;
-            let (floor, ceil) = ((exact / pool) as usize, ((exact + pool - 1) / pool) as usize);
-            let (low, high) = if n == 0 { (0, 0) } else { (floor.max(1), ceil.max(1).min(n)) };
+            let (floor, ceil) = quota(n);
+            let floor = if floors_fit { floor.max(1) } else { 1 };
+            let (low, high) = if n == 0 { (0, 0) } else { (floor, ceil.max(1).min(n)) };
             (low.min(share), high.max(share))
         })
         .collect();
@@ -783,6 +791,7 @@ mod tests {
                 alignment: None,
                 segmentation: None,
                 label: None,
+                link_origins: None,
             });
         }
         let mut no = 0;

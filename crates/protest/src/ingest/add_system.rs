@@ -2,7 +2,9 @@
 //! corpus with one candidate per example. The output is tokenised into the master's conventions
 //! unless it already is, cut into one translation per source sentence whatever its line layout
 //! ([`resegment`]: one line per sentence is checked, documents as paragraphs are segmented), and
-//! word-aligned to the source by the built-in aligner unless an external aligner's file is given.
+//! word-aligned to the source unless an external aligner's file is given: through the reference
+//! (or the nearest translation already aligned, [`align::bridge`]), the built-in aligner filling in
+//! what the bridge leaves unaligned.
 //! Nothing that is already in the master changes.
 //!
 //! [`add_system`] is the one entry point for the command line and the GUI. It works in two steps
@@ -11,26 +13,22 @@
 //! the result, e.g. inside [`crate::store::Store::update`].
 
 use crate::error::{Error, Result};
+use crate::ingest::align::bridge::{self, Through};
 use crate::ingest::align::{self, Aligner};
 use crate::ingest::from_texts;
 use crate::ingest::resegment::{self, Given, Resegmented, Texts};
+use crate::ingest::system_output;
 use crate::ingest::texts::{self, PairOrder};
 use crate::ingest::tokenize::{self, Language};
-use crate::model::alignment::{Alignment, Links};
+use crate::model::alignment::Alignment;
+use crate::model::link_origin::OriginLinks;
 use crate::model::tokens;
-use crate::model::{Candidate, CandidateId, Corpus, CorpusId, CorpusRole, Master};
+use crate::model::{Candidate, CandidateId, Corpus, CorpusId, CorpusRole, LinkOrigin, LinkOrigins, Master};
 use crate::store::master_file;
 use std::path::{Path, PathBuf};
 
-/// The new system's output as read from its file.
-#[derive(Debug, Clone, Copy)]
-pub struct Output<'a> {
-    /// Where the text comes from; messages name it.
-    pub origin: &'a Path,
-    /// One sentence per line parallel to the master's source, or documents in any layout
-    /// ([`resegment::Layout`]).
-    pub lines: &'a [String],
-}
+/// The new system's output as read from its file or folder.
+pub use crate::ingest::resegment::{Output, OutputFile};
 
 /// How to add a system.
 #[derive(Debug, Clone, Default)]
@@ -38,8 +36,11 @@ pub struct Options {
     /// The output is already tokenised like the master's corpora (tokens separated by single
     /// spaces); otherwise it is tokenised by the rules of docs/tokenisation.md.
     pub tokenised: bool,
-    /// A word alignment from an external aligner; without it the built-in aligner is trained.
+    /// A word alignment from an external aligner; without it the output is aligned through the
+    /// master's translations and the built-in aligner.
     pub alignment: Option<AlignmentFile>,
+    /// Which translations of the master the output may be aligned through.
+    pub bridge: Through,
     /// More parallel text for the built-in aligner to learn from (tokenised here).
     pub extra_parallel: Option<ParallelText>,
     pub aligner: align::Settings,
@@ -48,6 +49,9 @@ pub struct Options {
     /// What the user says of the output's layout (one document per line); the rest is told
     /// from its lines.
     pub layout: Given,
+    /// The system deliberately translates nothing: an output without text is added (empty
+    /// translations) rather than refused.
+    pub allow_empty: bool,
     pub segmentation: resegment::Weights,
 }
 
@@ -80,14 +84,15 @@ pub struct NewSystem {
 }
 
 /// Where the new system's word alignment came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AlignedBy {
     /// The alignment file given in the options.
     File,
-    /// The built-in aligner, trained on this many sentence pairs, followed by the pronoun
-    /// repair, which added this many links (`None`: the repair has no word lists for the
-    /// master's languages).
-    BuiltIn { training_pairs: usize, pronoun_repairs: Option<usize> },
+    /// Through the master's translations where they are near enough (`bridged`; `None`: the
+    /// master has no translation to go through), then the built-in aligner, trained on this many
+    /// sentence pairs, and its pronoun repair, which added this many links (`None`: the repair
+    /// has no word lists for the master's languages).
+    BuiltIn { training_pairs: usize, pronoun_repairs: Option<usize>, bridged: Option<bridge::Summary> },
     /// Made together with the sentences ([`NewSystem::aligned`]).
     Given,
 }
@@ -98,10 +103,12 @@ pub fn add_system(master: &mut Master, name: &str, output: Output, options: &Opt
     prepare(master, name, output, options)?.add_to(master)
 }
 
-/// [`prepare`] for an output read from `path`.
+/// [`prepare`] for an output read from `path`: a text file, or a folder with one text file per
+/// document ([`system_output`]).
 pub fn prepare_file(master: &Master, name: &str, path: &Path, options: &Options) -> Result<NewSystem> {
-    let lines = texts::read_lines(path)?;
-    prepare(master, name, Output { origin: path, lines: &lines }, options)
+    let (source, _) = whole_texts(master, path)?;
+    let text = system_output::read(path, source)?;
+    prepare(master, name, text.output(path), options)
 }
 
 /// Checks, tokenises, segments and aligns a system's output for `master`, and builds its
@@ -112,9 +119,12 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
     check_name(master, name, origin)?;
     let (source, translations) = whole_texts(master, origin)?;
     let texts = Texts { source, translations: &translations, documents: &master.documents };
-    let Resegmented { sentences, segmentation, summary, .. } = sentences(master, &texts, output, options)?;
+    let Resegmented { sentences, mut segmentation, mut summary, .. } = sentences(master, &texts, output, options)?;
+    if options.alignment.is_none() {
+        vouch(master, options.bridge, &sentences, &mut segmentation, &mut summary);
+    }
     let mut dropped = None;
-    let (links, aligned_by) = match &options.alignment {
+    let (alignment, link_origins, aligned_by) = match &options.alignment {
         Some(file) if segmentation.is_some() || !summary.moved.is_empty() => {
             return Err(Error::whole_file(
                 origin,
@@ -132,11 +142,13 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
             let lines = texts::read_lines(&file.path)?;
             let read = texts::alignment(&file.path, lines, order, out_of_range, source, &sentences, origin)?;
             dropped = read.dropped.describe(&file.path);
-            (read.links, AlignedBy::File)
+            (Alignment::new(read.links), None, AlignedBy::File)
         }
-        None => align_built_in(master, source, &translations, &sentences, options)?,
+        None => {
+            let (alignment, origins, aligned_by) = align_built_in(master, source, &translations, &sentences, options)?;
+            (alignment, Some(origins), aligned_by)
+        }
     };
-    let alignment = Alignment::new(links);
     let id = master.next_corpus_id().ok_or_else(|| no_id_left(origin, "corpus"))?;
     let candidates = new_candidates(master, id, &alignment, origin)?;
     let corpus = Corpus {
@@ -147,6 +159,7 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
         alignment: Some(alignment),
         segmentation,
         label: None,
+        link_origins,
     };
     Ok(NewSystem { corpus, candidates, aligned_by, segmented: Some(summary), origin: origin.to_path_buf(), dropped })
 }
@@ -218,7 +231,7 @@ impl NewSystem {
             pronouns_aligned: self.candidates.iter().filter(|c| !c.pronoun.is_empty()).count(),
             heads_aligned: heads.clone().filter(|h| !h.is_empty()).count(),
             heads: heads.count(),
-            aligned_by: self.aligned_by,
+            aligned_by: self.aligned_by.clone(),
             dropped: self.dropped.clone(),
             segmented: self.segmented.clone(),
         }
@@ -234,11 +247,19 @@ impl Report {
         };
         let mut lines = vec![format!("{} sentences, {} candidates (ids {ids})", self.sentences, self.candidates)];
         lines.extend(self.segmented.iter().flat_map(resegment::Summary::lines));
-        match self.aligned_by {
-            AlignedBy::BuiltIn { training_pairs, pronoun_repairs } => {
-                lines.push(format!(
-                    "aligned by the built-in aligner, trained on {training_pairs} sentence pairs in {seconds:.1} s"
-                ));
+        match &self.aligned_by {
+            AlignedBy::BuiltIn { training_pairs, pronoun_repairs, bridged } => {
+                let (training_pairs, pronoun_repairs) = (*training_pairs, *pronoun_repairs);
+                lines.extend(bridged.as_ref().map(|b| bridged_line(b, self.sentences)));
+                let aligner =
+                    format!("the built-in aligner, trained on {training_pairs} sentence pairs in {seconds:.1} s");
+                lines.push(match bridged {
+                    Some(b) => format!(
+                        "{aligner}, aligned the source words the bridge left unaligned: {}",
+                        crate::store::summary::count(b.aligned, "link")
+                    ),
+                    None => format!("aligned by {aligner}"),
+                });
                 lines.push(match pronoun_repairs {
                     Some(n) => format!(
                         "pronouns the aligner left unaligned: {} added to a subject pronoun of the translation nearby",
@@ -257,6 +278,21 @@ impl Report {
         }
         lines
     }
+}
+
+/// What aligning through the master's translations did, in a line.
+fn bridged_line(bridged: &bridge::Summary, sentences: usize) -> String {
+    let count = crate::store::summary::count;
+    if bridged.through.is_empty() {
+        return format!("aligned through the master's translations: none of the {sentences} sentences is near enough");
+    }
+    let through: Vec<String> = bridged.through.iter().map(|(name, n)| format!("{n} through '{name}'")).collect();
+    format!(
+        "aligned through the master's translations: {} of {sentences} sentences ({}), {} carried over",
+        bridged.sentences(),
+        through.join(", "),
+        count(bridged.carried, "link")
+    )
 }
 
 /// One candidate of corpus `id` per example of `master`, numbered on from the highest in use:
@@ -315,6 +351,13 @@ fn whole_texts<'m>(master: &'m Master, origin: &Path) -> Result<(&'m [String], V
 /// The output's sentences in the master's tokenisation, one per source sentence.
 fn sentences(master: &Master, texts: &Texts<'_>, output: Output, options: &Options) -> Result<Resegmented> {
     let origin = output.origin;
+    system_output::check(&output, texts.source.len(), options.allow_empty)?;
+    if !output.files.is_empty() && options.layout == Given::DocumentPerLine {
+        return Err(Error::whole_file(
+            origin,
+            "is a folder, with one file per document: one document per line is for a single file",
+        ));
+    }
     let language = Language::from_code(&master.languages.target);
     let tokenise = |i: usize, line: &str| -> Result<String> {
         if !options.tokenised {
@@ -324,26 +367,49 @@ fn sentences(master: &Master, texts: &Texts<'_>, output: Output, options: &Optio
             return Ok(String::new());
         }
         match tokens::malformed(line) {
-            Some(why) => Err(Error::at_line(origin, i + 1, format!("the sentence {why}"))),
+            Some(why) => {
+                let (file, line) = output.locate(i);
+                Err(Error::at_line(file, line, format!("the sentence {why}")))
+            }
             None => Ok(line.to_owned()),
         }
     };
     crate::progress::stage("Segmenting into sentences", None);
-    let resegmented =
-        resegment::resegment(origin, texts, output.lines, options.layout, &options.segmentation, &tokenise)?;
+    let resegmented = resegment::resegment(&output, texts, options.layout, &options.segmentation, &tokenise)?;
     resegmented.check(origin)?;
     Ok(resegmented)
 }
 
+/// Takes the sentences a translation the output may be aligned through vouches for
+/// ([`bridge::vouched`]) out of those of low confidence, and says so in the summary.
+fn vouch(
+    master: &Master,
+    through: Through,
+    sentences: &[String],
+    segmentation: &mut Option<crate::model::Segmentation>,
+    summary: &mut resegment::Summary,
+) {
+    let Some(recorded) = segmentation.as_mut() else { return };
+    let vouched = bridge::vouched(master, through, sentences, recorded);
+    recorded.low_confidence.retain(|s| vouched.binary_search(s).is_err());
+    summary.low_confidence.retain(|s| vouched.binary_search(s).is_err());
+    summary.vouched = vouched;
+    // Every sentence one whole line as given and none in doubt: nothing to record.
+    if *recorded == crate::model::Segmentation::default() {
+        *segmentation = None;
+    }
+}
+
 /// Trains the built-in aligner on the source paired with every translation in the master, the
-/// new output and any extra parallel text, aligns the new output and repairs its pronoun links.
+/// new output and any extra parallel text; aligns the new output through the master's
+/// translations ([`bridge`]), the aligner and its pronoun repair filling in what they leave.
 fn align_built_in(
     master: &Master,
     source: &[String],
     translations: &[&[String]],
     output: &[String],
     options: &Options,
-) -> Result<(Vec<Links>, AlignedBy)> {
+) -> Result<(Alignment, LinkOrigins, AlignedBy)> {
     let extra = match &options.extra_parallel {
         Some(text) => read_parallel(text, &master.languages)?,
         None => Vec::new(),
@@ -358,17 +424,23 @@ fn align_built_in(
     crate::progress::stage(&format!("Training the aligner on {} sentence pairs", pairs.len()), None);
     let aligner = Aligner::train(pairs.iter().copied(), &options.aligner);
     crate::progress::stage("Aligning", Some(output.len() as u64));
-    let mut links: Vec<Links> = source
-        .iter()
-        .zip(output)
-        .map(|(s, t)| {
+    let bridges = bridge::bridges(master, options.bridge);
+    let pair = bridge::PronounPair::of(&master.languages);
+    let links: Vec<OriginLinks> = (0u32..)
+        .zip(source.iter().zip(output))
+        .map(|(i, (s, t))| {
             crate::progress::advance(1);
-            aligner.align(s, t)
+            let carried = bridge::bridge_sentence(&bridges, i, s, t, pair.as_ref());
+            bridge::combine(s, t, carried, &aligner.guess(s, t), pair.as_ref())
         })
         .collect();
-    let pronoun_repairs =
-        align::repair::lists(&master.languages).map(|lists| align::repair::repair(source, output, &mut links, &lists));
-    Ok((links, AlignedBy::BuiltIn { training_pairs: pairs.len(), pronoun_repairs }))
+    let (alignment, origins) = LinkOrigins::build(links);
+    let aligned_by = AlignedBy::BuiltIn {
+        training_pairs: pairs.len(),
+        pronoun_repairs: pair.is_some().then(|| origins.count(LinkOrigin::Repair)),
+        bridged: (!bridges.is_empty()).then(|| bridge::Summary::of(&origins, &bridges)),
+    };
+    Ok((alignment, origins, aligned_by))
 }
 
 /// Reads and tokenises parallel text.
@@ -404,7 +476,7 @@ mod tests {
     const OUTPUT: &str = "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n";
 
     fn add(master: &mut Master, name: &str, text: &str, options: &Options) -> Result<CorpusId> {
-        add_system(master, name, Output { origin: Path::new("new.fr"), lines: &lines(text) }, options)
+        add_system(master, name, Output::file(Path::new("new.fr"), &lines(text)), options)
     }
 
     /// Candidate and corpus numbers are counted on from the highest in use, and refused rather
@@ -457,8 +529,8 @@ mod tests {
     fn documents_as_paragraphs_are_cut_into_sentences_and_say_so() {
         let mut master = tiny();
         let text = "J'ai un vélo. Elle est rouge.\n\nIl pleut. Bienvenue !\n";
-        let output = Output { origin: Path::new("new.fr"), lines: &lines(text) };
-        let system = prepare(&master, "new", output, &Options::default()).unwrap();
+        let text = lines(text);
+        let system = prepare(&master, "new", Output::file(Path::new("new.fr"), &text), &Options::default()).unwrap();
         assert_eq!(system.corpus.sentences, lines("J' ai un vélo .\nElle est rouge .\nIl pleut .\nBienvenue !"));
         let segmentation = system.corpus.segmentation.clone().unwrap();
         assert_eq!(segmentation.split, [0, 1, 2, 3]);
@@ -482,8 +554,7 @@ mod tests {
             alignment: Some(AlignmentFile { path: alignment, order: PairOrder::SourceTarget }),
             ..Options::default()
         };
-        let system =
-            prepare(&tiny(), "new", Output { origin: Path::new("new.fr"), lines: &lines(OUTPUT) }, &options).unwrap();
+        let system = prepare(&tiny(), "new", Output::file(Path::new("new.fr"), &lines(OUTPUT)), &options).unwrap();
         let report = system.report();
         assert_eq!((report.sentences, report.candidates, report.pronouns_aligned), (4, 3, 2));
         assert_eq!((report.heads_aligned, report.heads), (1, 1));
@@ -498,8 +569,10 @@ mod tests {
                 "antecedent head aligned in 1 of 1"
             ]
         );
-        let built_in =
-            Report { aligned_by: AlignedBy::BuiltIn { training_pairs: 12, pronoun_repairs: Some(2) }, ..report };
+        let built_in = Report {
+            aligned_by: AlignedBy::BuiltIn { training_pairs: 12, pronoun_repairs: Some(2), bridged: None },
+            ..report.clone()
+        };
         assert_eq!(
             built_in.lines(1.26)[3..5],
             [
@@ -507,6 +580,25 @@ mod tests {
                 "pronouns the aligner left unaligned: 2 links added to a subject pronoun of the translation nearby"
                     .to_string()
             ]
+        );
+        let through = |through: Vec<(String, usize)>| bridge::Summary { through, carried: 30, aligned: 1 };
+        let bridged = |summary| Report {
+            aligned_by: AlignedBy::BuiltIn { training_pairs: 12, pronoun_repairs: Some(0), bridged: Some(summary) },
+            ..report.clone()
+        };
+        assert_eq!(
+            bridged(through(vec![("reference".into(), 3), ("mt".into(), 1)])).lines(1.26)[3..6],
+            [
+                "aligned through the master's translations: 4 of 4 sentences (3 through 'reference', 1 through 'mt'), \
+                 30 links carried over",
+                "the built-in aligner, trained on 12 sentence pairs in 1.3 s, aligned the source words the bridge left \
+                 unaligned: 1 link",
+                "pronouns the aligner left unaligned: 0 links added to a subject pronoun of the translation nearby"
+            ]
+        );
+        assert_eq!(
+            bridged(through(vec![])).lines(1.0)[3],
+            "aligned through the master's translations: none of the 4 sentences is near enough"
         );
     }
 
@@ -596,9 +688,8 @@ mod tests {
         fs::write(&tgt, "Elle est rouge.\nLa bicyclette est rouge.\n").unwrap();
         let extra = ParallelText { source: src.clone(), target: tgt.clone() };
         let options = Options { extra_parallel: Some(extra), ..Options::default() };
-        let system =
-            prepare(&tiny(), "new", Output { origin: Path::new("new.fr"), lines: &lines(OUTPUT) }, &options).unwrap();
-        assert!(matches!(system.aligned_by, AlignedBy::BuiltIn { training_pairs: 14, pronoun_repairs: Some(_) }));
+        let system = prepare(&tiny(), "new", Output::file(Path::new("new.fr"), &lines(OUTPUT)), &options).unwrap();
+        assert!(matches!(system.aligned_by, AlignedBy::BuiltIn { training_pairs: 14, pronoun_repairs: Some(_), .. }));
         fs::write(&tgt, "Elle est rouge.\n").unwrap();
         let err = add(&mut tiny(), "new", OUTPUT, &options).unwrap_err().to_string();
         assert!(
@@ -611,10 +702,8 @@ mod tests {
     fn a_system_prepared_for_an_older_state_is_not_added() {
         let mut master = tiny();
         let output = lines(OUTPUT);
-        let first =
-            prepare(&master, "a", Output { origin: Path::new("a.fr"), lines: &output }, &Options::default()).unwrap();
-        let second =
-            prepare(&master, "b", Output { origin: Path::new("b.fr"), lines: &output }, &Options::default()).unwrap();
+        let first = prepare(&master, "a", Output::file(Path::new("a.fr"), &output), &Options::default()).unwrap();
+        let second = prepare(&master, "b", Output::file(Path::new("b.fr"), &output), &Options::default()).unwrap();
         first.add_to(&mut master).unwrap();
         let before = master.clone();
         let err = second.add_to(&mut master).unwrap_err().to_string();

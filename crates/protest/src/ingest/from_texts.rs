@@ -5,6 +5,7 @@ use crate::error::{Error, Problems, Result};
 use crate::ingest::texts::{OutOfRange, PairOrder};
 use crate::ingest::{suite_def, texts};
 use crate::model::alignment::Alignment;
+use crate::model::numbered_in_file as in_file;
 use crate::model::tokens;
 use crate::model::{
     AntecedentPlace, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, ExampleNo, Languages,
@@ -125,6 +126,7 @@ pub fn import(inputs: &Inputs, id: String, created: DateTime<Utc>) -> Result<Imp
         alignment: None,
         segmentation: None,
         label: None,
+        link_origins: None,
     };
     master.corpora = std::iter::once(source).chain(read_translations).collect();
 
@@ -172,6 +174,7 @@ fn read_translation(
         alignment: Some(Alignment::new(read.links)),
         segmentation: None,
         label: None,
+        link_origins: None,
     };
     Ok((corpus, dropped))
 }
@@ -211,9 +214,11 @@ fn examples(master: &Master, path: &Path, lines: Vec<suite_def::ExampleLine>, pr
             }
             if let Some((other, other_line)) = tokens_taken.insert((e.sentence, e.token), (e.no, line)) {
                 return Err(format!(
-                    "example {} is on token {} of sentence {}, as example {other} is (line {other_line}): one \
-                     example per pronoun token; remove one, or correct its token",
-                    e.no, e.token, e.sentence
+                    "example {} is on token {} of {}, as example {other} is (line {other_line}): one example per \
+                     pronoun token; remove one, or correct its token",
+                    e.no,
+                    e.token,
+                    in_file(e.sentence)
                 ));
             }
             Ok(())
@@ -232,11 +237,11 @@ fn examples(master: &Master, path: &Path, lines: Vec<suite_def::ExampleLine>, pr
 fn example(master: &Master, pronoun: &str, e: &Example, known: &mut Option<String>) -> Result<(), String> {
     let source = &master.corpora[0];
     let Some(sentence) = source.sentence(e.sentence) else {
-        return Err(format!("sentence {} does not exist (the source has {})", e.sentence, source.sentences.len()));
+        return Err(format!("{} does not exist (the source has {})", in_file(e.sentence), source.sentences.len()));
     };
     let count = tokens::token_count(sentence);
     let Some(word) = tokens::token(sentence, e.token) else {
-        return Err(format!("token {} is out of range (sentence {} has {count} tokens)", e.token, e.sentence));
+        return Err(format!("token {} is out of range ({} has {count} tokens)", e.token, in_file(e.sentence)));
     };
     if word != pronoun {
         let why = if word.to_lowercase() == pronoun.to_lowercase() {
@@ -244,7 +249,7 @@ fn example(master: &Master, pronoun: &str, e: &Example, known: &mut Option<Strin
         } else {
             "is the token number off by one? Tokens count from 0".to_owned()
         };
-        return Err(format!("token {} of sentence {} is '{word}', not '{pronoun}': {why}", e.token, e.sentence));
+        return Err(format!("token {} of {} is '{word}', not '{pronoun}': {why}", e.token, in_file(e.sentence)));
     }
     let Some(category) = master.category(&e.category) else {
         let known = known.get_or_insert_with(|| known_categories(master));
@@ -259,35 +264,40 @@ fn example(master: &Master, pronoun: &str, e: &Example, known: &mut Option<Strin
     let document = master.document_of(e.sentence);
     for a in &e.antecedents {
         let Some(len) = source.token_count(a.sentence) else {
-            return Err(format!("antecedent sentence {} does not exist", a.sentence));
+            return Err(format!("antecedent {} does not exist", in_file(a.sentence)));
         };
         if a.end as usize >= len {
             return Err(format!(
-                "antecedent span {}-{} is out of range (sentence {} has {len} tokens)",
-                a.start, a.end, a.sentence
+                "antecedent span {}-{} is out of range ({} has {len} tokens)",
+                a.start,
+                a.end,
+                in_file(a.sentence)
             ));
         }
         if !document.contains(&a.sentence) {
             return Err(format!(
-                "antecedent sentence {} is outside the pronoun's document (sentences {}–{})",
-                a.sentence,
-                document.start,
-                document.end - 1
+                "antecedent {} is outside the pronoun's document (sentences {}–{})",
+                in_file(a.sentence),
+                document.start + 1,
+                document.end
             ));
         }
         match category.antecedent_place() {
             Some(AntecedentPlace::OtherSentence) if a.sentence == e.sentence => {
                 return Err(format!(
-                    "category '{}' is inter-sentential, but the antecedent is in the pronoun's sentence {}: use the \
+                    "category '{}' is inter-sentential, but the antecedent is in the pronoun's {}: use the \
                      intra-sentential category, or correct the antecedent",
-                    e.category, e.sentence
+                    e.category,
+                    in_file(e.sentence)
                 ));
             }
             Some(AntecedentPlace::SameSentence) if a.sentence != e.sentence => {
                 return Err(format!(
-                    "category '{}' is intra-sentential, but the antecedent is in sentence {}, not in the pronoun's \
-                     sentence {}: use the inter-sentential category, or correct the antecedent",
-                    e.category, a.sentence, e.sentence
+                    "category '{}' is intra-sentential, but the antecedent is in {}, not in the pronoun's {}: use \
+                     the inter-sentential category, or correct the antecedent",
+                    e.category,
+                    in_file(a.sentence),
+                    in_file(e.sentence)
                 ));
             }
             _ => {}
@@ -383,11 +393,11 @@ mod tests {
             "mt.alig: line 1: pair 9-1: source index 9 is out of range (the source sentence has 5 tokens)",
             "mt.alig: line 2: pair 1-7: target index 7 is out of range",
             "other.alig: line 2: malformed pair '0:1'",
-            "suite.tsv: line 3: example 3 is on token 0 of sentence 1, as example 1 is (line 1)",
+            "suite.tsv: line 3: example 3 is on token 0 of sentence 2 (1 in the file), as example 1 is (line 1)",
             "suite.tsv: line 4: category 'anaphoric_inter_they' is inter-sentential, but the antecedent is in the \
-             pronoun's sentence 1: use the intra-sentential category, or correct the antecedent",
+             pronoun's sentence 2 (1 in the file): use the intra-sentential category, or correct the antecedent",
             "suite.tsv: line 5: category 'anaphoric_intra_subject_it' is intra-sentential, but the antecedent is in \
-             sentence 2, not in the pronoun's sentence 3",
+             sentence 3 (2 in the file), not in the pronoun's sentence 4 (3 in the file)",
         ] {
             assert!(err.contains(expected), "{expected}\nnot in\n{err}");
         }
@@ -427,13 +437,13 @@ mod tests {
         let err = import(&inputs, "m".into(), DateTime::UNIX_EPOCH).unwrap_err().to_string();
         assert!(
             err.contains(
-                "line 1: token 0 of sentence 2 is 'It', not 'it': only the case differs: write 'It' as the source does"
+                "line 1: token 0 of sentence 3 (2 in the file) is 'It', not 'it': only the case differs: write 'It' as the source does"
             ),
             "{err}"
         );
         assert!(
             err.contains(
-                "line 2: token 1 of sentence 2 is 'is', not 'it': is the token number off by one? Tokens count from 0"
+                "line 2: token 1 of sentence 3 (2 in the file) is 'is', not 'it': is the token number off by one? Tokens count from 0"
             ),
             "{err}"
         );

@@ -325,7 +325,7 @@ pub fn document_starts(path: &Path, lines: &[String], sentences: usize) -> Resul
             return Err(Error::at_line(
                 path,
                 i + 1,
-                format!("sentence {n} does not exist (the corpora have {sentences})"),
+                format!("{n} (sentence {}) does not exist (the corpora have {sentences})", u64::from(n) + 1),
             ));
         }
         starts.push(n);
@@ -410,7 +410,7 @@ mod tests {
         let err = read_document_starts(&file(&d, "order", b"0\n3\n2\n"), 5).unwrap_err().to_string();
         assert!(err.contains("order: line 3"), "{err}");
         let err = read_document_starts(&file(&d, "far", b"0\n5\n"), 5).unwrap_err().to_string();
-        assert!(err.contains("far: line 2: sentence 5 does not exist"), "{err}");
+        assert!(err.contains("far: line 2: 5 (sentence 6) does not exist"), "{err}");
         let err = read_document_starts(&file(&d, "nan", b"0\nx\n"), 5).unwrap_err().to_string();
         assert!(err.contains("nan: line 2: 'x' is not a sentence number"), "{err}");
     }

@@ -1,6 +1,8 @@
 //! Reading a text file line by line without holding it in memory, for the metrics, whose inputs
 //! may be whole corpora. Lines end at `\n` or `\r\n`; a byte-order mark is skipped; invalid UTF-8
-//! is an error naming the line.
+//! is an error naming the line, and so is a line longer than [`MAX_LINE`] (a file without line
+//! breaks, or not text at all): memory stays a few blocks and a line's bound, and the time
+//! linear in the file, whatever it holds.
 //!
 //! A thread per file reads ahead: it reads blocks of whole lines, checks each block is UTF-8 at
 //! once and finds its line ends (memchr), so that the thread using the lines only takes
@@ -22,6 +24,11 @@ pub fn read_whole(path: &Path) -> Result<String> {
 
 /// Bytes read at a time by the thread reading ahead.
 const BLOCK: usize = 1 << 18;
+
+/// The longest line read, in bytes (1 MiB): a sentence, or a line of the pronoun task's data,
+/// is a few hundred. At least [`BLOCK`], so that only a line carried over from one block to the
+/// next can be longer.
+pub const MAX_LINE: usize = 1 << 20;
 
 /// Line ends and separators are dense in a block where there is one in fewer bytes than this:
 /// looking at every word then costs less than searching from one to the next (measured on the
@@ -65,6 +72,8 @@ enum After {
     EndOfFile,
     /// The line after the block's lines is not UTF-8.
     NotUtf8,
+    /// The line after the block's lines is longer than [`MAX_LINE`].
+    TooLong,
     Failed(std::io::Error),
 }
 
@@ -125,6 +134,17 @@ impl LineReader {
                 Some(After::NotUtf8) => {
                     self.finished = true;
                     return Err(Error::at_line(&self.path, self.line + 1, "not valid UTF-8 text"));
+                }
+                Some(After::TooLong) => {
+                    self.finished = true;
+                    return Err(Error::at_line(
+                        &self.path,
+                        self.line + 1,
+                        format!(
+                            "longer than {} MiB, the most a line may have: is this a text file with one sentence a line?",
+                            MAX_LINE >> 20
+                        ),
+                    ));
                 }
                 Some(After::Failed(e)) => {
                     self.finished = true;
@@ -224,20 +244,40 @@ fn read_ahead(mut file: impl Read, separator: Option<u8>, sender: &SyncSender<Bl
         // per block, and only the part of the text its old text did not fill is zeroed first
         // (`read_to_end` zeroed it all).
         let mut block = spare.try_recv().unwrap_or_default();
-        let mut bytes = std::mem::take(&mut block.text).into_bytes();
-        if bytes.capacity() == 0 {
-            // Room for a line's start carried over as well: no moving the text to a larger
-            // allocation (a copy and new pages) when the next block carries more.
-            bytes.reserve(2 * BLOCK);
-        }
         let have = carried.len();
-        bytes.resize(bytes.len().max(have + BLOCK), 0);
-        bytes[..have].copy_from_slice(&carried);
+        let mut bytes = if have > BLOCK {
+            // A long line goes on growing where it is (by doubling): copying it into each new
+            // block made a line of n bytes cost n² / BLOCK.
+            std::mem::take(&mut carried)
+        } else {
+            let mut bytes = std::mem::take(&mut block.text).into_bytes();
+            if bytes.capacity() == 0 {
+                // Room for a line's start carried over as well: no moving the text to a larger
+                // allocation (a copy and new pages) when the next block carries more.
+                bytes.reserve(2 * BLOCK);
+            }
+            bytes.resize(bytes.len().max(have + BLOCK), 0);
+            bytes[..have].copy_from_slice(&carried);
+            bytes
+        };
+        bytes.resize(have + BLOCK, 0);
         let (read, failed) = read_full(&mut file, &mut bytes[have..have + BLOCK]);
         bytes.truncate(have + read);
         let at_end = read == 0;
+        // The line carried over ends in what was read, or goes on: either way no longer than
+        // MAX_LINE. Only the bytes just read are searched.
+        let first_end = memchr::memchr(b'\n', &bytes[have..]).map(|i| have + i);
+        if failed.is_none() && first_end.unwrap_or(bytes.len()) > MAX_LINE {
+            block.text.clear();
+            block.ends.clear();
+            block.separators.clear();
+            block.separators_ends.clear();
+            block.after = Some(After::TooLong);
+            let _ = sender.send(block);
+            return;
+        }
         // Whole lines only, unless the file ends without a line end.
-        let whole = match memchr::memrchr(b'\n', &bytes) {
+        let whole = match first_end.and_then(|_| memchr::memrchr(b'\n', &bytes[have..])).map(|i| have + i) {
             _ if failed.is_some() => 0, // the carried start of a line is not a line
             Some(last) if !at_end => last + 1,
             None if !at_end => {
@@ -448,6 +488,30 @@ mod tests {
             );
             assert_eq!(dense.ends.len(), text.lines().count());
             assert_eq!(dense.separators.len(), text.matches('\t').count());
+        }
+    }
+
+    #[test]
+    fn a_line_longer_than_the_bound_is_refused_naming_it() {
+        // The longest line there may be, across blocks, and lines after it.
+        let mut text = "short\n".to_string();
+        text.push_str(&"é".repeat(MAX_LINE / 2));
+        text.push_str("\nafter\n");
+        assert_eq!(lines_of(text.as_bytes()).unwrap().len(), 3);
+        // One byte more, with or without a line end after it, in a file with or without lines.
+        for (text, line) in [
+            (format!("short\n{}x\nafter\n", "é".repeat(MAX_LINE / 2)), 2),
+            (format!("{}x", "é".repeat(MAX_LINE / 2)), 1),
+            ("x".repeat(3 * MAX_LINE + 7), 1),
+            (format!("{}{}", "line\n".repeat(BLOCK), "y".repeat(MAX_LINE + 1)), BLOCK + 1),
+        ] {
+            let err = lines_of(text.as_bytes()).unwrap_err().to_string();
+            assert!(
+                err.ends_with(&format!(
+                    "t.txt: line {line}: longer than 1 MiB, the most a line may have: is this a text file with one sentence a line?"
+                )),
+                "{err}"
+            );
         }
     }
 

@@ -209,7 +209,7 @@ impl<'de> Deserialize<'de> for Alignment {
                 let mut links = Links::new();
                 while let Some(line) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
                     parse_line_into(&line, &mut links)
-                        .map_err(|m| de::Error::custom(format!("sentence {}: {m}", alignment.len())))?;
+                        .map_err(|m| de::Error::custom(format!("sentence {}: {m}", alignment.len() + 1)))?;
                     alignment.push(&links);
                 }
                 // The list grew by doubling: give back what it did not use.
@@ -261,7 +261,7 @@ mod tests {
         assert_eq!(json, r#"["0-0 1-2",""]"#);
         assert_eq!(serde_json::from_str::<Alignment>(&json).unwrap(), a);
         let err = serde_json::from_str::<Alignment>(r#"["0-0","1:2"]"#).unwrap_err();
-        assert!(err.to_string().contains("sentence 1: malformed pair '1:2'"), "{err}");
+        assert!(err.to_string().contains("sentence 2: malformed pair '1:2'"), "{err}");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use super::ids::{CorpusId, TokenRef};
 use crate::model::alignment::Alignment;
+use crate::model::link_origin::LinkOrigins;
 use crate::model::segmentation::{Origin, Segmentation};
 use crate::model::sentences::Sentences;
 use crate::model::tokens;
@@ -46,6 +47,10 @@ pub struct Corpus {
     /// translations a suite does not label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// Where each link of `alignment` came from (format version 2): written by add-system when it
+    /// aligned the output itself. Absent: every link counts as given ([`crate::model::LinkOrigin::Given`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_origins: Option<LinkOrigins>,
 }
 
 impl Corpus {

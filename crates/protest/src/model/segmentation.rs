@@ -139,21 +139,27 @@ impl Segmentation {
                 return Some((name, format!("sentence numbers must ascend ({} then {})", w[0], w[1])));
             }
             if let Some(&last) = list.last().filter(|&&last| last >= n) {
-                return Some((name, format!("sentence {last} is beyond the corpus's {n} sentences")));
+                return Some((
+                    name,
+                    format!("{last} (sentence {}) is beyond the corpus's {n} sentences", u64::from(last) + 1),
+                ));
             }
         }
         let mut seen = vec![false; n as usize];
         for (origin, list) in self.lists() {
             for &s in list {
                 if std::mem::replace(&mut seen[s as usize], true) {
-                    return Some((name_of(origin), format!("sentence {s} has two origins")));
+                    return Some((name_of(origin), format!("{s} (sentence {}) has two origins", s + 1)));
                 }
             }
         }
         for &s in self.omitted.iter().chain(&self.with_previous) {
             if !sentences[s as usize].is_empty() {
                 let origin = self.origin(s);
-                return Some((name_of(origin), format!("sentence {s} is {} but has a translation", name_of(origin))));
+                return Some((
+                    name_of(origin),
+                    format!("{s} (sentence {}) is {} but has a translation", s + 1, name_of(origin)),
+                ));
             }
         }
         let pairs =
@@ -208,16 +214,20 @@ mod tests {
         let text = sentences(&["a", "b", "", "d"]);
         let cases = [
             (Segmentation { split: vec![1, 1], ..Default::default() }, "split", "must ascend (1 then 1)"),
-            (Segmentation { low_confidence: vec![4], ..Default::default() }, "low_confidence", "sentence 4 is beyond"),
+            (
+                Segmentation { low_confidence: vec![4], ..Default::default() },
+                "low_confidence",
+                "4 (sentence 5) is beyond",
+            ),
             (
                 Segmentation { split: vec![1], joined: vec![1], ..Default::default() },
                 "joined",
-                "sentence 1 has two origins",
+                "1 (sentence 2) has two origins",
             ),
             (
                 Segmentation { omitted: vec![0], ..Default::default() },
                 "omitted",
-                "sentence 0 is omitted but has a translation",
+                "0 (sentence 1) is omitted but has a translation",
             ),
             (
                 Segmentation { merged: vec![0], ..Default::default() },

@@ -23,6 +23,12 @@ enum Held {
     Kept { count: usize, kept: Vec<(u32, String)> },
 }
 
+/// A sentence number quoted from a file, which counts from 0, for people, who count from 1:
+/// `sentence 5 (4 in the file)`.
+pub fn numbered_in_file(sentence: u32) -> String {
+    format!("sentence {} ({sentence} in the file)", u64::from(sentence) + 1)
+}
+
 impl Sentences {
     /// `count` sentences with text only at the numbers in `kept`, which must be ascending and
     /// below `count` (a reader checks that before: see `store::batch_file`).

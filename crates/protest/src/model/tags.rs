@@ -66,7 +66,7 @@ pub fn problem(tag: &str) -> Option<String> {
     if tag.chars().any(char::is_whitespace) {
         return Some("has spaces (a tag is one word)".into());
     }
-    if let Some(c) = tag.chars().find(|&c| hidden(c)) {
+    if let Some(c) = tag.chars().find(|&c| super::text::hidden(c)) {
         return Some(format!(
             "has an invisible or direction-changing character (U+{:04X}), which would make it look like another tag",
             c as u32
@@ -88,18 +88,6 @@ pub fn normalize(typed: &str) -> Result<String, String> {
         Some(why) => Err(why),
         None => Ok(tag),
     }
-}
-
-/// Characters that show nothing, or change the direction of what follows: controls, format
-/// characters (Unicode's Cf: zero-width spaces and joiners, bidirectional marks, embeddings and
-/// isolates, the byte-order mark, tag characters), fillers and variation selectors.
-fn hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
-            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
-            | '\u{FFF0}'..='\u{FFFB}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
 }
 
 #[cfg(test)]

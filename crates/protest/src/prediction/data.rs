@@ -232,10 +232,69 @@ fn open(path: &Path, separator: Option<u8>) -> Result<LineReader> {
         Some(separator) => LineReader::separated(path, reader, separator),
     };
     Ok(if magic[..have] == [0x1f, 0x8b] {
-        over(Box::new(flate2::read::MultiGzDecoder::new(io::BufReader::new(start.chain(file)))))
+        over(Box::new(Bounded::new(start.chain(file), FREE_EXPANSION)))
     } else {
         over(Box::new(start.chain(file)))
     })
+}
+
+/// How many times its compressed size a gzip file may give, once it has given [`FREE_EXPANSION`]:
+/// text compresses some 3 to 10 times, and a few kilobytes that expand to gigabytes (a
+/// decompression bomb) are no data file.
+pub const MAX_EXPANSION: u64 = 100;
+
+/// What a gzip file may give whatever its compressed size (64 MiB).
+pub const FREE_EXPANSION: u64 = 64 << 20;
+
+/// A reader that counts the bytes read through it.
+struct Tally<R> {
+    inner: R,
+    bytes: u64,
+}
+
+impl<R: Read> Read for Tally<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buffer)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+/// A gzip file's content, refused once it is more than [`MAX_EXPANSION`] times what was read of
+/// the file (past [`FREE_EXPANSION`]).
+struct Bounded<R> {
+    decoder: flate2::read::MultiGzDecoder<io::BufReader<Tally<R>>>,
+    bytes: u64,
+    /// What it may give whatever its size: [`FREE_EXPANSION`] (less in tests).
+    free: u64,
+}
+
+impl<R: Read> Bounded<R> {
+    fn new(compressed: R, free: u64) -> Bounded<R> {
+        let tally = Tally { inner: compressed, bytes: 0 };
+        Bounded { decoder: flate2::read::MultiGzDecoder::new(io::BufReader::new(tally)), bytes: 0, free }
+    }
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let n = self.decoder.read(buffer)?;
+        self.bytes += n as u64;
+        let compressed = self.decoder.get_ref().get_ref().bytes;
+        if self.bytes > self.free && self.bytes > MAX_EXPANSION.saturating_mul(compressed) {
+            let mib = |bytes: u64| bytes as f64 / f64::from(1 << 20);
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "the gzip content expands to more than {MAX_EXPANSION} times the file's size ({:.0} MiB from {:.2} MiB so far): \
+                     refused as a decompression bomb; if the file is real, decompress it (gunzip) and give the plain file",
+                    mib(self.bytes),
+                    mib(compressed)
+                ),
+            ));
+        }
+        Ok(n)
+    }
 }
 
 /// The `.doc-ids` file of a data file, if there is one: `NAME.doc-ids` (or `.doc-ids.gz`) for
@@ -389,6 +448,46 @@ mod tests {
         std::fs::write(&gz, [0x1f, 0x8b, 0, 1, 2]).unwrap();
         let err = DataSet::read(&gz).unwrap_err();
         assert_eq!(err.path(), gz, "{err}");
+    }
+
+    /// gzip of `member`, `times` over: one member after the other in the one file (as `cat` of
+    /// gzip files makes, which gunzip reads as one).
+    fn gzip(member: &[u8], times: usize) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(member).unwrap();
+        encoder.finish().unwrap().repeat(times)
+    }
+
+    #[test]
+    fn gzip_that_expands_past_the_bound_is_refused() {
+        let read_all = |bytes: Vec<u8>, free| {
+            let mut out = Vec::new();
+            Bounded::new(io::Cursor::new(bytes), free).read_to_end(&mut out).map(|_| out.len())
+        };
+        // Lines that differ, as the task's files have: far below the bound, read whole.
+        let text: String =
+            (0u64..20_000).map(|i| format!("{LINE} {}\n", i.wrapping_mul(0x9E37_79B9_7F4A_7C15))).collect();
+        assert_eq!(read_all(gzip(text.as_bytes(), 1), 1 << 16).unwrap(), text.len());
+        // Hundreds of times its size: refused past what is free.
+        let bomb = gzip(&[b'\n'; 1 << 20], 8);
+        let err = read_all(bomb.clone(), 1 << 20).unwrap_err().to_string();
+        assert!(err.starts_with("the gzip content expands to more than 100 times the file's size ("), "{err}");
+        assert!(err.ends_with("if the file is real, decompress it (gunzip) and give the plain file"), "{err}");
+        assert_eq!(read_all(bomb, 16 << 20).unwrap(), 8 << 20, "within what is free");
+        // Through the reader of data files, naming the file.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bomb.data.gz");
+        let lines = format!("{}\n", "x".repeat(1023)).repeat(1024);
+        std::fs::write(&path, gzip(lines.as_bytes(), 80)).unwrap();
+        let mut reader = open_lines(&path).unwrap();
+        let err = loop {
+            match reader.advance() {
+                Ok(true) => {}
+                Ok(false) => panic!("read to the end"),
+                Err(e) => break e.to_string(),
+            }
+        };
+        assert!(err.starts_with(&format!("{}: the gzip content expands", path.display())), "{err}");
     }
 
     #[test]

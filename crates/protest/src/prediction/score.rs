@@ -237,14 +237,14 @@ impl Refusal {
                 at(predicted, format!("missing: the prediction file is shorter than the gold file {}", gold.display()))
             }
             Refusal::GoldEmpty { predicted: p } => {
-                at(predicted, format!("the gold label is empty, but the predicted label is not: {p}"))
+                at(predicted, format!("the gold label is empty, but the predicted label is not: {}", shown(p)))
             }
             Refusal::PredictedEmpty { gold: g } => {
-                at(predicted, format!("the predicted label is empty, but the gold label is not: {g}"))
+                at(predicted, format!("the predicted label is empty, but the gold label is not: {}", shown(g)))
             }
-            Refusal::GoldLabel(label) => at(gold, format!("wrong file format: the gold label is '{label}'")),
+            Refusal::GoldLabel(label) => at(gold, format!("wrong file format: the gold label is '{}'", shown(label))),
             Refusal::PredictedLabel(label) => {
-                at(predicted, format!("wrong file format: the predicted label is '{label}'"))
+                at(predicted, format!("wrong file format: the predicted label is '{}'", shown(label)))
             }
             Refusal::LabelCounts { gold: g, predicted: p } => {
                 at(predicted, format!("different number of labels in the gold ({g}) and in the predictions file ({p})"))
@@ -253,6 +253,14 @@ impl Refusal {
                 Error::whole_file(gold, "no line has a gold label: there is nothing to score".to_string())
             }
         }
+    }
+}
+
+/// A label as a message shows it: its first 100 characters (a line may be a megabyte).
+fn shown(label: &str) -> String {
+    match label.char_indices().nth(100) {
+        Some((at, _)) => format!("{}… ({} bytes)", &label[..at], label.len()),
+        None => label.to_owned(),
     }
 }
 
@@ -456,5 +464,13 @@ mod tests {
             "pred.data: line 7: wrong file format: the predicted label is 'x'"
         );
         assert_eq!(at(Refusal::NoPlaceholders), "gold.data: no line has a gold label: there is nothing to score");
+        let long = at(Refusal::PredictedLabel("il ".repeat(300_000)));
+        assert_eq!(
+            long,
+            format!(
+                "pred.data: line 7: wrong file format: the predicted label is '{}… (900000 bytes)'",
+                "il ".repeat(34).chars().take(100).collect::<String>()
+            )
+        );
     }
 }

@@ -11,6 +11,9 @@ pub mod recovery;
 pub mod remote;
 pub mod workspace;
 
+#[cfg(test)]
+mod tests;
+
 pub use kept::{Follows, Kept};
 pub use opening::Opening;
 pub use remote::{Courier, Remote};
@@ -21,8 +24,10 @@ use crate::annotate::edit::{self, Edit, EditError};
 use crate::annotate::history::History;
 use crate::annotate::suggestions::UsedTags;
 use crate::annotate::timing::{self, Stopwatch};
+use crate::model::clock::Clock;
 use crate::model::{AnnotatorId, CandidateId, Category, Conflict, Master, Record};
 use crate::store::Store;
+use crate::store::based::{self, Disagreement, Keep};
 use crate::store::journal::Entry;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -45,6 +50,8 @@ pub struct Session {
     stopwatch: Stopwatch,
     /// Where the changes the file cannot take are kept.
     keeping: Keeping,
+    /// What dates a change (the computer's clock but in tests).
+    clock: Clock,
 }
 
 /// The recovery file of the changes the file cannot take ([`recovery`]).
@@ -64,6 +71,9 @@ pub enum SessionError {
     /// The edit is not allowed; the record is as it was.
     #[error(transparent)]
     Edit(#[from] EditError),
+    /// The clock is outside the years a record can be dated in; nothing was changed.
+    #[error(transparent)]
+    Clock(#[from] crate::model::clock::WrongClock),
     /// The change could not be saved, and is not kept in memory either.
     #[error("Could not save: {0}")]
     NotSaved(Error),
@@ -90,6 +100,18 @@ pub struct NotSaved {
     /// They go to a server ([`Remote`]), which does not answer: they are kept in the browser and
     /// sent again.
     pub remote: bool,
+    /// The server does not know the page's link any more (revoked, or replaced by a new one):
+    /// they cannot be sent; the page offers them as a file ([`Session::unsent_file`]).
+    pub link_gone: bool,
+}
+
+/// What applying a recovery file did: how many of its changes were applied, and the records
+/// changed since its changes were made, with both versions for the user to choose
+/// ([`Session::choose`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Recovered {
+    pub applied: usize,
+    pub disagreements: Vec<Disagreement>,
 }
 
 /// A change undone or redone: on which candidate, and what it was (`pronoun set to yes`).
@@ -161,7 +183,19 @@ impl Session {
             tags,
             keeping: Keeping::default(),
             stopwatch: Stopwatch::default(),
+            clock: Clock::SYSTEM,
         }
+    }
+
+    /// Dates changes by `clock` from now on (tests play a wrong clock with it).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
+    /// The time now by the session's clock, for what is made through it (a task set, a batch, a
+    /// round of the automatic match), or why the clock cannot be believed.
+    pub fn now(&self) -> Result<chrono::DateTime<chrono::Utc>, crate::model::clock::WrongClock> {
+        self.clock.now()
     }
 
     /// Keeps every change the file cannot take in a recovery file in `folder`
@@ -193,11 +227,12 @@ impl Session {
             None => {
                 let header = recovery::Header {
                     recovery: recovery::FORMAT.into(),
-                    version: 1,
+                    version: recovery::VERSION,
                     file: self.file.real_path().to_path_buf(),
                     file_id: self.file.file_id().to_owned(),
                     revision: self.master().revision,
-                    created: chrono::Utc::now(),
+                    // Informational: a wrong clock must not keep the work from being kept.
+                    created: self.clock.now().unwrap_or(crate::model::clock::EARLIEST),
                     why: self.file.detached().or(self.file.failure()).unwrap_or("not saved").to_owned(),
                 };
                 recovery::Writer::start(&folder, header).and_then(|mut writer| {
@@ -211,35 +246,55 @@ impl Session {
     }
 
     /// The recovery files left for this file by windows that could not save their changes (and
-    /// then crashed, or were closed without them), oldest first: to offer, never to apply unasked.
+    /// then crashed, or were closed without them), oldest first, then the rests of its damaged
+    /// journals: to offer, never to apply unasked.
     pub fn recoveries(&self) -> Vec<recovery::Found> {
-        let Some(folder) = &self.keeping.folder else { return Vec::new() };
-        let mut found = recovery::find(folder, self.file.real_path(), self.file.file_id());
+        let mut found = match &self.keeping.folder {
+            Some(folder) => recovery::find(folder, self.file.real_path(), self.file.file_id()),
+            None => Vec::new(),
+        };
         found.retain(|f| Some(f.path.as_path()) != self.recovery_path());
+        // And what followed a damaged journal line, set aside beside the file when it was opened.
+        found.extend(recovery::find_rests(self.file.real_path(), self.file.file_id()));
         found
     }
 
     /// Applies the changes of a recovery file as the window's own, each checked and saved as an
-    /// edit is; the file is removed once they are all saved (or kept in this session's own
-    /// recovery file). Returns how many were applied. Record changes are checked first, so that
-    /// one that no longer fits applies none.
-    pub fn apply_recovery(&mut self, found: &recovery::Found) -> crate::Result<usize> {
+    /// edit is — and only on the version of its record it was made on: a record changed since is
+    /// left as it is, and both versions come back as a [`Disagreement`] for the user to choose.
+    /// The file is removed once its changes are all saved (or kept in this session's own
+    /// recovery file) and none disagrees; with disagreements it stays until the user has chosen
+    /// (and removed it). Record changes are checked first, so that one that no longer fits
+    /// applies none.
+    pub fn apply_recovery(&mut self, found: &recovery::Found) -> crate::Result<Recovered> {
         self.file.writable()?;
         let path = self.path().to_path_buf();
         let refused = |i: usize, why: &dyn std::fmt::Display| {
             Error::refused(&found.path, format!("change {} cannot be applied to {}: {why}", i + 1, path.display()))
         };
-        if !found.entries.iter().any(|e| matches!(e, Entry::Roster(_))) {
-            for (i, entry) in found.entries.iter().enumerate() {
-                if let Entry::Put(record) = entry
+        if !found.entries.iter().any(|e| matches!(e.entry, Entry::Roster(_))) {
+            for (i, change) in found.entries.iter().enumerate() {
+                if let Entry::Put(record) = &change.entry
                     && let Some((_, problem)) = crate::store::validate::record(self.master(), record)
                 {
                     return Err(refused(i, &format!("{problem}; nothing was applied")));
                 }
             }
         }
-        let mut applied = 0;
-        for (i, entry) in found.entries.iter().enumerate() {
+        let mut recovered = Recovered::default();
+        for (i, change) in found.entries.iter().enumerate() {
+            let (entry, applied) = (&change.entry, recovered.applied);
+            if let Some((candidate, annotator)) = based::key(entry) {
+                let now = self.master().records.get(candidate, annotator);
+                if !based::applies(now, entry, change.base) {
+                    if let Some(d) = Disagreement::of(now.cloned(), entry) {
+                        d.add_to(&mut recovered.disagreements);
+                    }
+                    continue;
+                }
+                // A later change of the record stands in place of an earlier one that disagreed.
+                recovered.disagreements.retain(|d| (d.candidate, d.annotator) != (candidate, annotator));
+            }
             let not_saved = self.file.not_saved();
             let result = match entry {
                 Entry::Put(record) => self.file.put(record.clone()),
@@ -261,13 +316,46 @@ impl Session {
                 }
                 Ok(()) => {}
             }
-            applied += 1;
+            recovered.applied += 1;
         }
         self.applied_whole();
-        if self.file.not_saved() == 0 || self.recovery_path().is_some() {
+        let saved = self.file.not_saved() == 0 || self.recovery_path().is_some();
+        if saved && recovered.disagreements.is_empty() {
             found.discard().map_err(|e| Error::io(&found.path, e))?;
         }
-        Ok(applied)
+        Ok(recovered)
+    }
+
+    /// Keeps one version of a record two changes disagree about — a recovery file's and the
+    /// file's ([`Session::apply_recovery`]), the page's and the server's
+    /// ([`Workspace::disagreements`]): keeping the stored one changes nothing; keeping the
+    /// proposed one is a new change, made on the stored one (and refused if the record changed
+    /// again meanwhile).
+    pub fn choose(&mut self, d: &Disagreement, keep: Keep) -> Result<(), SessionError> {
+        if self.file.remote() {
+            self.file.choose(d.candidate, d.annotator, keep).map_err(SessionError::NotSaved)?;
+            self.changed_whole();
+            return Ok(());
+        }
+        let Some(change) = d.settle(keep) else { return Ok(()) };
+        let now = self.master().records.get(d.candidate, d.annotator);
+        if !based::applies(now, &change.entry, change.base) {
+            let why = format!("the record of candidate {} changed again; look at it anew", d.candidate);
+            return Err(SessionError::NotSaved(Error::refused(self.path(), why)));
+        }
+        self.store_for(d.candidate, d.annotator, based::result(&change.entry).cloned())
+    }
+
+    /// Records changed here that the server holds in another version (the web page): both, for
+    /// the annotator to choose ([`Session::choose`]).
+    pub fn disagreements(&self) -> Vec<Disagreement> {
+        self.file.disagreements()
+    }
+
+    /// The changes not saved as a file for the researcher, its name and bytes (the web page whose
+    /// link no longer works, docs/serve.md).
+    pub fn unsent_file(&self) -> Option<(String, Vec<u8>)> {
+        self.file.unsent_file()
     }
 
     /// After changes to several records at once: views are computed afresh and undo starts over.
@@ -281,7 +369,8 @@ impl Session {
     /// Writes this file with the changes of a recovery file on top into a new file at `path`,
     /// leaving this one as it is; the recovery file is removed once the new file is written.
     pub fn save_recovery_as(&self, found: &recovery::Found, path: &Path) -> crate::Result<()> {
-        self.file.save_copy_with(path, &found.entries)?;
+        let entries: Vec<Entry> = found.entries.iter().map(|b| b.entry.clone()).collect();
+        self.file.save_copy_with(path, &entries)?;
         found.discard().map_err(|e| Error::io(&found.path, e))
     }
 
@@ -342,6 +431,7 @@ impl Session {
                 kept_in,
                 keep_failed,
                 remote: false,
+                link_gone: false,
             });
         }
         let why = self.file.failure()?.to_owned();
@@ -352,13 +442,15 @@ impl Session {
             kept_in,
             keep_failed,
             remote: self.file.remote(),
+            link_gone: self.file.link_gone(),
         })
     }
 
     /// Changes on their way to the server, not acknowledged yet, while nothing failed (a page's,
     /// [`Remote`]); 0 for a file, whose changes are saved when made.
     pub fn sending(&self) -> usize {
-        if self.file.remote() && self.file.failure().is_none() { self.file.not_saved() } else { 0 }
+        let waiting = self.file.not_saved().saturating_sub(self.file.disagreements().len());
+        if self.file.remote() && self.file.failure().is_none() { waiting } else { 0 }
     }
 
     /// Whether changes go to a server (the web page) rather than to a file.
@@ -465,9 +557,36 @@ impl Session {
     }
 
     /// The annotator was at work on `candidate`'s example at `now` (seconds on a clock that only
-    /// goes forward): its active time goes into the record with the next change or on leaving.
+    /// goes forward): its active time goes into the record with the next change, on leaving, or
+    /// when the annotator goes [`away`](Session::away). The shell says so before it acts on the
+    /// input, so that a change or leaving counts the time up to it.
     pub fn active(&mut self, candidate: CandidateId, now: f64) {
         self.stopwatch.active(candidate, now);
+    }
+
+    /// The annotator went away from the example on screen at `now` (the window lost the
+    /// keyboard, the page was hidden): the time up to `now` goes into its record (if there is
+    /// one), and nothing counts until the next sign of activity. Does nothing when there is no
+    /// time to store, so the shell may say it every frame the window is away.
+    pub fn away(&mut self, now: f64) -> Result<(), SessionError> {
+        self.stopwatch.away(now);
+        match self.stopwatch.on() {
+            Some(candidate) if !self.is_read_only() => self.bank(candidate),
+            _ => Ok(()),
+        }
+    }
+
+    /// Stores the active time banked for `candidate` into its record, if it has one that
+    /// measures time.
+    fn bank(&mut self, candidate: CandidateId) -> Result<(), SessionError> {
+        let banked = self.stopwatch.banked(candidate) > 0;
+        match self.record(candidate).filter(|r| banked && r.active_ms.is_some()).cloned() {
+            Some(record) => {
+                let record = self.timed(record, false);
+                self.store(candidate, Some(record))
+            }
+            None => Ok(()),
+        }
     }
 
     /// `record` (the current annotator's) with the active time banked for it: a new record starts
@@ -489,7 +608,8 @@ impl Session {
     /// it; undo takes it back like any other change.
     pub fn edit_as(&mut self, candidate: CandidateId, annotator: AnnotatorId, edit: Edit) -> Result<(), SessionError> {
         let before = self.master().records.get(candidate, annotator).cloned();
-        let after = edit::apply(self.master(), candidate, annotator, before.as_ref(), edit, chrono::Utc::now())?;
+        let now = self.clock.now()?;
+        let after = edit::apply(self.master(), candidate, annotator, before.as_ref(), edit, now)?;
         let unchanged = match &before {
             Some(b) => b.same_content(&after),
             None => after.is_blank(),
@@ -508,16 +628,7 @@ impl Session {
     /// The active time banked for the example goes into its record (if there is one).
     pub fn leave(&mut self, candidate: CandidateId) -> Result<Vec<Conflict>, SessionError> {
         match conflicts::on_leave(self.master(), self.record(candidate)) {
-            Leaving::Nothing => {
-                let banked = self.stopwatch.banked(candidate) > 0;
-                match self.record(candidate).filter(|r| banked && r.active_ms.is_some()).cloned() {
-                    Some(record) => {
-                        let record = self.timed(record, false);
-                        self.store(candidate, Some(record)).map(|()| Vec::new())
-                    }
-                    None => Ok(Vec::new()),
-                }
-            }
+            Leaving::Nothing => self.bank(candidate).map(|()| Vec::new()),
             Leaving::Settle(record) => self.settle(record).map(|()| Vec::new()),
             Leaving::Ask(conflicts) => Ok(conflicts),
         }

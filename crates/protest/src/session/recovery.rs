@@ -8,11 +8,14 @@
 //! A recovery file is named after the resolved path of the file and the time it was started
 //! (`tiny.master.json-3f9a…-20261126T201500-4242.protest-recovery`), and holds JSON lines
 //! (docs/journal.md, "Recovery files"): a header naming the file, its id and revision, then the
-//! changes as journal lines ([`Entry`]). While its writer lives it holds the file's `flock`, so
-//! that another window opening the same master does not offer changes still being made.
+//! changes as journal lines, each with the version of the record it was made on ([`Based`]).
+//! Applying them later stores each only on that version: a record changed since is never
+//! replaced unasked ([`crate::store::based`]). While its writer lives it holds the file's `flock`,
+//! so that another window opening the same master does not offer changes still being made.
 
-use crate::model::{Judgement, Master};
-use crate::store::journal::Entry;
+use crate::model::{Judgement, Master, Record};
+use crate::store::based::Based;
+use crate::store::journal::{self, Entry};
 use crate::store::{files, json};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -22,7 +25,10 @@ use std::path::{Path, PathBuf};
 
 /// The `recovery` field of a recovery file's first line.
 pub const FORMAT: &str = "protest-recovery";
-const VERSION: u32 = 1;
+/// The version written: version 2 says what each change was made on (`base`); version 1, whose
+/// changes do not, is read as well.
+pub const VERSION: u32 = 2;
+const READABLE: [u32; 2] = [1, 2];
 /// How recovery files end.
 pub const EXTENSION: &str = "protest-recovery";
 
@@ -63,7 +69,7 @@ pub struct Writer {
     file: File,
     header_len: u64,
     /// What the file holds after its header, in order.
-    kept: Vec<Entry>,
+    kept: Vec<Based>,
 }
 
 impl Writer {
@@ -79,6 +85,12 @@ impl Writer {
             });
             let mut options = OpenOptions::new();
             options.read(true).write(true).create_new(true);
+            #[cfg(unix)]
+            {
+                // The user's annotations: theirs alone, whatever the umask.
+                use std::os::unix::fs::OpenOptionsExt;
+                options.mode(0o600);
+            }
             match options.open(&path) {
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
                 Err(e) => return Err(e),
@@ -105,7 +117,7 @@ impl Writer {
 
     /// Makes the file hold `entries` and flushes it to disk: appends what follows what it holds
     /// already (the usual case: one more change), or writes them all again.
-    pub fn keep(&mut self, entries: &[Entry]) -> io::Result<()> {
+    pub fn keep(&mut self, entries: &[Based]) -> io::Result<()> {
         let (from, cut) = match entries.starts_with(&self.kept) {
             true => (self.kept.len(), None),
             false => (0, Some(self.header_len)),
@@ -161,7 +173,7 @@ fn name_for(real: &Path, created: DateTime<Utc>) -> String {
 pub struct Found {
     pub path: PathBuf,
     pub header: Header,
-    pub entries: Vec<Entry>,
+    pub entries: Vec<Based>,
     /// The last line was cut short (the window was killed while writing it, before it showed the
     /// change) and is left out.
     pub torn: bool,
@@ -206,7 +218,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> io::Result<Found> {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "empty: not a PROTEST recovery file"));
     };
     let header: Header = serde_json::from_slice(first).map_err(|e| bad(1, e))?;
-    if header.recovery != FORMAT || header.version != VERSION {
+    if header.recovery != FORMAT || !READABLE.contains(&header.version) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
             format!("unsupported recovery file '{}' version {}", header.recovery, header.version),
@@ -226,24 +238,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> io::Result<Found> {
 /// One change of a recovery file in words, for the user to see before applying it: "candidate
 /// 12, Anna: pronoun yes, antecedent no, tags ant_ensure".
 pub fn describe(entry: &Entry, master: &Master) -> String {
-    let word = |j: Judgement| match j {
-        Judgement::Yes => "yes",
-        Judgement::No => "no",
-        Judgement::Unset => "not judged",
-    };
     match entry {
         Entry::Put(r) => {
-            let mut what = vec![format!("pronoun {}", word(r.pronoun))];
-            if r.antecedent.is_set() {
-                what.push(format!("antecedent {}", word(r.antecedent)));
-            }
-            if !r.tags.is_empty() {
-                what.push(format!("tags {}", r.tags.iter().cloned().collect::<Vec<_>>().join(" ")));
-            }
-            if !r.remarks.is_empty() {
-                what.push(format!("remarks \"{}\"", r.remarks.chars().take(60).collect::<String>()));
-            }
-            format!("candidate {}, {}: {}", r.candidate, master.annotator_name(r.annotator), what.join(", "))
+            let what = in_words(r, Some(60)).join(", ");
+            format!("candidate {}, {}: {what}", r.candidate, master.annotator_name(r.annotator))
         }
         Entry::Remove { candidate, annotator } => {
             format!("candidate {candidate}, {}: record removed", master.annotator_name(*annotator))
@@ -254,7 +252,73 @@ pub fn describe(entry: &Entry, master: &Master) -> String {
     }
 }
 
+/// What a record says, a phrase each — "pronoun yes", "antecedent no", "tags a b", "remarks "…""
+/// (their first `remarks` characters, or all) — for the user to tell versions apart.
+pub fn in_words(r: &Record, remarks: Option<usize>) -> Vec<String> {
+    let word = |j: Judgement| match j {
+        Judgement::Yes => "yes",
+        Judgement::No => "no",
+        Judgement::Unset => "not judged",
+    };
+    let mut what = vec![format!("pronoun {}", word(r.pronoun))];
+    if r.antecedent.is_set() {
+        what.push(format!("antecedent {}", word(r.antecedent)));
+    }
+    if !r.tags.is_empty() {
+        what.push(format!("tags {}", r.tags.iter().cloned().collect::<Vec<_>>().join(" ")));
+    }
+    if !r.remarks.is_empty() {
+        let shown: String = r.remarks.chars().take(remarks.unwrap_or(usize::MAX)).collect();
+        what.push(format!("remarks \"{shown}\""));
+    }
+    what
+}
+
+/// The rests of damaged journals set aside beside the file whose resolved path is `real` and
+/// whose id is `file_id` (`store::journal::rests`), offered as recovery files are: the changes
+/// that followed a damaged line of the journal, which were not applied when the file was opened
+/// (they may depend on the damaged one). Applying or saving them removes the rest as it removes a
+/// recovery file; one without a change that can be read is not offered (it stays, for the user).
+pub fn find_rests(real: &Path, file_id: &str) -> Vec<Found> {
+    let name = real.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    journal::rests(real)
+        .into_iter()
+        .filter_map(|path| {
+            let bytes = files::read_beside(&path).ok()??;
+            let salvaged = journal::salvage(&bytes);
+            if salvaged.file_id.as_deref() != Some(file_id) || salvaged.entries.is_empty() {
+                return None;
+            }
+            let unreadable = match salvaged.unreadable {
+                0 => String::new(),
+                1 => "; 1 line could not be read".to_owned(),
+                n => format!("; {n} lines could not be read"),
+            };
+            let modified = fs::metadata(&path).and_then(|m| m.modified()).ok();
+            let header = Header {
+                recovery: FORMAT.into(),
+                version: VERSION,
+                file: real.to_path_buf(),
+                file_id: file_id.to_owned(),
+                revision: salvaged.revision.unwrap_or_default(),
+                created: modified.and_then(|t| crate::model::clock::at(t).ok()).unwrap_or_default(),
+                why: format!("a line of the journal of {name} was damaged{unreadable}"),
+            };
+            // A journal line says nothing of the version it was made on: each is stored only
+            // where there is no record, the others shown beside what is there now.
+            let entries = salvaged.entries.into_iter().map(|entry| Based { entry, base: None }).collect();
+            Some(Found { path, header, entries, torn: false })
+        })
+        .collect()
+}
+
 impl Found {
+    /// Whether this is the rest of a damaged journal set aside beside the file ([`find_rests`]),
+    /// not a recovery file a window kept.
+    pub fn is_journal_rest(&self) -> bool {
+        journal::is_rest_of(&self.header.file, &self.path)
+    }
+
     /// Removes the file (its changes were applied, or saved into a new file).
     pub fn discard(&self) -> io::Result<()> {
         match fs::remove_file(&self.path) {
@@ -268,10 +332,12 @@ impl Found {
 mod tests {
     use super::*;
     use crate::model::{AnnotatorId, CandidateId, Record};
+    use crate::store::based::{Base, Keep};
 
-    fn put(c: u32) -> Entry {
+    /// A new record of candidate `c`, made where there was none.
+    fn put(c: u32) -> Based {
         let when = DateTime::from_timestamp(1_767_225_600, 0).unwrap();
-        Entry::Put(Record::new(CandidateId(c), AnnotatorId::RESEARCHER, when))
+        Based { entry: Entry::Put(Record::new(CandidateId(c), AnnotatorId::RESEARCHER, when)), base: Some(Base(None)) }
     }
 
     fn header(real: &Path) -> Header {
@@ -333,18 +399,70 @@ mod tests {
         session.edit(CandidateId(candidate), Edit::Judge(crate::model::Role::Pronoun, j)).unwrap();
     }
 
-    #[test]
-    fn changes_a_detached_window_took_are_offered_to_the_next_opening() {
-        let dir = tempfile::tempdir().unwrap();
-        let folder = dir.path().join("recovery");
-        let path = dir.path().join("tiny.master.json");
+    /// A window on a copy of the tiny master in `dir` that judged candidate 3 (saved); then its
+    /// lock is removed by hand and a command goes ahead: the window detaches. Its file, its
+    /// recovery folder and the window.
+    fn detached(dir: &Path) -> (PathBuf, PathBuf, crate::session::Session) {
+        let folder = dir.join("recovery");
+        let path = dir.join("tiny.master.json");
         fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
         let mut first = session(&path, &folder);
         judge(&mut first, 3, Judgement::Yes);
         assert!(first.recovery_path().is_none(), "saved: nothing to keep");
-        // The lock is removed by hand and a command goes ahead: the window detaches…
         fs::remove_file(crate::store::lock_path(&path)).unwrap();
         crate::workflow::on_master(&path, |s| crate::workflow::annotators::add(s, "Intruder")).unwrap();
+        (path, folder, first)
+    }
+
+    fn tiny_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("recovery");
+        let path = dir.path().join("tiny.master.json");
+        fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/tiny/tiny.master.json"), &path).unwrap();
+        (dir, folder, path)
+    }
+
+    #[test]
+    fn what_followed_a_damaged_journal_line_is_offered_and_applied_on_request() {
+        use std::io::Write;
+        let (_dir, folder, path) = tiny_copy();
+        let mut first = session(&path, &folder);
+        judge(&mut first, 3, Judgement::Yes);
+        drop(first); // killed: the change is in the journal
+        // A line written short (reported whole), then two changes written after it.
+        let journal = crate::store::journal::path_for(&path);
+        let put = |c: u32, j: Judgement| {
+            let mut r = Record::new(
+                CandidateId(c),
+                AnnotatorId::RESEARCHER,
+                DateTime::from_timestamp(1_767_225_600, 0).unwrap(),
+            );
+            r.pronoun = j;
+            serde_json::to_string(&Entry::Put(r)).unwrap()
+        };
+        let half = put(5, Judgement::No);
+        let damaged = format!("{}{}\n{}\n", &half[..40], put(4, Judgement::No), put(6, Judgement::Yes));
+        fs::OpenOptions::new().append(true).open(&journal).unwrap().write_all(damaged.as_bytes()).unwrap();
+
+        // Opening takes the change before the damage and offers what follows it, never unasked.
+        let mut second = session(&path, &folder);
+        assert_eq!(second.master().records.len(), 1);
+        let offered = second.recoveries();
+        assert_eq!(offered.len(), 1);
+        assert_eq!(offered[0].header.why, "a line of the journal of tiny.master.json was damaged");
+        assert!(offered[0].is_journal_rest());
+        let said: Vec<String> = offered[0].entries.iter().map(|e| describe(&e.entry, second.master())).collect();
+        assert_eq!(said, ["candidate 4, Researcher: pronoun no", "candidate 6, Researcher: pronoun yes"]);
+        assert_eq!(second.apply_recovery(&offered[0]).unwrap().applied, 2);
+        assert!(second.recoveries().is_empty() && !offered[0].path.exists());
+        second.close().unwrap();
+        assert_eq!(crate::store::master_file::load(&path).unwrap().records.len(), 3);
+    }
+
+    #[test]
+    fn changes_a_detached_window_took_are_offered_to_the_next_opening() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, folder, mut first) = detached(dir.path());
         judge(&mut first, 4, Judgement::No);
         let not_saved = first.not_saved().unwrap();
         assert!(not_saved.detached && not_saved.kept_in.is_some(), "{not_saved:?}");
@@ -359,7 +477,7 @@ mod tests {
         let mut second = session(&path, &folder);
         let offered = second.recoveries();
         assert_eq!(offered, std::slice::from_ref(&found));
-        let said: Vec<String> = offered[0].entries.iter().map(|e| describe(e, second.master())).collect();
+        let said: Vec<String> = offered[0].entries.iter().map(|e| describe(&e.entry, second.master())).collect();
         assert_eq!(said, ["candidate 3, Researcher: pronoun yes", "candidate 4, Researcher: pronoun no"]);
         // The intruder's command folded the journaled change in; the other is not applied unasked.
         assert_eq!(second.master().records.len(), 1);
@@ -374,7 +492,7 @@ mod tests {
         w.keep(&found.entries).unwrap();
         drop(w);
         let offered = second.recoveries();
-        assert_eq!(second.apply_recovery(&offered[0]).unwrap(), 2);
+        assert_eq!(second.apply_recovery(&offered[0]).unwrap().applied, 2);
         assert!(second.recoveries().is_empty() && second.not_saved().is_none());
         second.close().unwrap();
         let m = crate::store::master_file::load(&path).unwrap();
@@ -399,5 +517,75 @@ mod tests {
         assert!(e.contains("change 2 cannot be applied") && e.contains("nothing was applied"), "{e}");
         assert_eq!(s.master().records.len(), 0);
         assert!(offered[0].path.exists(), "kept for the user to decide");
+    }
+
+    #[test]
+    fn a_recovery_file_offered_after_the_file_changed_replaces_no_newer_record_unasked() {
+        let dir = tempfile::tempdir().unwrap();
+        // Detached, it keeps its next changes: candidate 4 judged no, then yes; 5 no.
+        let (path, folder, mut first) = detached(dir.path());
+        judge(&mut first, 4, Judgement::No);
+        judge(&mut first, 4, Judgement::Yes);
+        judge(&mut first, 5, Judgement::No);
+        let kept = first.not_saved().unwrap().kept_in.unwrap();
+        drop(first); // killed
+        let found = read(&kept).unwrap().unwrap();
+        assert_eq!(found.header.version, VERSION);
+        assert!(found.entries.iter().all(|e| e.base.is_some()), "each says what it was made on");
+
+        // The next window annotates candidate 4 anew before looking at the recovery file.
+        let mut second = session(&path, &folder);
+        use crate::annotate::edit::Edit;
+        second.edit(CandidateId(4), Edit::Remarks("newer work".into())).unwrap();
+        let newer = second.master().records.get(CandidateId(4), AnnotatorId::RESEARCHER).unwrap().clone();
+        let offered = second.recoveries();
+        let recovered = second.apply_recovery(&offered[0]).unwrap();
+        // 3 (already there) and 5 applied; 4 left as it is, both versions given back.
+        assert_eq!(recovered.applied, 2);
+        assert_eq!(recovered.disagreements.len(), 1, "{:?}", recovered.disagreements);
+        let d = &recovered.disagreements[0];
+        assert_eq!((d.candidate, d.stored.as_ref()), (CandidateId(4), Some(&newer)));
+        let proposed = d.proposed.as_ref().unwrap();
+        assert_eq!((proposed.pronoun, proposed.remarks.as_str()), (Judgement::Yes, ""), "the later change of 4");
+        assert_eq!(second.master().records.get(CandidateId(4), AnnotatorId::RESEARCHER), Some(&newer));
+        assert_eq!(
+            second.master().records.get(CandidateId(5), AnnotatorId::RESEARCHER).unwrap().pronoun,
+            Judgement::No
+        );
+        assert!(offered[0].path.exists(), "kept until the user has chosen");
+        // Keeping the file's version changes nothing; keeping the recovered one is a new change.
+        second.choose(d, Keep::Stored).unwrap();
+        assert_eq!(second.master().records.get(CandidateId(4), AnnotatorId::RESEARCHER), Some(&newer));
+        second.choose(d, Keep::Proposed).unwrap();
+        let chosen = second.master().records.get(CandidateId(4), AnnotatorId::RESEARCHER).unwrap().clone();
+        assert_eq!((chosen.pronoun, chosen.remarks.as_str()), (Judgement::Yes, ""));
+        // Chosen again once the record changed once more: refused, nothing changed.
+        second.edit(CandidateId(4), Edit::Remarks("later still".into())).unwrap();
+        let later = second.master().records.get(CandidateId(4), AnnotatorId::RESEARCHER).unwrap().clone();
+        let e = second.choose(d, Keep::Proposed).unwrap_err().to_string();
+        assert!(e.contains("changed again"), "{e}");
+        assert_eq!(second.master().records.get(CandidateId(4), AnnotatorId::RESEARCHER), Some(&later));
+        second.edit(CandidateId(4), Edit::Remarks(String::new())).unwrap();
+        second.close().unwrap();
+        let (m, _) = crate::store::load_with_journal::<Master>(&path).unwrap();
+        let saved = m.records.get(CandidateId(4), AnnotatorId::RESEARCHER).unwrap();
+        assert!(saved.same_content(&chosen), "saved: {saved:?}");
+
+        // A version 1 file does not say what its changes were made on: it replaces no record.
+        let mut h = found.header.clone();
+        h.version = 1;
+        let mut w = Writer::start(&folder, h).unwrap();
+        let unsaid = |b: &Based| Based { entry: b.entry.clone(), base: None };
+        w.keep(&[unsaid(&found.entries[0]), unsaid(&put(6))]).unwrap();
+        let v1 = w.path().to_path_buf();
+        drop(w);
+        let bytes = fs::read_to_string(&v1).unwrap();
+        assert!(!bytes.contains("\"base\""), "{bytes}");
+        let mut third = session(&path, &folder);
+        let offered: Vec<Found> = third.recoveries().into_iter().filter(|f| f.path == v1).collect();
+        let recovered = third.apply_recovery(&offered[0]).unwrap();
+        assert_eq!(recovered.applied, 2, "3 as stored already, 6 where there was none");
+        assert!(recovered.disagreements.is_empty());
+        third.close().unwrap();
     }
 }

@@ -7,6 +7,7 @@ use crate::Result;
 use crate::annotate::browse;
 use crate::metrics::verdict;
 use crate::model::{AnnotatorId, CandidateId, Dispute, Master, Record};
+use crate::store::based::{Based, Disagreement, Keep};
 use crate::store::batch_file::{self, Batch};
 use crate::store::disk::Disk;
 use crate::store::journal::Entry;
@@ -116,8 +117,9 @@ pub trait Workspace: Send {
     fn file_id(&self) -> &str;
     /// Whether changes can be saved, and why not.
     fn writable(&self) -> Result<()>;
-    /// The changes made here that the file and its journal may not hold ([`Store::unsaved_entries`]).
-    fn unsaved_entries(&self) -> Vec<Entry>;
+    /// The changes made here that the file and its journal may not hold, each with what it was
+    /// made on ([`Store::unsaved_entries`]).
+    fn unsaved_entries(&self) -> Vec<Based>;
     /// Folds the journal into the file and releases the lock.
     fn close(self: Box<Self>) -> Result<()>;
     /// Changes go to a server rather than to a file (the web page, [`super::Remote`]): they are
@@ -137,6 +139,26 @@ pub trait Workspace: Send {
     /// each once.
     fn notices(&mut self) -> Vec<String> {
         Vec::new()
+    }
+    /// Records changed here whose change the server answered with another version
+    /// ([`crate::store::based`]): both versions, for the annotator to choose (the web page).
+    fn disagreements(&self) -> Vec<Disagreement> {
+        Vec::new()
+    }
+    /// Keeps one version of the record of (candidate, annotator) that
+    /// [`Workspace::disagreements`] lists.
+    fn choose(&mut self, _candidate: CandidateId, _annotator: AnnotatorId, _keep: Keep) -> Result<()> {
+        Ok(())
+    }
+    /// The server no longer knows this page's link (revoked, or replaced by a new one) and
+    /// changes are not saved: sending them again cannot help.
+    fn link_gone(&self) -> bool {
+        false
+    }
+    /// The changes not saved as a file for the researcher (`crate::web::unsent`): its name and
+    /// bytes; `None` when there are none (or the changes are saved in a file of their own).
+    fn unsent_file(&self) -> Option<(String, Vec<u8>)> {
+        None
     }
 }
 
@@ -217,7 +239,7 @@ impl<D: Annotatable + Send> Workspace for Store<D> {
         Store::writable(self)
     }
 
-    fn unsaved_entries(&self) -> Vec<Entry> {
+    fn unsaved_entries(&self) -> Vec<Based> {
         Store::unsaved_entries(self)
     }
 

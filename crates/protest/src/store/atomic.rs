@@ -1,7 +1,9 @@
-//! Atomic file replacement: write a temporary file in the same folder, flush it to disk, rename
-//! it over the target. A crash or a full disk at any moment leaves either the old file or the new
-//! one, never a torn mixture. [`Outputs`] does the same for several files at once: all of them
-//! or none.
+//! Atomic file replacement: write a temporary file in the same folder, flush it to disk, read it
+//! back and compare it with what was written (length and CRC-32), rename it over the target, and
+//! check that the target is now that file (device, inode and size). A crash or a full disk at any
+//! moment leaves either the old file or the new one, never a torn mixture; a file system that
+//! reports a write or a rename it did not do is caught, and the old file stays. [`Outputs`] does
+//! the same for several files at once: all of them or none.
 //!
 //! Every write goes through a [`Disk`], the seam where tests inject failures.
 
@@ -17,15 +19,37 @@ use std::path::{Path, PathBuf};
 const BUFFER: usize = 1 << 16;
 
 /// Replaces `path` with what `write` produces and returns the new file's identity. On any
-/// failure the old file is untouched and the temporary file is removed.
+/// failure the old file is untouched and the temporary file is removed. The new file keeps the
+/// permissions of the one it replaces.
 pub fn write_with(
     disk: &dyn Disk,
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<Identity> {
+    let permissions = fs::metadata(path).ok().map(|m| m.permissions());
+    replace(disk, path, permissions, write)
+}
+
+/// [`write_with`] for a file PROTEST keeps beside a master or batch `of` (its journal…): its
+/// permissions are the file's, never writable by others ([`files::beside_permissions`]).
+pub fn write_beside(
+    disk: &dyn Disk,
+    path: &Path,
+    of: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<Identity> {
+    replace(disk, path, files::beside_permissions(of), write)
+}
+
+fn replace(
+    disk: &dyn Disk,
+    path: &Path,
+    permissions: Option<fs::Permissions>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<Identity> {
     refuse_link(path)?;
     let (temp, mut file) = create_temp(disk, path).map_err(|e| Error::io(path, e))?;
-    let written = fill(&mut *file, path, write).and_then(|()| file.identity());
+    let written = fill(&mut *file, &temp, permissions, write).and_then(|()| file.identity());
     let identity = match written {
         Ok(identity) => identity,
         Err(e) => {
@@ -35,15 +59,45 @@ pub fn write_with(
         }
     };
     // Renamed while still open (and so still marked as ours, see `remove_leftovers`).
-    if let Err(e) = disk.rename(&temp, path) {
+    if let Err(e) = disk.rename(&temp, path).and_then(|()| renamed(&temp, path, &identity)) {
         drop(file);
-        let _ = disk.remove(&temp);
+        let _ = remove_if_there(disk, &temp, &identity);
         return Err(Error::io(path, e));
     }
     drop(file);
     // Only the durability of the rename is at stake here: the file is in place either way.
     let _ = disk.sync_dir(&folder(path));
     Ok(identity)
+}
+
+/// Checks that the file at `target` is the one just renamed there (`written`: device, inode and
+/// size), so that a rename the system reported but did not do is caught before anything relies
+/// on it (a journal folded in is removed next).
+fn renamed(temp: &Path, target: &Path, written: &Identity) -> io::Result<()> {
+    match Identity::of_path(target) {
+        Ok(now) if now.same_file(written) && now.len() == written.len() => Ok(()),
+        now => {
+            let what = match now {
+                Ok(now) if now.same_file(written) => format!("it holds {} bytes, not {}", now.len(), written.len()),
+                _ if !temp.exists() => "another file is there".to_owned(),
+                Ok(_) => format!("it is still the file it was, and {} is still there", temp.display()),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => format!("it is not there, and {} is", temp.display()),
+                Err(e) => format!("it cannot be looked at ({e})"),
+            };
+            Err(io::Error::other(format!(
+                "the system reported the new file renamed into place, but it was not ({what}); the disk or file system does not do what it reports"
+            )))
+        }
+    }
+}
+
+/// Removes the temporary file `temp` if it is still there and still the one written
+/// (`written`), after its rename failed or was not done.
+fn remove_if_there(disk: &dyn Disk, temp: &Path, written: &Identity) -> io::Result<()> {
+    match Identity::of_path(temp) {
+        Ok(now) if now.same_file(written) => disk.remove(temp),
+        _ => Ok(()),
+    }
 }
 
 /// Nothing is written through a symbolic link: a master opened through one is saved under its
@@ -67,24 +121,100 @@ pub fn write(disk: &dyn Disk, path: &Path, bytes: &[u8]) -> Result<Identity> {
     write_with(disk, path, |w| w.write_all(bytes))
 }
 
-/// Writes a temporary file in full and flushes it to disk, with the permissions of the file it
-/// will replace.
+/// Writes the temporary file `temp` in full, flushes it to disk with `permissions` (those of the
+/// file it will replace, usually), and reads it back: it must hold exactly what was written.
 fn fill(
     file: &mut dyn DiskFile,
-    target: &Path,
+    temp: &Path,
+    permissions: Option<fs::Permissions>,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    {
+    let written = {
         // The bytes written advance the work's progress (a whole master saved: `Store::save`).
-        let mut out = crate::progress::Counting::writing(BufWriter::with_capacity(BUFFER, &mut *file));
+        let mut summed = Summing::new(&mut *file);
+        let mut out = crate::progress::Counting::writing(BufWriter::with_capacity(BUFFER, &mut summed));
         write(&mut out)?;
         out.flush()?;
+        drop(out);
+        summed.sum()
+    };
+    if let Some(permissions) = permissions {
+        file.set_permissions(permissions)?;
     }
-    if let Ok(meta) = fs::metadata(target) {
-        // Keep the permissions the user gave the file.
-        file.set_permissions(meta.permissions())?;
+    file.sync()?;
+    read_back(temp, written)
+}
+
+/// The length and CRC-32 of some bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Sum {
+    len: u64,
+    crc: u32,
+}
+
+/// A writer that sums what its file took: the bytes each `write` reported written.
+struct Summing<'a> {
+    file: &'a mut dyn DiskFile,
+    len: u64,
+    crc: crc32fast::Hasher,
+}
+
+impl<'a> Summing<'a> {
+    fn new(file: &'a mut dyn DiskFile) -> Summing<'a> {
+        Summing { file, len: 0, crc: crc32fast::Hasher::new() }
     }
-    file.sync()
+
+    fn sum(&self) -> Sum {
+        Sum { len: self.len, crc: self.crc.clone().finalize() }
+    }
+}
+
+impl Write for Summing<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.len += n as u64;
+        self.crc.update(&buf[..n.min(buf.len())]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// Reads the file at `path` back and compares it with what was `written`: a write the system
+/// reported whole but did not do (a short write, a lost page) is caught before the file replaces
+/// anything. The file is read as the system has it now (from its cache, usually), so this checks
+/// what the system took, not what the medium will keep.
+fn read_back(path: &Path, written: Sum) -> io::Result<()> {
+    use std::io::Read;
+    let mut file = files::open_to_read(path)?;
+    let mut crc = crc32fast::Hasher::new();
+    let mut len = 0u64;
+    let mut buffer = vec![0; BUFFER];
+    loop {
+        match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => {
+                crc.update(&buffer[..n]);
+                len += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let read = Sum { len, crc: crc.finalize() };
+    if read == written {
+        return Ok(());
+    }
+    let what = match read.len == written.len {
+        true => "does not hold the bytes written".to_owned(),
+        false => format!("holds {} bytes, not the {} written", read.len, written.len),
+    };
+    Err(io::Error::other(format!(
+        "the new file, read back before it replaces this one, {what}: the disk or file system did not store what it reported ({})",
+        path.display()
+    )))
 }
 
 /// A new temporary file beside `target`.
@@ -144,6 +274,26 @@ pub fn remove_leftovers(path: &Path) -> usize {
     leftovers(path).into_iter().filter(|p| abandoned(p) && fs::remove_file(p).is_ok()).count()
 }
 
+/// The temporary files of `path` ([`leftovers`]) that no live process holds: what interrupted
+/// replacements left. Only call this while holding the file's lock.
+pub fn abandoned_leftovers(path: &Path) -> Vec<PathBuf> {
+    leftovers(path).into_iter().filter(|p| abandoned(p)).collect()
+}
+
+/// Removes one of [`abandoned_leftovers`].
+pub fn remove_abandoned(path: &Path) {
+    let _ = fs::remove_file(path);
+}
+
+/// Renames the complete file `from` over `to` and checks that it took (the file at `to` is
+/// `from`'s, device, inode and size).
+pub fn put_in_place(disk: &dyn Disk, from: &Path, to: &Path) -> io::Result<()> {
+    let identity = Identity::of_path(from)?;
+    disk.rename(from, to).and_then(|()| renamed(from, to, &identity))?;
+    let _ = disk.sync_dir(&folder(to));
+    Ok(())
+}
+
 /// Whether nobody holds the temporary file at `path` open: it can be locked now.
 fn abandoned(path: &Path) -> bool {
     let mut options = fs::OpenOptions::new();
@@ -187,6 +337,8 @@ struct Staged {
     target: PathBuf,
     temp: PathBuf,
     file: Box<dyn DiskFile>,
+    /// The file as written, to check that its rename took.
+    identity: Identity,
 }
 
 impl<'a> Outputs<'a> {
@@ -199,13 +351,18 @@ impl<'a> Outputs<'a> {
     pub fn add(&mut self, path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
         refuse_link(path)?;
         let (temp, mut file) = create_temp(self.disk, path).map_err(|e| Error::io(path, e))?;
-        if let Err(e) = fill(&mut *file, path, write) {
-            drop(file);
-            let _ = self.disk.remove(&temp);
-            return Err(Error::io(path, e));
+        let permissions = fs::metadata(path).ok().map(|m| m.permissions());
+        match fill(&mut *file, &temp, permissions, write).and_then(|()| file.identity()) {
+            Ok(identity) => {
+                self.staged.push(Staged { target: path.to_path_buf(), temp, file, identity });
+                Ok(())
+            }
+            Err(e) => {
+                drop(file);
+                let _ = self.disk.remove(&temp);
+                Err(Error::io(path, e))
+            }
         }
-        self.staged.push(Staged { target: path.to_path_buf(), temp, file });
-        Ok(())
     }
 
     /// Renames every file into place, keeping each file they replace under a temporary name
@@ -216,21 +373,23 @@ impl<'a> Outputs<'a> {
         let staged = std::mem::take(&mut self.staged);
         let mut published = Published { disk, files: Vec::new(), kept: false };
         let mut rest = staged.into_iter();
-        while let Some(Staged { target, temp, file }) = rest.next() {
-            let moved = backup(disk, &target).and_then(|backup| match disk.rename(&temp, &target) {
-                Ok(()) => Ok(backup),
-                Err(e) => {
-                    if let Some(b) = &backup {
-                        let _ = disk.remove(b);
+        while let Some(Staged { target, temp, file, identity }) = rest.next() {
+            let moved = backup(disk, &target).and_then(|backup| {
+                match disk.rename(&temp, &target).and_then(|()| renamed(&temp, &target, &identity)) {
+                    Ok(()) => Ok(backup),
+                    Err(e) => {
+                        if let Some(b) = &backup {
+                            let _ = disk.remove(b);
+                        }
+                        Err(e)
                     }
-                    Err(e)
                 }
             });
             drop(file);
             match moved {
                 Ok(backup) => published.files.push((target, backup)),
                 Err(e) => {
-                    let _ = disk.remove(&temp);
+                    let _ = remove_if_there(disk, &temp, &identity);
                     self.staged = rest.collect(); // removed when `self` is dropped
                     return Err(Error::io(&target, e)); // dropping `published` puts the others back
                 }
@@ -268,7 +427,16 @@ fn backup(disk: &dyn Disk, target: &Path) -> io::Result<Option<PathBuf>> {
         match disk.link(target, &backup) {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
-            Ok(()) => return Ok(Some(backup)),
+            // The copy is what puts the file back if a later one fails: it must be there.
+            Ok(()) => match (fs::metadata(target), fs::symlink_metadata(&backup)) {
+                (Ok(t), Ok(b)) if b.is_file() && b.len() == t.len() => return Ok(Some(backup)),
+                _ => {
+                    return Err(io::Error::other(format!(
+                        "the system reported a copy of it made as {}, but there is none; the disk or file system does not do what it reports",
+                        backup.display()
+                    )));
+                }
+            },
         }
     }
     Err(io::Error::other("no free temporary name"))
@@ -350,6 +518,29 @@ mod tests {
         write(&Os, &path, b"new").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// What reading a save back costs: `cargo test --release -p protest --lib read_back_speed --
+    /// --ignored --nocapture` (docs/performance.md). 266 MB, the size of a 100× master.
+    #[test]
+    #[ignore = "a measurement, not a test"]
+    fn read_back_speed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.master.json");
+        let bytes: Vec<u8> = (0..266u32 << 20).map(|i| b"{\"records\":[1,2]}\n"[i as usize % 18]).collect();
+        let sum = Sum { len: bytes.len() as u64, crc: crc32fast::hash(&bytes) };
+        let mut times = Vec::new();
+        for _ in 0..5 {
+            let started = std::time::Instant::now();
+            write(&Os, &path, &bytes).unwrap();
+            let saved = started.elapsed();
+            let started = std::time::Instant::now();
+            read_back(&path, sum).unwrap();
+            times.push((saved, started.elapsed()));
+        }
+        times.sort();
+        let (saved, read) = times[times.len() / 2];
+        eprintln!("266 MB: saved in {saved:.2?} (read back included), reading it back alone {read:.2?}");
     }
 
     #[test]

@@ -265,6 +265,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
             alignment: None,
             segmentation: None,
             label: None,
+            link_origins: None,
         });
     }
     let mut content = Master::new(file.master.clone(), file.created);

@@ -1,5 +1,7 @@
 //! The few file operations that saving uses, behind one small trait: the seam where a test puts a
-//! full disk, a failing `fsync` or a failing rename at any chosen moment ([`Faulty`]).
+//! full disk, a failing `fsync` or a failing rename at any chosen moment — or a disk that lies: a
+//! rename that renames nothing, a write that writes short, an `fsync` that does nothing, each
+//! reporting success ([`Faulty`]).
 //!
 //! The store, the journal, the atomic writer and every workflow output write through a
 //! [`Disk`]; reading goes straight to the file system, as nothing is at stake there.
@@ -29,6 +31,8 @@ pub trait Disk: fmt::Debug + Send + Sync {
     fn create_dir(&self, dir: &Path) -> io::Result<()> {
         fs::create_dir(dir)
     }
+    /// This disk, shared: for what writes through it later (the receipts of `protest serve`).
+    fn to_shared(&self) -> Arc<dyn Disk>;
 }
 
 /// A file open for writing.
@@ -85,6 +89,10 @@ impl Identity {
     }
 }
 
+/// The permissions of a file PROTEST makes: read and write for its owner, read for others
+/// (`0644`), less whatever the umask takes away.
+pub const NEW_FILE_MODE: u32 = 0o644;
+
 /// The operating system's file system.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Os;
@@ -101,9 +109,10 @@ impl Disk for Os {
         options.write(true).create_new(true);
         #[cfg(unix)]
         {
-            // A new file gets the usual 0666 minus the user's umask.
+            // Never writable by others, whatever the umask (it may only take more away): a file
+            // that replaces another takes that one's permissions (`atomic`).
             use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o666);
+            options.mode(NEW_FILE_MODE);
         }
         let file = options.open(path)?;
         // Held while the file is open: whoever removes the temporary files a crash left behind
@@ -147,6 +156,10 @@ impl Disk for Os {
             Ok(d) => d.sync_all(),
             Err(_) => Ok(()),
         }
+    }
+
+    fn to_shared(&self) -> Arc<dyn Disk> {
+        Arc::new(Os)
     }
 }
 
@@ -210,6 +223,22 @@ pub enum Fault {
     FullFrom(usize),
     /// From the operation with this number on, every operation fails (a disk that went away).
     From(usize),
+    /// The operation with this number (from 0) reports success but is not done, as a lying
+    /// file system does it: a rename renames nothing, a write writes half its bytes (a short
+    /// write reported whole), an `fsync`, a truncation, a removal, a link or a folder's sync does
+    /// nothing. A file is still created when asked (that lie would show at once). Every other
+    /// operation is done.
+    Lie(usize),
+    /// Every operation of this kind lies, as in [`Fault::Lie`]: a file system whose renames,
+    /// writes or `fsync` lie (what an `LD_PRELOAD` shim does to a real program).
+    Lies(Op),
+}
+
+/// What a [`Faulty`] disk does with an operation.
+enum Outcome {
+    Done,
+    Fails(io::Error),
+    Lies,
 }
 
 /// A disk for tests that fails where it is told to, and counts what is done on it. Clones share
@@ -256,8 +285,8 @@ impl Faulty {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Counts an operation; the error it must fail with, if it must.
-    fn check(&self, op: Op, path: &Path) -> Option<io::Error> {
+    /// Counts an operation; whether it is done, fails (with what error) or lies.
+    fn check(&self, op: Op, path: &Path) -> Outcome {
         let mut state = self.lock();
         let n = state.ops.len();
         state.ops.push((op, path.to_path_buf()));
@@ -266,12 +295,31 @@ impl Faulty {
             Fault::Once(k) => n == k,
             Fault::FullFrom(k) => n >= k && matches!(op, Op::Create | Op::Write),
             Fault::From(k) => n >= k,
+            Fault::Lie(k) if n == k && op != Op::Create => {
+                state.failed = Some((op, path.to_path_buf()));
+                return Outcome::Lies;
+            }
+            Fault::Lies(kind) if kind == op && op != Op::Create => {
+                state.failed = Some((op, path.to_path_buf()));
+                return Outcome::Lies;
+            }
+            Fault::Lie(_) | Fault::Lies(_) => false,
         };
         if !fails {
-            return None;
+            return Outcome::Done;
         }
         state.failed = Some((op, path.to_path_buf()));
-        Some(os_error(matches!(op, Op::Create | Op::Write)))
+        Outcome::Fails(os_error(matches!(op, Op::Create | Op::Write)))
+    }
+
+    /// Does `op` on `path` unless it must fail or lie (then nothing is done, and a lie says it
+    /// was).
+    fn run(&self, op: Op, path: &Path, done: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+        match self.check(op, path) {
+            Outcome::Done => done(),
+            Outcome::Fails(e) => Err(e),
+            Outcome::Lies => Ok(()),
+        }
     }
 }
 
@@ -285,7 +333,7 @@ fn os_error(full: bool) -> io::Error {
 
 impl Disk for Faulty {
     fn create(&self, path: &Path) -> io::Result<Box<dyn DiskFile>> {
-        if let Some(e) = self.check(Op::Create, path) {
+        if let Outcome::Fails(e) = self.check(Op::Create, path) {
             return Err(e);
         }
         let file = Os.create(path)?;
@@ -298,38 +346,27 @@ impl Disk for Faulty {
     }
 
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
-        match self.check(Op::Rename, to) {
-            Some(e) => Err(e),
-            None => Os.rename(from, to),
-        }
+        self.run(Op::Rename, to, || Os.rename(from, to))
     }
 
     fn remove(&self, path: &Path) -> io::Result<()> {
-        match self.check(Op::Remove, path) {
-            Some(e) => Err(e),
-            None => Os.remove(path),
-        }
+        self.run(Op::Remove, path, || Os.remove(path))
     }
 
     fn link(&self, from: &Path, to: &Path) -> io::Result<()> {
-        match self.check(Op::Link, to) {
-            Some(e) => Err(e),
-            None => Os.link(from, to),
-        }
+        self.run(Op::Link, to, || Os.link(from, to))
     }
 
     fn sync_dir(&self, dir: &Path) -> io::Result<()> {
-        match self.check(Op::SyncDir, dir) {
-            Some(e) => Err(e),
-            None => Os.sync_dir(dir),
-        }
+        self.run(Op::SyncDir, dir, || Os.sync_dir(dir))
     }
 
     fn create_dir(&self, dir: &Path) -> io::Result<()> {
-        match self.check(Op::CreateDir, dir) {
-            Some(e) => Err(e),
-            None => Os.create_dir(dir),
-        }
+        self.run(Op::CreateDir, dir, || Os.create_dir(dir))
+    }
+
+    fn to_shared(&self) -> Arc<dyn Disk> {
+        Arc::new(self.clone())
     }
 }
 
@@ -342,13 +379,19 @@ struct FaultyFile {
 
 impl Write for FaultyFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if let Some(e) = self.disk.check(Op::Write, &self.path) {
-            // A full disk takes what fits, then refuses the rest.
-            let half = &buf[..buf.len() / 2];
-            self.file.write_all(half)?;
-            return Err(e);
+        match self.disk.check(Op::Write, &self.path) {
+            Outcome::Done => self.file.write(buf),
+            Outcome::Fails(e) => {
+                // A full disk takes what fits, then refuses the rest.
+                self.file.write_all(&buf[..buf.len() / 2])?;
+                Err(e)
+            }
+            Outcome::Lies => {
+                // Half of it, reported whole.
+                self.file.write_all(&buf[..buf.len() / 2])?;
+                Ok(buf.len())
+            }
         }
-        self.file.write(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -358,24 +401,18 @@ impl Write for FaultyFile {
 
 impl DiskFile for FaultyFile {
     fn sync(&mut self) -> io::Result<()> {
-        match self.disk.check(Op::Sync, &self.path) {
-            Some(e) => Err(e),
-            None => self.file.sync(),
-        }
+        let file = &mut self.file;
+        self.disk.run(Op::Sync, &self.path, || file.sync())
     }
 
     fn truncate(&mut self, len: u64) -> io::Result<()> {
-        match self.disk.check(Op::Truncate, &self.path) {
-            Some(e) => Err(e),
-            None => self.file.truncate(len),
-        }
+        let file = &mut self.file;
+        self.disk.run(Op::Truncate, &self.path, || file.truncate(len))
     }
 
     fn set_permissions(&mut self, permissions: Permissions) -> io::Result<()> {
-        match self.disk.check(Op::SetPermissions, &self.path) {
-            Some(e) => Err(e),
-            None => self.file.set_permissions(permissions),
-        }
+        let file = &mut self.file;
+        self.disk.run(Op::SetPermissions, &self.path, || file.set_permissions(permissions))
     }
 
     fn identity(&self) -> io::Result<Identity> {
@@ -405,5 +442,24 @@ mod tests {
         assert!(f.write(b"x").is_err() && f.write(b"y").is_err());
         f.sync().unwrap();
         disk.rename(&path, &dir.path().join("g")).unwrap();
+    }
+
+    #[test]
+    fn a_lying_disk_reports_success_and_does_not_do_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        let disk = Faulty::new(Fault::Lie(1));
+        let mut f = disk.create(&a).unwrap();
+        assert_eq!(f.write(b"abcd").unwrap(), 4, "reported whole");
+        assert_eq!(fs::read(&a).unwrap(), b"ab", "written short");
+        assert_eq!(disk.failed(), Some((Op::Write, a.clone())));
+        disk.set(Fault::Lies(Op::Rename));
+        disk.rename(&a, &b).unwrap();
+        assert!(a.exists() && !b.exists(), "nothing renamed");
+        f.write_all(b"ef").unwrap();
+        assert_eq!(fs::read(&a).unwrap(), b"abef", "other kinds are done");
+        disk.set(Fault::Lie(0));
+        f.truncate(0).unwrap();
+        assert_eq!(fs::read(&a).unwrap(), b"abef", "nor cut");
     }
 }

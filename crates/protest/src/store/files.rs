@@ -106,6 +106,21 @@ pub fn link_error(path: &Path) -> io::Error {
     )
 }
 
+/// The permissions of a file PROTEST keeps beside the master or batch `of` (its journal, its
+/// receipts…): those of the file for its owner (read and write), the file's read permissions
+/// for others, and never write for others, whatever the umask. `None` when the file cannot be
+/// looked at (the new file then keeps what it was made with, `disk::NEW_FILE_MODE`).
+pub fn beside_permissions(of: &Path) -> Option<fs::Permissions> {
+    let meta = fs::metadata(of).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(fs::Permissions::from_mode((meta.permissions().mode() & 0o644) | 0o600))
+    }
+    #[cfg(not(unix))]
+    Some(meta.permissions())
+}
+
 /// Whether `path` is a symbolic link (not following it).
 pub fn is_link(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())

@@ -13,7 +13,7 @@
 //! than its file's was already folded in (the crash came between the two steps) and is dropped.
 //! See docs/journal.md.
 
-use crate::error::{Error, Place, Result};
+use crate::error::{Error, Result};
 use crate::model::{Annotator, AnnotatorId, CandidateId, Record, TaskSet};
 use crate::store::disk::{Disk, DiskFile, Identity};
 use crate::store::{atomic, files, json};
@@ -62,10 +62,56 @@ pub fn path_for(file: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Where the rest of a damaged journal of `file` is set aside: beside the journal, named after it
+/// and the CRC-32 of what is set aside (`tiny.master.json.journal.rest-1a2b3c4d`), so that the
+/// same damage met again is set aside once; `n` > 0 for another rest of the same CRC.
+pub fn rest_path_for(file: &Path, crc: u32, n: usize) -> PathBuf {
+    let mut name = path_for(file).into_os_string();
+    name.push(format!(".rest-{crc:08x}"));
+    if n > 0 {
+        name.push(format!("-{n}"));
+    }
+    PathBuf::from(name)
+}
+
+/// The rests of damaged journals set aside beside `file` ([`rest_path_for`]), by name.
+pub fn rests(file: &Path) -> Vec<PathBuf> {
+    let journal = path_for(file);
+    let Some(folder) = journal.parent() else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(folder) else { return Vec::new() };
+    let mut found: Vec<PathBuf> =
+        entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| is_rest_of(file, p)).collect();
+    found.sort();
+    found
+}
+
+/// Whether `path` is named as a rest of a damaged journal of `file` ([`rest_path_for`]).
+pub fn is_rest_of(file: &Path, path: &Path) -> bool {
+    let journal = path_for(file);
+    if journal.parent() != path.parent() {
+        return false;
+    }
+    let (Some(journal), Some(name)) = (journal.file_name(), path.file_name()) else { return false };
+    let prefix = format!("{}.rest-", journal.to_string_lossy());
+    name.to_string_lossy().strip_prefix(&prefix).is_some_and(|rest| {
+        let (crc, n) = rest.split_once('-').unwrap_or((rest, "1"));
+        crc.len() == 8
+            && crc.chars().all(|c| c.is_ascii_hexdigit())
+            && !n.is_empty()
+            && n.chars().all(|c| c.is_ascii_digit())
+    })
+}
+
+/// The revision a journal of `file` continues, from its first line; `None` when there is no
+/// journal or its first line says none.
+pub fn revision_of(file: &Path) -> Option<u64> {
+    json::top_level_u64(&path_for(file), "revision")
+}
+
 /// What a journal held when it was opened.
 #[derive(Debug, Default)]
 pub struct Replay {
-    /// Changes to apply on top of the file, in order.
+    /// Changes to apply on top of the file, in order: those before a damaged line, if there is one.
     pub entries: Vec<Entry>,
     /// A last line cut short by a crash in the middle of a write, which was never reported as
     /// saved and is ignored.
@@ -76,6 +122,29 @@ pub struct Replay {
     pub discarded: usize,
     /// The revision it continued.
     pub stale_revision: u64,
+    /// A line that could not be read, or whose change could not be applied: it and every line
+    /// after it are not taken (the changes before it are). A writer opening the file sets them
+    /// aside for the user to recover ([`Damage`]).
+    pub damaged: Option<Damage>,
+    /// The journal's bytes and where each change's line starts in them, to set aside what
+    /// follows a change that cannot be applied.
+    source: Vec<u8>,
+    starts: Vec<usize>,
+    header_len: usize,
+}
+
+/// A damaged line in a journal and what follows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Damage {
+    /// Its line number, from 1.
+    pub line: usize,
+    /// What is wrong with it.
+    pub problem: String,
+    /// The journal's first line, then the damaged line and every line after it, byte for byte:
+    /// what is set aside ([`salvage`] reads the changes back out of it).
+    pub rest: Vec<u8>,
+    /// How many lines there are from the damaged one on.
+    pub lines: usize,
 }
 
 impl Replay {
@@ -84,6 +153,9 @@ impl Replay {
     /// aside (its changes are taken to be in the file already). `None` when there is nothing to
     /// say.
     pub fn note(&self, journal: &Path) -> Option<String> {
+        if let Some(damage) = &self.damaged {
+            return Some(damage.note(journal, self.entries.len(), None));
+        }
         if self.stale && self.discarded > 0 {
             let changes =
                 if self.discarded == 1 { "1 change".to_owned() } else { format!("{} changes", self.discarded) };
@@ -100,6 +172,125 @@ impl Replay {
             )
         })
     }
+}
+
+impl Replay {
+    /// Takes the changes from the `i`-th on (from 0) out, as damaged: the `i`-th cannot be
+    /// applied (`problem`).
+    pub fn damaged_from(&mut self, i: usize, problem: String) {
+        let Some(&start) = self.starts.get(i) else { return };
+        self.entries.truncate(i);
+        self.damaged = Some(Damage::at(&self.source, self.header_len, start, i + 2, problem));
+        self.torn_tail = false; // a last line cut short is part of what is set aside
+    }
+}
+
+impl Damage {
+    /// The damage at byte `start` of `bytes` (line `line`), whose first `header_len` bytes are
+    /// the header line.
+    fn at(bytes: &[u8], header_len: usize, start: usize, line: usize, problem: String) -> Damage {
+        let mut rest = bytes[..header_len].to_vec();
+        rest.extend_from_slice(&bytes[start..]);
+        let lines = bytes[start..].split_inclusive(|&b| b == b'\n').count();
+        Damage { line, problem, rest, lines }
+    }
+
+    /// What to tell the user: which line is damaged and why, how many changes before it are
+    /// kept (`kept`), and where the rest was set aside (`aside`; `None` for a reader that
+    /// writes nothing).
+    pub fn note(&self, journal: &Path, kept: usize, aside: Option<&Path>) -> String {
+        let changes = |n: usize| if n == 1 { "1 change".to_owned() } else { format!("{n} changes") };
+        let after = match self.lines - 1 {
+            0 => String::new(),
+            1 => " and the line after it".to_owned(),
+            n => format!(" and the {n} lines after it"),
+        };
+        let rest = match aside {
+            Some(aside) => format!(
+                "were set aside in {}: opening the file in the PROTEST window offers the changes they hold",
+                aside.display()
+            ),
+            None => "are not taken; opening the file for writing sets them aside, for the window to offer".to_owned(),
+        };
+        format!(
+            "line {} of {} is damaged ({}): the {} before it {} kept; that line{after} {rest}",
+            self.line,
+            journal.display(),
+            self.problem,
+            changes(kept),
+            if kept == 1 { "is" } else { "are" },
+        )
+    }
+}
+
+/// The changes that can be read out of what a damaged journal left ([`Damage::rest`]): the
+/// header's file id and revision, and each later line that is a whole change. The damaged line
+/// itself is taken only when a whole change follows what is damaged in it (a line cut short,
+/// then the next one written after it); a damaged line that is itself a whole change could not be
+/// applied, and is left out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Salvaged {
+    pub file_id: Option<String>,
+    pub revision: Option<u64>,
+    pub entries: Vec<Entry>,
+    /// Lines that are no change at all.
+    pub unreadable: usize,
+}
+
+/// Reads a damaged journal's rest ([`Salvaged`]).
+pub fn salvage(rest: &[u8]) -> Salvaged {
+    let mut lines = json::without_bom(rest).split_inclusive(|&b| b == b'\n');
+    let header = lines.next().and_then(|l| serde_json::from_slice::<Header>(l).ok());
+    let mut salvaged = Salvaged {
+        file_id: header.as_ref().map(|h| h.file_id.clone()),
+        revision: header.as_ref().map(|h| h.revision),
+        entries: Vec::new(),
+        unreadable: 0,
+    };
+    for (i, line) in lines.enumerate() {
+        let entry = match i {
+            0 if serde_json::from_slice::<Entry>(line).is_ok() => continue,
+            0 => trailing_entry(line),
+            _ => serde_json::from_slice::<Entry>(line).ok(),
+        };
+        match entry {
+            Some(entry) => salvaged.entries.push(entry),
+            None => salvaged.unreadable += 1,
+        }
+    }
+    salvaged
+}
+
+/// A whole change at the end of a damaged line, after what is damaged in it.
+fn trailing_entry(line: &[u8]) -> Option<Entry> {
+    let starts = [&b"{\"put\":"[..], b"{\"remove\":", b"{\"roster\":"];
+    (1..line.len())
+        .filter(|&at| starts.iter().any(|s| line[at..].starts_with(s)))
+        .find_map(|at| serde_json::from_slice::<Entry>(&line[at..]).ok())
+}
+
+/// Refuses a journal that is not a PROTEST journal of a version this build reads, or that belongs
+/// to another file.
+fn check_header(file: &Path, header: &Header, id: &str) -> Result<()> {
+    let path = path_for(file);
+    if header.journal != json::JOURNAL_FORMAT || !READABLE.contains(&header.version) {
+        return Err(Error::at_line(
+            &path,
+            1,
+            format!("unsupported journal '{}' version {}", header.journal, header.version),
+        ));
+    }
+    if header.file_id != id {
+        return Err(Error::whole_file(
+            &path,
+            format!(
+                "this journal belongs to another file (id {}, not {id}); move it away to open {} without it",
+                header.file_id,
+                file.display()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// An open journal, ready for appends.
@@ -148,23 +339,7 @@ impl Journal {
             }
             Err(e) => return Err(Error::at_line(&path, 1, format!("not a PROTEST journal ({e})"))),
         };
-        if header.journal != json::JOURNAL_FORMAT || !READABLE.contains(&header.version) {
-            return Err(Error::at_line(
-                &path,
-                1,
-                format!("unsupported journal '{}' version {}", header.journal, header.version),
-            ));
-        }
-        if header.file_id != id {
-            return Err(Error::whole_file(
-                &path,
-                format!(
-                    "this journal belongs to another file (id {}, not {id}); move it away to open {} without it",
-                    header.file_id,
-                    file.display()
-                ),
-            ));
-        }
+        check_header(file, &header, id)?;
         if header.revision < revision {
             replay.stale = true;
             replay.stale_revision = header.revision;
@@ -181,6 +356,8 @@ impl Journal {
                 ),
             ));
         }
+        replay.header_len = first.len();
+        let mut start = first.len();
         while let Some((i, line)) = lines.next() {
             if lines.peek().is_none() && !line.ends_with(b"\n") {
                 // Cut short by a crash before its newline, even if what is there parses: the
@@ -190,23 +367,45 @@ impl Journal {
                 break;
             }
             match serde_json::from_slice::<Entry>(line) {
-                Ok(entry) => replay.entries.push(entry),
+                Ok(entry) => {
+                    replay.entries.push(entry);
+                    replay.starts.push(start);
+                }
                 Err(e) => {
-                    let place = Place::Json { path: String::new(), line: Some(i + 1) };
-                    return Err(Error::invalid(&path, Some(place), format!("damaged journal entry: {e}")));
+                    // What follows a damaged line is not taken: it may depend on it. The changes
+                    // before it are; the rest is set aside by a writer ([`Damage`]).
+                    let problem = match e.classify() {
+                        serde_json::error::Category::Eof => "not a whole journal entry (cut short)".to_owned(),
+                        // The error's place is within the line, which the message names already.
+                        _ => format!("not a journal entry: {}", e.to_string().split(" at line ").next().unwrap_or("")),
+                    };
+                    replay.damaged = Some(Damage::at(bytes, first.len(), start, i + 1, problem));
+                    break;
                 }
             }
+            start += line.len();
         }
+        replay.source = bytes.to_vec();
         Ok(replay)
     }
 
     /// Starts a new, empty journal for `revision` of the file, replacing any old one atomically.
     pub fn start(disk: Arc<dyn Disk>, file: &Path, id: &str, revision: u64) -> Result<Journal> {
+        Journal::start_with(disk, file, id, revision, &[])
+    }
+
+    /// Starts a new journal for `revision` of the file holding `entries`, replacing any old one
+    /// atomically: the old one stays whole until the new one is complete on disk.
+    fn start_with(disk: Arc<dyn Disk>, file: &Path, id: &str, revision: u64, entries: &[Entry]) -> Result<Journal> {
         let path = path_for(file);
         let header = Header { journal: json::JOURNAL_FORMAT.into(), version: VERSION, file_id: id.into(), revision };
-        let mut line = serde_json::to_vec(&header).map_err(|e| Error::io(&path, e.into()))?;
-        line.push(b'\n');
-        atomic::write(&*disk, &path, &line)?;
+        let mut bytes = serde_json::to_vec(&header).map_err(|e| Error::io(&path, e.into()))?;
+        bytes.push(b'\n');
+        for entry in entries {
+            serde_json::to_writer(&mut bytes, entry).map_err(|e| Error::io(&path, e.into()))?;
+            bytes.push(b'\n');
+        }
+        atomic::write_beside(&*disk, &path, file, |w| w.write_all(&bytes))?;
         let handle = disk.append(&path).map_err(|e| Error::io(&path, e))?;
         let identity = handle.identity().ok();
         Ok(Journal {
@@ -214,8 +413,8 @@ impl Journal {
             path,
             file: Some(handle),
             revision,
-            entries: 0,
-            bytes: line.len() as u64,
+            entries: entries.len(),
+            bytes: bytes.len() as u64,
             identity,
             damaged: false,
         })
@@ -223,13 +422,10 @@ impl Journal {
 
     /// Continues an existing journal that was just read and replayed.
     pub fn resume(disk: Arc<dyn Disk>, file: &Path, replay: &Replay, id: &str, revision: u64) -> Result<Journal> {
-        if replay.torn_tail || replay.stale || replay.entries.is_empty() {
-            // Rewrite rather than append after a torn line; the replayed entries go back in.
-            let mut journal = Journal::start(disk, file, id, revision)?;
-            for entry in &replay.entries {
-                journal.append(entry)?;
-            }
-            return Ok(journal);
+        if replay.torn_tail || replay.stale || replay.damaged.is_some() || replay.entries.is_empty() {
+            // Rewritten rather than appended to after a torn or damaged line: the replayed
+            // entries go back in.
+            return Journal::start_with(disk, file, id, revision, &replay.entries);
         }
         let path = path_for(file);
         let handle = disk.append(&path).map_err(|e| Error::io(&path, e))?;
@@ -265,7 +461,8 @@ impl Journal {
             line.push(b'\n');
         }
         let file = self.file.as_mut().ok_or_else(|| Error::whole_file(&self.path, "the journal is closed"))?;
-        if let Err(e) = file.write_all(&line).and_then(|()| file.sync()) {
+        let expected = self.bytes + line.len() as u64;
+        if let Err(e) = file.write_all(&line).and_then(|()| file.sync()).and_then(|()| appended(&**file, expected)) {
             // Whatever part of the line reached the disk goes again.
             let restored = file.truncate(self.bytes).and_then(|()| file.sync());
             self.damaged = restored.is_err();
@@ -324,6 +521,39 @@ impl Journal {
     }
 }
 
+/// Whether `entry` reads back from its journal line as it is, and is dated within the years 1970 to
+/// 9999 that PROTEST records (`crate::model::clock`): a record dated past 9999 would be written, flushed,
+/// reported saved, and then make the journal unreadable at its line. Says why not.
+pub fn reads_back(entry: &Entry) -> std::result::Result<(), String> {
+    if let Entry::Put(record) = entry {
+        use chrono::Datelike;
+        if let Some(t) = [record.created, record.modified].into_iter().find(|t| !(1970..=9999).contains(&t.year())) {
+            return Err(format!(
+                "the record of candidate {} is dated {t}, outside the years 1970 to 9999 that PROTEST can record (is the clock of the computer that made it right?)",
+                record.candidate
+            ));
+        }
+    }
+    let line = serde_json::to_vec(entry).map_err(|e| e.to_string())?;
+    match serde_json::from_slice::<Entry>(&line) {
+        Ok(read) if &read == entry => Ok(()),
+        Ok(_) => Err("the change would not read back as it is from the journal".to_owned()),
+        Err(e) => Err(format!("the change would not read back from the journal ({e})")),
+    }
+}
+
+/// Checks that a file appended to holds `expected` bytes now: a write the system reported whole
+/// but did not do in full is caught before the change is reported saved.
+pub fn appended(file: &dyn DiskFile, expected: u64) -> std::io::Result<()> {
+    let len = file.identity()?.len();
+    if len == expected {
+        return Ok(());
+    }
+    Err(std::io::Error::other(format!(
+        "it holds {len} bytes after the change was written, not {expected}: the disk or file system did not store what it reported"
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -371,16 +601,52 @@ mod tests {
     }
 
     #[test]
-    fn damage_in_the_middle_is_an_error_naming_the_line() {
+    fn damage_in_the_middle_keeps_what_comes_before_and_the_rest_byte_for_byte() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("m.json");
         let mut j = Journal::start(os(), &file, "id", 0).unwrap();
         j.append(&Entry::Put(record(1))).unwrap();
         drop(j);
-        let mut f = OpenOptions::new().append(true).open(path_for(&file)).unwrap();
-        f.write_all(b"garbage\n{\"remove\":{\"candidate\":1,\"annotator\":1}}\n").unwrap();
-        let err = Journal::read(&file, "id", 0).unwrap_err().to_string();
-        assert!(err.contains("m.json.journal: line 3: damaged journal entry"), "{err}");
+        let header = std::fs::read_to_string(path_for(&file)).unwrap().lines().next().unwrap().to_owned();
+        let rest = "garbage\n{\"remove\":{\"candidate\":1,\"annotator\":1}}\n{\"put\":{\"cand";
+        OpenOptions::new().append(true).open(path_for(&file)).unwrap().write_all(rest.as_bytes()).unwrap();
+        let replay = Journal::read(&file, "id", 0).unwrap();
+        assert!(matches!(replay.entries.as_slice(), [Entry::Put(r)] if r.candidate == CandidateId(1)));
+        assert!(!replay.torn_tail, "a line cut short after the damage is part of the rest");
+        let damage = replay.damaged.as_ref().unwrap();
+        assert_eq!((damage.line, damage.lines), (3, 3));
+        assert!(damage.problem.starts_with("not a journal entry: "), "{}", damage.problem);
+        assert_eq!(String::from_utf8(damage.rest.clone()).unwrap(), format!("{header}\n{rest}"));
+        let note = replay.note(&path_for(&file)).unwrap();
+        assert!(
+            note.starts_with(&format!("line 3 of {} is damaged (not a journal entry: ", path_for(&file).display())),
+            "{note}"
+        );
+        assert!(
+            note.contains("the 1 change before it is kept; that line and the 2 lines after it are not taken"),
+            "{note}"
+        );
+        // What can be read back out of the rest: the removal after the damaged line.
+        let salvaged = salvage(&damage.rest);
+        assert_eq!((salvaged.file_id.as_deref(), salvaged.revision), (Some("id"), Some(0)));
+        assert_eq!(salvaged.entries, [Entry::Remove { candidate: CandidateId(1), annotator: AnnotatorId(1) }]);
+        assert_eq!(salvaged.unreadable, 2);
+    }
+
+    #[test]
+    fn a_line_cut_short_with_the_next_written_after_it_gives_the_next_back() {
+        // A write that reported whole but wrote half, then the next change appended after it.
+        let half = serde_json::to_string(&Entry::Put(record(2))).unwrap();
+        let next = Entry::Put(record(3));
+        let line = format!("{}{}\n", &half[..half.len() / 2], serde_json::to_string(&next).unwrap());
+        let rest =
+            format!("{{\"journal\":\"protest-journal\",\"version\":2,\"file_id\":\"id\",\"revision\":4}}\n{line}");
+        let salvaged = salvage(rest.as_bytes());
+        assert_eq!((salvaged.entries, salvaged.unreadable, salvaged.revision), (vec![next], 0, Some(4)));
+        // A damaged line that is a whole change could not be applied: it is not offered again.
+        let whole =
+            format!("{{\"journal\":\"protest-journal\",\"version\":2,\"file_id\":\"id\",\"revision\":4}}\n{half}\n");
+        assert_eq!(salvage(whole.as_bytes()).entries, []);
     }
 
     #[test]

@@ -21,6 +21,7 @@ const LINE_ARRAYS: &[&str] = &[
     "corpora",
     "sentences",
     "alignment",
+    "links",
     "categories",
     "examples",
     "candidates",
@@ -38,7 +39,7 @@ const LINE_ARRAYS: &[&str] = &[
 const LINE_OBJECTS_IN: &[&str] = &["corpora", "task_sets"];
 
 /// Objects that are the values of these keys in a line object lay their keys out one per line too.
-const LINE_OBJECTS_AT: &[&str] = &["auto_eval"];
+const LINE_OBJECTS_AT: &[&str] = &["auto_eval", "link_origins"];
 
 #[derive(Default)]
 struct LineFormatter {
@@ -312,6 +313,11 @@ pub fn top_level<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
 
 /// [`top_level`] for a whole number in a file, reading only as far as the field.
 pub fn top_level_u64(path: &Path, field: &str) -> Option<u64> {
+    top_level(&mut serde_json::Deserializer::from_reader(beginning(path)?), field)
+}
+
+/// [`top_level`] for a string in a file, reading only as far as the field.
+pub fn top_level_string(path: &Path, field: &str) -> Option<String> {
     top_level(&mut serde_json::Deserializer::from_reader(beginning(path)?), field)
 }
 

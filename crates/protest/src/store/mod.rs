@@ -28,12 +28,14 @@
 //! ([`atomic`]) through the [`disk`] seam; and what `protest check` prints ([`summary`]).
 
 pub mod atomic;
+pub mod based;
 pub mod batch_file;
 pub mod disk;
 mod document;
 pub mod files;
 pub mod journal;
 pub mod json;
+mod leftovers;
 mod lock;
 pub mod master_file;
 mod replay;
@@ -41,12 +43,13 @@ pub mod summary;
 pub mod validate;
 
 pub use document::Document;
-pub use lock::lock_path;
+pub use lock::{Holder, lock_path, set_holder};
 pub(crate) use replay::apply;
 pub use replay::{load_master_with_statuses, load_with_journal, replay_into};
 
 use crate::error::{Error, Result};
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use based::Based;
 use disk::{Disk, Identity};
 use journal::{Entry, Journal, Roster};
 use lock::{Lock, ReadOnly, writable};
@@ -62,11 +65,16 @@ pub const FOLD_BYTES: u64 = 8 << 20;
 pub struct Opened {
     /// Changes recovered from the journal (work since the last full save, e.g. before a crash).
     pub recovered: usize,
-    /// Why the file is read-only: someone else has it open, or it cannot be written.
+    /// Why the file is read-only: someone else has it open (a window, `protest serve` at its
+    /// address, a command), or it cannot be written.
     pub read_only: Option<String>,
-    /// The journal's last change was cut short by a crash while it was being written (so it was
-    /// never reported as saved) and was dropped, or a journal left from before the file's last
-    /// full save was set aside: what to tell the user.
+    /// What to do about it, when read-only: close it there, stop the server, make it writable…
+    pub remedy: Option<String>,
+    /// What opening found and settled, to tell the user: the journal's last change was cut short
+    /// by a crash while it was being written (so never reported as saved) and was dropped; a
+    /// journal left from before the file's last full save was set aside; a damaged journal line
+    /// and what follows it were set aside; a complete save that had not replaced the file was put
+    /// in its place.
     pub dropped: Option<String>,
 }
 
@@ -89,11 +97,12 @@ pub struct Store<D: Document> {
     fold_at: u64,
     /// The file as this store last read or wrote it.
     file: Option<Identity>,
-    /// Changes made in memory that are not on disk yet, oldest first.
-    pending: Vec<Entry>,
+    /// Changes made in memory that are not on disk yet, oldest first, each with the version of
+    /// the record it was made on.
+    pending: Vec<Based>,
     /// The changes in the journal since it was started (the file's last full save): what is lost
     /// with it if another program removes or replaces it ([`Store::unsaved_entries`]).
-    journaled: Vec<Entry>,
+    journaled: Vec<Based>,
     /// Why the last attempt to save them failed.
     failure: Option<String>,
     /// Another program replaced or changed the file or its journal: what happened. Nothing more
@@ -113,10 +122,20 @@ impl<D: Document> Store<D> {
 
     /// [`Store::open`], writing through `disk`.
     pub fn open_on(disk: Arc<dyn Disk>, path: &Path) -> Result<(Self, Opened)> {
+        Store::open_on_as(disk, path, lock::this_process())
+    }
+
+    /// [`Store::open`] for `holder`, which the lock names to whoever else opens the file (this
+    /// process's own [`set_holder`] otherwise): `protest serve` with its address.
+    pub fn open_as(path: &Path, holder: &Holder) -> Result<(Self, Opened)> {
+        Store::open_on_as(disk::os(), path, holder)
+    }
+
+    fn open_on_as(disk: Arc<dyn Disk>, path: &Path, holder: &Holder) -> Result<(Self, Opened)> {
         let real = files::resolve(path)?;
         let lock = match writable(&real) {
             Err(why) => Err(ReadOnly::NoPermission(format!("{} {why}", path.display()))),
-            Ok(()) => Lock::acquire(&real, path),
+            Ok(()) => Lock::acquire(&real, path, holder),
         };
         let opened = Store::open_locked(disk, path, real, lock.as_ref().err().cloned());
         match (opened, lock) {
@@ -142,26 +161,39 @@ impl<D: Document> Store<D> {
         read_only: Option<ReadOnly>,
     ) -> Result<(Self, Opened)> {
         let locked = read_only.is_none();
+        let mut notes = Vec::new();
         if locked {
-            // A crash in the middle of a full save leaves its temporary file behind; nobody else
-            // can be writing this file or its journal now.
-            atomic::remove_leftovers(&real);
+            // A crash in the middle of a full save leaves its temporary file behind (nobody else
+            // can be writing this file or its journal now); one that holds saved work the file
+            // does not is put in its place.
+            notes.extend(leftovers::settle::<D>(&*disk, &real, path)?);
             atomic::remove_leftovers(&journal::path_for(&real));
         }
         // Without the lock we read while the holder may be folding its journal into the file;
         // reading again then is `read_consistently`'s.
         let (doc, mut replay) = read_consistently(path, &real, |real| load_resolved::<D>(real))?;
+        let journal_path = journal::path_for(&real);
         let (journal, file) = match locked {
             true => {
+                // What follows a damaged line is kept apart before the journal is rewritten
+                // without it.
+                if let Some(damage) = &replay.damaged {
+                    let aside = leftovers::set_aside(&*disk, &real, damage)?;
+                    notes.push(damage.note(&journal_path, replay.entries.len(), Some(&aside)));
+                }
                 let journal = Journal::resume(Arc::clone(&disk), &real, &replay, doc.file_id(), doc.master().revision)?;
                 (Some(journal), Some(Identity::of_path(&real).map_err(|e| Error::io(path, e))?))
             }
             false => (None, None),
         };
+        if !(locked && replay.damaged.is_some()) {
+            notes.extend(replay.note(&journal_path));
+        }
         let opened = Opened {
             recovered: replay.entries.len(),
             read_only: read_only.as_ref().map(|r| r.why().to_owned()),
-            dropped: replay.note(&journal::path_for(&real)),
+            remedy: read_only.as_ref().map(|r| r.remedy().to_owned()),
+            dropped: (!notes.is_empty()).then(|| notes.join("; ")),
         };
         let store = Store {
             disk,
@@ -174,7 +206,11 @@ impl<D: Document> Store<D> {
             fold_at: FOLD_BYTES,
             file,
             pending: Vec::new(),
-            journaled: if locked { std::mem::take(&mut replay.entries) } else { Vec::new() },
+            // What these were made on was not kept.
+            journaled: match locked {
+                true => replay.entries.drain(..).map(|entry| Based { entry, base: None }).collect(),
+                false => Vec::new(),
+            },
             failure: None,
             detached: None,
             changes: 0,
@@ -268,11 +304,13 @@ impl<D: Document> Store<D> {
             {
                 return Err(Error::whole_file(&self.path, problem));
             }
+            journal::reads_back(entry).map_err(|problem| Error::whole_file(&self.path, problem))?;
         }
         for entry in entries {
+            let before = based::key(&entry).and_then(|(c, a)| self.doc.master().records.get(c, a).cloned());
             apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
             self.changes += 1;
-            self.pending.push(entry);
+            self.pending.push(Based::on(before.as_ref(), entry));
         }
         self.flush()
     }
@@ -283,7 +321,7 @@ impl<D: Document> Store<D> {
     /// it did. Nothing is written; a store that holds the file does nothing.
     pub fn refresh(&mut self) -> Result<bool> {
         let now = identities(&self.path);
-        if !matches!(self.read_only, Some(ReadOnly::Locked(_))) || now == self.read {
+        if !matches!(self.read_only, Some(ReadOnly::Locked { .. })) || now == self.read {
             return Ok(false);
         }
         // The holder may be folding the journal into the file while it is read: read again then.
@@ -344,7 +382,8 @@ impl<D: Document> Store<D> {
             self.journaled.clear();
         }
         let journal = self.journal.as_mut().expect("started above");
-        journal.append_all(&self.pending)?;
+        let entries: Vec<Entry> = self.pending.iter().map(|b| b.entry.clone()).collect();
+        journal.append_all(&entries)?;
         self.journaled.append(&mut self.pending);
         self.fold_if_grown();
         Ok(())
@@ -414,7 +453,7 @@ impl<D: Document> Store<D> {
             }
             return Err(e);
         }
-        self.journaled.push(entry.clone());
+        self.journaled.push(Based { entry: entry.clone(), base: None });
         let Entry::Roster(mut roster) = entry else { unreachable!("made above") };
         swap_roster(self.doc.master_mut(), &mut roster);
         self.changes += 1;
@@ -505,8 +544,8 @@ impl<D: Document> Store<D> {
     /// The changes made here that the file and its journal may not hold: those not saved, and
     /// once another program changed the file or its journal ([`Store::detached`]), also those
     /// journaled since the last full save here. What a recovery file keeps
-    /// (`crate::session::recovery`).
-    pub fn unsaved_entries(&self) -> Vec<Entry> {
+    /// (`crate::session::recovery`), each with the version of the record it was made on.
+    pub fn unsaved_entries(&self) -> Vec<Based> {
         match self.detached {
             Some(_) => self.journaled.iter().chain(&self.pending).cloned().collect(),
             None => self.pending.clone(),
@@ -620,6 +659,29 @@ impl<D: Document> Store<D> {
     }
 }
 
+/// A store let go without [`Store::close`] — a start that failed after opening the file, an error
+/// on the way — leaves nothing beside the file that holds nothing: a journal without a change
+/// (still the one it started, with nothing not saved) is removed, and the lock file released. A
+/// journal with changes stays, for the next opening to replay; so does everything of a store
+/// that another program detached. A crash runs none of this: its journal and lock file are
+/// recovered and taken over by the next opener.
+impl<D: Document> Drop for Store<D> {
+    fn drop(&mut self) {
+        if self.detached.is_some() {
+            return;
+        }
+        if let Some(journal) = self.journal.take() {
+            let empty = journal.is_empty() && !journal.is_damaged() && self.pending.is_empty();
+            if empty && journal.check_unchanged().is_ok() {
+                let _ = journal.delete();
+            }
+        }
+        if let Some(lock) = self.lock.take() {
+            lock.release();
+        }
+    }
+}
+
 /// The revision after `revision`: a file at the largest number there is cannot be saved again
 /// (it would wrap to 0, and a journal of the old revision would then look newer than the file).
 fn next_revision(path: &Path, revision: u64) -> Result<u64> {
@@ -636,5 +698,7 @@ fn identities(path: &Path) -> (Option<Identity>, Option<Identity>) {
     (Identity::of_path(path).ok(), Identity::of_path(&journal::path_for(path)).ok())
 }
 
+#[cfg(test)]
+mod lying_tests;
 #[cfg(test)]
 mod tests;

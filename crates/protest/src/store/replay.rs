@@ -2,11 +2,11 @@
 //! own.
 
 use crate::annotate::status::Statuses;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{AnnotatorId, Master};
 use crate::store::disk::Identity;
 use crate::store::document::Document;
-use crate::store::journal::{self, Entry, Journal, Replay, Roster};
+use crate::store::journal::{Entry, Journal, Replay, Roster};
 use crate::store::{files, master_file, validate};
 use std::path::Path;
 
@@ -53,19 +53,19 @@ pub(super) fn read_consistently<T>(path: &Path, real: &Path, read: impl Fn(&Path
 /// Reads the journal of the file `doc` was loaded from and applies its changes.
 fn replay_journal<D: Document>(doc: &mut D, path: &Path) -> Result<Replay> {
     let (id, revision) = (doc.file_id().to_owned(), doc.master().revision);
-    let replay = Journal::read(path, &id, revision)?;
-    replay_into(doc.master_mut(), &replay, path)?;
+    let mut replay = Journal::read(path, &id, revision)?;
+    replay_into(doc.master_mut(), &mut replay);
     Ok(replay)
 }
 
-/// Applies the changes of the journal of `file` to its master, checking each.
-pub fn replay_into(master: &mut Master, replay: &Replay, file: &Path) -> Result<()> {
-    for (i, entry) in replay.entries.iter().enumerate() {
-        apply(master, entry).map_err(|m| {
-            Error::whole_file(journal::path_for(file), format!("change {} cannot be applied: {m}", i + 1))
-        })?;
+/// Applies the changes of a journal to its master, checking each. A change that cannot be
+/// applied is damage, like a line that cannot be read: the changes before it are applied, it and
+/// those after it are taken out of `replay` ([`Replay::damaged_from`]).
+pub fn replay_into(master: &mut Master, replay: &mut Replay) {
+    let failed = replay.entries.iter().enumerate().find_map(|(i, entry)| apply(master, entry).err().map(|m| (i, m)));
+    if let Some((i, problem)) = failed {
+        replay.damaged_from(i, format!("its change cannot be applied: {problem}"));
     }
-    Ok(())
 }
 
 /// Applies one change to `master`, checked as loading checks the master's own (a record valid

@@ -7,15 +7,15 @@ use chrono::Utc;
 use std::fs::OpenOptions;
 use std::io::Write;
 
-const TINY: &str = include_str!("../../../../tests/fixtures/tiny/tiny.master.json");
+pub(super) const TINY: &str = include_str!("../../../../tests/fixtures/tiny/tiny.master.json");
 
-fn tiny(dir: &tempfile::TempDir) -> PathBuf {
+pub(super) fn tiny(dir: &tempfile::TempDir) -> PathBuf {
     let path = dir.path().join("tiny.master.json");
     std::fs::write(&path, TINY).unwrap();
     path
 }
 
-fn record(candidate: u32, pronoun: Judgement) -> Record {
+pub(super) fn record(candidate: u32, pronoun: Judgement) -> Record {
     let mut r = Record::new(CandidateId(candidate), AnnotatorId::RESEARCHER, Utc::now());
     r.pronoun = pronoun;
     r
@@ -98,7 +98,8 @@ fn a_second_opener_is_read_only_until_the_first_closes() {
     first.put(record(3, Judgement::Yes)).unwrap();
     let (mut second, opened) = Store::<Master>::open(&path).unwrap();
     let why = opened.read_only.unwrap();
-    assert!(why.contains("open in another PROTEST window (process"), "{why}");
+    assert!(why.contains("is open in another PROTEST program (process"), "{why}");
+    assert_eq!(opened.remedy.as_deref(), Some("close it there first"));
     assert!(second.is_read_only());
     // The read-only view still shows the first one's journaled work.
     assert_eq!(second.master().records.len(), 1);
@@ -404,8 +405,16 @@ fn a_roster_that_does_not_fit_the_master_is_refused() {
     let mut line = serde_json::to_vec(&empty).unwrap();
     line.push(b'\n');
     OpenOptions::new().append(true).open(journal::path_for(&path)).unwrap().write_all(&line).unwrap();
-    let e = load_with_journal::<Master>(&path).unwrap_err().to_string();
-    assert!(e.contains("change 3 cannot be applied: the roster leaves out annotator 1 (Zoé)"), "{e}");
+    // Damage like a line that cannot be read: what comes before it is taken, it is not.
+    let (m, replay) = load_with_journal::<Master>(&path).unwrap();
+    assert_eq!((replay.entries.len(), m.annotators.len(), m.records.len()), (2, 1, 1));
+    let note = replay.note(&journal::path_for(&path)).unwrap();
+    assert!(
+        note.contains("line 4 of")
+            && note.contains("its change cannot be applied: the roster leaves out annotator 1 (Zoé)"),
+        "{note}"
+    );
+    assert!(note.contains("the 2 changes before it are kept"), "{note}");
 }
 
 #[test]
@@ -578,7 +587,7 @@ fn a_link_and_the_real_path_meet_the_same_lock_and_journal() {
     // The real path (or any other spelling) finds the file held, and sees the change.
     let spelled = dir.path().join(".").join("tiny.master.json");
     let (other, opened) = Store::<Master>::open(&spelled).unwrap();
-    assert!(opened.read_only.unwrap().contains("is open in another PROTEST window"));
+    assert!(opened.read_only.unwrap().contains("is open in another PROTEST program"));
     assert_eq!(other.master().records.len(), 1);
     through_link.close().unwrap();
     // Saved into the file itself; the link is still a link.

@@ -157,8 +157,30 @@ fn corpora(m: &Master, p: &mut Problems) -> TokenCounts {
             );
         }
         p.extend(inside.with_paths(&at));
+        if let Some((field, problem)) = link_origins_problem(m, c) {
+            p.add(format!("{at}.link_origins{field}"), format!("link origins of '{}': {problem}", c.name));
+        }
     }
     counts
+}
+
+/// What is wrong with a corpus's link origins: they need its alignment, one origin per link, and
+/// bridges that are other translations of the master with an alignment.
+fn link_origins_problem(m: &Master, c: &Corpus) -> Option<(String, String)> {
+    let origins = c.link_origins.as_ref()?;
+    let Some(alignment) = &c.alignment else {
+        return Some((String::new(), "a corpus without an alignment cannot have link origins".into()));
+    };
+    if let Some((field, problem)) = origins.problem(alignment) {
+        return Some((format!(".{field}"), problem));
+    }
+    origins.bridges().into_iter().find_map(|bridge| {
+        let usable = m.corpus(bridge).is_some_and(|b| b.role.is_translation() && b.alignment.is_some() && b.id != c.id);
+        (!usable).then(|| {
+            let problem = format!("bridge {bridge} is not another translation of the master with an alignment");
+            (".bridges".to_owned(), problem)
+        })
+    })
 }
 
 /// What is wrong inside one corpus: its sentences, and its alignment against the source's

@@ -2,14 +2,17 @@
 //! of the task set as a batch, and takes the changes the page sends — each checked as batch import
 //! checks a record ([`crate::batches::merge::intake`]), stored in the master's journal as that
 //! annotator's record ([`Store::put`]: on disk before it returns), and noted in the
-//! [`Receipts`] so that a change sent again is taken once.
+//! [`Receipts`] so that a change sent again is taken once. A change is stored only on the version
+//! of the record it was made on ([`crate::store::based`]): one made on another is answered with
+//! the record stored now, never stored over it.
 
-use super::protocol::{Answers, Change, ChangeId, Refused};
+use super::protocol::{Answers, Change, ChangeId, Conflicting, Refused};
 use super::receipts::Receipts;
 use crate::batches::export::{self, ExportError, Layout};
 use crate::batches::merge::{self, Intake};
-use crate::model::{AnnotatorId, Master};
+use crate::model::{AnnotatorId, CandidateId, Master, Record};
 use crate::store::Store;
+use crate::store::based;
 use crate::store::batch_file::Batch;
 use crate::store::journal::Entry;
 use chrono::{DateTime, Utc};
@@ -39,6 +42,9 @@ pub enum NotTaken {
     Refused(String),
     /// The master or the receipts cannot be written now: the page sends it again later.
     Unavailable(crate::Error),
+    /// It was made on another version of its record than this one, stored now (batch candidate
+    /// ids): it will never be taken.
+    Conflict(Option<Box<Record>>),
 }
 
 impl Desk {
@@ -76,6 +82,7 @@ impl Desk {
         match entry {
             Entry::Put(record) => {
                 mine(record.annotator)?;
+                crate::model::from_page::check(record, crate::model::clock::now().ok())?;
                 match merge::intake(master, &self.layout, record) {
                     Ok(record) => Ok(Entry::Put(record)),
                     Err(Intake::NotInPart) => Err(not_in_part(record.candidate)),
@@ -84,15 +91,23 @@ impl Desk {
             }
             Entry::Remove { candidate, annotator } => {
                 mine(*annotator)?;
-                let original = candidate
-                    .0
-                    .checked_sub(1)
-                    .and_then(|i| self.layout.order.get(i as usize))
-                    .ok_or_else(|| not_in_part(*candidate))?;
-                Ok(Entry::Remove { candidate: *original, annotator: *annotator })
+                let original = self.original(*candidate).ok_or_else(|| not_in_part(*candidate))?;
+                Ok(Entry::Remove { candidate: original, annotator: *annotator })
             }
             Entry::Roster(_) => Err("a page changes records only".into()),
         }
+    }
+
+    /// The master candidate of batch candidate `candidate` (`None`: not in the part).
+    pub fn original(&self, candidate: CandidateId) -> Option<CandidateId> {
+        candidate.0.checked_sub(1).and_then(|i| self.layout.order.get(i as usize)).copied()
+    }
+
+    /// The annotator's record of batch candidate `candidate` as the master holds it now, in
+    /// batch ids.
+    pub fn record(&self, master: &Master, candidate: CandidateId) -> Option<Record> {
+        let original = self.original(candidate)?;
+        master.records.get(original, self.annotator).map(|r| Record { candidate, ..r.clone() })
     }
 
     /// Takes one change: stored in the master's journal, then its receipt; or found among the
@@ -102,6 +117,9 @@ impl Desk {
             return Ok(Taken::Again);
         }
         let answers = self.take_all(store, receipts, std::slice::from_ref(change));
+        if let Some(conflict) = answers.conflicts.into_iter().next() {
+            return Err(NotTaken::Conflict(conflict.stored.map(Box::new)));
+        }
         match (answers.taken.is_empty(), answers.refused.into_iter().next(), answers.trouble) {
             (false, _, _) => Ok(Taken::Stored),
             (_, Some(refused), _) => Err(NotTaken::Refused(refused.why)),
@@ -120,9 +138,11 @@ impl Desk {
 /// Takes the changes of several requests at once — each checked, then all stored with one flush
 /// of the journal and their receipts with one more — and answers each request: how the server
 /// keeps up when many annotators send at the same moment (docs/performance.md). A change whose
-/// receipt is there is acknowledged without being applied again; if the master or the receipts
-/// cannot be written, none of the new changes is acknowledged (the pages send them again: a
-/// change stored without its receipt is put again with the same content).
+/// receipt is there is acknowledged without being applied again; one made on another version of
+/// its record than the one it would replace (counting the changes before it) is answered with
+/// that record and not stored; if the master or the receipts cannot be written, none of the new
+/// changes is acknowledged (the pages send them again: a change stored without its receipt is
+/// put again with the same content).
 pub fn take_together(
     store: &mut Store<Master>,
     receipts: &mut Receipts,
@@ -132,6 +152,8 @@ pub fn take_together(
     // New changes to store: the request each is answered in, and its receipt.
     let mut stored: Vec<(usize, (AnnotatorId, ChangeId))> = Vec::new();
     let mut entries = Vec::new();
+    // The records as the changes taken so far leave them, by (master candidate, annotator).
+    let mut after: Vec<((CandidateId, AnnotatorId), Option<Record>)> = Vec::new();
     for (i, (desk, changes)) in requests.iter().enumerate() {
         for change in changes.iter() {
             let key = (desk.annotator, change.id.clone());
@@ -140,12 +162,26 @@ pub fn take_together(
             } else if stored.iter().any(|(_, k)| *k == key) {
                 stored.push((i, key)); // sent twice at the same moment (two tabs of a page kept it)
             } else {
-                match desk.intake(store.master(), &change.entry) {
-                    Ok(entry) => {
-                        entries.push(entry);
-                        stored.push((i, key));
+                let entry = match desk.intake(store.master(), &change.entry) {
+                    Ok(entry) => entry,
+                    Err(why) => {
+                        answers[i].refused.push(Refused { id: change.id.clone(), why });
+                        continue;
                     }
-                    Err(why) => answers[i].refused.push(Refused { id: change.id.clone(), why }),
+                };
+                // A page changes records only (intake refuses the rest).
+                let Some(record) = based::key(&entry) else { continue };
+                let now = match after.iter().rev().find(|(k, _)| *k == record) {
+                    Some((_, now)) => now.clone(),
+                    None => store.master().records.get(record.0, record.1).cloned(),
+                };
+                if based::applies(now.as_ref(), &entry, change.base) {
+                    after.push((record, based::result(&entry).cloned()));
+                    entries.push(entry);
+                    stored.push((i, key));
+                } else {
+                    let stored = now.map(|r| Record { candidate: change_candidate(&change.entry), ..r });
+                    answers[i].conflicts.push(Conflicting { id: change.id.clone(), stored });
                 }
             }
         }
@@ -175,6 +211,11 @@ pub fn take_together(
         }
     }
     answers
+}
+
+/// The candidate a change from the page is about, in the page's (batch) ids.
+fn change_candidate(entry: &Entry) -> CandidateId {
+    based::key(entry).map_or(CandidateId(0), |(candidate, _)| candidate)
 }
 
 #[cfg(test)]
@@ -210,8 +251,13 @@ mod tests {
     }
 
     impl Served {
+        /// A change made on the record as the master holds it now.
         fn change(&mut self, entry: Entry) -> Change {
-            Change { id: ChangeId::random(&mut self.rng), entry }
+            let (candidate, annotator) = based::key(&entry).unwrap();
+            let now = Desk::new(self.store.master(), 1, annotator)
+                .ok()
+                .and_then(|d| d.record(self.store.master(), candidate));
+            Change { id: ChangeId::random(&mut self.rng), entry, base: Some(based::Base::of(now.as_ref())) }
         }
     }
 
@@ -321,5 +367,89 @@ mod tests {
         assert_eq!(s.store.not_saved(), 0);
         let (on_disk, _) = load_with_journal::<Master>(&s.path).unwrap();
         assert_eq!(on_disk.records.iter().filter(|r| r.annotator == ANNA && r.active_ms == Some(1_500)).count(), 2);
+    }
+
+    #[test]
+    fn fields_no_page_could_send_are_refused_with_the_reason() {
+        let mut s = served();
+        let desk = Desk::new(s.store.master(), 1, ANNA).unwrap();
+        let year_10000 = chrono::DateTime::parse_from_rfc3339("9999-12-31T23:59:59Z").unwrap().to_utc()
+            + chrono::Duration::seconds(1);
+        type Spoil = fn(&mut Record, chrono::DateTime<Utc>);
+        let cases: [(Spoil, &str); 6] = [
+            (|r, t| r.modified = t, "modified: +10000-01-01T00:00:00Z is outside the years 1970–9999"),
+            (|r, _| drop(r.legacy.insert("anaph_annotation".into(), "unsure".into())), "legacy: 'anaph_annotation'"),
+            (|r, _| r.tags = (0..10_000).map(|i| format!("t{i}")).collect(), "tags: 10000 tags, more than the 32"),
+            (|r, _| r.remarks = "x".repeat(900_000), "remarks: 900000 characters, more than the 10000"),
+            (|r, _| r.remarks = "a\0b".into(), "remarks: a control or direction-changing character (U+0000)"),
+            (|r, _| r.remarks = "\u{202E}olleh".into(), "remarks: a control or direction-changing character (U+202E)"),
+        ];
+        for (spoil, why) in cases {
+            let Entry::Put(mut record) = put(1, Judgement::Yes) else { unreachable!() };
+            spoil(&mut record, year_10000);
+            let change = s.change(Entry::Put(record));
+            match desk.take(&mut s.store, &mut s.receipts, &change) {
+                Err(NotTaken::Refused(m)) => assert!(m.starts_with(why), "{m}"),
+                other => panic!("{why}: {other:?}"),
+            }
+        }
+        assert!(s.store.master().records.iter().all(|r| r.annotator != ANNA || r.pronoun != Judgement::Yes));
+        assert_eq!(s.store.not_saved(), 0);
+    }
+
+    #[test]
+    fn a_change_is_stored_only_on_the_version_it_was_made_on() {
+        let mut s = served();
+        let desk = Desk::new(s.store.master(), 1, ANNA).unwrap();
+        let original = desk.original(CandidateId(8)).unwrap();
+        // Two tabs change example 8, both on the record as it was.
+        let older = s.change(put(8, Judgement::No));
+        let newer = s.change(put(8, Judgement::Yes));
+        assert_eq!(older.base, newer.base);
+        assert_eq!(desk.take(&mut s.store, &mut s.receipts, &newer).unwrap(), Taken::Stored);
+        let journal = std::fs::read(crate::store::journal::path_for(&s.path)).unwrap();
+        // The other arrives later: answered with the record stored now (in the page's ids), not stored.
+        match desk.take(&mut s.store, &mut s.receipts, &older) {
+            Err(NotTaken::Conflict(Some(stored))) => {
+                assert_eq!((stored.candidate, stored.pronoun), (CandidateId(8), Judgement::Yes));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(s.store.master().records.get(original, ANNA).unwrap().pronoun, Judgement::Yes);
+        assert!(!s.receipts.has(ANNA, &older.id), "no receipt: it was not taken");
+        // Sent again (its answer lost): the same answer, nothing written.
+        assert!(matches!(desk.take(&mut s.store, &mut s.receipts, &older), Err(NotTaken::Conflict(Some(_)))));
+        assert_eq!(std::fs::read(crate::store::journal::path_for(&s.path)).unwrap(), journal);
+        // The annotator chose their version: a new change, made on the record stored now.
+        let chosen = s.change(put(8, Judgement::No));
+        assert_eq!(desk.take(&mut s.store, &mut s.receipts, &chosen).unwrap(), Taken::Stored);
+        assert_eq!(s.store.master().records.get(original, ANNA).unwrap().pronoun, Judgement::No);
+
+        // In one request, a change made on the one before it (a remark after a judgement) is taken.
+        let first = s.change(put(9, Judgement::No));
+        let Entry::Put(mut remarked) = put(9, Judgement::No) else { unreachable!() };
+        remarked.remarks = "closed-tab test".into();
+        let Entry::Put(made) = &first.entry else { unreachable!() };
+        let second = Change {
+            id: ChangeId::random(&mut s.rng),
+            entry: Entry::Put(remarked),
+            base: Some(based::Base::of(Some(made))),
+        };
+        let answers = desk.take_all(&mut s.store, &mut s.receipts, &[first.clone(), second.clone()]);
+        assert_eq!(answers.taken, [first.id.clone(), second.id.clone()]);
+        // … and in one request of two pages, the second of two changes made on the same record is not.
+        let (a, b) = (s.change(put(10, Judgement::Yes)), s.change(put(10, Judgement::No)));
+        let answers =
+            take_together(&mut s.store, &mut s.receipts, &[(&desk, &[a.clone()][..]), (&desk, &[b.clone()][..])]);
+        assert_eq!((answers[0].taken.len(), answers[1].conflicts.len()), (1, 1));
+        assert_eq!(answers[1].conflicts[0].stored.as_ref().map(|r| r.pronoun), Some(Judgement::Yes));
+
+        // A change that does not say what it was made on (a page of an earlier version): stored
+        // only where there is no record.
+        let unsaid = |s: &mut Served, n| Change { base: None, ..s.change(put(n, Judgement::Yes)) };
+        let over = unsaid(&mut s, 8);
+        assert!(matches!(desk.take(&mut s.store, &mut s.receipts, &over), Err(NotTaken::Conflict(Some(_)))));
+        let fresh = unsaid(&mut s, 11);
+        assert_eq!(desk.take(&mut s.store, &mut s.receipts, &fresh).unwrap(), Taken::Stored);
     }
 }

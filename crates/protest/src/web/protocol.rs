@@ -3,11 +3,15 @@
 //! - `GET api/part` answers with the annotator's part as a batch file
 //!   ([`crate::store::batch_file`]): candidates numbered in the batch's order, as the page shows
 //!   and sends them.
-//! - `POST api/changes` sends [`Changes`] — records put or removed, each with its [`ChangeId`],
-//!   oldest first — and the server answers with [`Answers`]: which it took (or had taken
-//!   before), which it refused and why. A change with no answer was not stored: the page sends it
-//!   again later.
+//! - `POST api/changes` sends [`Changes`] — records put or removed, each with its [`ChangeId`] and
+//!   the version of the record it was made on, oldest first — and the server answers with
+//!   [`Answers`]: which it took (or had taken before), which it refused and why, and which were
+//!   made on another version of their record than the one stored now (with that record: the
+//!   page shows both and the annotator chooses). A change with no answer was not stored: the
+//!   page sends it again later.
 
+use crate::model::Record;
+use crate::store::based::{self, Base};
 use crate::store::journal::Entry;
 use serde::{Deserialize, Serialize};
 
@@ -58,13 +62,17 @@ impl std::fmt::Display for ChangeId {
     }
 }
 
-/// One change to the annotator's records: a record put (`{"id": …, "put": RECORD}`) or removed
-/// (`{"id": …, "remove": {"candidate": C, "annotator": A}}`), in batch candidate ids.
+/// One change to the annotator's records: a record put (`{"id": …, "put": RECORD, "base": …}`)
+/// or removed (`{"id": …, "remove": {"candidate": C, "annotator": A}, "base": …}`), in batch
+/// candidate ids; `base` is the version of the record it was made on (`null`: there was none;
+/// missing: not said, by a page of an earlier version), see [`crate::store::based`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Change {
     pub id: ChangeId,
     #[serde(flatten)]
     pub entry: Entry,
+    #[serde(default, deserialize_with = "based::said", skip_serializing_if = "Option::is_none")]
+    pub base: Option<Base>,
 }
 
 /// The body of `POST api/changes`.
@@ -85,12 +93,24 @@ pub struct Answers {
     /// just now): the page sends them again later.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trouble: Option<String>,
+    /// Changes made on another version of their record than the one stored now: not stored, and
+    /// never will be (the page shows both versions and the annotator's choice is a new change).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<Conflicting>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Refused {
     pub id: ChangeId,
     pub why: String,
+}
+
+/// A change not made on the record stored now, with that record (batch candidate ids; `null`:
+/// there is none).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conflicting {
+    pub id: ChangeId,
+    pub stored: Option<Record>,
 }
 
 #[cfg(test)]
@@ -104,11 +124,14 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         let id = ChangeId::random(&mut rng);
         assert_eq!(id.as_str().len(), 32);
-        let change =
-            Change { id: id.clone(), entry: Entry::Remove { candidate: CandidateId(3), annotator: AnnotatorId(1) } };
+        let entry = Entry::Remove { candidate: CandidateId(3), annotator: AnnotatorId(1) };
+        let change = Change { id: id.clone(), entry, base: Some(Base(None)) };
         let json = serde_json::to_string(&change).unwrap();
-        assert_eq!(json, format!(r#"{{"id":"{id}","remove":{{"candidate":3,"annotator":1}}}}"#));
+        assert_eq!(json, format!(r#"{{"id":"{id}","remove":{{"candidate":3,"annotator":1}},"base":null}}"#));
         assert_eq!(serde_json::from_str::<Change>(&json).unwrap(), change);
+        // A page of an earlier version says nothing of what its change was made on.
+        let unsaid = format!(r#"{{"id":"{id}","remove":{{"candidate":3,"annotator":1}}}}"#);
+        assert_eq!(serde_json::from_str::<Change>(&unsaid).unwrap().base, None);
     }
 
     #[test]

@@ -6,18 +6,32 @@
 //! Format: a header line `{"receipts":"protest-receipts","version":1,"master":"ID"}`, then one
 //! `{"annotator":N,"change":"ID"}` per change. A last line without its newline (a crash while it
 //! was written) is dropped: its change was not acknowledged, so the page sends it again.
+//!
+//! They are kept small: each annotator's newest [`KEEP`] receipts are what a page can still
+//! send again, and the file is rewritten with only those (atomically, read back) when it is
+//! opened and whenever it has grown to twice what it keeps, so it grows with the annotators,
+//! not with every change ever made. A damaged line (not only the last) does not stop the
+//! server: the receipts it can read are kept — each was written only once its change was in the
+//! journal, so each is true — and the damaged lines are set aside beside the file, with a note.
 
 use super::protocol::ChangeId;
 use crate::error::{Error, Result};
 use crate::model::AnnotatorId;
 use crate::store::disk::{Disk, DiskFile};
+use crate::store::{atomic, files, journal};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 const FORMAT: &str = "protest-receipts";
 const VERSION: u32 = 1;
+
+/// How many receipts are kept for each annotator, newest first: a page sends again only changes
+/// whose answer it did not get, and a change older than an annotator's last 10,000 has long
+/// had its answer (or, with a page closed that long, meets a record changed since).
+pub const KEEP: usize = 10_000;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Header {
@@ -42,43 +56,97 @@ pub fn path_for(master: &Path) -> PathBuf {
 /// The changes received so far, and the file to add to.
 #[derive(Debug)]
 pub struct Receipts {
+    disk: Arc<dyn Disk>,
+    master: PathBuf,
+    master_id: String,
     path: PathBuf,
     file: Box<dyn DiskFile>,
     /// The length of the file up to its last whole line: a failed write is cut back to it.
     bytes: u64,
+    /// Receipt lines in the file.
+    lines: usize,
+    kept: Kept,
+    /// What opening found and did about it, to tell the user.
+    note: Option<String>,
+}
+
+/// The receipts kept: each annotator's newest [`KEEP`].
+#[derive(Debug, Default)]
+struct Kept {
     seen: HashSet<(AnnotatorId, ChangeId)>,
+    /// Each annotator's receipts, oldest first: which go first.
+    order: HashMap<AnnotatorId, VecDeque<ChangeId>>,
+}
+
+impl Kept {
+    fn add(&mut self, annotator: AnnotatorId, change: ChangeId) {
+        if !self.seen.insert((annotator, change.clone())) {
+            return;
+        }
+        let theirs = self.order.entry(annotator).or_default();
+        theirs.push_back(change);
+        if theirs.len() > KEEP
+            && let Some(oldest) = theirs.pop_front()
+        {
+            self.seen.remove(&(annotator, oldest));
+        }
+    }
+
+    /// Every receipt kept, each annotator's oldest first.
+    fn all(&self) -> Vec<(AnnotatorId, ChangeId)> {
+        let mut annotators: Vec<&AnnotatorId> = self.order.keys().collect();
+        annotators.sort();
+        annotators.into_iter().flat_map(|a| self.order[a].iter().map(|id| (*a, id.clone()))).collect()
+    }
 }
 
 impl Receipts {
     /// Opens the receipts of the master at `master` (with id `master_id`), making them if there
-    /// are none. The caller holds the master's lock.
+    /// are none, and compacts them. The caller holds the master's lock.
     pub fn open(disk: &dyn Disk, master: &Path, master_id: &str) -> Result<Receipts> {
         let path = path_for(master);
-        let seen = match std::fs::symlink_metadata(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let mut file = disk.create(&path).map_err(|e| Error::io(&path, e))?;
-                let header = Header { receipts: FORMAT.into(), version: VERSION, master: master_id.into() };
-                let mut line = serde_json::to_vec(&header).map_err(|e| Error::io(&path, std::io::Error::other(e)))?;
-                line.push(b'\n');
-                file.write_all(&line).and_then(|()| file.sync()).map_err(|e| Error::io(&path, e))?;
-                return Ok(Receipts { path, file, bytes: line.len() as u64, seen: HashSet::new() });
-            }
+        let (read, note) = match std::fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Read::default(), None),
             Err(e) => return Err(Error::io(&path, e)),
             Ok(meta) if !meta.is_file() => {
                 return Err(Error::whole_file(&path, "is not a plain file (a link, a folder…); move it away"));
             }
-            Ok(_) => read(&path, master_id)?,
+            Ok(_) => {
+                let read = read(&path, master_id)?;
+                let note = match read.damaged.is_empty() {
+                    true => None,
+                    false => Some(set_aside(disk, master, &path, &read)?),
+                };
+                (read, note)
+            }
         };
-        let (seen, bytes) = seen;
-        let mut file = disk.append(&path).map_err(|e| Error::io(&path, e))?;
-        // A line cut short by a crash goes: what follows must start on a line of its own.
-        file.truncate(bytes).and_then(|()| file.sync()).map_err(|e| Error::io(&path, e))?;
-        Ok(Receipts { path, file, bytes, seen })
+        let mut kept = Kept::default();
+        for (annotator, change) in read.lines {
+            kept.add(annotator, change);
+        }
+        let all = kept.all();
+        let (file, bytes) = rewrite(disk, master, &path, master_id, &all)?;
+        Ok(Receipts {
+            disk: disk.to_shared(),
+            master: master.to_path_buf(),
+            master_id: master_id.to_owned(),
+            path,
+            file,
+            bytes,
+            lines: all.len(),
+            kept,
+            note,
+        })
+    }
+
+    /// What opening found, for the user: damaged lines set aside.
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
     }
 
     /// Whether `annotator`'s change `id` was stored before.
     pub fn has(&self, annotator: AnnotatorId, id: &ChangeId) -> bool {
-        self.seen.contains(&(annotator, id.clone()))
+        self.kept.seen.contains(&(annotator, id.clone()))
     }
 
     /// Notes that `annotator`'s change `id` is stored: on disk when this returns Ok.
@@ -94,64 +162,149 @@ impl Receipts {
                 .map_err(|e| Error::io(&self.path, std::io::Error::other(e)))?;
             lines.push(b'\n');
         }
-        if let Err(e) = self.file.write_all(&lines).and_then(|()| self.file.sync()) {
+        let expected = self.bytes + lines.len() as u64;
+        let file = &mut self.file;
+        let written =
+            file.write_all(&lines).and_then(|()| file.sync()).and_then(|()| journal::appended(&**file, expected));
+        if let Err(e) = written {
             // Whatever part reached the disk goes again; if even that fails, the next opening
             // drops a last line cut short.
-            let _ = self.file.truncate(self.bytes).and_then(|()| self.file.sync());
+            let _ = file.truncate(self.bytes).and_then(|()| file.sync());
             return Err(Error::io(&self.path, e));
         }
-        self.bytes += lines.len() as u64;
-        self.seen.extend(taken.iter().cloned());
+        self.bytes = expected;
+        self.lines += taken.len();
+        for (annotator, change) in taken {
+            self.kept.add(*annotator, change.clone());
+        }
+        if self.lines >= 2 * self.kept.seen.len().max(KEEP) {
+            // The receipts are saved already; a compaction that fails is tried again later.
+            let _ = self.compact();
+        }
         Ok(())
     }
 
     pub fn len(&self) -> usize {
-        self.seen.len()
+        self.kept.seen.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.seen.is_empty()
+        self.kept.seen.is_empty()
+    }
+
+    /// Rewrites the file with the receipts kept, atomically, and appends to it from then on. On
+    /// failure the file stays as it was.
+    fn compact(&mut self) -> Result<()> {
+        let all = self.kept.all();
+        let (file, bytes) = rewrite(&*self.disk, &self.master, &self.path, &self.master_id, &all)?;
+        (self.file, self.bytes, self.lines) = (file, bytes, all.len());
+        Ok(())
     }
 }
 
-/// The ids in the receipts file at `path`, checked to be `master_id`'s, and the length of its
-/// whole lines.
-fn read(path: &Path, master_id: &str) -> Result<(HashSet<(AnnotatorId, ChangeId)>, u64)> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let mut seen = HashSet::new();
-    let mut whole = 0;
+/// Writes the receipts file at `path` anew with `kept` (atomically, read back, with the
+/// master's permissions, never writable by others) and opens it to append to; with its length.
+fn rewrite(
+    disk: &dyn Disk,
+    master: &Path,
+    path: &Path,
+    master_id: &str,
+    kept: &[(AnnotatorId, ChangeId)],
+) -> Result<(Box<dyn DiskFile>, u64)> {
+    let io = |e: serde_json::Error| Error::io(path, std::io::Error::other(e));
+    let header = Header { receipts: FORMAT.into(), version: VERSION, master: master_id.into() };
+    let mut bytes = serde_json::to_vec(&header).map_err(io)?;
+    bytes.push(b'\n');
+    for (annotator, change) in kept {
+        serde_json::to_writer(&mut bytes, &Line { annotator: *annotator, change: change.clone() }).map_err(io)?;
+        bytes.push(b'\n');
+    }
+    atomic::write_beside(disk, path, master, |w| w.write_all(&bytes))?;
+    let file = disk.append(path).map_err(|e| Error::io(path, e))?;
+    Ok((file, bytes.len() as u64))
+}
+
+/// What a receipts file holds.
+#[derive(Debug, Default)]
+struct Read {
+    /// Every receipt that could be read, oldest first.
+    lines: Vec<(AnnotatorId, ChangeId)>,
+    /// The lines that could not (numbers from 1, and the bytes).
+    damaged: Vec<(usize, Vec<u8>)>,
+    /// What is wrong with the first of them.
+    problem: String,
+}
+
+/// The receipts in the file at `path`, checked to be `master_id`'s. A last line without its
+/// newline was cut short by a crash (its change was never acknowledged) and is dropped; any
+/// other line that is not a receipt is kept apart ([`Read::damaged`]).
+fn read(path: &Path, master_id: &str) -> Result<Read> {
+    let bytes = files::read_beside(path).map_err(|e| Error::io(path, e))?.unwrap_or_default();
+    let mut read = Read::default();
     let mut lines = bytes.split_inclusive(|&b| b == b'\n').enumerate().peekable();
     while let Some((i, line)) = lines.next() {
         let last = lines.peek().is_none();
         if last && !line.ends_with(b"\n") {
             break; // cut short by a crash: that change was never acknowledged
         }
-        whole += line.len() as u64;
-        let bad = |e: serde_json::Error| Error::at_line(path, i + 1, format!("not a receipts line ({e})"));
         if i == 0 {
-            let header: Header = serde_json::from_slice(line).map_err(bad)?;
-            if header.receipts != FORMAT || header.version != VERSION {
-                return Err(Error::at_line(
-                    path,
-                    1,
-                    format!("unsupported receipts '{}' version {}", header.receipts, header.version),
-                ));
-            }
-            if header.master != master_id {
-                return Err(Error::whole_file(
-                    path,
-                    format!(
-                        "these receipts belong to another master (id {}, not {master_id}); move them away",
-                        header.master
-                    ),
-                ));
-            }
+            check_header(path, line, master_id)?;
             continue;
         }
-        let line: Line = serde_json::from_slice(line).map_err(bad)?;
-        seen.insert((line.annotator, line.change));
+        match serde_json::from_slice::<Line>(line) {
+            Ok(line) => read.lines.push((line.annotator, line.change)),
+            Err(e) => {
+                if read.damaged.is_empty() {
+                    read.problem = e.to_string();
+                }
+                read.damaged.push((i + 1, line.to_vec()));
+            }
+        }
     }
-    Ok((seen, whole))
+    Ok(read)
+}
+
+/// Refuses receipts that are not PROTEST's of a version this build reads, or another master's.
+fn check_header(path: &Path, line: &[u8], master_id: &str) -> Result<()> {
+    let header: Header =
+        serde_json::from_slice(line).map_err(|e| Error::at_line(path, 1, format!("not a receipts line ({e})")))?;
+    if header.receipts != FORMAT || header.version != VERSION {
+        return Err(Error::at_line(
+            path,
+            1,
+            format!("unsupported receipts '{}' version {}", header.receipts, header.version),
+        ));
+    }
+    if header.master != master_id {
+        return Err(Error::whole_file(
+            path,
+            format!("these receipts belong to another master (id {}, not {master_id}); move them away", header.master),
+        ));
+    }
+    Ok(())
+}
+
+/// Keeps the damaged lines of the receipts at `path` byte for byte in a file of their own beside
+/// them (`MASTER.json.receipts.damaged-CRC`), and says so.
+fn set_aside(disk: &dyn Disk, master: &Path, path: &Path, read: &Read) -> Result<String> {
+    let bytes: Vec<u8> = read.damaged.iter().flat_map(|(_, line)| line.iter().copied()).collect();
+    let mut aside = path.as_os_str().to_owned();
+    aside.push(format!(".damaged-{:08x}", crc32fast::hash(&bytes)));
+    let aside = PathBuf::from(aside);
+    if files::read_beside(&aside).ok().flatten().as_deref() != Some(&bytes[..]) {
+        atomic::write_beside(disk, &aside, master, |w| w.write_all(&bytes))?;
+    }
+    let lines: Vec<String> = read.damaged.iter().map(|(n, _)| n.to_string()).collect();
+    Ok(format!(
+        "{}: line{} {} could not be read ({}) and {} set aside in {}; the {} receipts that could be read are kept (a change whose receipt was on a damaged line is taken again if its page sends it again, with the same content)",
+        path.display(),
+        if lines.len() == 1 { "" } else { "s" },
+        lines.join(", "),
+        read.problem,
+        if lines.len() == 1 { "was" } else { "were" },
+        aside.display(),
+        read.lines.len(),
+    ))
 }
 
 #[cfg(test)]
@@ -199,6 +352,94 @@ mod tests {
             let e = Receipts::open(&disk::Os, &other, "m1").unwrap_err().to_string();
             assert!(e.contains("is not a plain file"), "{e}");
         }
+    }
+
+    /// A folder with a master file (its content is not read) to keep receipts beside.
+    fn beside_a_master() -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let master = dir.path().join("m.master.json");
+        std::fs::write(&master, "{}").unwrap();
+        (dir, master)
+    }
+
+    #[test]
+    fn a_damaged_line_in_the_middle_keeps_every_receipt_that_reads_and_sets_it_aside() {
+        let (dir, master) = beside_a_master();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let ids: Vec<ChangeId> = (0..3).map(|_| ChangeId::random(&mut rng)).collect();
+        let mut r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        r.add(AnnotatorId(1), &ids[0]).unwrap();
+        drop(r);
+        let damaged = format!("{{\"annotator\":1,\"chan{{\"annotator\":1,\"change\":\"{}\"}}\n", ids[1]);
+        let after = format!("{{\"annotator\":2,\"change\":\"{}\"}}\n", ids[2]);
+        let mut f = std::fs::OpenOptions::new().append(true).open(path_for(&master)).unwrap();
+        f.write_all(format!("{damaged}{after}").as_bytes()).unwrap();
+        let r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        assert!(r.has(AnnotatorId(1), &ids[0]) && r.has(AnnotatorId(2), &ids[2]), "before and after the damage");
+        assert!(!r.has(AnnotatorId(1), &ids[1]));
+        let note = r.note().unwrap();
+        assert!(
+            note.contains("m.master.json.receipts: line 3 could not be read (")
+                && note.contains("the 2 receipts that could be read are kept"),
+            "{note}"
+        );
+        let aside: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().contains(".receipts.damaged-"))
+            .collect();
+        assert_eq!(aside.len(), 1);
+        assert!(note.contains(&aside[0].display().to_string()), "{note}");
+        assert_eq!(std::fs::read_to_string(&aside[0]).unwrap(), damaged, "byte for byte");
+        // The file was rewritten without it: opened again, nothing more to say.
+        drop(r);
+        let r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        assert_eq!((r.len(), r.note()), (2, None));
+    }
+
+    #[test]
+    fn receipts_keep_each_annotators_newest_and_stay_small() {
+        let (_dir, master) = beside_a_master();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let mut r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        let bens = ChangeId::random(&mut rng);
+        r.add(AnnotatorId(2), &bens).unwrap();
+        // One link hammering: far more changes than are kept.
+        let annas: Vec<ChangeId> = (0..3 * KEEP).map(|_| ChangeId::random(&mut rng)).collect();
+        let mut largest = 0;
+        for chunk in annas.chunks(50) {
+            let taken: Vec<_> = chunk.iter().map(|id| (AnnotatorId(1), id.clone())).collect();
+            r.add_all(&taken).unwrap();
+            largest = largest.max(std::fs::metadata(path_for(&master)).unwrap().len());
+        }
+        assert_eq!(r.len(), KEEP + 1);
+        assert!(r.has(AnnotatorId(2), &bens), "another annotator's are kept");
+        assert!(r.has(AnnotatorId(1), &annas[3 * KEEP - 1]) && r.has(AnnotatorId(1), &annas[2 * KEEP]));
+        assert!(!r.has(AnnotatorId(1), &annas[2 * KEEP - 1]), "the oldest went");
+        // About 60 bytes a line: never much more than twice what is kept.
+        assert!(largest < 2 * 62 * (KEEP as u64 + 1) + 200, "{largest} bytes");
+        drop(r);
+        let r = Receipts::open(&disk::Os, &master, "m1").unwrap();
+        assert_eq!(r.len(), KEEP + 1);
+        let lines = std::fs::read_to_string(path_for(&master)).unwrap().lines().count();
+        assert_eq!(lines, 1 + KEEP + 1, "compacted when opened");
+    }
+
+    #[test]
+    fn a_receipt_written_short_is_not_counted_and_cut_back() {
+        let (_dir, master) = beside_a_master();
+        let faulty = Faulty::new(Fault::None);
+        let mut r = Receipts::open(&faulty, &master, "m1").unwrap();
+        let before = std::fs::read(path_for(&master)).unwrap();
+        faulty.set(Fault::Lies(crate::store::disk::Op::Write));
+        let id = ChangeId::random(&mut rand_chacha::ChaCha8Rng::seed_from_u64(1));
+        let e = r.add(AnnotatorId(1), &id).unwrap_err().to_string();
+        assert!(e.contains("did not store what it reported"), "{e}");
+        assert!(!r.has(AnnotatorId(1), &id));
+        assert_eq!(std::fs::read(path_for(&master)).unwrap(), before);
+        faulty.set(Fault::None);
+        r.add(AnnotatorId(1), &id).unwrap();
+        assert!(Receipts::open(&disk::Os, &master, "m1").unwrap().has(AnnotatorId(1), &id));
     }
 
     #[test]

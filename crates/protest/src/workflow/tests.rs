@@ -340,7 +340,7 @@ fn difference(a: &State, b: &State) -> String {
 #[test]
 fn every_workflow_write_is_all_or_nothing_whatever_fails_when() {
     let mut cache = BTreeMap::new();
-    let mut runs = 0;
+    let (mut runs, mut lies_caught) = (0, 0);
     for (name, setup, master_name, operation) in operations() {
         // Once without faults: the state after, and how many disk operations it takes.
         let dir = fresh(setup, &mut cache);
@@ -356,7 +356,9 @@ fn every_workflow_write_is_all_or_nothing_whatever_fails_when() {
         assert!(count > 0, "{name} writes");
 
         for k in 0..count {
-            for fault in [Fault::Once(k), Fault::FullFrom(k)] {
+            // A disk that fails, fills up, or lies (a short write, a rename not done, an fsync
+            // that does nothing, each reported done).
+            for fault in [Fault::Once(k), Fault::FullFrom(k), Fault::Lie(k)] {
                 runs += 1;
                 let dir = fresh(setup, &mut cache);
                 let path = dir.path().join(master_name);
@@ -364,6 +366,7 @@ fn every_workflow_write_is_all_or_nothing_whatever_fails_when() {
                 let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
                 disk.set(fault);
                 let result = operation(&mut store, dir.path());
+                lies_caught += usize::from(matches!(fault, Fault::Lie(_)) && result.is_err());
                 let failed = disk.failed();
                 let why = format!("{name}, {fault:?} ({failed:?}): {result:?}");
                 let now = state(dir.path(), master_name);
@@ -398,6 +401,8 @@ fn every_workflow_write_is_all_or_nothing_whatever_fails_when() {
         }
     }
     assert!(runs > 300, "{runs} runs");
+    // Short writes and renames not done are caught (the others leave nothing to catch).
+    assert!(lies_caught > 40, "{lies_caught} lies caught");
 }
 
 #[test]

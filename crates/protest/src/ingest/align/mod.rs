@@ -6,6 +6,7 @@
 //! Like GIZA++ and fast_align, the models have no separate test stage: train on all the text
 //! available, including the sentences to align, then align them.
 
+pub mod bridge;
 mod diagonal;
 mod model;
 pub mod quality;
@@ -19,6 +20,17 @@ pub use symmetrise::grow_diag_final_and;
 use crate::model::alignment::Links;
 use model::{Model, UNKNOWN};
 use vocabulary::Vocabulary;
+
+/// What the aligner makes of one sentence pair.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Guesses {
+    /// Both directions symmetrised: the alignment.
+    pub symmetric: Links,
+    /// The target→source model's links alone (each target word to its likeliest source word):
+    /// they link a pronoun a phrase-based translation absorbed into its verb (`make it` →
+    /// `rendre`) to that verb, which the symmetrised links rarely keep.
+    pub backward: Links,
+}
 
 /// Trained models of both directions.
 #[derive(Debug)]
@@ -49,9 +61,15 @@ impl Aligner {
 
     /// The symmetrised links (source index, target index) of one tokenised sentence pair.
     pub fn align(&self, source: &str, target: &str) -> Links {
+        self.guess(source, target).symmetric
+    }
+
+    /// The symmetrised links of one tokenised sentence pair, with the target→source model's
+    /// own links.
+    pub fn guess(&self, source: &str, target: &str) -> Guesses {
         let (forward, backward) = self.directional(source, target);
         let (n, m) = (crate::model::tokens::token_count(source), crate::model::tokens::token_count(target));
-        grow_diag_final_and(n, m, &forward, &backward)
+        Guesses { symmetric: grow_diag_final_and(n, m, &forward, &backward), backward }
     }
 
     /// The links of each direction before symmetrisation, both as (source, target) pairs.

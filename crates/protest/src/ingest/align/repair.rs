@@ -33,6 +33,41 @@ pub fn repair(source: &[String], target: &[String], links: &mut [Links], lists: 
     added
 }
 
+/// The object clitics that stand before the verb they are the object of (`le voir`, `l'
+/// incluant`); `y` and `en` are left out, being mostly a preposition and an adverb.
+const OBJECT_CLITICS: &[&str] = &["le", "la", "l'", "les", "lui", "leur"];
+
+/// Forms of *avoir* and *être* that stand between an object clitic and a past participle (`il l'
+/// a ouverte`).
+const AUXILIARIES: &[&str] =
+    &["a", "ai", "as", "avons", "avez", "ont", "avait", "avaient", "est", "sont", "était", "étaient"];
+
+/// For a source pronoun at `position` that nothing links (the aligner nor the repair): the
+/// object clitic of the translation of the source word before it (`see it` → `le voir`: `see` ↔
+/// `voir`, so `it` ↔ `le`) — right before it, before its auxiliary (`opened it` → `l' a
+/// ouverte`), or after its hyphen (`believe it` → `croyez-le`) — when no other source word than
+/// that verb holds it. French puts object pronouns before the verb, away from the diagonal, where
+/// the aligner misses them; articles come before nouns, not before a verb's translation, so
+/// taking one is rare. `target` in lower case.
+pub fn object_clitic<T: AsRef<str>>(target: &[T], links: &[(u32, u32)], position: u32) -> Option<u32> {
+    if links.iter().any(|l| l.0 == position) {
+        return None;
+    }
+    let verb = position.checked_sub(1)?;
+    let word = |t: u32| target.get(t as usize).map_or("", |w| w.as_ref());
+    let free = |t: u32| links.iter().all(|&(s, y)| y != t || s == verb);
+    let mut translations: Vec<u32> = links.iter().filter(|l| l.0 == verb).map(|l| l.1).collect();
+    translations.sort_unstable();
+    translations.into_iter().find_map(|v| {
+        if OBJECT_CLITICS.iter().any(|c| word(v).strip_suffix(c).is_some_and(|w| w.ends_with('-'))) {
+            return Some(v);
+        }
+        let before = v.checked_sub(1)?;
+        let clitic = if AUXILIARIES.contains(&word(before)) { before.checked_sub(1)? } else { before };
+        (OBJECT_CLITICS.contains(&word(clitic)) && free(clitic)).then_some(clitic)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,6 +83,22 @@ mod tests {
         assert!(lists.target.contains("elles") && lists.target.contains("c'"));
         assert!(!lists.target.contains("la"), "articles are not candidates");
         assert!(super::lists(&Languages { source: "en".into(), target: "de".into() }).is_none());
+    }
+
+    #[test]
+    fn an_unaligned_object_it_is_linked_to_the_clitic_before_the_verb() {
+        // "better to see it once" / "mieux le voir une fois": see ↔ voir.
+        let target: Vec<&str> = "mieux le voir une fois".split(' ').collect();
+        assert_eq!(object_clitic(&target, &[(0, 0), (2, 2), (4, 3), (5, 4)], 3), Some(1));
+        // Before an auxiliary, after a hyphen, or held by the verb itself.
+        assert_eq!(object_clitic(&["il", "l'", "a", "ouverte"], &[(0, 0), (1, 3)], 2), Some(1));
+        assert_eq!(object_clitic(&["croyez-le", "ou", "non"], &[(0, 0), (2, 1)], 1), Some(0));
+        assert_eq!(object_clitic(&["pour", "l'", "utiliser"], &[(0, 0), (1, 1), (1, 2)], 2), Some(1));
+        // Already linked, the clitic held by another word, or no clitic before the verb: nothing.
+        assert_eq!(object_clitic(&target, &[(2, 2), (3, 4)], 3), None);
+        assert_eq!(object_clitic(&target, &[(1, 1), (2, 2)], 3), None);
+        assert_eq!(object_clitic(&["voir", "la", "maison"], &[(2, 0)], 3), None);
+        assert_eq!(object_clitic(&target, &[], 0), None);
     }
 
     #[test]

@@ -14,10 +14,11 @@ use crate::error::{Error, Result};
 use crate::ingest::align::{self, Aligner};
 use crate::ingest::from_texts;
 use crate::ingest::tokenize::{self, Language};
-use crate::model::alignment::{Alignment, Links};
+use crate::model::alignment::Links;
+use crate::model::link_origin::OriginLinks;
 use crate::model::{
-    Antecedent, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, ExampleNo, Languages, Master,
-    function, standard_categories,
+    Antecedent, Candidate, CandidateId, Category, Corpus, CorpusId, CorpusRole, Example, ExampleNo, Languages,
+    LinkOrigin, LinkOrigins, Master, function, standard_categories,
 };
 use crate::store::master_file;
 use chrono::{DateTime, Utc};
@@ -230,17 +231,19 @@ fn corpus(
     name: &str,
     role: CorpusRole,
     sentences: Vec<String>,
-    links: Option<Vec<Links>>,
+    links: Option<Vec<OriginLinks>>,
     label: Option<Label>,
 ) -> Corpus {
+    let (alignment, link_origins) = links.map(LinkOrigins::build).unzip();
     Corpus {
         id,
         name: name.to_owned(),
         role,
         sentences: sentences.into(),
-        alignment: links.map(Alignment::new),
+        alignment,
         segmentation: None,
         label: label.map(|l| l.name().to_owned()),
+        link_origins,
     }
 }
 
@@ -249,7 +252,7 @@ fn corpus(
 fn translations(
     placed: &[(Block, place::Placement, Vec<[Links; 2]>)],
     which: impl Fn(&Block) -> Option<usize>,
-) -> (Vec<String>, Vec<Links>) {
+) -> (Vec<String>, Vec<OriginLinks>) {
     let (mut sentences, mut links) = (Vec::new(), Vec::new());
     for (b, placement, aligned) in placed {
         match which(b) {
@@ -261,23 +264,22 @@ fn translations(
             }
             None => {
                 sentences.extend([String::new(), String::new()]);
-                links.extend([Links::new(), Links::new()]);
+                links.extend([0, 1].map(|_| OriginLinks { links: Vec::new(), bridge: None }));
             }
         }
     }
     (sentences, links)
 }
 
-/// `links` with the source word `from` linked to `to` alone and `to` to nothing else, when the
-/// block tells where `from` goes (`to` not empty).
-fn relinked(links: &Links, from: u32, to: &[u32]) -> Links {
-    if to.is_empty() {
-        return links.clone();
-    }
-    let mut out: Links = links.iter().copied().filter(|&(s, t)| s != from && !to.contains(&t)).collect();
-    out.extend(to.iter().map(|&t| (from, t)));
+/// The aligner's `links` with the source word `from` linked to `to` alone and `to` to nothing
+/// else, when the block tells where `from` goes (`to` not empty). Those links count as given
+/// (the suite's own contrast says them), the aligner's as its guesses.
+fn relinked(links: &Links, from: u32, to: &[u32]) -> OriginLinks {
+    let kept = links.iter().copied().filter(|&(s, t)| to.is_empty() || (s != from && !to.contains(&t)));
+    let mut out: Vec<_> = kept.map(|link| (link, LinkOrigin::Aligner)).collect();
+    out.extend(to.iter().map(|&t| ((from, t), LinkOrigin::Given)));
     out.sort_unstable();
-    out
+    OriginLinks { links: out, bridge: None }
 }
 
 /// PROTEST's categories and the one for other pronouns.

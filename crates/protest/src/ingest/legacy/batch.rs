@@ -13,7 +13,7 @@ use super::suite::{self, Suite};
 use super::tasks::{self, Placement};
 use super::text::Reference;
 use super::{Options, UNKNOWN_TIME, time_note};
-use crate::batches::export;
+use crate::batches::{annotators, export};
 use crate::error::{Error, Result};
 use crate::model::{Annotator, AnnotatorId, CandidateId, Master, Record};
 use crate::store::Document;
@@ -253,6 +253,9 @@ fn annotator(path: &Path, old: &OldFile, master: &Master) -> Result<(i64, Annota
     let Some(id) = kept.or_else(|| master.next_annotator_id()) else {
         return refuse(format!("no annotator id is left for {name}: the master's reach {}", u32::MAX));
     };
+    // Added to the master as `protest annotator add` would add them.
+    let name = annotators::new_name(master, &name, None)
+        .map_err(|e| Error::whole_file(path, format!("the batch's annotator cannot be added to the master: {e}")))?;
     Ok((old_id, Annotator { id, name }, true, true))
 }
 

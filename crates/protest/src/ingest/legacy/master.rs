@@ -18,7 +18,7 @@ pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(
     crate::progress::stage("Converting the master", Some(5));
     let suite = suite::build(path, old, &options.reference, options.shell)?;
     crate::progress::advance(1);
-    let annotators = records::annotators(old, options.unknown, options.shell);
+    let annotators = records::annotators(path, old, options.unknown, options.shell)?;
     records::check_annotators(path, old, &annotators.ids)?;
     let gathered = records::gather(path, old, &suite, &annotators.ids, UNKNOWN_TIME)?;
     crate::progress::advance(1);

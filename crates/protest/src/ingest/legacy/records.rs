@@ -6,7 +6,7 @@ use super::old::{self, OldFile};
 use super::status;
 use super::suite::Suite;
 use crate::error::{Error, Result};
-use crate::model::{Annotator, AnnotatorId, Candidate, CandidateId, Judgement, LEGACY_PRONOUN, Record, tags};
+use crate::model::{Annotator, AnnotatorId, Candidate, CandidateId, Judgement, LEGACY_PRONOUN, Record, tags, text};
 use crate::shell::Shell;
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -43,35 +43,53 @@ pub(super) struct Annotators {
 }
 
 /// The annotators of a master: −1 is our researcher (0); ids from 1 up are kept; any other id
-/// gets a free one above them. Names are kept; a name used twice gets the old id added. Rows
-/// without an annotator (NULL or 0, with no annotators row 0) go to the researcher or to an
-/// annotator added for them, as `unknown` says, with a note naming the rows.
-pub(super) fn annotators(old: &OldFile, unknown: Unknown, shell: Shell) -> Annotators {
+/// gets a free one above them. Names are kept; a name used twice, or that looks like an earlier
+/// one ([`text::likeness`]), gets the old id added. A name that hides characters (zero-width,
+/// direction-changing: [`text::normalize_name`]) is refused naming its row. Rows without an
+/// annotator (NULL or 0, with no annotators row 0) go to the researcher or to an annotator added
+/// for them, as `unknown` says, with a note naming the rows.
+pub(super) fn annotators(path: &Path, old: &OldFile, unknown: Unknown, shell: Shell) -> Result<Annotators> {
     let mut out = Annotators::default();
     out.ids.insert(OLD_RESEARCHER, AnnotatorId::RESEARCHER);
     let mut rows: Vec<_> = old.annotators.iter().filter(|a| a.id != OLD_RESEARCHER).collect();
     rows.sort_by_key(|a| (a.id < 1, a.id));
-    let mut next = rows.iter().filter_map(|a| u32::try_from(a.id).ok()).max().unwrap_or(0) + 1;
+    let mut next = rows.iter().filter_map(|a| u32::try_from(a.id).ok()).max().unwrap_or(0).checked_add(1);
     for a in rows {
+        let no_id_left = || {
+            at_row(
+                path,
+                "annotators",
+                a.id,
+                format!("no annotator id is left for it: the ids in use reach {}", u32::MAX),
+            )
+        };
         let id = match u32::try_from(a.id) {
             Ok(id) if id >= 1 => AnnotatorId(id),
             _ => {
-                next += 1;
-                out.notes.push(format!("annotator {} (old id {}) is now annotator {}", show(a), a.id, next - 1));
-                AnnotatorId(next - 1)
+                let id = next.ok_or_else(no_id_left)?;
+                next = id.checked_add(1);
+                out.notes.push(format!("annotator {} (old id {}) is now annotator {id}", show(a), a.id));
+                AnnotatorId(id)
             }
         };
-        let mut name = show(a);
-        if out.list.iter().any(|b| b.name.to_lowercase() == name.to_lowercase()) {
+        let shown = show(a);
+        let mut name = text::normalize_name(&shown)
+            .map_err(|why| at_row(path, "annotators", a.id, format!("name '{}': {why}", shown.escape_debug())))?;
+        let likeness = text::likeness(&name);
+        if let Some(b) = out.list.iter().find(|b| text::likeness(&b.name) == likeness) {
+            let why = match b.name.to_lowercase() == name.to_lowercase() {
+                true => "is used twice".to_owned(),
+                false => format!("looks like '{}'", b.name),
+            };
             name = format!("{name} (old id {})", a.id);
-            out.notes.push(format!("annotator name '{}' is used twice; old id {} is now '{name}'", show(a), a.id));
+            out.notes.push(format!("annotator name '{shown}' {why}; old id {} is now '{name}'", a.id));
         }
         out.ids.insert(a.id, id);
         out.list.push(Annotator { id, name });
     }
     let rows = nameless_rows(old);
     if rows.is_empty() {
-        return out;
+        return Ok(out);
     }
     let whose = match out.ids.get(&0) {
         Some(&id) => format!("They are read as annotators row 0, now annotator {id}"),
@@ -80,7 +98,15 @@ pub(super) fn annotators(old: &OldFile, unknown: Unknown, shell: Shell) -> Annot
             format!("They are the researcher's, as asked{}", shell.says(" (--unknown-annotator researcher)", ""))
         }
         None => {
-            let id = AnnotatorId(out.list.iter().map(|a| a.id.0).max().unwrap_or(0) + 1);
+            let Some(id) = out.list.iter().map(|a| a.id.0).max().unwrap_or(0).checked_add(1).map(AnnotatorId) else {
+                return Err(Error::whole_file(
+                    path,
+                    format!(
+                        "no annotator id is left for the rows without an annotator: the ids in use reach {}",
+                        u32::MAX
+                    ),
+                ));
+            };
             out.ids.insert(0, id);
             out.list.push(Annotator { id, name: UNKNOWN_NAME.into() });
             out.unknown = Some(id);
@@ -95,7 +121,7 @@ pub(super) fn annotators(old: &OldFile, unknown: Unknown, shell: Shell) -> Annot
         "{}. The original tool read all of them as annotator 0 — in its last versions a nameless annotator, in an earlier one the master's own user. {whose}",
         rows.join("; ")
     ));
-    out
+    Ok(out)
 }
 
 /// The rows without an annotator, in words: "annotations rows 3, 4 have no annotator_id; …".

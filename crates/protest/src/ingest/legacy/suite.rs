@@ -263,11 +263,15 @@ fn candidates(
             ));
         }
         let id = CandidateId(if keep_ids { row.id as u32 } else { suite.candidates.len() as u32 + 1 });
+        // A used corpus, so one whose id was checked with the corpora ([`text::corpora`]).
+        let Ok(corpus) = u32::try_from(row.tgtcorpus) else {
+            return bad(format!("tgtcorpus {} is not a corpus id", row.tgtcorpus));
+        };
         suite.candidate_ids.insert(row.id, id);
         suite.candidates.push(Candidate {
             id,
             example: ExampleNo(no),
-            corpus: CorpusId(row.tgtcorpus as u32),
+            corpus: CorpusId(corpus),
             pronoun: Vec::new(),
             antecedents: Vec::new(),
         });
@@ -306,7 +310,7 @@ fn definition<'a>(
         return bad(format!("category_no {} is not in table categories", row.category));
     };
     let Ok(no) = u32::try_from(row.example_no) else {
-        return bad(format!("example_no {} is negative", row.example_no));
+        return bad(format!("example_no {} is not a number from 0 to {}", row.example_no, u32::MAX));
     };
     let word = source_token(source, row.line, row.srcpos).map_err(|m| at_row(path, table, row.id, m))?;
     if let Some(given) = row.srcpro.as_deref().filter(|p| !p.trim().is_empty())

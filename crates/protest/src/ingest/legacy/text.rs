@@ -59,6 +59,7 @@ pub(super) fn corpora(
         alignment: None,
         segmentation: None,
         label: None,
+        link_origins: None,
     };
     let mut corpora = vec![corpus(source, CorpusRole::Source)];
     for t in translations {
@@ -183,8 +184,17 @@ fn sentences(path: &Path, corpus: &str, mut list: Vec<&old::Sentence>) -> Result
     let mut out = Vec::with_capacity(list.len());
     for (i, s) in list.iter().enumerate() {
         let expected = i as i64;
+        if s.line < 0 {
+            return Err(at_row(
+                path,
+                "sentences",
+                s.id,
+                format!("line {} of corpus '{corpus}' is negative: lines number the corpus 0, 1, 2…", s.line),
+            ));
+        }
         if s.line < expected {
-            let first = list[i - 1].id;
+            // Sorted and not negative: a line below its place repeats the line before it.
+            let first = list.get(i.wrapping_sub(1)).map_or(s.id, |before| before.id);
             return Err(at_row(
                 path,
                 "sentences",
@@ -312,7 +322,8 @@ pub(super) fn documents(
                 return bad(format!("the first document of corpus '{name}' starts at line {}, not 0", d.start));
             }
             let next = docs.get(i + 1).map_or(n, |e| e.start);
-            let style = match next - d.end {
+            // Checked: the next document's start is not checked yet and may be any number.
+            let style = match next.checked_sub(d.end).unwrap_or(i64::MAX) {
                 1 => true,
                 0 => false,
                 _ => {

@@ -37,6 +37,8 @@ pub struct Weights {
     /// abbreviation-like word (`etc.`), and anywhere else.
     pub end_sentence: f64,
     pub end_colon: f64,
+    /// Ending a translation after a comma (two sentences run into one), before a small letter.
+    pub end_comma: f64,
     pub end_abbreviation: f64,
     pub end_anywhere: f64,
     /// Off a boundary that is not a line break or sentence punctuation when the next token starts
@@ -50,8 +52,10 @@ pub struct Weights {
     /// costs before a small letter or punctuation apply there too, unless the output claims
     /// one line per sentence).
     pub break_unfinished: f64,
-    /// A line break inside a translation, and one after a line that does not end a sentence.
+    /// A line break inside a translation, after a line ending with a colon (`Voici la traduction :`,
+    /// a preamble), and after a line that does not end a sentence.
     pub join: f64,
+    pub join_colon: f64,
     pub join_unfinished: f64,
     /// Off the join when the next line starts with a small letter.
     pub join_before_small: f64,
@@ -96,6 +100,7 @@ impl Default for Weights {
             length_variance: 0.5,
             end_sentence: 0.5,
             end_colon: 4.0,
+            end_comma: 7.0,
             end_abbreviation: 3.0,
             end_anywhere: 9.0,
             before_capital: 1.0,
@@ -104,6 +109,7 @@ impl Default for Weights {
             before_punctuation: 4.0,
             break_unfinished: 1.0,
             join: 6.0,
+            join_colon: 10.0,
             join_unfinished: 3.0,
             join_before_small: 1.0,
             join_claimed: 14.0,
@@ -124,6 +130,9 @@ impl Default for Weights {
 }
 
 const NO_PREFIX: u32 = u32::MAX;
+
+/// A word at least this frequent in the output (one token in 500) is a function word.
+const COMMON_RARITY: f64 = 500.0;
 
 /// Words as numbers, compared in lower case; with the output's word frequencies.
 #[derive(Debug, Default)]
@@ -192,6 +201,10 @@ pub(super) struct Sentence {
     prefixes: Vec<u32>,
     /// Source tokens: for the expected length.
     source_tokens: usize,
+    /// Sentence ends inside the source sentence (`… here . And …`), not at its end.
+    inner_ends: usize,
+    /// Double quotation marks in the source sentence.
+    quotes: usize,
     /// The source sentence opens with a quotation mark, closes with one (before any final
     /// punctuation), and has an odd number of them.
     opens_quote: bool,
@@ -219,7 +232,9 @@ impl Sentence {
             [.., quote, last] => is_quote(quote) && !last.chars().any(char::is_alphanumeric),
             _ => false,
         };
-        let odd_quotes = all.iter().filter(|t| is_quote(t)).count() % 2 == 1;
+        let quotes = all.iter().filter(|t| is_quote(t)).count();
+        let odd_quotes = quotes % 2 == 1;
+        let inner_ends = inner_ends(&all);
         let mut source_tokens = 0;
         for word in source_words {
             source_tokens += 1;
@@ -232,8 +247,42 @@ impl Sentence {
         words.dedup();
         prefixes.sort_unstable();
         prefixes.dedup();
-        Sentence { words, prefixes, source_tokens, opens_quote, closes_quote, odd_quotes }
+        Sentence { words, prefixes, source_tokens, inner_ends, quotes, opens_quote, closes_quote, odd_quotes }
     }
+
+    /// Sentence ends inside the source sentence.
+    pub fn inner_ends(&self) -> usize {
+        self.inner_ends
+    }
+
+    /// Tokens of the source sentence.
+    pub fn source_tokens(&self) -> usize {
+        self.source_tokens
+    }
+
+    /// Double quotation marks in the source sentence.
+    pub fn quotes(&self) -> usize {
+        self.quotes
+    }
+}
+
+/// Sentence punctuation (a closing quotation mark or bracket after it ends the sentence too).
+fn ends_sentence(token: &str, previous_ends: bool) -> bool {
+    matches!(token, "." | "?" | "!" | "..." | "…" | "?!" | "!!")
+        || (previous_ends && matches!(token, "\"" | "»" | "”" | ")" | "]"))
+}
+
+/// Positions inside `tokens` where a sentence ends and a capitalised word follows (not `Nov . 18`).
+fn inner_ends(tokens: &[&str]) -> usize {
+    let mut previous = false;
+    let mut count = 0;
+    for token in tokens {
+        if previous && token.chars().next().is_some_and(char::is_uppercase) {
+            count += 1;
+        }
+        previous = ends_sentence(token, previous);
+    }
+    count
 }
 
 /// Double quotation marks: single ones are too often apostrophes cut off (`s ’`).
@@ -269,6 +318,8 @@ pub(super) struct Token {
     pub ends_sentence: bool,
     /// `:` or `;`.
     pub colon: bool,
+    /// `,`.
+    pub comma: bool,
     /// Ends with a full stop without being one (`etc.`, `M.`).
     pub abbreviation: bool,
     /// Starts with a capital letter, a digit or an opening quote or dash.
@@ -281,6 +332,10 @@ pub(super) struct Token {
     /// Quotation marks before it in the stretch, it included, are odd in number.
     pub odd_quotes: bool,
     pub small: bool,
+    /// One of the output's most frequent words (a function word: `le`, `il`, `dans`).
+    pub common: bool,
+    /// Starts with a letter or digit.
+    pub alphanumeric: bool,
     /// Punctuation that does not start a sentence.
     pub punctuation: bool,
 }
@@ -290,13 +345,12 @@ impl Token {
     pub fn new(vocabulary: &Vocabulary, text: &str, (word, prefix): (u32, u32), previous: Option<&Token>) -> Token {
         let first = text.chars().next().unwrap_or(' ');
         let quote = is_quote(text);
-        let closing = matches!(text, "\"" | "»" | "”" | ")" | "]");
         Token {
             word,
             prefix,
-            ends_sentence: matches!(text, "." | "?" | "!" | "..." | "…" | "?!" | "!!")
-                || (closing && previous.is_some_and(|p| p.ends_sentence)),
+            ends_sentence: ends_sentence(text, previous.is_some_and(|p| p.ends_sentence)),
             colon: matches!(text, ":" | ";"),
+            comma: text == ",",
             abbreviation: text.len() > 1 && text.ends_with('.') && !text.ends_with(".."),
             capital: first.is_uppercase()
                 || first.is_ascii_digit()
@@ -305,6 +359,8 @@ impl Token {
             quote,
             odd_quotes: previous.is_some_and(|p| p.odd_quotes) != quote,
             small: first.is_lowercase(),
+            common: vocabulary.rarity(word) <= COMMON_RARITY,
+            alphanumeric: first.is_alphanumeric(),
             punctuation: !first.is_alphanumeric() && !matches!(first, '"' | '«' | '“' | '-' | '–' | '—' | '(' | '\''),
         }
     }
@@ -324,7 +380,7 @@ pub(super) struct Stretch<'a> {
     /// Whether the output claims one line per sentence.
     pub claimed: bool,
     /// Expected output tokens per source token.
-    ratio: f64,
+    pub ratio: f64,
     /// `inside` as prefix sums.
     inside: Vec<f64>,
 }
@@ -364,6 +420,7 @@ fn join(w: &Weights, tokens: &[Token], q: usize, claimed: bool) -> f64 {
     let finished = tokens[q - 1].ends_sentence || tokens[q - 1].colon;
     let cost = match (finished, claimed) {
         (false, _) => w.join_unfinished,
+        (true, false) if tokens[q - 1].colon => w.join_colon,
         (true, false) => w.join,
         (true, true) => w.join_claimed,
     };
@@ -414,6 +471,8 @@ impl Scores for Stretch<'_> {
             (w.end_anywhere_claimed, false)
         } else if last.colon {
             (w.end_colon, false)
+        } else if last.comma && next.small {
+            return w.end_comma;
         } else if last.abbreviation {
             (w.end_abbreviation, false)
         } else {

@@ -12,9 +12,9 @@
 //!
 //! Each row holds only the positions the previous rows can reach with a translation of plausible
 //! length, from states that are not hopeless: within a beam of the row's best cost, and at most a
-//! fixed width around it. Memory is linear in the number of sentences — a 2,000-sentence document
-//! never needs a table of all its sentences by all its tokens. Should the beam lose every path
-//! to the end, the search is repeated with a wider one.
+//! fixed width around it. Memory is linear in the number of sentences and tokens — a
+//! 2,000-sentence document never needs a table of all its sentences by all its tokens. Should the
+//! beam lose every path to the end, the search is repeated with a wider one, bounded too.
 //!
 //! Costs are in nats (negative log-likelihood ratios); the best path is found by a forward pass,
 //! and the min-marginals of each boundary (the best path forced through another position) by a
@@ -116,24 +116,16 @@ struct Search {
     width: usize,
 }
 
-/// The searches tried in turn: the last one keeps every state.
-const SEARCHES: [Search; 3] = [
-    Search { beam: 30.0, width: 1024 },
-    Search { beam: 120.0, width: 4096 },
-    Search { beam: f64::INFINITY, width: usize::MAX },
-];
+/// The searches tried in turn, each bounded: a row holds at most `width` positions around its
+/// best state plus the longest translation worth considering from them, so memory grows with
+/// the sentences and the output's tokens, never with their product.
+const SEARCHES: [Search; 2] = [Search { beam: 30.0, width: 1024 }, Search { beam: 120.0, width: 4096 }];
 
-/// The best segmentation of the stretch.
-pub(super) fn align(scores: &impl Scores) -> Path {
-    let mut table = None;
-    for search in SEARCHES {
-        table = forward(scores, search);
-        if table.is_some() {
-            break;
-        }
-    }
-    let (rows, best) = table.expect("the widest search keeps a path to the end");
-    backward(scores, &rows, best)
+/// The best segmentation of the stretch; `None` only if every search lost every path to the end
+/// (which the search's shape rules out: omitting a sentence and leaving a passage out are always
+/// possible, and the last row reaches the end).
+pub(super) fn align(scores: &impl Scores) -> Option<Path> {
+    SEARCHES.into_iter().find_map(|search| forward(scores, search)).map(|(rows, best)| backward(scores, &rows, best))
 }
 
 /// A backpointer: how the state was reached. Positions fit in 30 bits (the caller refuses
@@ -728,7 +720,7 @@ mod tests {
     fn follows_the_words_across_line_breaks() {
         // Three sentences; the output merged the first two on one line and split the third.
         let t = toy(&[0, 0, 0, 1, 1, 1, 2, 2, 2], &[3.0, 3.0, 3.0], &[6, 8]);
-        let path = align(&t);
+        let path = align(&t).unwrap();
         assert_eq!(ranges(&path), [0..3, 3..6, 6..9]);
         assert!(path.left_out.is_empty());
         assert!(path.margins.iter().all(|&m| m > 3.0), "{:?}", path.margins);
@@ -737,7 +729,7 @@ mod tests {
     #[test]
     fn leaves_out_text_of_no_sentence_and_omits_sentences_with_none() {
         let t = toy(&[9, 9, 9, 9, 0, 0, 0, 2, 2, 2], &[3.0, 3.0, 3.0], &[4, 7]);
-        let path = align(&t);
+        let path = align(&t).unwrap();
         assert_eq!(ranges(&path), [4..7, 7..7, 7..10]);
         assert_eq!(path.left_out, vec![0..4]);
     }
@@ -747,9 +739,9 @@ mod tests {
         // A token that fits neither sentence between them, and no line break there: it may end the
         // first sentence or start the second at nearly the same cost.
         let t = toy(&[0, 0, 0, 7, 1, 1, 1], &[3.5, 3.5], &[]);
-        let path = align(&t);
+        let path = align(&t).unwrap();
         assert!(path.margins[0] < 1.0, "{:?}", path.margins);
-        let clear = align(&toy(&[0, 0, 0, 1, 1, 1], &[3.0, 3.0], &[]));
+        let clear = align(&toy(&[0, 0, 0, 1, 1, 1], &[3.0, 3.0], &[])).unwrap();
         assert!(clear.margins[0] > 3.0, "{:?}", clear.margins);
     }
 
@@ -773,7 +765,7 @@ mod tests {
         let (table, best) = forward(&t, Search { beam: 30.0, width: 32 }).unwrap();
         let banded = backward(&t, &table, best);
         assert!(table.iter().all(|row| row.pre.len() < 80), "narrow rows");
-        let (table, best) = forward(&t, SEARCHES[2]).unwrap();
+        let (table, best) = forward(&t, Search { beam: f64::INFINITY, width: usize::MAX }).unwrap();
         let full = backward(&t, &table, best);
         assert_eq!((&banded.sentences, &banded.left_out), (&full.sentences, &full.left_out));
         assert_eq!(full.left_out, vec![450..453]);
@@ -788,9 +780,9 @@ mod tests {
         // The first two sentences' tokens interleave on one line: no boundary between them fits.
         let mut t = toy(&[0, 1, 0, 1, 0, 1, 2, 2, 2], &[3.0, 3.0, 3.0], &[6]);
         t.merge = 2.0;
-        let path = align(&t);
+        let path = align(&t).unwrap();
         assert_eq!(path.sentences, [(0..6, Step::Merged), (6..6, Step::WithPrevious), (6..9, Step::Own)]);
         t.merge = 40.0;
-        assert_eq!(align(&t).sentences[1].1, Step::Own);
+        assert_eq!(align(&t).unwrap().sentences[1].1, Step::Own);
     }
 }

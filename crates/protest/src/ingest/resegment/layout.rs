@@ -15,6 +15,8 @@ pub enum Layout {
     Documents,
     /// One document per line (`--one-document-per-line`).
     DocumentPerLine,
+    /// A folder with one file per document, empty lines separating paragraphs.
+    DocumentFiles,
     /// Running text without empty lines and not one line per sentence: the whole is aligned to
     /// all the sentences.
     Continuous,
@@ -26,6 +28,7 @@ impl Layout {
             Layout::SentencePerLine => "one line per source sentence",
             Layout::Documents => "documents separated by an empty line",
             Layout::DocumentPerLine => "one document per line",
+            Layout::DocumentFiles => "one file per document",
             Layout::Continuous => "running text (neither one line per sentence nor documents separated by empty lines)",
         }
     }
@@ -60,17 +63,26 @@ pub fn is_empty(line: &str) -> bool {
 }
 
 /// The layout of `lines` for a master of `sentences` sentences whose documents start at
-/// `documents`, and its blocks.
+/// `documents`, and its blocks; `files` are the lines of each file of a folder (none for a single
+/// file).
 pub(super) fn detect(
     lines: &[String],
     sentences: usize,
     documents: &[u32],
     given: Given,
+    files: &[Range<usize>],
 ) -> Result<(Layout, Vec<Block>), Miscount> {
     let document = |k: usize| {
         let start = documents[k] as usize;
         start..documents.get(k + 1).map_or(sentences, |&s| s as usize)
     };
+    if !files.is_empty() {
+        if files.len() != documents.len() {
+            return Err(Miscount { layout: Layout::DocumentFiles, parts: files.to_vec() });
+        }
+        let blocks = files.iter().enumerate().map(|(k, f)| Block { lines: f.clone(), sentences: document(k) });
+        return Ok((Layout::DocumentFiles, blocks.collect()));
+    }
     let mut end = lines.len();
     while end > 0 && is_empty(&lines[end - 1]) {
         end -= 1;
@@ -126,7 +138,7 @@ mod tests {
     #[test]
     fn layouts_are_told_from_the_lines() {
         let docs = [0, 2];
-        let detect = |text: &str| detect(&lines(text), 4, &docs, Given::Detect);
+        let detect = |text: &str| detect(&lines(text), 4, &docs, Given::Detect, &[]);
         // Four lines, one per sentence, an empty one among them (an empty translation) and
         // empty lines after them.
         let (layout, blocks) = detect("a\n\nc\nd\n\n").unwrap();
@@ -149,10 +161,24 @@ mod tests {
     #[test]
     fn one_document_per_line_counts_lines() {
         let docs = [0, 2, 3];
-        let (layout, blocks) = detect(&lines("a b\n\nc d\n"), 4, &docs, Given::DocumentPerLine).unwrap();
+        let (layout, blocks) = detect(&lines("a b\n\nc d\n"), 4, &docs, Given::DocumentPerLine, &[]).unwrap();
         assert_eq!(layout, Layout::DocumentPerLine);
         assert_eq!(blocks[1], Block { lines: 1..2, sentences: 2..3 });
-        let err = detect(&lines("a b\nc d\n"), 4, &docs, Given::DocumentPerLine).unwrap_err();
+        let err = detect(&lines("a b\nc d\n"), 4, &docs, Given::DocumentPerLine, &[]).unwrap_err();
         assert_eq!(err, Miscount { layout: Layout::DocumentPerLine, parts: vec![0..1, 1..2] });
+    }
+
+    #[test]
+    fn a_folder_has_one_file_per_document() {
+        let docs = [0, 2];
+        // Empty lines inside a file separate paragraphs; an empty file is a document with no output.
+        let text = lines("a b\n\nc\nd\n");
+        let (layout, blocks) = detect(&text, 4, &docs, Given::Detect, &[0..4, 4..4]).unwrap();
+        assert_eq!(text.len(), 5);
+        assert_eq!(layout, Layout::DocumentFiles);
+        assert_eq!(blocks, [Block { lines: 0..4, sentences: 0..2 }, Block { lines: 4..4, sentences: 2..4 }]);
+        let one_file = [0..2, 2..4][..1].to_vec();
+        let err = detect(&text, 4, &docs, Given::Detect, &one_file).unwrap_err();
+        assert_eq!(err, Miscount { layout: Layout::DocumentFiles, parts: one_file });
     }
 }

@@ -38,10 +38,11 @@ fn run(text: &str, given: Given) -> Result<Resegmented> {
     let texts = Texts { source: &source, translations: &translations, documents: &[0, 3] };
     let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
     let tokenise = |_: usize, line: &str| Ok(crate::ingest::tokenize::tokenize(line, Language::French));
-    resegment(Path::new("out.fr"), &texts, &lines, given, &Weights::default(), &tokenise)
+    resegment(&Output::file(Path::new("out.fr"), &lines), &texts, given, &Weights::default(), &tokenise)
 }
 
 use crate::model::Language;
+use std::path::PathBuf;
 
 fn origins(r: &Resegmented) -> Vec<Origin> {
     (0..6).map(|s| r.segmentation.as_ref().map_or(Origin::AsGiven, |g| g.origin(s))).collect()
@@ -150,8 +151,13 @@ fn a_shift_that_cannot_be_placed_with_confidence_is_refused() {
     let source = owned(&SOURCE);
     let texts = Texts { source: &source, translations: &[], documents: &[0, 3] };
     let lines = owned(&OUTPUT);
-    let segment =
-        |text: &str, origin, low_confidence, own_line| Segment { text: text.into(), origin, low_confidence, own_line };
+    let segment = |text: &str, origin, low_confidence, own_line| Segment {
+        text: text.into(),
+        origin,
+        low_confidence,
+        doubtful: low_confidence,
+        own_line,
+    };
     let block = |second: Segment, third: Segment| BlockResult {
         sentences: vec![
             segment(OUTPUT[0], Origin::AsGiven, false, true),
@@ -206,4 +212,101 @@ fn a_wrong_number_of_documents_names_the_first_that_does_not_fit() {
     let err = run(&OUTPUT.join(" "), Given::DocumentPerLine).unwrap_err().to_string();
     assert!(err.contains("has 1 line but the master has 2 documents"), "{err}");
     assert!(err.contains("document 2 (sentences 4–6, “Heavy snow fell on Prague last night .”) has no part"), "{err}");
+}
+
+/// The output as a folder: one file per document, each given as its lines.
+fn run_files(files: &[&str]) -> Result<Resegmented> {
+    let source = owned(&SOURCE);
+    let reference = owned(&REFERENCE);
+    let translations = [reference.as_slice()];
+    let texts = Texts { source: &source, translations: &translations, documents: &[0, 3] };
+    let mut lines: Vec<String> = Vec::new();
+    let mut parts = Vec::new();
+    for (k, text) in files.iter().enumerate() {
+        let start = lines.len();
+        lines.extend(text.lines().map(str::to_owned));
+        parts.push(OutputFile { path: PathBuf::from(format!("out/doc{}.txt", k + 1)), lines: start..lines.len() });
+    }
+    let tokenise = |_: usize, line: &str| Ok(crate::ingest::tokenize::tokenize(line, Language::French));
+    let output = Output { origin: Path::new("out"), lines: &lines, files: &parts };
+    resegment(&output, &texts, Given::Detect, &Weights::default(), &tokenise)
+}
+
+#[test]
+fn a_folder_of_documents_with_paragraphs_between_empty_lines() {
+    let first = format!("Voici la traduction :\n\n{}\n\n{}\n", OUTPUT[0], OUTPUT[1..3].join(" "));
+    let second = format!("{}\n\n\n{}\n", OUTPUT[3..5].join(" "), OUTPUT[5]);
+    let r = run_files(&[&first, &second]).unwrap();
+    assert_eq!(r.sentences, owned(&OUTPUT));
+    use Origin::*;
+    assert_eq!(origins(&r), [AsGiven, Split, Split, Split, Split, AsGiven]);
+    let lines = r.summary.lines();
+    assert_eq!(
+        lines[..2],
+        ["layout: one file per document (2 files)", "segmented: 6 sentences — 2 kept as given, 4 split"]
+    );
+    assert!(
+        lines.contains(
+            &"left out (translates no source sentence): doc1.txt, line 1, before sentence 1: “Voici la traduction :”"
+                .into()
+        ),
+        "{lines:?}"
+    );
+    // An empty file is a document with no output; a file too many is refused, naming it.
+    let r = run_files(&["", &second]).unwrap();
+    assert_eq!(r.summary.empty_documents, [0]);
+    let err = run_files(&[&first, &second, "Encore.\n"]).unwrap_err().to_string();
+    assert!(
+        err.starts_with("out: has 3 files but the master has 2 documents (one file per document); document 2"),
+        "{err}"
+    );
+    assert!(err.contains("Give one text file per document, named so that they sort in the master's order"), "{err}");
+}
+
+#[test]
+fn an_omitted_sentence_is_named_and_its_neighbours_are_of_low_confidence() {
+    let text = format!("{} {}\n\n{}", OUTPUT[0], OUTPUT[2], OUTPUT[3..].join(" "));
+    let r = run(&text, Given::Detect).unwrap();
+    assert_eq!(r.sentences[1], "");
+    assert_eq!(r.summary.omitted, [(1, SOURCE[1].to_string())]);
+    assert!(
+        r.summary.lines().contains(
+            &"omitted (nothing in the output translates it): sentence 2 (“Its trader had hidden the losses for \
+                        mon…”)"
+                .to_string()
+        ),
+        "{:?}",
+        r.summary.lines()
+    );
+    assert_eq!(r.summary.low_confidence[..3], [0, 1, 2]);
+}
+
+#[test]
+fn paragraphs_between_empty_lines_in_one_file_are_refused_saying_how_to_give_them() {
+    // The first document's headline alone, then its other sentences, then the second document:
+    // three parts for two documents.
+    let text = format!("{}\n\n{}\n\n{}", OUTPUT[0], OUTPUT[1..3].join(" "), OUTPUT[3..].join(" "));
+    let err = run(&text, Given::Detect).unwrap_err().to_string();
+    assert!(err.contains("has 5 lines in 3 parts separated by empty lines"), "{err}");
+    assert!(
+        err.ends_with(
+            "each paragraph of a document on a line of its own with no empty line between them; or give a folder with \
+             one text file per document, in which empty lines separate paragraphs"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_part_far_shorter_than_its_document_says_how_many_words() {
+    let long: Vec<String> = (0..12).map(|i| format!("Phrase numéro {i} de ce long document .")).collect();
+    let source: Vec<String> = (0..14).map(|i| format!("Sentence number {i} of this long document .")).collect();
+    let texts = Texts { source: &source, translations: &[], documents: &[0, 2] };
+    let lines = vec!["Titre".to_string(), String::new(), long.join(" "), String::new(), "Encore une .".into()];
+    let tokenise = |_: usize, line: &str| Ok(crate::ingest::tokenize::tokenize(line, Language::French));
+    let err =
+        resegment(&Output::file(Path::new("out.fr"), &lines), &texts, Given::Detect, &Weights::default(), &tokenise)
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains("document 1 (sentences 1–2, “Sentence number 0 of this long document…”) does not fit line 1 (“Titre”): it has 1 word where the document's source leads to expect about 14"), "{err}");
 }

@@ -8,6 +8,7 @@
 //! ([`agreement`]). The rest is referred to humans, whose judgements feed the next round.
 
 pub mod agreement;
+pub mod aligned_by;
 pub mod matching;
 
 use crate::metrics::verdict::{Decisions, Verdicts};

@@ -1,6 +1,7 @@
 //! What the automatic reference match and the agreement judge did, per MT system and per round.
 
 use super::table::{Cell, Column, Row, Table};
+use crate::metrics::auto_eval::aligned_by::{self, AlignedBy};
 use crate::metrics::auto_eval::{self, MatchedWith};
 use crate::metrics::verdict::Decisions;
 use crate::model::{CorpusId, CorpusRole, Master, Outcome, Role};
@@ -39,6 +40,9 @@ pub struct MatchCounts {
     pub matches_judged_incorrect: u64,
     /// Agreements judged ✗ and disagreements judged ✓ by humans: the judge's precision.
     pub judge_overruled: u64,
+    /// The matches by how the words they compared were aligned, in [`AlignedBy::ALL`] order
+    /// (bridge, aligner, given).
+    pub aligned_by: [u64; 3],
 }
 
 impl MatchCounts {
@@ -71,6 +75,7 @@ impl MatchCounts {
         if judge {
             cells.push(self.judge_overruled);
         }
+        cells.extend(self.aligned_by);
         cells.into_iter().map(Cell::Count).collect()
     }
 
@@ -89,6 +94,9 @@ impl MatchCounts {
         self.open += o.open;
         self.matches_judged_incorrect += o.matches_judged_incorrect;
         self.judge_overruled += o.judge_overruled;
+        for (mine, theirs) in self.aligned_by.iter_mut().zip(o.aligned_by) {
+            *mine += theirs;
+        }
         self
     }
 }
@@ -119,6 +127,9 @@ pub fn system_matches(decisions: &Decisions) -> Vec<SystemMatches> {
                     Some(Outcome::Disagreement) => s.disagreements += 1,
                     Some(Outcome::Contradicted) => s.contradicted += 1,
                     None => s.not_run += 1,
+                }
+                if let Some(by) = aligned_by::aligned_by(master, candidate) {
+                    s.aligned_by[AlignedBy::ALL.iter().position(|&b| b == by).unwrap_or(0)] += 1;
                 }
                 let settled = master.auto_eval.settled(candidate.id).is_some();
                 s.open += u64::from(!settled && !verdict.is_set());
@@ -162,6 +173,7 @@ pub fn table(decisions: &Decisions) -> Table {
     if judge {
         columns.push(Column::new(["Judge overruled"]));
     }
+    columns.extend(AlignedBy::ALL.map(|by| Column::new(["Aligned by", by.name()])));
     let mut rows: Vec<Row> = systems.iter().map(|s| Row::data(0, &s.name, s.counts.cells(uncertain, judge))).collect();
     rows.push(Row::total("Total", total.cells(uncertain, judge)));
     let latest = match master.auto_eval.rounds.last() {
@@ -184,7 +196,10 @@ pub fn table(decisions: &Decisions) -> Table {
              with low confidence, so the match leaves it to humans. \
              To humans: all not settled automatically; open: of those, without a human verdict on the pronoun yet. \
              Matches judged ✗: matched, yet humans judged the pronoun or an antecedent head incorrect. \
-             Judge overruled: agreements whose pronoun humans judged ✗, disagreements they judged ✓."
+             Judge overruled: agreements whose pronoun humans judged ✗, disagreements they judged ✓. \
+             Aligned by: the matches by how the words they compared were aligned — bridge: carried over through \
+             the reference (or another translation); aligner: a link of the built-in bilingual aligner among \
+             them (the least sure); given: with the corpus (imported, or an alignment file)."
                 .into(),
         ],
     }
@@ -267,6 +282,7 @@ mod tests {
         assert_eq!((s.candidates, s.reference_matches, s.judged_matches, s.mismatches), (3, 1, 0, 1));
         assert_eq!((s.agreements, s.disagreements, s.contradicted), (1, 0, 0));
         assert_eq!((s.to_humans(), s.open, s.not_run, s.matches_judged_incorrect), (1, 0, 0, 0));
+        assert_eq!(s.aligned_by, [0, 0, 1], "the fixture's alignment was given");
         judge(&mut m, 4, 2, No, Unset);
         judge(&mut m, 1, 2, Yes, Yes);
         judge(&mut m, 2, 2, No, No);
@@ -275,7 +291,7 @@ mod tests {
         let t = table(&Decisions::new(&m));
         assert_eq!(t.rows.len(), 2);
         assert_eq!(t.rows[1].cells[0], Cell::Count(3));
-        assert_eq!(t.columns.len(), 14, "with the judge's columns");
+        assert_eq!(t.columns.len(), 17, "with the judge's columns and the matches by alignment");
         assert_eq!(t.rows[1].cells[3], Cell::Count(1), "agreement");
         let rounds = rounds_table(&m);
         assert_eq!(rounds.rows[0].label, "Round 1");

@@ -48,7 +48,8 @@ pub(crate) mod testing {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("text.txt");
         std::fs::write(&path, text).unwrap();
-        let options = train::Options { order, discount_fallback: false, skip_symbols: false };
+        let options =
+            train::Options { order, discount_fallback: false, skip_symbols: false, max_ngrams: train::MAX_NGRAMS };
         let mut out = Vec::new();
         train::train(&path, &options).unwrap().write_arpa(&mut out).unwrap();
         out

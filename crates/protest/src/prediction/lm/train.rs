@@ -41,7 +41,19 @@ pub struct Options {
     /// Take `<s>`, `</s>` and `<unk>` in the text for spaces instead of refusing the text;
     /// lmplz's `--skip_symbols`.
     pub skip_symbols: bool,
+    /// The most distinct n-grams (of all orders, the vocabulary included) the model may have:
+    /// memory grows with them ([`BYTES_PER_NGRAM`]), and a text with more is refused.
+    pub max_ngrams: u64,
 }
+
+/// The default [`Options::max_ngrams`]: some 4 GB of memory.
+pub const MAX_NGRAMS: u64 = 40_000_000;
+
+/// About how much memory an n-gram takes while a model is estimated (86 bytes measured on 4.8
+/// million n-grams of a 5-gram model: docs/pronoun-prediction.md): its entry in the index, its
+/// words and count, its adjusted count, probability and backoff weight, and its share of its
+/// context's sums.
+pub const BYTES_PER_NGRAM: u64 = 100;
 
 /// One order's discounts, by adjusted count: `D1`, `D2`, `D3+`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -151,15 +163,12 @@ impl Estimate {
 pub fn train(text: &Path, options: &Options) -> Result<Estimate> {
     let order = options.order;
     assert!(order >= 1, "an n-gram model has order 1 or more");
-    crate::progress::stage_bytes("Reading the text", crate::progress::file_bytes([text]));
-    let (vocabulary, tokens) = read_text(text, options.skip_symbols)?;
-    let sentences = tokens.iter().filter(|&&t| t == BEGIN).count();
+    crate::progress::stage_bytes("Reading the text and counting n-grams", crate::progress::file_bytes([text]));
+    let Counts { vocabulary, unigrams, grams, words, sentences } = count_text(text, options)?;
     if sentences == 0 {
         return Err(Error::whole_file(text, "no text to estimate a language model from"));
     }
-    crate::progress::stage("Counting n-grams", None);
-    let (unigram_counts, grams) = count(&tokens, vocabulary.len(), order);
-    let adjusted = adjust(&unigram_counts, &grams);
+    let adjusted = adjust(&unigrams, &grams);
     let mut discounts = Vec::with_capacity(order);
     let mut warnings = Vec::new();
     for (n, counts) in (1..).zip(&adjusted) {
@@ -196,30 +205,54 @@ pub fn train(text: &Path, options: &Options) -> Result<Estimate> {
     }
     crate::progress::stage("Estimating probabilities", None);
     let (probs, backoffs) = estimate(&grams, &adjusted, &discounts, vocabulary.len());
-    Ok(Estimate {
-        order,
-        vocabulary,
-        grams,
-        probs,
-        backoffs,
-        discounts,
-        tokens: (tokens.len() - 2 * sentences) as u64,
-        warnings,
-    })
+    Ok(Estimate { order, vocabulary, grams, probs, backoffs, discounts, tokens: words, warnings })
 }
 
-/// The vocabulary, and the text as word ids with each sentence between `<s>` and `</s>`.
-fn read_text(path: &Path, skip_symbols: bool) -> Result<(Vec<Box<str>>, Vec<u32>)> {
-    let mut vocabulary: Vec<Box<str>> = [super::UNKNOWN, super::BEGIN, super::END].map(Box::from).into();
-    let mut ids: HashMap<Box<str>, u32> = vocabulary.iter().cloned().zip(0..).collect();
-    let mut tokens = Vec::new();
+/// What reading the text gives: the vocabulary, the n-grams of every order with their counts,
+/// and how much text there was.
+struct Counts {
+    /// By word id: `<unk>`, `<s>`, `</s>`, then the words in order of first occurrence.
+    vocabulary: Vec<Box<str>>,
+    /// The unigram counts, by word id.
+    unigrams: Vec<u64>,
+    /// Orders 2 and up.
+    grams: Vec<Grams>,
+    /// The words of the text (without the sentence markers).
+    words: u64,
+    sentences: u64,
+}
+
+/// Reads the text a sentence at a time and counts its n-grams of every order within each
+/// sentence: memory grows with the distinct n-grams, not with the text, and a text with more than
+/// `options.max_ngrams` of them is refused as soon as it has.
+fn count_text(path: &Path, options: &Options) -> Result<Counts> {
+    let mut counts = Counts {
+        vocabulary: [super::UNKNOWN, super::BEGIN, super::END].map(Box::from).into(),
+        unigrams: vec![0; 3],
+        grams: (2..=options.order).map(|_| Grams::default()).collect(),
+        words: 0,
+        sentences: 0,
+    };
+    let mut ids: HashMap<Box<str>, u32> = counts.vocabulary.iter().cloned().zip(0..).collect();
+    let mut distinct = counts.vocabulary.len() as u64;
+    let mut sentence = Vec::new();
+    let too_many = |lines: &crate::metrics::lines::LineReader| {
+        lines.error(format!(
+            "the text has more than {} distinct n-grams of orders 1–{}: its model would need more than some {} of \
+             memory; --max-ngrams N raises the bound (about {BYTES_PER_NGRAM} bytes an n-gram)",
+            options.max_ngrams,
+            options.order,
+            megabytes(options.max_ngrams.saturating_mul(BYTES_PER_NGRAM))
+        ))
+    };
     let mut lines = crate::prediction::data::open_lines(path)?;
     while lines.advance()? {
-        tokens.push(BEGIN);
+        sentence.clear();
+        sentence.push(BEGIN);
         for word in super::words(lines.line()) {
             let id = match ids.get(word) {
                 Some(&id) if id <= END => {
-                    if skip_symbols {
+                    if options.skip_symbols {
                         continue;
                     }
                     return Err(lines.error(format!(
@@ -229,34 +262,48 @@ fn read_text(path: &Path, skip_symbols: bool) -> Result<(Vec<Box<str>>, Vec<u32>
                 }
                 Some(&id) => id,
                 None => {
-                    let id = u32::try_from(vocabulary.len()).expect("fewer than 2^32 words");
-                    vocabulary.push(word.into());
+                    let id = u32::try_from(counts.vocabulary.len()).map_err(|_| too_many(&lines))?;
+                    counts.vocabulary.push(word.into());
+                    counts.unigrams.push(0);
                     ids.insert(word.into(), id);
+                    distinct += 1;
                     id
                 }
             };
-            tokens.push(id);
+            sentence.push(id);
         }
-        tokens.push(END);
+        sentence.push(END);
+        counts.words += (sentence.len() - 2) as u64;
+        counts.sentences += 1;
+        distinct += count_sentence(&sentence, &mut counts.unigrams, &mut counts.grams);
+        if distinct > options.max_ngrams {
+            return Err(too_many(&lines));
+        }
     }
-    Ok((vocabulary, tokens))
+    Ok(counts)
 }
 
-/// Counts the n-grams of every order within sentences: the unigram counts by word id, and the
-/// longer n-grams.
-fn count(tokens: &[u32], vocabulary: usize, order: usize) -> (Vec<u64>, Vec<Grams>) {
-    let mut unigrams = vec![0u64; vocabulary];
-    for &t in tokens {
-        if t != BEGIN {
-            unigrams[t as usize] += 1;
-        }
+/// "400 MB", "4 GB": a memory size in words.
+fn megabytes(bytes: u64) -> String {
+    match bytes.div_ceil(1_000_000) {
+        mb if mb < 10_000 => format!("{mb} MB"),
+        mb => format!("{} GB", mb.div_ceil(1_000)),
     }
-    let mut grams = Vec::with_capacity(order.saturating_sub(1));
+}
+
+/// Counts the n-grams of every order of one sentence (its word ids between `<s>` and `</s>`);
+/// returns how many were new. An n-gram of order n is known by the id of its last n−1 words
+/// and its first word, and gets the next id of its order when first seen.
+fn count_sentence(tokens: &[u32], unigrams: &mut [u64], grams: &mut [Grams]) -> u64 {
+    for &t in &tokens[1..] {
+        unigrams[t as usize] += 1;
+    }
+    let mut new = 0;
     // The id of the (n−1)-gram ending at each position (for n = 2, the word itself).
     let mut below: Vec<u32> = tokens.to_vec();
-    for n in 2..=order {
-        let mut g = Grams::default();
-        let mut here = vec![NONE; tokens.len()];
+    let mut here = vec![NONE; tokens.len()];
+    for (g, n) in grams.iter_mut().zip(2..) {
+        here.fill(NONE);
         for i in 0..tokens.len() {
             let suffix = below[i];
             // The n-gram ending at i starts at i+1−n: it must not reach back past the <s> that
@@ -271,15 +318,15 @@ fn count(tokens: &[u32], vocabulary: usize, order: usize) -> (Vec<u64>, Vec<Gram
                 g.suffix.push(suffix);
                 g.prefix.push(below[i - 1]);
                 g.count.push(0);
+                new += 1;
                 next
             });
             g.count[id as usize] += 1;
             here[i] = id;
         }
-        grams.push(g);
-        below = here;
+        std::mem::swap(&mut below, &mut here);
     }
-    (unigrams, grams)
+    new
 }
 
 /// Adjusted counts by order and id.
@@ -434,7 +481,7 @@ mod tests {
     }
 
     fn options(order: usize) -> Options {
-        Options { order, discount_fallback: false, skip_symbols: false }
+        Options { order, discount_fallback: false, skip_symbols: false, max_ngrams: MAX_NGRAMS }
     }
 
     #[test]
@@ -506,6 +553,27 @@ mod tests {
         let options = Options { discount_fallback: true, skip_symbols: true, ..options(2) };
         let (estimate, _) = estimate_text(text, &options).unwrap();
         assert_eq!(estimate.tokens, 4);
+    }
+
+    #[test]
+    fn a_text_with_more_n_grams_than_the_bound_is_refused_naming_the_line() {
+        // 1,000 words, each new: every sentence adds order × its words of n-grams.
+        let text: String = (0..100).map(|l| (0..10).map(|w| format!("w{l}x{w} ")).collect::<String>() + "\n").collect();
+        let counted = |max_ngrams| estimate_text(&text, &Options { discount_fallback: true, max_ngrams, ..options(3) });
+        let (estimate, _) = counted(10_000).unwrap();
+        let total: usize = estimate.counts().iter().sum();
+        assert_eq!(estimate.counts(), [1_003, 1_100, 1_000]);
+        assert!(counted(total as u64).is_ok(), "the bound itself is allowed");
+        let err = counted(total as u64 - 1).unwrap_err().to_string();
+        assert!(
+            err.ends_with(
+                "text.txt: line 100: the text has more than 3102 distinct n-grams of orders 1–3: its model would need \
+                 more than some 1 MB of memory; --max-ngrams N raises the bound (about 100 bytes an n-gram)"
+            ),
+            "{err}"
+        );
+        // 3 markers, then 31 n-grams a sentence: the 17th passes 500.
+        assert!(counted(500).unwrap_err().to_string().contains(": line 17: "));
     }
 
     #[test]

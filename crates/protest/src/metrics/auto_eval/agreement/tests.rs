@@ -14,6 +14,7 @@ fn judge(context: &str, sentence: &str, pronoun: &[u32], head: &[u32]) -> Verdic
         alignment: None,
         segmentation: None,
         label: None,
+        link_origins: None,
     };
     let example = Example {
         no: ExampleNo(1),
