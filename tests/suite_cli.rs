@@ -46,7 +46,14 @@ fn discevalmt_is_judged_automatically_with_the_precision_the_docs_give() {
     let row = |rows: &[(String, u64, u64, u64, u64)], label: &str| rows.iter().find(|r| r.0 == label).unwrap().clone();
     assert_eq!(row(&matched, "All labelled"), ("All labelled".into(), 200, 29, 25, 4));
     assert_eq!(row(&matched, "Pronoun differs"), ("Pronoun differs".into(), 168, 21, 21, 0));
-    ok(d, &["auto-eval", "d.master.json"]);
+    let round: Value = serde_json::from_str(&ok(d, &["auto-eval", "d.master.json", "--format", "json"])).unwrap();
+    // The pronoun and head links the blocks place count as given; block 14's head ("hibous", not
+    // in the lexicon) keeps the aligner's links, and its match says so.
+    let t1 = &round["matches_aligned_by"][0];
+    assert_eq!(
+        (&t1["system"], &t1["given"], &t1["aligner"], &t1["bridge"]),
+        (&"t1-correct".into(), &24.into(), &1.into(), &0.into())
+    );
     let judged = by_label(d, "d.master.json");
     let all = row(&judged, "All labelled");
     let differs = row(&judged, "Pronoun differs");
@@ -56,6 +63,60 @@ fn discevalmt_is_judged_automatically_with_the_precision_the_docs_give() {
     // differs, at least 98 % of them as labelled.
     assert!(differs.2 * 100 >= 80 * differs.1 && differs.3 * 100 >= 98 * differs.2, "{differs:?}");
     assert!(all.2 * 100 >= 80 * all.1 && all.3 * 100 >= 98 * all.2, "{all:?}");
+}
+
+/// Each labelled translation of the blocks (its sentences as the suite writes them, two lines
+/// per block), written to `DIR/t<N>-<label>.fr`; the systems' names.
+fn own_outputs(blocks: &Path, dir: &Path) -> Vec<String> {
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(blocks).unwrap()).unwrap();
+    let blocks = json.as_object().unwrap();
+    let mut numbers: Vec<&String> = blocks.keys().collect();
+    numbers.sort_by_key(|n| n.parse::<u32>().unwrap());
+    let mut systems: std::collections::BTreeMap<String, String> = Default::default();
+    for no in numbers {
+        for (i, entry) in blocks[no]["trg"].as_array().unwrap().iter().enumerate() {
+            for (label, sentences) in entry.as_object().unwrap().iter().filter(|(k, _)| *k != "type") {
+                let text = systems.entry(format!("t{}-{label}", i + 1)).or_default();
+                for sentence in sentences.as_array().unwrap() {
+                    *text += &format!("{}\n", sentence.as_str().unwrap());
+                }
+            }
+        }
+    }
+    for (name, text) in &systems {
+        std::fs::write(dir.join(format!("{name}.fr")), text).unwrap();
+    }
+    systems.into_keys().collect()
+}
+
+#[test]
+fn the_suite_s_translations_added_as_systems_output_are_judged_as_labelled() {
+    let Some(data) = shared_data("discevalmt") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = data.join("anaphora.json");
+    ok(d, &["suite", "import", "discevalmt", file.to_str().unwrap(), "-o", "d.master.json"]);
+    let systems = own_outputs(&file, d);
+    assert_eq!(systems.len(), 8);
+    // docs/auto-eval.md, "As a system's own output": automatic decisions of 200, all as labelled.
+    for (bridge, automatic) in [("nearest", 175), ("reference", 127), ("none", 73)] {
+        let master = format!("{bridge}.master.json");
+        std::fs::copy(d.join("d.master.json"), d.join(&master)).unwrap();
+        for name in &systems {
+            let own = format!("own-{name}");
+            ok(d, &["add-system", &master, &format!("{name}.fr"), "--name", &own, "--bridge", bridge]);
+        }
+        ok(d, &["auto-eval", &master]);
+        let m = master_file::load(&d.join(&master)).unwrap();
+        let (mut settled, mut as_labelled) = (0, 0);
+        for c in &m.candidates {
+            let name = &m.corpus(c.corpus).unwrap().name;
+            let Some(says) = name.starts_with("own-").then(|| m.auto_eval.settled(c.id)).flatten() else { continue };
+            settled += 1;
+            as_labelled += usize::from(says == !name.ends_with("-incorrect"));
+        }
+        assert_eq!((settled, as_labelled), (automatic, automatic), "--bridge {bridge}");
+    }
 }
 
 #[test]
