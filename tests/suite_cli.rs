@@ -113,7 +113,8 @@ fn the_suite_s_translations_added_as_systems_output_are_judged_as_labelled() {
             let name = &m.corpus(c.corpus).unwrap().name;
             let Some(says) = name.starts_with("own-").then(|| m.auto_eval.settled(c.id)).flatten() else { continue };
             settled += 1;
-            as_labelled += usize::from(says == !name.ends_with("-incorrect"));
+            let labelled_correct = !name.ends_with("-incorrect");
+            as_labelled += usize::from(says == labelled_correct);
         }
         assert_eq!((settled, as_labelled), (automatic, automatic), "--bridge {bridge}");
     }
