@@ -60,7 +60,8 @@ fn rounds_settle_more_as_annotation_proceeds() {
     let path = two_systems(dir.path());
     let p = path.to_str().unwrap();
 
-    let first = stdout(protest(&["auto-eval", p]));
+    // The reference match alone: the agreement judge has tests of its own (suite_cli).
+    let first = stdout(protest(&["auto-eval", p, "--no-agreement"]));
     assert!(
         first.starts_with("Round 1: 6 MT candidates compared with 'reference' and 0 translations judged correct\n"),
         "{first}"
@@ -82,7 +83,7 @@ fn rounds_settle_more_as_annotation_proceeds() {
         r.selected.antecedent.extend(c.antecedents.iter().flatten());
         m.records.put(r);
     });
-    let second = stdout(protest(&["auto-eval", p]));
+    let second = stdout(protest(&["auto-eval", p, "--no-agreement"]));
     assert!(
         second.starts_with("Round 2: 6 MT candidates compared with 'reference' and 1 translations judged correct"),
         "{second}"
@@ -122,7 +123,7 @@ fn dry_run_changes_nothing() {
 fn stored_results_are_checked_on_load() {
     let dir = tempfile::tempdir().unwrap();
     let path = two_systems(dir.path());
-    stdout(protest(&["auto-eval", path.to_str().unwrap()]));
+    stdout(protest(&["auto-eval", path.to_str().unwrap(), "--no-agreement"]));
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(
         text.contains(
@@ -168,7 +169,7 @@ fn plans_only_the_candidates_that_still_need_a_human() {
     );
     assert!(master_file::load(&path).unwrap().task_sets.is_empty());
 
-    stdout(protest(&["auto-eval", p])); // matches 4 and 8 ("Il" = "Il")
+    stdout(protest(&["auto-eval", p, "--no-agreement"])); // matches 4 and 8 ("Il" = "Il")
     stdout(protest(&plan));
     let m = master_file::load(&path).unwrap();
     let mut planned: Vec<u32> = m.task_sets[0].tasks.iter().flat_map(|t| &t.candidates).map(|c| c.0).collect();

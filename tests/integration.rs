@@ -39,4 +39,5 @@ mod sample_batches;
 mod serve_browser;
 mod serve_cli;
 mod shell_cli;
+mod suite_cli;
 mod tokenize_corpus;

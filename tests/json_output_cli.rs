@@ -117,15 +117,27 @@ fn auto_eval_json_says_what_the_round_did() {
     let round = json(d, &["auto-eval", "tiny.master.json", "--format", "json"]);
     assert_eq!(round["stored"], true);
     let r = &round["round"];
-    let counted = ["matches", "mismatches", "no_translation", "no_reference"].map(|k| r[k].as_u64().unwrap());
+    let count = |k: &str| r[k].as_u64().unwrap_or(0);
+    let counted = ["matches", "mismatches", "no_translation", "no_reference", "agreements", "disagreements"].map(count);
     assert_eq!(counted.iter().sum::<u64>(), round["candidates"].as_u64().unwrap());
-    assert_eq!(round["to_humans"].as_u64().unwrap(), round["candidates"].as_u64().unwrap() - counted[0]);
+    assert_eq!((count("agreements"), r["agreement"].as_bool()), (1, Some(true)), "Elle … bicyclette");
+    let automatic = count("matches") + count("agreements") + count("disagreements");
+    assert_eq!(round["to_humans"].as_u64().unwrap(), round["candidates"].as_u64().unwrap() - automatic);
     let text = ok(d, &["auto-eval", "tiny.master.json", "--dry-run"]);
     assert!(text.contains(&format!("match           {:>5}", r["matches"].as_u64().unwrap())), "{text}");
     assert!(text.contains(&format!("rule            {}", r["rule"].as_str().unwrap())), "{text}");
     let (with_verdict, incorrect) = (&round["matches_with_verdict"], &round["matches_judged_incorrect"]);
     assert!(
         text.contains(&format!("judged ✗ by humans: {incorrect} of {with_verdict} matches with a verdict")),
+        "{text}"
+    );
+    let agreements = (&round["agreements_judged_incorrect"], &round["agreements_with_verdict"]);
+    let disagreements = (&round["disagreements_judged_correct"], &round["disagreements_with_verdict"]);
+    assert!(
+        text.contains(&format!(
+            "judged the other way by humans: {} of {} agreements, {} of {} disagreements with a verdict",
+            agreements.0, agreements.1, disagreements.0, disagreements.1
+        )),
         "{text}"
     );
     // Each system's matches by how their words were aligned, as the text's last lines say.

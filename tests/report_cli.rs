@@ -115,6 +115,7 @@ fn paper_master() -> Master {
         sentences: vec![sentence.to_string(); n].into(),
         alignment: None,
         segmentation: None,
+        label: None,
         link_origins: None,
     };
     m.corpora = vec![

@@ -20,6 +20,10 @@ pub struct AutoEvalArgs {
     /// for a master never evaluated).
     #[arg(long, value_parser = rule_parser())]
     rule: Option<MatchRule>,
+    /// Leave out the agreement judge (French targets): only the reference match settles
+    /// candidates in this round.
+    #[arg(long)]
+    no_agreement: bool,
     /// Output format: text, or json for scripts (docs/json-output.md).
     #[arg(long, short, value_enum, default_value_t = Output::Text)]
     format: Output,
@@ -52,7 +56,7 @@ pub fn run(args: AutoEvalArgs, p: &Printer) -> anyhow::Result<()> {
         match args.format {
             Output::Text => {
                 p.out(describe(round, reference))?;
-                p.out_line(describe_precision(&precision))?;
+                p.out_line(describe_precision(&precision, round.agreement))?;
                 p.out(describe_aligned_by(&systems))?;
             }
             Output::Json => p.json(&json(round, reference, &precision, &systems, &args))?,
@@ -64,15 +68,19 @@ pub fn run(args: AutoEvalArgs, p: &Printer) -> anyhow::Result<()> {
     if args.dry_run {
         let mut master = super::read_master(p, &args.master)?;
         master.auto_eval.rule = args.rule.unwrap_or(master.auto_eval.rule);
-        master.auto_eval = auto_eval::run(&master, now);
+        master.auto_eval = auto_eval::run_with(&master, now, judges(&args));
         print(&master)?;
         return p.say(format_args!("dry run: {} not changed", args.master.display()));
     }
     with_master(p, &args.master, |store| {
-        workflow::auto_eval::run(store, args.rule, now)?;
+        workflow::auto_eval::run(store, args.rule, judges(&args), now)?;
         print(store.master())
     })?;
     p.say(format_args!("stored in {}", args.master.display()))
+}
+
+fn judges(args: &AutoEvalArgs) -> auto_eval::Judges {
+    auto_eval::Judges { agreement: !args.no_agreement }
 }
 
 /// What the round did, for scripts: the round as stored, with the counts the text derives.
@@ -89,15 +97,19 @@ fn json(
         "reference": reference,
         "round": r,
         "candidates": r.candidates(),
-        "to_humans": r.candidates() - r.matches,
+        "to_humans": r.candidates() - r.automatic(),
         "matches_with_verdict": precision.matches_with_verdict,
         "matches_judged_incorrect": precision.judged_incorrect,
+        "agreements_with_verdict": precision.agreements_with_verdict,
+        "agreements_judged_incorrect": precision.agreements_judged_incorrect,
+        "disagreements_with_verdict": precision.disagreements_with_verdict,
+        "disagreements_judged_correct": precision.disagreements_judged_correct,
         "matches_aligned_by": systems,
     })
 }
 
 fn describe(r: &Round, reference: Option<&str>) -> String {
-    let to_humans = r.candidates() - r.matches;
+    let to_humans = r.candidates() - r.automatic();
     let against = match reference {
         Some(name) => format!("'{name}' and"),
         None => "(no reference corpus)".into(),
@@ -111,9 +123,14 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
     out += &format!("  rule            {}\n", r.rule.name());
     out += &format!("  match           {:>5}   settled this round: {}", r.matches, r.settled);
     if r.unsettled > 0 {
-        out += &format!(", no longer matching: {}", r.unsettled);
+        out += &format!(", no longer settled: {}", r.unsettled);
     }
     out += "\n";
+    if r.agreement {
+        out += &format!("  agreement       {:>5}   pronoun and antecedent agree (correct)\n", r.agreements);
+        out += &format!("  disagreement    {:>5}   they disagree in gender (incorrect)\n", r.disagreements);
+        out += &format!("  contradicted    {:>5}   matched, but the judge disagrees\n", r.contradicted);
+    }
     out += &format!("  mismatch        {:>5}\n", r.mismatches);
     out += &format!("  no translation  {:>5}\n", r.no_translation);
     out += &format!("  no reference    {:>5}\n", r.no_reference);
@@ -128,9 +145,20 @@ fn describe(r: &Round, reference: Option<&str>) -> String {
     out
 }
 
-/// The match's precision as far as humans have judged the matched candidates.
-fn describe_precision(p: &Precision) -> String {
-    format!("  judged ✗ by humans: {} of {} matches with a verdict", p.judged_incorrect, p.matches_with_verdict)
+/// The precision of the match and of the judge as far as humans have judged what they settled.
+fn describe_precision(p: &Precision, judge: bool) -> String {
+    let mut out =
+        format!("  judged ✗ by humans: {} of {} matches with a verdict", p.judged_incorrect, p.matches_with_verdict);
+    if judge {
+        out += &format!(
+            "\n  judged the other way by humans: {} of {} agreements, {} of {} disagreements with a verdict",
+            p.agreements_judged_incorrect,
+            p.agreements_with_verdict,
+            p.disagreements_judged_correct,
+            p.disagreements_with_verdict
+        );
+    }
+    out
 }
 
 /// Each system's matches by how the words they compared were aligned.
@@ -161,13 +189,17 @@ mod tests {
             no_translation: 7,
             no_reference: 12,
             uncertain_boundaries: 35,
+            agreements: 40,
+            disagreements: 9,
+            contradicted: 2,
             settled: 5,
             unsettled: 1,
             rule: MatchRule::MinimalTokens,
+            agreement: true,
         };
         let text = describe(&round, Some("reference"));
         let rows: Vec<&str> = text.lines().skip(2).collect();
-        assert_eq!(rows.len(), 6, "{text}");
+        assert_eq!(rows.len(), 9, "{text}");
         // Each count ends at the same column.
         let ends: Vec<usize> = rows.iter().map(|l| l.find(|c: char| c.is_ascii_digit()).unwrap()).collect();
         let last_digit =

@@ -18,6 +18,7 @@ mod progress;
 mod report;
 mod sample;
 mod serve;
+mod suite;
 mod synth;
 
 pub use printer::Printer;
@@ -54,6 +55,8 @@ pub enum Command {
     },
     /// Build a master from a tokenised source, translations, alignments and a test-suite definition.
     Import(Box<import::ImportArgs>),
+    /// Public contrastive test suites (DiscEvalMT) as masters, to evaluate what systems write.
+    Suite(suite::SuiteArgs),
     /// Validate a master or batch file and print what it contains.
     Check {
         /// The file to check.
@@ -69,7 +72,8 @@ pub enum Command {
     Annotator(annotator::AnnotatorArgs),
     /// Task sets and batches: plan, export, import (merge), adjudicate and remove.
     Batch(batch::BatchArgs),
-    /// Match every MT translation against the reference and judged translations; store the results.
+    /// Match every MT translation against the reference and judged translations and, in French,
+    /// judge its pronoun by agreement with the antecedent head's translation; store the results.
     AutoEval(auto_eval::AutoEvalArgs),
     /// Print or export the results, agreement, per-system score, automatic-match and APT tables.
     Report(report::ReportArgs),
@@ -148,6 +152,7 @@ fn run_command(command: Command, p: &Printer) -> anyhow::Result<()> {
     match command {
         Command::Open { .. } => unreachable!("the GUI handles open"),
         Command::Import(args) => import::run(*args, p),
+        Command::Suite(args) => suite::run(args, p),
         Command::AddSystem(args) => add_system::run(*args, p),
         Command::Check { file, format } => check::run(&file, format, p),
         Command::Annotator(args) => annotator::run(args, p),

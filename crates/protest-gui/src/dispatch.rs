@@ -206,7 +206,9 @@ impl App {
     fn run_auto_eval(&mut self, rule: Option<MatchRule>) {
         self.start_on_session("Running the automatic reference match", move |session| {
             let said = match session.now() {
-                Ok(now) => session.run(|store| workflow::auto_eval::run(store, rule, now)).map_err(|e| failed(&e, "")),
+                Ok(now) => session
+                    .run(|store| workflow::auto_eval::run(store, rule, Default::default(), now))
+                    .map_err(|e| failed(&e, "")),
                 Err(e) => Err(e.to_string()),
             };
             let said = said.map(|round| auto_eval::summary(&round));

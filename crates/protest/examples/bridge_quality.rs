@@ -124,7 +124,7 @@ fn verdicts(sample: Master) -> Result<()> {
     let (mt_id, mt_text) = (mt.id, mt.sentences.as_slice().ok_or("no MT text")?.to_vec());
     let (with_copy, copy) = add(&merged, "reference-copy", &reference, &through_reference)?;
     let (mut both, mt_copy) = add(&with_copy, "mt-copy", &mt_text, &through_reference)?;
-    both.auto_eval = auto_eval::run(&both, both.created);
+    both.auto_eval = match_alone(&both);
     let reference_id = both.reference().map(|c| c.id).ok_or("no reference")?;
     for (name, system, judged) in [("reference-copy", copy, reference_id), ("mt-copy", mt_copy, mt_id)] {
         let p = held_out::precision_through(&both, system, judged);
@@ -138,6 +138,12 @@ fn verdicts(sample: Master) -> Result<()> {
     Ok(())
 }
 
+/// A round of the reference match alone: what an alignment is measured by (the agreement judge
+/// would turn a match it disagrees with into a contradicted one, a fact about the translation).
+fn match_alone(master: &Master) -> protest::model::AutoEval {
+    auto_eval::run_with(master, master.created, auto_eval::Judges { agreement: false })
+}
+
 fn load((name, bytes): (&str, &[u8])) -> Result<Master> {
     Ok(master_file::from_bytes(Path::new(name), bytes)?)
 }
@@ -149,7 +155,7 @@ fn add(master: &Master, name: &str, text: &[String], options: &Options) -> Resul
     let system = add_system::prepare(master, name, output, options)?;
     let mut added = master.clone();
     let id = system.add_to(&mut added)?;
-    added.auto_eval = auto_eval::run(&added, added.created);
+    added.auto_eval = match_alone(&added);
     eprintln!("  ({name}: added in {:.1} s)", started.elapsed().as_secs_f64());
     Ok((added, id))
 }

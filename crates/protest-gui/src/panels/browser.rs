@@ -216,7 +216,9 @@ fn needing_human_filter(ui: &mut Ui, session: &Session, needing_human: &mut bool
     let ran = !session.master().auto_eval.rounds.is_empty();
     let check = ui.add_enabled(ran, egui::Checkbox::new(needing_human, "Only those needing a human"));
     check
-        .on_hover_text("Only candidates the latest automatic reference match did not settle")
+        .on_hover_text(
+            "Only candidates the latest automatic evaluation (reference match, agreement judge) did not settle",
+        )
         .on_disabled_hover_text("Run the automatic reference match first (Evaluate menu)");
     ui.add_space(12.0);
 }

@@ -325,7 +325,7 @@ mod tests {
 
     fn tally(examples: u64, judged_correct: u64, matched: u64, incorrect: u64) -> Tally {
         let undecided = examples - judged_correct - matched - incorrect;
-        Tally { examples, judged_correct, matched, incorrect, undecided }
+        Tally { examples, judged_correct, matched, incorrect, undecided, ..Tally::default() }
     }
 
     #[test]

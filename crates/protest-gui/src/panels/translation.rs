@@ -83,7 +83,15 @@ pub fn header(ui: &mut Ui, master: &Master, candidate: &Candidate, show_corpus: 
         });
     });
     if show_corpus && let Some(note) = protest::metrics::auto_eval::match_note(master, candidate.id) {
-        ui.add(egui::Label::new(RichText::new(format!("✔ {note}")).color(ui.visuals().hyperlink_color)).truncate());
+        // What the automatic evaluation settled: correct, incorrect, or left to people.
+        let mark = match master.auto_eval.settled(candidate.id) {
+            Some(true) => "✔",
+            Some(false) => "✖",
+            None => "?",
+        };
+        ui.add(
+            egui::Label::new(RichText::new(format!("{mark} {note}")).color(ui.visuals().hyperlink_color)).truncate(),
+        );
     }
     if let Some(note) = window::alignment_note(master, candidate) {
         let text = RichText::new(format!("⚠ {note}")).color(ui.visuals().warn_fg_color);

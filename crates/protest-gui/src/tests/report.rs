@@ -181,7 +181,10 @@ fn the_automatic_match_is_stored_and_the_browser_shows_what_still_needs_a_human(
     let master = saved(&f.path);
     assert_eq!(master.auto_eval.rounds.len(), 1);
     assert_eq!(master.auto_eval.entry(CandidateId(4)).map(|e| e.outcome), Some(Outcome::Match));
-    let summary = "Round 1: 1 of 3 MT candidates match (1 settled this round); 2 left to humans.";
+    // Candidate 2 ("Elle … bicyclette") is settled by the agreement judge.
+    assert_eq!(master.auto_eval.entry(CandidateId(2)).map(|e| e.outcome), Some(Outcome::Agreement));
+    let summary = "Round 1: 1 of 3 MT candidates match, 1 agree and 0 disagree with their antecedent (2 settled this \
+                   round); 1 left to humans.";
     assert!(h.query_all_by_label(summary).count() >= 1, "the notice and the view say what it settled");
     shows_the_library_tables(&h, &f.path, Section::AutoMatch);
 
@@ -203,6 +206,12 @@ fn the_automatic_match_is_stored_and_the_browser_shows_what_still_needs_a_human(
     press(&mut h, Key::ArrowRight);
     assert!(h.query_by_label("✔ matched automatically: same words as the reference translation (round 1)").is_some());
     press(&mut h, Key::Escape);
+    click(&mut h, "Inter-sentential “it”, subject: 2 new");
+    press(&mut h, Key::ArrowRight);
+    let agrees =
+        "✔ correct by agreement: 'elle' (feminine singular) and 'bicyclette' (feminine singular) agree (round 1)";
+    assert!(h.query_by_label(agrees).is_some(), "the header says what the judge settled");
+    press(&mut h, Key::Escape);
 
     // The menu runs another round.
     click(&mut h, "Evaluate");
@@ -212,6 +221,54 @@ fn the_automatic_match_is_stored_and_the_browser_shows_what_still_needs_a_human(
 
 /// The tiny fixture's source as an MT system might print it in French: untokenised.
 pub(super) const NEW_OUTPUT: &str = "J'ai un vélo.\nElle est rouge.\nIl pleut.\nBienvenue !\n";
+
+/// The tiny fixture's MT system writing "un bateau … Elle": a feminine pronoun for a masculine
+/// noun, which the agreement judge settles as incorrect.
+fn tiny_with_a_disagreement() -> Fixture {
+    let f = tiny();
+    std::fs::write(&f.path, TINY.replace("J' ai une bicyclette .", "J' ai un bateau .")).unwrap();
+    f
+}
+
+#[test]
+fn a_disagreement_is_shown_and_counted_apart_from_the_human_verdict_that_overrules_it() {
+    let f = tiny_with_a_disagreement();
+    let mut h = tall_harness(&f.path);
+    click(&mut h, "Evaluate");
+    click(&mut h, "Run automatic reference match");
+    assert_eq!(saved(&f.path).auto_eval.entry(CandidateId(2)).map(|e| e.outcome), Some(Outcome::Disagreement));
+
+    // Settled: the browser's filter leaves it out, as it does a match.
+    click(&mut h, "Only those needing a human");
+    assert!(h.query_by_label("Inter-sentential “it”, subject: 1 new").is_some(), "the reference's candidate only");
+    click(&mut h, "Only those needing a human");
+
+    // The report counts it as incorrect by the judge, not as a human verdict.
+    click(&mut h, "Report");
+    section(&mut h, Section::Scores);
+    assert!(has_cell(&h, "mt · Incorrect disagreement: 1", "1"));
+    assert!(has_cell(&h, "mt · Incorrect judged: 0", "0"));
+    section(&mut h, Section::AutoMatch);
+    assert!(has_cell(&h, "mt · Disagreement ✗: 1", "1"));
+    assert!(has_cell(&h, "mt · Judge overruled: 0", "0"));
+
+    // The header says so; then the researcher judges the pronoun correct, which counts instead.
+    click(&mut h, "Categories");
+    click(&mut h, "Inter-sentential “it”, subject: 2 new");
+    press(&mut h, Key::ArrowRight);
+    let disagrees = "✖ incorrect by agreement: 'elle' (feminine singular) and 'bateau' (masculine singular) disagree in \
+                     gender (round 1)";
+    assert!(h.query_by_label(disagrees).is_some(), "the header says what the judge settled");
+    press(&mut h, Key::Y);
+    press(&mut h, Key::Escape);
+    click(&mut h, "Report");
+    section(&mut h, Section::Scores);
+    assert!(has_cell(&h, "mt · Correct judged: 1", "1"));
+    assert!(has_cell(&h, "mt · Incorrect disagreement: 0", "0"));
+    section(&mut h, Section::AutoMatch);
+    assert!(has_cell(&h, "mt · Judge overruled: 1", "1"));
+    shows_the_library_tables(&h, &f.path, Section::AutoMatch);
+}
 
 fn open_add_system(h: &mut Harness<App>, output: &Path, name: &str) {
     click(h, "File");

@@ -220,6 +220,7 @@ mod tests {
             sentences: lines.iter().map(|s| s.to_string()).collect(),
             alignment: None,
             segmentation: None,
+            label: None,
             link_origins: None,
         }
     }

@@ -376,6 +376,7 @@ fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus>
             sentences: keep(source, &needed.source),
             alignment: None,
             segmentation: None,
+            label: None,
             link_origins: None,
         });
     }
@@ -388,6 +389,7 @@ fn cut_corpora(master: &Master, layout: &Layout, needed: &Needed) -> Vec<Corpus>
             sentences: keep(original, &needed.translations[&id]),
             alignment: None,
             segmentation: None,
+            label: None,
             link_origins: None,
         });
     }

@@ -790,6 +790,7 @@ mod tests {
                 sentences: vec!["It is .".to_owned()].into(),
                 alignment: None,
                 segmentation: None,
+                label: None,
                 link_origins: None,
             });
         }

@@ -158,6 +158,7 @@ pub fn prepare(master: &Master, name: &str, output: Output, options: &Options) -
         sentences: sentences.into(),
         alignment: Some(alignment),
         segmentation,
+        label: None,
         link_origins,
     };
     Ok(NewSystem { corpus, candidates, aligned_by, segmented: Some(summary), origin: origin.to_path_buf(), dropped })

@@ -125,6 +125,7 @@ pub fn import(inputs: &Inputs, id: String, created: DateTime<Utc>) -> Result<Imp
         sentences: source.into(),
         alignment: None,
         segmentation: None,
+        label: None,
         link_origins: None,
     };
     master.corpora = std::iter::once(source).chain(read_translations).collect();
@@ -172,6 +173,7 @@ fn read_translation(
         sentences: sentences.into(),
         alignment: Some(Alignment::new(read.links)),
         segmentation: None,
+        label: None,
         link_origins: None,
     };
     Ok((corpus, dropped))

@@ -7,6 +7,7 @@
 
 pub mod add_system;
 pub mod align;
+pub mod discevalmt;
 pub mod from_texts;
 // Reads SQLite files: not in the web page (docs/serve.md).
 #[cfg(not(target_arch = "wasm32"))]

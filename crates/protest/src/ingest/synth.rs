@@ -171,6 +171,7 @@ fn corpus(id: u32, name: &str, role: CorpusRole, sentences: Vec<String>, links: 
         sentences: sentences.into(),
         alignment: links.map(Alignment::new),
         segmentation: None,
+        label: None,
         link_origins: None,
     }
 }

@@ -1,5 +1,5 @@
-//! Stored results of the automatic reference match (the rule is in docs/auto-eval.md and
-//! `crate::metrics::auto_eval`).
+//! Stored results of the automatic evaluation: the reference match and the agreement judge (the
+//! rules are in docs/auto-eval.md and `crate::metrics::auto_eval`).
 
 use super::ids::CandidateId;
 use super::{Candidate, CorpusRole, Master};
@@ -22,11 +22,30 @@ pub enum Outcome {
     /// translation of the pronoun's sentence (or an antecedent head's) are uncertain: a person
     /// must look (format version 2).
     UncertainBoundaries,
+    /// Matching no reference, but its pronoun agrees in gender and number with the noun that
+    /// translates the antecedent head, by the French lexicon: counts as correct without manual
+    /// work (the agreement judge).
+    Agreement,
+    /// Matching no reference, and its pronoun disagrees in gender with the noun that translates
+    /// the antecedent head (the numbers agreeing): counts as incorrect without manual work.
+    Disagreement,
+    /// Equal to a reference, yet the agreement judge finds the pronoun (or the participle that
+    /// agrees with it) disagreeing with the antecedent head's translation: two automatic rules
+    /// contradict each other, so a person must look.
+    Contradicted,
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 5] =
-        [Outcome::Match, Outcome::Mismatch, Outcome::NoTranslation, Outcome::NoReference, Outcome::UncertainBoundaries];
+    pub const ALL: [Outcome; 8] = [
+        Outcome::Match,
+        Outcome::Mismatch,
+        Outcome::NoTranslation,
+        Outcome::NoReference,
+        Outcome::UncertainBoundaries,
+        Outcome::Agreement,
+        Outcome::Disagreement,
+        Outcome::Contradicted,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -35,6 +54,19 @@ impl Outcome {
             Outcome::NoTranslation => "no translation",
             Outcome::NoReference => "no reference",
             Outcome::UncertainBoundaries => "uncertain boundaries",
+            Outcome::Agreement => "agreement",
+            Outcome::Disagreement => "disagreement",
+            Outcome::Contradicted => "match contradicted",
+        }
+    }
+
+    /// What the outcome settles without a person: `Some(true)` correct (a match, an agreement),
+    /// `Some(false)` incorrect (a disagreement), `None` left to people.
+    pub fn settles(self) -> Option<bool> {
+        match self {
+            Outcome::Match | Outcome::Agreement => Some(true),
+            Outcome::Disagreement => Some(false),
+            _ => None,
         }
     }
 }
@@ -76,8 +108,9 @@ impl MatchRule {
 pub struct MatchEntry {
     pub candidate: CandidateId,
     pub outcome: Outcome,
-    /// For a match: the candidate whose translation served as the reference — the reference
-    /// corpus's candidate of the same example, or a candidate annotators judged correct.
+    /// For a match (and a contradicted one): the candidate whose translation served as the
+    /// reference — the reference corpus's candidate of the same example, or a candidate
+    /// annotators judged correct.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<CandidateId>,
     /// The round (1-based) since which the candidate has had this outcome and reference.
@@ -98,19 +131,38 @@ pub struct Round {
     pub no_reference: u32,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub uncertain_boundaries: u32,
-    /// Candidates that match now and did not before this round: manual work saved.
+    /// Outcomes of the agreement judge ([`Outcome::Agreement`], [`Outcome::Disagreement`],
+    /// [`Outcome::Contradicted`]); written only when there are some.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub agreements: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub disagreements: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub contradicted: u32,
+    /// Candidates settled automatically now (a match, an agreement or a disagreement) and not
+    /// before this round: manual work saved.
     pub settled: u32,
-    /// Candidates that matched before and no longer do (a judgement they relied on changed).
+    /// Candidates settled automatically before and no longer (a judgement they relied on
+    /// changed, or the rules).
     pub unsettled: u32,
     /// The rule the round compared by.
     #[serde(default = "MatchRule::before_rules")]
     pub rule: MatchRule,
+    /// Whether the agreement judge ran in this round (French targets, unless left out); absent
+    /// in rounds of earlier versions, which had no judge.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub agreement: bool,
 }
 
 impl Round {
     /// Candidates the round compared.
     pub fn candidates(&self) -> u32 {
-        self.matches + self.mismatches + self.no_translation + self.no_reference + self.uncertain_boundaries
+        Outcome::ALL.into_iter().map(|o| self.count(o)).sum()
+    }
+
+    /// Candidates the round settled without a person: matches, agreements and disagreements.
+    pub fn automatic(&self) -> u32 {
+        self.matches + self.agreements + self.disagreements
     }
 
     pub fn count(&self, outcome: Outcome) -> u32 {
@@ -120,6 +172,9 @@ impl Round {
             Outcome::NoTranslation => self.no_translation,
             Outcome::NoReference => self.no_reference,
             Outcome::UncertainBoundaries => self.uncertain_boundaries,
+            Outcome::Agreement => self.agreements,
+            Outcome::Disagreement => self.disagreements,
+            Outcome::Contradicted => self.contradicted,
         }
     }
 }
@@ -155,9 +210,20 @@ impl AutoEval {
         self.outcomes.binary_search_by_key(&candidate, |e| e.candidate).ok().map(|i| &self.outcomes[i])
     }
 
-    /// Whether the latest round settled the candidate as correct.
+    /// Whether the latest round settled the candidate as correct by a match.
     pub fn matched(&self, candidate: CandidateId) -> bool {
         self.entry(candidate).is_some_and(|e| e.outcome == Outcome::Match)
+    }
+
+    /// Whether the agreement judge settled any candidate in the latest outcomes (an agreement or
+    /// a disagreement, whatever humans decided since): the score tables then keep its columns.
+    pub fn judge_settled_any(&self) -> bool {
+        self.outcomes.iter().any(|e| matches!(e.outcome, Outcome::Agreement | Outcome::Disagreement))
+    }
+
+    /// What the latest round settled of the candidate without a person ([`Outcome::settles`]).
+    pub fn settled(&self, candidate: CandidateId) -> Option<bool> {
+        self.entry(candidate).and_then(|e| e.outcome.settles())
     }
 }
 

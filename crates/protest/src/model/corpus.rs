@@ -42,6 +42,11 @@ pub struct Corpus {
     /// sentence (format version 2). Absent: one line per sentence, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub segmentation: Option<Segmentation>,
+    /// What a contrastive test suite says of this translation (`correct`, `semi-correct`,
+    /// `incorrect`: `protest suite import`), for the reports by label. Absent for the
+    /// translations a suite does not label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     /// Where each link of `alignment` came from (format version 2): written by add-system when it
     /// aligned the output itself. Absent: every link counts as given ([`crate::model::LinkOrigin::Given`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]

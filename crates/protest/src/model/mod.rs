@@ -10,6 +10,7 @@ mod dispute;
 pub mod from_page;
 mod ids;
 mod language;
+pub mod lexicon;
 pub mod link_origin;
 mod master;
 pub mod pronouns;

@@ -1,7 +1,10 @@
 //! The pronoun forms of a target language, written once for every use: the automatic reference
 //! match reduces aligned tokens to them (docs/auto-eval.md), APT reads translations with them
 //! (docs/metrics.md), add-system's alignment repair links source pronouns to them
-//! (docs/alignment.md). French only so far; words are lowercase, with the plain apostrophe.
+//! (docs/alignment.md), the agreement judge reads the gender and number they show
+//! (docs/auto-eval.md). French only so far; words are lowercase, with the plain apostrophe.
+
+use super::lexicon::{Gender, Number};
 
 /// One target language's pronouns and the groups APT compares them by.
 #[derive(Debug, PartialEq, Eq)]
@@ -23,7 +26,87 @@ pub struct Pronouns {
     /// Words dropped from an antecedent head's aligned tokens before matching: articles,
     /// determiners, possessives, prepositions, punctuation.
     pub function_words: &'static [&'static str],
+    /// The third-person forms that show the gender or number of what they stand for, for the
+    /// agreement judge.
+    pub agreeing: &'static [Agreeing],
 }
+
+/// A pronoun form that shows the gender or number of what it stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Agreeing {
+    pub form: &'static str,
+    /// `None`: the form hides the gender (`l'`, `les`, `nôtre`).
+    pub gender: Option<Gender>,
+    /// `None`: the form hides the number (`l'` is singular, but `leur` is either).
+    pub number: Option<Number>,
+    pub reading: Reading,
+}
+
+/// When a form is read as the pronoun that shows gender and number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// Always: `il`, `elles`, `eux`, `celui`, `celles`.
+    Always,
+    /// As an object clitic, not as the article it also is: `le`, `la`.
+    Clitic,
+    /// After `en` in its clause (`j'en ai une`, `construis-en un`), not as an article.
+    AfterEn,
+    /// A possessive pronoun (`mienne`), with or without its article.
+    Possessive,
+    /// A possessive pronoun only after an article, which shows the gender (`la nôtre`, `le leur`).
+    PossessiveAfterArticle,
+    /// An object clitic that hides the gender (`l'`, `les`): a past participle agreeing with it
+    /// may show it (`je les ai achetées`).
+    HidesGender,
+}
+
+const fn form(form: &'static str, gender: Option<Gender>, number: Option<Number>, reading: Reading) -> Agreeing {
+    Agreeing { form, gender, number, reading }
+}
+
+const M: Option<Gender> = Some(Gender::Masculine);
+const F: Option<Gender> = Some(Gender::Feminine);
+const SG: Option<Number> = Some(Number::Singular);
+const PL: Option<Number> = Some(Number::Plural);
+
+const FRENCH_AGREEING: &[Agreeing] = {
+    use Reading::*;
+    &[
+        form("il", M, SG, Always),
+        form("ils", M, PL, Always),
+        form("elle", F, SG, Always),
+        form("elles", F, PL, Always),
+        form("eux", M, PL, Always),
+        form("celui", M, SG, Always),
+        form("celle", F, SG, Always),
+        form("ceux", M, PL, Always),
+        form("celles", F, PL, Always),
+        form("le", M, SG, Clitic),
+        form("la", F, SG, Clitic),
+        form("un", M, SG, AfterEn),
+        form("une", F, SG, AfterEn),
+        form("mien", M, SG, Possessive),
+        form("mienne", F, SG, Possessive),
+        form("miens", M, PL, Possessive),
+        form("miennes", F, PL, Possessive),
+        form("tien", M, SG, Possessive),
+        form("tienne", F, SG, Possessive),
+        form("tiens", M, PL, Possessive),
+        form("tiennes", F, PL, Possessive),
+        form("sien", M, SG, Possessive),
+        form("sienne", F, SG, Possessive),
+        form("siens", M, PL, Possessive),
+        form("siennes", F, PL, Possessive),
+        form("nôtre", None, SG, PossessiveAfterArticle),
+        form("nôtres", None, PL, PossessiveAfterArticle),
+        form("vôtre", None, SG, PossessiveAfterArticle),
+        form("vôtres", None, PL, PossessiveAfterArticle),
+        form("leur", None, SG, PossessiveAfterArticle),
+        form("leurs", None, PL, PossessiveAfterArticle),
+        form("l'", None, SG, HidesGender),
+        form("les", None, PL, HidesGender),
+    ]
+};
 
 /// French (paper 000 Table 2 for the groups).
 pub const FRENCH: Pronouns = Pronouns {
@@ -38,6 +121,7 @@ pub const FRENCH: Pronouns = Pronouns {
         "son", "sa", "ses", "leur", "leurs", "notre", "nos", "votre", "vos", "mon", "ma", "mes", "ton", "ta", "tes",
         "en", "et", ",", ".",
     ],
+    agreeing: FRENCH_AGREEING,
 };
 
 /// English third-person pronouns: what the alignment repair repairs. `he` and `she` are there so
@@ -82,6 +166,11 @@ impl Pronouns {
 
     pub fn is_function_word(&self, word: &str) -> bool {
         self.function_words.contains(&word)
+    }
+
+    /// The agreeing form a (lowercase) word is, if any.
+    pub fn agreeing(&self, word: &str) -> Option<&'static Agreeing> {
+        self.agreeing.iter().find(|a| a.form == word)
     }
 }
 

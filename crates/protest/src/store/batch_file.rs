@@ -264,6 +264,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
             sentences,
             alignment: None,
             segmentation: None,
+            label: None,
             link_origins: None,
         });
     }

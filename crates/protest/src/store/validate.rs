@@ -539,7 +539,7 @@ fn auto_eval(m: &Master, p: &mut Problems) {
             (Outcome::Match, None) => {
                 p.add(format!("{at}.reference"), format!("{of}: a match must name its reference"))
             }
-            (Outcome::Match, Some(r)) => {
+            (Outcome::Match | Outcome::Contradicted, Some(r)) => {
                 if m.candidate(r).is_none_or(|r| r.example != candidate.example || r.id == candidate.id) {
                     p.add(
                         format!("{at}.reference"),
@@ -547,7 +547,9 @@ fn auto_eval(m: &Master, p: &mut Problems) {
                     );
                 }
             }
-            (_, Some(_)) => p.add(format!("{at}.reference"), format!("{of}: only a match has a reference")),
+            (_, Some(_)) => {
+                p.add(format!("{at}.reference"), format!("{of}: only a match (or a contradicted one) has a reference"))
+            }
             (_, None) => {}
         }
     }

@@ -275,7 +275,12 @@ fn operations() -> Vec<Case> {
                 adjudication::run(s, &a).map(drop)
             }),
         ),
-        ("run the automatic match", base, MASTER, Box::new(|s, _| auto_eval::run(s, None, at(14)).map(drop))),
+        (
+            "run the automatic match",
+            base,
+            MASTER,
+            Box::new(|s, _| auto_eval::run(s, None, Default::default(), at(14)).map(drop)),
+        ),
         ("add a system", base, MASTER, Box::new(move |s, dir| add_system::run(s, system(dir)).map(drop))),
         (
             "convert an old batch",
@@ -516,7 +521,7 @@ fn planning_only_what_needs_a_human_asks_for_the_match_first() {
     };
     let e = on_master(&path, |s| task_sets::run(s, &planning)).unwrap_err().to_string();
     assert!(e.contains("the automatic reference match has not been run on this master yet"), "{e}");
-    on_master(&path, |s| auto_eval::run(s, None, at(31))).unwrap();
+    on_master(&path, |s| auto_eval::run(s, None, Default::default(), at(31))).unwrap();
     on_master(&path, |s| task_sets::run(s, &planning)).unwrap();
 }
 

@@ -58,6 +58,7 @@ pub(super) fn corpora(
         sentences: texts[&c.id].clone().into(),
         alignment: None,
         segmentation: None,
+        label: None,
         link_origins: None,
     };
     let mut corpora = vec![corpus(source, CorpusRole::Source)];

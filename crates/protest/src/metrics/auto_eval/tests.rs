@@ -36,8 +36,9 @@ fn outcome(m: &Master, candidate: u32) -> (Outcome, Option<u32>) {
     (e.outcome, e.reference.map(|r| r.0))
 }
 
+/// A round of the reference match alone (the agreement judge has tests of its own).
 fn round(m: &mut Master, hour: u32) -> Round {
-    m.auto_eval = run(m, at(hour));
+    m.auto_eval = run_with(m, at(hour), Judges { agreement: false });
     assert_eq!(validate::master(m), vec![], "the stored results are valid");
     m.auto_eval.rounds.last().unwrap().clone()
 }
@@ -62,9 +63,13 @@ fn first_round_compares_with_the_reference() {
             no_translation: 0,
             no_reference: 0,
             uncertain_boundaries: 0,
+            agreements: 0,
+            disagreements: 0,
+            contradicted: 0,
             settled: 1,
             unsettled: 0,
             rule: MatchRule::MinimalTokens,
+            agreement: false,
         }
     );
     assert!(!needs_human(&m, CandidateId(4)));
@@ -183,7 +188,7 @@ fn stored_results_that_do_not_fit_the_master_are_refused() {
         problems(&broken),
         [
             "auto_eval.rounds[0].round: round 3 should be numbered 1",
-            "auto_eval.outcomes[0].reference: automatic match of candidate 2: only a match has a reference",
+            "auto_eval.outcomes[0].reference: automatic match of candidate 2: only a match (or a contradicted one) has a reference",
         ]
     );
 }
@@ -222,7 +227,7 @@ fn a_round_in_one_line() {
     let mut r = round(&mut m, 1);
     assert_eq!(summary(&r), "Round 1: 1 of 3 MT candidates match (1 settled this round); 2 left to humans.");
     r.unsettled = 2;
-    assert!(summary(&r).contains("(1 settled this round, 2 no longer matching)"));
+    assert!(summary(&r).contains("(1 settled this round, 2 no longer settled)"));
 }
 
 #[test]
@@ -239,9 +244,72 @@ fn uncertain_sentence_boundaries_are_left_to_humans() {
     assert_eq!(outcome(&m, 4), (Outcome::UncertainBoundaries, None));
     assert!(needs_human(&m, CandidateId(4)));
     assert_eq!((r.uncertain_boundaries, r.unsettled, r.candidates()), (1, 1, 3));
-    assert!(summary(&r).contains("1 no longer matching"), "{}", summary(&r));
+    assert!(summary(&r).contains("1 no longer settled"), "{}", summary(&r));
     // Split with confidence: compared again.
     m.corpora[2].segmentation = Some(crate::model::Segmentation { split: vec![sentence], ..Default::default() });
     round(&mut m, 3);
     assert_eq!(outcome(&m, 4), (Outcome::Match, Some(3)));
+}
+
+#[test]
+fn the_agreement_judge_settles_what_the_match_does_not() {
+    let mut m = tiny();
+    m.auto_eval = run(&m, at(1));
+    assert_eq!(validate::master(&m), vec![], "the stored results are valid");
+    // "Elle … bicyclette": no reference says so, but elle agrees with bicyclette.
+    assert_eq!(outcome(&m, 2), (Outcome::Agreement, None));
+    assert_eq!(outcome(&m, 4), (Outcome::Match, Some(3)), "pleonastic: the match only");
+    assert_eq!(outcome(&m, 6), (Outcome::Mismatch, None), "not anaphoric");
+    let r = m.auto_eval.rounds[0].clone();
+    assert_eq!(
+        (r.matches, r.agreements, r.disagreements, r.settled, r.candidates(), r.automatic()),
+        (1, 1, 0, 2, 3, 2)
+    );
+    assert!(r.agreement);
+    assert!(!needs_human(&m, CandidateId(2)));
+    assert_eq!(
+        summary(&r),
+        "Round 1: 1 of 3 MT candidates match, 1 agree and 0 disagree with their antecedent (2 settled this round); \
+         1 left to humans."
+    );
+    assert_eq!(
+        match_note(&m, CandidateId(2)).as_deref(),
+        Some("correct by agreement: 'elle' (feminine singular) and 'bicyclette' (feminine singular) agree (round 1)")
+    );
+    // With "Il" instead: a disagreement, an automatic ✗.
+    let sentence = m.example(crate::model::ExampleNo(1)).unwrap().sentence as usize;
+    let text = m.corpora[2].sentences[sentence].replacen("Elle", "Il", 1);
+    m.corpora[2].sentences[sentence] = text;
+    m.auto_eval = run(&m, at(2));
+    assert_eq!(outcome(&m, 2), (Outcome::Disagreement, None));
+    assert_eq!(m.auto_eval.settled(CandidateId(2)), Some(false));
+    // A human judgement does not change the outcome, but the precision counts it.
+    judge(&mut m, 2, 1, Yes, Yes);
+    let p = Precision::of(&m);
+    assert_eq!((p.disagreements_with_verdict, p.disagreements_judged_correct), (1, 1));
+    // Left out: the match alone.
+    m.auto_eval = run_with(&m, at(3), Judges { agreement: false });
+    assert_eq!(outcome(&m, 2), (Outcome::Mismatch, None));
+    assert!(!m.auto_eval.rounds[2].agreement);
+}
+
+#[test]
+fn a_match_the_judge_disagrees_with_is_left_to_people() {
+    let verdict = |agrees| {
+        let shown = |words: &str| agreement::Shown {
+            words: words.into(),
+            features: crate::model::lexicon::Features::NONE,
+            by: agreement::By::Form,
+        };
+        let evidence = agreement::Evidence { pronoun: shown("les … achetées"), head: shown("ongles") };
+        if agrees { Verdict::Agrees(evidence) } else { Verdict::Disagrees(evidence) }
+    };
+    let matched = (Outcome::Match, Some(CandidateId(3)));
+    assert_eq!(with_agreement(matched, &verdict(false)), (Outcome::Contradicted, Some(CandidateId(3))));
+    assert_eq!(with_agreement(matched, &verdict(true)), matched);
+    assert_eq!(with_agreement((Outcome::NoReference, None), &verdict(true)), (Outcome::Agreement, None));
+    assert_eq!(with_agreement((Outcome::Mismatch, None), &verdict(false)), (Outcome::Disagreement, None));
+    let open = Verdict::Open(agreement::Open::NoPronoun);
+    assert_eq!(with_agreement((Outcome::Mismatch, None), &open), (Outcome::Mismatch, None));
+    assert_eq!(with_agreement((Outcome::NoTranslation, None), &verdict(true)), (Outcome::NoTranslation, None));
 }

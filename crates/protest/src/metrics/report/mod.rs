@@ -8,6 +8,7 @@
 
 pub mod agreement;
 pub mod auto_stats;
+pub mod breakdown;
 pub mod layout;
 pub mod metrics;
 pub mod registry;

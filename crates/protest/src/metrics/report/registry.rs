@@ -4,7 +4,7 @@
 //! registry; a new table is one entry in [`TABLES`] and its name in one [`Section`].
 
 use super::table::Table;
-use super::{agreement, auto_stats, metrics, results, scores, time};
+use super::{agreement, auto_stats, breakdown, metrics, results, scores, time};
 use crate::annotate::status::Statuses;
 use crate::metrics::verdict::Decisions;
 use crate::model::Master;
@@ -51,9 +51,29 @@ pub const TABLES: &[TableKind] = &[
         build: |s| s.scores().category_table(s.master),
     },
     TableKind {
+        name: "by-pronoun",
+        help: "the scores per system by source pronoun (it, they…)",
+        build: |s| breakdown::by_pronoun(s.decisions()),
+    },
+    TableKind {
+        name: "by-distance",
+        help: "the scores per system by sentences between pronoun and antecedent",
+        build: |s| breakdown::by_distance(s.decisions()),
+    },
+    TableKind {
         name: "auto-eval",
-        help: "what the reference match settled, per system",
+        help: "what the reference match and the agreement judge settled, per system",
         build: |s| auto_stats::table(s.decisions()),
+    },
+    TableKind {
+        name: "settled",
+        help: "the share settled automatically per system, by rule",
+        build: |s| breakdown::settled(s.master),
+    },
+    TableKind {
+        name: "by-label",
+        help: "automatic outcomes against a contrastive suite's labels",
+        build: |s| breakdown::by_label(s.master),
     },
     TableKind {
         name: "rounds",
@@ -153,8 +173,8 @@ impl Section {
         match self {
             Section::Results => &["results", "time"],
             Section::Agreement => &["agreement", "pairwise"],
-            Section::Scores => &["scores", "category-scores"],
-            Section::AutoMatch => &["auto-eval", "rounds"],
+            Section::Scores => &["scores", "category-scores", "by-pronoun", "by-distance"],
+            Section::AutoMatch => &["auto-eval", "settled", "by-label", "rounds"],
             Section::Metrics => &["apt", "apt-vs-human", "metric-correlation", "apt-categories"],
         }
     }

@@ -3,7 +3,9 @@
 //! score can still become.
 //!
 //! A candidate counts as correct when its pronoun verdict (`crate::metrics::verdict`) is ✓, or —
-//! where no human decided and none said it cannot be judged — when the reference match settled it.
+//! where no human decided and none said it cannot be judged — when the reference match or the
+//! agreement judge settled it as correct; incorrect when the verdict is ✗, or — there again — when
+//! the agreement judge found a disagreement.
 //! The antecedent judgement does not enter: the pronoun is already judged given the antecedent
 //! head's translation.
 //!
@@ -16,8 +18,8 @@ use super::layout;
 use super::table::{Cell, Column, Row, Table};
 use crate::metrics::auto_eval;
 use crate::metrics::stats::proportion;
-use crate::metrics::verdict::{Basis, Decisions};
-use crate::model::{CorpusId, CorpusRole, Judgement, Master, Role};
+use crate::metrics::verdict::{Basis, Decision, Decisions};
+use crate::model::{CorpusId, CorpusRole, Judgement, Master, Outcome, Role};
 use std::collections::BTreeMap;
 
 /// How a corpus's examples came out.
@@ -28,19 +30,49 @@ pub struct Tally {
     pub judged_correct: u64,
     /// Correct by the reference match, with no human verdict.
     pub matched: u64,
+    /// Correct by the agreement judge, with no human verdict.
+    pub agreed: u64,
+    /// Incorrect by the humans' verdict.
     pub incorrect: u64,
-    /// Neither decided by humans nor matched.
+    /// Incorrect by the agreement judge, with no human verdict.
+    pub disagreed: u64,
+    /// Neither decided by humans nor settled automatically.
     pub undecided: u64,
 }
 
 impl Tally {
     pub fn correct(&self) -> u64 {
-        self.judged_correct + self.matched
+        self.judged_correct + self.matched + self.agreed
     }
 
-    /// Examples whose correctness is known: judged ✓ or ✗ by humans, or matched.
+    /// Incorrect by humans or by the agreement judge.
+    pub fn all_incorrect(&self) -> u64 {
+        self.incorrect + self.disagreed
+    }
+
+    /// Examples whose correctness is known: judged ✓ or ✗ by humans, or settled automatically.
     pub fn decided(&self) -> u64 {
-        self.correct() + self.incorrect
+        self.correct() + self.all_incorrect()
+    }
+
+    /// Examples settled automatically: matched, agreed or disagreed.
+    pub fn automatic(&self) -> u64 {
+        self.matched + self.agreed + self.disagreed
+    }
+
+    /// Counts one example: its pronoun decision and the latest outcome of the automatic
+    /// evaluation. A human verdict, or a human's "cannot be judged", comes first.
+    pub fn add(&mut self, decision: Decision, outcome: Option<Outcome>) {
+        self.examples += 1;
+        let open = decision.open_to_match();
+        match (decision.judgement, outcome) {
+            (Judgement::Yes, _) => self.judged_correct += 1,
+            (Judgement::No, _) => self.incorrect += 1,
+            (Judgement::Unset, Some(Outcome::Match)) if open => self.matched += 1,
+            (Judgement::Unset, Some(Outcome::Agreement)) if open => self.agreed += 1,
+            (Judgement::Unset, Some(Outcome::Disagreement)) if open => self.disagreed += 1,
+            (Judgement::Unset, _) => self.undecided += 1,
+        }
     }
 
     /// Share of the decided examples that are correct; `None` while none is decided (a system
@@ -67,13 +99,17 @@ impl Tally {
 
     /// The counts behind the score, in words.
     pub fn describe(&self) -> String {
+        let (agreed, disagreed) = match (self.agreed, self.disagreed) {
+            (0, 0) => (String::new(), String::new()),
+            (a, d) => (format!(", {a} by agreement"), format!(" ({d} by disagreement)")),
+        };
         format!(
-            "{} of {} decided correct ({} judged, {} matched), {} incorrect; {} of {} undecided",
+            "{} of {} decided correct ({} judged, {} matched{agreed}), {} incorrect{disagreed}; {} of {} undecided",
             self.correct(),
             self.decided(),
             self.judged_correct,
             self.matched,
-            self.incorrect,
+            self.all_incorrect(),
             self.undecided,
             self.examples
         )
@@ -91,40 +127,59 @@ impl Tally {
     }
 
     /// The cells of the score tables: examples, decided, where the correct ones come from,
-    /// incorrect, undecided, score, bounds, interval.
-    fn cells(&self) -> Vec<Cell> {
+    /// incorrect, undecided, score, bounds, interval; `judge`: with the agreement judge's
+    /// columns (correct by agreement, incorrect by disagreement).
+    pub fn cells(&self, judge: bool) -> Vec<Cell> {
         let interval = self.interval();
-        vec![
+        let mut cells = vec![
             Cell::Count(self.examples),
             Cell::Count(self.decided()),
             Cell::Count(self.judged_correct),
             Cell::Count(self.matched),
-            Cell::Count(self.incorrect),
+        ];
+        if judge {
+            cells.extend([Cell::Count(self.agreed), Cell::Count(self.incorrect), Cell::Count(self.disagreed)]);
+        } else {
+            cells.push(Cell::Count(self.incorrect));
+        }
+        cells.extend([
             Cell::Count(self.undecided),
             Cell::number(self.score(), 3),
             Cell::number(self.lowest(), 3),
             Cell::number(self.highest(), 3),
             Cell::number(interval.map(|i| i.0), 3),
             Cell::number(interval.map(|i| i.1), 3),
-        ]
+        ]);
+        cells
     }
 }
 
 /// The columns of [`Tally::cells`].
-fn columns() -> Vec<Column> {
-    vec![
+pub fn columns(judge: bool) -> Vec<Column> {
+    let mut columns = vec![
         Column::new(["Examples"]),
         Column::new(["Decided"]),
         Column::new(["Correct", "judged"]),
         Column::new(["Correct", "matched"]),
-        Column::new(["Incorrect"]),
+    ];
+    if judge {
+        columns.extend([
+            Column::new(["Correct", "agreement"]),
+            Column::new(["Incorrect", "judged"]),
+            Column::new(["Incorrect", "disagreement"]),
+        ]);
+    } else {
+        columns.push(Column::new(["Incorrect"]));
+    }
+    columns.extend([
         Column::new(["Undecided"]),
         Column::new(["Score"]),
         Column::new(["Lowest"]),
         Column::new(["Highest"]),
         Column::new(["CI", "low"]),
         Column::new(["CI", "high"]),
-    ]
+    ]);
+    columns
 }
 
 /// A group of bars in a chart of scores: all categories, or one category; a tally per system.
@@ -157,6 +212,13 @@ pub struct Scores {
     pub matched_unjudgeable: u64,
     /// Matches judged ✗ ([`crate::metrics::auto_eval::match_judged_incorrect`]).
     pub matches_judged_incorrect: u64,
+    /// The agreement judge's outcomes humans decided the other way
+    /// ([`crate::metrics::auto_eval::judge_overruled`]).
+    pub judge_overruled: u64,
+    /// Whether the agreement judge settled any candidate
+    /// ([`crate::model::AutoEval::judge_settled_any`]): the tables then show its columns, also
+    /// where humans have decided every one of them since.
+    pub judge: bool,
 }
 
 pub fn scores(master: &Master) -> Scores {
@@ -172,6 +234,8 @@ pub fn scores_of(decisions: &Decisions) -> Scores {
         matched_and_judged: 0,
         matched_unjudgeable: 0,
         matches_judged_incorrect: 0,
+        judge_overruled: 0,
+        judge: master.auto_eval.judge_settled_any(),
     };
     scores.systems = master
         .translations()
@@ -189,18 +253,14 @@ pub fn scores_of(decisions: &Decisions) -> Scores {
         let Some(ci) = master.category_position(candidate) else { continue };
         let decision = decisions.at(i, Role::Pronoun);
         let matched = master.auto_eval.matched(candidate.id);
+        let outcome = master.auto_eval.entry(candidate.id).map(|e| e.outcome);
         *scores.bases.entry(decision.basis).or_default() += 1;
         scores.matched_and_judged += u64::from(matched && decision.is_decided());
         scores.matched_unjudgeable += u64::from(matched && !decision.is_decided() && !decision.open_to_match());
         scores.matches_judged_incorrect += u64::from(auto_eval::match_judged_incorrect(decisions, i));
+        scores.judge_overruled += u64::from(auto_eval::judge_overruled(decisions, i));
         for tally in [&mut system.overall, &mut system.categories[ci]] {
-            tally.examples += 1;
-            match decision.judgement {
-                Judgement::Yes => tally.judged_correct += 1,
-                Judgement::No => tally.incorrect += 1,
-                Judgement::Unset if matched && decision.open_to_match() => tally.matched += 1,
-                Judgement::Unset => tally.undecided += 1,
-            }
+            tally.add(decision, outcome);
         }
     }
     scores
@@ -230,7 +290,8 @@ impl Scores {
             COLUMNS_NOTE.to_owned(),
             format!(
                 "Correct: the pronoun verdict is ✓, or no human decided nor said it cannot be judged and the \
-                 reference match settled it. Verdict where several judged: {VERDICT_RULE}."
+                 reference match (or, in French, the agreement judge) settled it as correct; incorrect: ✗, or \
+                 there again the agreement judge found a disagreement. Verdict where several judged: {VERDICT_RULE}."
             ),
         ];
         let used: Vec<String> = self.bases.iter().map(|(b, n)| format!("{n} {}", b.describe())).collect();
@@ -242,6 +303,13 @@ impl Scores {
                 "{} matched translations also have a human pronoun verdict, which counted instead of the match. \
                  Matches judged ✗ (as in table 'auto-eval': ✗ on the pronoun or an antecedent head): {}.",
                 self.matched_and_judged, self.matches_judged_incorrect
+            ));
+        }
+        if self.judge_overruled > 0 {
+            notes.push(format!(
+                "{} agreements or disagreements of the agreement judge have a human pronoun verdict the other way, \
+                 which counted instead.",
+                self.judge_overruled
             ));
         }
         if self.matched_unjudgeable > 0 {
@@ -263,10 +331,7 @@ impl Scores {
             .map(|s| format!("'{}'", system_label(s)))
             .collect();
         (!names.is_empty()).then(|| {
-            format!(
-                "– {NOT_JUDGED_YET}: {} (no candidate decided by a human or the reference match).",
-                names.join(", ")
-            )
+            format!("– {NOT_JUDGED_YET}: {} (no candidate decided by a human or automatically).", names.join(", "))
         })
     }
 
@@ -285,12 +350,13 @@ impl Scores {
     /// One row per translation: examples, what is decided and how, the score with its bounds
     /// and interval.
     pub fn table(&self) -> Table {
-        let rows = self.systems.iter().map(|s| Row::data(0, system_label(s), s.overall.cells())).collect();
+        let judge = self.judge;
+        let rows = self.systems.iter().map(|s| Row::data(0, system_label(s), s.overall.cells(judge))).collect();
         Table {
             name: "scores",
             title: "Share of examples translated correctly per system".into(),
             label_header: "System".into(),
-            columns: columns(),
+            columns: columns(judge),
             rows,
             notes: self.not_judged_note().into_iter().chain(self.rule_notes()).collect(),
         }
@@ -299,8 +365,12 @@ impl Scores {
     /// The same columns per category: under each category (grouped as in table `results`) a row
     /// per translation, then all categories.
     pub fn category_table(&self, master: &Master) -> Table {
+        let judge = self.judge;
         let systems = |depth: usize, tally: &dyn Fn(&SystemScores) -> Tally| {
-            self.systems.iter().map(move |s| Row::data(depth, system_label(s), tally(s).cells())).collect::<Vec<_>>()
+            self.systems
+                .iter()
+                .map(move |s| Row::data(depth, system_label(s), tally(s).cells(judge)))
+                .collect::<Vec<_>>()
         };
         let mut rows =
             layout::rows_under_categories(&master.categories, |depth, index| systems(depth, &|s| s.categories[index]));
@@ -315,7 +385,7 @@ impl Scores {
             name: "category-scores",
             title: "Share of examples translated correctly per category and system".into(),
             label_header: "Category".into(),
-            columns: columns(),
+            columns: columns(judge),
             rows,
             notes,
         }
@@ -329,13 +399,46 @@ mod tests {
     use Judgement::{No, Unset, Yes};
 
     fn tally(examples: u64, judged_correct: u64, matched: u64, incorrect: u64, undecided: u64) -> Tally {
-        Tally { examples, judged_correct, matched, incorrect, undecided }
+        Tally { examples, judged_correct, matched, incorrect, undecided, ..Tally::default() }
+    }
+
+    /// The reference match alone (the agreement judge's part is tested below).
+    fn match_only(m: &Master) -> crate::model::AutoEval {
+        let judges = crate::metrics::auto_eval::Judges { agreement: false };
+        crate::metrics::auto_eval::run_with(m, m.created, judges)
+    }
+
+    #[test]
+    fn agreements_and_disagreements_count_where_no_human_decided() {
+        let mut m = tiny();
+        m.auto_eval = crate::metrics::auto_eval::run(&m, m.created); // 2: elle/bicyclette agree; 4 matches
+        let s = scores(&m);
+        let mt = s.systems[1].overall;
+        assert_eq!((mt.matched, mt.agreed, mt.disagreed, mt.undecided, mt.score()), (1, 1, 0, 1, Some(1.0)));
+        assert!(s.judge);
+        assert_eq!(s.table().columns.len(), 13);
+        assert_eq!(
+            mt.describe(),
+            "2 of 2 decided correct (0 judged, 1 matched, 1 by agreement), 0 incorrect (0 by disagreement); 1 of 3 undecided"
+        );
+        // A human's ✗ counts instead, and is counted against the judge.
+        judge(&mut m, 2, 1, No, Unset);
+        let s = scores(&m);
+        assert_eq!((s.systems[1].overall.agreed, s.systems[1].overall.incorrect, s.judge_overruled), (0, 1, 1));
+        assert!(s.judge, "the judge's columns stay when humans have decided all it settled");
+        assert_eq!(s.table().columns.len(), 13);
+        // A human's "cannot be judged" outranks an agreement as it does a match.
+        let mut r = crate::model::Record::new(crate::model::CandidateId(2), crate::model::AnnotatorId(1), m.created);
+        r.tags.insert(crate::model::tags::BAD_TRANSLATION.into());
+        m.records.put(r);
+        let t = scores(&m).systems[1].overall;
+        assert_eq!((t.agreed, t.incorrect, t.undecided), (0, 0, 2));
     }
 
     #[test]
     fn humans_first_then_matches() {
         let mut m = tiny();
-        m.auto_eval = crate::metrics::auto_eval::run(&m, m.created); // matches candidate 4 (pleonastic Il)
+        m.auto_eval = match_only(&m); // matches candidate 4 (pleonastic Il)
         judge(&mut m, 1, 1, Yes, Yes);
         judge(&mut m, 3, 1, Yes, Unset);
         judge(&mut m, 5, 1, No, Unset);
@@ -399,7 +502,7 @@ mod tests {
         let t = tally(10, 4, 1, 5, 0);
         assert_eq!((t.score(), t.lowest(), t.highest()), (Some(0.5), Some(0.5), Some(0.5)));
         assert_eq!(t.describe_score().unwrap(), "score 50.0 % (95 % interval 23.7 %–76.3 %)");
-        let cells = t.cells();
+        let cells = t.cells(false);
         assert_eq!(cells[1], Cell::Count(10), "decided");
         assert_eq!(cells[9].plain(), "0.237");
         assert_eq!(cells[10].plain(), "0.763");
@@ -408,7 +511,7 @@ mod tests {
     #[test]
     fn cannot_be_judged_outranks_the_match() {
         let mut m = tiny();
-        m.auto_eval = crate::metrics::auto_eval::run(&m, m.created); // matches candidate 4
+        m.auto_eval = match_only(&m); // matches candidate 4
         assert_eq!(scores(&m).systems[1].overall, tally(3, 0, 1, 0, 2));
         let mut r = crate::model::Record::new(crate::model::CandidateId(4), crate::model::AnnotatorId(1), m.created);
         r.tags.insert(crate::model::tags::BAD_TRANSLATION.into());

@@ -13,6 +13,7 @@ fn corpus(id: u32, name: &str, role: CorpusRole, sentences: &[&str], links: Opti
         sentences: Sentences::from(sentences.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
         alignment: links.map(Alignment::new),
         segmentation: None,
+        label: None,
         link_origins: None,
     }
 }
