@@ -328,7 +328,9 @@ fn a_master_extracted_predicted_as_the_gold_and_imported_matches_every_candidate
     let before = protest::store::master_file::load(&d.join("sample.master.json")).unwrap();
     let out = ok(d, &["prediction", "import", "sample.master.json", "set.en-fr.data", "--name", "classifier"]);
     assert!(out.contains("60 examples with the predicted word (0 differing from the reference), 0 without"), "{out}");
-    ok(d, &["auto-eval", "sample.master.json"]);
+    // The match alone: the agreement judge doubts the reference's own "ils" for "recrues"
+    // (example 35) and leaves that match to people.
+    ok(d, &["auto-eval", "sample.master.json", "--no-agreement"]);
     let master = protest::store::master_file::load(&d.join("sample.master.json")).unwrap();
     let classifier = master.corpora.iter().find(|c| c.name == "classifier").unwrap();
     let reference = master.reference().unwrap();
