@@ -382,7 +382,7 @@ fn positions_file_errors() {
     );
 }
 
-/// Issue 26: the messages say where they looked and what to do, and an output folder that is
+/// The messages say where they looked and what to do, and an output folder that is
 /// not there is made (and said), as for every command's output folder.
 #[test]
 fn a_missing_file_says_where_it_was_looked_for_and_a_missing_output_folder_is_made() {

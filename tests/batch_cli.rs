@@ -307,8 +307,8 @@ fn disagreements_go_to_an_adjudicator() {
     let expected = protest::batches::adjudication::disagreements(&m).len();
     assert!(expected > 0);
     let out = ok(d, &["batch", "adjudicate", "sample.master.json", "--annotator", "Clara", "--seed", "3"]);
-    // The task set is named as one, the adjudicator as an annotator (issue 26: "Adjudication by
-    // Dora (id 2)" named the task set's id as if it were Dora's).
+    // The task set is named as one, the adjudicator as an annotator (the study of the news corpus:
+    // "Adjudication by Dora (id 2)" named the task set's id as if it were Dora's).
     assert!(
         out.contains(&format!(
             "task set 2 'Adjudication by Clara': {expected} candidates with disagreements for Clara (a new annotator, id 3)"
@@ -399,8 +399,9 @@ fn adjudication_settles_only_the_disputed_question() {
     assert_clean(d);
 }
 
-/// Issue 26: messages that name what to do. An unknown category lists the known ones; a blank
-/// record is said to be skipped (not "already in the master"), and counts agree in number.
+/// Messages that name what to do (the study of the news corpus). An unknown category lists the
+/// known ones; a blank record is said to be skipped (not "already in the master"), and counts agree
+/// in number.
 #[test]
 fn plan_and_merge_messages_say_what_happened_and_what_to_do() {
     let dir = workspace();

@@ -1,4 +1,4 @@
-//! The edges, tried as an attacker would (issue 25): links planted beside a master, a master that
+//! The edges, tried as an attacker would: links planted beside a master, a master that
 //! is a named pipe or a device, two writers through a link and the real path, batch names that
 //! would collide, size fields padded past their checks and absurd counts on the command line.
 //! Each is refused with a message naming the file and the problem, and the data is left byte for

@@ -171,8 +171,8 @@ fn check_prints_a_summary_or_the_error() {
     );
 }
 
-/// Issue 26: `import` on the news corpus as shipped. Its MT alignment has 40 pairs outside their
-/// sentences: all are reported in one run (the first 50 of any problems, and the count), the
+/// The study of the news corpus: `import` on it as shipped. Its MT alignment has 40 pairs outside
+/// their sentences: all are reported in one run (the first 50 of any problems, and the count), the
 /// first line saying what to do; with `--drop-bad-links` they are left out, saying how many on
 /// which lines, and the master is written (into a folder made for it, and said).
 #[test]

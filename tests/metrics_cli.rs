@@ -73,7 +73,7 @@ fn apt_master_tables_with_and_without_human_judgements() {
     assert!(err.contains("judged.json: no annotator 'Zoe' (annotators: none but the researcher (0))"), "{err}");
 }
 
-/// Issue 26: the exports carry full precision, so `correlate` on the exported `apt` table gives
+/// The exports carry full precision, so `correlate` on the exported `apt` table gives
 /// what the `metric-correlation` table says (to its three decimals), the reference row included
 /// as the table's note says.
 #[test]

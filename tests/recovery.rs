@@ -1,5 +1,5 @@
 //! A window whose file another program changed keeps every change it then shows in a recovery
-//! file (issue 25): a child process drives a session as the window does, is detached by a command
+//! file: a child process drives a session as the window does, is detached by a command
 //! run on its master after its lock was removed, goes on changing records, and is killed with
 //! SIGKILL. The next opening of the master offers the recovery file; applied, it brings back every
 //! change the child had shown (and at most the one in flight).

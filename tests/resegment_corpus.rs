@@ -1,7 +1,8 @@
 //! Document-level output on real text: the first three documents of the DiscoMT news corpus
 //! (`shared/data/discomt-news-en-fr`, sentences 1–98), its MT output given as a document-level
 //! system might give it — documents as paragraphs, a document missing, a title the source lacks,
-//! and the shifted lines of issue 27 — through `protest add-system` and the core it calls.
+//! and the shifted lines an LLM's document-level output gave — through `protest add-system` and the
+//! core it calls.
 
 use crate::common::{protest, shared_data};
 use protest::ingest::from_texts::{self, Inputs, TranslationInput};

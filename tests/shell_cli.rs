@@ -23,7 +23,7 @@ fn completions_for_bash_zsh_and_fish_know_the_commands() {
     assert!(!wrong.status.success());
 }
 
-/// Issue 26: options that take one of a few fixed values complete to those values in bash, not
+/// Options that take one of a few fixed values complete to those values in bash, not
 /// to file names.
 #[test]
 fn bash_completes_fixed_values_not_file_names() {

@@ -1,5 +1,5 @@
-use super::with_master;
-use crate::cli::Printer;
+use crate::cli::masters::with_master;
+use crate::cli::printer::Printer;
 use clap::{Args, ValueEnum};
 use protest::ingest::add_system::{self, AlignmentFile, Options, ParallelText};
 use protest::ingest::align::bridge::Through;

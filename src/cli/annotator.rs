@@ -1,5 +1,5 @@
-use super::with_master;
-use crate::cli::Printer;
+use crate::cli::masters::{read_master, with_master};
+use crate::cli::printer::Printer;
 use clap::{Args, Subcommand};
 use protest::workflow;
 use std::path::PathBuf;
@@ -57,7 +57,7 @@ pub fn run(args: AnnotatorArgs, p: &Printer) -> anyhow::Result<()> {
             p.say(format_args!("removed {} (id {id}) from {}", name.trim(), master.display()))?;
         }
         AnnotatorCommand::List { master } => {
-            let m = super::read_master(p, &master)?;
+            let m = read_master(p, &master)?;
             if m.annotators.is_empty() {
                 p.out_line(format_args!("{} has no annotators yet", master.display()))?;
             }

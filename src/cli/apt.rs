@@ -1,6 +1,7 @@
 //! `protest apt CONFIG [--output STEM]`: APT with the reference tool's configuration file.
 
-use crate::cli::Printer;
+use crate::cli::output_folder::OutputFolder;
+use crate::cli::printer::Printer;
 use anyhow::Context;
 use protest::metrics::apt::{AptConfig, run::output_paths};
 use std::path::PathBuf;
@@ -23,7 +24,7 @@ pub fn run(args: AptArgs, p: &Printer) -> anyhow::Result<()> {
     let stem = args.output.or_else(|| config.output.clone()).with_context(|| {
         format!("{}: [output] output_file is empty; set it or give --output STEM", args.config.display())
     })?;
-    let folder = super::OutputFolder::of(p, &stem)?;
+    let folder = OutputFolder::of(p, &stem)?;
     protest::progress::stage("Reading the word lists", None);
     let outcome = protest::workflow::metrics::apt(&config, &stem)?;
     folder.keep();

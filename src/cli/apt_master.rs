@@ -3,7 +3,10 @@
 //! `apt-vs-human` and `metric-correlation` of `protest report`, or with `--annotator` the same
 //! against one annotator's own judgements.
 
-use crate::cli::Printer;
+use crate::cli::masters::read_master;
+use crate::cli::options::format_parser;
+use crate::cli::output_folder::OutputFolder;
+use crate::cli::printer::Printer;
 use anyhow::Context;
 use protest::batches::annotators;
 use protest::metrics::report::Format;
@@ -20,7 +23,7 @@ pub struct AptMasterArgs {
     #[arg(long, value_name = "WHO")]
     annotator: Option<String>,
     /// Output format: text, csv, markdown, latex or json (one document with every table).
-    #[arg(long, short, default_value = "text", value_parser = super::format_parser())]
+    #[arg(long, short, default_value = "text", value_parser = format_parser())]
     format: Format,
     /// Instead of the tables, write into DIR a `protest apt` configuration per MT system
     /// (NAME.ini with its texts, alignments and lists) that gives the same cases; DIR is created
@@ -30,16 +33,16 @@ pub struct AptMasterArgs {
 }
 
 impl AptMasterArgs {
-    /// Whether stdout holds a JSON document ([`super::Printer`]).
+    /// Whether stdout holds a JSON document ([`Printer`]).
     pub fn prints_json(&self) -> bool {
         self.format == Format::Json && self.write_config.is_none()
     }
 }
 
 pub fn run(args: AptMasterArgs, p: &Printer) -> anyhow::Result<()> {
-    let master = super::read_master(p, &args.master)?;
+    let master = read_master(p, &args.master)?;
     if let Some(dir) = &args.write_config {
-        let folder = super::OutputFolder::make(p, dir)?;
+        let folder = OutputFolder::make(p, dir)?;
         for system in master.corpora.iter().filter(|c| c.role == CorpusRole::System) {
             let config = protest::workflow::metrics::apt_config(&master, system.id, dir)
                 .with_context(|| format!("{}: '{}'", args.master.display(), system.name))?;

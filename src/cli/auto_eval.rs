@@ -1,4 +1,6 @@
-use super::{Output, Printer, with_master};
+use crate::cli::masters::{read_master, with_master};
+use crate::cli::options::{Output, created};
+use crate::cli::printer::Printer;
 use anyhow::Context;
 use clap::Args;
 use protest::metrics::auto_eval::aligned_by::{self, AlignedBy, SystemMatches};
@@ -30,7 +32,7 @@ pub struct AutoEvalArgs {
 }
 
 impl AutoEvalArgs {
-    /// Whether stdout holds a JSON document ([`super::Printer`]).
+    /// Whether stdout holds a JSON document ([`Printer`]).
     pub fn prints_json(&self) -> bool {
         self.format == Output::Json
     }
@@ -64,9 +66,9 @@ pub fn run(args: AutoEvalArgs, p: &Printer) -> anyhow::Result<()> {
         Ok(())
     };
     // Read before the master is opened: a clock outside the years a file holds is refused first.
-    let now = super::created(None)?;
+    let now = created(None)?;
     if args.dry_run {
-        let mut master = super::read_master(p, &args.master)?;
+        let mut master = read_master(p, &args.master)?;
         master.auto_eval.rule = args.rule.unwrap_or(master.auto_eval.rule);
         master.auto_eval = auto_eval::run_with(&master, now, judges(&args));
         print(&master)?;

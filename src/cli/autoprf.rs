@@ -1,6 +1,6 @@
 //! `protest autoprf REF_STEM CAND_STEM DOC_STARTS`: AutoPRF as the original scorer prints it.
 
-use crate::cli::Printer;
+use crate::cli::printer::Printer;
 use protest::metrics::autoprf::{self, AlignedCorpus, DocumentStarts};
 use std::path::PathBuf;
 

@@ -1,5 +1,7 @@
-use super::{InFile, with_master};
-use crate::cli::Printer;
+use crate::cli::in_file::InFile;
+use crate::cli::masters::with_master;
+use crate::cli::options::created;
+use crate::cli::printer::Printer;
 use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand};
@@ -213,7 +215,7 @@ fn plan_task_set(a: PlanArgs, p: &Printer) -> anyhow::Result<()> {
             request,
             only_needing_human: a.only_needing_human,
             replace: a.replace,
-            created: super::created(a.created)?,
+            created: created(a.created)?,
         };
         let planned = workflow::task_sets::preview(m, &planning).map_err(|e| match e {
             PlanError::NoMatchYet => {
@@ -274,7 +276,7 @@ fn export_batches(a: ExportArgs, p: &Printer) -> anyhow::Result<()> {
             names: a.annotators.clone(),
             folder: a.output_dir.clone().unwrap_or_else(|| workflow::default_folder(&a.master)),
             replace: a.force,
-            created: super::created(a.created)?,
+            created: created(a.created)?,
         };
         let exported = workflow::export::run(store, &exporting)?;
         say_created(p, exported.created_folder.as_deref())?;
@@ -386,7 +388,7 @@ fn adjudicate(a: AdjudicateArgs, p: &Printer) -> anyhow::Result<()> {
             seed: a.seed.unwrap_or_else(|| u64::from(rand::random::<u32>())),
             folder: a.output_dir.clone().unwrap_or_else(|| workflow::default_folder(&a.master)),
             replace: a.force,
-            created: super::created(a.created)?,
+            created: created(a.created)?,
         };
         let (planned, who) = workflow::adjudication::preview(store.master(), &adjudicating).in_file(&a.master)?;
         let ts = &planned.task_set;

@@ -1,7 +1,9 @@
 //! `protest check FILE`: validates a master or batch, with the changes in its journal (work not yet
 //! folded into the file, e.g. after a crash), and prints what it holds. Writes nothing.
 
-use super::{Output, Printer};
+use crate::cli::masters::leave_to_exit;
+use crate::cli::options::Output;
+use crate::cli::printer::Printer;
 use protest::store::batch_file::{self, Batch};
 use protest::store::journal::Replay;
 use protest::store::summary::Summary;
@@ -23,7 +25,7 @@ pub fn run(file: &Path, format: Output, p: &Printer) -> anyhow::Result<()> {
     }
     let (master, replay, statuses) = load_master_with_statuses(file)?;
     let summary = Summary::with_statuses(&master, &statuses);
-    super::leave_to_exit(master);
+    leave_to_exit(master);
     match format {
         Output::Text => {
             p.out_line(format_args!("{}: valid{}", file.display(), journal_note(&replay)))?;

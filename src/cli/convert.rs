@@ -1,5 +1,7 @@
-use super::with_master;
-use crate::cli::Printer;
+use crate::cli::masters::with_master;
+use crate::cli::options::created;
+use crate::cli::output_folder::OutputFolder;
+use crate::cli::printer::Printer;
 use anyhow::bail;
 use chrono::{DateTime, Utc};
 use clap::Args;
@@ -46,10 +48,10 @@ pub fn run(a: ConvertArgs, p: &Printer) -> anyhow::Result<()> {
         (None, true) => Reference::None,
         (None, false) => Reference::Guess,
     };
-    let now = super::created(a.created)?;
+    let now = created(a.created)?;
     let unknown = if a.unknown_annotator == "researcher" { Unknown::Researcher } else { Unknown::Annotator };
     protest::progress::stage(&format!("Converting {}", a.old.display()), None);
-    let folder = super::OutputFolder::of(p, &a.new)?;
+    let folder = OutputFolder::of(p, &a.new)?;
     let Some(master_path) = a.master else {
         let converting = workflow::convert::Converting {
             old: &a.old,

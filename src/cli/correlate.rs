@@ -1,6 +1,6 @@
 //! `protest correlate FILE.csv`: Pearson and Spearman between every pair of numeric columns.
 
-use crate::cli::Printer;
+use crate::cli::printer::Printer;
 use protest::metrics::correlate::{ScoreTable, report};
 use std::path::PathBuf;
 

@@ -1,4 +1,6 @@
-use crate::cli::Printer;
+use crate::cli::options::created;
+use crate::cli::output_folder::OutputFolder;
+use crate::cli::printer::Printer;
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use clap::Args;
@@ -83,8 +85,8 @@ pub fn run(args: ImportArgs, p: &Printer) -> anyhow::Result<()> {
         out_of_range: if args.drop_bad_links { OutOfRange::Drop } else { OutOfRange::Refuse },
     };
     let id = args.id.unwrap_or_else(from_texts::new_master_id);
-    let imported = from_texts::import(&inputs, id, super::created(args.created)?)?;
-    let folder = super::OutputFolder::of(p, &args.output)?;
+    let imported = from_texts::import(&inputs, id, created(args.created)?)?;
+    let folder = OutputFolder::of(p, &args.output)?;
     master_file::save(&imported.master, &args.output).with_context(|| "could not write the master")?;
     folder.keep();
     for line in &imported.dropped {

@@ -1,9 +1,8 @@
 //! `protest man [--output DIR]`: the manual page, made by clap_mangen from the same argument
 //! definitions as `--help` and the completions, so it is never out of date.
 
-use super::Args;
-use crate::cli::Printer;
-use clap::CommandFactory;
+use crate::cli::output_folder::OutputFolder;
+use crate::cli::printer::Printer;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -14,12 +13,12 @@ pub struct ManArgs {
     output: Option<PathBuf>,
 }
 
-pub fn run(args: ManArgs, p: &Printer) -> anyhow::Result<()> {
-    let command = Args::command();
+/// Prints or writes the pages of `command` (the whole command line's definitions).
+pub fn run(args: ManArgs, command: clap::Command, p: &Printer) -> anyhow::Result<()> {
     match args.output {
         None => clap_mangen::Man::new(command).render(&mut p.stdout())?,
         Some(dir) => {
-            let folder = super::OutputFolder::make(p, &dir)?;
+            let folder = OutputFolder::make(p, &dir)?;
             clap_mangen::generate_to(command, &dir).map_err(|e| protest::Error::io(&dir, e))?;
             folder.keep();
             let mut pages: Vec<_> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok()).map(|e| e.path()).collect();

@@ -1,4 +1,7 @@
-use crate::cli::Printer;
+use crate::cli::masters::{leave_to_exit, warn_about_journal};
+use crate::cli::options::format_parser;
+use crate::cli::output_folder::OutputFolder;
+use crate::cli::printer::Printer;
 use clap::Args;
 use protest::metrics::report::{self, Format, TABLES, TableKind};
 use protest::store::load_master_with_statuses;
@@ -9,7 +12,7 @@ pub struct ReportArgs {
     /// The master to report on.
     master: PathBuf,
     /// Output format: text, csv, markdown, latex or json (one document with every table).
-    #[arg(long, short, default_value = "text", value_parser = super::format_parser())]
+    #[arg(long, short, default_value = "text", value_parser = format_parser())]
     format: Format,
     /// Only this table (repeat for several). All by default.
     #[arg(long = "table", short, value_name = "NAME", value_parser = table_parser(), hide_possible_values = true,
@@ -22,7 +25,7 @@ pub struct ReportArgs {
 }
 
 impl ReportArgs {
-    /// Whether stdout holds a JSON document ([`super::Printer`]).
+    /// Whether stdout holds a JSON document ([`Printer`]).
     pub fn prints_json(&self) -> bool {
         self.format == Format::Json && self.output.is_none()
     }
@@ -30,7 +33,7 @@ impl ReportArgs {
 
 pub fn run(args: ReportArgs, p: &Printer) -> anyhow::Result<()> {
     let (master, replay, statuses) = load_master_with_statuses(&args.master)?;
-    super::warn_about_journal(p, &args.master, &replay);
+    warn_about_journal(p, &args.master, &replay);
     let tables = match args.tables.is_empty() {
         true => report::tables_with_statuses(&master, &statuses, TABLES),
         false => report::tables_with_statuses(&master, &statuses, args.tables),
@@ -40,7 +43,7 @@ pub fn run(args: ReportArgs, p: &Printer) -> anyhow::Result<()> {
             p.out(args.format.render_all(&tables))?;
         }
         Some(dir) => {
-            let folder = super::OutputFolder::make(p, &dir)?;
+            let folder = OutputFolder::make(p, &dir)?;
             let written = protest::workflow::metrics::write_tables(&dir, &tables, args.format)?;
             folder.keep();
             for path in written {
@@ -48,7 +51,7 @@ pub fn run(args: ReportArgs, p: &Printer) -> anyhow::Result<()> {
             }
         }
     }
-    super::leave_to_exit(master);
+    leave_to_exit(master);
     Ok(())
 }
 

@@ -2,7 +2,8 @@
 //! program, written into a folder — to try the tool, and the README's walk-through, without the
 //! source tree.
 
-use super::{OutputFolder, Printer};
+use crate::cli::output_folder::OutputFolder;
+use crate::cli::printer::Printer;
 use protest::store::disk::Os;
 use protest::{sample, workflow};
 use std::path::PathBuf;

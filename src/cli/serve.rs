@@ -1,6 +1,6 @@
 //! `protest serve`: the annotation window in the annotators' browsers (docs/serve.md).
 
-use crate::cli::Printer;
+use crate::cli::printer::Printer;
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;

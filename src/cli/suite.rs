@@ -2,7 +2,8 @@
 //! suite, evaluated on what systems write rather than on their scores of given translations
 //! (docs/suite-format.md, "Public contrastive suites").
 
-use super::{OutputFolder, Printer};
+use crate::cli::output_folder::OutputFolder;
+use crate::cli::printer::Printer;
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand, ValueEnum};

@@ -1,4 +1,5 @@
-use crate::cli::Printer;
+use crate::cli::output_folder::OutputFolder;
+use crate::cli::printer::Printer;
 use clap::{Args, ValueEnum};
 use protest::ingest::synth::{self, Params, Sources};
 use protest::store::master_file;
@@ -68,7 +69,7 @@ pub fn run(args: SynthArgs, p: &Printer) -> anyhow::Result<()> {
         anyhow::bail!("--coverage must be between 0 and 1");
     }
     let master = synth::generate(&Sources::in_folder(&args.corpus)?, &params)?;
-    let folder = super::OutputFolder::of(p, &args.output)?;
+    let folder = OutputFolder::of(p, &args.output)?;
     master_file::save(&master, &args.output)?;
     folder.keep();
     p.say(format_args!("wrote {}", args.output.display()))?;

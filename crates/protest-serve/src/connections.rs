@@ -10,7 +10,7 @@
 //! idle connections cannot keep an annotator's change out; when every one is answering a request,
 //! the newcomer is closed.
 
-use crate::Limits;
+use crate::limits::Limits;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;

@@ -8,9 +8,10 @@
 
 use crate::connections::{self, Stopped, Watching, http_date};
 use crate::limits::Rates;
+use crate::links;
 use crate::page::{self, NOT_A_LINK};
+use crate::served::Served;
 use crate::writer::Job;
-use crate::{Served, Served1, links};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, RawPathParams, State};
@@ -18,6 +19,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
+use protest::web::desk::Desk;
 use protest::web::protocol::{Changes, MAX_BODY, MAX_CHANGES};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -185,7 +187,7 @@ impl IntoResponse for Refusal {
 
 /// The annotator of the valid link a request is under, found from its head alone (the path and
 /// the address it comes from), so that nothing of the body of a request without one is read.
-pub(crate) struct Link(pub Arc<Served1>);
+pub(crate) struct Link(pub Arc<Desk>);
 
 impl FromRequestParts<Arc<Shared>> for Link {
     type Rejection = Refusal;
@@ -201,7 +203,7 @@ impl FromRequestParts<Arc<Shared>> for Link {
                 false => Err(too_many(shared).await),
             };
         };
-        match shared.rates.link(annotator.desk.annotator()) {
+        match shared.rates.link(annotator.annotator()) {
             true => Ok(Link(Arc::clone(annotator))),
             false => Err(too_many(shared).await),
         }
@@ -264,18 +266,24 @@ fn file(name: &str) -> Response {
 
 /// The annotator's part as a batch file, with their records as the master has them now.
 async fn part(State(shared): State<Arc<Shared>>, Link(annotator): Link) -> Response {
-    if !shared.rates.part(annotator.desk.annotator()) {
+    if !shared.rates.part(annotator.annotator()) {
         return too_many(&shared).await.into_response();
     }
-    let (reply, made) = oneshot::channel();
-    if !shared.served.writer.send(Job::Part { annotator, reply }) {
-        return trouble(&shared, "the server is stopping".into());
-    }
-    match made.await {
+    match ask(&shared, |reply| Job::Part { annotator, reply }).await {
         Ok(Ok(bytes)) => (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], bytes).into_response(),
         Ok(Err(why)) => trouble(&shared, format!("your part could not be made: {why}")),
-        Err(_) => trouble(&shared, "the server is stopping".into()),
+        Err(stopped) => stopped,
     }
+}
+
+/// Hands the writer a job and waits for its answer; once the writer has stopped, the answer is
+/// the refusal saying so.
+async fn ask<T>(shared: &Shared, job: impl FnOnce(oneshot::Sender<T>) -> Job) -> Result<T, Response> {
+    let (reply, answer) = oneshot::channel();
+    if !shared.served.writer.send(job(reply)) {
+        return Err(trouble(shared, "the server is stopping".into()));
+    }
+    answer.await.map_err(|_| trouble(shared, "the server is stopping".into()))
 }
 
 fn trouble(shared: &Shared, why: String) -> Response {
@@ -291,13 +299,13 @@ async fn changes(State(shared): State<Arc<Shared>>, Link(annotator): Link, room:
     // The body is in: its room is free for the next one. What waits for the writer is bounded by
     // each link's rate of bytes.
     drop(room);
-    if !shared.rates.write(annotator.desk.annotator(), body.len()) {
+    if !shared.rates.write(annotator.annotator(), body.len()) {
         return too_many(&shared).await.into_response();
     }
     take(&shared, annotator, &body).await
 }
 
-async fn take(shared: &Shared, annotator: Arc<Served1>, body: &Bytes) -> Response {
+async fn take(shared: &Shared, annotator: Arc<Desk>, body: &Bytes) -> Response {
     let changes: Changes = match serde_json::from_slice(body) {
         Ok(c) => c,
         Err(e) => return bad_request(format!("not a list of changes: {e}")),
@@ -305,16 +313,12 @@ async fn take(shared: &Shared, annotator: Arc<Served1>, body: &Bytes) -> Respons
     if changes.changes.len() > MAX_CHANGES {
         return bad_request(format!("at most {MAX_CHANGES} changes at a time, not {}", changes.changes.len()));
     }
-    let (reply, taken) = oneshot::channel();
-    if !shared.served.writer.send(Job::Changes { annotator, changes: changes.changes, reply }) {
-        return trouble(shared, "the server is stopping".into());
-    }
-    match taken.await {
+    match ask(shared, |reply| Job::Changes { annotator, changes: changes.changes, reply }).await {
         Ok(answers) => {
             let body = Body::from(serde_json::to_vec(&answers).unwrap_or_default());
             (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], body).into_response()
         }
-        Err(_) => trouble(shared, "the server is stopping".into()),
+        Err(stopped) => stopped,
     }
 }
 

@@ -202,6 +202,30 @@ fn a_wrong_token_is_answered_before_any_byte_of_its_body_is_read() {
     server.stop(1, Duration::from_secs(10));
 }
 
+/// Every route under a link takes the `Link` extractor: with a token that is no valid link's,
+/// each answers the plain page, the same as any unknown address; with a valid one, each is served.
+#[test]
+fn every_route_under_a_link_is_refused_without_a_valid_one() {
+    let server = start(Limits::default());
+    let routes = [("GET", ""), ("GET", "/"), ("GET", "/app.js"), ("GET", "/api/part"), ("POST", "/api/changes")];
+    let (_, unknown) = server.request("GET", "/nothing/here", b"");
+    assert!(unknown.contains(crate::page::NOT_A_LINK), "{unknown}");
+    for token in ["0".repeat(64), "x".into()] {
+        for (method, route) in routes {
+            let (status, body) = server.request(method, &format!("/a/{token}{route}"), b"{\"changes\": []}");
+            assert_eq!((status, body.contains(crate::page::NOT_A_LINK)), (404, true), "{method} {route}: {body}");
+        }
+    }
+    let anna = server.path("Anna");
+    let anna = anna.trim_end_matches('/');
+    // (The page's files are tested with the page: their names are the build's.)
+    for (method, route) in routes.into_iter().filter(|(_, route)| !route.starts_with("/app")) {
+        let (status, body) = server.request(method, &format!("{anna}{route}"), b"{\"changes\": []}");
+        assert!(matches!(status, 200 | 308), "{method} {route}: {status} {body}");
+    }
+    server.stop(1, Duration::from_secs(10));
+}
+
 #[test]
 fn a_half_sent_body_holds_the_stop_only_until_its_deadline() {
     let server = start(Limits { stop: Duration::from_millis(500), ..Limits::default() });
@@ -311,23 +335,48 @@ fn links_that_cannot_be_kept_are_taken_out_of_the_links_file_again() {
     // A master in a folder that is gone: the links cannot be kept beside it.
     let links = Links::load(&dir.path().join("gone/m.json"), "m").unwrap();
     let made = vec![NewLink { annotator: "Anna".into(), url: "http://127.0.0.1:8720/a/1/".into() }];
-    let plan = crate::Plan {
+    let plan = crate::served::Plan {
         task_set: 1,
         served: Vec::new(),
         links,
-        opened: crate::Opened { made, ..crate::Opened::default() },
+        opened: crate::served::Opened { made, ..crate::served::Opened::default() },
     };
     let had = dir.path().join("had.txt");
     std::fs::write(&had, "Ben\thttp://127.0.0.1:8720/a/2/").unwrap();
     let new = dir.path().join("new.txt");
     for (path, before) in [(&had, Some("Ben\thttp://127.0.0.1:8720/a/2/")), (&new, None)] {
         let file = LinksFile::open(path).unwrap();
-        assert!(crate::keep_links(&plan, Some(&file)).is_err());
+        assert!(crate::served::keep_links(&plan, Some(&file)).is_err());
         assert_eq!(std::fs::read_to_string(path).ok().as_deref(), before, "{} put back", path.display());
     }
     // Kept: added after what the file held, on a line of its own.
-    let plan = crate::Plan { links: Links::load(&dir.path().join("m.json"), "m").unwrap(), ..plan };
-    crate::keep_links(&plan, Some(&LinksFile::open(&had).unwrap())).unwrap();
+    let plan = crate::served::Plan { links: Links::load(&dir.path().join("m.json"), "m").unwrap(), ..plan };
+    crate::served::keep_links(&plan, Some(&LinksFile::open(&had).unwrap())).unwrap();
     let now = std::fs::read_to_string(&had).unwrap();
     assert_eq!(now, "Ben\thttp://127.0.0.1:8720/a/2/\nAnna\thttp://127.0.0.1:8720/a/1/\n");
+}
+
+/// Every line the server prints goes through its `Voice`: no module of the server writes to
+/// stdout or stderr itself (its tests may).
+#[test]
+fn the_server_prints_only_through_its_voice() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        // A file's tests are its last item, by the crate's convention.
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or_default();
+        for (i, line) in code.lines().enumerate() {
+            let prints = ["print!(", "println!(", "eprint!(", "eprintln!(", "dbg!(", "io::stdout", "io::stderr"]
+                .iter()
+                .any(|p| line.contains(p));
+            assert!(!prints, "{}:{}: {line}", path.display(), i + 1);
+        }
+        read += 1;
+    }
+    assert!(read >= 10, "the server's modules were read: {read}");
 }

@@ -4,23 +4,31 @@
 //! one of the receipts (`protest::web::desk::take_together`) — so that the time to acknowledge
 //! stays short when many annotators send at once (docs/performance.md).
 
-use crate::{Holding, Served1, Voice};
-use protest::store::batch_file;
-use protest::web::desk;
+use crate::voice::Voice;
+use protest::model::Master;
+use protest::store::{Store, batch_file};
+use protest::web::desk::{self, Desk};
 use protest::web::protocol::{Answers, Change};
+use protest::web::receipts::Receipts;
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use tokio::sync::oneshot;
+
+/// What a change is written to: the master (its store: journal and lock) and the receipts.
+pub(crate) struct Holding {
+    pub store: Store<Master>,
+    pub receipts: Receipts,
+}
 
 /// The most requests done together.
 const TOGETHER: usize = 256;
 
 pub(crate) enum Job {
     /// The annotator's part as a batch file.
-    Part { annotator: Arc<Served1>, reply: oneshot::Sender<Result<Vec<u8>, String>> },
+    Part { annotator: Arc<Desk>, reply: oneshot::Sender<Result<Vec<u8>, String>> },
     /// A page's changes.
-    Changes { annotator: Arc<Served1>, changes: Vec<Change>, reply: oneshot::Sender<Answers> },
+    Changes { annotator: Arc<Desk>, changes: Vec<Change>, reply: oneshot::Sender<Answers> },
 }
 
 pub(crate) struct Writer {
@@ -80,7 +88,7 @@ fn work(holding: &mut Holding, jobs: Vec<Job>, voice: &dyn Voice) {
     if changes.is_empty() {
         return;
     }
-    let requests: Vec<(&desk::Desk, &[Change])> = changes.iter().map(|(a, c, _)| (&a.desk, c.as_slice())).collect();
+    let requests: Vec<(&desk::Desk, &[Change])> = changes.iter().map(|(a, c, _)| (&**a, c.as_slice())).collect();
     let answers = desk::take_together(&mut holding.store, &mut holding.receipts, &requests);
     for ((_, _, reply), answers) in changes.into_iter().zip(answers) {
         if let Some(why) = &answers.trouble {
@@ -90,9 +98,9 @@ fn work(holding: &mut Holding, jobs: Vec<Job>, voice: &dyn Voice) {
     }
 }
 
-fn part(holding: &Holding, annotator: &Served1) -> Result<Vec<u8>, String> {
+fn part(holding: &Holding, annotator: &Desk) -> Result<Vec<u8>, String> {
     let now = protest::model::clock::now().map_err(|e| e.to_string())?;
-    let batch = annotator.desk.part(holding.store.master(), now).map_err(|e| e.to_string())?;
+    let batch = annotator.part(holding.store.master(), now).map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();
     batch_file::write(&batch, &mut bytes).map_err(|e| e.to_string())?;
     Ok(bytes)

@@ -2,7 +2,7 @@
 //! shared tasks' language-model baseline.
 
 use super::lm::{check_output, read_model};
-use crate::cli::Printer;
+use crate::cli::printer::Printer;
 use protest::prediction::baseline::{self, Baseline, Fillers};
 use protest::prediction::{DataSet, Pair, Scorer, data, kind};
 use protest::shell::Shell;

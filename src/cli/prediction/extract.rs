@@ -1,7 +1,8 @@
 //! `protest prediction extract MASTER -o SET.data`: the master's examples as a prediction test
 //! set, with its `.doc-ids`.
 
-use crate::cli::Printer;
+use crate::cli::prediction::unmappable::list_unmappable;
+use crate::cli::printer::Printer;
 use protest::model::Master;
 use protest::prediction::{Pair, Scorer, extract};
 use protest::store::load_with_journal;
@@ -39,6 +40,6 @@ pub fn run(args: ExtractArgs, p: &Printer) -> anyhow::Result<()> {
         set.placed.len(),
         ids.display()
     ))?;
-    super::list_unmappable(p, &set.unmappable, "left out")?;
+    list_unmappable(p, &set.unmappable, "left out")?;
     Ok(())
 }

@@ -1,8 +1,9 @@
 //! `protest prediction import MASTER PRED --name NAME`: a classifier's predictions for the
 //! master's extracted set, added to the master as a system.
 
-use super::super::with_master;
-use crate::cli::Printer;
+use crate::cli::masters::{leave_to_exit, with_master};
+use crate::cli::prediction::unmappable::list_unmappable;
+use crate::cli::printer::Printer;
 use protest::prediction::{Pair, Scorer, extract, import};
 use protest::store::master_file;
 use protest::workflow;
@@ -33,7 +34,7 @@ pub fn run(args: ImportArgs, p: &Printer) -> anyhow::Result<()> {
     let task =
         extract::task_of(&master, args.scorer, args.pair).map_err(|m| protest::Error::whole_file(&args.master, m))?;
     let imported = import::prepare(&master, &args.master, task, &args.name, &args.predictions)?;
-    super::super::leave_to_exit(master);
+    leave_to_exit(master);
     let report = imported.system.report();
     let official = imported.scores.official();
     let (placed, changed, unmappable) = (imported.placed, imported.changed, imported.unmappable);
@@ -47,7 +48,7 @@ pub fn run(args: ImportArgs, p: &Printer) -> anyhow::Result<()> {
     for line in report.lines(0.0).iter().filter(|l| !l.starts_with("alignment")) {
         p.say(format_args!("  {line}"))?;
     }
-    super::list_unmappable(p, &unmappable, "without a candidate")?;
+    list_unmappable(p, &unmappable, "without a candidate")?;
     p.say(format_args!(
         "next: `protest auto-eval {}` matches its candidates against the reference",
         args.master.display()

@@ -1,7 +1,7 @@
 //! `protest prediction train-lm TEXT --order N -o MODEL.arpa` and `protest prediction lm-score
 //! MODEL TEXT`: the baseline's language model without an outside tool.
 
-use crate::cli::Printer;
+use crate::cli::printer::Printer;
 use anyhow::bail;
 use protest::prediction::lm::{self, arpa, model::MAX_ORDER, train};
 use protest::store::{atomic, disk};

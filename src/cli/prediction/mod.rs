@@ -2,13 +2,14 @@
 //! docs/pronoun-prediction.md) — official scores, the language-model baseline, and a
 //! classifier's predictions to and from a master.
 
+use crate::cli::printer::Printer;
 mod baseline;
 mod extract;
 mod import;
 mod lm;
 mod score;
+mod unmappable;
 
-use crate::cli::Printer;
 use clap::{Args, Subcommand};
 
 #[derive(Debug, Args)]
@@ -46,20 +47,4 @@ pub fn run(args: PredictionArgs, p: &Printer) -> anyhow::Result<()> {
         PredictionCommand::TrainLm(args) => lm::run_train(args, p),
         PredictionCommand::LmScore(args) => lm::run_score(args, p),
     }
-}
-
-/// Lists the examples given no placeholder or candidate, with the reason of each.
-fn list_unmappable(
-    p: &Printer,
-    unmappable: &[protest::prediction::extract::Unmappable],
-    what: &str,
-) -> anyhow::Result<()> {
-    if unmappable.is_empty() {
-        return Ok(());
-    }
-    p.say(format_args!("{} example{} {what}:", unmappable.len(), if unmappable.len() == 1 { "" } else { "s" }))?;
-    for u in unmappable {
-        p.say(format_args!("  example {}: {}", u.example, u.reason))?;
-    }
-    Ok(())
 }

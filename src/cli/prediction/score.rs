@@ -1,7 +1,7 @@
 //! `protest prediction score GOLD PRED… [--scorer discomt2015|wmt16] [--pair P] [--macro M]
 //! [--format F]`: the official scorers' report, or its tables.
 
-use crate::cli::Printer;
+use crate::cli::printer::Printer;
 use protest::metrics::report::Format;
 use protest::prediction::{self, Macro, Pair, Scorer, kind, report, tables};
 use protest::shell::Shell;

@@ -5,15 +5,12 @@
 
 use crate::panels::report_table::shown;
 use crate::panels::tag_box::TagBox;
+use crate::panels::typed::TYPED_DELAY;
 use egui::{RichText, Ui};
 use protest::annotate::edit::{self, Edit};
 use protest::annotate::window;
 use protest::model::{CandidateId, ConflictStatus, Dispute, Judgement, Master, Record, Role, text};
 use protest::session::Session;
-
-/// Typed text (remarks, a tag left in the tag box) is stored this long (seconds) after the last
-/// keystroke.
-pub const TYPED_DELAY: f64 = 0.8;
 
 #[derive(Default)]
 pub struct AnnotationPanel {

@@ -12,3 +12,4 @@ pub mod report_table;
 pub mod score_chart;
 pub mod tag_box;
 pub mod translation;
+pub mod typed;

@@ -7,7 +7,7 @@
 //! it at once ([`TagBox::take_typed`]); text that is not a tag stays in the box, kept for its
 //! example.
 
-use crate::panels::annotation::TYPED_DELAY;
+use crate::panels::typed::TYPED_DELAY;
 use egui::{Key, Modifiers, Popup, RichText, Ui};
 use protest::annotate::edit::Edit;
 use protest::annotate::suggestions;

@@ -1,9 +1,9 @@
-//! Working for hours without tripping (issue 29): done means judged, what was typed is never
-//! lost, messages belong to what they are about and fade into the status line, the conflict
-//! dialog opens beside the translation it asks about, a dialog's buttons stay where they are,
-//! tables use the window's width, places scrolled to are not restored, the focus is clearly
-//! drawn, closing a file saves with a progress bar, a window from a larger screen fits this one,
-//! and the matching rule is chosen in the window.
+//! Working for hours without tripping (an annotator's long session in the real window): done means
+//! judged, what was typed is never lost, messages belong to what they are about and fade into the
+//! status line, the conflict dialog opens beside the translation it asks about, a dialog's buttons
+//! stay where they are, tables use the window's width, places scrolled to are not restored, the
+//! focus is clearly drawn, closing a file saves with a progress bar, a window from a larger screen
+//! fits this one, and the matching rule is chosen in the window.
 
 use super::*;
 use super::{

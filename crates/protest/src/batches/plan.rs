@@ -827,9 +827,9 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
-        /// The bound of issue 26: no annotator–system pair over-represented by more than one
-        /// candidate per category, and no annotator by more than one per system, per category or
-        /// overall; the IAA sample balanced over systems.
+        /// The bound the study of the news corpus needed: no annotator–system pair over-represented
+        /// by more than one candidate per category, and no annotator by more than one per system,
+        /// per category or overall; the IAA sample balanced over systems.
         #[test]
         fn balanced_plans_keep_every_annotator_within_one_of_the_others(
             examples in proptest::collection::vec(0usize..12, 1..8),
@@ -886,7 +886,7 @@ mod tests {
     }
 
     #[test]
-    fn the_issue_26_study_plan_no_longer_gives_one_annotator_the_extras_of_one_system() {
+    fn the_news_corpus_study_plan_no_longer_gives_one_annotator_the_extras_of_one_system() {
         // 38 examples in 11 categories, three translations, three annotators, an IAA sample of 30.
         let m = random_master(&[6, 4, 5, 3, 4, 2, 1, 4, 3, 4, 2], 3);
         let p = plan_of(&m, 3, 30, 7);

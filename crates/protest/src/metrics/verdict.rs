@@ -400,8 +400,8 @@ mod tests {
 
     #[test]
     fn an_adjudicators_cannot_be_judged_is_final() {
-        // Example 3 of the study in issue 26: three say the translation cannot be judged, among
-        // them the adjudicator; one says ✗. The adjudicator settles it: undecided.
+        // Example 3 of the study of the news corpus: three say the translation cannot be judged,
+        // among them the adjudicator; one says ✗. The adjudicator settles it: undecided.
         let mut m = master();
         for a in [1, 2, 4] {
             let mut r = Record::new(CandidateId(1), AnnotatorId(a), m.created);
