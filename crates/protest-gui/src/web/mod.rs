@@ -140,7 +140,7 @@ impl WebApp {
         let (courier, kept) = courier::Browser::new(base(), &batch, ctx.clone(), held);
         let (remote, problems) = Remote::new(label, batch, kept, Box::new(courier));
         let mut app = self.app.borrow_mut();
-        app.opened(Ok((Session::new(Box::new(remote), None), protest::store::Opened::default())));
+        app.opened(Ok((Session::remote(remote), protest::store::Opened::default())));
         for problem in problems {
             app.messages.error(format!("A change kept in this browser cannot be sent: {problem}."));
         }
