@@ -3,10 +3,10 @@
 //! views.
 
 use crate::App;
-use crate::dialogs::Modal;
 use crate::dialogs::parts::failed;
+use crate::dialogs::{OnHand, Opener};
 use crate::frame::keyboard_taken;
-use crate::intent::{Dialog, Intent};
+use crate::intent::Intent;
 use crate::keys;
 use crate::messages::Scope;
 
@@ -22,8 +22,8 @@ use protest::annotate::edit::Edit;
 use protest::annotate::overview::Overview;
 use protest::metrics::auto_eval;
 use protest::model::{AnnotatorId, CandidateId, MatchRule, Role};
+use protest::session::Opening;
 use protest::session::workspace::Mode;
-use protest::session::{Opening, Session};
 use protest::workflow;
 
 impl App {
@@ -159,25 +159,11 @@ impl App {
         self.leave_then(Go::Open(path));
     }
 
-    /// Opens a dialog in the modal slot. Those for a master only in researcher mode (converting
-    /// an old file also without a file open).
-    fn show_dialog(&mut self, dialog: Dialog) {
-        if self.session.as_ref().is_some_and(Session::is_remote) {
-            return; // the web page: no files to open or write, no researcher's work
-        }
-        let anywhere = match &dialog {
-            Dialog::Open | Dialog::SaveCopy | Dialog::Legacy(Some(_)) | Dialog::Merge(_) => true,
-            // An annotator's batch shows nothing but the annotation.
-            Dialog::PredictionResults => self.session.as_ref().is_none_or(|s| s.mode() != Mode::Annotator),
-            Dialog::AddSystem | Dialog::ExportTables(_) | Dialog::Compare(_) => true,
-            Dialog::Legacy(None) => self.session.is_none(),
-            Dialog::Annotators | Dialog::Plan | Dialog::Export | Dialog::Adjudication | Dialog::GoTo => false,
-        };
-        if anywhere || self.is_researcher() {
-            let modal = Modal::new(dialog, self.session.as_ref(), self.report.tables(), &self.settings.recent);
-            if modal.is_some() {
-                self.modal = modal;
-            }
+    /// Opens a dialog in the modal slot, where it may open ([`crate::dialogs::Allowed`]).
+    fn show_dialog(&mut self, opener: Opener) {
+        let on = OnHand { session: self.session.as_ref(), tables: self.report.tables(), recent: &self.settings.recent };
+        if let Some(modal) = opener.open(&on) {
+            self.modal = Some(modal);
         }
     }
 

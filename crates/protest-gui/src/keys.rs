@@ -1,7 +1,8 @@
 //! The keys: one table of bindings from keys to intents, read by the app, shown in the help
 //! panel and beside the menu items (and listed in the README).
 
-use crate::intent::{Dialog, Intent};
+use crate::dialogs::{Allowed, Opener};
+use crate::intent::Intent;
 use egui::{Event, InputState, Key, Modifiers};
 use protest::model::{Judgement, Role};
 use protest::store::based::Keep;
@@ -185,7 +186,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: Modifiers::COMMAND,
         keys: &[Key::O],
-        intent: |_| Intent::Dialog(Dialog::Open),
+        intent: |_| Intent::Dialog(Opener::open_file()),
         scope: Scope::Everywhere,
         shown: "Ctrl+O",
         help: "open another file",
@@ -193,7 +194,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: Modifiers::COMMAND,
         keys: &[Key::G],
-        intent: |_| Intent::Dialog(Dialog::GoTo),
+        intent: |_| Intent::Dialog(Opener::go_to()),
         scope: Scope::Everywhere,
         shown: "Ctrl+G",
         help: "researcher: go to an example (every translation of it) or a candidate",
@@ -247,10 +248,11 @@ impl Binding {
     /// the prediction results are a researcher's too.
     pub fn researcher_only(&self) -> bool {
         self.scope == Scope::Predictions
-            || matches!(
-                (self.intent)(0),
-                Intent::ToggleOverview | Intent::StepAnnotator(_) | Intent::Dialog(Dialog::GoTo)
-            )
+            || match (self.intent)(0) {
+                Intent::ToggleOverview | Intent::StepAnnotator(_) => true,
+                Intent::Dialog(opener) => opener.allowed == Allowed::Researcher,
+                _ => false,
+            }
     }
 }
 

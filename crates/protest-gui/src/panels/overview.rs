@@ -3,7 +3,8 @@
 //! stepping through the annotators to show each one's selected tokens in the translation window,
 //! and the researcher's own tags.
 
-use crate::intent::{Dialog, Intent};
+use crate::dialogs::Opener;
+use crate::intent::Intent;
 use crate::panels::tag_box::TagBox;
 use egui::{Color32, RichText, Ui};
 use protest::annotate::overview::{self, Overview};
@@ -146,7 +147,7 @@ impl OverviewPanel {
         ui.add_space(12.0);
         let compare = ui.button(format!("Every translation of example {}", example.no));
         if compare.on_hover_text("All systems and the reference, side by side (Ctrl+G)").clicked() {
-            action = Some(Intent::Dialog(Dialog::Compare(example.no)));
+            action = Some(Intent::Dialog(Opener::compare(example.no)));
         }
         action
     }
