@@ -19,6 +19,7 @@
 use super::workspace::{Mode, Workspace};
 use crate::error::{Error, Result};
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
+use crate::store::Misfit;
 use crate::store::based::{self, Base, Disagreement, Keep};
 use crate::store::batch_file::Batch;
 use crate::store::journal::Entry;
@@ -148,7 +149,7 @@ impl Remote {
             };
             match fits {
                 Ok(()) => remote.outbox.push(change),
-                Err(why) => problems.push(why),
+                Err(why) => problems.push(why.to_string()),
             }
         }
         let kept = remote.keep();
@@ -175,22 +176,22 @@ impl Remote {
     }
 
     /// Applies a change of a record to the part, checked as the store checks one.
-    fn apply(&mut self, entry: &Entry) -> std::result::Result<(), String> {
+    fn apply(&mut self, entry: &Entry) -> std::result::Result<(), Misfit> {
         if let Entry::Roster(_) = entry {
-            return Err("a page changes records only".into());
+            return Err(Misfit::RecordsOnly);
         }
         crate::store::apply(&mut self.batch.content, entry)
     }
 
     /// Whether a change would fit the part (without applying it).
-    fn fits(&self, entry: &Entry) -> std::result::Result<(), String> {
+    fn fits(&self, entry: &Entry) -> std::result::Result<(), Misfit> {
         let mut content = self.batch.content.clone();
         crate::store::apply(&mut content, entry)
     }
 
     fn change(&mut self, entry: Entry) -> Result<()> {
         let base = Base::of(self.stored(&entry));
-        self.apply(&entry).map_err(|m| Error::whole_file(&self.label, m))?;
+        self.apply(&entry).map_err(|m| Error::whole_file(&self.label, m.to_string()))?;
         self.send_later(entry, base);
         self.keep().map_err(|why| Error::whole_file(&self.label, why))
     }
@@ -351,9 +352,9 @@ impl Remote {
             None => Entry::Remove { candidate, annotator },
         };
         match d.settle(keep) {
-            None => self.apply(&stored_entry).map_err(|m| Error::whole_file(&self.label, m))?,
+            None => self.apply(&stored_entry).map_err(|m| Error::whole_file(&self.label, m.to_string()))?,
             Some(change) => {
-                self.apply(&change.entry).map_err(|m| Error::whole_file(&self.label, m))?;
+                self.apply(&change.entry).map_err(|m| Error::whole_file(&self.label, m.to_string()))?;
                 self.send_later(change.entry, change.base.unwrap_or(Base(None)));
             }
         }
