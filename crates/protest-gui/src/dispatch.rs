@@ -18,6 +18,7 @@ use crate::panels::prediction::PredictionView;
 use crate::place::{Go, View};
 use crate::style;
 use egui::Key;
+use protest::annotate::Direction;
 use protest::annotate::edit::Edit;
 use protest::annotate::overview::Overview;
 use protest::metrics::auto_eval;
@@ -77,16 +78,16 @@ impl App {
                     self.start(opening);
                 }
             }
-            (Intent::SelectRow(down), None) => self.browser.step(down),
+            (Intent::SelectRow(way), None) => self.browser.step(way),
             (Intent::Walk(opening), _) => self.leave_then(Go::Show(opening)),
             (Intent::Report, _) => self.leave_then(Go::Report),
             (Intent::ShowPredictions(results), _) => {
                 self.predictions = Some(PredictionView::new(*results));
                 self.leave_then(Go::Predictions);
             }
-            (Intent::PredictionStep(forward), _) => self.on_predictions(|p| p.step(forward)),
-            (Intent::PredictionCell(forward), _) => self.on_predictions(|p| p.step_cell(forward)),
-            (Intent::PredictionSystem(forward), _) => self.on_predictions(|p| p.step_system(forward)),
+            (Intent::PredictionStep(way), _) => self.on_predictions(|p| p.step(way)),
+            (Intent::PredictionCell(way), _) => self.on_predictions(|p| p.step_cell(way)),
+            (Intent::PredictionSystem(way), _) => self.on_predictions(|p| p.step_system(way)),
             (Intent::Judge(role, judgement), Some((_, _, c))) if self.has_role(c, role) => {
                 self.edit(c, Edit::Judge(role, judgement));
             }
@@ -96,17 +97,17 @@ impl App {
             (Intent::FocusTags, Some(_)) if self.overview_shown() => self.overview.focus_tags(),
             (Intent::FocusTags, Some(_)) => self.panel.focus_tags(),
             (Intent::FocusRemarks, Some(_)) => self.panel.focus_remarks(),
-            (Intent::Undo, _) => self.undo(true),
-            (Intent::Redo, _) => self.undo(false),
+            (Intent::Undo, _) => self.undo(Direction::Back),
+            (Intent::Redo, _) => self.undo(Direction::Forward),
             (Intent::Amend, _) => self.leaving = None,
             (Intent::KeepAsIs, _) => self.keep_as_is(),
             (Intent::KeepVersion(d, keep), _) => self.keep_version(&d, keep),
             (Intent::DownloadUnsent, _) => self.download_unsent(),
             (Intent::ToggleOverview, _) => self.toggle_overview(),
-            (Intent::StepAnnotator(forward), Some((_, _, c))) if self.overview_shown() => {
+            (Intent::StepAnnotator(way), Some((_, _, c))) if self.overview_shown() => {
                 let overview = self.session.as_ref().and_then(|s| Overview::of(s.master(), c));
                 if let Some(o) = overview {
-                    self.overview.step(&o, forward);
+                    self.overview.step(&o, way);
                 }
             }
             (Intent::SwitchAnnotator(id), _) => self.switch_annotator(id),
@@ -286,11 +287,13 @@ impl App {
         }
     }
 
-    /// Undo (or redo) the last change, wherever it was: the example it was on is brought into
-    /// view first (another category or view if need be) and a message says what was undone.
-    fn undo(&mut self, undo: bool) {
+    /// Undo (a step back through the history) or redo (forward) the last change, wherever it
+    /// was: the example it was on is brought into view first (another category or view if need
+    /// be) and a message says what was undone.
+    fn undo(&mut self, way: Direction) {
         self.store_due_remarks(None);
         let Some(session) = &mut self.session else { return };
+        let undo = way == Direction::Back;
         let result = if undo { session.undo() } else { session.redo() };
         let done = match result {
             Ok(Some(done)) => done,

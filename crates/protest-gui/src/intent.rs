@@ -6,6 +6,7 @@
 
 use crate::dialogs::Opener;
 use crate::style::ThemeChoice;
+use protest::annotate::Direction;
 use protest::annotate::edit::Edit;
 use protest::model::{AnnotatorId, CandidateId, Judgement, MatchRule, Role};
 use protest::prediction::browse::Results;
@@ -26,20 +27,20 @@ pub enum Intent {
     /// Category browser: the chosen row's new examples, or without a choice every candidate from
     /// the first one not annotated yet.
     Continue,
-    /// Category browser: choose the next (true) or previous row.
-    SelectRow(bool),
+    /// Category browser: choose the next (forward) or previous row.
+    SelectRow(Direction),
     /// Work through a set of candidates.
     Walk(Opening),
     /// The report view (researcher mode).
     Report,
     /// The prediction results view on these results (File › Open prediction results…).
     ShowPredictions(Box<Results>),
-    /// Prediction results: the previous (false) or next example of the cell.
-    PredictionStep(bool),
-    /// Prediction results: the previous (false) or next cell of the confusion matrix with examples.
-    PredictionCell(bool),
-    /// Prediction results: the previous (false) or next system.
-    PredictionSystem(bool),
+    /// Prediction results: the previous or next example of the cell.
+    PredictionStep(Direction),
+    /// Prediction results: the previous or next cell of the confusion matrix with examples.
+    PredictionCell(Direction),
+    /// Prediction results: the previous or next system.
+    PredictionSystem(Direction),
 
     // Annotating
     Judge(Role, Judgement),
@@ -65,8 +66,8 @@ pub enum Intent {
     // The researcher's views and operations
     /// The annotation panel or the overview beside the translation.
     ToggleOverview,
-    /// Overview: the previous (false) or next (true) annotator's selected tokens.
-    StepAnnotator(bool),
+    /// Overview: the previous or next annotator's selected tokens.
+    StepAnnotator(Direction),
     /// Annotate as someone else.
     SwitchAnnotator(AnnotatorId),
     /// Add an annotator to the master and annotate as them.

@@ -4,6 +4,7 @@
 use crate::dialogs::{Allowed, Opener};
 use crate::intent::Intent;
 use egui::{Event, InputState, Key, Modifiers};
+use protest::annotate::Direction;
 use protest::model::{Judgement, Role};
 use protest::store::based::Keep;
 
@@ -106,7 +107,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::OpenBracket, Key::CloseBracket],
-        intent: |i| Intent::StepAnnotator(i == 1),
+        intent: |i| Intent::StepAnnotator(way(i)),
         scope: Scope::Example,
         shown: "[ / ]",
         help: "overview: show the previous / next annotator's selected tokens",
@@ -122,7 +123,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::ArrowUp, Key::ArrowDown],
-        intent: |i| Intent::SelectRow(i == 1),
+        intent: |i| Intent::SelectRow(way(i)),
         scope: Scope::Browser,
         shown: "↑ / ↓",
         help: "categories: choose a category row",
@@ -138,7 +139,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::ArrowLeft, Key::ArrowRight],
-        intent: |i| Intent::PredictionStep(i == 1),
+        intent: |i| Intent::PredictionStep(way(i)),
         scope: Scope::Predictions,
         shown: "← / →",
         help: "prediction results: previous / next example of the chosen cell",
@@ -146,7 +147,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::ArrowUp, Key::ArrowDown],
-        intent: |i| Intent::PredictionCell(i == 1),
+        intent: |i| Intent::PredictionCell(way(i)),
         scope: Scope::Predictions,
         shown: "↑ / ↓",
         help: "prediction results: previous / next cell of the confusion matrix with examples (errors first)",
@@ -154,7 +155,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::OpenBracket, Key::CloseBracket],
-        intent: |i| Intent::PredictionSystem(i == 1),
+        intent: |i| Intent::PredictionSystem(way(i)),
         scope: Scope::Predictions,
         shown: "[ / ]",
         help: "prediction results: previous / next system",
@@ -240,6 +241,11 @@ pub const BINDINGS: &[Binding] = &[
         help: "web page, two versions of an example: keep the one saved on the server",
     },
 ];
+
+/// The way the `i`-th key of a pair goes: the first back, the second forward.
+fn way(i: usize) -> Direction {
+    if i == 0 { Direction::Back } else { Direction::Forward }
+}
 
 const JUDGEMENTS: [Judgement; 3] = [Judgement::Yes, Judgement::No, Judgement::Unset];
 

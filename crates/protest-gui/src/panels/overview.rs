@@ -7,6 +7,7 @@ use crate::dialogs::Opener;
 use crate::intent::Intent;
 use crate::panels::tag_box::TagBox;
 use egui::{Color32, RichText, Ui};
+use protest::annotate::Direction;
 use protest::annotate::overview::{self, Overview};
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Role};
 use protest::session::Session;
@@ -76,8 +77,8 @@ impl OverviewPanel {
     }
 
     /// Shows the next (or previous) annotator's selections.
-    pub fn step(&mut self, overview: &Overview, forward: bool) {
-        self.shown = overview::step(&overview.annotators, self.shown(overview), forward);
+    pub fn step(&mut self, overview: &Overview, way: Direction) {
+        self.shown = overview::step(&overview.annotators, self.shown(overview), way);
     }
 
     pub fn focus_tags(&mut self) {
@@ -153,7 +154,7 @@ impl OverviewPanel {
     }
 
     /// ◀ name ▶ and what that annotator selected; returns a step (forward or back).
-    fn stepper(&mut self, ui: &mut Ui, master: &Master, overview: &Overview) -> Option<bool> {
+    fn stepper(&mut self, ui: &mut Ui, master: &Master, overview: &Overview) -> Option<Direction> {
         let shown = self.shown(overview)?;
         let mut step = None;
         let n = overview.annotators.len();
@@ -161,13 +162,13 @@ impl OverviewPanel {
         ui.horizontal(|ui| {
             let back = ui.add_enabled(n > 1, egui::Button::new("◀")).accessible_name("Previous annotator's tokens");
             if back.on_hover_text("The previous annotator's selection ([)").clicked() {
-                step = Some(false);
+                step = Some(Direction::Back);
             }
             let who = format!("{} ({} of {n})", master.annotator_name(shown), at + 1);
             ui.label(RichText::new(who).strong()).on_hover_text("Whose selected tokens the translation shows");
             let next = ui.add_enabled(n > 1, egui::Button::new("▶")).accessible_name("Next annotator's tokens");
             if next.on_hover_text("The next annotator's selection (])").clicked() {
-                step = Some(true);
+                step = Some(Direction::Forward);
             }
         });
         if let Some(record) = master.records.get(overview.candidate, shown) {

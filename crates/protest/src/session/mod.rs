@@ -1,11 +1,11 @@
 //! A file open for annotation and who is annotating it: every change goes through the
 //! [`Session`], so it is stored durably and can be undone. The annotation window is its shell; it
 //! holds no state of its own about the file. [`workspace`] opens masters and batches alike,
-//! [`Kept`] keeps a view of the master up to date one change at a time, and [`Opening`] is a set
+//! [`LiveView`] keeps a view of the master up to date one change at a time, and [`Opening`] is a set
 //! of candidates to work through. A change the file cannot take is kept at once in a
 //! [`recovery`] file, which the next opening offers.
 
-mod kept;
+mod live_view;
 mod opening;
 pub mod recovery;
 pub mod remote;
@@ -14,7 +14,7 @@ pub mod workspace;
 #[cfg(test)]
 mod tests;
 
-pub use kept::{Follows, Kept};
+pub use live_view::{Follows, LiveView};
 pub use opening::Opening;
 pub use remote::{Courier, Remote};
 
