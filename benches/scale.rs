@@ -105,7 +105,7 @@ fn benches(c: &mut Criterion) {
         // Leaving one example for the next: conflict check and settling of the record being
         // left, the category browser's counts brought up to date for it, and the next
         // candidate's translation window.
-        let mut browser = browse::Browser::new(store.master(), annotator, &order, None);
+        let mut browser = browse::BrowserRows::new(store.master(), annotator, &order, None);
         let mut at = 0;
         configure(c, "next_example", times).bench_function(id.clone(), |b| {
             b.iter(|| {

@@ -3,10 +3,10 @@
 //! views.
 
 use crate::App;
-use crate::dialogs::Modal;
 use crate::dialogs::parts::failed;
+use crate::dialogs::{OnHand, Opener};
 use crate::frame::keyboard_taken;
-use crate::intent::{Dialog, Intent};
+use crate::intent::Intent;
 use crate::keys;
 use crate::messages::Scope;
 
@@ -18,12 +18,13 @@ use crate::panels::prediction::PredictionView;
 use crate::place::{Go, View};
 use crate::style;
 use egui::Key;
+use protest::annotate::Direction;
 use protest::annotate::edit::Edit;
 use protest::annotate::overview::Overview;
 use protest::metrics::auto_eval;
 use protest::model::{AnnotatorId, CandidateId, MatchRule, Role};
+use protest::session::Opening;
 use protest::session::workspace::Mode;
-use protest::session::{Opening, Session};
 use protest::workflow;
 
 impl App {
@@ -77,16 +78,16 @@ impl App {
                     self.start(opening);
                 }
             }
-            (Intent::SelectRow(down), None) => self.browser.step(down),
+            (Intent::SelectRow(way), None) => self.browser.step(way),
             (Intent::Walk(opening), _) => self.leave_then(Go::Show(opening)),
             (Intent::Report, _) => self.leave_then(Go::Report),
             (Intent::ShowPredictions(results), _) => {
                 self.predictions = Some(PredictionView::new(*results));
                 self.leave_then(Go::Predictions);
             }
-            (Intent::PredictionStep(forward), _) => self.on_predictions(|p| p.step(forward)),
-            (Intent::PredictionCell(forward), _) => self.on_predictions(|p| p.step_cell(forward)),
-            (Intent::PredictionSystem(forward), _) => self.on_predictions(|p| p.step_system(forward)),
+            (Intent::PredictionStep(way), _) => self.on_predictions(|p| p.step(way)),
+            (Intent::PredictionCell(way), _) => self.on_predictions(|p| p.step_cell(way)),
+            (Intent::PredictionSystem(way), _) => self.on_predictions(|p| p.step_system(way)),
             (Intent::Judge(role, judgement), Some((_, _, c))) if self.has_role(c, role) => {
                 self.edit(c, Edit::Judge(role, judgement));
             }
@@ -96,17 +97,17 @@ impl App {
             (Intent::FocusTags, Some(_)) if self.overview_shown() => self.overview.focus_tags(),
             (Intent::FocusTags, Some(_)) => self.panel.focus_tags(),
             (Intent::FocusRemarks, Some(_)) => self.panel.focus_remarks(),
-            (Intent::Undo, _) => self.undo(true),
-            (Intent::Redo, _) => self.undo(false),
+            (Intent::Undo, _) => self.undo(Direction::Back),
+            (Intent::Redo, _) => self.undo(Direction::Forward),
             (Intent::Amend, _) => self.leaving = None,
             (Intent::KeepAsIs, _) => self.keep_as_is(),
             (Intent::KeepVersion(d, keep), _) => self.keep_version(&d, keep),
             (Intent::DownloadUnsent, _) => self.download_unsent(),
             (Intent::ToggleOverview, _) => self.toggle_overview(),
-            (Intent::StepAnnotator(forward), Some((_, _, c))) if self.overview_shown() => {
+            (Intent::StepAnnotator(way), Some((_, _, c))) if self.overview_shown() => {
                 let overview = self.session.as_ref().and_then(|s| Overview::of(s.master(), c));
                 if let Some(o) = overview {
-                    self.overview.step(&o, forward);
+                    self.overview.step(&o, way);
                 }
             }
             (Intent::SwitchAnnotator(id), _) => self.switch_annotator(id),
@@ -159,25 +160,11 @@ impl App {
         self.leave_then(Go::Open(path));
     }
 
-    /// Opens a dialog in the modal slot. Those for a master only in researcher mode (converting
-    /// an old file also without a file open).
-    fn show_dialog(&mut self, dialog: Dialog) {
-        if self.session.as_ref().is_some_and(Session::is_remote) {
-            return; // the web page: no files to open or write, no researcher's work
-        }
-        let anywhere = match &dialog {
-            Dialog::Open | Dialog::SaveCopy | Dialog::Legacy(Some(_)) | Dialog::Merge(_) => true,
-            // An annotator's batch shows nothing but the annotation.
-            Dialog::PredictionResults => self.session.as_ref().is_none_or(|s| s.mode() != Mode::Annotator),
-            Dialog::AddSystem | Dialog::ExportTables(_) | Dialog::Compare(_) => true,
-            Dialog::Legacy(None) => self.session.is_none(),
-            Dialog::Annotators | Dialog::Plan | Dialog::Export | Dialog::Adjudication | Dialog::GoTo => false,
-        };
-        if anywhere || self.is_researcher() {
-            let modal = Modal::new(dialog, self.session.as_ref(), self.report.tables(), &self.settings.recent);
-            if modal.is_some() {
-                self.modal = modal;
-            }
+    /// Opens a dialog in the modal slot, where it may open ([`crate::dialogs::Allowed`]).
+    fn show_dialog(&mut self, opener: Opener) {
+        let on = OnHand { session: self.session.as_ref(), tables: self.report.tables(), recent: &self.settings.recent };
+        if let Some(modal) = opener.open(&on) {
+            self.modal = Some(modal);
         }
     }
 
@@ -300,11 +287,13 @@ impl App {
         }
     }
 
-    /// Undo (or redo) the last change, wherever it was: the example it was on is brought into
-    /// view first (another category or view if need be) and a message says what was undone.
-    fn undo(&mut self, undo: bool) {
+    /// Undo (a step back through the history) or redo (forward) the last change, wherever it
+    /// was: the example it was on is brought into view first (another category or view if need
+    /// be) and a message says what was undone.
+    fn undo(&mut self, way: Direction) {
         self.store_due_remarks(None);
         let Some(session) = &mut self.session else { return };
+        let undo = way == Direction::Back;
         let result = if undo { session.undo() } else { session.redo() };
         let done = match result {
             Ok(Some(done)) => done,

@@ -18,8 +18,8 @@ impl App {
         #[cfg(not(target_arch = "wasm32"))] // no SQLite in the web page
         if protest::ingest::legacy::is_legacy(path) {
             // A file of the original tool: offer its conversion rather than fail.
-            self.modal =
-                Modal::new(crate::intent::Dialog::Legacy(Some(path.to_path_buf())), self.session.as_ref(), &[], &[]);
+            let on = dialogs::OnHand { session: self.session.as_ref(), tables: &[], recent: &[] };
+            self.modal = dialogs::Opener::legacy(Some(path.to_path_buf())).open(&on);
             return;
         }
         let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
@@ -84,7 +84,7 @@ impl App {
                     // Changes a window could not save into this file before: shown, never applied unasked.
                     let found = session.recoveries();
                     if !found.is_empty() {
-                        self.modal = Some(Modal::Recovery(dialogs::recovery::RecoveryDialog::new(found, &session)));
+                        self.modal = Some(Modal::of(dialogs::recovery::RecoveryDialog::new(found, &session)));
                     }
                 }
                 self.session = Some(session);

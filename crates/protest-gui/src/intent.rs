@@ -4,9 +4,11 @@
 //! menu shows for an intent — its label, its hint and its key — is defined once: the label and
 //! hint here, the key in the key table.
 
+use crate::dialogs::Opener;
 use crate::style::ThemeChoice;
+use protest::annotate::Direction;
 use protest::annotate::edit::Edit;
-use protest::model::{AnnotatorId, CandidateId, ExampleNo, Judgement, MatchRule, Role};
+use protest::model::{AnnotatorId, CandidateId, Judgement, MatchRule, Role};
 use protest::prediction::browse::Results;
 use protest::session::Opening;
 use protest::store::based::{Disagreement, Keep};
@@ -25,20 +27,20 @@ pub enum Intent {
     /// Category browser: the chosen row's new examples, or without a choice every candidate from
     /// the first one not annotated yet.
     Continue,
-    /// Category browser: choose the next (true) or previous row.
-    SelectRow(bool),
+    /// Category browser: choose the next (forward) or previous row.
+    SelectRow(Direction),
     /// Work through a set of candidates.
     Walk(Opening),
     /// The report view (researcher mode).
     Report,
     /// The prediction results view on these results (File › Open prediction results…).
     ShowPredictions(Box<Results>),
-    /// Prediction results: the previous (false) or next example of the cell.
-    PredictionStep(bool),
-    /// Prediction results: the previous (false) or next cell of the confusion matrix with examples.
-    PredictionCell(bool),
-    /// Prediction results: the previous (false) or next system.
-    PredictionSystem(bool),
+    /// Prediction results: the previous or next example of the cell.
+    PredictionStep(Direction),
+    /// Prediction results: the previous or next cell of the confusion matrix with examples.
+    PredictionCell(Direction),
+    /// Prediction results: the previous or next system.
+    PredictionSystem(Direction),
 
     // Annotating
     Judge(Role, Judgement),
@@ -64,8 +66,8 @@ pub enum Intent {
     // The researcher's views and operations
     /// The annotation panel or the overview beside the translation.
     ToggleOverview,
-    /// Overview: the previous (false) or next (true) annotator's selected tokens.
-    StepAnnotator(bool),
+    /// Overview: the previous or next annotator's selected tokens.
+    StepAnnotator(Direction),
     /// Annotate as someone else.
     SwitchAnnotator(AnnotatorId),
     /// Add an annotator to the master and annotate as them.
@@ -75,8 +77,8 @@ pub enum Intent {
     RunAutoEval(Option<MatchRule>),
 
     // Files, dialogs and the window
-    /// Open a dialog.
-    Dialog(Dialog),
+    /// Open a dialog (each registered once, in `dialogs::Opener`).
+    Dialog(Opener),
     /// Open this file in place of the current one.
     OpenFile(PathBuf),
     /// Open the copy just saved of the current file, leaving the file itself as it is.
@@ -94,49 +96,11 @@ pub enum Intent {
     Notice(String),
 }
 
-/// The dialogs, each shown in the app's one modal slot (`dialogs::Modal`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Dialog {
-    /// File › Open.
-    Open,
-    AddSystem,
-    /// Converting a file of the original tool (this one, or one to choose).
-    Legacy(Option<PathBuf>),
-    SaveCopy,
-    Annotators,
-    Plan,
-    Export,
-    /// Merging annotated batches (these ones chosen already).
-    Merge(Vec<PathBuf>),
-    Adjudication,
-    /// Go to an example or a candidate.
-    GoTo,
-    /// Every translation of an example, side by side.
-    Compare(ExampleNo),
-    /// Exporting report tables: the one of this name, or all of them.
-    ExportTables(Option<&'static str>),
-    /// A gold file and prediction files of the pronoun prediction task, to browse their errors.
-    PredictionResults,
-}
-
 impl Intent {
     /// What a menu item for this intent says (and the report view's button for the match).
     pub fn label(&self) -> Option<&'static str> {
         Some(match self {
-            Intent::Dialog(Dialog::Open) => "Open…",
-            Intent::Dialog(Dialog::PredictionResults) => "Open prediction results…",
-            Intent::Dialog(Dialog::AddSystem) => "Add MT system…",
-            Intent::Dialog(Dialog::Legacy(_)) => "Import old PROTEST file…",
-            Intent::Dialog(Dialog::SaveCopy) => "Save a copy as…",
-            Intent::Dialog(Dialog::Annotators) => "Annotators…",
-            Intent::Dialog(Dialog::Plan) => "Plan a task set…",
-            Intent::Dialog(Dialog::Export) => "Export batches…",
-            Intent::Dialog(Dialog::Merge(_)) => "Import annotated batches…",
-            Intent::Dialog(Dialog::Adjudication) => "Adjudication…",
-            Intent::Dialog(Dialog::GoTo) => "Go to example or candidate…",
-            Intent::Dialog(Dialog::Compare(_)) => "Compare translations",
-            Intent::Dialog(Dialog::ExportTables(None)) => "Export all…",
-            Intent::Dialog(Dialog::ExportTables(Some(_))) => "Export…",
+            Intent::Dialog(opener) => opener.label,
             Intent::Quit => "Quit",
             Intent::Undo => "Undo",
             Intent::Redo => "Redo",
@@ -151,18 +115,12 @@ impl Intent {
     /// What hovering over its menu item or button explains, if anything.
     pub fn hint(&self) -> Option<&'static str> {
         Some(match self {
-            Intent::Dialog(Dialog::SaveCopy) => "Everything shown here, changes not saved included, into a new file",
-            Intent::Dialog(Dialog::PredictionResults) => {
-                "A pronoun prediction gold file and systems' predictions: the official scores, the confusion \
-                 matrix, and each error in its sentence"
-            }
+            Intent::Dialog(opener) => return opener.hint,
             Intent::ToggleOverview => "In the translation window",
             Intent::RunAutoEval(_) => {
                 "Compare every MT translation with the reference and with translations judged correct; matches \
                  count as correct without manual work"
             }
-            Intent::Dialog(Dialog::ExportTables(None)) => "Every table as CSV, Markdown, LaTeX or text",
-            Intent::Dialog(Dialog::ExportTables(Some(_))) => "This table as CSV, Markdown, LaTeX or text",
             _ => return None,
         })
     }

@@ -1,8 +1,10 @@
 //! The keys: one table of bindings from keys to intents, read by the app, shown in the help
 //! panel and beside the menu items (and listed in the README).
 
-use crate::intent::{Dialog, Intent};
+use crate::dialogs::{Allowed, Opener};
+use crate::intent::Intent;
 use egui::{Event, InputState, Key, Modifiers};
+use protest::annotate::Direction;
 use protest::model::{Judgement, Role};
 use protest::store::based::Keep;
 
@@ -105,7 +107,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::OpenBracket, Key::CloseBracket],
-        intent: |i| Intent::StepAnnotator(i == 1),
+        intent: |i| Intent::StepAnnotator(way(i)),
         scope: Scope::Example,
         shown: "[ / ]",
         help: "overview: show the previous / next annotator's selected tokens",
@@ -121,7 +123,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::ArrowUp, Key::ArrowDown],
-        intent: |i| Intent::SelectRow(i == 1),
+        intent: |i| Intent::SelectRow(way(i)),
         scope: Scope::Browser,
         shown: "↑ / ↓",
         help: "categories: choose a category row",
@@ -137,7 +139,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::ArrowLeft, Key::ArrowRight],
-        intent: |i| Intent::PredictionStep(i == 1),
+        intent: |i| Intent::PredictionStep(way(i)),
         scope: Scope::Predictions,
         shown: "← / →",
         help: "prediction results: previous / next example of the chosen cell",
@@ -145,7 +147,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::ArrowUp, Key::ArrowDown],
-        intent: |i| Intent::PredictionCell(i == 1),
+        intent: |i| Intent::PredictionCell(way(i)),
         scope: Scope::Predictions,
         shown: "↑ / ↓",
         help: "prediction results: previous / next cell of the confusion matrix with examples (errors first)",
@@ -153,7 +155,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: NONE,
         keys: &[Key::OpenBracket, Key::CloseBracket],
-        intent: |i| Intent::PredictionSystem(i == 1),
+        intent: |i| Intent::PredictionSystem(way(i)),
         scope: Scope::Predictions,
         shown: "[ / ]",
         help: "prediction results: previous / next system",
@@ -185,7 +187,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: Modifiers::COMMAND,
         keys: &[Key::O],
-        intent: |_| Intent::Dialog(Dialog::Open),
+        intent: |_| Intent::Dialog(Opener::open_file()),
         scope: Scope::Everywhere,
         shown: "Ctrl+O",
         help: "open another file",
@@ -193,7 +195,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         modifiers: Modifiers::COMMAND,
         keys: &[Key::G],
-        intent: |_| Intent::Dialog(Dialog::GoTo),
+        intent: |_| Intent::Dialog(Opener::go_to()),
         scope: Scope::Everywhere,
         shown: "Ctrl+G",
         help: "researcher: go to an example (every translation of it) or a candidate",
@@ -240,6 +242,11 @@ pub const BINDINGS: &[Binding] = &[
     },
 ];
 
+/// The way the `i`-th key of a pair goes: the first back, the second forward.
+fn way(i: usize) -> Direction {
+    if i == 0 { Direction::Back } else { Direction::Forward }
+}
+
 const JUDGEMENTS: [Judgement; 3] = [Judgement::Yes, Judgement::No, Judgement::Unset];
 
 impl Binding {
@@ -247,10 +254,11 @@ impl Binding {
     /// the prediction results are a researcher's too.
     pub fn researcher_only(&self) -> bool {
         self.scope == Scope::Predictions
-            || matches!(
-                (self.intent)(0),
-                Intent::ToggleOverview | Intent::StepAnnotator(_) | Intent::Dialog(Dialog::GoTo)
-            )
+            || match (self.intent)(0) {
+                Intent::ToggleOverview | Intent::StepAnnotator(_) => true,
+                Intent::Dialog(opener) => opener.allowed == Allowed::Researcher,
+                _ => false,
+            }
     }
 }
 

@@ -1,7 +1,8 @@
 //! The menu bar and the annotator picker. Each item is an intent; its label, hint and key are the
 //! intent's own (intent.rs, keys.rs).
 
-use crate::intent::{Dialog, Intent};
+use crate::dialogs::Opener;
+use crate::intent::Intent;
 use crate::keys;
 use crate::style::ThemeChoice;
 use egui::{Button, RichText, Ui};
@@ -38,7 +39,7 @@ impl MenuBar {
             });
             ui.menu_button("View", |ui| {
                 if researcher {
-                    item(ui, &mut chosen, Intent::Dialog(Dialog::GoTo), true);
+                    item(ui, &mut chosen, Intent::Dialog(Opener::go_to()), true);
                     item(ui, &mut chosen, Intent::ToggleOverview, true);
                     ui.separator();
                 }
@@ -56,14 +57,14 @@ impl MenuBar {
                     item(ui, &mut chosen, Intent::RunAutoEval(None), writable);
                 });
                 ui.menu_button("Batches", |ui| {
-                    for dialog in [
-                        Dialog::Annotators,
-                        Dialog::Plan,
-                        Dialog::Export,
-                        Dialog::Merge(Vec::new()),
-                        Dialog::Adjudication,
+                    for opener in [
+                        Opener::annotators(),
+                        Opener::plan(),
+                        Opener::export_batches(),
+                        Opener::merge(Vec::new()),
+                        Opener::adjudication(),
                     ] {
-                        item(ui, &mut chosen, Intent::Dialog(dialog), true);
+                        item(ui, &mut chosen, Intent::Dialog(opener), true);
                     }
                 });
             }
@@ -83,20 +84,16 @@ impl MenuBar {
 
 /// File: opening, importing, a copy, quitting (what the file open allows).
 fn file_menu(ui: &mut Ui, chosen: &mut Option<Intent>, session: Option<&Session>) {
-    let annotator_mode = session.is_some_and(|s| s.mode() == Mode::Annotator);
-    let researcher = session.is_some_and(|s| s.mode() == Mode::Researcher);
-    item(ui, chosen, Intent::Dialog(Dialog::Open), true);
-    if !annotator_mode {
-        item(ui, chosen, Intent::Dialog(Dialog::PredictionResults), true);
-    }
-    if researcher {
-        item(ui, chosen, Intent::Dialog(Dialog::AddSystem), true);
-    }
-    if !annotator_mode {
-        item(ui, chosen, Intent::Dialog(Dialog::Legacy(None)), true);
-    }
-    if session.is_some() {
-        item(ui, chosen, Intent::Dialog(Dialog::SaveCopy), true);
+    let openers = [
+        Opener::open_file(),
+        Opener::prediction_results(),
+        Opener::add_system(),
+        #[cfg(not(target_arch = "wasm32"))] // no SQLite in the web page
+        Opener::legacy(None),
+        Opener::save_copy(),
+    ];
+    for opener in openers.into_iter().filter(|o| o.allowed.admits(session)) {
+        item(ui, chosen, Intent::Dialog(opener), true);
     }
     ui.separator();
     item(ui, chosen, Intent::Quit, true);

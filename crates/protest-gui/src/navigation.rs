@@ -32,7 +32,7 @@ impl App {
             let candidate = walk.current();
             match session.leave(candidate) {
                 Ok(conflicts) if !conflicts.is_empty() => {
-                    self.modal = Some(Modal::Conflict(ConflictDialog { conflicts: conflicts.clone() }));
+                    self.modal = Some(Modal::of(ConflictDialog { conflicts: conflicts.clone() }));
                     self.leaving = Some(Leaving { candidate, conflicts, then: go });
                     return;
                 }
@@ -70,7 +70,7 @@ impl App {
             }
         }
         let Some(session) = &self.session else { return };
-        self.modal = Some(Modal::Versions(VersionsDialog::new(d, session.master())));
+        self.modal = Some(Modal::of(VersionsDialog::new(d, session.master())));
     }
 
     /// The annotator chose a version in the dialog of two versions.

@@ -1,9 +1,9 @@
 //! Where the window is: the view shown, the walk through a set of examples, and where to go
 //! once the example being left is settled (the moves themselves are in `navigation.rs`).
 
-use protest::annotate::progress::Progress;
+use protest::annotate::progress::SetProgress;
 use protest::model::{CandidateId, Conflict};
-use protest::session::{Kept, Opening, Session};
+use protest::session::{LiveView, Opening, Session};
 use std::path::PathBuf;
 
 /// Working through a set of candidates.
@@ -11,13 +11,13 @@ pub(crate) struct Walk {
     pub(crate) title: String,
     pub(crate) set: Vec<CandidateId>,
     pub(crate) index: usize,
-    progress: Kept<Progress>,
+    progress: LiveView<SetProgress>,
 }
 
 impl Walk {
     /// At `index` of `set`.
     pub(crate) fn new(title: String, set: Vec<CandidateId>, index: usize) -> Walk {
-        Walk { title, set, index, progress: Kept::default() }
+        Walk { title, set, index, progress: LiveView::default() }
     }
 
     pub(crate) fn current(&self) -> CandidateId {
@@ -27,7 +27,7 @@ impl Walk {
     /// How many of the set the session's annotator has annotated.
     pub(crate) fn annotated(&mut self, session: &Session) -> usize {
         let set = &self.set;
-        self.progress.get(session, |master, annotator| Progress::new(master, annotator, set)).count()
+        self.progress.get(session, |master, annotator| SetProgress::new(master, annotator, set)).count()
     }
 }
 

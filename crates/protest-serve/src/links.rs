@@ -50,7 +50,7 @@ pub struct Link {
 
 /// `MASTER.json.serve` as written.
 #[derive(Debug, Serialize, Deserialize)]
-struct Kept {
+struct SavedLinks {
     format: String,
     version: u32,
     master: String,
@@ -86,7 +86,7 @@ impl Links {
             Ok(_) => {}
         }
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        let file: Kept = serde_json::from_slice(&bytes)
+        let file: SavedLinks = serde_json::from_slice(&bytes)
             .map_err(|e| Error::whole_file(&path, format!("is not a PROTEST links file ({e})")))?;
         if file.format != FORMAT || file.version != VERSION {
             return Err(Error::whole_file(
@@ -151,8 +151,12 @@ impl Links {
 
     /// Writes the links beside the master, readable by its owner only.
     pub fn save(&self) -> Result<(), Error> {
-        let file =
-            Kept { format: FORMAT.into(), version: VERSION, master: self.master.clone(), links: self.links.clone() };
+        let file = SavedLinks {
+            format: FORMAT.into(),
+            version: VERSION,
+            master: self.master.clone(),
+            links: self.links.clone(),
+        };
         let mut bytes =
             serde_json::to_vec_pretty(&file).map_err(|e| Error::io(&self.path, std::io::Error::other(e)))?;
         bytes.push(b'\n');

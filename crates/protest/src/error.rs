@@ -44,6 +44,10 @@ pub enum Error {
     /// given out…). Nothing was changed.
     #[error("{}: {message}", path.display())]
     Refused { path: PathBuf, message: String },
+    /// Writing failed (a full disk, a journal that could not be synced…): the change was not made,
+    /// and the same change may be taken later. Not a refusal: the rules allowed it.
+    #[error("{}: {message}", path.display())]
+    NotWritten { path: PathBuf, message: String },
     /// An operation would write a file that exists; it replaces one only when told to.
     #[error("{} already exists", path.display())]
     Exists { path: PathBuf },
@@ -149,12 +153,17 @@ impl Error {
         Error::Refused { path: path.as_ref().to_path_buf(), message: message.to_string() }
     }
 
+    pub fn not_written(path: impl AsRef<Path>, message: impl std::fmt::Display) -> Self {
+        Error::NotWritten { path: path.as_ref().to_path_buf(), message: message.to_string() }
+    }
+
     /// The file the error is about.
     pub fn path(&self) -> &Path {
         match self {
             Error::Io { path, .. }
             | Error::Invalid { path, .. }
             | Error::Refused { path, .. }
+            | Error::NotWritten { path, .. }
             | Error::Exists { path } => path,
             Error::Several { problems, .. } => problems.first().map_or(Path::new(""), Error::path),
         }
@@ -172,6 +181,7 @@ impl Error {
             Error::Io { path, .. }
             | Error::Invalid { path, .. }
             | Error::Refused { path, .. }
+            | Error::NotWritten { path, .. }
             | Error::Exists { path } => path,
             Error::Several { hints, problems, .. } => {
                 hints.iter_mut().chain(problems).for_each(|e| e.rename(from, to));

@@ -62,6 +62,10 @@ pub trait Shown {
 
     /// Hands `routed` to the dialog if it is the one whose work returned it.
     fn deliver(&mut self, routed: Routed);
+
+    /// The dialog itself, for tests to look at.
+    #[cfg(test)]
+    fn as_any(&self) -> &dyn Any;
 }
 
 impl<D: Dialog> Shown for D {
@@ -84,5 +88,10 @@ impl<D: Dialog> Shown for D {
         {
             self.done(*done);
         }
+    }
+
+    #[cfg(test)]
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }

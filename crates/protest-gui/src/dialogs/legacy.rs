@@ -7,7 +7,7 @@
 use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
-use crate::intent::{self, Intent};
+use crate::intent::Intent;
 use egui::{RichText, Ui};
 use protest::ingest::legacy::{self, FileType, Info, Reference, Report, Unknown};
 use protest::model::clock;
@@ -408,7 +408,7 @@ fn done_buttons(ui: &mut Ui, done: &Done) -> Reply<Converted> {
             return Reply::Then(Intent::OpenFile(done.path.clone()));
         }
         if done.mergeable && ui.button(RichText::new("Merge it into this master…").strong()).clicked() {
-            return Reply::Then(Intent::Dialog(intent::Dialog::Merge(vec![done.path.clone()])));
+            return Reply::Then(Intent::Dialog(super::Opener::merge(vec![done.path.clone()])));
         }
         parts::close_only(ui)
     })

@@ -5,7 +5,7 @@
 
 use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::parts::{self, Job, Part, Reply};
-use crate::intent::{self, Intent};
+use crate::intent::Intent;
 use egui::{RichText, Ui};
 use protest::batches::plan::{self, Plan, PlanError, Request, Row};
 use protest::model::{CorpusId, Master, clock};
@@ -124,7 +124,7 @@ impl Dialog for PlanDialog {
             }
             (Part::Buttons, Some(_)) => parts::buttons(ui, |ui| {
                 if ui.button(RichText::new("Export its batches…").strong()).clicked() {
-                    return Reply::Then(Intent::Dialog(intent::Dialog::Export));
+                    return Reply::Then(Intent::Dialog(super::Opener::export_batches()));
                 }
                 parts::close_only(ui)
             }),

@@ -3,12 +3,13 @@
 
 use crate::style;
 use egui::{Align, Layout, RichText, Ui};
+use protest::annotate::Direction;
 use protest::annotate::browse::{self, CategoryRow};
 use protest::annotate::status::status_of;
 use protest::metrics::auto_eval;
 use protest::model::{CandidateId, CorpusId, Master};
 use protest::session::workspace::Mode;
-use protest::session::{Follows, Kept, Opening, Session};
+use protest::session::{Follows, LiveView, Opening, Session};
 
 #[derive(Default)]
 pub struct Browser {
@@ -17,7 +18,7 @@ pub struct Browser {
     /// Researcher mode: only candidates the automatic reference match did not settle.
     pub needing_human: bool,
     /// The rows, for the filters in `filtered`.
-    rows: Kept<Rows>,
+    rows: LiveView<Rows>,
     filtered: (Option<CorpusId>, bool),
     /// The row chosen with the arrow keys (or a click on its title), among the rows shown;
     /// Enter opens its new examples.
@@ -29,7 +30,7 @@ pub struct Browser {
 /// The candidates the browser covers, in display order, and their rows.
 struct Rows {
     order: Vec<CandidateId>,
-    browser: browse::Browser,
+    browser: browse::BrowserRows,
 }
 
 impl Follows for Rows {
@@ -51,23 +52,24 @@ fn covered(session: &Session, corpus: Option<CorpusId>, needing_human: bool) -> 
 }
 
 /// The rows for the filters and the session's annotator, up to date.
-fn current_rows<'a>(rows: &'a mut Kept<Rows>, filtered: (Option<CorpusId>, bool), session: &Session) -> &'a Rows {
+fn current_rows<'a>(rows: &'a mut LiveView<Rows>, filtered: (Option<CorpusId>, bool), session: &Session) -> &'a Rows {
     let (corpus, needing_human) = filtered;
     rows.get(session, |master, annotator| {
         let order = covered(session, corpus, needing_human);
-        let browser = browse::Browser::new(master, annotator, &order, None);
+        let browser = browse::BrowserRows::new(master, annotator, &order, None);
         Rows { order, browser }
     })
 }
 
 impl Browser {
-    /// Moves the selection one row down (or up); the first key selects the first (last) row.
-    pub fn step(&mut self, down: bool) {
-        self.selected = Some(match (self.selected, down) {
-            (None, true) => 0,
-            (None, false) => usize::MAX, // the last row, once their number is known
-            (Some(i), true) => i.saturating_add(1),
-            (Some(i), false) => i.saturating_sub(1),
+    /// Moves the selection one row down (forward) or up; the first key selects the first (last)
+    /// row.
+    pub fn step(&mut self, way: Direction) {
+        self.selected = Some(match (self.selected, way) {
+            (None, Direction::Forward) => 0,
+            (None, Direction::Back) => usize::MAX, // the last row, once their number is known
+            (Some(i), Direction::Forward) => i.saturating_add(1),
+            (Some(i), Direction::Back) => i.saturating_sub(1),
         });
         self.moved = true;
     }

@@ -3,9 +3,11 @@
 //! stepping through the annotators to show each one's selected tokens in the translation window,
 //! and the researcher's own tags.
 
-use crate::intent::{Dialog, Intent};
+use crate::dialogs::Opener;
+use crate::intent::Intent;
 use crate::panels::tag_box::TagBox;
 use egui::{Color32, RichText, Ui};
+use protest::annotate::Direction;
 use protest::annotate::overview::{self, Overview};
 use protest::model::{AnnotatorId, CandidateId, Judgement, Master, Role};
 use protest::session::Session;
@@ -75,8 +77,8 @@ impl OverviewPanel {
     }
 
     /// Shows the next (or previous) annotator's selections.
-    pub fn step(&mut self, overview: &Overview, forward: bool) {
-        self.shown = overview::step(&overview.annotators, self.shown(overview), forward);
+    pub fn step(&mut self, overview: &Overview, way: Direction) {
+        self.shown = overview::step(&overview.annotators, self.shown(overview), way);
     }
 
     pub fn focus_tags(&mut self) {
@@ -146,13 +148,13 @@ impl OverviewPanel {
         ui.add_space(12.0);
         let compare = ui.button(format!("Every translation of example {}", example.no));
         if compare.on_hover_text("All systems and the reference, side by side (Ctrl+G)").clicked() {
-            action = Some(Intent::Dialog(Dialog::Compare(example.no)));
+            action = Some(Intent::Dialog(Opener::compare(example.no)));
         }
         action
     }
 
     /// ◀ name ▶ and what that annotator selected; returns a step (forward or back).
-    fn stepper(&mut self, ui: &mut Ui, master: &Master, overview: &Overview) -> Option<bool> {
+    fn stepper(&mut self, ui: &mut Ui, master: &Master, overview: &Overview) -> Option<Direction> {
         let shown = self.shown(overview)?;
         let mut step = None;
         let n = overview.annotators.len();
@@ -160,13 +162,13 @@ impl OverviewPanel {
         ui.horizontal(|ui| {
             let back = ui.add_enabled(n > 1, egui::Button::new("◀")).accessible_name("Previous annotator's tokens");
             if back.on_hover_text("The previous annotator's selection ([)").clicked() {
-                step = Some(false);
+                step = Some(Direction::Back);
             }
             let who = format!("{} ({} of {n})", master.annotator_name(shown), at + 1);
             ui.label(RichText::new(who).strong()).on_hover_text("Whose selected tokens the translation shows");
             let next = ui.add_enabled(n > 1, egui::Button::new("▶")).accessible_name("Next annotator's tokens");
             if next.on_hover_text("The next annotator's selection (])").clicked() {
-                step = Some(true);
+                step = Some(Direction::Forward);
             }
         });
         if let Some(record) = master.records.get(overview.candidate, shown) {

@@ -7,6 +7,7 @@
 use crate::panels::translation;
 use crate::style::{self, Palette};
 use egui::{Color32, RichText, Ui};
+use protest::annotate::Direction;
 use protest::annotate::window::{Marks, Sentence, Token};
 use protest::model::TokenRef;
 use protest::prediction::browse::{Item, Results};
@@ -59,33 +60,36 @@ impl PredictionView {
     }
 
     /// The previous or next example of the cell (staying at the ends).
-    pub fn step(&mut self, forward: bool) {
-        self.index = match forward {
-            true => (self.index + 1).min(self.items.len().saturating_sub(1)),
-            false => self.index.saturating_sub(1),
+    pub fn step(&mut self, way: Direction) {
+        self.index = match way {
+            Direction::Forward => (self.index + 1).min(self.items.len().saturating_sub(1)),
+            Direction::Back => self.index.saturating_sub(1),
         };
     }
 
     /// The previous or next cell with examples: the errors row by row, then the diagonal.
-    pub fn step_cell(&mut self, forward: bool) {
+    pub fn step_cell(&mut self, way: Direction) {
         let cells = self.cells_with_examples();
         if cells.is_empty() {
             return;
         }
         let at = self.cell.and_then(|c| cells.iter().position(|&x| x == c));
-        let next = match (at, forward) {
+        let next = match (at, way) {
             (None, _) => 0,
-            (Some(i), true) => (i + 1).min(cells.len() - 1),
-            (Some(i), false) => i.saturating_sub(1),
+            (Some(i), Direction::Forward) => (i + 1).min(cells.len() - 1),
+            (Some(i), Direction::Back) => i.saturating_sub(1),
         };
         let (g, p) = cells[next];
         self.choose_cell(g, p);
     }
 
     /// The previous or next system.
-    pub fn step_system(&mut self, forward: bool) {
+    pub fn step_system(&mut self, way: Direction) {
         let n = self.results.systems.len();
-        self.choose_system(if forward { (self.system + 1).min(n - 1) } else { self.system.saturating_sub(1) });
+        self.choose_system(match way {
+            Direction::Forward => (self.system + 1).min(n - 1),
+            Direction::Back => self.system.saturating_sub(1),
+        });
     }
 
     /// Another system, on the same cell where it has examples there, else on its largest error.
@@ -274,16 +278,16 @@ impl PredictionView {
                 .on_hover_text("Previous example (Left key)")
                 .clicked()
             {
-                step = Some(false);
+                step = Some(Direction::Back);
             }
             ui.label(format!("{} of {}", self.index + 1, self.items.len()));
             let more = self.index + 1 < self.items.len();
             if ui.add_enabled(more, egui::Button::new("›")).on_hover_text("Next example (Right key)").clicked() {
-                step = Some(true);
+                step = Some(Direction::Forward);
             }
         });
-        if let Some(forward) = step {
-            self.step(forward);
+        if let Some(way) = step {
+            self.step(way);
         }
         let item = self.current().unwrap_or(item);
         let example = self.results.example(item, CONTEXT);

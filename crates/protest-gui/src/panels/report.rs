@@ -4,7 +4,8 @@
 //! the library from the open master when the view is shown and kept until the master changes.
 //! Every table can be exported as the command line writes it.
 
-use crate::intent::{Dialog, Intent};
+use crate::dialogs::Opener;
+use crate::intent::Intent;
 use crate::panels::report_table;
 use crate::panels::score_chart;
 use egui::{Align, Layout, RichText, Ui};
@@ -156,7 +157,7 @@ impl ReportView {
     /// row of their own (and the sections wrap), so none covers another.
     fn header(&mut self, ui: &mut Ui, session: &Session) -> Option<Intent> {
         let mut intent = None;
-        let export = Intent::Dialog(Dialog::ExportTables(None));
+        let export = Intent::Dialog(Opener::export_tables(None));
         let run = Intent::RunAutoEval(self.rule);
         let buttons_width = button_widths(ui, [run.label(), export.label()].into_iter().flatten());
         let sections_width = button_widths(ui, Section::ALL.iter().map(|s| s.label())) + 120.0;
@@ -291,7 +292,7 @@ fn table_block(ui: &mut Ui, table: &Table) -> Option<Intent> {
     ui.horizontal(|ui| {
         ui.label(RichText::new(report_table::shown(&table.title)).strong().size(17.0));
         ui.add_space(8.0);
-        let intent = Intent::Dialog(Dialog::ExportTables(Some(table.name)));
+        let intent = Intent::Dialog(Opener::export_tables(Some(table.name)));
         let button = ui.small_button(intent.label().unwrap_or_default());
         let button = button.accessible_name(format!("Export the table {}", table.name));
         if button.on_hover_text(intent.hint().unwrap_or_default()).clicked() {

@@ -4,6 +4,7 @@
 
 use super::*;
 use super::{Fixture, click, click_to_work, harness, press, saved, tiny, type_into};
+use crate::dialogs::add_system::AddSystemDialog;
 use crate::panels::report_table::{self, cell_name};
 use crate::panels::score_chart;
 use egui::{Key, Vec2};
@@ -283,7 +284,7 @@ pub(super) fn check_and_wait(h: &mut Harness<App>) {
     let started = Instant::now();
     loop {
         h.step();
-        if !matches!(&h.state().modal, Some(Modal::AddSystem(d)) if d.is_working()) {
+        if !h.state().modal.as_ref().and_then(Modal::get::<AddSystemDialog>).is_some_and(AddSystemDialog::is_working) {
             break;
         }
         assert!(started.elapsed() < Duration::from_secs(120), "the worker did not finish");
@@ -467,11 +468,11 @@ fn adding_a_system_refuses_a_wrong_line_count_or_a_taken_name() {
     check_and_wait(&mut h);
     assert!(h.query_by_label_contains("the name 'mt' is taken").is_some());
     click(&mut h, "Cancel");
-    assert!(!matches!(h.state().modal, Some(Modal::AddSystem(_))));
+    assert!(!Modal::is::<AddSystemDialog>(&h.state().modal));
     assert_eq!(saved(&f.path), before, "the master is unchanged");
     // Esc closes it too.
     open_add_system(&mut h, &good, "other");
-    assert!(matches!(h.state().modal, Some(Modal::AddSystem(_))));
+    assert!(Modal::is::<AddSystemDialog>(&h.state().modal));
     press(&mut h, Key::Escape);
-    assert!(!matches!(h.state().modal, Some(Modal::AddSystem(_))));
+    assert!(!Modal::is::<AddSystemDialog>(&h.state().modal));
 }

@@ -7,6 +7,7 @@ use super::*;
 use super::{
     ANAPHORIC_NEW, ANNA, PLEONASTIC_NEW, click, harness, is_on, named, press, press_with, saved, tiny_with_anna,
 };
+use crate::dialogs::conflict::ConflictDialog;
 use egui::{Key, Modifiers, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -76,7 +77,7 @@ fn each_undo_shows_the_example_it_changes_and_says_what_it_undid() {
     ];
     for (i, (candidate, message)) in expected.into_iter().enumerate() {
         undo(&mut h);
-        assert!(!matches!(h.state().modal, Some(Modal::Conflict(_))), "step {i}: nothing to settle on the way");
+        assert!(!Modal::is::<ConflictDialog>(&h.state().modal), "step {i}: nothing to settle on the way");
         assert_eq!(current(&h), Some(CandidateId(candidate)), "step {i}: the change is on screen");
         assert_eq!(info(&h), message, "step {i}");
         assert!(h.query_by_label(message).is_some(), "step {i}: the message is shown");

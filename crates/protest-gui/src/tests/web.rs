@@ -69,7 +69,7 @@ pub(super) fn page() -> (Harness<'static, App>, Post) {
     let (remote, problems) = Remote::new("Anna — task set 1", anna(), Vec::new(), Box::new(post.clone()));
     assert!(problems.is_empty());
     let mut app = App::bare(Settings::default(), protest::store::disk::os());
-    app.opened(Ok((Session::new(Box::new(remote), None), protest::store::Opened::default())));
+    app.opened(Ok((Session::remote(remote), protest::store::Opened::default())));
     let mut h = window(app);
     h.settle();
     (h, post)

@@ -26,7 +26,7 @@ const LOCK_PREFIX: &str = "protest-tab:";
 
 /// What a tab keeps in `localStorage`.
 #[derive(Serialize, Deserialize)]
-struct Kept {
+struct StoredOutbox {
     /// When it was last written (ms since the epoch).
     updated: f64,
     changes: Vec<Change>,
@@ -37,7 +37,7 @@ struct Kept {
 
 type Inbox = Arc<Mutex<VecDeque<(u64, Result<Answers, Failure>)>>>;
 
-pub struct Browser {
+pub struct BrowserCourier {
     base: String,
     key: String,
     outbox: Vec<Change>,
@@ -102,7 +102,7 @@ fn mark_closed_on_leaving(key: String) {
     let mark = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
         let Some(storage) = local_storage() else { return };
         let Some(text) = storage.get_item(&key).ok().flatten() else { return };
-        let Ok(mut kept) = serde_json::from_str::<Kept>(&text) else { return };
+        let Ok(mut kept) = serde_json::from_str::<StoredOutbox>(&text) else { return };
         kept.closed = true;
         if let Ok(text) = serde_json::to_string(&kept) {
             let _ = storage.set_item(&key, &text);
@@ -112,11 +112,16 @@ fn mark_closed_on_leaving(key: String) {
     mark.forget(); // as long as the page lives
 }
 
-impl Browser {
+impl BrowserCourier {
     /// The courier of `batch`'s page, and the changes kept in this browser to send again: this
     /// tab's from before a reload, and those of every tab that is gone (`held`: the Web Locks
     /// held now; `None`: this browser cannot tell, and every tab's are taken).
-    pub fn new(base: String, batch: &Batch, ctx: egui::Context, held: Option<Vec<String>>) -> (Browser, Vec<Change>) {
+    pub fn new(
+        base: String,
+        batch: &Batch,
+        ctx: egui::Context,
+        held: Option<Vec<String>>,
+    ) -> (BrowserCourier, Vec<Change>) {
         let part = format!("{PREFIX}:{}:{}:{}:", batch.master_id, batch.task_set, batch.annotator().id);
         let alive =
             |tab: &str| held.as_ref().is_some_and(|h| h.iter().any(|n| n.strip_prefix(LOCK_PREFIX) == Some(tab)));
@@ -135,7 +140,7 @@ impl Browser {
             for k in keys {
                 let owner = &k[part.len()..];
                 let Some(text) = storage.get_item(&k).ok().flatten() else { continue };
-                let Ok(other) = serde_json::from_str::<Kept>(&text) else { continue };
+                let Ok(other) = serde_json::from_str::<StoredOutbox>(&text) else { continue };
                 if alive(owner) && !other.closed && stored.as_deref() != Some(owner) {
                     continue; // another open tab's: it sends them itself
                 }
@@ -145,7 +150,7 @@ impl Browser {
                 }
             }
         }
-        let courier = Browser { base, key, outbox: Vec::new(), inbox: Inbox::default(), ctx };
+        let courier = BrowserCourier { base, key, outbox: Vec::new(), inbox: Inbox::default(), ctx };
         (courier, kept)
     }
 
@@ -159,14 +164,14 @@ impl Browser {
         let written = if self.outbox.is_empty() {
             storage.remove_item(&self.key)
         } else {
-            let kept = Kept { updated: js_sys::Date::now(), changes: self.outbox.clone(), closed: false };
+            let kept = StoredOutbox { updated: js_sys::Date::now(), changes: self.outbox.clone(), closed: false };
             storage.set_item(&self.key, &serde_json::to_string(&kept).map_err(|e| e.to_string())?)
         };
         written.map_err(|e| format!("{e:?}"))
     }
 }
 
-impl Courier for Browser {
+impl Courier for BrowserCourier {
     fn keep(&mut self, outbox: &[Change]) -> Result<(), String> {
         self.outbox = outbox.to_vec();
         self.write()

@@ -1,6 +1,6 @@
 //! The web page (docs/serve.md): the window compiled to WebAssembly, started by the page that
 //! `protest serve` gives an annotator's link. It loads the annotator's part from the server and
-//! opens it as a [`Remote`] workspace, whose changes a [`courier::Browser`] keeps in the
+//! opens it as a [`Remote`] workspace, whose changes a [`courier::BrowserCourier`] keeps in the
 //! browser's storage and sends to the server; everything else is the window as it is on the
 //! desktop, in annotator mode. What only a page has is here: the tab title saying what is not
 //! saved yet, the page's script warning before a tab with unsaved work closes, and the visit on
@@ -137,10 +137,10 @@ impl WebApp {
         self.name = Some(batch.annotator().name.clone());
         let label = format!("{name} — task set {}", batch.task_set);
         let held = self.held.lock().expect("not poisoned").take().flatten();
-        let (courier, kept) = courier::Browser::new(base(), &batch, ctx.clone(), held);
+        let (courier, kept) = courier::BrowserCourier::new(base(), &batch, ctx.clone(), held);
         let (remote, problems) = Remote::new(label, batch, kept, Box::new(courier));
         let mut app = self.app.borrow_mut();
-        app.opened(Ok((Session::new(Box::new(remote), None), protest::store::Opened::default())));
+        app.opened(Ok((Session::remote(remote), protest::store::Opened::default())));
         for problem in problems {
             app.messages.error(format!("A change kept in this browser cannot be sent: {problem}."));
         }

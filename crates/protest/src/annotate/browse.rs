@@ -1,6 +1,6 @@
 //! The category browser's content: for one annotator, a row per category with its new, begun
 //! (notes but no judgement), done and conflicting candidates, built once ([`browse`]) or kept up to date one change at a time
-//! ([`Browser`]), and the order a master shows its candidates in.
+//! ([`BrowserRows`]), and the order a master shows its candidates in.
 
 use crate::annotate::status::{Status, status_in, status_of};
 use crate::model::{AnnotatorId, CandidateId, CorpusId, Master};
@@ -90,16 +90,16 @@ pub fn browse(
 
 /// The category browser kept up to date one change at a time. [`browse`] looks at every
 /// candidate, which takes tens of milliseconds on a large master (docs/performance.md); after one
-/// record changes, [`Browser::update`] moves just that candidate.
+/// record changes, [`BrowserRows::update`] moves just that candidate.
 #[derive(Debug, Clone)]
-pub struct Browser {
+pub struct BrowserRows {
     annotator: AnnotatorId,
     /// Per candidate shown: its row and its place in the display order.
     places: HashMap<CandidateId, (usize, usize)>,
     rows: Vec<CategoryRow>,
 }
 
-impl Browser {
+impl BrowserRows {
     /// The browser of [`browse`], with the same arguments.
     pub fn new(master: &Master, annotator: AnnotatorId, order: &[CandidateId], corpus: Option<CorpusId>) -> Self {
         let rows = browse(master, annotator, order, corpus);
@@ -111,7 +111,7 @@ impl Browser {
             })
             .collect();
         let places = order.iter().enumerate().filter_map(|(rank, c)| Some((*c, (*row_of.get(c)?, rank)))).collect();
-        Browser { annotator, places, rows }
+        BrowserRows { annotator, places, rows }
     }
 
     pub fn rows(&self) -> &[CategoryRow] {
@@ -186,7 +186,7 @@ mod tests {
             (you.new.clone(), you.to_do_len(), you.to_do(&order)),
             (vec![CandidateId(5)], 2, vec![CandidateId(5), CandidateId(6)])
         );
-        let mut browser = Browser::new(&m, ANNA, &order, None);
+        let mut browser = BrowserRows::new(&m, ANNA, &order, None);
         assert_eq!(browser.annotated(), 2, "done and with conflicts, not with notes");
         m.records.remove(CandidateId(6), ANNA);
         browser.update(&m, CandidateId(6));
@@ -198,7 +198,7 @@ mod tests {
         let mut m = tiny();
         m.annotators.push(crate::model::Annotator { id: ANNA, name: "Anna".into() });
         let order: Vec<_> = example_order(&m).into_iter().rev().collect();
-        let mut browser = Browser::new(&m, ANNA, &order, None);
+        let mut browser = BrowserRows::new(&m, ANNA, &order, None);
         assert_eq!(browser.rows(), browse(&m, ANNA, &order, None).as_slice());
         let changes = [
             (3, Some(vec![])),
@@ -222,7 +222,7 @@ mod tests {
             assert_eq!(browser.annotated(), progress(&m, ANNA, &order), "after changing {c}");
         }
         // Candidates outside the browser (another corpus) are ignored.
-        let mut mt_only = Browser::new(&m, ANNA, &order, Some(CorpusId(2)));
+        let mut mt_only = BrowserRows::new(&m, ANNA, &order, Some(CorpusId(2)));
         mt_only.update(&m, CandidateId(3));
         assert_eq!(mt_only.rows(), browse(&m, ANNA, &order, Some(CorpusId(2))).as_slice());
     }

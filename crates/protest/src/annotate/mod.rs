@@ -18,3 +18,10 @@ pub mod status;
 pub mod suggestions;
 pub mod timing;
 pub mod window;
+
+/// Which way a step goes through something ordered: to the one before, or the one after.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Back,
+    Forward,
+}

@@ -1,6 +1,7 @@
 //! Everyone's annotations of one candidate side by side (paper 001 §3 and Fig. 3): what
 //! the researcher's overview panel shows. Pure data; the GUI only lays it out.
 
+use crate::annotate::Direction;
 use crate::model::Conflict;
 use crate::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, Role, TokenRef};
 use std::collections::BTreeSet;
@@ -127,14 +128,19 @@ impl Overview {
     }
 }
 
-/// The annotator after (`forward`) or before `current` among `annotators`, wrapping around; the
-/// first one when `current` is not among them. For stepping through everyone's selections.
-pub fn step(annotators: &[AnnotatorId], current: Option<AnnotatorId>, forward: bool) -> Option<AnnotatorId> {
+/// The annotator after or before `current` among `annotators`, wrapping around; the first one
+/// when `current` is not among them. For stepping through everyone's selections.
+pub fn step(annotators: &[AnnotatorId], current: Option<AnnotatorId>, way: Direction) -> Option<AnnotatorId> {
     let n = annotators.len();
     let Some(i) = current.and_then(|c| annotators.iter().position(|&a| a == c)) else {
         return annotators.first().copied();
     };
-    Some(annotators[if forward { (i + 1) % n } else { (i + n - 1) % n }])
+    Some(
+        annotators[match way {
+            Direction::Forward => (i + 1) % n,
+            Direction::Back => (i + n - 1) % n,
+        }],
+    )
 }
 
 /// The tokens an annotator selected for each role, as words of the candidate's translation.
@@ -149,6 +155,7 @@ pub fn selected_words(master: &Master, record: &Record, role: Role) -> String {
 mod tests {
     use super::*;
     use crate::testing::{judge, tiny};
+    use Direction::{Back, Forward};
 
     const A: AnnotatorId = AnnotatorId(1);
     const B: AnnotatorId = AnnotatorId(2);
@@ -221,12 +228,12 @@ mod tests {
     #[test]
     fn stepping_wraps_around() {
         let all = [AnnotatorId::RESEARCHER, A, B];
-        assert_eq!(step(&all, None, true), Some(AnnotatorId::RESEARCHER));
-        assert_eq!(step(&all, Some(A), true), Some(B));
-        assert_eq!(step(&all, Some(B), true), Some(AnnotatorId::RESEARCHER));
-        assert_eq!(step(&all, Some(AnnotatorId::RESEARCHER), false), Some(B));
-        assert_eq!(step(&all, Some(AnnotatorId(9)), false), Some(AnnotatorId::RESEARCHER));
-        assert_eq!(step(&[], Some(A), true), None);
+        assert_eq!(step(&all, None, Forward), Some(AnnotatorId::RESEARCHER));
+        assert_eq!(step(&all, Some(A), Forward), Some(B));
+        assert_eq!(step(&all, Some(B), Forward), Some(AnnotatorId::RESEARCHER));
+        assert_eq!(step(&all, Some(AnnotatorId::RESEARCHER), Back), Some(B));
+        assert_eq!(step(&all, Some(AnnotatorId(9)), Back), Some(AnnotatorId::RESEARCHER));
+        assert_eq!(step(&[], Some(A), Forward), None);
     }
 
     #[test]

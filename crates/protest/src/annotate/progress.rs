@@ -1,5 +1,5 @@
 //! How far an annotator is through a set of candidates: counted once ([`progress`]) or kept up to
-//! date one change at a time ([`Progress`]).
+//! date one change at a time ([`SetProgress`]).
 
 use crate::annotate::status::status_of;
 use crate::model::{AnnotatorId, CandidateId, Master};
@@ -12,20 +12,20 @@ pub fn progress(master: &Master, annotator: AnnotatorId, set: &[CandidateId]) ->
 }
 
 /// [`progress`] kept up to date one change at a time, for a window showing it every frame: the
-/// set may hold tens of thousands of candidates, [`Progress::update`] looks at one.
+/// set may hold tens of thousands of candidates, [`SetProgress::update`] looks at one.
 #[derive(Debug, Clone)]
-pub struct Progress {
+pub struct SetProgress {
     annotator: AnnotatorId,
     members: HashSet<CandidateId>,
     annotated: HashSet<CandidateId>,
 }
 
-impl Progress {
+impl SetProgress {
     /// The progress of `annotator` on `set` (a set: a candidate repeated in it counts once).
     pub fn new(master: &Master, annotator: AnnotatorId, set: &[CandidateId]) -> Self {
         let members: HashSet<CandidateId> = set.iter().copied().collect();
         let annotated = members.iter().copied().filter(|&c| status_of(master, c, annotator).annotated()).collect();
-        Progress { annotator, members, annotated }
+        SetProgress { annotator, members, annotated }
     }
 
     /// How many of the set are annotated.
@@ -74,7 +74,7 @@ mod tests {
         let mut m = tiny();
         m.annotators.push(crate::model::Annotator { id: ANNA, name: "Anna".into() });
         let set = [CandidateId(4), CandidateId(2), CandidateId(5)];
-        let mut kept = Progress::new(&m, ANNA, &set);
+        let mut kept = SetProgress::new(&m, ANNA, &set);
         assert_eq!(kept.count(), 0);
         let changes = [(4, true), (1, true), (5, true), (4, false), (2, true)];
         for (c, judged) in changes {

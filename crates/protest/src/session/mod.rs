@@ -1,11 +1,11 @@
 //! A file open for annotation and who is annotating it: every change goes through the
 //! [`Session`], so it is stored durably and can be undone. The annotation window is its shell; it
 //! holds no state of its own about the file. [`workspace`] opens masters and batches alike,
-//! [`Kept`] keeps a view of the master up to date one change at a time, and [`Opening`] is a set
+//! [`LiveView`] keeps a view of the master up to date one change at a time, and [`Opening`] is a set
 //! of candidates to work through. A change the file cannot take is kept at once in a
 //! [`recovery`] file, which the next opening offers.
 
-mod kept;
+mod live_view;
 mod opening;
 pub mod recovery;
 pub mod remote;
@@ -14,7 +14,7 @@ pub mod workspace;
 #[cfg(test)]
 mod tests;
 
-pub use kept::{Follows, Kept};
+pub use live_view::{Follows, LiveView};
 pub use opening::Opening;
 pub use remote::{Courier, Remote};
 
@@ -31,10 +31,10 @@ use crate::store::based::{self, Disagreement, Keep};
 use crate::store::journal::Entry;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use workspace::{Mode, Workspace};
+use workspace::{LocalFile, Mode, Workspace};
 
 pub struct Session {
-    file: Box<dyn Workspace>,
+    file: Open,
     annotator: AnnotatorId,
     order: Vec<CandidateId>,
     history: History,
@@ -53,6 +53,52 @@ pub struct Session {
     /// What dates a change (the computer's clock but in tests).
     clock: Clock,
 }
+
+/// What is open: a file on this computer, or a part whose changes go to a server.
+enum Open {
+    Local(Box<dyn LocalFile>),
+    Remote(Box<Remote>),
+}
+
+impl Open {
+    fn workspace(&self) -> &dyn Workspace {
+        match self {
+            Open::Local(file) => file.as_ref(),
+            Open::Remote(remote) => remote.as_ref(),
+        }
+    }
+
+    fn workspace_mut(&mut self) -> &mut dyn Workspace {
+        match self {
+            Open::Local(file) => file.as_mut(),
+            Open::Remote(remote) => remote.as_mut(),
+        }
+    }
+
+    fn local(&self) -> Option<&dyn LocalFile> {
+        match self {
+            Open::Local(file) => Some(file.as_ref()),
+            Open::Remote(_) => None,
+        }
+    }
+
+    fn remote(&self) -> Option<&Remote> {
+        match self {
+            Open::Remote(remote) => Some(remote),
+            Open::Local(_) => None,
+        }
+    }
+
+    fn master_store(&mut self) -> Option<&mut Store<Master>> {
+        match self {
+            Open::Local(file) => file.master_store(),
+            Open::Remote(_) => None,
+        }
+    }
+}
+
+/// Why a page cannot write a file or apply a recovery file.
+const NO_FILES: &str = "the web page keeps no files; your changes are sent to the server";
 
 /// The recovery file of the changes the file cannot take ([`recovery`]).
 #[derive(Debug, Default)]
@@ -163,14 +209,25 @@ impl Session {
         self.mode() == Mode::Researcher && crate::store::atomic::same_file(self.path(), path)
     }
 
-    /// `preferred`: the annotator chosen last time for this file, used if it still exists.
-    pub fn new(file: Box<dyn Workspace>, preferred: Option<AnnotatorId>) -> Self {
-        let master = file.master();
+    /// A file on this computer; `preferred`: the annotator chosen last time for this file, used
+    /// if it still exists.
+    pub fn new(file: Box<dyn LocalFile>, preferred: Option<AnnotatorId>) -> Self {
+        Session::of(Open::Local(file), preferred)
+    }
+
+    /// A part annotated in the web page, its changes sent to the server.
+    pub fn remote(remote: Remote) -> Self {
+        Session::of(Open::Remote(Box::new(remote)), None)
+    }
+
+    fn of(file: Open, preferred: Option<AnnotatorId>) -> Self {
+        let master = file.workspace().master();
         let annotator = file
+            .workspace()
             .annotator()
             .or(preferred.filter(|&a| a.is_researcher() || master.annotator(a).is_some()))
             .unwrap_or(AnnotatorId::RESEARCHER);
-        let order = file.order();
+        let order = file.workspace().order();
         let tags = UsedTags::new(master);
         Session {
             file,
@@ -210,11 +267,12 @@ impl Session {
         self.keeping.writer.as_ref().map(recovery::Writer::path)
     }
 
-    /// Makes the recovery file hold exactly what the file may not ([`Workspace::unsaved_entries`]),
-    /// flushed to disk; removes it once that is nothing.
+    /// Makes the recovery file hold exactly what the file may not ([`LocalFile::unsaved_entries`]),
+    /// flushed to disk; removes it once that is nothing. (A page's changes are kept in the
+    /// browser by its [`Courier`].)
     fn keep_unsaved(&mut self) {
-        let Some(folder) = self.keeping.folder.clone() else { return };
-        let entries = self.file.unsaved_entries();
+        let (Some(folder), Some(file)) = (self.keeping.folder.clone(), self.file.local()) else { return };
+        let entries = file.unsaved_entries();
         if entries.is_empty() {
             if let Some(writer) = self.keeping.writer.take() {
                 let _ = writer.remove();
@@ -228,12 +286,12 @@ impl Session {
                 let header = recovery::Header {
                     recovery: recovery::FORMAT.into(),
                     version: recovery::VERSION,
-                    file: self.file.real_path().to_path_buf(),
-                    file_id: self.file.file_id().to_owned(),
-                    revision: self.master().revision,
+                    file: file.real_path().to_path_buf(),
+                    file_id: file.file_id().to_owned(),
+                    revision: file.master().revision,
                     // Informational: a wrong clock must not keep the work from being kept.
                     created: self.clock.now().unwrap_or(crate::model::clock::EARLIEST),
-                    why: self.file.detached().or(self.file.failure()).unwrap_or("not saved").to_owned(),
+                    why: file.detached().or(file.failure()).unwrap_or("not saved").to_owned(),
                 };
                 recovery::Writer::start(&folder, header).and_then(|mut writer| {
                     writer.keep(&entries)?;
@@ -248,14 +306,16 @@ impl Session {
     /// The recovery files left for this file by windows that could not save their changes (and
     /// then crashed, or were closed without them), oldest first, then the rests of its damaged
     /// journals: to offer, never to apply unasked.
+    /// (None for a page: it keeps its changes in the browser.)
     pub fn recoveries(&self) -> Vec<recovery::Found> {
+        let Some(file) = self.file.local() else { return Vec::new() };
         let mut found = match &self.keeping.folder {
-            Some(folder) => recovery::find(folder, self.file.real_path(), self.file.file_id()),
+            Some(folder) => recovery::find(folder, file.real_path(), file.file_id()),
             None => Vec::new(),
         };
         found.retain(|f| Some(f.path.as_path()) != self.recovery_path());
         // And what followed a damaged journal line, set aside beside the file when it was opened.
-        found.extend(recovery::find_rests(self.file.real_path(), self.file.file_id()));
+        found.extend(recovery::find_rests(file.real_path(), file.file_id()));
         found
     }
 
@@ -267,8 +327,11 @@ impl Session {
     /// (and removed it). Record changes are checked first, so that one that no longer fits
     /// applies none.
     pub fn apply_recovery(&mut self, found: &recovery::Found) -> crate::Result<Recovered> {
-        self.file.writable()?;
         let path = self.path().to_path_buf();
+        match self.file.local() {
+            Some(file) => file.writable()?,
+            None => return Err(Error::refused(&found.path, NO_FILES)),
+        }
         let refused = |i: usize, why: &dyn std::fmt::Display| {
             Error::refused(&found.path, format!("change {} cannot be applied to {}: {why}", i + 1, path.display()))
         };
@@ -295,10 +358,10 @@ impl Session {
                 // A later change of the record stands in place of an earlier one that disagreed.
                 recovered.disagreements.retain(|d| (d.candidate, d.annotator) != (candidate, annotator));
             }
-            let not_saved = self.file.not_saved();
+            let not_saved = self.file.workspace().not_saved();
             let result = match entry {
-                Entry::Put(record) => self.file.put(record.clone()),
-                Entry::Remove { candidate, annotator } => self.file.remove(*candidate, *annotator),
+                Entry::Put(record) => self.file.workspace_mut().put(record.clone()),
+                Entry::Remove { candidate, annotator } => self.file.workspace_mut().remove(*candidate, *annotator),
                 Entry::Roster(roster) => match self.file.master_store() {
                     Some(store) => store.commit_roster(roster.clone()),
                     None => Err(Error::refused(&path, "a batch has no annotators or task sets to change")),
@@ -306,7 +369,7 @@ impl Session {
             };
             match result {
                 // Kept as not saved: in this session's recovery file, like any edit.
-                Err(_) if self.file.not_saved() > not_saved => {}
+                Err(_) if self.file.workspace().not_saved() > not_saved => {}
                 Err(e) => {
                     self.applied_whole();
                     return Err(refused(
@@ -319,7 +382,7 @@ impl Session {
             recovered.applied += 1;
         }
         self.applied_whole();
-        let saved = self.file.not_saved() == 0 || self.recovery_path().is_some();
+        let saved = self.file.workspace().not_saved() == 0 || self.recovery_path().is_some();
         if saved && recovered.disagreements.is_empty() {
             found.discard().map_err(|e| Error::io(&found.path, e))?;
         }
@@ -328,12 +391,12 @@ impl Session {
 
     /// Keeps one version of a record two changes disagree about — a recovery file's and the
     /// file's ([`Session::apply_recovery`]), the page's and the server's
-    /// ([`Workspace::disagreements`]): keeping the stored one changes nothing; keeping the
+    /// ([`Remote::disagreements`]): keeping the stored one changes nothing; keeping the
     /// proposed one is a new change, made on the stored one (and refused if the record changed
     /// again meanwhile).
     pub fn choose(&mut self, d: &Disagreement, keep: Keep) -> Result<(), SessionError> {
-        if self.file.remote() {
-            self.file.choose(d.candidate, d.annotator, keep).map_err(SessionError::NotSaved)?;
+        if let Open::Remote(remote) = &mut self.file {
+            remote.choose(d.candidate, d.annotator, keep).map_err(SessionError::NotSaved)?;
             self.changed_whole();
             return Ok(());
         }
@@ -349,19 +412,19 @@ impl Session {
     /// Records changed here that the server holds in another version (the web page): both, for
     /// the annotator to choose ([`Session::choose`]).
     pub fn disagreements(&self) -> Vec<Disagreement> {
-        self.file.disagreements()
+        self.file.remote().map(Remote::disagreements).unwrap_or_default()
     }
 
     /// The changes not saved as a file for the researcher, its name and bytes (the web page whose
     /// link no longer works, docs/serve.md).
     pub fn unsent_file(&self) -> Option<(String, Vec<u8>)> {
-        self.file.unsent_file()
+        self.file.remote()?.unsent_file()
     }
 
     /// After changes to several records at once: views are computed afresh and undo starts over.
     fn applied_whole(&mut self) {
         self.history = History::default();
-        self.order = self.file.order();
+        self.order = self.file.workspace().order();
         self.changed_whole();
         self.keep_unsaved();
     }
@@ -370,24 +433,26 @@ impl Session {
     /// leaving this one as it is; the recovery file is removed once the new file is written.
     pub fn save_recovery_as(&self, found: &recovery::Found, path: &Path) -> crate::Result<()> {
         let entries: Vec<Entry> = found.entries.iter().map(|b| b.entry.clone()).collect();
-        self.file.save_copy_with(path, &entries)?;
+        let Some(file) = self.file.local() else { return Err(Error::whole_file(path, NO_FILES)) };
+        file.save_copy_with(path, &entries)?;
         found.discard().map_err(|e| Error::io(&found.path, e))
     }
 
     pub fn master(&self) -> &Master {
-        self.file.master()
+        self.file.workspace().master()
     }
 
+    /// The file's path, or (the web page) whose part of which task set.
     pub fn path(&self) -> &Path {
-        self.file.path()
+        self.file.workspace().path()
     }
 
     pub fn mode(&self) -> Mode {
-        self.file.mode()
+        self.file.workspace().mode()
     }
 
     pub fn is_read_only(&self) -> bool {
-        self.file.is_read_only()
+        self.file.workspace().is_read_only()
     }
 
     /// Candidates in display order.
@@ -402,12 +467,12 @@ impl Session {
     /// The questions of `candidate` the current annotator is asked to settle as its adjudicator,
     /// with the other annotators' answers (docs/domain.md, "Verdicts"); none otherwise.
     pub fn disputes(&self, candidate: CandidateId) -> Vec<crate::model::Dispute> {
-        self.file.disputes(candidate, self.annotator)
+        self.file.workspace().disputes(candidate, self.annotator)
     }
 
     /// Whether the user may pick another annotator (a master; a batch belongs to one).
     pub fn can_switch_annotator(&self) -> bool {
-        self.file.annotator().is_none()
+        self.file.workspace().annotator().is_none()
     }
 
     /// Switches annotator. Undo steps are per annotator, so the history starts afresh.
@@ -420,10 +485,11 @@ impl Session {
 
     /// What is not saved and why, while something is not: for the status line and the banner.
     pub fn not_saved(&self) -> Option<NotSaved> {
-        let changes = self.file.not_saved();
+        let file = self.file.workspace();
+        let changes = file.not_saved();
         let kept_in = self.recovery_path().map(Path::to_path_buf);
         let keep_failed = self.keeping.failure.clone();
-        if let Some(why) = self.file.detached() {
+        if let Some(why) = self.file.local().and_then(|f| f.detached()) {
             return Some(NotSaved {
                 changes,
                 why: why.to_owned(),
@@ -434,57 +500,68 @@ impl Session {
                 link_gone: false,
             });
         }
-        let why = self.file.failure()?.to_owned();
+        let why = file.failure()?.to_owned();
         (changes > 0).then_some(NotSaved {
             changes,
             why,
             detached: false,
             kept_in,
             keep_failed,
-            remote: self.file.remote(),
-            link_gone: self.file.link_gone(),
+            remote: self.is_remote(),
+            link_gone: self.file.remote().is_some_and(Remote::link_gone),
         })
     }
 
     /// Changes on their way to the server, not acknowledged yet, while nothing failed (a page's,
     /// [`Remote`]); 0 for a file, whose changes are saved when made.
     pub fn sending(&self) -> usize {
-        let waiting = self.file.not_saved().saturating_sub(self.file.disagreements().len());
-        if self.file.remote() && self.file.failure().is_none() { waiting } else { 0 }
+        match self.file.remote() {
+            Some(remote) if remote.failure().is_none() => {
+                remote.not_saved().saturating_sub(remote.disagreements().len())
+            }
+            _ => 0,
+        }
     }
 
     /// Whether changes go to a server (the web page) rather than to a file.
     pub fn is_remote(&self) -> bool {
-        self.file.remote()
+        self.file.remote().is_some()
     }
 
     /// Lets work that goes on by itself take a step (sending changes to the server, reading
     /// again a file another program holds and changed); returns whether the master was read
     /// afresh (views are then computed afresh). Called every frame; `now` in seconds.
     pub fn poll(&mut self, now: f64) -> bool {
-        let afresh = self.file.poll(now);
+        let afresh = self.file.workspace_mut().poll(now);
         if afresh {
-            self.order = self.file.order();
+            self.order = self.file.workspace().order();
             self.changed_whole();
         }
         afresh
     }
 
-    /// What the annotator must be told that happened by itself, each once.
+    /// What the annotator must be told that happened by itself (a change the server refused),
+    /// each once.
     pub fn notices(&mut self) -> Vec<String> {
-        self.file.notices()
+        match &mut self.file {
+            Open::Remote(remote) => remote.notices(),
+            Open::Local(_) => Vec::new(),
+        }
     }
 
     /// Tries again to save what is not saved.
     pub fn retry(&mut self) -> Result<(), SessionError> {
-        let result = self.file.retry().map_err(SessionError::StillNotSaved);
+        let result = self.file.workspace_mut().retry().map_err(SessionError::StillNotSaved);
         self.keep_unsaved();
         result
     }
 
     /// Writes the file as it is here, changes not saved included, into a new file.
     pub fn save_copy(&self, path: &Path) -> crate::Result<()> {
-        self.file.save_copy(path)
+        match self.file.local() {
+            Some(file) => file.save_copy(path),
+            None => Err(Error::whole_file(path, NO_FILES)),
+        }
     }
 
     /// How many changes have been made through this session: a new number means a changed master.
@@ -546,7 +623,7 @@ impl Session {
             self.annotator = AnnotatorId::RESEARCHER;
             self.history = History::default();
         }
-        self.order = self.file.order();
+        self.order = self.file.workspace().order();
         self.changed_whole();
         Ok(value)
     }
@@ -708,8 +785,8 @@ impl Session {
         let before: BTreeSet<String> = tags_of(self);
         let kept = record.clone();
         let result = match record {
-            Some(r) => self.file.put(r),
-            None => self.file.remove(candidate, annotator),
+            Some(r) => self.file.workspace_mut().put(r),
+            None => self.file.workspace_mut().remove(candidate, annotator),
         };
         // Whether or not it failed, the views follow what the master now holds, and what the
         // file could not take is kept before the change is shown.
@@ -730,8 +807,12 @@ impl Session {
     /// not, or when another program changed the file, which may have lost what its journal held.
     pub fn close(mut self) -> Result<(), SessionError> {
         let writer = self.keeping.writer.take();
-        let detached = self.file.detached().is_some();
-        let closed = self.file.close().map_err(SessionError::Close);
+        let detached = self.file.local().is_some_and(|f| f.detached().is_some());
+        let closed = match self.file {
+            Open::Local(file) => file.close(),
+            Open::Remote(remote) => remote.close(),
+        };
+        let closed = closed.map_err(SessionError::Close);
         if let (Ok(()), false, Some(writer)) = (&closed, detached, writer) {
             let _ = writer.remove();
         }

@@ -11,7 +11,7 @@
 //! Every change carries the version of the record it was made on ([`crate::store::based`]); the
 //! server stores it only on that version. One it answers with another version (another tab's, or
 //! a closed tab's change sent late) is a [`Disagreement`]: the page shows the annotator's version
-//! and the annotator chooses ([`Workspace::choose`]); until then it stays in the browser's
+//! and the annotator chooses ([`Remote::choose`]); until then it stays in the browser's
 //! storage too, so that closing the tab loses neither. A server that no longer knows the link
 //! (revoked, or replaced) is not asked again by itself: the changes are offered as a file
 //! ([`crate::web::unsent`]).
@@ -19,7 +19,7 @@
 use super::workspace::{Mode, Workspace};
 use crate::error::{Error, Result};
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
-use crate::store::Store;
+use crate::store::Misfit;
 use crate::store::based::{self, Base, Disagreement, Keep};
 use crate::store::batch_file::Batch;
 use crate::store::journal::Entry;
@@ -149,7 +149,7 @@ impl Remote {
             };
             match fits {
                 Ok(()) => remote.outbox.push(change),
-                Err(why) => problems.push(why),
+                Err(why) => problems.push(why.to_string()),
             }
         }
         let kept = remote.keep();
@@ -176,22 +176,22 @@ impl Remote {
     }
 
     /// Applies a change of a record to the part, checked as the store checks one.
-    fn apply(&mut self, entry: &Entry) -> std::result::Result<(), String> {
+    fn apply(&mut self, entry: &Entry) -> std::result::Result<(), Misfit> {
         if let Entry::Roster(_) = entry {
-            return Err("a page changes records only".into());
+            return Err(Misfit::RecordsOnly);
         }
         crate::store::apply(&mut self.batch.content, entry)
     }
 
     /// Whether a change would fit the part (without applying it).
-    fn fits(&self, entry: &Entry) -> std::result::Result<(), String> {
+    fn fits(&self, entry: &Entry) -> std::result::Result<(), Misfit> {
         let mut content = self.batch.content.clone();
         crate::store::apply(&mut content, entry)
     }
 
     fn change(&mut self, entry: Entry) -> Result<()> {
         let base = Base::of(self.stored(&entry));
-        self.apply(&entry).map_err(|m| Error::whole_file(&self.label, m))?;
+        self.apply(&entry).map_err(|m| Error::whole_file(&self.label, m.to_string()))?;
         self.send_later(entry, base);
         self.keep().map_err(|why| Error::whole_file(&self.label, why))
     }
@@ -301,6 +301,76 @@ impl Remote {
         self.next_try = now + self.delay;
         self.delay = (self.delay * 2.0).min(MAX_DELAY);
     }
+
+    /// The server no longer knows this page's link (revoked, or replaced by a new one) and
+    /// changes are not saved: sending them again cannot help.
+    pub fn link_gone(&self) -> bool {
+        self.gone && self.not_saved() > 0
+    }
+
+    /// The changes not saved as a file for the researcher (`crate::web::unsent`): its name and
+    /// bytes; `None` when there are none.
+    pub fn unsent_file(&self) -> Option<(String, Vec<u8>)> {
+        let changes = self.not_stored();
+        if changes.is_empty() {
+            return None;
+        }
+        let why = self.failure.clone().unwrap_or_else(|| "not sent".into());
+        // Informational: a wrong clock must not keep the changes from being offered.
+        let written = crate::model::clock::now().unwrap_or(crate::model::clock::EARLIEST);
+        let unsent = Unsent::new(&self.batch, changes, why, written);
+        Some((unsent.file_name(), unsent.to_bytes()))
+    }
+
+    /// Records changed here whose change the server answered with another version
+    /// ([`crate::store::based`]): both versions, for the annotator to choose.
+    pub fn disagreements(&self) -> Vec<Disagreement> {
+        self.undecided
+            .iter()
+            .map(|u| Disagreement {
+                candidate: u.candidate,
+                annotator: u.annotator,
+                stored: u.stored.clone(),
+                proposed: self.batch.content.records.get(u.candidate, u.annotator).cloned(),
+            })
+            .collect()
+    }
+
+    /// Keeps one version of a record the server has another version of: the server's is put in
+    /// the part (nothing is sent: the server has it), or the annotator's is sent again as a change
+    /// made on the server's. Changes of that record still on their way were made on the
+    /// annotator's version and go with it.
+    pub fn choose(&mut self, candidate: CandidateId, annotator: AnnotatorId, keep: Keep) -> Result<()> {
+        let Some(i) = self.undecided.iter().position(|u| (u.candidate, u.annotator) == (candidate, annotator)) else {
+            return Ok(());
+        };
+        let Some(d) = self.disagreements().into_iter().nth(i) else { return Ok(()) };
+        self.undecided.remove(i);
+        self.outbox.retain(|c| based::key(&c.entry) != Some((candidate, annotator)));
+        let stored_entry = match &d.stored {
+            Some(r) => Entry::Put(r.clone()),
+            None => Entry::Remove { candidate, annotator },
+        };
+        match d.settle(keep) {
+            None => self.apply(&stored_entry).map_err(|m| Error::whole_file(&self.label, m.to_string()))?,
+            Some(change) => {
+                self.apply(&change.entry).map_err(|m| Error::whole_file(&self.label, m.to_string()))?;
+                self.send_later(change.entry, change.base.unwrap_or(Base(None)));
+            }
+        }
+        self.keep().map_err(|why| Error::whole_file(&self.label, why))
+    }
+
+    /// What the annotator must be told that happened by itself (a change the server refused),
+    /// each once.
+    pub fn notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.refused)
+            .into_iter()
+            .map(|why| {
+                format!("The server refused a change ({why}); reload the page to see your part as the server has it.")
+            })
+            .collect()
+    }
 }
 
 impl Workspace for Remote {
@@ -342,10 +412,6 @@ impl Workspace for Remote {
         self.change(Entry::Remove { candidate, annotator })
     }
 
-    fn master_store(&mut self) -> Option<&mut Store<Master>> {
-        None
-    }
-
     /// The changes not stored: those on their way, and the annotator's versions of records the
     /// server has another version of.
     fn not_saved(&self) -> usize {
@@ -356,111 +422,15 @@ impl Workspace for Remote {
         self.failure.as_deref().filter(|_| self.not_saved() > 0)
     }
 
-    fn detached(&self) -> Option<&str> {
-        None
-    }
-
     fn retry(&mut self) -> Result<()> {
         self.next_try = f64::NEG_INFINITY;
         self.delay = 1.0;
         Ok(())
     }
 
-    fn save_copy(&self, path: &Path) -> Result<()> {
-        Err(Error::whole_file(path, "the web page keeps no files; your changes are sent to the server"))
-    }
-
-    fn save_copy_with(&self, path: &Path, _changes: &[Entry]) -> Result<()> {
-        self.save_copy(path)
-    }
-
-    fn real_path(&self) -> &Path {
-        &self.label
-    }
-
-    fn file_id(&self) -> &str {
-        crate::store::Document::file_id(&self.batch)
-    }
-
-    fn writable(&self) -> Result<()> {
-        Ok(())
-    }
-
-    /// The browser's storage keeps what the server has not acknowledged; there is no file here
-    /// whose journal could lack a change.
-    fn unsaved_entries(&self) -> Vec<based::Based> {
-        self.outbox.iter().map(|c| based::Based { entry: c.entry.clone(), base: c.base }).collect()
-    }
-
     /// The outbox stays in the browser's storage: a page opened again sends it.
     fn close(self: Box<Self>) -> Result<()> {
         Ok(())
-    }
-
-    fn remote(&self) -> bool {
-        true
-    }
-
-    fn link_gone(&self) -> bool {
-        self.gone && self.not_saved() > 0
-    }
-
-    fn unsent_file(&self) -> Option<(String, Vec<u8>)> {
-        let changes = self.not_stored();
-        if changes.is_empty() {
-            return None;
-        }
-        let why = self.failure.clone().unwrap_or_else(|| "not sent".into());
-        // Informational: a wrong clock must not keep the changes from being offered.
-        let written = crate::model::clock::now().unwrap_or(crate::model::clock::EARLIEST);
-        let unsent = Unsent::new(&self.batch, changes, why, written);
-        Some((unsent.file_name(), unsent.to_bytes()))
-    }
-
-    fn disagreements(&self) -> Vec<Disagreement> {
-        self.undecided
-            .iter()
-            .map(|u| Disagreement {
-                candidate: u.candidate,
-                annotator: u.annotator,
-                stored: u.stored.clone(),
-                proposed: self.batch.content.records.get(u.candidate, u.annotator).cloned(),
-            })
-            .collect()
-    }
-
-    /// Keeps one version of a record the server has another version of: the server's is put in
-    /// the part (nothing is sent: the server has it), or the annotator's is sent again as a change
-    /// made on the server's. Changes of that record still on their way were made on the
-    /// annotator's version and go with it.
-    fn choose(&mut self, candidate: CandidateId, annotator: AnnotatorId, keep: Keep) -> Result<()> {
-        let Some(i) = self.undecided.iter().position(|u| (u.candidate, u.annotator) == (candidate, annotator)) else {
-            return Ok(());
-        };
-        let Some(d) = self.disagreements().into_iter().nth(i) else { return Ok(()) };
-        self.undecided.remove(i);
-        self.outbox.retain(|c| based::key(&c.entry) != Some((candidate, annotator)));
-        let stored_entry = match &d.stored {
-            Some(r) => Entry::Put(r.clone()),
-            None => Entry::Remove { candidate, annotator },
-        };
-        match d.settle(keep) {
-            None => self.apply(&stored_entry).map_err(|m| Error::whole_file(&self.label, m))?,
-            Some(change) => {
-                self.apply(&change.entry).map_err(|m| Error::whole_file(&self.label, m))?;
-                self.send_later(change.entry, change.base.unwrap_or(Base(None)));
-            }
-        }
-        self.keep().map_err(|why| Error::whole_file(&self.label, why))
-    }
-
-    fn notices(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.refused)
-            .into_iter()
-            .map(|why| {
-                format!("The server refused a change ({why}); reload the page to see your part as the server has it.")
-            })
-            .collect()
     }
 
     /// Takes the server's answers, counts a request unanswered for too long as failed, and
@@ -541,7 +511,7 @@ mod tests {
     fn session(kept: Vec<Change>) -> (Session, Fake, Vec<String>) {
         let fake = Fake::default();
         let (remote, problems) = Remote::new("Anna", anna(), kept, Box::new(fake.clone()));
-        (Session::new(Box::new(remote), None), fake, problems)
+        (Session::remote(remote), fake, problems)
     }
 
     #[test]
@@ -717,7 +687,7 @@ mod tests {
         let fake = Fake::default();
         let (remote, problems) = Remote::new("Anna", anna_with(&newer), kept.clone(), Box::new(fake.clone()));
         assert!(problems.is_empty(), "{problems:?}");
-        let mut s = Session::new(Box::new(remote), None);
+        let mut s = Session::remote(remote);
         assert_eq!(s.record(first), Some(&newer), "not shown over the newer record");
         assert_eq!(s.sending(), 2);
         s.poll(0.0);

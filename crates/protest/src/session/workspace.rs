@@ -1,13 +1,14 @@
 //! The open file, whatever its kind: a master (researcher mode) or a batch (annotator mode).
 //!
-//! The app talks to a `dyn Workspace` only. A kind of file plugs in by implementing
-//! [`Annotatable`] for its [`Document`] type and adding one arm to [`open`].
+//! The app talks to a [`Workspace`] only, and to a [`LocalFile`] for what only a file on this
+//! computer can do. A kind of file plugs in by implementing [`Annotatable`] for its [`Document`]
+//! type and adding one arm to [`open`].
 
 use crate::Result;
 use crate::annotate::browse;
 use crate::metrics::verdict;
 use crate::model::{AnnotatorId, CandidateId, Dispute, Master, Record};
-use crate::store::based::{Based, Disagreement, Keep};
+use crate::store::based::Based;
 use crate::store::batch_file::{self, Batch};
 use crate::store::disk::Disk;
 use crate::store::journal::Entry;
@@ -82,34 +83,48 @@ impl Annotatable for Batch {
     }
 }
 
-/// An open file with its journal and lock, as the app uses it.
+/// What every open part does, wherever its changes go: a file on this computer ([`LocalFile`])
+/// or the server behind the web page ([`super::Remote`]).
 pub trait Workspace: Send {
+    /// What the status line names: the file's path, or whose part of which task set.
     fn path(&self) -> &Path;
     fn master(&self) -> &Master;
     fn mode(&self) -> Mode;
     fn order(&self) -> Vec<CandidateId>;
     fn annotator(&self) -> Option<AnnotatorId>;
     fn is_read_only(&self) -> bool;
-    /// Stores a record durably (on disk when this returns Ok; see [`Store::put`] for a change
-    /// kept as not saved).
+    /// Stores a record durably (on disk, or kept in the browser until the server takes it, when
+    /// this returns Ok; see [`Store::put`] for a change kept as not saved).
     fn put(&mut self, record: Record) -> Result<()>;
     fn remove(&mut self, candidate: CandidateId, annotator: AnnotatorId) -> Result<()>;
     /// [`Annotatable::disputes`].
     fn disputes(&self, candidate: CandidateId, annotator: AnnotatorId) -> Vec<Dispute>;
-    /// The master's store, for the researcher's operations (`crate::workflow`); `None` for a
-    /// batch.
-    fn master_store(&mut self) -> Option<&mut Store<Master>>;
     /// Changes kept in memory that are not saved yet.
     fn not_saved(&self) -> usize;
     /// Why they are not.
     fn failure(&self) -> Option<&str>;
-    /// Another program changed the file: what happened (nothing more is written to it).
-    fn detached(&self) -> Option<&str>;
     /// Tries again to save what is not saved.
     fn retry(&mut self) -> Result<()>;
+    /// Work that goes on by itself, a step at a time: sending changes and taking answers (the
+    /// web page), reading again a file another program holds and changed (a read-only window).
+    /// Called every frame, `now` in seconds on a clock that only goes forward. Returns whether
+    /// the master was read afresh.
+    fn poll(&mut self, now: f64) -> bool;
+    /// Lets the file go: folds the journal into it and releases the lock.
+    fn close(self: Box<Self>) -> Result<()>;
+}
+
+/// What only a file on this computer can do: its journal and lock, copies of it, the recovery
+/// file of what it could not take, and the master's store for the researcher's operations.
+pub trait LocalFile: Workspace {
+    /// The master's store, for the researcher's operations (`crate::workflow`); `None` for a
+    /// batch.
+    fn master_store(&mut self) -> Option<&mut Store<Master>>;
+    /// Another program changed the file: what happened (nothing more is written to it).
+    fn detached(&self) -> Option<&str>;
     /// Writes everything, changes not saved included, into a new file.
     fn save_copy(&self, path: &Path) -> Result<()>;
-    /// [`Workspace::save_copy`] with `changes` made on top, each checked.
+    /// [`LocalFile::save_copy`] with `changes` made on top, each checked.
     fn save_copy_with(&self, path: &Path, changes: &[Entry]) -> Result<()>;
     /// The file itself, links and `..` resolved.
     fn real_path(&self) -> &Path;
@@ -120,46 +135,6 @@ pub trait Workspace: Send {
     /// The changes made here that the file and its journal may not hold, each with what it was
     /// made on ([`Store::unsaved_entries`]).
     fn unsaved_entries(&self) -> Vec<Based>;
-    /// Folds the journal into the file and releases the lock.
-    fn close(self: Box<Self>) -> Result<()>;
-    /// Changes go to a server rather than to a file (the web page, [`super::Remote`]): they are
-    /// saved once the server acknowledges them, and [`Workspace::not_saved`] counts those it has
-    /// not yet.
-    fn remote(&self) -> bool {
-        false
-    }
-    /// Work that goes on by itself, a step at a time: sending changes and taking answers (the
-    /// web page), reading again a file another program holds and changed (a read-only window).
-    /// Called every frame, `now` in seconds on a clock that only goes forward. Returns whether
-    /// the master was read afresh.
-    fn poll(&mut self, _now: f64) -> bool {
-        false
-    }
-    /// What the annotator must be told that happened by itself (a change the server refused),
-    /// each once.
-    fn notices(&mut self) -> Vec<String> {
-        Vec::new()
-    }
-    /// Records changed here whose change the server answered with another version
-    /// ([`crate::store::based`]): both versions, for the annotator to choose (the web page).
-    fn disagreements(&self) -> Vec<Disagreement> {
-        Vec::new()
-    }
-    /// Keeps one version of the record of (candidate, annotator) that
-    /// [`Workspace::disagreements`] lists.
-    fn choose(&mut self, _candidate: CandidateId, _annotator: AnnotatorId, _keep: Keep) -> Result<()> {
-        Ok(())
-    }
-    /// The server no longer knows this page's link (revoked, or replaced by a new one) and
-    /// changes are not saved: sending them again cannot help.
-    fn link_gone(&self) -> bool {
-        false
-    }
-    /// The changes not saved as a file for the researcher (`crate::web::unsent`): its name and
-    /// bytes; `None` when there are none (or the changes are saved in a file of their own).
-    fn unsent_file(&self) -> Option<(String, Vec<u8>)> {
-        None
-    }
 }
 
 impl<D: Annotatable + Send> Workspace for Store<D> {
@@ -199,10 +174,6 @@ impl<D: Annotatable + Send> Workspace for Store<D> {
         self.doc().disputes(candidate, annotator)
     }
 
-    fn master_store(&mut self) -> Option<&mut Store<Master>> {
-        D::as_master(self)
-    }
-
     fn not_saved(&self) -> usize {
         Store::not_saved(self)
     }
@@ -211,12 +182,27 @@ impl<D: Annotatable + Send> Workspace for Store<D> {
         Store::failure(self)
     }
 
-    fn detached(&self) -> Option<&str> {
-        Store::detached(self)
-    }
-
     fn retry(&mut self) -> Result<()> {
         Store::retry(self)
+    }
+
+    fn close(self: Box<Self>) -> Result<()> {
+        Store::close(*self)
+    }
+
+    /// A read-only window follows what the holder saves (`protest serve`'s annotators' work).
+    fn poll(&mut self, _now: f64) -> bool {
+        self.refresh().unwrap_or(false)
+    }
+}
+
+impl<D: Annotatable + Send> LocalFile for Store<D> {
+    fn master_store(&mut self) -> Option<&mut Store<Master>> {
+        D::as_master(self)
+    }
+
+    fn detached(&self) -> Option<&str> {
+        Store::detached(self)
     }
 
     fn save_copy(&self, path: &Path) -> Result<()> {
@@ -242,20 +228,11 @@ impl<D: Annotatable + Send> Workspace for Store<D> {
     fn unsaved_entries(&self) -> Vec<Based> {
         Store::unsaved_entries(self)
     }
-
-    fn close(self: Box<Self>) -> Result<()> {
-        Store::close(*self)
-    }
-
-    /// A read-only window follows what the holder saves (`protest serve`'s annotators' work).
-    fn poll(&mut self, _now: f64) -> bool {
-        self.refresh().unwrap_or(false)
-    }
 }
 
 /// Opens a master or a batch (told apart by its `format` field) for the app, writing through
 /// `disk`.
-pub fn open(disk: Arc<dyn Disk>, path: &Path) -> Result<(Box<dyn Workspace>, Opened)> {
+pub fn open(disk: Arc<dyn Disk>, path: &Path) -> Result<(Box<dyn LocalFile>, Opened)> {
     if batch_file::is_batch_file(path) {
         let (store, opened) = Store::<Batch>::open_on(disk, path)?;
         return Ok((Box::new(store), opened));

@@ -44,6 +44,7 @@ pub mod validate;
 
 pub use document::Document;
 pub use lock::{Holder, lock_path, set_holder};
+pub use replay::Misfit;
 pub(crate) use replay::apply;
 pub use replay::{load_master_with_statuses, load_with_journal, replay_into};
 
@@ -308,7 +309,7 @@ impl<D: Document> Store<D> {
         }
         for entry in entries {
             let before = based::key(&entry).and_then(|(c, a)| self.doc.master().records.get(c, a).cloned());
-            apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m))?;
+            apply(self.doc.master_mut(), &entry).map_err(|m| Error::whole_file(&self.path, m.to_string()))?;
             self.changes += 1;
             self.pending.push(Based::on(before.as_ref(), entry));
         }
@@ -442,7 +443,7 @@ impl<D: Document> Store<D> {
             return saved;
         }
         self.check_unchanged(false)?;
-        check_roster(self.doc.master(), &roster).map_err(|m| Error::whole_file(&self.path, m))?;
+        check_roster(self.doc.master(), &roster).map_err(|m| Error::whole_file(&self.path, m.to_string()))?;
         let entry = Entry::Roster(roster);
         let journal = self.journal.as_mut().expect("checked above");
         if let Err(e) = journal.append(&entry) {

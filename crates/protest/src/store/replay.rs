@@ -68,13 +68,30 @@ pub fn replay_into(master: &mut Master, replay: &mut Replay) {
     }
 }
 
+/// Why a change does not fit the master it is applied to; the message says what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Misfit {
+    /// The record is not valid against the master (a candidate or annotator it lacks…).
+    #[error("{0}")]
+    Record(String),
+    /// The roster leaves out an annotator whose records the master keeps.
+    #[error("the roster leaves out annotator {id} ({name}), whose records the master keeps")]
+    LeavesOut { id: AnnotatorId, name: String },
+    /// The roster's annotators or task sets do not fit the master.
+    #[error("{0}")]
+    Roster(String),
+    /// A roster change where only records may change (the web page's part).
+    #[error("a page changes records only")]
+    RecordsOnly,
+}
+
 /// Applies one change to `master`, checked as loading checks the master's own (a record valid
-/// against it, a roster that fits it); the message says what is wrong.
-pub(crate) fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), String> {
+/// against it, a roster that fits it).
+pub(crate) fn apply(master: &mut Master, entry: &Entry) -> std::result::Result<(), Misfit> {
     match entry {
         Entry::Put(record) => {
             if let Some((_, problem)) = validate::record(master, record) {
-                return Err(problem);
+                return Err(Misfit::Record(problem));
             }
             master.records.put(record.clone());
         }
@@ -100,16 +117,13 @@ pub(super) fn swap_roster(master: &mut Master, roster: &mut Roster) {
 /// Whether a roster entry fits `master`: it keeps every annotator (records name them), and its
 /// annotators and task sets name only what the master has, each id once — what loading checks of
 /// the master's own (`validate`), for a line that may have been edited by hand.
-pub(super) fn check_roster(master: &Master, roster: &Roster) -> std::result::Result<(), String> {
+pub(super) fn check_roster(master: &Master, roster: &Roster) -> std::result::Result<(), Misfit> {
     let known = |id: AnnotatorId| id.is_researcher() || roster.annotators.iter().any(|a| a.id == id);
     if let Some(gone) = master.annotators.iter().find(|a| !known(a.id)) {
-        return Err(format!(
-            "the roster leaves out annotator {} ({}), whose records the master keeps",
-            gone.id, gone.name
-        ));
+        return Err(Misfit::LeavesOut { id: gone.id, name: gone.name.clone() });
     }
     match validate::roster(master, &roster.annotators, &roster.task_sets).into_iter().next() {
-        Some(problem) => Err(problem.message),
+        Some(problem) => Err(Misfit::Roster(problem.message)),
         None => Ok(()),
     }
 }

@@ -124,7 +124,7 @@ impl Desk {
             (false, _, _) => Ok(Taken::Stored),
             (_, Some(refused), _) => Err(NotTaken::Refused(refused.why)),
             (_, _, trouble) => {
-                Err(NotTaken::Unavailable(crate::Error::refused(store.path(), trouble.unwrap_or_default())))
+                Err(NotTaken::Unavailable(crate::Error::not_written(store.path(), trouble.unwrap_or_default())))
             }
         }
     }
@@ -361,6 +361,13 @@ mod tests {
         assert!(answers.taken.is_empty());
         assert!(answers.trouble.unwrap().contains("could not save"));
         assert!(!s.receipts.has(ANNA, &changes[0].id));
+        // One change taken alone: a write that failed, not a refusal by the rules.
+        match desk.take(&mut s.store, &mut s.receipts, &changes[0]) {
+            Err(NotTaken::Unavailable(crate::Error::NotWritten { message, .. })) => {
+                assert!(message.contains("could not save"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
         s.faulty.set(Fault::None);
         let answers = desk.take_all(&mut s.store, &mut s.receipts, &changes);
         assert_eq!(answers.taken, changes.iter().map(|c| c.id.clone()).collect::<Vec<_>>());

@@ -65,20 +65,20 @@ pub struct Receipts {
     bytes: u64,
     /// Receipt lines in the file.
     lines: usize,
-    kept: Kept,
+    kept: KeptReceipts,
     /// What opening found and did about it, to tell the user.
     note: Option<String>,
 }
 
 /// The receipts kept: each annotator's newest [`KEEP`].
 #[derive(Debug, Default)]
-struct Kept {
+struct KeptReceipts {
     seen: HashSet<(AnnotatorId, ChangeId)>,
     /// Each annotator's receipts, oldest first: which go first.
     order: HashMap<AnnotatorId, VecDeque<ChangeId>>,
 }
 
-impl Kept {
+impl KeptReceipts {
     fn add(&mut self, annotator: AnnotatorId, change: ChangeId) {
         if !self.seen.insert((annotator, change.clone())) {
             return;
@@ -120,7 +120,7 @@ impl Receipts {
                 (read, note)
             }
         };
-        let mut kept = Kept::default();
+        let mut kept = KeptReceipts::default();
         for (annotator, change) in read.lines {
             kept.add(annotator, change);
         }

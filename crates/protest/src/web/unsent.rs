@@ -145,7 +145,7 @@ mod applying {
         let before = unsent.changes.iter().filter(|c| receipts.has(who.id, &c.id)).count();
         let answers = take_together(store, receipts, &[(&desk, &unsent.changes)]).pop().unwrap_or_default();
         if let Some(trouble) = answers.trouble {
-            return Err(Error::refused(store.path(), trouble));
+            return Err(Error::not_written(store.path(), trouble));
         }
         let mut applied = Applied {
             stored: answers.taken.len() - before,
@@ -168,7 +168,7 @@ mod applying {
             let again: Vec<Change> = conflicting.iter().map(|(c, _)| c.clone()).collect();
             let answers = take_together(store, receipts, &[(&desk, &again)]).pop().unwrap_or_default();
             if let Some(trouble) = answers.trouble {
-                return Err(Error::refused(store.path(), trouble));
+                return Err(Error::not_written(store.path(), trouble));
             }
             applied.stored += answers.taken.len();
             applied.replaced = true;

@@ -195,14 +195,14 @@ fn layout(master: &Master, sentences: &[String], edits: &Edits, rng: &mut ChaCha
 /// whose aligned tokens are exactly where the reference's went (pronouns or heads the reference
 /// left unaligned are not counted: there is nothing to keep).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Kept {
+pub struct LinksKept {
     pub pronouns: usize,
     pub pronouns_right: usize,
     pub heads: usize,
     pub heads_right: usize,
 }
 
-impl Kept {
+impl LinksKept {
     /// The share of all links right, 0 to 1.
     pub fn share(&self) -> f64 {
         let all = self.pronouns + self.heads;
@@ -210,9 +210,9 @@ impl Kept {
     }
 }
 
-/// [`Kept`] for the candidates of `system`, added from `edited`'s lines.
-pub fn kept(master: &Master, system: CorpusId, edited: &EditedReference) -> Kept {
-    let mut kept = Kept::default();
+/// [`LinksKept`] for the candidates of `system`, added from `edited`'s lines.
+pub fn kept(master: &Master, system: CorpusId, edited: &EditedReference) -> LinksKept {
+    let mut kept = LinksKept::default();
     let same = |mut a: Vec<TokenRef>, b: &[TokenRef]| {
         a.sort_unstable();
         a == b

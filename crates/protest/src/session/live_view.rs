@@ -2,25 +2,25 @@
 //! kept up to date with the session's changes one record at a time instead of built afresh.
 
 use super::{Session, Since};
-use crate::annotate::browse::Browser;
-use crate::annotate::progress::Progress;
+use crate::annotate::browse::BrowserRows;
+use crate::annotate::progress::SetProgress;
 use crate::model::{AnnotatorId, CandidateId, Master};
 
 /// A view of the master for one annotator that takes in one changed record at a time
-/// ([`Browser`], [`Progress`]).
+/// ([`BrowserRows`], [`SetProgress`]).
 pub trait Follows {
     fn update(&mut self, master: &Master, candidate: CandidateId);
 }
 
-impl Follows for Browser {
+impl Follows for BrowserRows {
     fn update(&mut self, master: &Master, candidate: CandidateId) {
-        Browser::update(self, master, candidate);
+        BrowserRows::update(self, master, candidate);
     }
 }
 
-impl Follows for Progress {
+impl Follows for SetProgress {
     fn update(&mut self, master: &Master, candidate: CandidateId) {
-        Progress::update(self, master, candidate);
+        SetProgress::update(self, master, candidate);
     }
 }
 
@@ -28,17 +28,17 @@ impl Follows for Progress {
 /// building it looks at every candidate (hundreds of milliseconds at 100× PROTEST,
 /// docs/performance.md), following a change looks at one. It is built afresh only for another
 /// annotator or after a change to the whole master.
-pub struct Kept<V> {
+pub struct LiveView<V> {
     kept: Option<(V, AnnotatorId, u64)>,
 }
 
-impl<V> Default for Kept<V> {
+impl<V> Default for LiveView<V> {
     fn default() -> Self {
-        Kept { kept: None }
+        LiveView { kept: None }
     }
 }
 
-impl<V: Follows> Kept<V> {
+impl<V: Follows> LiveView<V> {
     /// The view as of now: `build` makes it for the master and the current annotator when it
     /// cannot be brought up to date.
     pub fn get(&mut self, session: &Session, build: impl FnOnce(&Master, AnnotatorId) -> V) -> &V {
