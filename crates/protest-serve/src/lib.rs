@@ -11,6 +11,7 @@
 mod connections;
 mod limits;
 pub mod links;
+mod negotiate;
 pub mod page;
 mod routes;
 #[cfg(test)]
