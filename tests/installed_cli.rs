@@ -16,20 +16,24 @@ fn installed() -> tempfile::TempDir {
     root
 }
 
-/// Runs the copied `protest ARGS` in `root/work`, its home and XDG folders under `root/home`;
-/// expects success and returns stdout.
-fn run(root: &Path, args: &[&str]) -> String {
+/// The copied `protest ARGS`, to run in `root/work`, its home and XDG folders under `root/home`.
+fn command(root: &Path, args: &[&str]) -> Command {
     let home = root.join("home");
-    let out: Output = Command::new(root.join("bin/protest"))
+    let mut command = Command::new(root.join("bin/protest"));
+    command
         .args(args)
         .current_dir(root.join("work"))
         .env_clear()
         .env("HOME", &home)
         .env("XDG_DATA_HOME", home.join(".local/share"))
         .env("XDG_CONFIG_HOME", home.join(".config"))
-        .env("PATH", "/usr/bin:/bin")
-        .output()
-        .unwrap();
+        .env("PATH", "/usr/bin:/bin");
+    command
+}
+
+/// Runs the copied `protest ARGS` ([`command`]); expects success and returns stdout.
+fn run(root: &Path, args: &[&str]) -> String {
+    let out: Output = command(root, args).output().unwrap();
     assert!(out.status.success(), "protest {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
@@ -68,4 +72,23 @@ fn the_installed_binary_has_the_sample_without_the_source_tree() {
     let again = Command::new(r.join("bin/protest")).arg("sample").current_dir(r.join("work")).output().unwrap();
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("use --force to replace it"));
+}
+
+/// The web page is in the program too (committed built, embedded): served, compressed, with no
+/// source tree and no build of the page anywhere near.
+#[test]
+fn the_installed_binary_serves_the_page_without_the_source_tree() {
+    let root = installed();
+    let r = root.path();
+    run(r, &["sample"]);
+    let serve = command(r, &["serve", "protest-sample/sample.master.json", "--listen", "127.0.0.1:0"]);
+    let server = crate::serve::Server::spawn(serve);
+    let anna = server.path("Anna");
+    let page = crate::serve::get(server.addr, &anna);
+    assert!(page.status == 200 && page.text().contains("start.js"), "{}", page.text());
+    let wasm =
+        crate::serve::request_with(server.addr, "GET", &format!("{anna}app.wasm"), &["Accept-Encoding: gzip"], b"");
+    assert_eq!((wasm.status, wasm.header("content-encoding")), (200, Some("gzip")));
+    assert!(wasm.body.starts_with(&[0x1f, 0x8b]) && wasm.body.len() > 1_000_000, "{} bytes", wasm.body.len());
+    assert!(server.stop());
 }

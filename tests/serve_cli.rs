@@ -399,3 +399,63 @@ fn a_pages_file_of_unsent_changes_is_applied_once_and_never_over_newer_work() {
     let e = crate::common::refused(dir.path(), &["batch", "apply", "sample.master.json", "sample.master.json"]);
     assert!(e.contains("sample.master.json") && e.contains("unsent"), "{e}");
 }
+
+/// The page's program goes over the wire compressed, and a browser that has it already gets an
+/// answer without a body; a client that takes no gzip gets the same program, uncompressed.
+#[test]
+fn the_page_is_sent_compressed_and_a_second_open_transfers_nothing() {
+    use std::io::Read;
+    let (_dir, master) = sample();
+    let server = Server::start(&master, "127.0.0.1:0", &[]);
+    let wasm = format!("{}app.wasm", server.path("Anna"));
+    let chromium = "Accept-Encoding: gzip, deflate, br, zstd";
+    let first = request_with(server.addr, "GET", &wasm, &[chromium], b"");
+    assert_eq!(first.status, 200);
+    assert_eq!(first.header("content-type"), Some("application/wasm"));
+    assert_eq!(first.header("content-encoding"), Some("gzip"));
+    assert_eq!(first.header("vary"), Some("accept-encoding"));
+    assert_eq!(first.header("cache-control"), Some("no-cache"));
+    assert!(first.body.len() <= 4_000_000, "{} bytes on the wire", first.body.len());
+    let mut program = Vec::new();
+    flate2::read::GzDecoder::new(first.body.as_slice()).read_to_end(&mut program).unwrap();
+    assert!(program.starts_with(b"\0asm") && program.len() > first.body.len() * 2, "{} bytes", program.len());
+    let etag = first.header("etag").expect("a tag").to_owned();
+    assert!(etag.starts_with('"') && etag.ends_with('"'), "a strong tag: {etag}");
+
+    // A second open (by another annotator too: the program is the same for all).
+    for path in [server.path("Anna"), server.path("Ben")] {
+        let asked = format!("If-None-Match: {etag}");
+        let again = request_with(server.addr, "GET", &format!("{path}app.wasm"), &[chromium, &asked], b"");
+        assert_eq!(again.status, 304);
+        assert!(again.body.is_empty(), "{} bytes", again.body.len());
+        assert_eq!(again.header("etag"), Some(etag.as_str()));
+        assert_eq!(again.header("cache-control"), Some("no-cache"));
+    }
+    // Another tag: the whole file.
+    let other = request_with(server.addr, "GET", &wasm, &[chromium, "If-None-Match: \"0123\""], b"");
+    assert_eq!((other.status, other.body.len()), (200, first.body.len()));
+
+    // Without gzip (no header, or refused by weight): the program itself, under a tag of its own.
+    for refused in [None, Some("Accept-Encoding: gzip;q=0, identity")] {
+        let plain = request_with(server.addr, "GET", &wasm, refused.as_slice(), b"");
+        assert_eq!(plain.status, 200);
+        assert_eq!(plain.header("content-encoding"), None);
+        assert!(plain.body == program, "the same program, uncompressed");
+        let tag = plain.header("etag").unwrap();
+        assert_ne!(tag, etag);
+        let asked = format!("If-None-Match: {etag}");
+        let with_the_compressed_tag = request_with(server.addr, "GET", &wasm, &[&asked], b"");
+        assert_eq!(with_the_compressed_tag.status, 200, "the client does not have this representation");
+    }
+
+    // The glue and the page itself are tagged as well; the glue is compressed.
+    let js = request_with(server.addr, "GET", &format!("{}app.js", server.path("Anna")), &[chromium], b"");
+    assert_eq!((js.status, js.header("content-encoding")), (200, Some("gzip")));
+    let index = get(server.addr, &server.path("Anna"));
+    assert_eq!((index.status, index.header("content-encoding")), (200, None));
+    assert!(index.header("etag").is_some() && index.text().contains("start.js"), "{}", index.text());
+    // Without a valid link: the plain page, whatever the tag.
+    let asked = format!("If-None-Match: {etag}");
+    let wrong = request_with(server.addr, "GET", &format!("/a/{}/app.wasm", "0".repeat(64)), &[&asked], b"");
+    assert_eq!(wrong.status, 404);
+}

@@ -153,10 +153,16 @@ impl Answer {
 /// Sends `request_line` (`GET /a/…/ HTTP/1.1`, sent as it is: no normalising of the path) with
 /// `body`, and reads the whole answer.
 pub fn request(addr: SocketAddr, method: &str, target: &str, body: &[u8]) -> Answer {
+    request_with(addr, method, target, &[], body)
+}
+
+/// [`request`] with more header lines (`Name: value`).
+pub fn request_with(addr: SocketAddr, method: &str, target: &str, more: &[&str], body: &[u8]) -> Answer {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let more: String = more.iter().map(|line| format!("{line}\r\n")).collect();
     let head = format!(
-        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{more}Content-Length: {}\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes()).unwrap();

@@ -13,6 +13,7 @@
 mod connections;
 mod limits;
 pub mod links;
+mod negotiate;
 mod options;
 pub mod page;
 mod routes;

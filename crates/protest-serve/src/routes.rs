@@ -240,28 +240,44 @@ async fn to_folder(_: Link, axum::extract::Path(token): axum::extract::Path<Stri
     Redirect::permanent(&format!("{token}/")).into_response()
 }
 
-async fn index(_: Link) -> Response {
-    file("")
+async fn index(_: Link, asked: axum::http::HeaderMap) -> Response {
+    file("", &asked)
 }
 
-async fn asset(_: Link, axum::extract::Path((_, name)): axum::extract::Path<(String, String)>) -> Response {
-    file(&name)
+async fn asset(
+    _: Link,
+    asked: axum::http::HeaderMap,
+    axum::extract::Path((_, name)): axum::extract::Path<(String, String)>,
+) -> Response {
+    file(&name, &asked)
 }
 
-fn file(name: &str) -> Response {
-    match page::asset(name) {
-        Some(asset) => {
-            let mut response =
-                (StatusCode::OK, [(header::CONTENT_TYPE, asset.content_type)], asset.bytes).into_response();
-            if name.starts_with("app.") {
-                // The program is the same for every link and every start: cached, unless the
-                // server is rebuilt (no-cache: the browser asks whether it changed).
-                response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-            }
-            response
+/// A file of the page: gzip-compressed where the client takes it (the program is 3 MB so, 10 MB
+/// not), with its digest as a strong ETag, and no body at all when the client shows it has this
+/// very file already. `no-cache`: the browser keeps the file but asks each time whether it is
+/// still the one (a rebuilt server serves another page).
+fn file(name: &str, asked: &axum::http::HeaderMap) -> Response {
+    let Some(asset) = page::asset(name) else { return plain(StatusCode::NOT_FOUND, NOT_A_LINK) };
+    let sent = match asset.sent(crate::negotiate::accepts_gzip(asked)) {
+        Ok(sent) => sent,
+        Err(why) => {
+            return (StatusCode::INTERNAL_SERVER_ERROR, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], why)
+                .into_response();
         }
-        None => plain(StatusCode::NOT_FOUND, NOT_A_LINK),
+    };
+    let Ok(etag) = HeaderValue::from_str(&sent.etag) else { return StatusCode::INTERNAL_SERVER_ERROR.into_response() };
+    let mut response = match crate::negotiate::has(asked, &sent.etag) {
+        true => StatusCode::NOT_MODIFIED.into_response(),
+        false => (StatusCode::OK, [(header::CONTENT_TYPE, asset.content_type)], sent.bytes).into_response(),
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::ETAG, etag);
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if sent.gzip {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
     }
+    response
 }
 
 /// The annotator's part as a batch file, with their records as the master has them now.
