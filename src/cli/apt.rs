@@ -2,7 +2,7 @@
 
 use crate::cli::Printer;
 use anyhow::Context;
-use protest::metrics::apt::{AptConfig, run::output_paths};
+use protest::scorers::apt::{AptConfig, run::output_paths};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

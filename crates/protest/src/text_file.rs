@@ -1,5 +1,6 @@
-//! Reading a text file line by line without holding it in memory, for the metrics, whose inputs
-//! may be whole corpora. Lines end at `\n` or `\r\n`; a byte-order mark is skipped; invalid UTF-8
+//! Reading a text file line by line without holding it in memory: the corpora and alignments of the
+//! scorers, the pronoun prediction task's data files and language models — inputs that may be
+//! whole corpora — and, read whole, a small configuration ([`read_whole`]). Lines end at `\n` or `\r\n`; a byte-order mark is skipped; invalid UTF-8
 //! is an error naming the line, and so is a line longer than [`MAX_LINE`] (a file without line
 //! breaks, or not text at all): memory stays a few blocks and a line's bound, and the time
 //! linear in the file, whatever it holds.
