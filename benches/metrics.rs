@@ -6,9 +6,9 @@
 //! docs/metrics.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use protest::metrics::apt::AptConfig;
-use protest::metrics::autoprf::{self, AlignedCorpus, DocumentStarts};
 use protest::model::pronouns::FRENCH;
+use protest::scorers::apt::AptConfig;
+use protest::scorers::autoprf::{self, AlignedCorpus, DocumentStarts};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};

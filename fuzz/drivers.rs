@@ -3,8 +3,8 @@
 //! returns whether the input was accepted; bad input must come back as an error, never a panic.
 
 use protest::ingest::{suite_def, texts};
-use protest::metrics::apt::{AptConfig, ini::Ini};
 use protest::model::Master;
+use protest::scorers::apt::{AptConfig, ini::Ini};
 use protest::store::journal::Journal;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -114,5 +114,5 @@ pub fn apt_config(data: &[u8]) -> bool {
     let path = apt_data().join("fuzz.config");
     let Ok(ini) = Ini::parse(text, &path) else { return false };
     let Ok(config) = AptConfig::from_ini(&ini) else { return false };
-    protest::metrics::apt::evaluate(&config, |_, _| Ok(())).is_ok()
+    protest::scorers::apt::evaluate(&config, |_, _| Ok(())).is_ok()
 }

@@ -5,10 +5,10 @@
 use crate::common::{ok, project, shared_data};
 use protest::ingest::from_texts::{self, Inputs, TranslationInput};
 use protest::ingest::texts;
-use protest::metrics::apt::{self, AptConfig, Case, Preset, evaluate_master};
 use protest::metrics::report::metrics::{Judges, metrics};
 use protest::model::alignment::format_line;
 use protest::model::{AnnotatorId, CorpusRole, Judgement, Languages, Master, Record};
+use protest::scorers::apt::{self, AptConfig, Case, Preset, evaluate_master};
 use protest::store::master_file;
 use std::fs;
 use std::path::Path;

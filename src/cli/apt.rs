@@ -3,7 +3,7 @@
 use crate::cli::output_folder::OutputFolder;
 use crate::cli::printer::Printer;
 use anyhow::Context;
-use protest::metrics::apt::{AptConfig, run::output_paths};
+use protest::scorers::apt::{AptConfig, run::output_paths};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

@@ -1,7 +1,7 @@
 //! `protest autoprf REF_STEM CAND_STEM DOC_STARTS`: AutoPRF as the original scorer prints it.
 
 use crate::cli::printer::Printer;
-use protest::metrics::autoprf::{self, AlignedCorpus, DocumentStarts};
+use protest::scorers::autoprf::{self, AlignedCorpus, DocumentStarts};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

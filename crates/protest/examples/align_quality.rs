@@ -16,13 +16,13 @@ use protest::ingest::align::bridge::{self, Bridge};
 use protest::ingest::align::quality::{self, Agreement, LinkScore, Side};
 use protest::ingest::align::{Aligner, Guesses, Settings, grow_diag_final_and, repair};
 use protest::ingest::texts;
-use protest::metrics::apt::pronoun_repair::PronounLists;
 use protest::model::Languages;
 use protest::model::alignment::Alignment;
 use protest::model::alignment::Links;
 use protest::model::pronouns::FRENCH;
 use protest::model::tokens;
 use protest::model::{CorpusId, MatchRule};
+use protest::scorers::apt::pronoun_repair::PronounLists;
 use std::time::Instant;
 
 mod common;

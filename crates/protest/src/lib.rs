@@ -12,9 +12,12 @@
 //!   categories, candidates, annotation records, task sets — as plain values with lookups;
 //! - [`annotate`]: one annotator at work, as pure functions — edits, the conflict rules, a
 //!   record's status, the category browser, undo, and what the translation window shows;
-//! - [`metrics`]: reports, agreement statistics, verdicts, the automatic reference match, APT and
-//!   AutoPRF — computations that return what to write and write nothing (they read their input
-//!   files only through `metrics::lines`);
+//! - [`scorers`]: the outside scorers re-implemented, byte for byte — APT and AutoPRF over
+//!   corpora, and the numbers as each reference tool prints them;
+//! - [`metrics`]: the project's own measures over a master — reports, agreement statistics,
+//!   verdicts, the automatic reference match, the scorers against the human judgements.
+//!   Scorers and metrics are computations that return what to write and write nothing (they
+//!   read their input files only through [`text_file`]);
 //! - [`store`]: the files — masters and batches on disk, the journal, atomic writes, validation,
 //!   and [`store::Store`], an open file that saves every change durably;
 //! - [`batches`]: working with annotators — the roster, task sets, batches made and merged back,
@@ -29,9 +32,10 @@
 //! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved and
 //!   the recovery file that keeps it.
 //!
-//! Beneath them all, for every layer: [`error`]; long work says how far it has come through
-//! [`progress`], to whichever shell listens; a remedy is worded for the [`shell::Shell`] that
-//! shows it. The bundled sample is built in ([`sample`]).
+//! Beneath them all, for every layer: [`error`]; text files are read line by line through
+//! [`text_file`]; long work says how far it has come through [`progress`], to whichever shell
+//! listens; a remedy is worded for the [`shell::Shell`] that shows it. The bundled sample is
+//! built in ([`sample`]).
 //!
 //! The domain rules the code relies on are written out in `docs/domain.md`.
 
@@ -44,9 +48,11 @@ pub mod model;
 pub mod prediction;
 pub mod progress;
 pub mod sample;
+pub mod scorers;
 pub mod session;
 pub mod shell;
 pub mod store;
+pub mod text_file;
 pub mod web;
 pub mod workflow;
 

@@ -9,8 +9,8 @@
 //! `use` group that rustfmt wrapped over several lines, nor a path in a macro's body, nor code
 //! after a test module goes unseen.
 //!
-//! `metrics` computes and writes nothing: it names `std::fs` only in [`READER`], the reader of
-//! its input files, which opens files to read them only.
+//! `scorers` and `metrics` compute and write nothing: they name `std::fs` nowhere, and read their
+//! input files through [`READER`] (beneath every layer), which opens files to read them only.
 
 mod paths;
 #[cfg(test)]
@@ -20,8 +20,8 @@ use paths::{SourceFile, Written};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The one file of `metrics` that touches the file system, to read the metrics' inputs.
-const READER: &str = "metrics/lines.rs";
+/// The one file of the scorers and metrics that touches the file system, to read their inputs.
+const READER: &str = "text_file.rs";
 
 /// The crate's layers from the ground up and the modules beneath them all, as `lib.rs`'s
 /// documentation lists them.
@@ -102,7 +102,8 @@ fn climbs(layers: &Layers, root: &HashMap<String, String>, module: &str, written
     found
 }
 
-/// The lines of a `metrics` file (at `relative`) that touch the file system against the rule.
+/// The lines of a file of the scorers, the metrics or their reader (at `relative`) that touch the
+/// file system against the rule.
 fn file_system_uses(relative: &str, written: &[Written]) -> Vec<usize> {
     const WRITES: [&str; 7] =
         ["File::create", "OpenOptions", "fs::write", "fs::create", "fs::remove", "fs::rename", "fs::copy"];
@@ -136,9 +137,9 @@ fn check(src: &Path) -> Result<(Vec<String>, usize), String> {
             };
             wrong.push(format!("{relative}:{}: {} uses {what}", climb.line, climb.from));
         }
-        if top == "metrics" {
+        if ["scorers", "metrics", "text_file"].contains(&top.as_str()) {
             for line in file_system_uses(relative, &reading.written) {
-                wrong.push(format!("{relative}:{line}: metrics touches the file system (only {READER} reads)"));
+                wrong.push(format!("{relative}:{line}: {top} touches the file system (only {READER} reads)"));
             }
         }
     }

@@ -13,8 +13,8 @@ fn crate_layers() -> Layers {
 #[test]
 fn the_documentation_lists_every_module_once() {
     let layers = crate_layers();
-    assert_eq!(layers.order[..3], ["model", "annotate", "metrics"], "{layers:?}");
-    assert_eq!(layers.common, ["error", "progress", "shell", "sample"]);
+    assert_eq!(layers.order[..4], ["model", "annotate", "scorers", "metrics"], "{layers:?}");
+    assert_eq!(layers.common, ["error", "text_file", "progress", "shell", "sample"]);
     let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
     let declared: Vec<&str> = lib.lines().filter_map(|l| l.strip_prefix("pub mod ")).map(first_name).collect();
     let mut listed: Vec<&str> = layers.order.iter().chain(&layers.common).map(String::as_str).collect();

@@ -105,7 +105,7 @@ pub fn parse_line_into(line: &str, links: &mut Links) -> Result<(), String> {
 /// in one pass over its bytes, each pair handed to `pair` in line order; false for anything else,
 /// which [`parse_any`] reads (or explains). Generic, so that each reader's `pair` is inlined: the
 /// master's alignments keep every pair, the metrics only those of a few source tokens
-/// ([`crate::metrics::links`]).
+/// ([`crate::scorers::links`]).
 pub(crate) fn parse_plain(bytes: &[u8], mut pair: impl FnMut(u32, u32)) -> bool {
     // `str::split_ascii_whitespace`'s white space.
     let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');

@@ -5,9 +5,9 @@
 //! one id a line. Plain or gzip-compressed (recognised by its first bytes, whatever the name).
 
 use crate::error::{Error, Result};
-use crate::metrics::lines::LineReader;
 use crate::store::atomic::Outputs;
 use crate::store::disk::Disk;
+use crate::text_file::LineReader;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};

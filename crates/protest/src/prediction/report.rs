@@ -5,6 +5,7 @@
 
 use super::classes::Scorer;
 use super::score::{Evaluation, Macro, Scores};
+use crate::scorers::numbers::perl_number;
 use std::fmt::Write as _;
 
 /// The report of `scores` for the prediction file named `predictions` (as given on the command
@@ -85,58 +86,4 @@ fn evaluation_text(out: &mut String, e: &Evaluation, present: bool) {
         "\n{heading}\nP = {:6.2}%\tR = {:6.2}%\tF1 = {:6.2}%\n\n\n\n",
         e.macro_.precision, e.macro_.recall, e.macro_.f1
     );
-}
-
-/// A number as Perl prints it: `%.15g` (15 significant digits, trailing zeros dropped, an
-/// exponent below 1e-4 and from 1e15).
-pub fn perl_number(value: f64) -> String {
-    const DIGITS: i32 = 15;
-    if value == 0.0 || !value.is_finite() {
-        return match value {
-            v if v.is_nan() => "NaN".into(),
-            v if v.is_infinite() => (if v > 0.0 { "Inf" } else { "-Inf" }).into(),
-            _ => "0".into(),
-        };
-    }
-    let scientific = format!("{:.*e}", (DIGITS - 1) as usize, value);
-    let (mantissa, exponent) = scientific.split_once('e').expect("{:e} has an exponent");
-    let exponent: i32 = exponent.parse().expect("{:e} writes an integer exponent");
-    let trim = |s: &str| -> String {
-        match s.contains('.') {
-            true => s.trim_end_matches('0').trim_end_matches('.').to_owned(),
-            false => s.to_owned(),
-        }
-    };
-    if !(-4..DIGITS).contains(&exponent) {
-        let sign = if exponent < 0 { '-' } else { '+' };
-        format!("{}e{sign}{:02}", trim(mantissa), exponent.abs())
-    } else {
-        trim(&format!("{:.*}", (DIGITS - 1 - exponent) as usize, value))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_as_perl_prints_them() {
-        // What `perl -e 'print …'` prints for each.
-        let cases = [
-            (62.0054887695326_f64, "62.0054887695326"),
-            (100.0 * 72.0 / 103.0, "69.9029126213592"),
-            (100.0, "100"),
-            (0.5, "0.5"),
-            (100.0 / 3.0, "33.3333333333333"),
-            (1e-5, "1e-05"),
-            (1e15, "1e+15"),
-            (0.1 + 0.2, "0.3"),
-            (0.0001, "0.0001"),
-            (123456789012345.6, "123456789012346"),
-            (9.9999999999999995, "10"),
-        ];
-        for (value, perl) in cases {
-            assert_eq!(perl_number(value), perl, "{value:e}");
-        }
-    }
 }

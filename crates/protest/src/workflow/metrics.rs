@@ -3,9 +3,9 @@
 //! metrics compute what to write ([`crate::metrics`]); this writes it.
 
 use crate::error::{Error, Result};
-use crate::metrics::apt::{AptConfig, AptOutcome, master, run};
 use crate::metrics::report::{Format, Table};
 use crate::model::{CorpusId, Master};
+use crate::scorers::apt::{AptConfig, AptOutcome, master, run};
 use crate::store::atomic::{self, Outputs};
 use crate::store::disk::{self, Disk};
 use std::path::{Path, PathBuf};

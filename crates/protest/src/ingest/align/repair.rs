@@ -1,14 +1,14 @@
 //! The pronoun alignment repair of APT (paper 000 §2.3) applied to the built-in aligner's
 //! output: a source `it` / `they` left unaligned, or aligned to no target pronoun, gains a link
 //! to a likely target pronoun near its neighbours' alignments. The heuristic itself is
-//! [`crate::metrics::apt::pronoun_repair`]; this module chooses its word lists for a language pair and runs
+//! [`crate::scorers::apt::pronoun_repair`]; this module chooses its word lists for a language pair and runs
 //! it over a corpus.
 
-use crate::metrics::apt::pronoun_repair::{self, Options, PronounLists};
 use crate::model::alignment::Links;
 use crate::model::pronouns::ENGLISH_THIRD_PERSON;
 use crate::model::tokens;
 use crate::model::{Language, Languages};
+use crate::scorers::apt::pronoun_repair::{self, Options, PronounLists};
 
 /// The word lists for a language pair, if the repair knows it: English third-person pronouns
 /// (`he` and `she` so that the French pronouns aligned to them are not taken by an `it` nearby)

@@ -3,19 +3,19 @@
 //! category with the disagreement rate (its Table 3) and the correlation of the system-level APT
 //! and human scores (its Table 2).
 //!
-//! APT is computed by `crate::metrics::apt` with the preset of the master's target language; the human
+//! APT is computed by `crate::scorers::apt` with the preset of the master's target language; the human
 //! judgement of a candidate is, by default, the pronoun verdict of `crate::metrics::verdict` — the
 //! judgement the per-system scores use.
 
 use super::layout;
 use super::scores::VERDICT_RULE;
 use super::table::{Cell, Column, Row, Table};
-use crate::metrics::apt::case::Tally;
-use crate::metrics::apt::human::{self, Agreement, AgreementRow, SystemScores};
-use crate::metrics::apt::{Case, MasterApt, Preset, SystemApt, Weighting, evaluate_master};
+use crate::metrics::apt_human::{self, Agreement, AgreementRow, SystemScores};
 use crate::metrics::correlate::Correlation;
 use crate::metrics::verdict::Decisions;
 use crate::model::{AnnotatorId, CandidateId, Category, Judgement, Master, Role};
+use crate::scorers::apt::case::Tally;
+use crate::scorers::apt::{Case, MasterApt, Preset, SystemApt, Weighting, evaluate_master};
 
 /// Whose judgement of a candidate's pronoun is set against APT.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -67,8 +67,8 @@ fn judged(master: &Master, judges: Judges, verdict: impl Fn(CandidateId) -> Opti
         Judges::Annotator(a) => format!("{}'s own pronoun judgement", master.annotator_name(a)),
     };
     Metrics {
-        agreement: human::agreement(master, &apt, verdict),
-        scores: human::system_scores(&apt, verdict),
+        agreement: apt_human::agreement(master, &apt, verdict),
+        scores: apt_human::system_scores(&apt, verdict),
         categories: master.categories.iter().filter(|c| apt.categories.contains(&c.name)).cloned().collect(),
         judged_by,
         judges,
@@ -268,7 +268,7 @@ impl Metrics {
             );
             (Vec::new(), vec![note])
         } else {
-            let [a, b] = human::correlations(&self.scores);
+            let [a, b] = apt_human::correlations(&self.scores);
             let number = |x: f64| Cell::number(Some(x).filter(|x| x.is_finite()), 3);
             let row = |label: &str, c2: f64, c: &Correlation| {
                 let weights = [1.0, c2].map(|w| Cell::number(Some(w), 1));

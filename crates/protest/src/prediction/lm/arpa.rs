@@ -28,7 +28,7 @@
 
 use super::model::{Builder, MAX_ORDER, Model, Refusal, WordId};
 use crate::error::{Error, Result};
-use crate::metrics::lines::LineReader;
+use crate::text_file::LineReader;
 use std::io::{self, Write};
 use std::path::Path;
 

@@ -236,7 +236,7 @@ fn count_text(path: &Path, options: &Options) -> Result<Counts> {
     let mut ids: HashMap<Box<str>, u32> = counts.vocabulary.iter().cloned().zip(0..).collect();
     let mut distinct = counts.vocabulary.len() as u64;
     let mut sentence = Vec::new();
-    let too_many = |lines: &crate::metrics::lines::LineReader| {
+    let too_many = |lines: &crate::text_file::LineReader| {
         lines.error(format!(
             "the text has more than {} distinct n-grams of orders 1–{}: its model would need more than some {} of \
              memory; --max-ngrams N raises the bound (about {BYTES_PER_NGRAM} bytes an n-gram)",

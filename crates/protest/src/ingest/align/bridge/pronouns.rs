@@ -9,9 +9,9 @@
 use super::monolingual::{Kind, MonoAlignment};
 use super::words::key;
 use crate::ingest::align::repair;
-use crate::metrics::apt::pronoun_repair::{self, PronounLists};
 use crate::model::pronouns::Pronouns;
 use crate::model::{Language, Languages};
+use crate::scorers::apt::pronoun_repair::{self, PronounLists};
 
 /// The English pronouns whose links are carried only between pronouns: the test suite's, and
 /// `he` / `she`, whose French pronouns must not be taken by an `it`.

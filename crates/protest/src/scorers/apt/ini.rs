@@ -41,7 +41,7 @@ const DEFAULT_SECTION: &str = "DEFAULT";
 
 impl Ini {
     pub fn read(path: &Path) -> Result<Ini> {
-        let text = crate::metrics::lines::read_whole(path)?;
+        let text = crate::text_file::read_whole(path)?;
         Ini::parse(&text, path)
     }
 

@@ -13,7 +13,7 @@ use super::reference_order::{PySet, py2_hash_str};
 use super::rules::{Categories, Rules};
 use super::words;
 use crate::error::{Error, Result};
-use crate::metrics::apt::pronoun_repair::PronounLists;
+use crate::scorers::apt::pronoun_repair::PronounLists;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Write;

@@ -21,8 +21,8 @@
 //! A target token counts as a pronoun when its last part after [`Options::part_separator`] is in
 //! the list (`est-il` → `il`). Links that point outside the sentence are ignored.
 
-use crate::metrics::apt::words::WordSet;
 use crate::model::alignment::Links;
+use crate::scorers::apt::words::WordSet;
 
 /// The words the heuristic treats as pronouns on each side.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

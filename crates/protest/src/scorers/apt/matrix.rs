@@ -101,7 +101,7 @@ pub struct MatrixTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::apt::rules::Rules;
+    use crate::scorers::apt::rules::Rules;
 
     fn rules() -> Rules {
         Rules::new(Categories::from_list(["il".to_owned(), "elle".to_owned(), "ce".to_owned()]), &[], &[], false)

@@ -13,11 +13,12 @@
 //! holds the counts only.
 
 use crate::error::{Error, Result};
-use crate::metrics::apt::words::{reuse, split_spaces};
-use crate::metrics::lines::LineReader;
-use crate::metrics::links;
-use crate::metrics::scan::WordScan;
 use crate::model::alignment::{self, Links};
+use crate::scorers::apt::words::{reuse, split_spaces};
+use crate::scorers::links;
+use crate::scorers::numbers::java_fixed4;
+use crate::scorers::scan::WordScan;
+use crate::text_file::LineReader;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -450,50 +451,9 @@ fn ratio(numerator: u32, denominator: u32) -> f32 {
     numerator as f32 / denominator as f32
 }
 
-/// Java's `String.format("%.4f", x)` of a float: the shortest decimal digits of the value
-/// (widened to double) rounded half up — so 1/32 prints 0.0313 where C would print 0.0312.
-fn java_fixed4(x: f32) -> String {
-    const DECIMALS: i32 = 4;
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    if x.is_infinite() {
-        return (if x > 0.0 { "Infinity" } else { "-Infinity" }).into();
-    }
-    let shortest = format!("{:e}", f64::from(x).abs());
-    let (mantissa, exponent) = shortest.split_once('e').expect("exponent form");
-    let exponent: i32 = exponent.parse().expect("exponent");
-    let digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
-    // The value is 0.d₁d₂… × 10^(exponent+1); keep the digits down to 10^-DECIMALS.
-    let point = exponent + 1;
-    let keep = point + DECIMALS;
-    let digit = |i: i32| if (0..digits.len() as i32).contains(&i) { u64::from(digits[i as usize]) } else { 0 };
-    let mut scaled: u64 = (0..keep.max(0)).fold(0, |n, i| n * 10 + digit(i));
-    if digit(keep) >= 5 {
-        scaled += 1;
-    }
-    let unit = 10u64.pow(DECIMALS as u32);
-    let sign = if x.is_sign_negative() && scaled > 0 { "-" } else { "" };
-    format!("{sign}{}.{:04}", scaled / unit, scaled % unit)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn java_number_format() {
-        assert_eq!(java_fixed4(ratio(12, 35)), "0.3429");
-        assert_eq!(java_fixed4(ratio(1, 32)), "0.0313", "Java rounds the exact tie up");
-        assert_eq!(java_fixed4(ratio(1, 3)), "0.3333");
-        assert_eq!(java_fixed4(ratio(2, 3)), "0.6667");
-        assert_eq!(java_fixed4(1.0), "1.0000");
-        assert_eq!(java_fixed4(0.0), "0.0000");
-        assert_eq!(java_fixed4(123.45678), "123.4568");
-        assert_eq!(java_fixed4(0.00005), "0.0000", "the float is 4.99999987e-5");
-        assert_eq!(java_fixed4(ratio(0, 0)), "NaN");
-        assert_eq!(java_fixed4(f32::INFINITY), "Infinity");
-    }
 
     #[test]
     fn clipped_counts() {

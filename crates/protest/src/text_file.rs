@@ -1,11 +1,12 @@
-//! Reading a text file line by line without holding it in memory, for the metrics, whose inputs
-//! may be whole corpora. Lines end at `\n` or `\r\n`; a byte-order mark is skipped; invalid UTF-8
+//! Reading a text file line by line without holding it in memory: the corpora and alignments of the
+//! scorers, the pronoun prediction task's data files and language models — inputs that may be
+//! whole corpora — and, read whole, a small configuration ([`read_whole`]). Lines end at `\n` or `\r\n`; a byte-order mark is skipped; invalid UTF-8
 //! is an error naming the line, and so is a line longer than [`MAX_LINE`] (a file without line
 //! breaks, or not text at all): memory stays a few blocks and a line's bound, and the time
 //! linear in the file, whatever it holds.
 //!
 //! A thread per file reads ahead: it reads blocks of whole lines, checks each block is UTF-8 at
-//! once and finds its line ends (memchr), so that the thread using the lines only takes
+//! once (simdutf8) and finds its line ends (memchr), so that the thread using the lines only takes
 //! them — on two cores, finding and checking lines no longer adds to the work on them. A reader
 //! of lines of separated columns ([`LineReader::separated`]) has the separators found there
 //! too, in the same pass.
@@ -220,54 +221,34 @@ impl LineReader {
     }
 }
 
-/// The lines of `bytes` as text, checked UTF-8 once: up to the line with an invalid byte, if
-/// any, with [`After::NotUtf8`] then in `after` (the lines before it are handed out, then the
-/// error).
-fn utf8_lines(bytes: Vec<u8>, after: &mut Option<After>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let bytes = e.into_bytes();
-        let bad_line = memchr::memrchr(b'\n', &bytes[..valid]).map_or(0, |i| i + 1);
-        *after = Some(After::NotUtf8);
-        // Valid UTF-8 up to `valid`: nothing is replaced.
-        String::from_utf8_lossy(&bytes[..bad_line]).into_owned()
-    })
-}
-
 /// The reading thread: blocks of whole lines until the end of the file or an error. Stops when
 /// the [`LineReader`] is dropped.
 fn read_ahead(mut file: impl Read, separator: Option<u8>, sender: &SyncSender<Block>, spare: &Receiver<Block>) {
-    let mut carried: Vec<u8> = Vec::new(); // the start of a line the last block did not finish
+    // What was read and not yet sent: the start of a line the last block did not finish
+    // (`buffer[..have]`), then the bytes just read. A block's text is checked once, by
+    // simdutf8, and copied into the block's own string: a copy at memory speed is what a
+    // conversion without a second check and without `unsafe` costs. `String::from_utf8` over
+    // the bytes instead (std's check, a third as fast on French text) cost APT at 100× 15–25 %
+    // more CPU time, AutoPRF 15–20 % (docs/performance.md). The buffer grows by doubling and is
+    // zeroed only where it grows: a long line carried over many blocks costs time linear in its
+    // length.
+    let mut buffer: Vec<u8> = Vec::new();
+    let mut have = 0;
     let mut dense = true; // whether the last block had line ends and separators close together
     loop {
         // A block used up, over whose old text and lists this one is written: no new allocation
-        // per block, and only the part of the text its old text did not fill is zeroed first
-        // (`read_to_end` zeroed it all).
+        // per block.
         let mut block = spare.try_recv().unwrap_or_default();
-        let have = carried.len();
-        let mut bytes = if have > BLOCK {
-            // A long line goes on growing where it is (by doubling): copying it into each new
-            // block made a line of n bytes cost n² / BLOCK.
-            std::mem::take(&mut carried)
-        } else {
-            let mut bytes = std::mem::take(&mut block.text).into_bytes();
-            if bytes.capacity() == 0 {
-                // Room for a line's start carried over as well: no moving the text to a larger
-                // allocation (a copy and new pages) when the next block carries more.
-                bytes.reserve(2 * BLOCK);
-            }
-            bytes.resize(bytes.len().max(have + BLOCK), 0);
-            bytes[..have].copy_from_slice(&carried);
-            bytes
-        };
-        bytes.resize(have + BLOCK, 0);
-        let (read, failed) = read_full(&mut file, &mut bytes[have..have + BLOCK]);
-        bytes.truncate(have + read);
+        if buffer.len() < have + BLOCK {
+            buffer.resize(have + BLOCK, 0);
+        }
+        let (read, failed) = read_full(&mut file, &mut buffer[have..have + BLOCK]);
+        let filled = have + read;
         let at_end = read == 0;
         // The line carried over ends in what was read, or goes on: either way no longer than
         // MAX_LINE. Only the bytes just read are searched.
-        let first_end = memchr::memchr(b'\n', &bytes[have..]).map(|i| have + i);
-        if failed.is_none() && first_end.unwrap_or(bytes.len()) > MAX_LINE {
+        let first_end = memchr::memchr(b'\n', &buffer[have..filled]).map(|i| have + i);
+        if failed.is_none() && first_end.unwrap_or(filled) > MAX_LINE {
             block.text.clear();
             block.ends.clear();
             block.separators.clear();
@@ -277,23 +258,24 @@ fn read_ahead(mut file: impl Read, separator: Option<u8>, sender: &SyncSender<Bl
             return;
         }
         // Whole lines only, unless the file ends without a line end.
-        let whole = match first_end.and_then(|_| memchr::memrchr(b'\n', &bytes[have..])).map(|i| have + i) {
+        let whole = match first_end.and_then(|_| memchr::memrchr(b'\n', &buffer[have..filled])).map(|i| have + i) {
             _ if failed.is_some() => 0, // the carried start of a line is not a line
             Some(last) if !at_end => last + 1,
             None if !at_end => {
-                carried = bytes;
+                have = filled;
                 continue;
             }
-            _ => bytes.len(),
+            _ => filled,
         };
-        carried = bytes[whole..].to_vec();
-        bytes.truncate(whole);
         block.after = match (failed, at_end) {
             (Some(e), _) => Some(After::Failed(e)),
             (None, true) => Some(After::EndOfFile),
             (None, false) => None,
         };
-        block.text = utf8_lines(bytes, &mut block.after);
+        block.text.clear();
+        block.text.push_str(utf8_lines(&buffer[..whole], &mut block.after));
+        buffer.copy_within(whole..filled, 0);
+        have = filled - whole;
         match separator {
             None => block.find_ends(),
             Some(separator) => {
@@ -306,6 +288,17 @@ fn read_ahead(mut file: impl Read, separator: Option<u8>, sender: &SyncSender<Bl
             return;
         }
     }
+}
+
+/// The lines of `bytes` as text: all of them, or those before the line with an invalid byte,
+/// with [`After::NotUtf8`] then in `after` (the lines before it are handed out, then the error).
+fn utf8_lines<'b>(bytes: &'b [u8], after: &mut Option<After>) -> &'b str {
+    simdutf8::compat::from_utf8(bytes).unwrap_or_else(|e| {
+        let bad_line = memchr::memrchr(b'\n', &bytes[..e.valid_up_to()]).map_or(0, |i| i + 1);
+        *after = Some(After::NotUtf8);
+        // Valid up to `valid_up_to`, so up to the line's start: the `Err` is never taken.
+        simdutf8::basic::from_utf8(&bytes[..bad_line]).unwrap_or_default()
+    })
 }
 
 impl Block {

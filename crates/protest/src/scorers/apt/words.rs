@@ -1,7 +1,7 @@
 //! Words as APT's reference (Python 2) sees them: lowercasing, splitting, word lists and groups.
 
 use crate::error::Result;
-use crate::metrics::lines::LineReader;
+use crate::text_file::LineReader;
 use std::collections::HashSet;
 use std::path::Path;
 

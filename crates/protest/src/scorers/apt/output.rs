@@ -4,6 +4,7 @@
 use super::case::{Case, CaseCounts};
 use super::instances::Instance;
 use super::matrix::MatrixTable;
+use crate::scorers::numbers::{python_fixed4, python2_str};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -69,66 +70,4 @@ pub fn score_text(counts: &CaseCounts, matrix: &MatrixTable) -> String {
         let _ = writeln!(out, "{label}\t{}", cells.join("\t"));
     }
     out
-}
-
-/// Python's `"%0.4f" % x` (`nan`, `inf` spelled as Python spells them).
-fn python_fixed4(x: f64) -> String {
-    match x {
-        x if x.is_nan() => "nan".into(),
-        x if x.is_infinite() => (if x > 0.0 { "inf" } else { "-inf" }).into(),
-        x => format!("{x:.4}"),
-    }
-}
-
-/// Python 2's `str(float)`: 12 significant digits (`%.12g`), with `.0` added to whole numbers.
-pub fn python2_str(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".into();
-    }
-    if x.is_infinite() {
-        return (if x > 0.0 { "inf" } else { "-inf" }).into();
-    }
-    let scientific = format!("{x:.11e}");
-    let (mantissa, exponent) = scientific.split_once('e').expect("exponent form");
-    let exponent: i32 = exponent.parse().expect("exponent");
-    let trim = |digits: &str| {
-        if digits.contains('.') {
-            digits.trim_end_matches('0').trim_end_matches('.').to_owned()
-        } else {
-            digits.to_owned()
-        }
-    };
-    if !(-4..12).contains(&exponent) {
-        let sign = if exponent < 0 { '-' } else { '+' };
-        return format!("{}e{sign}{:02}", trim(mantissa), exponent.abs());
-    }
-    let fixed = trim(&format!("{x:.*}", (11 - exponent) as usize));
-    if fixed.contains('.') { fixed } else { fixed + ".0" }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn python_number_formats() {
-        // CPython 2.7's str() of these floats.
-        for (x, s) in [
-            (1.0, "1.0"),
-            (0.5, "0.5"),
-            (0.0, "0.0"),
-            (0.1 + 0.2, "0.3"),
-            (1e-5, "1e-05"),
-            (1e16, "1e+16"),
-            (123456789012.0, "123456789012.0"),
-            (1234567890123.0, "1.23456789012e+12"),
-            (1.0 / 3.0, "0.333333333333"),
-            (-2.5, "-2.5"),
-        ] {
-            assert_eq!(python2_str(x), s, "{x}");
-        }
-        assert_eq!(python_fixed4(0.4), "0.4000");
-        assert_eq!(python_fixed4(0.03125), "0.0312");
-        assert_eq!(python_fixed4(f64::NAN), "nan");
-    }
 }

@@ -8,19 +8,19 @@
 //!   tokens; with a target list each token gives its first part that is in the list, and a
 //!   translation whose tokens give nothing is `OTHER`; no aligned position, no translation;
 //! - the alignment heuristic then repairs translations whose words hold no target pronoun of the
-//!   heuristic's list ([`crate::metrics::apt::pronoun_repair`] with [`Options::APT`]); the token it adds is
+//!   heuristic's list ([`crate::scorers::apt::pronoun_repair`] with [`Options::APT`]); the token it adds is
 //!   taken as written in the file, not lowercased, exactly as the reference does.
 
 use super::config::{CorpusFiles, SourcePronouns};
 use super::rules::OTHER;
 use super::words::{self, WordSet};
 use crate::error::{Error, Result};
-use crate::metrics::apt::pronoun_repair::{self, Options, PronounLists};
-use crate::metrics::lines::LineReader;
-use crate::metrics::links;
-use crate::metrics::scan::{self, WordScan};
 use crate::model::alignment::Links;
 use crate::model::numbered_in_file;
+use crate::scorers::apt::pronoun_repair::{self, Options, PronounLists};
+use crate::scorers::links;
+use crate::scorers::scan::{self, WordScan};
+use crate::text_file::LineReader;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;

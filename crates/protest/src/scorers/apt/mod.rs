@@ -5,12 +5,12 @@
 //! their translations in the parallel files, [`rules`] decides each instance's [`case::Case`],
 //! [`run`] puts it together and [`output`] formats the reference's `.score` and `.detail` files
 //! (`crate::workflow::metrics` writes them).
-//! [`master`] runs APT over a master's candidates and [`human`] sets it against human judgements.
+//! [`master`] runs APT over a master's candidates (`crate::metrics::apt_human` sets that against
+//! the human judgements).
 //! docs/metrics.md describes the configuration and every deviation from the reference.
 
 pub mod case;
 pub mod config;
-pub mod human;
 pub mod ini;
 pub mod instances;
 pub mod master;

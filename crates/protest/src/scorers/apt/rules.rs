@@ -224,7 +224,7 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::apt::reference_order::py2_hash_str;
+    use crate::scorers::apt::reference_order::py2_hash_str;
 
     fn words(list: &str) -> Vec<String> {
         list.split_whitespace().map(str::to_owned).collect()

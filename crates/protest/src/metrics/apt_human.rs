@@ -7,10 +7,9 @@
 //! judgement: cases 1 and 2 say "correct", case 3 "incorrect"; a disagreement is APT and the
 //! human saying different things.
 
-use super::case::{Case, Weighting};
-use super::master::MasterApt;
 use crate::metrics::correlate::Correlation;
 use crate::model::{CandidateId, CorpusRole, Judgement, Master};
+use crate::scorers::apt::{Case, MasterApt, Weighting};
 
 /// One row of the table: a category, or the total.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -151,7 +150,7 @@ pub fn correlations(scores: &[SystemScores]) -> [Correlation; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::apt::{Preset, evaluate_master};
+    use crate::scorers::apt::{Preset, evaluate_master};
     use crate::testing::bare_tiny as tiny;
 
     #[test]

@@ -371,8 +371,8 @@ pub fn config_files(master: &Master, corpus: CorpusId, dir: &Path) -> Result<Con
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::apt::Weighting;
     use crate::model::TokenRef;
+    use crate::scorers::apt::Weighting;
     use crate::testing::bare_tiny as tiny;
 
     fn case_of(apt: &MasterApt, candidate: u32) -> Case {
