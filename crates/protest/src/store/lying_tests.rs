@@ -2,7 +2,7 @@
 //! `fsync` that does nothing, each reporting success — and what such a disk or a crash leaves:
 //! nothing reported saved is lost, or an error says where it is.
 
-use super::tests::{TINY, record, tiny};
+use super::tests::{TINY, on_faulty_disk, record, tiny};
 use super::*;
 use crate::model::Judgement;
 use crate::store::disk::{Fault, Faulty, Op};
@@ -34,10 +34,7 @@ fn described(m: &mut Master) -> Result<()> {
 #[test]
 fn a_full_save_on_a_disk_that_lies_once_anywhere_is_caught_or_true() {
     let dir = tempfile::tempdir().unwrap();
-    let path = tiny(&dir);
-    let disk = Faulty::new(Fault::None);
-    let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
-    store.put(record(3, Judgement::Yes)).unwrap();
+    let (path, disk, mut store) = on_faulty_disk(&dir);
     disk.set(Fault::None);
     store.update(described).unwrap();
     let count = disk.ops().len();

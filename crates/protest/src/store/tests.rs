@@ -15,6 +15,16 @@ pub(super) fn tiny(dir: &tempfile::TempDir) -> PathBuf {
     path
 }
 
+/// The tiny master in `dir` opened on a disk whose faults the test sets (none yet), with one
+/// change made (candidate 3 judged yes).
+pub(super) fn on_faulty_disk(dir: &tempfile::TempDir) -> (PathBuf, Faulty, Store<Master>) {
+    let path = tiny(dir);
+    let disk = Faulty::new(Fault::None);
+    let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
+    store.put(record(3, Judgement::Yes)).unwrap();
+    (path, disk, store)
+}
+
 pub(super) fn record(candidate: u32, pronoun: Judgement) -> Record {
     let mut r = Record::new(CandidateId(candidate), AnnotatorId::RESEARCHER, Utc::now());
     r.pronoun = pronoun;
@@ -145,10 +155,7 @@ fn update_saves_the_whole_file() {
 #[test]
 fn a_journal_that_could_not_be_restarted_is_restarted_before_the_next_change() {
     let dir = tempfile::tempdir().unwrap();
-    let path = tiny(&dir);
-    let disk = Faulty::new(Fault::None);
-    let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
-    store.put(record(3, Judgement::Yes)).unwrap();
+    let (path, disk, mut store) = on_faulty_disk(&dir);
     // The full save writes the file, then fails to start the journal of the new revision.
     disk.set(Fault::None);
     store.save().unwrap();
@@ -216,10 +223,7 @@ fn a_file_that_does_not_open_leaves_no_lock_behind() {
 #[test]
 fn a_change_the_disk_refuses_is_kept_as_not_saved_and_saved_later() {
     let dir = tempfile::tempdir().unwrap();
-    let path = tiny(&dir);
-    let disk = Faulty::new(Fault::None);
-    let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
-    store.put(record(3, Judgement::Yes)).unwrap();
+    let (path, disk, mut store) = on_faulty_disk(&dir);
     disk.set(Fault::FullFrom(0));
     for c in [4, 5] {
         let e = store.put(record(c, Judgement::No)).unwrap_err().to_string();
@@ -247,10 +251,7 @@ fn a_change_the_disk_refuses_is_kept_as_not_saved_and_saved_later() {
 #[test]
 fn a_failed_full_save_changes_nothing_in_memory_or_on_disk() {
     let dir = tempfile::tempdir().unwrap();
-    let path = tiny(&dir);
-    let disk = Faulty::new(Fault::None);
-    let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
-    store.put(record(3, Judgement::Yes)).unwrap();
+    let (path, disk, mut store) = on_faulty_disk(&dir);
     let before = store.master().clone();
     disk.set(Fault::FullFrom(0));
     let e = store
@@ -422,10 +423,7 @@ fn a_roster_committed_is_in_memory_and_on_disk_or_in_neither_whatever_write_fail
     // `pending`: a change not saved before the roster, which then goes in a full save.
     for pending in [false, true] {
         let open = |dir: &tempfile::TempDir| {
-            let path = tiny(dir);
-            let disk = Faulty::new(Fault::None);
-            let (mut store, _) = Store::<Master>::open_on(disk.shared(), &path).unwrap();
-            store.put(record(3, Judgement::Yes)).unwrap();
+            let (path, disk, mut store) = on_faulty_disk(dir);
             if pending {
                 disk.set(Fault::Once(0));
                 assert!(store.put(record(4, Judgement::No)).is_err());
