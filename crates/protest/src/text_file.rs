@@ -228,8 +228,8 @@ fn read_ahead(mut file: impl Read, separator: Option<u8>, sender: &SyncSender<Bl
     // (`buffer[..have]`), then the bytes just read. A block's text is checked once, by
     // simdutf8, and copied into the block's own string: a copy at memory speed is what a
     // conversion without a second check and without `unsafe` costs. `String::from_utf8` over
-    // the bytes instead (std's check, a third as fast on French text) cost APT at 100× 15–25 %
-    // more CPU time, AutoPRF 15–20 % (docs/performance.md). The buffer grows by doubling and is
+    // the bytes instead (std's check, a third as fast on French text) cost APT and AutoPRF at
+    // 100× a fifth more CPU time (docs/performance.md). The buffer grows by doubling and is
     // zeroed only where it grows: a long line carried over many blocks costs time linear in its
     // length.
     let mut buffer: Vec<u8> = Vec::new();
