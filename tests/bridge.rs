@@ -112,8 +112,16 @@ fn copies_matched_on_the_merged_sample_hold_against_peoples_verdicts() {
 }
 
 /// `protest synth --preset 1x` of the news corpus.
-fn news_synth(dir: &Path) -> Master {
-    synth::generate(&Sources::in_folder(dir).unwrap(), &Params::protest(1)).unwrap()
+/// The synthetic news master with the source and the reference only: no MT system to bridge
+/// through or to train the aligner on (it trains on the source with the reference and the new
+/// output alone).
+fn news_reference_only(dir: &Path) -> Master {
+    let mut master = synth::generate(&Sources::in_folder(dir).unwrap(), &Params::protest(1)).unwrap();
+    master.corpora.retain(|c| c.role != CorpusRole::System);
+    master.candidates.retain(|c| c.corpus == CorpusId(1));
+    master.records = Default::default();
+    master.reindex();
+    master
 }
 
 fn add(master: &Master, lines: &[String], options: &Options) -> (Master, CorpusId) {
@@ -129,7 +137,7 @@ fn add(master: &Master, lines: &[String], options: &Options) -> (Master, CorpusI
 #[test]
 fn a_copy_of_the_news_reference_settles_every_example_with_a_reference() {
     let Some(data) = shared_data("discomt-news-en-fr") else { return };
-    let master = news_synth(&data);
+    let master = news_reference_only(&data);
     let copy = texts::read_lines(&data.join("pronoun-test.tok.fr")).unwrap();
     // What the copy's pronouns and heads are aligned to is carried over from the reference alone:
     // the bilingual aligner, which fills in what the bridge leaves, is barely trained here
@@ -144,12 +152,7 @@ fn a_copy_of_the_news_reference_settles_every_example_with_a_reference() {
 #[test]
 fn the_news_mt_output_is_aligned_as_its_given_alignment_has_it() {
     let Some(data) = shared_data("discomt-news-en-fr") else { return };
-    // A master of the source and the reference, no MT system.
-    let mut master = news_synth(&data);
-    master.corpora.retain(|c| c.role != CorpusRole::System);
-    master.candidates.retain(|c| c.corpus == CorpusId(1));
-    master.records = Default::default();
-    master.reindex();
+    let master = news_reference_only(&data);
     let read = |name: &str| texts::read_lines(&data.join(name)).unwrap();
     let (source, reference, mt) = (read("pronoun-test.tok.en"), read("pronoun-test.tok.fr"), read("mt-output.fr"));
     let (added, id) = add(&master, &mt, &Options { tokenised: true, ..Options::default() });

@@ -14,6 +14,8 @@ pub const SOURCES: &[&str] = &[
     "assets",
     "crates/protest/Cargo.toml",
     "crates/protest/src",
+    "crates/protest-align/Cargo.toml",
+    "crates/protest-align/src",
     "crates/protest-gui/Cargo.toml",
     "crates/protest-gui/src",
     "crates/protest-page/Cargo.toml",

@@ -6,6 +6,7 @@
 
 use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::file_chooser::{self, Pick};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::intent::Intent;
 use egui::{RichText, Ui};
@@ -19,6 +20,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::Instant;
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    pub fn add_system() -> Opener {
+        Opener::new("Add MT system…", Allowed::Researcher, |_| Some(AddSystemDialog::default()))
+    }
+}
 
 /// What the user typed and ticked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 //! to a further annotator as a batch.
 
 use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Job, Part, Reply, capitalised};
 use crate::dialogs::path_field::{PathField, Pick};
 use chrono::{DateTime, Utc};
@@ -13,6 +14,15 @@ use protest::session::Session;
 use protest::store::summary::count;
 use protest::workflow::{self, adjudication::Adjudicating};
 use std::path::Path;
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    pub fn adjudication() -> Opener {
+        Opener::new("Adjudication…", Allowed::Researcher, |on| {
+            on.master_at().map(|(m, p)| AdjudicationDialog::new(m, p))
+        })
+    }
+}
 
 const REPLACE: &str = "Replace a batch file that exists";
 

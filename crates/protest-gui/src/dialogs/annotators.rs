@@ -2,6 +2,7 @@
 //! (`workflow::annotators`; ids never change).
 
 use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Job, Part, Reply};
 use egui::{Key, RichText, Ui};
 use protest::batches::annotators::record_counts;
@@ -10,6 +11,13 @@ use protest::session::Session;
 use protest::store::Store;
 use protest::workflow;
 use std::collections::HashMap;
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    pub fn annotators() -> Opener {
+        Opener::new("Annotators…", Allowed::Researcher, |on| on.session.map(|s| AnnotatorsDialog::new(s.master())))
+    }
+}
 
 /// How wide the dialog would like to be.
 pub const WIDTH: f32 = 520.0;

@@ -2,6 +2,7 @@
 //! writes one batch file per part and lists them.
 
 use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use chrono::{DateTime, Utc};
@@ -13,6 +14,15 @@ use protest::session::Session;
 use protest::workflow::export::{Exported, Exporting};
 use protest::workflow::{self, Written};
 use std::path::{Path, PathBuf};
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    pub fn export_batches() -> Opener {
+        Opener::new("Export batches…", Allowed::Researcher, |on| {
+            on.master_at().map(|(m, p)| BatchExportDialog::new(m, p))
+        })
+    }
+}
 
 const REPLACE: &str = "Replace batch files that exist";
 

@@ -3,6 +3,7 @@
 //! judgements; clicking one opens it in the translation window.
 
 use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::Intent;
 use crate::panels::overview;
@@ -12,6 +13,19 @@ use protest::annotate::lookup::{self, Comparison};
 use protest::model::{CandidateId, ExampleNo, Judgement, Master};
 use protest::session::Opening;
 use protest::session::Session;
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    /// Go to an example or a candidate.
+    pub fn go_to() -> Opener {
+        Opener::new("Go to example or candidate…", Allowed::Researcher, |_| Some(GoToDialog::default()))
+    }
+
+    /// Every translation of an example, side by side.
+    pub fn compare(no: ExampleNo) -> Opener {
+        Opener::new("Compare translations", Allowed::AnyFile, move |_| Some(GoToDialog::on_example(no))).on(no)
+    }
+}
 
 /// How wide the dialog would like to be.
 pub const WIDTH: f32 = 860.0;

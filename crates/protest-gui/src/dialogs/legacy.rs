@@ -5,6 +5,7 @@
 //! set (`Placement`).
 
 use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::Intent;
@@ -18,6 +19,20 @@ use protest::store::atomic::same_file;
 use protest::store::disk::Os;
 use protest::workflow;
 use std::path::{Path, PathBuf};
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    /// Converting a file of the original tool: this one (whatever is open), or one to choose
+    /// (with no file open or a master).
+    pub fn legacy(old: Option<PathBuf>) -> Opener {
+        let allowed = if old.is_some() { Allowed::Anywhere } else { Allowed::NoBatch };
+        let key = format!("{old:?}");
+        Opener::new("Import old PROTEST file…", allowed, move |on| {
+            Some(LegacyDialog::new(old.as_deref(), on.session))
+        })
+        .on(key)
+    }
+}
 
 const REPLACE: &str = "Replace the existing file";
 const NAMELESS_MINE: &str = "Annotations that name no annotator are my own";
@@ -408,7 +423,7 @@ fn done_buttons(ui: &mut Ui, done: &Done) -> Reply<Converted> {
             return Reply::Then(Intent::OpenFile(done.path.clone()));
         }
         if done.mergeable && ui.button(RichText::new("Merge it into this master…").strong()).clicked() {
-            return Reply::Then(Intent::Dialog(super::Opener::merge(vec![done.path.clone()])));
+            return Reply::Then(Intent::Dialog(Opener::merge(vec![done.path.clone()])));
         }
         parts::close_only(ui)
     })

@@ -3,6 +3,7 @@
 //! file) stops the whole import.
 
 use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use egui::{RichText, Ui};
@@ -13,6 +14,20 @@ use protest::store::batch_file;
 use protest::store::summary::count;
 use protest::workflow;
 use std::path::{Path, PathBuf};
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    /// Merging annotated batches: these ones (into a master to choose), or none yet (into the
+    /// open master, batches to choose).
+    pub fn merge(batches: Vec<PathBuf>) -> Opener {
+        const LABEL: &str = "Import annotated batches…";
+        if batches.is_empty() {
+            return Opener::new(LABEL, Allowed::Researcher, |on| on.master_at().map(|(m, p)| MergeDialog::new(m, p)));
+        }
+        let key = format!("{batches:?}");
+        Opener::new(LABEL, Allowed::Anywhere, move |_| Some(MergeDialog::with(&batches))).on(key)
+    }
+}
 
 /// How wide the dialog would like to be.
 pub const WIDTH: f32 = 760.0;

@@ -3,11 +3,20 @@
 
 use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::file_chooser::{self, Filter, NOTHING_CHOSEN, Pick};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::Intent;
 use egui::RichText;
 use protest::session::Session;
 use std::path::PathBuf;
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    /// File › Open.
+    pub fn open_file() -> Opener {
+        Opener::new("Open…", Allowed::Anywhere, |on| Some(OpenDialog::new(on.recent)))
+    }
+}
 
 pub struct OpenDialog {
     path: String,

@@ -4,6 +4,7 @@
 //! can be replaced (same name) or removed.
 
 use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::intent::Intent;
 use egui::{RichText, Ui};
@@ -11,6 +12,13 @@ use protest::batches::plan::{self, Plan, PlanError, Request, Row};
 use protest::model::{CorpusId, Master, clock};
 use protest::session::Session;
 use protest::workflow::task_sets::{self, Planned, Planning};
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    pub fn plan() -> Opener {
+        Opener::new("Plan a task set…", Allowed::Researcher, |on| on.session.map(|s| PlanDialog::new(s.master())))
+    }
+}
 
 /// How wide the dialog would like to be.
 pub const WIDTH: f32 = 880.0;
@@ -124,7 +132,7 @@ impl Dialog for PlanDialog {
             }
             (Part::Buttons, Some(_)) => parts::buttons(ui, |ui| {
                 if ui.button(RichText::new("Export its batches…").strong()).clicked() {
-                    return Reply::Then(Intent::Dialog(super::Opener::export_batches()));
+                    return Reply::Then(Intent::Dialog(Opener::export_batches()));
                 }
                 parts::close_only(ui)
             }),

@@ -4,6 +4,7 @@
 //! the prediction results view.
 
 use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::Intent;
@@ -12,6 +13,17 @@ use protest::prediction::browse::Results;
 use protest::prediction::{Macro, Pair, Scorer, kind};
 use protest::session::Session;
 use protest::shell::Shell;
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    /// A gold file and prediction files of the pronoun prediction task, to browse their errors.
+    pub fn prediction_results() -> Opener {
+        Opener::new("Open prediction results…", Allowed::NoBatch, |_| Some(PredictionDialog::new())).hint(
+            "A pronoun prediction gold file and systems' predictions: the official scores, the confusion matrix, \
+             and each error in its sentence",
+        )
+    }
+}
 
 const DATA: &[(&str, &[&str])] = &[("Task data files", &["data", "gz", "txt", "pred"])];
 

@@ -4,6 +4,7 @@
 
 use crate::dialogs::dialog::{Dialog, Frame};
 use crate::dialogs::file_chooser::{self, Pick};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Part, Reply};
 use crate::intent::Intent;
 use egui::{Id, RichText};
@@ -11,6 +12,24 @@ use protest::metrics::report::{Format, Table};
 use protest::session::Session;
 use protest::store::summary::count;
 use std::path::{Path, PathBuf};
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    /// Exporting report tables: the one of this name, or all of them.
+    pub fn export_tables(table: Option<&'static str>) -> Opener {
+        let opener = match table {
+            None => Opener::new("Export all…", Allowed::AnyFile, |on| {
+                on.session.map(|s| ExportDialog::new(None, s.path(), on.tables))
+            })
+            .hint("Every table as CSV, Markdown, LaTeX or text"),
+            Some(name) => Opener::new("Export…", Allowed::AnyFile, move |on| {
+                on.session.map(|s| ExportDialog::new(Some(name), s.path(), on.tables))
+            })
+            .hint("This table as CSV, Markdown, LaTeX or text"),
+        };
+        opener.on(table.unwrap_or(""))
+    }
+}
 
 /// What to export.
 #[derive(Debug, Clone, PartialEq, Eq)]

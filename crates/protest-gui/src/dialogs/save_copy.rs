@@ -3,12 +3,21 @@
 //! program changed). The file itself is not touched.
 
 use crate::dialogs::dialog::{Dialog, Frame};
+use crate::dialogs::opener::{Allowed, Opener};
 use crate::dialogs::parts::{self, Job, Part, Reply};
 use crate::dialogs::path_field::{PathField, Pick};
 use crate::intent::Intent;
 use egui::{RichText, Ui};
 use protest::session::Session;
 use std::path::{Path, PathBuf};
+
+/// The dialog registered: what asks for it writes `Opener::…`.
+impl Opener {
+    pub fn save_copy() -> Opener {
+        Opener::new("Save a copy as…", Allowed::AnyFile, |on| on.session.map(|s| SaveCopyDialog::new(s.path())))
+            .hint("Everything shown here, changes not saved included, into a new file")
+    }
+}
 
 /// How wide the dialog would like to be.
 pub const WIDTH: f32 = 640.0;

@@ -92,9 +92,9 @@ fn a_multi_line_use_planted_in_a_copy_of_the_crate_fails_naming_file_and_line() 
     assert_eq!(wrong, [format!("model/clock.rs:{}: model uses session, a layer above it", lines + 4)]);
     // A path three modules up (the crate's root), in an expression of a function.
     let up = "\nfn planted() -> usize {\n    super::super::super::workflow::planted()\n}\n";
-    let (dir, lines) = planted("ingest/align/model.rs", up);
+    let (dir, lines) = planted("ingest/align/repair.rs", up);
     let (wrong, _) = check(dir.path()).unwrap();
-    assert_eq!(wrong, [format!("ingest/align/model.rs:{}: ingest uses workflow, a layer above it", lines + 3)]);
+    assert_eq!(wrong, [format!("ingest/align/repair.rs:{}: ingest uses workflow, a layer above it", lines + 3)]);
 }
 
 #[test]

@@ -7,18 +7,16 @@
 //! available, including the sentences to align, then align them.
 
 pub mod bridge;
-mod diagonal;
-mod model;
 pub mod quality;
 pub mod repair;
 mod symmetrise;
 mod vocabulary;
 
-pub use model::Settings;
+pub use protest_align::Settings;
 pub use symmetrise::grow_diag_final_and;
 
 use crate::model::alignment::Links;
-use model::{Model, UNKNOWN};
+use protest_align::{Model, UNKNOWN};
 use vocabulary::Vocabulary;
 
 /// What the aligner makes of one sentence pair.

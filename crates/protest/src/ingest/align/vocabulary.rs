@@ -3,9 +3,6 @@
 
 use std::collections::HashMap;
 
-/// The id of the empty word.
-pub const NULL: u32 = 0;
-
 #[derive(Debug, Default)]
 pub struct Vocabulary {
     ids: HashMap<String, u32>,

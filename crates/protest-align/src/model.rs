@@ -4,8 +4,8 @@
 //! parameters are estimated by EM, the lexical table optionally with fast_align's variational
 //! Bayes update, which keeps rare words from collecting every link.
 
-use super::diagonal;
-use super::vocabulary::NULL;
+use crate::NULL;
+use crate::diagonal;
 
 /// Training settings; the defaults are fast_align's recommended `-d -o -v`.
 #[derive(Debug, Clone, PartialEq)]
