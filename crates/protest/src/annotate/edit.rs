@@ -2,7 +2,8 @@
 //! tagging, remarks — as pure functions, and the questions they answer. The GUI turns clicks and
 //! keys into these calls and stores the result; nothing here knows about windows.
 
-use crate::model::from_page::{MAX_TAG_CHARS, MAX_TAGS};
+use crate::model::from_page::MAX_TAGS;
+use crate::model::tags::MAX_TAG_CHARS;
 use crate::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, Role, TokenRef, tags, text};
 use chrono::{DateTime, Utc};
 

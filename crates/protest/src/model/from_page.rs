@@ -5,15 +5,13 @@
 //! with [`check`] before anything else (`web::desk`).
 
 use super::clock;
+use super::tags::{self, MAX_TAG_CHARS};
 use super::text;
-use super::{ConflictStatus, Record, tags};
+use super::{ConflictStatus, Record};
 use chrono::{DateTime, Duration, Utc};
 
 /// The most tags a record may have (the guidelines' standard tags are eight).
 pub const MAX_TAGS: usize = 32;
-
-/// The longest tag, in characters.
-pub const MAX_TAG_CHARS: usize = 64;
 
 /// How far a page's clock may be ahead of the server's.
 pub fn clock_slack() -> Duration {

@@ -14,7 +14,8 @@ pub const POLITENESS_TU: &str = "politeness_tu";
 pub const POLITENESS_VOUS: &str = "politeness_vous";
 pub const POLITENESS_UNKNOWN: &str = "politeness_unknown";
 
-use super::from_page::MAX_TAG_CHARS;
+/// The longest tag, in characters.
+pub const MAX_TAG_CHARS: usize = 64;
 
 /// The tags that say a translation cannot be judged at all (conflict rule 2; an adjudicator's
 /// record with one settles the verdict as undecided).
@@ -56,7 +57,7 @@ pub fn is_valid(tag: &str) -> bool {
     problem(tag).is_none()
 }
 
-/// What keeps a string from being a tag, in words ("has spaces…"): a tag is one word (so that it
+/// What keeps a string from being a tag: a tag is one word (so that it
 /// survives CSV, LaTeX and the original tool's storage unchanged), in Unicode normal form C,
 /// without characters that cannot be seen or that reorder what follows: a tag with a zero-width
 /// space or a right-to-left mark would look exactly like a standard tag on screen and count as
@@ -75,7 +76,8 @@ pub enum TagProblem {
     Hidden(char),
     #[error("is not in Unicode normal form C (the same letters can be written so that they look alike)")]
     NotNfc,
-    /// Longer than [`MAX_TAG_CHARS`]: what a record may hold, not what [`problem`] checks.
+    /// Longer than [`MAX_TAG_CHARS`]: what a record may hold (an edit, a record from a page),
+    /// not what [`problem`] checks.
     #[error("is longer than {MAX_TAG_CHARS} characters")]
     TooLong,
 }
