@@ -137,15 +137,17 @@ impl Error {
         Error::Io { path: path.as_ref().to_path_buf(), error: source }
     }
 
-    pub fn invalid(path: impl AsRef<Path>, place: Option<Place>, message: impl Into<String>) -> Self {
-        Error::Invalid { path: path.as_ref().to_path_buf(), place, message: message.into() }
+    /// `message`: words, or a typed error of a line or a value ([`crate::model::alignment::MalformedPair`]…),
+    /// which the error keeps as its message.
+    pub fn invalid(path: impl AsRef<Path>, place: Option<Place>, message: impl fmt::Display) -> Self {
+        Error::Invalid { path: path.as_ref().to_path_buf(), place, message: message.to_string() }
     }
 
-    pub fn at_line(path: impl AsRef<Path>, line: usize, message: impl Into<String>) -> Self {
+    pub fn at_line(path: impl AsRef<Path>, line: usize, message: impl fmt::Display) -> Self {
         Self::invalid(path, Some(Place::Line(line)), message)
     }
 
-    pub fn whole_file(path: impl AsRef<Path>, message: impl Into<String>) -> Self {
+    pub fn whole_file(path: impl AsRef<Path>, message: impl fmt::Display) -> Self {
         Self::invalid(path, None, message)
     }
 

@@ -32,7 +32,9 @@
 //! - [`session`]: a file open for annotation — edits stored durably, undo, what is not saved and
 //!   the recovery file that keeps it.
 //!
-//! Beneath them all, for every layer: [`error`]; text files are read line by line through
+//! Beneath them all, for every layer: [`error`] (a check of a line or a value returns an error
+//! enum of its own, with the parts its message names, which the caller wraps with the file and
+//! place); text files are read line by line through
 //! [`text_file`]; long work says how far it has come through [`progress`], to whichever shell
 //! listens; a remedy is worded for the [`shell::Shell`] that shows it. The bundled sample is
 //! built in ([`sample`]).

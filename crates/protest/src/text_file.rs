@@ -216,7 +216,7 @@ impl LineReader {
     }
 
     /// An error about the line last returned.
-    pub fn error(&self, message: impl Into<String>) -> Error {
+    pub fn error(&self, message: impl std::fmt::Display) -> Error {
         Error::at_line(&self.path, self.line, message)
     }
 }

@@ -29,9 +29,9 @@ pub struct ExtractArgs {
 
 pub fn run(args: ExtractArgs, p: &Printer) -> anyhow::Result<()> {
     let master = load_with_journal::<Master>(&args.master)?.0;
-    let in_master = |m: String| protest::Error::whole_file(&args.master, m);
-    let task = extract::task_of(&master, args.scorer, args.pair).map_err(in_master)?;
-    let set = extract::extract(&master, task).map_err(in_master)?;
+    let task =
+        extract::task_of(&master, args.scorer, args.pair).map_err(|e| protest::Error::whole_file(&args.master, e))?;
+    let set = extract::extract(&master, task).map_err(|e| protest::Error::whole_file(&args.master, e))?;
     let ids = extract::write(&protest::store::disk::Os, &set, &args.output, args.force, &args.master)?;
     p.say(format_args!(
         "wrote {} ({} lines, {} placeholders, {task} classes) and {}",

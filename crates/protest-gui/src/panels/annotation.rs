@@ -48,7 +48,7 @@ impl AnnotationPanel {
     }
 
     /// Text typed in the tag box and not added, on leaving the example ([`TagBox::take_typed`]).
-    pub fn take_typed_tag(&mut self) -> Option<(CandidateId, Result<String, String>)> {
+    pub fn take_typed_tag(&mut self) -> Option<(CandidateId, Result<String, protest::model::tags::TagProblem>)> {
         self.tags.take_typed()
     }
 

@@ -86,7 +86,7 @@ impl OverviewPanel {
     }
 
     /// Text typed in the researcher's tag box and not added, on leaving the example.
-    pub fn take_typed_tag(&mut self) -> Option<(CandidateId, Result<String, String>)> {
+    pub fn take_typed_tag(&mut self) -> Option<(CandidateId, Result<String, protest::model::tags::TagProblem>)> {
         self.tags.take_typed()
     }
 

@@ -11,7 +11,8 @@ use crate::panels::typed::TYPED_DELAY;
 use egui::{Key, Modifiers, Popup, RichText, Ui};
 use protest::annotate::edit::Edit;
 use protest::annotate::suggestions;
-use protest::model::{CandidateId, tags};
+use protest::model::CandidateId;
+use protest::model::tags::{self, TagProblem};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Default)]
@@ -54,7 +55,7 @@ impl TagBox {
 
     /// Text typed and not added, on leaving its example: the tag to add (the field is emptied),
     /// or why the text is not a tag (it is held for the example and comes back with it).
-    pub fn take_typed(&mut self) -> Option<(CandidateId, Result<String, String>)> {
+    pub fn take_typed(&mut self) -> Option<(CandidateId, Result<String, TagProblem>)> {
         let candidate = self.of?;
         self.typed_at = None;
         if self.typed.trim().is_empty() {

@@ -3,7 +3,7 @@
 //! saving follows the server's answers: "saved" only once a change is acknowledged.
 
 use super::*;
-use protest::session::remote::Failure;
+use protest::session::remote::{Failure, NotKept};
 use protest::session::{Courier, Remote, Session};
 use protest::store::batch_file::Batch;
 use protest::web::protocol::{Answers, Change};
@@ -22,7 +22,7 @@ struct Server {
 pub(super) struct Post(Arc<Mutex<Server>>);
 
 impl Courier for Post {
-    fn keep(&mut self, _: &[Change]) -> Result<(), String> {
+    fn keep(&mut self, _: &[Change]) -> Result<(), NotKept> {
         Ok(())
     }
     fn send(&mut self, number: u64, changes: &[Change]) {

@@ -13,7 +13,7 @@
 //! taken once, and only on the version it was made on).
 
 use protest::session::Courier;
-use protest::session::remote::Failure;
+use protest::session::remote::{Failure, NotKept};
 use protest::store::batch_file::Batch;
 use protest::web::protocol::{Answers, Change, ChangeId, Changes};
 use serde::{Deserialize, Serialize};
@@ -156,23 +156,23 @@ impl BrowserCourier {
 
     /// Writes the outbox under this tab's key (or removes the key when it is empty), and tells
     /// the page's script how many changes are unsent (the tab title: `super::WebApp`).
-    fn write(&self) -> Result<(), String> {
+    fn write(&self) -> Result<(), NotKept> {
         if let Some(window) = web_sys::window() {
             let _ = js_sys::Reflect::set(&window, &"protestUnsent".into(), &(self.outbox.len() as f64).into());
         }
-        let storage = local_storage().ok_or("this browser keeps no local storage")?;
+        let storage = local_storage().ok_or_else(|| NotKept("this browser keeps no local storage".to_owned()))?;
         let written = if self.outbox.is_empty() {
             storage.remove_item(&self.key)
         } else {
             let kept = StoredOutbox { updated: js_sys::Date::now(), changes: self.outbox.clone(), closed: false };
-            storage.set_item(&self.key, &serde_json::to_string(&kept).map_err(|e| e.to_string())?)
+            storage.set_item(&self.key, &serde_json::to_string(&kept).map_err(|e| NotKept(e.to_string()))?)
         };
-        written.map_err(|e| format!("{e:?}"))
+        written.map_err(|e| NotKept(format!("{e:?}")))
     }
 }
 
 impl Courier for BrowserCourier {
-    fn keep(&mut self, outbox: &[Change]) -> Result<(), String> {
+    fn keep(&mut self, outbox: &[Change]) -> Result<(), NotKept> {
         self.outbox = outbox.to_vec();
         self.write()
     }

@@ -2,7 +2,8 @@
 //! tagging, remarks — as pure functions, and the questions they answer. The GUI turns clicks and
 //! keys into these calls and stores the result; nothing here knows about windows.
 
-use crate::model::from_page::{MAX_TAG_CHARS, MAX_TAGS};
+use crate::model::from_page::MAX_TAGS;
+use crate::model::tags::MAX_TAG_CHARS;
 use crate::model::{AnnotatorId, CandidateId, ConflictStatus, Judgement, Master, Record, Role, TokenRef, tags, text};
 use chrono::{DateTime, Utc};
 
@@ -27,7 +28,7 @@ pub enum EditError {
     #[error("{1} is not aligned to the {0}, so it cannot be selected for it")]
     NotAligned(Role, TokenRef),
     #[error("this tag {0}")]
-    BadTag(String),
+    BadTag(tags::TagProblem),
     #[error("a record has at most {MAX_TAGS} tags: remove one before adding another")]
     TooManyTags,
     #[error("this remark cannot be stored: {0}")]
@@ -66,7 +67,7 @@ pub fn apply(
         Edit::AddTag(tag) => {
             let tag = tags::normalize(&tag).map_err(EditError::BadTag)?;
             if tag.chars().count() > MAX_TAG_CHARS {
-                return Err(EditError::BadTag(format!("is longer than {MAX_TAG_CHARS} characters")));
+                return Err(EditError::BadTag(tags::TagProblem::TooLong));
             }
             if !record.tags.contains(&tag) && record.tags.len() >= MAX_TAGS {
                 return Err(EditError::TooManyTags);
@@ -166,7 +167,7 @@ mod tests {
         assert_eq!(edit(&m, 4, None, Edit::Judge(Role::Antecedent, Judgement::No)), Err(EditError::NotAnaphoric));
         assert_eq!(
             edit(&m, 4, None, Edit::AddTag("two words".into())),
-            Err(EditError::BadTag("has spaces (a tag is one word)".into()))
+            Err(EditError::BadTag(tags::TagProblem::Spaces))
         );
         assert_eq!(edit(&m, 99, None, Edit::Remarks("x".into())), Err(EditError::NoCandidate(CandidateId(99))));
     }

@@ -19,7 +19,7 @@ pub enum RosterError {
     EmptyName,
     /// The name breaks the rule for names (too long, or a character nobody can see).
     #[error("'{}': {why}", name.escape_debug())]
-    BadName { name: String, why: String },
+    BadName { name: String, why: text::NameProblem },
     /// The name would look like another annotator's on screen.
     #[error("'{}' looks like '{}', another annotator's name (letters that look the same, accents, case or invisible characters apart); choose a name that can be told apart", name.escape_debug(), existing.escape_debug())]
     LooksLike { name: String, existing: String },

@@ -12,7 +12,7 @@
 use crate::annotate::status;
 use crate::batches::export;
 use crate::error::{Error, Place, Result};
-use crate::model::{Annotator, AnnotatorId, CandidateId, Master, Record, TaskSet};
+use crate::model::{Annotator, AnnotatorId, CandidateId, ExampleNo, Master, Record, TaskSet};
 use crate::store::batch_file::Batch;
 use crate::store::validate;
 use std::collections::BTreeMap;
@@ -145,7 +145,7 @@ pub fn apply(master: &mut Master, merge: &Merge) -> usize {
 /// master's and matches the task set it came from.
 fn map_records(master: &Master, inc: &Incoming) -> Result<Vec<Record>> {
     let (path, batch) = (&inc.path, &inc.batch);
-    let refuse = |message: String| Error::whole_file(path, message);
+    let refuse = |why: NotFromHere| Error::whole_file(path, why);
     let part = Part::of(master, batch).map_err(refuse)?;
     part.check_candidates(master, batch.content()).map_err(refuse)?;
     let mut mapped = Vec::with_capacity(batch.content().records.len());
@@ -153,10 +153,7 @@ fn map_records(master: &Master, inc: &Incoming) -> Result<Vec<Record>> {
         match intake(master, &part.layout, r) {
             Ok(record) => mapped.push(record),
             Err(Intake::NotInPart) => {
-                return Err(refuse(format!(
-                    "its record of candidate {} is for a candidate it does not have",
-                    r.candidate
-                )));
+                return Err(refuse(NotFromHere::RecordOfNone(r.candidate)));
             }
             Err(Intake::Invalid { field, problem, original }) => {
                 return Err(Error::invalid(
@@ -168,6 +165,37 @@ fn map_records(master: &Master, inc: &Incoming) -> Result<Vec<Record>> {
         }
     }
     Ok(mapped)
+}
+
+/// Why a batch is not one of this master's parts as the master is now. Names are annotators';
+/// `given` how many candidates the task set gives the annotator.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum NotFromHere {
+    #[error("this batch was exported from master '{batch}', not from this one ('{master}')")]
+    OtherMaster { batch: String, master: String },
+    #[error(
+        "it says its master has {claimed} sentences, but this master has {has}; the batch is damaged or was exported from another copy of the master"
+    )]
+    Sentences { claimed: u32, has: u32 },
+    #[error("its annotator {name} (id {id}) is not in this master; was the batch exported from another copy of it?")]
+    NoAnnotator { name: String, id: AnnotatorId },
+    #[error("task set {0} is not in this master; was the batch exported from another copy of it?")]
+    NoTaskSet(u32),
+    #[error("{name} has no part in task set {task_set} of this master")]
+    NoPart { name: String, task_set: u32 },
+    #[error("its candidate {candidate} is unknown: task set {task_set} gives {name} only {given} candidates")]
+    UnknownCandidate { candidate: CandidateId, task_set: u32, name: String, given: usize },
+    #[error("its candidate {candidate} (master candidate {original}) no longer exists in the master")]
+    Gone { candidate: CandidateId, original: CandidateId },
+    /// The batch's candidate and example, and the master's candidate and its example.
+    #[error(
+        "its candidate {candidate} (example {example}) does not match master candidate {original} (example {theirs}); the batch does not come from task set {task_set} of this master as it is now"
+    )]
+    Mismatch { candidate: CandidateId, example: ExampleNo, original: CandidateId, theirs: ExampleNo, task_set: u32 },
+    #[error("it has {has} candidates, but task set {task_set} gives {name} {given}")]
+    Count { has: usize, task_set: u32, name: String, given: usize },
+    #[error("its record of candidate {0} is for a candidate it does not have")]
+    RecordOfNone(CandidateId),
 }
 
 /// The master's side of a batch: its annotator, its task set and the layout that maps its
@@ -182,58 +210,40 @@ impl<'a> Part<'a> {
     /// The batch's part in `master`, refused when the batch is another master's or claims another
     /// number of sentences, or its annotator or task set is not in this one, or the annotator has
     /// no part of the task set.
-    fn of(master: &'a Master, batch: &Batch) -> std::result::Result<Part<'a>, String> {
+    fn of(master: &'a Master, batch: &Batch) -> std::result::Result<Part<'a>, NotFromHere> {
         if batch.master_id != master.id {
-            return Err(format!(
-                "this batch was exported from master '{}', not from this one ('{}')",
-                batch.master_id, master.id
-            ));
+            return Err(NotFromHere::OtherMaster { batch: batch.master_id.clone(), master: master.id.clone() });
         }
         let (claimed, has) = (batch.content.sentence_count(), master.sentence_count());
         if claimed != has {
-            return Err(format!(
-                "it says its master has {claimed} sentences, but this master has {has}; the batch is damaged or was exported from another copy of the master"
-            ));
+            return Err(NotFromHere::Sentences { claimed, has });
         }
         let annotator = batch.annotator();
         let Some(ours) = master.annotator(annotator.id) else {
-            return Err(format!(
-                "its annotator {} (id {}) is not in this master; was the batch exported from another copy of it?",
-                annotator.name, annotator.id
-            ));
+            return Err(NotFromHere::NoAnnotator { name: annotator.name.clone(), id: annotator.id });
         };
         let Some(task_set) = master.task_set(batch.task_set) else {
-            return Err(format!(
-                "task set {} is not in this master; was the batch exported from another copy of it?",
-                batch.task_set
-            ));
+            return Err(NotFromHere::NoTaskSet(batch.task_set));
         };
         let layout = export::layout(master, task_set, annotator.id);
         if layout.order.is_empty() {
-            return Err(format!("{} has no part in task set {} of this master", ours.name, task_set.id));
+            return Err(NotFromHere::NoPart { name: ours.name.clone(), task_set: task_set.id });
         }
         Ok(Part { annotator: ours, task_set, layout })
     }
 
     /// Refuses a batch whose candidates are not, one for one, those its layout gives the
     /// annotator as the master has them now: the batch was made from another state of the master.
-    fn check_candidates(&self, master: &Master, content: &Master) -> std::result::Result<(), String> {
-        let (layout, task_set, ours) = (&self.layout, self.task_set, self.annotator);
+    fn check_candidates(&self, master: &Master, content: &Master) -> std::result::Result<(), NotFromHere> {
+        let (layout, task_set, ours) = (&self.layout, self.task_set.id, self.annotator);
         for local in &content.candidates {
-            let Some(original) = original_of(layout, local.id) else {
-                return Err(format!(
-                    "its candidate {} is unknown: task set {} gives {} only {} candidates",
-                    local.id,
-                    task_set.id,
-                    ours.name,
-                    layout.order.len()
-                ));
+            let candidate = local.id;
+            let Some(original) = original_of(layout, candidate) else {
+                let (name, given) = (ours.name.clone(), layout.order.len());
+                return Err(NotFromHere::UnknownCandidate { candidate, task_set, name, given });
             };
             let Some(theirs) = master.candidate(original) else {
-                return Err(format!(
-                    "its candidate {} (master candidate {original}) no longer exists in the master",
-                    local.id
-                ));
+                return Err(NotFromHere::Gone { candidate, original });
             };
             let corpus = layout.corpora.iter().position(|&c| c == theirs.corpus).map(|i| i as u32 + 1);
             let same = local.example == theirs.example
@@ -241,20 +251,13 @@ impl<'a> Part<'a> {
                 && local.pronoun == theirs.pronoun
                 && local.antecedents == theirs.antecedents;
             if !same {
-                return Err(format!(
-                    "its candidate {} (example {}) does not match master candidate {original} (example {}); the batch does not come from task set {} of this master as it is now",
-                    local.id, local.example, theirs.example, task_set.id
-                ));
+                let (example, theirs) = (local.example, theirs.example);
+                return Err(NotFromHere::Mismatch { candidate, example, original, theirs, task_set });
             }
         }
         if content.candidates.len() != layout.order.len() {
-            return Err(format!(
-                "it has {} candidates, but task set {} gives {} {}",
-                content.candidates.len(),
-                task_set.id,
-                ours.name,
-                layout.order.len()
-            ));
+            let (name, given) = (ours.name.clone(), layout.order.len());
+            return Err(NotFromHere::Count { has: content.candidates.len(), task_set, name, given });
         }
         Ok(())
     }

@@ -210,16 +210,11 @@ fn examples(master: &Master, path: &Path, lines: Vec<suite_def::ExampleLine>, pr
         let e = l.example;
         let check = example(master, &l.pronoun, &e, &mut known).and_then(|()| {
             if !seen.insert(e.no) {
-                return Err(format!("example {} is defined twice", e.no));
+                return Err(ExampleProblem::Twice(e.no));
             }
             if let Some((other, other_line)) = tokens_taken.insert((e.sentence, e.token), (e.no, line)) {
-                return Err(format!(
-                    "example {} is on token {} of {}, as example {other} is (line {other_line}): one example per \
-                     pronoun token; remove one, or correct its token",
-                    e.no,
-                    e.token,
-                    in_file(e.sentence)
-                ));
+                let (sentence, token) = (e.sentence, e.token);
+                return Err(ExampleProblem::TokenTaken { example: e.no, sentence, token, other, other_line });
             }
             Ok(())
         });
@@ -232,73 +227,109 @@ fn examples(master: &Master, path: &Path, lines: Vec<suite_def::ExampleLine>, pr
     examples
 }
 
-/// The problem with one example line, if any, in words. `known` is the list of category names,
-/// made the first time an unknown one needs it.
-fn example(master: &Master, pronoun: &str, e: &Example, known: &mut Option<String>) -> Result<(), String> {
+/// What is wrong with one example line of a suite definition, against the source and the
+/// categories. Sentences are numbers in the file (from 0), named as [`in_file`] names them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExampleProblem {
+    #[error("example {0} is defined twice")]
+    Twice(ExampleNo),
+    /// On the token of an example defined before, at `other_line` of the file.
+    #[error(
+        "example {example} is on token {token} of {}, as example {other} is (line {other_line}): one example per \
+         pronoun token; remove one, or correct its token",
+        in_file(*sentence)
+    )]
+    TokenTaken { example: ExampleNo, sentence: u32, token: u32, other: ExampleNo, other_line: usize },
+    #[error("{} does not exist (the source has {sentences})", in_file(*sentence))]
+    NoSentence { sentence: u32, sentences: usize },
+    #[error("token {token} is out of range ({} has {count} tokens)", in_file(*sentence))]
+    NoToken { sentence: u32, token: u32, count: usize },
+    /// The source's word at the token is not the pronoun the line gives.
+    #[error("token {token} of {} is '{word}', not '{pronoun}': {}", in_file(*sentence), what_to_do(word, pronoun))]
+    NotThePronoun { sentence: u32, token: u32, word: String, pronoun: String },
+    /// `known`: the categories' names, or the first few of them.
+    #[error("unknown category '{category}' (known: {known})")]
+    UnknownCategory { category: String, known: String },
+    #[error("category '{0}' is anaphoric, so the example needs an antecedent")]
+    NeedsAntecedent(String),
+    #[error("category '{0}' is not anaphoric, so the example takes no antecedent (use -)")]
+    TakesNoAntecedent(String),
+    #[error("antecedent {} does not exist", in_file(*.0))]
+    NoAntecedentSentence(u32),
+    #[error("antecedent span {start}-{end} is out of range ({} has {len} tokens)", in_file(*sentence))]
+    SpanOutOfRange { sentence: u32, start: u32, end: u32, len: usize },
+    /// The antecedent's sentence is outside the pronoun's document (sentences `first`–`last`, from 1).
+    #[error("antecedent {} is outside the pronoun's document (sentences {first}–{last})", in_file(*sentence))]
+    OutsideDocument { sentence: u32, first: u32, last: u32 },
+    #[error(
+        "category '{category}' is inter-sentential, but the antecedent is in the pronoun's {}: use the \
+         intra-sentential category, or correct the antecedent",
+        in_file(*sentence)
+    )]
+    NotInterSentential { category: String, sentence: u32 },
+    #[error(
+        "category '{category}' is intra-sentential, but the antecedent is in {}, not in the pronoun's {}: use \
+         the inter-sentential category, or correct the antecedent",
+        in_file(*antecedent),
+        in_file(*sentence)
+    )]
+    NotIntraSentential { category: String, antecedent: u32, sentence: u32 },
+}
+
+/// What to do about a token that is not the pronoun: write its case, or count from 0.
+fn what_to_do(word: &str, pronoun: &str) -> String {
+    if word.to_lowercase() == pronoun.to_lowercase() {
+        format!("only the case differs: write '{word}' as the source does")
+    } else {
+        "is the token number off by one? Tokens count from 0".to_owned()
+    }
+}
+
+/// The problem with one example line, if any. `known` is the list of category names, made the
+/// first time an unknown one needs it.
+fn example(master: &Master, pronoun: &str, e: &Example, known: &mut Option<String>) -> Result<(), ExampleProblem> {
     let source = &master.corpora[0];
-    let Some(sentence) = source.sentence(e.sentence) else {
-        return Err(format!("{} does not exist (the source has {})", in_file(e.sentence), source.sentences.len()));
+    let (sentence, token) = (e.sentence, e.token);
+    let Some(text) = source.sentence(sentence) else {
+        return Err(ExampleProblem::NoSentence { sentence, sentences: source.sentences.len() });
     };
-    let count = tokens::token_count(sentence);
-    let Some(word) = tokens::token(sentence, e.token) else {
-        return Err(format!("token {} is out of range ({} has {count} tokens)", e.token, in_file(e.sentence)));
+    let count = tokens::token_count(text);
+    let Some(word) = tokens::token(text, token) else {
+        return Err(ExampleProblem::NoToken { sentence, token, count });
     };
     if word != pronoun {
-        let why = if word.to_lowercase() == pronoun.to_lowercase() {
-            format!("only the case differs: write '{word}' as the source does")
-        } else {
-            "is the token number off by one? Tokens count from 0".to_owned()
-        };
-        return Err(format!("token {} of {} is '{word}', not '{pronoun}': {why}", e.token, in_file(e.sentence)));
+        let (word, pronoun) = (word.to_owned(), pronoun.to_owned());
+        return Err(ExampleProblem::NotThePronoun { sentence, token, word, pronoun });
     }
     let Some(category) = master.category(&e.category) else {
-        let known = known.get_or_insert_with(|| known_categories(master));
-        return Err(format!("unknown category '{}' (known: {known})", e.category));
+        let known = known.get_or_insert_with(|| known_categories(master)).clone();
+        return Err(ExampleProblem::UnknownCategory { category: e.category.clone(), known });
     };
     if category.anaphoric && e.antecedents.is_empty() {
-        return Err(format!("category '{}' is anaphoric, so the example needs an antecedent", e.category));
+        return Err(ExampleProblem::NeedsAntecedent(e.category.clone()));
     }
     if !category.anaphoric && !e.antecedents.is_empty() {
-        return Err(format!("category '{}' is not anaphoric, so the example takes no antecedent (use -)", e.category));
+        return Err(ExampleProblem::TakesNoAntecedent(e.category.clone()));
     }
-    let document = master.document_of(e.sentence);
+    let document = master.document_of(sentence);
     for a in &e.antecedents {
         let Some(len) = source.token_count(a.sentence) else {
-            return Err(format!("antecedent {} does not exist", in_file(a.sentence)));
+            return Err(ExampleProblem::NoAntecedentSentence(a.sentence));
         };
         if a.end as usize >= len {
-            return Err(format!(
-                "antecedent span {}-{} is out of range ({} has {len} tokens)",
-                a.start,
-                a.end,
-                in_file(a.sentence)
-            ));
+            return Err(ExampleProblem::SpanOutOfRange { sentence: a.sentence, start: a.start, end: a.end, len });
         }
         if !document.contains(&a.sentence) {
-            return Err(format!(
-                "antecedent {} is outside the pronoun's document (sentences {}–{})",
-                in_file(a.sentence),
-                document.start + 1,
-                document.end
-            ));
+            let (first, last) = (document.start + 1, document.end);
+            return Err(ExampleProblem::OutsideDocument { sentence: a.sentence, first, last });
         }
         match category.antecedent_place() {
-            Some(AntecedentPlace::OtherSentence) if a.sentence == e.sentence => {
-                return Err(format!(
-                    "category '{}' is inter-sentential, but the antecedent is in the pronoun's {}: use the \
-                     intra-sentential category, or correct the antecedent",
-                    e.category,
-                    in_file(e.sentence)
-                ));
+            Some(AntecedentPlace::OtherSentence) if a.sentence == sentence => {
+                return Err(ExampleProblem::NotInterSentential { category: e.category.clone(), sentence });
             }
-            Some(AntecedentPlace::SameSentence) if a.sentence != e.sentence => {
-                return Err(format!(
-                    "category '{}' is intra-sentential, but the antecedent is in {}, not in the pronoun's {}: use \
-                     the inter-sentential category, or correct the antecedent",
-                    e.category,
-                    in_file(a.sentence),
-                    in_file(e.sentence)
-                ));
+            Some(AntecedentPlace::SameSentence) if a.sentence != sentence => {
+                let (category, antecedent) = (e.category.clone(), a.sentence);
+                return Err(ExampleProblem::NotIntraSentential { category, antecedent, sentence });
             }
             _ => {}
         }

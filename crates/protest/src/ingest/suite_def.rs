@@ -48,7 +48,7 @@ pub fn parse_into(path: &Path, lines: &[String], problems: &mut Problems) -> Sui
     let mut def = SuiteDef { categories: Vec::new(), examples: Vec::new() };
     for (i, raw) in lines.iter().enumerate() {
         let n = i + 1;
-        let err = |m: String| Error::at_line(path, n, m);
+        let err = |m: LineError| Error::at_line(path, n, m);
         let line = raw.trim_end();
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
@@ -59,7 +59,7 @@ pub fn parse_into(path: &Path, lines: &[String], problems: &mut Problems) -> Sui
                 def.categories.push(c);
             }
         } else if cols[0].starts_with('@') {
-            problems.push(err(format!("unknown directive '{}' (only @category is known)", cols[0])));
+            problems.push(err(LineError::UnknownDirective(cols[0].to_owned())));
         } else if let Some((example, pronoun)) = problems.check(example(&cols).map_err(err)) {
             def.examples.push(ExampleLine { line: n, example, pronoun });
         }
@@ -67,16 +67,42 @@ pub fn parse_into(path: &Path, lines: &[String], problems: &mut Problems) -> Sui
     def
 }
 
-fn category(cols: &[&str]) -> Result<Category, String> {
+/// Why a line of a suite definition is malformed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// An `@category` line without 3 or 4 fields: how many it has.
+    #[error("@category needs 3 or 4 tab-separated fields (name, function, flags, optional label), found {0}")]
+    CategoryFields(usize),
+    /// A line starting with `@` other than `@category`: the directive as written.
+    #[error("unknown directive '{0}' (only @category is known)")]
+    UnknownDirective(String),
+    #[error("category name and function must be single words")]
+    CategoryWords,
+    #[error("unknown category flag '{0}' (known: anaphoric, politeness)")]
+    UnknownFlag(String),
+    /// An example line without 6 columns: how many it has.
+    #[error("expected 6 tab-separated columns (example, sentence, token, pronoun, category, antecedents), found {0}")]
+    ExampleColumns(usize),
+    /// A field (`what`: "sentence", "antecedent head"…) that is not a `u32`, as written.
+    #[error("{what} '{text}' is not a non-negative whole number")]
+    NotANumber { what: &'static str, text: String },
+    #[error("example numbers start at 1")]
+    ExampleZero,
+    /// An antecedent, as written, that is not `SENT:START-END@HEAD`.
+    #[error("antecedent '{0}' is not of the form SENT:START-END@HEAD")]
+    Antecedent(String),
+    /// An antecedent, as written, whose head is outside its span.
+    #[error("antecedent '{0}': need START ≤ HEAD ≤ END")]
+    HeadOutside(String),
+}
+
+fn category(cols: &[&str]) -> Result<Category, LineError> {
     if !(4..=5).contains(&cols.len()) {
-        return Err(format!(
-            "@category needs 3 or 4 tab-separated fields (name, function, flags, optional label), found {}",
-            cols.len() - 1
-        ));
+        return Err(LineError::CategoryFields(cols.len() - 1));
     }
     let (name, function, flags) = (cols[1], cols[2], cols[3]);
     if !tags::is_valid(name) || !tags::is_valid(function) {
-        return Err("category name and function must be single words".into());
+        return Err(LineError::CategoryWords);
     }
     let mut category = Category {
         name: name.into(),
@@ -89,26 +115,23 @@ fn category(cols: &[&str]) -> Result<Category, String> {
         match flag {
             "anaphoric" => category.anaphoric = true,
             "politeness" => category.politeness = true,
-            other => return Err(format!("unknown category flag '{other}' (known: anaphoric, politeness)")),
+            other => return Err(LineError::UnknownFlag(other.to_owned())),
         }
     }
     Ok(category)
 }
 
-fn number(what: &str, s: &str) -> Result<u32, String> {
-    s.parse().map_err(|_| format!("{what} '{s}' is not a non-negative whole number"))
+fn number(what: &'static str, s: &str) -> Result<u32, LineError> {
+    s.parse().map_err(|_| LineError::NotANumber { what, text: s.to_owned() })
 }
 
-fn example(cols: &[&str]) -> Result<(Example, String), String> {
+fn example(cols: &[&str]) -> Result<(Example, String), LineError> {
     if cols.len() != 6 {
-        return Err(format!(
-            "expected 6 tab-separated columns (example, sentence, token, pronoun, category, antecedents), found {}",
-            cols.len()
-        ));
+        return Err(LineError::ExampleColumns(cols.len()));
     }
     let no = number("example number", cols[0])?;
     if no == 0 {
-        return Err("example numbers start at 1".into());
+        return Err(LineError::ExampleZero);
     }
     let antecedents = match cols[5] {
         "" | "-" => Vec::new(),
@@ -125,8 +148,8 @@ fn example(cols: &[&str]) -> Result<(Example, String), String> {
 }
 
 /// `SENT:START-END@HEAD`
-fn antecedent(s: &str) -> Result<Antecedent, String> {
-    let malformed = || format!("antecedent '{s}' is not of the form SENT:START-END@HEAD");
+fn antecedent(s: &str) -> Result<Antecedent, LineError> {
+    let malformed = || LineError::Antecedent(s.to_owned());
     let (sentence, rest) = s.split_once(':').ok_or_else(malformed)?;
     let (span, head) = rest.split_once('@').ok_or_else(malformed)?;
     let (start, end) = span.split_once('-').ok_or_else(malformed)?;
@@ -137,7 +160,7 @@ fn antecedent(s: &str) -> Result<Antecedent, String> {
         head: number("antecedent head", head)?,
     };
     if !(a.start <= a.head && a.head <= a.end) {
-        return Err(format!("antecedent '{s}': need START ≤ HEAD ≤ END"));
+        return Err(LineError::HeadOutside(s.to_owned()));
     }
     Ok(a)
 }

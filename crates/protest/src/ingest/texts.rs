@@ -228,7 +228,7 @@ fn check_counts(
 }
 
 /// The (source, target) links of one line written in `order`, sorted as a line read `i-j` is.
-fn parse_ordered(line: &str, order: PairOrder) -> std::result::Result<Links, String> {
+fn parse_ordered(line: &str, order: PairOrder) -> std::result::Result<Links, alignment::MalformedPair> {
     let mut links = alignment::parse_line(line)?;
     if order == PairOrder::TargetSource {
         links = links.into_iter().map(|(t, s)| (s, t)).collect();

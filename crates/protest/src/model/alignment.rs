@@ -80,8 +80,27 @@ impl Alignment {
     }
 }
 
-/// Parses one Moses alignment line. The message says which pair is wrong and why.
-pub fn parse_line(line: &str) -> Result<Links, String> {
+/// A pair of a Moses line that is not `i-j` with two non-negative whole numbers: the pair as
+/// written, and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("malformed pair '{pair}': {problem}")]
+pub struct MalformedPair {
+    pub pair: String,
+    pub problem: PairProblem,
+}
+
+/// What is wrong with a [`MalformedPair`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PairProblem {
+    #[error("expected i-j with two numbers")]
+    NoDash,
+    /// One side (as written) is not a `u32`.
+    #[error("'{0}' is not a non-negative whole number")]
+    NotANumber(String),
+}
+
+/// Parses one Moses alignment line. The error says which pair is wrong and why.
+pub fn parse_line(line: &str) -> Result<Links, MalformedPair> {
     // One pair per `-` in a well-formed line: no room wasted in the millions of lines a large
     // master holds.
     let mut links = Vec::with_capacity(memchr::memchr_iter(b'-', line.as_bytes()).count());
@@ -90,7 +109,7 @@ pub fn parse_line(line: &str) -> Result<Links, String> {
 }
 
 /// [`parse_line`] into a list reused from line to line (the metrics read millions of lines).
-pub fn parse_line_into(line: &str, links: &mut Links) -> Result<(), String> {
+pub fn parse_line_into(line: &str, links: &mut Links) -> Result<(), MalformedPair> {
     links.clear();
     if !parse_plain(line.as_bytes(), |i, j| links.push((i, j))) {
         links.clear();
@@ -149,13 +168,11 @@ pub(crate) fn parse_plain(bytes: &[u8], mut pair: impl FnMut(u32, u32)) -> bool 
     }
 }
 
-fn parse_any(line: &str, links: &mut Links) -> Result<(), String> {
+fn parse_any(line: &str, links: &mut Links) -> Result<(), MalformedPair> {
     for pair in line.split_ascii_whitespace() {
-        let (i, j) =
-            pair.split_once('-').ok_or_else(|| format!("malformed pair '{pair}': expected i-j with two numbers"))?;
-        let number = |s: &str| {
-            s.parse::<u32>().map_err(|_| format!("malformed pair '{pair}': '{s}' is not a non-negative whole number"))
-        };
+        let malformed = |problem| MalformedPair { pair: pair.to_owned(), problem };
+        let (i, j) = pair.split_once('-').ok_or_else(|| malformed(PairProblem::NoDash))?;
+        let number = |s: &str| s.parse::<u32>().map_err(|_| malformed(PairProblem::NotANumber(s.to_owned())));
         links.push((number(i)?, number(j)?));
     }
     Ok(())
@@ -235,14 +252,18 @@ mod tests {
 
     #[test]
     fn malformed_pairs_are_named() {
-        assert!(parse_line("0-1 3_4").unwrap_err().contains("'3_4'"));
-        assert!(parse_line("0-x").unwrap_err().contains("'x'"));
+        let e = parse_line("0-1 3_4").unwrap_err();
+        assert_eq!((e.pair.as_str(), &e.problem), ("3_4", &PairProblem::NoDash));
+        assert_eq!(e.to_string(), "malformed pair '3_4': expected i-j with two numbers");
+        let e = parse_line("0-x").unwrap_err();
+        assert_eq!(e.problem, PairProblem::NotANumber("x".into()));
+        assert_eq!(e.to_string(), "malformed pair '0-x': 'x' is not a non-negative whole number");
         assert!(parse_line("-1-2").is_err());
         assert!(parse_line("1-").is_err());
         // What the one-pass reading leaves to the general one.
         assert_eq!(parse_line("+1-2 01-3\t4-5").unwrap(), vec![(1, 2), (1, 3), (4, 5)]);
-        assert!(parse_line("0-1-2").unwrap_err().contains("'1-2'"));
-        assert!(parse_line("0-4294967296").unwrap_err().contains("'4294967296'"));
+        assert_eq!(parse_line("0-1-2").unwrap_err().problem, PairProblem::NotANumber("1-2".into()));
+        assert_eq!(parse_line("0-4294967296").unwrap_err().problem, PairProblem::NotANumber("4294967296".into()));
         assert!(parse_line("0-1\u{b}2-3").is_err(), "a vertical tab does not separate pairs");
     }
 

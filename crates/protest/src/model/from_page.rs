@@ -5,26 +5,32 @@
 //! with [`check`] before anything else (`web::desk`).
 
 use super::clock;
+use super::tags::{self, MAX_TAG_CHARS};
 use super::text;
-use super::{ConflictStatus, Record, tags};
+use super::{ConflictStatus, Record};
 use chrono::{DateTime, Duration, Utc};
 
 /// The most tags a record may have (the guidelines' standard tags are eight).
 pub const MAX_TAGS: usize = 32;
-
-/// The longest tag, in characters.
-pub const MAX_TAG_CHARS: usize = 64;
 
 /// How far a page's clock may be ahead of the server's.
 pub fn clock_slack() -> Duration {
     Duration::days(1)
 }
 
-/// Refuses a record no page could have sent, saying which field and why (`field: why`). `now` is
-/// the server's clock (`None` when it is outside the years a file holds: then only those years
-/// bound the record's times).
-pub fn check(record: &Record, now: Option<DateTime<Utc>>) -> Result<(), String> {
-    problem(record, now).map_or(Ok(()), |(field, why)| Err(format!("{field}: {why}")))
+/// A record no page could have sent: the field (`created`, `tags`…) and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {why}")]
+pub struct NotFromPage {
+    pub field: &'static str,
+    pub why: String,
+}
+
+/// Refuses a record no page could have sent, saying which field and why. `now` is the server's
+/// clock (`None` when it is outside the years a file holds: then only those years bound the
+/// record's times).
+pub fn check(record: &Record, now: Option<DateTime<Utc>>) -> Result<(), NotFromPage> {
+    problem(record, now).map_or(Ok(()), |(field, why)| Err(NotFromPage { field, why }))
 }
 
 fn problem(record: &Record, now: Option<DateTime<Utc>>) -> Option<(&'static str, String)> {
@@ -53,7 +59,7 @@ fn problem(record: &Record, now: Option<DateTime<Utc>>) -> Option<(&'static str,
     for tag in &record.tags {
         let why = match tags::problem(tag) {
             Some(why) => why,
-            None if tag.chars().count() > MAX_TAG_CHARS => format!("is longer than {MAX_TAG_CHARS} characters"),
+            None if tag.chars().count() > MAX_TAG_CHARS => tags::TagProblem::TooLong,
             None => continue,
         };
         let shown: String = tag.chars().take(MAX_TAG_CHARS).collect();
@@ -110,7 +116,7 @@ mod tests {
     fn refused(change: impl FnOnce(&mut Record)) -> String {
         let mut r = record();
         change(&mut r);
-        check(&r, Some(now())).unwrap_err()
+        check(&r, Some(now())).unwrap_err().to_string()
     }
 
     #[test]

@@ -36,21 +36,30 @@ fn code(c: char) -> String {
     format!("U+{:04X}", c as u32)
 }
 
+/// Why what was typed cannot be a name ([`normalize_name`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NameProblem {
+    #[error("a name cannot be empty")]
+    Empty,
+    #[error("a name has at most {MAX_NAME_CHARS} characters")]
+    TooLong,
+    /// The first character nobody can see ([`hidden`]).
+    #[error("the name has an invisible or direction-changing character ({}), which would make it look like another name", code(*.0))]
+    Hidden(char),
+}
+
 /// A name as the user typed it, trimmed and in Unicode normal form C, or why it cannot be one: it
 /// is empty, longer than [`MAX_NAME_CHARS`], or has a character nobody can see ([`hidden`]).
-pub fn normalize_name(typed: &str) -> Result<String, String> {
+pub fn normalize_name(typed: &str) -> Result<String, NameProblem> {
     let name: String = typed.trim().nfc().collect();
     if name.is_empty() {
-        return Err("a name cannot be empty".into());
+        return Err(NameProblem::Empty);
     }
     if name.chars().count() > MAX_NAME_CHARS {
-        return Err(format!("a name has at most {MAX_NAME_CHARS} characters"));
+        return Err(NameProblem::TooLong);
     }
     if let Some(c) = name.chars().find(|&c| hidden(c)) {
-        return Err(format!(
-            "the name has an invisible or direction-changing character ({}), which would make it look like another name",
-            code(c)
-        ));
+        return Err(NameProblem::Hidden(c));
     }
     Ok(name)
 }
@@ -177,15 +186,17 @@ mod tests {
     fn names_are_trimmed_composed_and_visible() {
         assert_eq!(normalize_name("  Anna Martin "), Ok("Anna Martin".into()));
         assert_eq!(normalize_name("Rene\u{0301}"), Ok("Ren\u{00E9}".into()));
-        assert_eq!(normalize_name(" "), Err("a name cannot be empty".into()));
+        assert_eq!(normalize_name(" "), Err(NameProblem::Empty));
+        assert_eq!(normalize_name(" ").unwrap_err().to_string(), "a name cannot be empty");
         assert!(normalize_name(&"x".repeat(MAX_NAME_CHARS)).is_ok());
-        assert!(normalize_name(&"x".repeat(MAX_NAME_CHARS + 1)).unwrap_err().contains("at most 100"));
+        assert_eq!(normalize_name(&"x".repeat(MAX_NAME_CHARS + 1)), Err(NameProblem::TooLong));
+        assert!(NameProblem::TooLong.to_string().contains("at most 100"));
         for hidden in ["Anna\u{200B}", "An\u{202E}na", "Anna\0", "An\u{2066}na", "Anna\u{0007}"] {
-            let why = normalize_name(hidden).unwrap_err();
+            let why = normalize_name(hidden).unwrap_err().to_string();
             assert!(why.starts_with("the name has an invisible or direction-changing character (U+"), "{why}");
         }
         assert_eq!(
-            normalize_name("A\u{200F}nna").unwrap_err(),
+            normalize_name("A\u{200F}nna").unwrap_err().to_string(),
             "the name has an invisible or direction-changing character (U+200F), which would make it look like another name"
         );
     }

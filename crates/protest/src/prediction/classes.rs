@@ -188,6 +188,13 @@ const WMT16_DE_EN: ClassSet = ClassSet {
 const WMT17_ES_EN: ClassSet =
     ClassSet { title: "", classes: &["he", "she", "it", "they", "you", "there", OTHER], also: &[("NONE", OTHER)] };
 
+/// A language pair the DiscoMT 2015 scorer does not score (it had English–French only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the discomt2015 scorer scores en-fr only, not {pair} (use --scorer wmt16)")]
+pub struct NotScored {
+    pub pair: Pair,
+}
+
 /// A scorer on a language pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Task {
@@ -197,12 +204,10 @@ pub struct Task {
 
 impl Task {
     /// The task, or why the scorer does not score the pair (DiscoMT 2015 had English–French only).
-    pub fn new(scorer: Scorer, pair: Pair) -> Result<Task, String> {
+    pub fn new(scorer: Scorer, pair: Pair) -> Result<Task, NotScored> {
         match (scorer, pair) {
             (Scorer::Discomt2015, Pair::EnFr) | (Scorer::Wmt16, _) => Ok(Task { scorer, pair }),
-            (Scorer::Discomt2015, _) => {
-                Err(format!("the discomt2015 scorer scores en-fr only, not {pair} (use --scorer wmt16)"))
-            }
+            (Scorer::Discomt2015, _) => Err(NotScored { pair }),
         }
     }
 
@@ -321,6 +326,8 @@ mod tests {
     #[test]
     fn discomt2015_is_english_french_only() {
         let refused = Task::new(Scorer::Discomt2015, Pair::EnDe).unwrap_err();
+        assert_eq!(refused, NotScored { pair: Pair::EnDe });
+        let refused = refused.to_string();
         assert!(refused.contains("en-fr only") && refused.contains("wmt16"), "{refused}");
     }
 

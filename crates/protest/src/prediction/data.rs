@@ -81,17 +81,38 @@ pub struct DataLine {
     pub alignment: String,
 }
 
+/// Why a line is not one of the task's data layout ([`DataLine::parse`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// Not five tab-separated columns with the 3rd to 5th not empty: how many columns it has.
+    #[error(
+        "not a line of the task's data layout: five tab-separated columns with the 3rd to 5th not empty \
+         (this line has {found} column{})",
+        if *found == 1 { "" } else { "s" }
+    )]
+    Columns { found: usize },
+    #[error("the words of columns 1 and 2 are separated by single spaces")]
+    Spacing,
+    #[error("{labels} labels for {placeholders} placeholders")]
+    Labels { labels: usize, placeholders: usize },
+    #[error("{words} removed words for {labels} labels")]
+    Words { words: usize, labels: usize },
+}
+
+/// A pair of a data line's alignment that is not `s-t` with two numbers: the pair as written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadPair {
+    #[error("alignment pair '{0}' is not s-t")]
+    NotAPair(String),
+    #[error("alignment pair '{0}' is not two numbers")]
+    NotNumbers(String),
+}
+
 impl DataLine {
-    /// Parses a line (without its ending); the message says what is wrong.
-    pub fn parse(line: &str, terminated: bool) -> Result<DataLine, String> {
-        let [labels, words_, source, target, alignment] = columns(line, terminated).ok_or_else(|| {
-            let found = line.split('\t').count();
-            format!(
-                "not a line of the task's data layout: five tab-separated columns with the 3rd to 5th not empty \
-                 (this line has {found} column{})",
-                if found == 1 { "" } else { "s" }
-            )
-        })?;
+    /// Parses a line (without its ending); the error says what is wrong.
+    pub fn parse(line: &str, terminated: bool) -> Result<DataLine, LineError> {
+        let [labels, words_, source, target, alignment] =
+            columns(line, terminated).ok_or_else(|| LineError::Columns { found: line.split('\t').count() })?;
         let data = DataLine {
             labels: words(labels).map(String::from).collect(),
             words: words(words_).map(String::from).collect(),
@@ -100,14 +121,14 @@ impl DataLine {
             alignment: alignment.to_owned(),
         };
         if data.labels.iter().chain(&data.words).any(String::is_empty) {
-            return Err("the words of columns 1 and 2 are separated by single spaces".into());
+            return Err(LineError::Spacing);
         }
         let placeholders = data.placeholders().len();
         if !data.labels.is_empty() && data.labels.len() != placeholders {
-            return Err(format!("{} labels for {placeholders} placeholders", data.labels.len()));
+            return Err(LineError::Labels { labels: data.labels.len(), placeholders });
         }
         if !data.words.is_empty() && data.words.len() != data.labels.len() {
-            return Err(format!("{} removed words for {} labels", data.words.len(), data.labels.len()));
+            return Err(LineError::Words { words: data.words.len(), labels: data.labels.len() });
         }
         Ok(data)
     }
@@ -128,16 +149,16 @@ impl DataLine {
             .collect()
     }
 
-    /// The alignment's links, (source, target) positions; the message names a bad pair.
-    pub fn links(&self) -> Result<Vec<(usize, usize)>, String> {
+    /// The alignment's links, (source, target) positions; the error names a bad pair.
+    pub fn links(&self) -> Result<Vec<(usize, usize)>, BadPair> {
         self.alignment
             .split(' ')
             .filter(|p| !p.is_empty())
             .map(|pair| {
-                let (s, t) = pair.split_once('-').ok_or_else(|| format!("alignment pair '{pair}' is not s-t"))?;
+                let (s, t) = pair.split_once('-').ok_or_else(|| BadPair::NotAPair(pair.to_owned()))?;
                 match (s.parse(), t.parse()) {
                     (Ok(s), Ok(t)) => Ok((s, t)),
-                    _ => Err(format!("alignment pair '{pair}' is not two numbers")),
+                    _ => Err(BadPair::NotNumbers(pair.to_owned())),
                 }
             })
             .collect()
@@ -399,13 +420,21 @@ mod tests {
     #[test]
     fn bad_lines_say_what_is_wrong() {
         let err = DataLine::parse("a\tb\tc", true).unwrap_err();
+        assert_eq!(err, LineError::Columns { found: 3 });
+        let err = err.to_string();
         assert!(err.contains("five tab-separated columns") && err.contains("has 3 columns"), "{err}");
+        assert!(LineError::Columns { found: 1 }.to_string().ends_with("(this line has 1 column)"));
         let err = DataLine::parse("il ce\t\tIt .\tREPLACE_0 .\t0-0", true).unwrap_err();
-        assert_eq!(err, "2 labels for 1 placeholders");
+        assert_eq!(err, LineError::Labels { labels: 2, placeholders: 1 });
+        assert_eq!(err.to_string(), "2 labels for 1 placeholders");
         let err = DataLine::parse("il  ce\t\tIt .\tREPLACE_0 .\t0-0", true).unwrap_err();
-        assert!(err.contains("single spaces"), "{err}");
+        assert_eq!(err.to_string(), "the words of columns 1 and 2 are separated by single spaces");
+        let err = DataLine::parse("il ce\til\tIt .\tREPLACE_0 REPLACE_1 .\t0-0", true).unwrap_err();
+        assert_eq!(err.to_string(), "1 removed words for 2 labels");
         let line = DataLine::parse("il\til\tIt .\tREPLACE_0 .\t0-x", true).unwrap();
-        assert_eq!(line.links().unwrap_err(), "alignment pair '0-x' is not two numbers");
+        assert_eq!(line.links().unwrap_err().to_string(), "alignment pair '0-x' is not two numbers");
+        let line = DataLine::parse("il\til\tIt .\tREPLACE_0 .\t0:0", true).unwrap();
+        assert_eq!(line.links().unwrap_err(), BadPair::NotAPair("0:0".into()));
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! `NONE`, as in the task's data). An example that cannot have a placeholder of its own (no
 //! reference candidate, or its word is another example's) is listed, not guessed.
 
-use super::classes::{Pair, Scorer, Task};
+use super::classes::{NotScored, Pair, Scorer, Task};
 use super::data::{self, DataLine, PLACEHOLDER};
 use crate::error::{Error, Result};
 use crate::model::alignment::Links;
@@ -58,18 +58,41 @@ pub struct Extracted {
 /// The task of a master's set: `scorer` and `pair` where given, else the pair of the master's
 /// languages and its scorer — DiscoMT 2015 for English–French (its fine classes are words of the
 /// WMT16 scorer too, which counts `ça` as `cela`), else WMT16.
-pub fn task_of(master: &Master, scorer: Option<Scorer>, pair: Option<Pair>) -> std::result::Result<Task, String> {
+pub fn task_of(master: &Master, scorer: Option<Scorer>, pair: Option<Pair>) -> std::result::Result<Task, NoTask> {
     let pair = match pair {
         Some(pair) => pair,
         None => {
             let languages = format!("{}-{}", master.languages.source, master.languages.target);
-            languages
-                .parse::<Pair>()
-                .map_err(|_| format!("no task has the master's languages ({languages}): give the pair"))?
+            languages.parse::<Pair>().map_err(|_| NoTask::Languages(languages))?
         }
     };
     let scorer = scorer.unwrap_or(if pair == Pair::EnFr { Scorer::Discomt2015 } else { Scorer::Wmt16 });
-    Task::new(scorer, pair)
+    Ok(Task::new(scorer, pair)?)
+}
+
+/// Why a master's set has no task ([`task_of`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoTask {
+    /// No task is of the master's languages (`en-xx`), and no pair was given.
+    #[error("no task has the master's languages ({0}): give the pair")]
+    Languages(String),
+    #[error(transparent)]
+    NotScored(#[from] NotScored),
+}
+
+/// Why a master's examples cannot be extracted ([`extract`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotExtractable {
+    #[error("the master has no source corpus")]
+    NoSource,
+    #[error("the master has no reference translation")]
+    NoReference,
+    /// A sentence (from 1) of the source or the reference has no token.
+    #[error("sentence {0} of the source or of the reference is empty: the task's layout needs both")]
+    EmptySentence(usize),
+    /// The reference candidate of an example names a word past its sentence.
+    #[error("the reference candidate of example {0} names a word past its sentence")]
+    PastTheSentence(ExampleNo),
 }
 
 /// Writes `set` to `path` and its documents to the `.doc-ids` file beside it (`NAME.doc-ids` for
@@ -93,10 +116,10 @@ pub fn write(disk: &dyn Disk, set: &Extracted, path: &Path, replace: bool, maste
     Ok(ids)
 }
 
-/// Extracts `master`'s examples with `task`'s classes; the message says why a master cannot be.
-pub fn extract(master: &Master, task: Task) -> std::result::Result<Extracted, String> {
-    let source = master.source().ok_or("the master has no source corpus")?;
-    let reference = master.reference().ok_or("the master has no reference translation")?;
+/// Extracts `master`'s examples with `task`'s classes; the error says why a master cannot be.
+pub fn extract(master: &Master, task: Task) -> std::result::Result<Extracted, NotExtractable> {
+    let source = master.source().ok_or(NotExtractable::NoSource)?;
+    let reference = master.reference().ok_or(NotExtractable::NoReference)?;
     let sentences = source.sentences.len();
     let mut examples: Vec<Vec<&crate::model::Example>> = vec![Vec::new(); sentences];
     for example in &master.examples {
@@ -115,10 +138,7 @@ pub fn extract(master: &Master, task: Task) -> std::result::Result<Extracted, St
         in_sentence.sort_by_key(|e| e.token);
         let (source_text, target_text) = (&source.sentences[s], &reference.sentences[s]);
         if tokens::token_count(source_text) == 0 || tokens::token_count(target_text) == 0 {
-            return Err(format!(
-                "sentence {} of the source or of the reference is empty: the task's layout needs both",
-                s + 1
-            ));
+            return Err(NotExtractable::EmptySentence(s + 1));
         }
         let links: Links = match &reference.alignment {
             Some(alignment) => alignment.sentence(s as u32).to_vec(),
@@ -147,10 +167,7 @@ pub fn extract(master: &Master, task: Task) -> std::result::Result<Extracted, St
                 .or(aligned.first().copied());
             let at = match chosen {
                 Some(t) if t >= target.len() => {
-                    return Err(format!(
-                        "the reference candidate of example {} names a word past its sentence",
-                        example.no
-                    ));
+                    return Err(NotExtractable::PastTheSentence(example.no));
                 }
                 Some(t) if slots.iter().any(|slot| slot.at == At::Word(t)) => {
                     let reason = format!("its reference word '{}' is another example's too", target[t]);

@@ -2,19 +2,24 @@
 //! APT and AutoPRF look at the links of the source pronouns only — one or two tokens of a line of
 //! some forty pairs — so collecting and sorting every pair of the line was work thrown away.
 
-use crate::model::alignment::{self, Links};
+use crate::model::alignment::{self, Links, MalformedPair};
 
 /// The pairs of [`alignment::parse_line`] whose source index is one of `sources`, sorted by
 /// source then target index, without duplicates, into `links` (cleared first). A line the
 /// plain reading ([`alignment::parse_plain`], the same one-pass reading that opening a master
-/// uses) does not take goes to [`alignment::parse_line`], whose message is the error.
-pub fn links_of(line: &str, sources: &[u32], links: &mut Links) -> Result<(), String> {
+/// uses) does not take goes to [`alignment::parse_line`], whose error is the error.
+pub fn links_of(line: &str, sources: &[u32], links: &mut Links) -> Result<(), MalformedPair> {
     links_and_reach(line, sources, 0, links).map(|_| ())
 }
 
 /// [`links_of`], and the highest target index of all the line's pairs whose source index is
 /// below `below` (AutoPRF's check that no pair of the sentence points past its translation).
-pub fn links_and_reach(line: &str, sources: &[u32], below: u32, links: &mut Links) -> Result<Option<u32>, String> {
+pub fn links_and_reach(
+    line: &str,
+    sources: &[u32],
+    below: u32,
+    links: &mut Links,
+) -> Result<Option<u32>, MalformedPair> {
     links.clear();
     let mut reach = None;
     let plain = alignment::parse_plain(line.as_bytes(), |i, j| {

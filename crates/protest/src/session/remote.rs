@@ -49,10 +49,21 @@ impl From<&str> for Failure {
     }
 }
 
+/// Why the browser did not keep the changes not yet stored: its own words (a script exception
+/// as the browser shows it), which have no parts a caller could tell apart.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotKept(pub String);
+
+/// The changes not yet stored could not be kept in this browser ([`Courier::keep`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("could not keep the changes in this browser: {0}")]
+pub struct NotKeptHere(pub NotKept);
+
 /// What the page does for a [`Remote`]: keep and carry.
 pub trait Courier: Send {
     /// Keeps the changes not yet stored, oldest first, where they outlive the page.
-    fn keep(&mut self, outbox: &[Change]) -> std::result::Result<(), String>;
+    fn keep(&mut self, outbox: &[Change]) -> std::result::Result<(), NotKept>;
     /// Sends changes to the server, as request number `number`.
     fn send(&mut self, number: u64, changes: &[Change]);
     /// An answer that has come since the last call, with the number of its request: what the
@@ -154,7 +165,7 @@ impl Remote {
         }
         let kept = remote.keep();
         if let Err(why) = kept {
-            problems.push(why);
+            problems.push(why.to_string());
         }
         (remote, problems)
     }
@@ -207,9 +218,9 @@ impl Remote {
 
     /// Keeps in the browser what is not stored: the outbox, and the annotator's version of each
     /// record the server has another version of.
-    fn keep(&mut self) -> std::result::Result<(), String> {
+    fn keep(&mut self) -> std::result::Result<(), NotKeptHere> {
         let kept = self.not_stored();
-        self.courier.keep(&kept).map_err(|why| format!("could not keep the changes in this browser: {why}"))
+        self.courier.keep(&kept).map_err(NotKeptHere)
     }
 
     /// What the server does not have: the outbox, then the annotator's version of each record
@@ -478,7 +489,7 @@ mod tests {
     struct Fake(Arc<Mutex<Post>>);
 
     impl Courier for Fake {
-        fn keep(&mut self, outbox: &[Change]) -> std::result::Result<(), String> {
+        fn keep(&mut self, outbox: &[Change]) -> std::result::Result<(), NotKept> {
             self.0.lock().unwrap().kept = outbox.to_vec();
             Ok(())
         }

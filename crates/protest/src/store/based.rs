@@ -34,14 +34,19 @@ impl Version {
     }
 }
 
-impl TryFrom<String> for Version {
-    type Error = String;
+/// A string that is not a record's [`Version`] (serde reads a version through it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a record's version is 16 lower-case hexadecimal digits")]
+pub struct NotAVersion;
 
-    fn try_from(s: String) -> Result<Version, String> {
+impl TryFrom<String> for Version {
+    type Error = NotAVersion;
+
+    fn try_from(s: String) -> Result<Version, NotAVersion> {
         let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
         match u64::from_str_radix(&s, 16) {
             Ok(n) if s.len() == 16 && s.chars().all(hex) => Ok(Version(n)),
-            _ => Err("a record's version is 16 lower-case hexadecimal digits".into()),
+            _ => Err(NotAVersion),
         }
     }
 }
@@ -214,6 +219,8 @@ mod tests {
         for bad in ["\"ABCDEF0123456789\"", "\"12\"", "\"+bcdef0123456789\"", "12"] {
             assert!(serde_json::from_str::<Version>(bad).is_err(), "{bad}");
         }
+        let e = serde_json::from_str::<Version>("\"12\"").unwrap_err().to_string();
+        assert!(e.starts_with("a record's version is 16 lower-case hexadecimal digits"), "{e}");
     }
 
     #[test]

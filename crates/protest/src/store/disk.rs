@@ -89,6 +89,24 @@ impl Identity {
     }
 }
 
+/// How a file (a master, a batch, a journal) is not as a writer left it: another program
+/// removed, replaced or changed it. Each names the file as the user named it.
+#[derive(Debug, thiserror::Error)]
+pub enum NotAsLeft {
+    #[error("{} was removed", .0.display())]
+    Removed(PathBuf),
+    /// What is there cannot be looked at, so whether it changed is not known.
+    #[error("{} cannot be looked at ({error})", path.display())]
+    Unseen { path: PathBuf, error: io::Error },
+    #[error("{} was replaced", .0.display())]
+    Replaced(PathBuf),
+    #[error("{} was changed", .0.display())]
+    Changed(PathBuf),
+    /// A master another program saved: the revision it is at, and the one this writer knows.
+    #[error("{} is at revision {theirs}, not {ours} as when it was opened here", path.display())]
+    Revision { path: PathBuf, theirs: u64, ours: u64 },
+}
+
 /// The permissions of a file PROTEST makes: read and write for its owner, read for others
 /// (`0644`), less whatever the umask takes away.
 pub const NEW_FILE_MODE: u32 = 0o644;

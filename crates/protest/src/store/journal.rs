@@ -15,7 +15,7 @@
 
 use crate::error::{Error, Result};
 use crate::model::{Annotator, AnnotatorId, CandidateId, Record, TaskSet};
-use crate::store::disk::{Disk, DiskFile, Identity};
+use crate::store::disk::{Disk, DiskFile, Identity, NotAsLeft};
 use crate::store::{atomic, files, json};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -477,13 +477,14 @@ impl Journal {
 
     /// Whether the journal file is still the one this journal wrote, as it left it: nobody
     /// replaced, removed or added to it. Says what happened otherwise.
-    pub fn check_unchanged(&self) -> std::result::Result<(), String> {
+    pub fn check_unchanged(&self) -> std::result::Result<(), NotAsLeft> {
         let Some(known) = self.identity else { return Ok(()) };
+        let path = || self.path.clone();
         match Identity::of_path(&self.path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!("{} was removed", self.path.display())),
-            Err(e) => Err(format!("{} cannot be looked at ({e})", self.path.display())),
-            Ok(now) if !now.same_file(&known) => Err(format!("{} was replaced", self.path.display())),
-            Ok(now) if now != known => Err(format!("{} was changed", self.path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(NotAsLeft::Removed(path())),
+            Err(error) => Err(NotAsLeft::Unseen { path: path(), error }),
+            Ok(now) if !now.same_file(&known) => Err(NotAsLeft::Replaced(path())),
+            Ok(now) if now != known => Err(NotAsLeft::Changed(path())),
             Ok(_) => Ok(()),
         }
     }
@@ -524,22 +525,36 @@ impl Journal {
 /// Whether `entry` reads back from its journal line as it is, and is dated within the years 1970 to
 /// 9999 that PROTEST records (`crate::model::clock`): a record dated past 9999 would be written, flushed,
 /// reported saved, and then make the journal unreadable at its line. Says why not.
-pub fn reads_back(entry: &Entry) -> std::result::Result<(), String> {
+pub fn reads_back(entry: &Entry) -> std::result::Result<(), NotReadBack> {
     if let Entry::Put(record) = entry {
         use chrono::Datelike;
         if let Some(t) = [record.created, record.modified].into_iter().find(|t| !(1970..=9999).contains(&t.year())) {
-            return Err(format!(
-                "the record of candidate {} is dated {t}, outside the years 1970 to 9999 that PROTEST can record (is the clock of the computer that made it right?)",
-                record.candidate
-            ));
+            return Err(NotReadBack::OutsideTheYears { candidate: record.candidate, time: t });
         }
     }
-    let line = serde_json::to_vec(entry).map_err(|e| e.to_string())?;
+    let line = serde_json::to_vec(entry).map_err(NotReadBack::NotWritten)?;
     match serde_json::from_slice::<Entry>(&line) {
         Ok(read) if &read == entry => Ok(()),
-        Ok(_) => Err("the change would not read back as it is from the journal".to_owned()),
-        Err(e) => Err(format!("the change would not read back from the journal ({e})")),
+        Ok(_) => Err(NotReadBack::Different),
+        Err(e) => Err(NotReadBack::Unreadable(e)),
     }
+}
+
+/// Why a change would not read back from its journal line as it is ([`reads_back`]).
+#[derive(Debug, thiserror::Error)]
+pub enum NotReadBack {
+    /// A record's time (created or modified) outside the years a file holds.
+    #[error(
+        "the record of candidate {candidate} is dated {time}, outside the years 1970 to 9999 that PROTEST can record (is the clock of the computer that made it right?)"
+    )]
+    OutsideTheYears { candidate: CandidateId, time: chrono::DateTime<chrono::Utc> },
+    /// The change cannot be written as JSON (serde's words).
+    #[error("{0}")]
+    NotWritten(serde_json::Error),
+    #[error("the change would not read back as it is from the journal")]
+    Different,
+    #[error("the change would not read back from the journal ({0})")]
+    Unreadable(serde_json::Error),
 }
 
 /// Checks that a file appended to holds `expected` bytes now: a write the system reported whole
@@ -743,13 +758,15 @@ mod tests {
         let file = dir.path().join("m.json");
         let mut j = Journal::start(os(), &file, "id", 0).unwrap();
         j.append(&Entry::Put(record(1))).unwrap();
-        assert_eq!(j.check_unchanged(), Ok(()));
+        assert!(j.check_unchanged().is_ok());
         let mut other = OpenOptions::new().append(true).open(path_for(&file)).unwrap();
         other.write_all(b"{\"remove\":{\"candidate\":1,\"annotator\":1}}\n").unwrap();
-        assert!(j.check_unchanged().unwrap_err().ends_with("m.json.journal was changed"));
+        let e = j.check_unchanged().unwrap_err();
+        assert!(matches!(&e, NotAsLeft::Changed(p) if *p == path_for(&file)), "{e}");
+        assert!(e.to_string().ends_with("m.json.journal was changed"));
         std::fs::remove_file(path_for(&file)).unwrap();
-        assert!(j.check_unchanged().unwrap_err().ends_with("was removed"));
+        assert!(j.check_unchanged().unwrap_err().to_string().ends_with("was removed"));
         Journal::start(os(), &file, "id", 0).unwrap();
-        assert!(j.check_unchanged().unwrap_err().ends_with("was replaced"));
+        assert!(j.check_unchanged().unwrap_err().to_string().ends_with("was replaced"));
     }
 }

@@ -142,16 +142,27 @@ impl ReadOnly {
     }
 }
 
+/// Why a file may not be written (words that follow its name).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum Unwritable {
+    #[error("has no write permission (it is a read-only file)")]
+    ReadOnlyFile,
+    /// The system's answer to whether this user may write it.
+    #[cfg(unix)]
+    #[error("cannot be written by this user ({0})")]
+    NotForThisUser(std::io::Error),
+}
+
 /// Whether the file may be written: it has write permission for us (and for someone at all, so
 /// that a file made read-only stays so even for the superuser).
-pub(super) fn writable(path: &Path) -> std::result::Result<(), String> {
+pub(super) fn writable(path: &Path) -> std::result::Result<(), Unwritable> {
     let Ok(meta) = std::fs::metadata(path) else { return Ok(()) }; // loading will say what is wrong
     if meta.permissions().readonly() {
-        return Err("has no write permission (it is a read-only file)".into());
+        return Err(Unwritable::ReadOnlyFile);
     }
     #[cfg(unix)]
     if let Err(e) = rustix::fs::access(path, rustix::fs::Access::WRITE_OK) {
-        return Err(format!("cannot be written by this user ({})", std::io::Error::from(e)));
+        return Err(Unwritable::NotForThisUser(e.into()));
     }
     Ok(())
 }

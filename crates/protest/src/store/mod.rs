@@ -51,7 +51,7 @@ pub use replay::{load_master_with_statuses, load_with_journal, replay_into};
 use crate::error::{Error, Result};
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
 use based::Based;
-use disk::{Disk, Identity};
+use disk::{Disk, Identity, NotAsLeft};
 use journal::{Entry, Journal, Roster};
 use lock::{Lock, ReadOnly, writable};
 use replay::{check_roster, load_resolved, read_consistently, swap_roster};
@@ -558,23 +558,23 @@ impl<D: Document> Store<D> {
     /// mismatch the store stops writing.
     fn check_unchanged(&mut self, full: bool) -> Result<()> {
         let Some(known) = self.file else { return Ok(()) };
+        let path = || self.path.clone();
         let problem = match Identity::of_path(&self.real) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(format!("{} was removed", self.path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(NotAsLeft::Removed(path())),
             Err(_) => None, // cannot look: the write will say what is wrong
-            Ok(now) if !now.same_file(&known) => Some(format!("{} was replaced", self.path.display())),
-            Ok(now) if now != known => Some(format!("{} was changed", self.path.display())),
+            Ok(now) if !now.same_file(&known) => Some(NotAsLeft::Replaced(path())),
+            Ok(now) if now != known => Some(NotAsLeft::Changed(path())),
             Ok(_) => None,
         };
         let problem = problem.or_else(|| self.journal.as_ref().and_then(|j| j.check_unchanged().err())).or_else(|| {
             let ours = self.doc.master().revision;
             let theirs = full.then(|| json::top_level_u64(&self.real, "revision")).flatten();
-            theirs
-                .filter(|&r| r != ours)
-                .map(|r| format!("{} is at revision {r}, not {ours} as when it was opened here", self.path.display()))
+            theirs.filter(|&r| r != ours).map(|theirs| NotAsLeft::Revision { path: path(), theirs, ours })
         });
         match problem {
             None => Ok(()),
             Some(why) => {
+                let why = why.to_string();
                 let error = self.detached_error(&why);
                 self.detached = Some(why);
                 self.failure = Some(error.to_string());

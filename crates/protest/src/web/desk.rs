@@ -10,12 +10,33 @@ use super::protocol::{Answers, Change, ChangeId, Conflicting, Refused};
 use super::receipts::Receipts;
 use crate::batches::export::{self, ExportError, Layout};
 use crate::batches::merge::{self, Intake};
+use crate::model::from_page::NotFromPage;
 use crate::model::{AnnotatorId, CandidateId, Master, Record};
 use crate::store::Store;
 use crate::store::based;
 use crate::store::batch_file::Batch;
 use crate::store::journal::Entry;
 use chrono::{DateTime, Utc};
+
+/// Why a change from a page is not taken (the page shows it beside the change).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotAdmitted {
+    /// The record is another annotator's.
+    #[error("a change to annotator {0}'s record, not yours")]
+    NotYours(AnnotatorId),
+    /// The candidate (batch id) is not one of the part's.
+    #[error("candidate {0} is not in your part")]
+    NotInPart(CandidateId),
+    /// A record no page could have made.
+    #[error(transparent)]
+    NotFromPage(#[from] NotFromPage),
+    /// Not valid against the master, as batch import checks it: the field and the problem.
+    #[error("{field}: {problem}")]
+    Invalid { field: &'static str, problem: String },
+    /// A change to the roster: a page changes records only.
+    #[error("a page changes records only")]
+    NotARecord,
+}
 
 /// One annotator's part of a task set, as the server hands it out and takes it back.
 #[derive(Debug, Clone)]
@@ -74,27 +95,24 @@ impl Desk {
 
     /// A change from the page (batch candidate ids) as the master's journal entry: only this
     /// annotator's records of this part, each checked as batch import checks it.
-    pub fn intake(&self, master: &Master, entry: &Entry) -> Result<Entry, String> {
-        let mine = |who: AnnotatorId| {
-            if who == self.annotator { Ok(()) } else { Err(format!("a change to annotator {who}'s record, not yours")) }
-        };
-        let not_in_part = |c| format!("candidate {c} is not in your part");
+    pub fn intake(&self, master: &Master, entry: &Entry) -> Result<Entry, NotAdmitted> {
+        let mine = |who: AnnotatorId| if who == self.annotator { Ok(()) } else { Err(NotAdmitted::NotYours(who)) };
         match entry {
             Entry::Put(record) => {
                 mine(record.annotator)?;
                 crate::model::from_page::check(record, crate::model::clock::now().ok())?;
                 match merge::intake(master, &self.layout, record) {
                     Ok(record) => Ok(Entry::Put(record)),
-                    Err(Intake::NotInPart) => Err(not_in_part(record.candidate)),
-                    Err(Intake::Invalid { field, problem, .. }) => Err(format!("{field}: {problem}")),
+                    Err(Intake::NotInPart) => Err(NotAdmitted::NotInPart(record.candidate)),
+                    Err(Intake::Invalid { field, problem, .. }) => Err(NotAdmitted::Invalid { field, problem }),
                 }
             }
             Entry::Remove { candidate, annotator } => {
                 mine(*annotator)?;
-                let original = self.original(*candidate).ok_or_else(|| not_in_part(*candidate))?;
+                let original = self.original(*candidate).ok_or(NotAdmitted::NotInPart(*candidate))?;
                 Ok(Entry::Remove { candidate: original, annotator: *annotator })
             }
-            Entry::Roster(_) => Err("a page changes records only".into()),
+            Entry::Roster(_) => Err(NotAdmitted::NotARecord),
         }
     }
 
@@ -165,7 +183,7 @@ pub fn take_together(
                 let entry = match desk.intake(store.master(), &change.entry) {
                     Ok(entry) => entry,
                     Err(why) => {
-                        answers[i].refused.push(Refused { id: change.id.clone(), why });
+                        answers[i].refused.push(Refused { id: change.id.clone(), why: why.to_string() });
                         continue;
                     }
                 };

@@ -37,16 +37,17 @@ impl ChangeId {
     }
 }
 
-impl TryFrom<String> for ChangeId {
-    type Error = String;
+/// A string that is not a [`ChangeId`] (serde reads an id through it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a change id is 32 lower-case hexadecimal digits")]
+pub struct NotAChangeId;
 
-    fn try_from(s: String) -> Result<ChangeId, String> {
+impl TryFrom<String> for ChangeId {
+    type Error = NotAChangeId;
+
+    fn try_from(s: String) -> Result<ChangeId, NotAChangeId> {
         let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
-        if s.len() == 32 && s.chars().all(hex) {
-            Ok(ChangeId(s))
-        } else {
-            Err("a change id is 32 lower-case hexadecimal digits".into())
-        }
+        if s.len() == 32 && s.chars().all(hex) { Ok(ChangeId(s)) } else { Err(NotAChangeId) }
     }
 }
 
@@ -140,5 +141,7 @@ mod tests {
             let json = format!(r#"{{"id":"{bad}","remove":{{"candidate":3,"annotator":1}}}}"#);
             assert!(serde_json::from_str::<Change>(&json).is_err(), "{bad}");
         }
+        let e = serde_json::from_str::<ChangeId>("\"12\"").unwrap_err().to_string();
+        assert!(e.starts_with("a change id is 32 lower-case hexadecimal digits"), "{e}");
     }
 }

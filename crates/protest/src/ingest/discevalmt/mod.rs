@@ -83,7 +83,35 @@ struct Block {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unplaced {
     pub block: String,
-    pub reason: String,
+    pub reason: LeftOut,
+}
+
+/// Why a block is left out: it cannot be read, or cannot be placed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LeftOut {
+    #[error(transparent)]
+    Unreadable(#[from] Unreadable),
+    #[error(transparent)]
+    Unplaceable(#[from] place::Unplaceable),
+}
+
+/// Why a block of the JSON cannot be read; translations are numbered from 1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unreadable {
+    #[error("its number is not a whole number from 1")]
+    Number,
+    #[error("'src' is not two sentences")]
+    Source,
+    #[error("'trg' is not a list of translations")]
+    Translations,
+    #[error("translation {0} is not an object")]
+    NotAnObject(usize),
+    #[error("translation {translation}: unknown label '{label}'")]
+    UnknownLabel { translation: usize, label: String },
+    #[error("translation {translation} ({}): not two sentences", label.name())]
+    NotTwoSentences { translation: usize, label: Label },
+    #[error("no correct translation to serve as the reference")]
+    NoCorrect,
 }
 
 /// The master, and the blocks left out.
@@ -116,7 +144,7 @@ pub fn from_json(path: &Path, text: &str, id: String, created: DateTime<Utc>) ->
     for (key, value) in &blocks {
         match block(key, value) {
             Ok(b) => read.push(b),
-            Err(reason) => unplaced.push(Unplaced { block: key.clone(), reason }),
+            Err(reason) => unplaced.push(Unplaced { block: key.clone(), reason: reason.into() }),
         }
     }
     read.sort_by_key(|b| b.no);
@@ -129,7 +157,7 @@ pub fn from_json(path: &Path, text: &str, id: String, created: DateTime<Utc>) ->
         let context: Vec<Links> = links.iter().map(|l| l[0].clone()).collect();
         match place::place(&b.source, &b.translations, &context) {
             Ok(placement) => placed.push((b, placement, links)),
-            Err(reason) => unplaced.push(Unplaced { block: b.no.to_string(), reason }),
+            Err(reason) => unplaced.push(Unplaced { block: b.no.to_string(), reason: reason.into() }),
         }
     }
     if placed.is_empty() {
@@ -141,29 +169,28 @@ pub fn from_json(path: &Path, text: &str, id: String, created: DateTime<Utc>) ->
 }
 
 /// One block of the JSON, tokenised; `Err` says why it cannot be read.
-fn block(key: &str, value: &Value) -> Result<Block, String> {
-    let no: u32 = key.parse().ok().filter(|&n| n > 0).ok_or("its number is not a whole number from 1")?;
+fn block(key: &str, value: &Value) -> Result<Block, Unreadable> {
+    let no: u32 = key.parse().ok().filter(|&n| n > 0).ok_or(Unreadable::Number)?;
     let pair = |v: Option<&Value>, language| -> Option<[String; 2]> {
         let [a, b] = v?.as_array()?.as_slice() else { return None };
         Some([a.as_str()?, b.as_str()?].map(|s| tokenize::tokenize(s, language)))
     };
-    let source = pair(value.get("src"), Language::English).ok_or("'src' is not two sentences")?;
-    let entries = value.get("trg").and_then(Value::as_array).ok_or("'trg' is not a list of translations")?;
+    let source = pair(value.get("src"), Language::English).ok_or(Unreadable::Source)?;
+    let entries = value.get("trg").and_then(Value::as_array).ok_or(Unreadable::Translations)?;
     let mut translations = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
-        let entry_fields = entry.as_object().ok_or(format!("translation {} is not an object", i + 1))?;
+        let translation = i + 1;
+        let entry_fields = entry.as_object().ok_or(Unreadable::NotAnObject(translation))?;
         for (label, sentences) in entry_fields.iter().filter(|(k, _)| *k != "type") {
-            let label = Label::from_name(label).ok_or(format!("translation {}: unknown label '{label}'", i + 1))?;
-            let sentences = pair(Some(sentences), Language::French).ok_or(format!(
-                "translation {} ({}): not two sentences",
-                i + 1,
-                label.name()
-            ))?;
+            let label = Label::from_name(label)
+                .ok_or_else(|| Unreadable::UnknownLabel { translation, label: label.clone() })?;
+            let sentences =
+                pair(Some(sentences), Language::French).ok_or(Unreadable::NotTwoSentences { translation, label })?;
             translations.push(Translation { entry: i + 1, label, sentences });
         }
     }
     if !translations.iter().any(|t| t.label == Label::Correct) {
-        return Err("no correct translation to serve as the reference".into());
+        return Err(Unreadable::NoCorrect);
     }
     Ok(Block { no, source, translations })
 }

@@ -100,7 +100,7 @@ pub fn differing(a: &[String], b: &[String]) -> (Vec<u32>, Vec<u32>) {
 /// The French pronoun a translation's differing words point at, with its kind: a differing
 /// pronoun form that shows a gender, or the clitic whose gender a differing participle shows.
 /// `Err` when two forms of the same priority differ.
-fn french_pronoun(sentence: &str, differing: &[u32]) -> Result<Option<(u32, Kind)>, String> {
+fn french_pronoun(sentence: &str, differing: &[u32]) -> Result<Option<(u32, Kind)>, Unplaceable> {
     let words = words(sentence);
     let Some(judge) = Judge::for_language("fr") else { return Ok(None) };
     let mut found: Vec<(u32, Kind)> = Vec::new();
@@ -123,10 +123,9 @@ fn french_pronoun(sentence: &str, differing: &[u32]) -> Result<Option<(u32, Kind
     found.dedup();
     match &found[..] {
         [] => Ok(None),
-        [first, second, ..] if first.1.priority() == second.1.priority() => Err(format!(
-            "two pronouns differ between the correct and incorrect translations ('{}', '{}')",
-            words[first.0 as usize], words[second.0 as usize]
-        )),
+        [first, second, ..] if first.1.priority() == second.1.priority() => {
+            Err(Unplaceable::TwoPronouns(words[first.0 as usize].clone(), words[second.0 as usize].clone()))
+        }
         [first, ..] => Ok(Some(*first)),
     }
 }
@@ -168,7 +167,7 @@ fn english_subject(words: &[String], i: usize) -> bool {
 
 /// The English pronoun a French one of `kind` translates: the only English word of the kind,
 /// else the one of the same grammatical role and rank.
-fn english_pronoun(english: &[String], french: &[String], at: u32, kind: Kind) -> Result<u32, String> {
+fn english_pronoun(english: &[String], french: &[String], at: u32, kind: Kind) -> Result<u32, Unplaceable> {
     let candidates: Vec<usize> =
         (0..english.len()).filter(|&i| kind.english().contains(&english[i].as_str())).collect();
     let candidates: Vec<usize> = match kind {
@@ -190,7 +189,7 @@ fn english_pronoun(english: &[String], french: &[String], at: u32, kind: Kind) -
     match (&same_role[..], rank) {
         ([only], _) => Ok(*only as u32),
         (several, Some(rank)) if several.len() == same_kind.len() && !several.is_empty() => Ok(several[rank] as u32),
-        _ => Err(format!("no one English pronoun for the French '{}'", french[at as usize])),
+        _ => Err(Unplaceable::NoEnglishPronoun(french[at as usize].clone())),
     }
 }
 
@@ -222,7 +221,7 @@ fn differing_nouns(contexts: &[Vec<String>], i: usize) -> Vec<u32> {
 /// the differing nouns (a vote per distinct context sentence), a cognate among those nouns
 /// (`letters`, `lettres`), and the end of a noun phrase (`a delicious ale`). `Err` when no word
 /// has the most.
-fn head(block: &[Translation], english: &[String], links: &[Links]) -> Result<(u32, Vec<Vec<u32>>), String> {
+fn head(block: &[Translation], english: &[String], links: &[Links]) -> Result<(u32, Vec<Vec<u32>>), Unplaceable> {
     let contexts: Vec<Vec<String>> = block.iter().map(|t| words(&t.sentences[0])).collect();
     let nouns: Vec<Vec<u32>> = (0..block.len()).map(|i| differing_nouns(&contexts, i)).collect();
     let mut votes: HashMap<u32, usize> = HashMap::new();
@@ -244,7 +243,7 @@ fn head(block: &[Translation], english: &[String], links: &[Links]) -> Result<(u
         }
     }
     if voters == 0 {
-        return Err("no noun differs between the translations of the context sentence".into());
+        return Err(Unplaceable::NoDifferingNoun);
     }
     let french_nouns: Vec<&str> =
         nouns.iter().zip(&contexts).flat_map(|(n, c)| n.iter().map(|&at| c[at as usize].as_str())).collect();
@@ -266,8 +265,7 @@ fn head(block: &[Translation], english: &[String], links: &[Links]) -> Result<(u
     let winners: Vec<usize> = scores.iter().filter(|&&(_, s)| s == best).map(|&(e, _)| e).collect();
     match winners[..] {
         [head] if best > 1 => Ok((head as u32, nouns)),
-        _ => Err("the nouns that differ between the translations of the context sentence point to no one English word"
-            .into()),
+        _ => Err(Unplaceable::NoHead),
     }
 }
 
@@ -340,9 +338,28 @@ const ENGLISH_DETERMINERS: &[&str] = &[
     "some", "any", "another", "every", "each", "all", "no",
 ];
 
+/// Why a block cannot be placed: the evidence points at no one pronoun or antecedent head.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unplaceable {
+    /// Two French pronouns of the same priority differ (the two words).
+    #[error("two pronouns differ between the correct and incorrect translations ('{0}', '{1}')")]
+    TwoPronouns(String, String),
+    /// The French pronoun's kind, role and rank point at no one English word.
+    #[error("no one English pronoun for the French '{0}'")]
+    NoEnglishPronoun(String),
+    #[error("the translations point at different English pronouns")]
+    DifferentPronouns,
+    #[error("no pronoun differs between the correct and incorrect translations")]
+    NoDifferingPronoun,
+    #[error("no noun differs between the translations of the context sentence")]
+    NoDifferingNoun,
+    #[error("the nouns that differ between the translations of the context sentence point to no one English word")]
+    NoHead,
+}
+
 /// Places a block: its English sentences (context, current) and translations, and the
 /// aligner's links of each translation's context sentence.
-pub fn place(source: &[String; 2], block: &[Translation], context_links: &[Links]) -> Result<Placement, String> {
+pub fn place(source: &[String; 2], block: &[Translation], context_links: &[Links]) -> Result<Placement, Unplaceable> {
     let current = words(&source[1]);
     let french: Vec<Vec<String>> = block.iter().map(|t| words(&t.sentences[1])).collect();
     let mut differ: Vec<Vec<u32>> = vec![Vec::new(); block.len()];
@@ -362,12 +379,12 @@ pub fn place(source: &[String; 2], block: &[Translation], context_links: &[Links
         let Some((at, kind)) = french_pronoun(&block[i].sentences[1], &differ[i])? else { continue };
         let found = english_pronoun(&current, words, at, kind)?;
         if english.is_some_and(|e| e != found) {
-            return Err("the translations point at different English pronouns".into());
+            return Err(Unplaceable::DifferentPronouns);
         }
         english = Some(found);
         pronouns[i] = vec![at];
     }
-    let pronoun = english.ok_or("no pronoun differs between the correct and incorrect translations")?;
+    let pronoun = english.ok_or(Unplaceable::NoDifferingPronoun)?;
     let (head, nouns) = head(block, &words(&source[0]), context_links)?;
     Ok(Placement { pronoun, head, translations: pronouns.into_iter().zip(nouns).collect() })
 }

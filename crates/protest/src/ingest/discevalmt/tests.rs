@@ -29,10 +29,12 @@ fn a_master_with_a_document_per_block_and_a_system_per_translation_and_label() {
     assert_eq!(
         unplaced,
         [
-            Unplaced { block: "8".into(), reason: "'src' is not two sentences".into() },
-            Unplaced { block: "9".into(), reason: "no correct translation to serve as the reference".into() },
+            Unplaced { block: "8".into(), reason: Unreadable::Source.into() },
+            Unplaced { block: "9".into(), reason: Unreadable::NoCorrect.into() },
         ]
     );
+    let reasons: Vec<String> = unplaced.iter().map(|u| u.reason.to_string()).collect();
+    assert_eq!(reasons, ["'src' is not two sentences", "no correct translation to serve as the reference"]);
     let names: Vec<&str> = m.corpora.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["source", "reference", "t1-correct", "t1-incorrect", "t2-semi-correct", "t2-incorrect"]);
     let labels: Vec<Option<&str>> = m.corpora.iter().map(|c| c.label.as_deref()).collect();

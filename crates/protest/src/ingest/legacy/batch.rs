@@ -15,7 +15,7 @@ use super::text::Reference;
 use super::{Options, UNKNOWN_TIME, time_note};
 use crate::batches::{annotators, export};
 use crate::error::{Error, Result};
-use crate::model::{Annotator, AnnotatorId, CandidateId, Master, Record};
+use crate::model::{Annotator, AnnotatorId, CandidateId, CorpusId, ExampleNo, Master, Record};
 use crate::store::Document;
 use crate::store::batch_file::Batch;
 use crate::store::summary::{count, count_as};
@@ -63,7 +63,7 @@ pub(super) fn convert(
     let carried: Vec<&Record> =
         mine.iter().filter_map(|r| batch.content().records.get(local[&r.candidate], annotator.id)).collect();
     let new = Counts::of(batch.content(), carried);
-    super::report::verify(&old_counts, &gathered, &new).map_err(|lost| lost_data(path, &lost))?;
+    super::report::verify(&old_counts, &gathered, &new).map_err(|lost| lost_data(path, lost))?;
 
     let placed = placement.describe(&draft);
     let context = Context { old, suite: &suite, master, annotator: &annotator, old_id, named, placed };
@@ -259,46 +259,65 @@ fn annotator(path: &Path, old: &OldFile, master: &Master) -> Result<(i64, Annota
     Ok((old_id, Annotator { id, name }, true, true))
 }
 
+/// Where a batch's suite is not the master's: the first difference found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum NotTheMasters {
+    #[error("the master has no corpus like the batch's '{name}' (id {id})")]
+    NoCorpus { name: String, id: CorpusId },
+    #[error("corpus {id} is '{batch}' in the batch but '{master}' in the master")]
+    CorpusName { id: CorpusId, batch: String, master: String },
+    #[error("corpus '{name}' differs from the master's at line {line}")]
+    Text { name: String, line: usize },
+    /// Where the documents start, in the batch and in the master.
+    #[error("the batch's documents start at lines {batch:?}, the master's at {master:?}")]
+    Documents { batch: Vec<u32>, master: Vec<u32> },
+    #[error("example {0} is not the same in the batch as in the master")]
+    Example(ExampleNo),
+    #[error("the master has no candidate of example {example} in corpus {corpus}")]
+    NoCandidate { example: ExampleNo, corpus: CorpusId },
+    #[error("candidate {candidate} (example {example}) has other aligned tokens in the batch than in the master")]
+    Tokens { candidate: CandidateId, example: ExampleNo },
+}
+
 /// Batch candidate (as converted from the batch) → master candidate, after checking that the
 /// batch's text, documents, examples and aligned positions are the master's.
-fn match_suite(suite: &Suite, master: &Master) -> std::result::Result<HashMap<CandidateId, CandidateId>, String> {
+fn match_suite(
+    suite: &Suite,
+    master: &Master,
+) -> std::result::Result<HashMap<CandidateId, CandidateId>, NotTheMasters> {
     for c in &suite.corpora {
         let ours = if c.role.is_translation() { master.corpus(c.id) } else { master.source() };
         let Some(ours) = ours.filter(|o| o.role.is_translation() == c.role.is_translation()) else {
-            return Err(format!("the master has no corpus like the batch's '{}' (id {})", c.name, c.id));
+            return Err(NotTheMasters::NoCorpus { name: c.name.clone(), id: c.id });
         };
         if c.role.is_translation() && ours.name != c.name {
-            return Err(format!("corpus {} is '{}' in the batch but '{}' in the master", c.id, c.name, ours.name));
+            let (batch, master) = (c.name.clone(), ours.name.clone());
+            return Err(NotTheMasters::CorpusName { id: c.id, batch, master });
         }
         if let Some(line) =
             (0..c.sentences.len().max(ours.sentences.len())).find(|&i| c.sentences.get(i) != ours.sentences.get(i))
         {
-            return Err(format!("corpus '{}' differs from the master's at line {line}", c.name));
+            return Err(NotTheMasters::Text { name: c.name.clone(), line });
         }
     }
     if suite.has_documents && suite.documents != master.documents {
-        return Err(format!(
-            "the batch's documents start at lines {:?}, the master's at {:?}",
-            suite.documents, master.documents
-        ));
+        let (batch, master) = (suite.documents.clone(), master.documents.clone());
+        return Err(NotTheMasters::Documents { batch, master });
     }
     for e in &suite.examples {
         let same_category =
             |name: &str| suite.category(name).map(|c| c.anaphoric) == master.category(name).map(|c| c.anaphoric);
         if master.example(e.no) != Some(e) || !same_category(&e.category) {
-            return Err(format!("example {} is not the same in the batch as in the master", e.no));
+            return Err(NotTheMasters::Example(e.no));
         }
     }
     let mut map = HashMap::new();
     for c in &suite.candidates {
         let Some(ours) = master.candidates_of(c.example).find(|o| o.corpus == c.corpus) else {
-            return Err(format!("the master has no candidate of example {} in corpus {}", c.example, c.corpus));
+            return Err(NotTheMasters::NoCandidate { example: c.example, corpus: c.corpus });
         };
         if ours.pronoun != c.pronoun || ours.antecedents != c.antecedents {
-            return Err(format!(
-                "candidate {} (example {}) has other aligned tokens in the batch than in the master",
-                ours.id, c.example
-            ));
+            return Err(NotTheMasters::Tokens { candidate: ours.id, example: c.example });
         }
         map.insert(c.id, ours.id);
     }

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 pub(super) const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
 /// An error at a row of a table.
-pub(super) fn at_row(path: &Path, table: &str, row: i64, message: impl Into<String>) -> Error {
+pub(super) fn at_row(path: &Path, table: &str, row: i64, message: impl std::fmt::Display) -> Error {
     Error::invalid(path, Some(Place::Row { table: table.to_owned(), row }), message)
 }
 
@@ -165,7 +165,7 @@ impl Rows {
 
 impl Row<'_> {
     /// An error about this row.
-    pub fn error(&self, message: impl Into<String>) -> Error {
+    pub fn error(&self, message: impl std::fmt::Display) -> Error {
         at_row(&self.of.path, self.of.table, self.id, message)
     }
 

@@ -51,7 +51,7 @@ pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(
 
     let old_counts = OldCounts::of(old, |_| true, &gathered.dropped);
     let new = Counts::of(&m, m.records.iter());
-    super::report::verify(&old_counts, &gathered, &new).map_err(|lost| lost_data(path, &lost))?;
+    super::report::verify(&old_counts, &gathered, &new).map_err(|lost| lost_data(path, lost))?;
     crate::progress::advance(1);
     notes.extend(annotators.notes);
     notes.extend(Report::gathering_notes(&gathered));
@@ -68,7 +68,7 @@ pub(super) fn convert(path: &Path, old: &OldFile, options: &Options) -> Result<(
 }
 
 /// The error when the counts do not add up: a bug, so nothing is written.
-pub(super) fn lost_data(path: &Path, what: &str) -> Error {
+pub(super) fn lost_data(path: &Path, what: impl std::fmt::Display) -> Error {
     Error::whole_file(
         path,
         format!("the conversion would lose data ({what}), so nothing was written; please report this with the file"),

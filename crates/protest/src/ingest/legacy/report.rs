@@ -156,9 +156,19 @@ impl Counts {
     }
 }
 
+/// A count of annotation values the conversion would change: what is counted, how many the old
+/// file has, and how many were converted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what}: {expected} in the old file, {found} converted")]
+pub struct Lost {
+    pub what: &'static str,
+    pub expected: usize,
+    pub found: usize,
+}
+
 /// Checks that every annotation value of the old rows is in the converted records, by count;
-/// the first difference, in words, if not.
-pub(super) fn verify(old: &OldCounts, gathered: &Gathered, new: &Counts) -> Result<(), String> {
+/// the first difference if not.
+pub(super) fn verify(old: &OldCounts, gathered: &Gathered, new: &Counts) -> Result<(), Lost> {
     let implicit = gathered.implicit;
     let judged = |v: &OldValues| [v.ok, v.bad, v.unset + v.unsure + implicit];
     let checks = [
@@ -182,7 +192,7 @@ pub(super) fn verify(old: &OldCounts, gathered: &Gathered, new: &Counts) -> Resu
         ("kept conflicts", old.status_conflict, new.kept),
     ];
     match checks.iter().find(|(_, expected, found)| expected != found) {
-        Some((what, expected, found)) => Err(format!("{what}: {expected} in the old file, {found} converted")),
+        Some(&(what, expected, found)) => Err(Lost { what, expected, found }),
         None => Ok(()),
     }
 }
@@ -393,10 +403,11 @@ mod tests {
         };
         assert_eq!(verify(&old, &gathered, &new), Ok(()));
         let lost_tag = Counts { tags: 1, ..new.clone() };
-        assert_eq!(verify(&old, &gathered, &lost_tag), Err("tags: 2 in the old file, 1 converted".into()));
+        assert_eq!(verify(&old, &gathered, &lost_tag), Err(Lost { what: "tags", expected: 2, found: 1 }));
+        assert_eq!(verify(&old, &gathered, &lost_tag).unwrap_err().to_string(), "tags: 2 in the old file, 1 converted");
         let lost_unsure = Counts { unsure: 0, ..new.clone() };
-        assert!(verify(&old, &gathered, &lost_unsure).unwrap_err().starts_with("unsure judgements"));
+        assert_eq!(verify(&old, &gathered, &lost_unsure).unwrap_err().what, "unsure judgements");
         let yes_for_no = Counts { pronoun: [2, 0, 0], ..new };
-        assert!(verify(&old, &gathered, &yes_for_no).unwrap_err().starts_with("pronoun yes"));
+        assert_eq!(verify(&old, &gathered, &yes_for_no).unwrap_err().what, "pronoun yes");
     }
 }

@@ -24,17 +24,25 @@ const PRONOUN: [&str; 8] = [
 /// The antecedent parts (codes 0–2).
 const ANTECEDENT: [&str; 3] = ["ant_ok", "ant_notokens", "ant_unset"];
 
+/// An old `conflict_status` that stands for no status: the string, or the part of it, as the
+/// file has it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadStatus {
+    #[error("conflict_status '{0}' is not a pronoun part and an antecedent part (like 'ana_ok ant_ok')")]
+    NotTwoParts(String),
+    /// A part that is none of `known` (the pronoun's parts, or the antecedent's).
+    #[error("'{part}' in conflict_status is not one of {}", known.join(", "))]
+    UnknownPart { part: String, known: &'static [&'static str] },
+}
+
 /// The status an old string stands for on this record (NULL: never checked).
-pub fn from_old(old: Option<&str>, record: &Record) -> Result<ConflictStatus, String> {
+pub fn from_old(old: Option<&str>, record: &Record) -> Result<ConflictStatus, BadStatus> {
     let Some(old) = old else { return Ok(ConflictStatus::Unchecked) };
     let parts: Vec<&str> = old.split_whitespace().collect();
     let [pronoun, antecedent] = parts[..] else {
-        return Err(format!(
-            "conflict_status '{old}' is not a pronoun part and an antecedent part (like 'ana_ok ant_ok')"
-        ));
+        return Err(BadStatus::NotTwoParts(old.to_owned()));
     };
-    let unknown =
-        |part: &str, known: &[&str]| format!("'{part}' in conflict_status is not one of {}", known.join(", "));
+    let unknown = |part: &str, known: &'static [&'static str]| BadStatus::UnknownPart { part: part.to_owned(), known };
     let pronoun = match pronoun {
         "ana_ok" => None,
         "ana_notokens" => Some(Conflict::PronounYesWithoutTokens),
@@ -161,8 +169,10 @@ mod tests {
     #[test]
     fn unknown_strings_are_refused() {
         let r = record(&[], Judgement::Yes);
-        assert!(from_old(Some("ana_ok"), &r).unwrap_err().contains("is not a pronoun part and an antecedent part"));
-        assert!(from_old(Some("ana_what ant_ok"), &r).unwrap_err().contains("'ana_what' in conflict_status"));
-        assert!(from_old(Some("ana_ok ant_what"), &r).unwrap_err().contains("ant_ok, ant_notokens, ant_unset"));
+        assert_eq!(from_old(Some("ana_ok"), &r), Err(BadStatus::NotTwoParts("ana_ok".into())));
+        let e = |old| from_old(Some(old), &r).unwrap_err().to_string();
+        assert!(e("ana_ok").contains("is not a pronoun part and an antecedent part"));
+        assert!(e("ana_what ant_ok").contains("'ana_what' in conflict_status"));
+        assert_eq!(e("ana_ok ant_what"), "'ant_what' in conflict_status is not one of ant_ok, ant_notokens, ant_unset");
     }
 }

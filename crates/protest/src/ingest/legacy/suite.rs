@@ -452,13 +452,25 @@ fn antecedents<'a>(
     Ok(by_key)
 }
 
+/// A line and position of the old file that name no token of the source.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum NoToken {
+    /// `last`: the source's last line (-1 when it has none).
+    #[error("line {line} is outside the source text (lines 0–{last})")]
+    Line { line: i64, last: i64 },
+    #[error("token {pos} is outside line {line} of the source ({tokens} tokens)")]
+    Position { pos: i64, line: i64, tokens: usize },
+}
+
 /// The token at a line and position of the source, or why there is none.
-fn source_token(source: &Sentences, line: i64, pos: i64) -> Result<&str, String> {
+fn source_token(source: &Sentences, line: i64, pos: i64) -> Result<&str, NoToken> {
     let Some(sentence) = usize::try_from(line).ok().and_then(|l| source.get(l)) else {
-        return Err(format!("line {line} is outside the source text (lines 0–{})", source.len() as i64 - 1));
+        return Err(NoToken::Line { line, last: source.len() as i64 - 1 });
     };
-    u32::try_from(pos).ok().and_then(|p| tokens::token(sentence, p)).ok_or_else(|| {
-        format!("token {pos} is outside line {line} of the source ({} tokens)", tokens::token_count(sentence))
+    u32::try_from(pos).ok().and_then(|p| tokens::token(sentence, p)).ok_or_else(|| NoToken::Position {
+        pos,
+        line,
+        tokens: tokens::token_count(sentence),
     })
 }
 

@@ -110,17 +110,21 @@ impl TableKind {
     }
 
     /// The table called `name`, or what the names are (`--table NAME`).
-    pub fn parse(name: &str) -> Result<&'static TableKind, String> {
-        TableKind::named(name).ok_or_else(|| {
-            let names: Vec<_> = TABLES.iter().map(|k| k.name).collect();
-            format!("unknown table '{name}' (expected one of: {})", names.join(", "))
-        })
+    pub fn parse(name: &str) -> Result<&'static TableKind, UnknownTable> {
+        TableKind::named(name).ok_or_else(|| UnknownTable { name: name.to_owned() })
     }
 
     /// The section of the report view that shows it.
     pub fn section(&self) -> Option<Section> {
         Section::ALL.into_iter().find(|s| s.names().contains(&self.name))
     }
+}
+
+/// A table name no table has; the message lists the names there are.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown table '{name}' (expected one of: {})", TABLES.iter().map(|k| k.name).collect::<Vec<_>>().join(", "))]
+pub struct UnknownTable {
+    pub name: String,
 }
 
 impl PartialEq for TableKind {
@@ -272,7 +276,10 @@ mod tests {
         for kind in TABLES {
             assert_eq!(TableKind::parse(kind.name), Ok(kind));
         }
-        assert!(TableKind::parse("kappa").unwrap_err().contains("results, agreement, pairwise"));
+        assert!(TableKind::parse("kappa").unwrap_err().to_string().contains("results, agreement, pairwise"));
+        assert!(
+            TableKind::parse("kappa").unwrap_err().to_string().starts_with("unknown table 'kappa' (expected one of: ")
+        );
     }
 
     #[test]

@@ -189,7 +189,7 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn error(&self, line: usize, message: impl Into<String>) -> Error {
+    fn error(&self, line: usize, message: impl std::fmt::Display) -> Error {
         Error::at_line(self.ini.path(), line, message)
     }
 
