@@ -170,6 +170,10 @@ impl AnnotationPanel {
         let label = ui.label(RichText::new(REMARKS_LABEL).strong());
         let response = ui.add(
             egui::TextEdit::multiline(&mut self.remarks)
+                // Its own id, not one counted from what the panel shows above it: a note that
+                // comes or goes there (a save that failed, a dispute) must not take the keyboard
+                // from the annotator typing here.
+                .id(egui::Id::unique("remarks box"))
                 .hint_text("Free-form notes: doubts, assumptions, why you chose a tag…")
                 .desired_rows(4)
                 .desired_width(f32::INFINITY)

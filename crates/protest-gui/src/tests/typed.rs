@@ -152,3 +152,46 @@ fn remarks_hold_only_what_can_be_stored_and_say_what_was_left_out() {
     assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap().remarks, stored);
     assert!(h.query_by_label(note).is_none());
 }
+
+/// A pause in typing stores the remark, and the box keeps the keyboard: what is typed next, or a
+/// judgement's key, still goes to the box, not to the example.
+#[test]
+fn the_remarks_box_keeps_the_keyboard_once_a_pause_stored_them() {
+    let f = tiny();
+    let mut h = harness(&f.path, None);
+    at(&mut h, 100.0);
+    click(&mut h, PLEONASTIC_NEW);
+    key_at(&mut h, 101.0, Key::R);
+    at(&mut h, 102.0);
+    h.get_by_label(REMARKS_LABEL).type_text("closed-tab test");
+    h.run_ok();
+    let stored = |h: &Harness<App>| h.state().panel.remarks_due_at().is_none();
+    alone_until(&mut h, 104.0, stored).expect("stored after the pause");
+    key_at(&mut h, 104.5, Key::N);
+    let record = saved_record(&f.path, 3, AnnotatorId::RESEARCHER).unwrap();
+    assert_eq!(record.pronoun, protest::model::Judgement::Unset, "N went to the example: {record:?}");
+    key_at(&mut h, 105.0, Key::Escape);
+    assert!(h.query_by_label(REMARKS_LABEL).is_some(), "Esc leaves the box, not the example");
+}
+
+/// The page: a remark stored by a pause while the server cannot be reached (its banner then
+/// appears) leaves the keyboard in the box.
+#[test]
+fn the_page_keeps_the_remarks_box_focused_when_the_server_cannot_be_reached() {
+    let (mut h, post) = super::web::page();
+    at(&mut h, 100.0);
+    key_at(&mut h, 100.0, Key::Enter);
+    key_at(&mut h, 101.0, Key::R);
+    at(&mut h, 102.0);
+    h.get_by_label(REMARKS_LABEL).type_text("closed-tab test");
+    h.run_ok();
+    let sent = |_: &Harness<App>| post.sent() == 1;
+    alone_until(&mut h, 104.0, sent).expect("sent after the pause");
+    post.answer_last(false);
+    let until = now(&h) + 1.0;
+    alone_until(&mut h, until, |_| false);
+    assert!(h.query_by_label_contains("the server cannot be reached").is_some());
+    let example = h.state().current_candidate().unwrap();
+    key_at(&mut h, 105.5, Key::Escape);
+    assert_eq!(h.state().current_candidate(), Some(example), "Esc left the box, not the example");
+}
