@@ -22,13 +22,20 @@ fn typed_then_esc(h: &mut Harness<App>, t: f64, field: &str, text: &str) {
     key_at(h, t + 0.2, Key::Escape);
 }
 
-#[test]
-fn a_remark_typed_then_left_alone_is_stored_within_a_second() {
+/// The tiny master open on its pleonastic example at 100 s, and `key` pressed at 101 s (R: into
+/// the remarks, T: into the tag box).
+fn on_the_pleonastic_example(key: Key) -> (super::Fixture, Harness<'static, App>) {
     let f = tiny();
     let mut h = harness(&f.path, None);
     at(&mut h, 100.0);
     click(&mut h, PLEONASTIC_NEW);
-    key_at(&mut h, 101.0, Key::R);
+    key_at(&mut h, 101.0, key);
+    (f, h)
+}
+
+#[test]
+fn a_remark_typed_then_left_alone_is_stored_within_a_second() {
+    let (f, mut h) = on_the_pleonastic_example(Key::R);
     typed_then_esc(&mut h, 102.0, REMARKS_LABEL, "closed-tab test");
     assert!(status(&h, "remarks not saved yet"), "the status line says what waits");
     assert_eq!(saved_record(&f.path, 3, AnnotatorId::RESEARCHER), None);
@@ -42,11 +49,7 @@ fn a_remark_typed_then_left_alone_is_stored_within_a_second() {
 
 #[test]
 fn a_tag_left_in_the_tag_box_is_added_a_moment_after_the_box_is_left() {
-    let f = tiny();
-    let mut h = harness(&f.path, None);
-    at(&mut h, 100.0);
-    click(&mut h, PLEONASTIC_NEW);
-    key_at(&mut h, 101.0, Key::T);
+    let (f, mut h) = on_the_pleonastic_example(Key::T);
     at(&mut h, 102.0);
     h.get_by_label("Tags").type_text("polit");
     h.run_ok();
@@ -121,11 +124,7 @@ fn pasted_at(h: &mut Harness<App>, t: f64, text: &str) {
 #[test]
 fn remarks_hold_only_what_can_be_stored_and_say_what_was_left_out() {
     use protest::model::text::MAX_REMARKS_CHARS;
-    let f = tiny();
-    let mut h = harness(&f.path, None);
-    at(&mut h, 100.0);
-    click(&mut h, PLEONASTIC_NEW);
-    key_at(&mut h, 101.0, Key::R);
+    let (f, mut h) = on_the_pleonastic_example(Key::R);
     // Text copied from elsewhere, with a right-to-left override and a NUL in it.
     pasted_at(&mut h, 102.0, "ab\u{202E}c\0d");
     let note = "Left out control or direction-changing characters (U+202E, U+0000), which a remark may not have.";
@@ -157,11 +156,7 @@ fn remarks_hold_only_what_can_be_stored_and_say_what_was_left_out() {
 /// judgement's key, still goes to the box, not to the example.
 #[test]
 fn the_remarks_box_keeps_the_keyboard_once_a_pause_stored_them() {
-    let f = tiny();
-    let mut h = harness(&f.path, None);
-    at(&mut h, 100.0);
-    click(&mut h, PLEONASTIC_NEW);
-    key_at(&mut h, 101.0, Key::R);
+    let (f, mut h) = on_the_pleonastic_example(Key::R);
     at(&mut h, 102.0);
     h.get_by_label(REMARKS_LABEL).type_text("closed-tab test");
     h.run_ok();
