@@ -149,29 +149,9 @@ impl TagBox {
             picked = options.get(self.highlight).map(|o| o.tag.clone());
         }
         let open = (response.has_focus() || self.popup_hovered) && !options.is_empty();
-        let width = response.rect.width();
-        let popup = Popup::from_response(&response).open(open).width(width).show(|ui| {
-            // As wide as the box: the popup's own width is its last list's, which would wrap a
-            // longer tag over lines.
-            ui.set_min_width(width - egui::Frame::popup(ui.style()).total_margin().sum().x);
-            // Up / Down move the highlight at once: no scrolling animation to wait for. As tall as
-            // its list, up to its most: the popup's own size is its last list's, which a longer
-            // list must not be held to (its last lines reachable only with Down).
-            let most = 220.0;
-            let list = egui::ScrollArea::vertical().max_height(most).min_scrolled_height(most).animated(false);
-            list.show(ui, |ui| {
-                for (i, option) in options.iter().enumerate() {
-                    let item = ui.selectable_label(self.active() && self.highlight == i, &option.text);
-                    if self.highlight == i && had_focus {
-                        item.scroll_to_me(None);
-                    }
-                    if item.clicked() {
-                        picked = Some(option.tag.clone());
-                    }
-                }
-            });
-        });
-        self.popup_hovered = popup.is_some_and(|p| p.response.contains_pointer());
+        let (clicked, hovered) = self.suggestions_ui(&response, &options, open, had_focus);
+        picked = picked.or(clicked);
+        self.popup_hovered = hovered;
         if enter || picked.is_some() {
             response.request_focus(); // keep adding tags; Esc leaves the field
         }
@@ -216,6 +196,41 @@ impl TagBox {
     }
 
     /// The drop-down: the suggestions matching what was typed, then what was typed as a new tag.
+    /// The drop-down of tags under the box, the highlighted one kept in view: the tag clicked,
+    /// and whether the pointer is over the list.
+    fn suggestions_ui(
+        &self,
+        response: &egui::Response,
+        options: &[TagOption],
+        open: bool,
+        had_focus: bool,
+    ) -> (Option<String>, bool) {
+        let mut picked = None;
+        let width = response.rect.width();
+        let popup = Popup::from_response(response).open(open).width(width).show(|ui| {
+            // As wide as the box: the popup's own width is its last list's, which would wrap a
+            // longer tag over lines.
+            ui.set_min_width(width - egui::Frame::popup(ui.style()).total_margin().sum().x);
+            // Up / Down move the highlight at once: no scrolling animation to wait for. As tall as
+            // its list, up to its most: the popup's own size is its last list's, which a longer
+            // list must not be held to (its last lines reachable only with Down).
+            let most = 220.0;
+            let list = egui::ScrollArea::vertical().max_height(most).min_scrolled_height(most).animated(false);
+            list.show(ui, |ui| {
+                for (i, option) in options.iter().enumerate() {
+                    let item = ui.selectable_label(self.active() && self.highlight == i, &option.text);
+                    if self.highlight == i && had_focus {
+                        item.scroll_to_me(None);
+                    }
+                    if item.clicked() {
+                        picked = Some(option.tag.clone());
+                    }
+                }
+            });
+        });
+        (picked, popup.is_some_and(|p| p.response.contains_pointer()))
+    }
+
     fn options(&self, suggestions: &[String], present: &BTreeSet<String>) -> Vec<TagOption> {
         let matches = suggestions::matching_tags(suggestions, &self.typed, present);
         let typed = self.typed.trim();

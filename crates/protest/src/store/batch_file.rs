@@ -204,44 +204,8 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
     let bytes = json::without_bom(bytes);
     let file: BatchFile =
         json::read(path, bytes, BATCH_FORMAT, BATCH_VERSIONS_READ, |f: &BatchFile| (f.format.as_str(), f.version))?;
-    let at = |json_path: String, message: String| {
-        Error::invalid(path, Some(Place::Json { path: json_path, line: None }), message)
-    };
-    if file.annotator.id.is_researcher() {
-        return Err(at("annotator.id".into(), "a batch belongs to an annotator; id 0 is the researcher".into()));
-    }
-    for (i, c) in file.candidates.iter().enumerate() {
-        if c.id.0 as usize != i + 1 {
-            return Err(at(
-                format!("candidates[{i}].id"),
-                format!(
-                    "candidate {} is listed at position {}; a batch numbers its candidates 1, 2, … in order",
-                    c.id,
-                    i + 1
-                ),
-            ));
-        }
-    }
-    if let Some((i, r)) = file.records.iter().enumerate().find(|(_, r)| r.annotator != file.annotator.id) {
-        return Err(at(
-            format!("records[{i}].annotator"),
-            format!(
-                "record by annotator {}, but the batch belongs to {} (id {})",
-                r.annotator, file.annotator.name, file.annotator.id
-            ),
-        ));
-    }
-    if let Some((i, d)) = file
-        .disputes
-        .iter()
-        .enumerate()
-        .find(|(_, d)| d.candidate.0 == 0 || d.candidate.0 as usize > file.candidates.len())
-    {
-        return Err(at(
-            format!("disputes[{i}].candidate"),
-            format!("candidate {} is not in the batch ({} candidates)", d.candidate, file.candidates.len()),
-        ));
-    }
+    whose_and_in_order(path, &file)?;
+    let at = |json_path: String, message: String| at_json(path, json_path, message);
     let count = file.sentence_count as usize;
     let mut corpora = Vec::with_capacity(file.corpora.len());
     for (ci, c) in file.corpora.into_iter().enumerate() {
@@ -292,6 +256,53 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Batch> {
         disputes: file.disputes,
         content,
     })
+}
+
+/// A problem at `json_path` of the batch file at `path`.
+fn at_json(path: &Path, json_path: String, message: String) -> Error {
+    Error::invalid(path, Some(Place::Json { path: json_path, line: None }), message)
+}
+
+/// A batch is one annotator's (not the researcher's), numbers its candidates 1, 2, … in order,
+/// holds that annotator's records only and disputes over its own candidates.
+fn whose_and_in_order(path: &Path, file: &BatchFile) -> Result<()> {
+    let at = |json_path: String, message: String| at_json(path, json_path, message);
+    if file.annotator.id.is_researcher() {
+        return Err(at("annotator.id".into(), "a batch belongs to an annotator; id 0 is the researcher".into()));
+    }
+    for (i, c) in file.candidates.iter().enumerate() {
+        if c.id.0 as usize != i + 1 {
+            return Err(at(
+                format!("candidates[{i}].id"),
+                format!(
+                    "candidate {} is listed at position {}; a batch numbers its candidates 1, 2, … in order",
+                    c.id,
+                    i + 1
+                ),
+            ));
+        }
+    }
+    if let Some((i, r)) = file.records.iter().enumerate().find(|(_, r)| r.annotator != file.annotator.id) {
+        return Err(at(
+            format!("records[{i}].annotator"),
+            format!(
+                "record by annotator {}, but the batch belongs to {} (id {})",
+                r.annotator, file.annotator.name, file.annotator.id
+            ),
+        ));
+    }
+    if let Some((i, d)) = file
+        .disputes
+        .iter()
+        .enumerate()
+        .find(|(_, d)| d.candidate.0 == 0 || d.candidate.0 as usize > file.candidates.len())
+    {
+        return Err(at(
+            format!("disputes[{i}].candidate"),
+            format!("candidate {} is not in the batch ({} candidates)", d.candidate, file.candidates.len()),
+        ));
+    }
+    Ok(())
 }
 
 /// Writes a batch atomically in our line layout, keeping only its non-empty sentences.
