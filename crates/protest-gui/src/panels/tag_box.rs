@@ -150,7 +150,7 @@ impl TagBox {
         }
         let open = (response.has_focus() || self.popup_hovered) && !options.is_empty();
         let (clicked, hovered) = self.suggestions_ui(&response, &options, open, had_focus);
-        picked = picked.or(clicked);
+        picked = clicked.or(picked);
         self.popup_hovered = hovered;
         if enter || picked.is_some() {
             response.request_focus(); // keep adding tags; Esc leaves the field

@@ -107,6 +107,20 @@ pub enum NotAsLeft {
     Revision { path: PathBuf, theirs: u64, ours: u64 },
 }
 
+impl NotAsLeft {
+    /// Whether the file at `at` (named `shown` to the user) is still `left`, the file a writer
+    /// opened or last wrote: the same file, with the same size and time.
+    pub fn check(shown: &Path, at: &Path, left: &Identity) -> Result<(), NotAsLeft> {
+        match Identity::of_path(at) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(NotAsLeft::Removed(shown.to_path_buf())),
+            Err(error) => Err(NotAsLeft::Unseen { path: shown.to_path_buf(), error }),
+            Ok(now) if !now.same_file(left) => Err(NotAsLeft::Replaced(shown.to_path_buf())),
+            Ok(now) if now != *left => Err(NotAsLeft::Changed(shown.to_path_buf())),
+            Ok(_) => Ok(()),
+        }
+    }
+}
+
 /// The permissions of a file PROTEST makes: read and write for its owner, read for others
 /// (`0644`), less whatever the umask takes away.
 pub const NEW_FILE_MODE: u32 = 0o644;

@@ -479,14 +479,7 @@ impl Journal {
     /// replaced, removed or added to it. Says what happened otherwise.
     pub fn check_unchanged(&self) -> std::result::Result<(), NotAsLeft> {
         let Some(known) = self.identity else { return Ok(()) };
-        let path = || self.path.clone();
-        match Identity::of_path(&self.path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(NotAsLeft::Removed(path())),
-            Err(error) => Err(NotAsLeft::Unseen { path: path(), error }),
-            Ok(now) if !now.same_file(&known) => Err(NotAsLeft::Replaced(path())),
-            Ok(now) if now != known => Err(NotAsLeft::Changed(path())),
-            Ok(_) => Ok(()),
-        }
+        NotAsLeft::check(&self.path, &self.path, &known)
     }
 
     /// A failed append could not be taken back (see [`Journal::append`]).

@@ -558,18 +558,13 @@ impl<D: Document> Store<D> {
     /// mismatch the store stops writing.
     fn check_unchanged(&mut self, full: bool) -> Result<()> {
         let Some(known) = self.file else { return Ok(()) };
-        let path = || self.path.clone();
-        let problem = match Identity::of_path(&self.real) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(NotAsLeft::Removed(path())),
-            Err(_) => None, // cannot look: the write will say what is wrong
-            Ok(now) if !now.same_file(&known) => Some(NotAsLeft::Replaced(path())),
-            Ok(now) if now != known => Some(NotAsLeft::Changed(path())),
-            Ok(_) => None,
-        };
+        // What cannot be looked at is left to the write, which will say what is wrong.
+        let problem =
+            NotAsLeft::check(&self.path, &self.real, &known).err().filter(|e| !matches!(e, NotAsLeft::Unseen { .. }));
         let problem = problem.or_else(|| self.journal.as_ref().and_then(|j| j.check_unchanged().err())).or_else(|| {
             let ours = self.doc.master().revision;
             let theirs = full.then(|| json::top_level_u64(&self.real, "revision")).flatten();
-            theirs.filter(|&r| r != ours).map(|theirs| NotAsLeft::Revision { path: path(), theirs, ours })
+            theirs.filter(|&r| r != ours).map(|theirs| NotAsLeft::Revision { path: self.path.clone(), theirs, ours })
         });
         match problem {
             None => Ok(()),
