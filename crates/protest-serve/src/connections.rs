@@ -219,13 +219,19 @@ async fn wind_down(
     limits: &Limits,
     mut stop: mpsc::UnboundedReceiver<()>,
 ) -> Stopped {
-    tokio::select! {
-        () = graceful.shutdown() => {}
-        () = tokio::time::sleep(limits.stop) => {}
-        Some(()) = stop.recv() => {}
-    }
-    while tasks.try_join_next().is_some() {}
-    let dropped = tasks.len();
+    let finished = tokio::select! {
+        () = graceful.shutdown() => true,
+        () = tokio::time::sleep(limits.stop) => false,
+        Some(()) = stop.recv() => false,
+    };
+    // Once the graceful shutdown is over, every connection has closed, though its task may not
+    // have ended yet (it ends a moment later): counting the tasks then would call it dropped.
+    let dropped = if finished {
+        0
+    } else {
+        while tasks.try_join_next().is_some() {}
+        tasks.len()
+    };
     tasks.shutdown().await;
     Stopped { dropped }
 }
