@@ -12,8 +12,22 @@ fn installed() -> tempfile::TempDir {
     for dir in ["bin", "home", "work"] {
         std::fs::create_dir(root.path().join(dir)).unwrap();
     }
-    std::fs::copy(env!("CARGO_BIN_EXE_protest"), root.path().join("bin/protest")).unwrap();
-    root
+    let copy = root.path().join("bin/protest");
+    std::fs::copy(env!("CARGO_BIN_EXE_protest"), &copy).unwrap();
+    // A process another test thread forked while the copy was being written holds it open for
+    // writing until that process execs ("text file busy"); once it has run, nothing else can.
+    for _ in 0..500 {
+        match Command::new(&copy).arg("--version").output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            ran => {
+                assert!(ran.unwrap().status.success());
+                return root;
+            }
+        }
+    }
+    panic!("{} stayed busy for 5 s", copy.display());
 }
 
 /// The copied `protest ARGS`, to run in `root/work`, its home and XDG folders under `root/home`.
