@@ -231,12 +231,23 @@ pub fn on_master_on<T>(
     path: &Path,
     work: impl FnOnce(&mut Store<Master>) -> Result<T>,
 ) -> Result<Done<T>> {
+    on_master_keeping_journal_from(disk, path, KEEP_JOURNAL_FROM, work)
+}
+
+/// [`on_master_on`], with the size from which the journal is kept as a parameter (the tests' is
+/// small: a master of [`KEEP_JOURNAL_FROM`] takes seconds to write and read again).
+pub(crate) fn on_master_keeping_journal_from<T>(
+    disk: std::sync::Arc<dyn crate::store::disk::Disk>,
+    path: &Path,
+    keep_journal_from: u64,
+    work: impl FnOnce(&mut Store<Master>) -> Result<T>,
+) -> Result<Done<T>> {
     let (mut store, opened) = Store::<Master>::open_on(disk, path)?;
     store.writable()?;
     let result = work(&mut store);
     crate::progress::stage("Closing the master", None);
     let real = store.real_path().to_path_buf();
-    let large = std::fs::metadata(&real).is_ok_and(|m| m.len() >= KEEP_JOURNAL_FROM);
+    let large = std::fs::metadata(&real).is_ok_and(|m| m.len() >= keep_journal_from);
     let closed = if large { store.close_keeping_journal() } else { store.close() };
     let value = result?;
     let journal = journal::path_for(&real);

@@ -529,9 +529,14 @@ fn planning_only_what_needs_a_human_asks_for_the_match_first() {
 fn a_command_on_a_large_master_leaves_its_plan_in_the_journal_until_a_full_save() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(MASTER);
-    // The tiny master made large by its description.
+    // The tiny master made large by its description, for a threshold of 1 MiB: past the
+    // threshold, the same as past KEEP_JOURNAL_FROM.
+    const LARGE: u64 = 1 << 20;
+    fn on_large<T>(path: &Path, work: impl FnOnce(&mut Store<Master>) -> Result<T>) -> Result<Done<T>> {
+        on_master_keeping_journal_from(crate::store::disk::os(), path, LARGE, work)
+    }
     let mut m = master_file::load(&tiny_dir().join(MASTER)).unwrap();
-    m.description = "x".repeat(KEEP_JOURNAL_FROM as usize);
+    m.description = "x".repeat(LARGE as usize);
     let mut text = Vec::new();
     master_file::write(&m, &mut text).unwrap();
     fs::write(&path, &text).unwrap();
@@ -541,15 +546,15 @@ fn a_command_on_a_large_master_leaves_its_plan_in_the_journal_until_a_full_save(
         replace: false,
         created: at(1),
     };
-    on_master(&path, |s| annotators::add(s, "Anna")).unwrap();
+    on_large(&path, |s| annotators::add(s, "Anna")).unwrap();
     let text = fs::read(&path).unwrap();
-    on_master(&path, |s| task_sets::run(s, &planning)).unwrap();
+    on_large(&path, |s| task_sets::run(s, &planning)).unwrap();
     // The file is as it was; the plan is in the journal, and every reader sees it.
     assert!(fs::read(&path).unwrap() == text && !crate::store::lock_path(&path).exists());
     let (with_plan, replay) = load_with_journal::<Master>(&path).unwrap();
     assert_eq!((with_plan.task_sets.len(), replay.entries.len()), (1, 1));
     // The next full save folds it in.
-    on_master(&path, |s| annotators::add(s, "Ben")).unwrap();
+    on_large(&path, |s| annotators::add(s, "Ben")).unwrap();
     assert!(!journal::path_for(&path).exists());
     let folded = master_file::load(&path).unwrap();
     assert_eq!((folded.task_sets, folded.annotators.len()), (with_plan.task_sets, 2));
