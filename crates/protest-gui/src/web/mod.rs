@@ -30,6 +30,7 @@ pub fn start(canvas_id: &str) {
         else {
             return say(&document, "This page has no canvas to draw the annotation window on.");
         };
+        without_multisampling(&canvas);
         let started = eframe::WebRunner::new()
             .start(canvas, eframe::WebOptions::default(), Box::new(|cc| Ok(Box::new(WebApp::new(cc)))))
             .await;
@@ -37,6 +38,17 @@ pub fn start(canvas_id: &str) {
             say(&document, &format!("The annotation window could not start in this browser: {e:?}"));
         }
     });
+}
+
+/// Creates the canvas's WebGL 2 context without multisampling, before eframe asks for it (and so
+/// gets this one): egui smooths its own edges, as in the desktop window, which asks for none, and
+/// a browser that draws in software (no GPU) spent most of its time multisampling.
+fn without_multisampling(canvas: &web_sys::HtmlCanvasElement) {
+    let options = js_sys::Object::new();
+    if js_sys::Reflect::set(&options, &"antialias".into(), &false.into()).is_ok() {
+        // Without WebGL 2, eframe falls back to WebGL 1 with the browser's defaults.
+        let _ = canvas.get_context_with_context_options("webgl2", &options);
+    }
 }
 
 /// Puts a message in the page itself, for when the window cannot draw one.
