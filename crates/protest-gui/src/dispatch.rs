@@ -188,10 +188,11 @@ impl App {
         });
     }
 
-    /// Runs a round of the automatic reference match, stores it and says what it settled (off
-    /// the UI thread: it saves the master).
+    /// Runs a round of the automatic evaluation (the reference match, and the agreement judge for
+    /// a French target), stores it and says what it settled (off the UI thread: it saves the
+    /// master).
     fn run_auto_eval(&mut self, rule: Option<MatchRule>) {
-        self.start_on_session("Running the automatic reference match", move |session| {
+        self.start_on_session("Running the automatic evaluation", move |session| {
             let said = match session.now() {
                 Ok(now) => session
                     .run(|store| workflow::auto_eval::run(store, rule, Default::default(), now))
@@ -201,7 +202,7 @@ impl App {
             let said = said.map(|round| auto_eval::summary(&round));
             Box::new(move |app: &mut App| match said {
                 Ok(summary) => app.messages.info_for(AUTO_MATCH, summary),
-                Err(e) => app.messages.error_for(AUTO_MATCH, format!("Could not store the automatic match: {e}")),
+                Err(e) => app.messages.error_for(AUTO_MATCH, format!("Could not store the automatic evaluation: {e}")),
             })
         });
     }

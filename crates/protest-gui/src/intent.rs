@@ -106,7 +106,7 @@ impl Intent {
             Intent::Redo => "Redo",
             Intent::ToggleOverview => "Annotation panel or overview",
             Intent::Report => "Report",
-            Intent::RunAutoEval(_) => "Run automatic reference match",
+            Intent::RunAutoEval(_) => "Run automatic evaluation",
             Intent::Help => "Keys and guidelines",
             _ => return None,
         })
@@ -118,8 +118,9 @@ impl Intent {
             Intent::Dialog(opener) => return opener.hint,
             Intent::ToggleOverview => "In the translation window",
             Intent::RunAutoEval(_) => {
-                "Compare every MT translation with the reference and with translations judged correct; matches \
-                 count as correct without manual work"
+                "Compare every MT translation with the reference and with translations judged correct (matches \
+                 count as correct without manual work), then, for a French target, judge the pronoun's agreement \
+                 with its antecedent's head in gender and number"
             }
             _ => return None,
         })

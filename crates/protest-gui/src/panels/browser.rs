@@ -221,7 +221,7 @@ fn needing_human_filter(ui: &mut Ui, session: &Session, needing_human: &mut bool
         .on_hover_text(
             "Only candidates the latest automatic evaluation (reference match, agreement judge) did not settle",
         )
-        .on_disabled_hover_text("Run the automatic reference match first (Evaluate menu)");
+        .on_disabled_hover_text("Run the automatic evaluation first (Evaluate menu)");
     ui.add_space(12.0);
 }
 

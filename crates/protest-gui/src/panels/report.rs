@@ -200,7 +200,7 @@ fn button_widths<'a>(ui: &Ui, labels: impl Iterator<Item = &'a str>) -> f32 {
         .sum()
 }
 
-/// The button that runs a round of the automatic reference match.
+/// The button that runs a round of the automatic evaluation.
 pub fn run_button(ui: &mut Ui, session: &Session) -> bool {
     let run = Intent::RunAutoEval(None);
     let button = ui.add_enabled(!session.is_read_only(), egui::Button::new(run.label().unwrap_or_default()));
@@ -217,7 +217,7 @@ fn auto_match_intro(ui: &mut Ui, session: &Session, rule: &mut MatchRule) {
         None => (
             "The automatic reference match has not been run on this master yet.".into(),
             "It compares every MT translation with the reference translation and with translations judged \
-             correct; matches count as correct without manual work (Evaluate › Run automatic reference match).",
+             correct; matches count as correct without manual work (Evaluate › Run automatic evaluation).",
         ),
     };
     ui.label(RichText::new(status).strong());

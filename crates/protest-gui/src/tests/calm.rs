@@ -309,7 +309,7 @@ fn the_matching_rule_is_chosen_in_the_window() {
     click(&mut h, "Automatic match");
     assert!(super::is_on(&h, "The pronoun forms among the aligned words"), "the master's rule, at first");
     click(&mut h, "Every aligned word, as earlier versions did");
-    click_to_work(&mut h, "Run automatic reference match", "Running the automatic reference match…");
+    click_to_work(&mut h, "Run automatic evaluation", "Running the automatic evaluation…");
     let m = saved(&f.path);
     assert_eq!(m.auto_eval.rule, MatchRule::AlignedTokens, "the rule stored for later rounds");
     assert_eq!(m.auto_eval.rounds.last().unwrap().rule, MatchRule::AlignedTokens);

@@ -121,7 +121,7 @@ const REPORT: &[&str] = &[
     "System scores",
     "Automatic match",
     "Automatic metrics",
-    "Run automatic reference match",
+    "Run automatic evaluation",
     "Export all…",
 ];
 

@@ -109,7 +109,7 @@ fn the_report_view_shows_the_numbers_of_protest_report_and_computes_them_once() 
 
     // A round of the match is a change; its statistics and rounds show.
     section(&mut h, Section::AutoMatch);
-    click(&mut h, "Run automatic reference match");
+    click(&mut h, "Run automatic evaluation");
     shows_the_library_tables(&h, &f.path, Section::AutoMatch);
     assert_eq!(h.state().report.computations, 2);
 
@@ -178,7 +178,7 @@ fn the_automatic_match_is_stored_and_the_browser_shows_what_still_needs_a_human(
 
     click(&mut h, "Report");
     section(&mut h, Section::AutoMatch);
-    click_to_work(&mut h, "Run automatic reference match", "Running the automatic reference match…");
+    click_to_work(&mut h, "Run automatic evaluation", "Running the automatic evaluation…");
     let master = saved(&f.path);
     assert_eq!(master.auto_eval.rounds.len(), 1);
     assert_eq!(master.auto_eval.entry(CandidateId(4)).map(|e| e.outcome), Some(Outcome::Match));
@@ -216,7 +216,7 @@ fn the_automatic_match_is_stored_and_the_browser_shows_what_still_needs_a_human(
 
     // The menu runs another round.
     click(&mut h, "Evaluate");
-    click(&mut h, "Run automatic reference match");
+    click(&mut h, "Run automatic evaluation");
     assert_eq!(saved(&f.path).auto_eval.rounds.len(), 2);
 }
 
@@ -236,7 +236,7 @@ fn a_disagreement_is_shown_and_counted_apart_from_the_human_verdict_that_overrul
     let f = tiny_with_a_disagreement();
     let mut h = tall_harness(&f.path);
     click(&mut h, "Evaluate");
-    click(&mut h, "Run automatic reference match");
+    click(&mut h, "Run automatic evaluation");
     assert_eq!(saved(&f.path).auto_eval.entry(CandidateId(2)).map(|e| e.outcome), Some(Outcome::Disagreement));
 
     // Settled: the browser's filter leaves it out, as it does a match.

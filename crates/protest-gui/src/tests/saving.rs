@@ -385,8 +385,8 @@ fn a_clock_outside_1970_to_9999_is_said_and_nothing_is_dated_by_it() {
         press(&mut h, Key::Escape); // back to the browser
         click(&mut h, "Report");
         click(&mut h, "Automatic match");
-        click_to_work(&mut h, "Run automatic reference match", "Running the automatic reference match…");
-        let said = format!("Could not store the automatic match: the computer's clock says {says}");
+        click_to_work(&mut h, "Run automatic evaluation", "Running the automatic evaluation…");
+        let said = format!("Could not store the automatic evaluation: the computer's clock says {says}");
         assert!(h.query_by_label_contains(&said).is_some(), "the automatic match says what the clock says");
         assert_eq!(std::fs::read(&f.path).unwrap(), before);
     }
