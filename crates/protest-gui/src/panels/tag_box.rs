@@ -195,7 +195,6 @@ impl TagBox {
         self.chosen || !self.typed.trim().is_empty()
     }
 
-    /// The drop-down: the suggestions matching what was typed, then what was typed as a new tag.
     /// The drop-down of tags under the box, the highlighted one kept in view: the tag clicked,
     /// and whether the pointer is over the list.
     fn suggestions_ui(
@@ -231,6 +230,7 @@ impl TagBox {
         (picked, popup.is_some_and(|p| p.response.contains_pointer()))
     }
 
+    /// The drop-down: the suggestions matching what was typed, then what was typed as a new tag.
     fn options(&self, suggestions: &[String], present: &BTreeSet<String>) -> Vec<TagOption> {
         let matches = suggestions::matching_tags(suggestions, &self.typed, present);
         let typed = self.typed.trim();
